@@ -1,0 +1,39 @@
+/** Business constants of the product spec (section 9) and CONTRACT.md, shared by client and server. */
+
+export const APP_VERSION = '1.0.20';
+export const APP_VERSION_CODE = 10020;
+
+/**
+ * The wire protocol's version, sent as `X-Coffer-Protocol`.
+ * History: 1 - first contract (answers, envelope, exactly-once commands).
+ */
+export const PROTOCOL_VERSION = 1;
+
+export const PASSWORD_MIN_LENGTH = 6;
+/** Longer passwords are refused before hashing: a 200 KB password must not cost a hash. */
+export const PASSWORD_MAX_LENGTH = 128;
+export const CODE_LENGTH = 6;
+export const CODE_RESEND_SECONDS = 60;
+export const CODE_TTL_SECONDS = 600;
+export const CODE_MAX_WRONG_TRIES = 5;
+
+export const EMAIL_MAX_LENGTH = 254;
+export const NICKNAME_MAX_LENGTH = 32;
+export const TEXTAREA_MAX_LENGTH = 140;
+export const INVITE_CODE_MAX_LENGTH = 32;
+
+export const ENVELOPE_MAX_AGE_SECONDS = 300;
+export const REQUEST_TIMEOUT_MS = 60_000;
+export const SPECIAL_CODE_REDIRECT_MS = 1_500;
+export const REQUEST_DEBOUNCE_MS = 500;
+export const TOAST_MS = 2_000;
+
+export const IDEMPOTENCY_KEY_TTL_DAYS = 7;
+export const UPLOAD_MAX_BYTES = 5 * 1024 * 1024;
+
+export const MIN_DEPOSIT_USDT = '1';
+export const MIN_VALID_HOSTING_USD = '500';
+export const DEPOSIT_CONFIRMATIONS = 3;
+export const WITHDRAWAL_WINDOW = { opens: '09:00', closes: '21:00' } as const;
+export const CHAINS = ['BEP20', 'TRC20'] as const;
+export type Chain = (typeof CHAINS)[number];

@@ -1,0 +1,50 @@
+/**
+ * Money: integer minor units inside (a branded bigint), decimal strings on the wire.
+ * USDT and RAB both carry 6 decimals. This module is the only place that converts.
+ */
+import { AMOUNT_PATTERN } from './validation.js';
+
+declare const minorBrand: unique symbol;
+/** An amount in minor units (1 USDT = 1_000_000). Never mixes with `number`. */
+export type Minor = bigint & { readonly [minorBrand]: true };
+
+export const MONEY_DECIMALS = 6;
+const SCALE = 10n ** BigInt(MONEY_DECIMALS);
+/** Largest amount the wire accepts: 10^15 whole units, far above any real balance and inside bigint(64). */
+export const MAX_MINOR = 10n ** 15n * SCALE;
+const WIRE_PATTERN = /^-?(0|[1-9]\d*)(\.\d{1,6})?$/;
+
+export class MoneyFormatError extends Error {}
+
+/** Brands a bigint as minor units; throws MoneyFormatError outside +/- MAX_MINOR. */
+export function minor(value: bigint): Minor {
+  if (value > MAX_MINOR || value < -MAX_MINOR) throw new MoneyFormatError('amount out of range');
+  return value as Minor; // the brand is the point of this function
+}
+
+/**
+ * Parses a wire decimal string (at most 6 fraction digits, plain notation) to minor units.
+ * Exact: never goes through a float. Throws MoneyFormatError on anything else.
+ */
+export function parseMoney(text: string): Minor {
+  if (!WIRE_PATTERN.test(text)) throw new MoneyFormatError(`not a decimal amount: ${text.slice(0, 40)}`);
+  const negative = text.startsWith('-');
+  const [whole = '0', fraction = ''] = (negative ? text.slice(1) : text).split('.');
+  const value = BigInt(whole) * SCALE + BigInt(fraction.padEnd(MONEY_DECIMALS, '0'));
+  return minor(negative ? -value : value);
+}
+
+/** Parses an amount a user typed (at most 2 decimals, spec section 5); throws MoneyFormatError otherwise. */
+export function parseUserAmount(text: string): Minor {
+  if (!AMOUNT_PATTERN.test(text)) throw new MoneyFormatError('at most 2 decimals');
+  return parseMoney(text);
+}
+
+/** Formats minor units as the wire's decimal string: plain notation, trailing zeros trimmed ("10", "10.5"). */
+export function formatMoney(value: Minor): string {
+  const negative = value < 0n;
+  const magnitude = negative ? -value : value;
+  const whole = magnitude / SCALE;
+  const fraction = (magnitude % SCALE).toString().padStart(MONEY_DECIMALS, '0').replace(/0+$/, '');
+  return `${negative ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
+}

@@ -1,0 +1,106 @@
+/**
+ * Zod building blocks shared by every route schema. Error messages are locale keys
+ * (`server.*`) that the server translates; the field name comes from the issue's path.
+ * Every string has a maximum length and refuses control characters before any query.
+ */
+import { z } from 'zod';
+import { formatMoney, parseMoney } from './money.js';
+import {
+  CODE_PATTERN,
+  CONTROL_CHARS,
+  CONTROL_CHARS_MULTILINE,
+  EMAIL_PATTERN,
+  normalizeEmail,
+} from './validation.js';
+import { EMAIL_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './constants.js';
+
+interface TextOptions {
+  min?: number;
+  max: number;
+  multiline?: boolean;
+}
+
+/** A trimmed single- or multi-line string, required unless min is 0. */
+export function text({ min = 1, max, multiline = false }: TextOptions) {
+  return z
+    .string({ error: (issue) => (issue.input === undefined ? 'server.field_required' : 'server.field_wrong_type') })
+    .max(max, { error: 'server.field_too_long' })
+    .refine((value) => !(multiline ? CONTROL_CHARS_MULTILINE : CONTROL_CHARS).test(value), {
+      error: 'server.field_control_chars',
+      abort: true,
+    })
+    .transform((value) => value.trim())
+    .refine((value) => value.length >= min, {
+      error: min <= 1 ? 'server.field_required' : 'server.field_too_short',
+    });
+}
+
+/** An e-mail address, normalised to lower case (addresses compare case-insensitively). */
+export const emailSchema = text({ max: EMAIL_MAX_LENGTH })
+  .refine((value) => EMAIL_PATTERN.test(value), { error: 'server.email_invalid' })
+  .transform(normalizeEmail);
+
+/** A 6-digit verification code. */
+export const codeSchema = text({ max: 16 }).refine((value) => CODE_PATTERN.test(value), {
+  error: 'server.code_format',
+});
+
+/** A password: not trimmed (spaces are characters), 6 to 128 characters. */
+export const passwordSchema = z
+  .string({ error: (issue) => (issue.input === undefined ? 'server.field_required' : 'server.field_wrong_type') })
+  .max(PASSWORD_MAX_LENGTH, { error: 'server.field_too_long' })
+  .refine((value) => !CONTROL_CHARS.test(value), { error: 'server.field_control_chars', abort: true })
+  .refine((value) => value.length > 0, { error: 'server.field_required', abort: true })
+  .refine((value) => value.length >= PASSWORD_MIN_LENGTH, { error: 'server.password_too_short' });
+
+/** Adds the spec's "the two passwords do not match" rule on `confirmPassword`. */
+export function withMatchingConfirm<T extends { password: string; confirmPassword: string }>(
+  schema: z.ZodType<T>,
+) {
+  return schema.refine((value) => value.password === value.confirmPassword, {
+    error: 'server.passwords_mismatch',
+    path: ['confirmPassword'],
+  });
+}
+
+/** Money on the wire: a decimal string of at most 6 fraction digits, normalised. */
+export const moneySchema = z.string().transform((value, context) => {
+  try {
+    return formatMoney(parseMoney(value));
+  } catch {
+    context.addIssue({ code: 'custom', error: 'server.field_invalid' });
+    return z.NEVER;
+  }
+});
+
+/** Ids are strings on the wire. */
+export const idSchema = text({ max: 40 }).refine((value) => /^[A-Za-z0-9_-]+$/.test(value), {
+  error: 'server.field_invalid',
+});
+
+/** Times on the wire: ISO 8601 UTC with `Z`. */
+export const isoTimeSchema = z.string().describe('ISO 8601 time in UTC');
+
+/** List paging in (`cursor`, `limit`); form bodies send numbers as strings. */
+export const pageParamsSchema = z.object({
+  cursor: text({ min: 0, max: 64 }).optional(),
+  limit: z.coerce
+    .number({ error: 'server.field_invalid' })
+    .int({ error: 'server.field_invalid' })
+    .min(1, { error: 'server.field_invalid' })
+    .max(100, { error: 'server.field_invalid' })
+    .optional(),
+});
+
+/** A list answer: `{items, nextCursor}`. */
+export function pageOf<T extends z.ZodType>(item: T) {
+  return z.object({ items: z.array(item), nextCursor: z.string().nullable() });
+}
+
+/** Parameters of a call that takes none (extra keys are ignored). */
+export const noParamsSchema = z.object({});
+
+/** The answer envelope `{code, message, data}` around a route's data. */
+export function answerOf<T extends z.ZodType>(data: T) {
+  return z.object({ code: z.number().int(), message: z.string(), data: data.nullable() });
+}

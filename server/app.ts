@@ -1,0 +1,172 @@
+/**
+ * The composition root: opens the database, builds services, registers plugins (before app
+ * routes), routes, the envelope gateway, uploads, docs and health. Used by `npm start`, the
+ * admin CLI, the tests and the benchmarks alike.
+ */
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import formbody from '@fastify/formbody';
+import multipart from '@fastify/multipart';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import fastifyStatic from '@fastify/static';
+import { jsonSchemaTransform, serializerCompiler } from 'fastify-type-provider-zod';
+import { APP_VERSION, UPLOAD_MAX_BYTES } from '../contract/constants.js';
+import { clockStartingAt, systemClock, type Clock } from './clock.js';
+import type { Config } from './config.js';
+import { CommandRunner } from './db/commands.js';
+import { openDatabase, type OpenDatabase } from './db/database.js';
+import { installErrorHandling } from './http/errors.js';
+import { INNER_CALL_HEADER, newInnerSecret, registerGateway } from './http/gateway.js';
+import { loadTranslator } from './i18n/i18n.js';
+import { purgeJob } from './jobs/purge.job.js';
+import { Scheduler } from './jobs/scheduler.js';
+import { devMailbox, smtpMailer, type Mailer } from './mail/mailer.js';
+import { registerRoutes, type AppServices } from './routes/index.js';
+import { registerUploadRoutes } from './routes/uploads.routes.js';
+import { MemoryCounterStore, redisCounterStore, type CounterStore } from './security/counters.js';
+import { Limits } from './security/limits.js';
+import { AuthService } from './services/auth.service.js';
+import { CodeService } from './services/codes.service.js';
+import { CommonService } from './services/common.service.js';
+import { OperatorService } from './services/operators.service.js';
+import { SessionService } from './services/sessions.service.js';
+import { UploadService } from './services/uploads.service.js';
+import { UserService } from './services/user.service.js';
+import path from 'node:path';
+
+/** Bodies of JSON and form calls; uploads have their own limit. A 200 KB password never reaches a hash. */
+export const BODY_LIMIT_BYTES = 64 * 1024;
+
+export interface ServerOptions {
+  config: Config;
+  /** Tests pass a ManualClock; otherwise COFFER_NOW or the system clock. */
+  clock?: Clock;
+  /** Tests pass a capturing mailer; otherwise SMTP_URL or the dev mailbox. */
+  mailer?: Mailer;
+  /** Tests pass an in-memory PGlite or a PostgreSQL test database. */
+  database?: OpenDatabase;
+  logger?: boolean;
+}
+
+export interface CofferServer {
+  app: FastifyInstance;
+  config: Config;
+  clock: Clock;
+  database: OpenDatabase;
+  services: AppServices;
+  scheduler: Scheduler;
+  mailer: Mailer;
+  counters: CounterStore;
+  /** The root invite code when this start created it (first start), else null. */
+  rootInviteCreated: string | null;
+  close(): Promise<void>;
+}
+
+const publicDir = fileURLToPath(new URL('../public/', import.meta.url));
+
+export async function createServer(options: ServerOptions): Promise<CofferServer> {
+  const { config } = options;
+  const clock = options.clock ?? (config.now ? clockStartingAt(config.now) : systemClock);
+  const app = Fastify({
+    logger: options.logger === false ? false : { level: config.logLevel },
+    bodyLimit: BODY_LIMIT_BYTES,
+    logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace' }),
+    requestIdHeader: false,
+    genReqId: () => `req-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`,
+  });
+  const log = (message: string, error?: unknown) => app.log.error({ err: error }, message);
+
+  const database = options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
+  const counters = config.redisUrl ? await redisCounterStore(config.redisUrl) : new MemoryCounterStore(clock);
+  const mailer =
+    options.mailer ??
+    (config.smtpUrl
+      ? smtpMailer(config.smtpUrl, config.mailFrom)
+      : devMailbox(path.join(config.dataDir, 'mailbox'), config.mailFrom, (line) => app.log.info(line)));
+  const translator = loadTranslator();
+  const db = database.db;
+  const commands = new CommandRunner(db, clock);
+  const limits = new Limits(counters);
+  const sessions = new SessionService(db, clock);
+  const codes = new CodeService(clock, mailer, translator, limits);
+  const services: AppServices = {
+    translator,
+    sessions,
+    auth: new AuthService(commands, clock, codes, sessions, limits, config.scryptCost),
+    user: new UserService(db),
+    common: new CommonService(config.timezone),
+    operators: new OperatorService(db, commands, clock, sessions, limits, config.scryptCost),
+    uploads: new UploadService(db, commands, clock, config.dataDir),
+  };
+  const scheduler = new Scheduler(db, clock, [purgeJob], log);
+
+  // Plugins first, then the app's routes (fastify/demo's order).
+  app.setValidatorCompiler(() => (value) => ({ value })); // params are parsed by each route with its zod schema
+  app.setSerializerCompiler(serializerCompiler);
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    try {
+      done(null, text.trim() === '' ? {} : JSON.parse(text));
+    } catch {
+      done(Object.assign(new Error('malformed JSON'), { statusCode: 400 }), undefined);
+    }
+  });
+  await app.register(formbody, { bodyLimit: BODY_LIMIT_BYTES });
+  await app.register(multipart, { limits: { fileSize: UPLOAD_MAX_BYTES, files: 1 } });
+  const innerSecret = newInnerSecret();
+  if (config.rateLimitPerMinute > 0) {
+    const redis = config.redisUrl ? new (await import('ioredis')).Redis(config.redisUrl, { maxRetriesPerRequest: 2 }) : undefined;
+    await app.register(rateLimit, {
+      global: true,
+      max: config.rateLimitPerMinute,
+      timeWindow: '1 minute',
+      ...(redis ? { redis, nameSpace: 'coffer-rl:' } : {}),
+      allowList: (request) => !request.url.startsWith('/api/') || request.headers[INNER_CALL_HEADER] === innerSecret,
+      errorResponseBuilder: (_request, context) => ({ statusCode: 429, code: 'COFFER_RATE_LIMITED', ttl: context.ttl, message: 'rate limited' }),
+    });
+    if (redis) app.addHook('onClose', async () => void redis.disconnect());
+  }
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: { title: 'Coffer API', version: APP_VERSION, description: 'Every answer is HTTP 200 with {code, message, data}; see docs/protocol.md.' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  installErrorHandling(app, translator);
+
+  registerRoutes(app, services);
+  registerUploadRoutes(app, services, config.uploadSegment);
+  registerGateway(app, { segment: config.gatewaySegment, clock, counters, translator, innerSecret });
+  app.get('/api/docs/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  app.get('/api/health', { schema: { hide: true } }, async (_request, reply) => {
+    const up = await database.ping();
+    return reply.code(up ? 200 : 503).send({ status: up ? 'ok' : 'unavailable', database: database.kind, version: APP_VERSION });
+  });
+  if (fs.existsSync(publicDir)) await app.register(fastifyStatic, { root: publicDir, prefix: '/', wildcard: false, index: false });
+
+  const rootInviteCreated = await services.operators.ensureRootInvite(config.rootInvite);
+  if (config.jobs) scheduler.start();
+
+  return {
+    app,
+    config,
+    clock,
+    database,
+    services,
+    scheduler,
+    mailer,
+    counters,
+    rootInviteCreated,
+    async close() {
+      scheduler.stop();
+      await app.close();
+      await counters.close();
+      mailer.close();
+      await database.close();
+    },
+  };
+}

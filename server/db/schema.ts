@@ -1,0 +1,175 @@
+/**
+ * The one database schema (PostgreSQL dialect) for PGlite and PostgreSQL alike.
+ * Migrations under ./migrations are generated from it with `npm run db:generate`.
+ */
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+const id = () => bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity();
+const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+export const users = pgTable(
+  'users',
+  {
+    id: id(),
+    /** Lower-cased: addresses compare case-insensitively, one account per address. */
+    email: text('email').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    nickname: text('nickname').notNull(),
+    avatar: text('avatar').notNull(),
+    inviteCode: text('invite_code').notNull(),
+    referrerId: bigint('referrer_id', { mode: 'number' }),
+    lang: text('lang').notNull(),
+    kycStatus: text('kyc_status').notNull().default('not_verified'),
+    tradePasswordHash: text('trade_password_hash'),
+    authenticatorSecret: text('authenticator_secret'),
+    defaultAccountId: bigint('default_account_id', { mode: 'number' }),
+    frozen: boolean('frozen').notNull().default(false),
+    createdAt: at('created_at').notNull(),
+    passwordChangedAt: at('password_changed_at').notNull(),
+  },
+  (t) => [uniqueIndex('users_email_key').on(t.email), uniqueIndex('users_invite_code_key').on(t.inviteCode)],
+);
+
+/** The whole referral chain, stored at registration: one row per (ancestor, descendant). */
+export const referralPaths = pgTable(
+  'referral_paths',
+  {
+    ancestorId: bigint('ancestor_id', { mode: 'number' }).notNull(),
+    descendantId: bigint('descendant_id', { mode: 'number' }).notNull(),
+    /** 1 = direct referral (first generation). */
+    depth: integer('depth').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.ancestorId, t.descendantId] }), index('referral_paths_descendant').on(t.descendantId)],
+);
+
+export const accounts = pgTable(
+  'accounts',
+  {
+    id: id(),
+    userId: bigint('user_id', { mode: 'number' }).notNull(),
+    kind: text('kind', { enum: ['main', 'sub'] }).notNull(),
+    name: text('name').notNull(),
+    createdAt: at('created_at').notNull(),
+  },
+  (t) => [
+    index('accounts_user').on(t.userId),
+    uniqueIndex('accounts_one_main_per_user').on(t.userId).where(sql`kind = 'main'`),
+  ],
+);
+
+/** Reusable invite codes: each user's own, the root code, and those operators add. */
+export const inviteCodes = pgTable('invite_codes', {
+  code: text('code').primaryKey(),
+  ownerUserId: bigint('owner_user_id', { mode: 'number' }),
+  ownerOperatorId: bigint('owner_operator_id', { mode: 'number' }),
+  root: boolean('root').notNull().default(false),
+  createdBy: text('created_by').notNull(),
+  disabled: boolean('disabled').notNull().default(false),
+  createdAt: at('created_at').notNull(),
+});
+
+export const verificationCodes = pgTable(
+  'verification_codes',
+  {
+    id: id(),
+    email: text('email').notNull(),
+    purpose: text('purpose', { enum: ['register', 'forget'] }).notNull(),
+    codeHash: text('code_hash').notNull(),
+    wrongTries: integer('wrong_tries').notNull().default(0),
+    createdAt: at('created_at').notNull(),
+    expiresAt: at('expires_at').notNull(),
+    usedAt: at('used_at'),
+  },
+  (t) => [index('verification_codes_lookup').on(t.email, t.purpose, t.createdAt)],
+);
+
+/** Opaque session tokens, stored as SHA-256 hashes; revocable, sliding expiry. */
+export const sessions = pgTable(
+  'sessions',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    subjectKind: text('subject_kind', { enum: ['user', 'operator'] }).notNull(),
+    subjectId: bigint('subject_id', { mode: 'number' }).notNull(),
+    createdAt: at('created_at').notNull(),
+    lastSeenAt: at('last_seen_at').notNull(),
+    expiresAt: at('expires_at').notNull(),
+    revokedAt: at('revoked_at'),
+  },
+  (t) => [index('sessions_subject').on(t.subjectKind, t.subjectId), index('sessions_expires').on(t.expiresAt)],
+);
+
+/** Exactly-once commands: the answer text is stored in the effect's transaction. */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    owner: text('owner').notNull(),
+    key: text('key').notNull(),
+    requestHash: text('request_hash').notNull(),
+    /** The serialised answer, byte for byte (text, not jsonb, which reorders keys). */
+    answer: text('answer'),
+    createdAt: at('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.owner, t.key] }), index('idempotency_keys_created').on(t.createdAt)],
+);
+
+export const uploads = pgTable('uploads', {
+  id: text('id').primaryKey(),
+  ownerUserId: bigint('owner_user_id', { mode: 'number' }),
+  ownerOperatorId: bigint('owner_operator_id', { mode: 'number' }),
+  mime: text('mime').notNull(),
+  bytes: integer('bytes').notNull(),
+  createdAt: at('created_at').notNull(),
+});
+
+export const operators = pgTable(
+  'operators',
+  {
+    id: id(),
+    email: text('email').notNull(),
+    role: text('role', { enum: ['superadmin', 'finance', 'compliance', 'support', 'content'] }).notNull(),
+    passwordHash: text('password_hash').notNull(),
+    disabled: boolean('disabled').notNull().default(false),
+    createdAt: at('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('operators_email_key').on(t.email)],
+);
+
+/** Append-only (a trigger refuses UPDATE and DELETE): who did what, when. */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: id(),
+    actor: text('actor').notNull(),
+    action: text('action').notNull(),
+    target: text('target'),
+    detail: jsonb('detail').$type<Record<string, unknown>>().notNull(),
+    at: at('at').notNull(),
+  },
+  (t) => [index('audit_log_at').on(t.at)],
+);
+
+/** One row per job and period: a job runs at most once per period, whatever the instance count. */
+export const jobRuns = pgTable(
+  'job_runs',
+  {
+    job: text('job').notNull(),
+    period: text('period').notNull(),
+    status: text('status', { enum: ['running', 'done', 'failed'] }).notNull(),
+    detail: jsonb('detail').$type<Record<string, unknown>>().notNull(),
+    startedAt: at('started_at').notNull(),
+    finishedAt: at('finished_at'),
+  },
+  (t) => [primaryKey({ columns: [t.job, t.period] })],
+);

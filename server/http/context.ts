@@ -1,0 +1,42 @@
+/** What a service knows about the request it serves. */
+import type { Locale } from '../i18n/i18n.js';
+import type { BusinessError } from './answer.js';
+
+export type Caller =
+  | { kind: 'anonymous' }
+  | { kind: 'user'; userId: number; tokenHash: string }
+  | { kind: 'operator'; operatorId: number; role: string; tokenHash: string };
+
+export interface RequestContext {
+  locale: Locale;
+  /** The client's address (the outer request's, for calls inside an envelope). */
+  ip: string;
+  requestId: string;
+  caller: Caller;
+  /** Present on commands sent with an Idempotency-Key. */
+  idempotency: { key: string; requestHash: string } | null;
+  /** Renders this request's success answer for `data` (used to store a command's answer). */
+  renderSuccess(data: unknown): string;
+  /** Renders a business error answer in this request's language. */
+  renderError(error: BusinessError): string;
+  /** Set by the command runner: the exact text to send (stored with the effect). */
+  answerText: string | undefined;
+}
+
+/** The user id of a logged-in caller; services call it after the route checked the token. */
+export function userIdOf(ctx: RequestContext): number {
+  if (ctx.caller.kind !== 'user') throw new Error('route requires a user token');
+  return ctx.caller.userId;
+}
+
+/** The owner of a command's idempotency key: the user, the operator, or one shared anonymous owner. */
+export function idempotencyOwnerOf(caller: Caller): string {
+  switch (caller.kind) {
+    case 'user':
+      return `u${caller.userId}`;
+    case 'operator':
+      return `o${caller.operatorId}`;
+    case 'anonymous':
+      return 'anonymous';
+  }
+}

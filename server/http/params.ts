@@ -1,0 +1,71 @@
+/** Turns a request's parameters into a route's typed params, or a localised 400. */
+import crypto from 'node:crypto';
+import type { z } from 'zod';
+import { BodyCode } from '../../contract/codes.js';
+import { BusinessError } from './answer.js';
+
+type Issue = z.core.$ZodIssue;
+
+/** The locale key and variables for the first problem zod found. */
+export function errorOfIssue(issue: Issue): BusinessError {
+  const field = issue.path.map(String).join('.') || 'request';
+  let key = issue.message.startsWith('server.') ? issue.message : 'server.field_invalid';
+  const vars: Record<string, string | number> = { field };
+  if (!issue.message.startsWith('server.')) {
+    if (issue.code === 'invalid_type') key = issue.input === undefined ? 'server.field_required' : 'server.field_wrong_type';
+    else if (issue.code === 'too_small') key = 'server.field_too_short';
+    else if (issue.code === 'too_big') key = 'server.field_too_long';
+    else if (issue.code === 'unrecognized_keys') key = 'server.field_unknown';
+  }
+  if (issue.code === 'too_small') vars['min'] = Number(issue.minimum);
+  if (issue.code === 'too_big') vars['max'] = Number(issue.maximum);
+  if (key === 'server.field_too_long' && vars['max'] === undefined) vars['max'] = '-';
+  return new BusinessError(BodyCode.invalidInput, key, vars, { field });
+}
+
+/** Parses params with a route's schema; throws a 400 naming the first bad field. */
+export function parseParams<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> {
+  const result = schema.safeParse(raw);
+  if (!result.success) {
+    const [first] = result.error.issues;
+    throw first ? errorOfIssue(first) : new BusinessError(BodyCode.invalidInput, 'server.invalid_input');
+  }
+  return result.data;
+}
+
+/** One object of parameters from the query string and a form or JSON body (body wins). */
+export function mergeParams(query: unknown, body: unknown): Record<string, unknown> {
+  const isRecord = (value: unknown): value is Record<string, unknown> =>
+    typeof value === 'object' && value !== null && !Array.isArray(value) && !Buffer.isBuffer(value);
+  if (body !== undefined && body !== null && !isRecord(body)) {
+    throw new BusinessError(BodyCode.invalidInput, 'server.malformed_request');
+  }
+  return { ...(isRecord(query) ? query : {}), ...(body ?? {}) };
+}
+
+/** Key order-independent JSON, for request hashes. */
+export function stableStringify(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableStringify).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)); // plain parsed JSON
+    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${stableStringify(item)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** The hash that ties an Idempotency-Key to one request: path and parameters. */
+export function requestHashOf(path: string, params: unknown): string {
+  return crypto.createHash('sha256').update(`${path}\n${stableStringify(params)}`).digest('hex');
+}
+
+const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9_-]{8,128}$/;
+
+/** The command's Idempotency-Key header, if any; 400 when malformed. */
+export function idempotencyKeyOf(header: string | string[] | undefined): string | null {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (value === undefined || value === '') return null;
+  if (!IDEMPOTENCY_KEY_PATTERN.test(value)) {
+    throw new BusinessError(BodyCode.invalidInput, 'server.field_invalid', { field: 'idempotencyKey' }, { field: 'idempotencyKey' });
+  }
+  return value;
+}

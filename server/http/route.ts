@@ -1,0 +1,106 @@
+/**
+ * One way to declare a route: its path, kind (read: GET and POST; command: POST with an
+ * Idempotency-Key), who may call it, its params and data schemas (which also feed OpenAPI),
+ * and a one-line handler that hands over to a service.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import type { OperatorRole } from '../../contract/api/admin.js';
+import { BodyCode } from '../../contract/codes.js';
+import { answerOf } from '../../contract/schema.js';
+import type { Locale, Translator } from '../i18n/i18n.js';
+import { localeFromHeader } from '../i18n/i18n.js';
+import type { SessionService } from '../services/sessions.service.js';
+import { OperatorService } from '../services/operators.service.js';
+import { BusinessError, notLoggedIn, renderAnswer } from './answer.js';
+import type { Caller, RequestContext } from './context.js';
+import { idempotencyKeyOf, mergeParams, parseParams, requestHashOf } from './params.js';
+
+/** Who may call: anyone, a customer, a customer or any operator, or operators with one of `roles`. */
+export type Access = 'public' | 'user' | 'signed-in' | { roles: readonly OperatorRole[] };
+
+export interface RouteDefinition<P extends z.ZodType, D extends z.ZodType> {
+  path: string;
+  kind: 'read' | 'command';
+  access: Access;
+  params: P;
+  data: D;
+  summary: string;
+  /** Locale key of the success message; `server.ok` when omitted. */
+  success?: string;
+  handle(ctx: RequestContext, params: z.output<P>): Promise<z.input<D>>;
+}
+
+export interface RouteDeps {
+  translator: Translator;
+  sessions: SessionService;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    coffer: RequestContext | null;
+  }
+}
+
+/** Builds the request's context: language, client address, request id. The caller comes later. */
+export function contextOf(request: FastifyRequest, translator: Translator, success = 'server.ok'): RequestContext {
+  const locale: Locale = localeFromHeader(request.headers['lang']);
+  const ctx: RequestContext = {
+    locale,
+    ip: request.ip,
+    requestId: request.id,
+    caller: { kind: 'anonymous' },
+    idempotency: null,
+    answerText: undefined,
+    renderSuccess: (data) => renderAnswer(translator, locale, BodyCode.ok, success, {}, data),
+    renderError: (error) => renderAnswer(translator, locale, error.code, error.messageKey, error.vars, error.data),
+  };
+  request.coffer = ctx;
+  return ctx;
+}
+
+/** Resolves the caller for a route's access rule; throws 401 or 403. */
+export async function authorize(sessions: SessionService, request: FastifyRequest, access: Access): Promise<Caller> {
+  const caller = await sessions.authenticate(request.headers.authorization);
+  if (access === 'public') return caller ?? { kind: 'anonymous' };
+  if (!caller || caller.kind === 'anonymous') throw notLoggedIn();
+  if (access === 'signed-in') return caller;
+  if (access === 'user') {
+    if (caller.kind !== 'user') throw notLoggedIn();
+    return caller;
+  }
+  if (caller.kind !== 'operator') throw notLoggedIn();
+  if (!OperatorService.allowed(caller.role, access.roles)) {
+    throw new BusinessError(BodyCode.forbidden, 'server.role_not_allowed');
+  }
+  return caller;
+}
+
+export function sendAnswer(reply: FastifyReply, text: string): FastifyReply {
+  return reply.code(200).type('application/json; charset=utf-8').send(text);
+}
+
+/** Registers a route (GET and POST for reads, POST for commands) under `def.path`. */
+export function defineRoute<P extends z.ZodType, D extends z.ZodType>(
+  app: FastifyInstance,
+  deps: RouteDeps,
+  def: RouteDefinition<P, D>,
+): void {
+  const tag = def.path.split('/')[3] ?? 'api';
+  const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+    const ctx = contextOf(request, deps.translator, def.success);
+    ctx.caller = await authorize(deps.sessions, request, def.access);
+    const raw = mergeParams(request.query, request.method === 'GET' ? undefined : request.body);
+    const params = parseParams(def.params, raw);
+    if (def.kind === 'command') {
+      const key = idempotencyKeyOf(request.headers['idempotency-key']);
+      ctx.idempotency = key === null ? null : { key, requestHash: requestHashOf(def.path, raw) };
+    }
+    const data = await def.handle(ctx, params);
+    return sendAnswer(reply, ctx.answerText ?? ctx.renderSuccess(data));
+  };
+  const base = { summary: def.summary, tags: [tag], response: { 200: answerOf(def.data) } };
+  const security = def.access === 'public' ? {} : { security: [{ bearer: [] }] };
+  app.post(def.path, { schema: { ...base, ...security, body: def.params } }, handler);
+  if (def.kind === 'read') app.get(def.path, { schema: { ...base, ...security, querystring: def.params } }, handler);
+}

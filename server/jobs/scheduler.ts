@@ -1,0 +1,77 @@
+/**
+ * The in-process job scheduler (CONTRACT.md "Jobs"). Each run takes a PostgreSQL advisory lock,
+ * so with several instances a job runs once; each job runs at most once per period (a job_runs
+ * row) and records what it did. Jobs are idempotent per period.
+ */
+import type { Clock } from '../clock.js';
+import type { Database, Transaction } from '../db/database.js';
+import { finishJobRun, startJobRun, tryJobLock } from '../repositories/jobs.repository.js';
+
+export const JobName = { purge: 'purge' } as const;
+export type JobName = (typeof JobName)[keyof typeof JobName];
+
+export interface Job {
+  name: JobName;
+  /** How often the scheduler tries the job. */
+  everySeconds: number;
+  /** The period a run covers (e.g. the hour), from the clock: one run per period. */
+  periodOf(now: Date): string;
+  /** Does the work in `tx`; returns what it did, for the job_runs record. */
+  run(tx: Transaction, now: Date): Promise<Record<string, unknown>>;
+}
+
+export type JobStatus = 'done' | 'already_done' | 'locked_elsewhere';
+
+export class Scheduler {
+  readonly #timers: NodeJS.Timeout[] = [];
+  readonly #jobs = new Map<JobName, Job>();
+
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+    jobs: readonly Job[],
+    private readonly log: (message: string, error?: unknown) => void,
+  ) {
+    for (const job of jobs) {
+      if (this.#jobs.has(job.name)) throw new Error(`job declared twice: ${job.name}`);
+      this.#jobs.set(job.name, job);
+    }
+  }
+
+  /**
+   * Runs one job for the current period now. Atomic: the work and its record commit together.
+   * Returns `already_done` when this period ran, `locked_elsewhere` when another instance runs it.
+   */
+  async runNow(name: JobName): Promise<{ status: JobStatus; period: string; detail?: Record<string, unknown> }> {
+    const job = this.#jobs.get(name);
+    if (!job) throw new Error(`no such job: ${name}`);
+    const now = this.clock.now();
+    const period = job.periodOf(now);
+    return this.db.transaction(async (tx) => {
+      if (!(await tryJobLock(tx, name))) return { status: 'locked_elsewhere', period };
+      if (!(await startJobRun(tx, name, period, now))) return { status: 'already_done', period };
+      const detail = await job.run(tx, now);
+      await finishJobRun(tx, name, period, 'done', detail, this.clock.now());
+      return { status: 'done', period, detail };
+    });
+  }
+
+  /** Starts the timers (first run shortly after start); they never keep the process alive. */
+  start(): void {
+    for (const job of this.#jobs.values()) {
+      const tick = () => {
+        this.runNow(job.name).catch((error: unknown) => this.log(`job ${job.name} failed`, error));
+      };
+      const first = setTimeout(tick, 5_000);
+      const every = setInterval(tick, job.everySeconds * 1000);
+      first.unref();
+      every.unref();
+      this.#timers.push(first, every);
+    }
+  }
+
+  stop(): void {
+    for (const timer of this.#timers) clearTimeout(timer);
+    this.#timers.length = 0;
+  }
+}

@@ -1,0 +1,44 @@
+/** SQL for the job scheduler: advisory locks, run records, and the purge job's deletes. */
+import { and, eq, lt, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Executor } from '../db/database.js';
+import { idempotencyKeys, jobRuns } from '../db/schema.js';
+
+const lockRowsSchema = z.object({ rows: z.array(z.object({ locked: z.boolean() })) });
+
+/** Takes the job's advisory lock for this transaction; false when another instance holds it. */
+export async function tryJobLock(db: Executor, job: string): Promise<boolean> {
+  const result = lockRowsSchema.parse(await db.execute(sql`select pg_try_advisory_xact_lock(hashtext(${`coffer-job:${job}`})) as locked`));
+  return result.rows[0]?.locked === true;
+}
+
+/** Records the start of a run; false when this job already ran (or runs) for this period. */
+export async function startJobRun(db: Executor, job: string, period: string, at: Date): Promise<boolean> {
+  const rows = await db
+    .insert(jobRuns)
+    .values({ job, period, status: 'running', detail: {}, startedAt: at })
+    .onConflictDoNothing()
+    .returning({ job: jobRuns.job });
+  return rows.length > 0;
+}
+
+export async function finishJobRun(
+  db: Executor,
+  job: string,
+  period: string,
+  status: 'done' | 'failed',
+  detail: Record<string, unknown>,
+  at: Date,
+): Promise<void> {
+  await db.update(jobRuns).set({ status, detail, finishedAt: at }).where(and(eq(jobRuns.job, job), eq(jobRuns.period, period)));
+}
+
+export async function findJobRun(db: Executor, job: string, period: string) {
+  const [row] = await db.select().from(jobRuns).where(and(eq(jobRuns.job, job), eq(jobRuns.period, period)));
+  return row;
+}
+
+export async function purgeIdempotencyKeys(db: Executor, before: Date): Promise<number> {
+  const rows = await db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, before)).returning({ key: idempotencyKeys.key });
+  return rows.length;
+}

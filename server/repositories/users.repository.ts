@@ -1,0 +1,92 @@
+/** SQL about users, their accounts and their referral chain. */
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import type { Executor } from '../db/database.js';
+import { accounts, inviteCodes, referralPaths, users } from '../db/schema.js';
+
+export type UserRow = typeof users.$inferSelect;
+export type NewUser = typeof users.$inferInsert;
+
+export async function findUserByEmail(db: Executor, email: string): Promise<UserRow | undefined> {
+  const [row] = await db.select().from(users).where(eq(users.email, email));
+  return row;
+}
+
+export async function findUserById(db: Executor, id: number): Promise<UserRow | undefined> {
+  const [row] = await db.select().from(users).where(eq(users.id, id));
+  return row;
+}
+
+/** Inserts a user; undefined when the address (or invite code) is already taken, even by a racing insert. */
+export async function insertUser(db: Executor, user: NewUser): Promise<UserRow | undefined> {
+  const [row] = await db.insert(users).values(user).onConflictDoNothing().returning();
+  return row;
+}
+
+export async function setDefaultAccount(db: Executor, userId: number, accountId: number): Promise<void> {
+  await db.update(users).set({ defaultAccountId: accountId }).where(eq(users.id, userId));
+}
+
+export async function setPasswordHash(db: Executor, userId: number, passwordHash: string, at: Date): Promise<void> {
+  await db.update(users).set({ passwordHash, passwordChangedAt: at }).where(eq(users.id, userId));
+}
+
+export async function insertAccount(
+  db: Executor,
+  account: typeof accounts.$inferInsert,
+): Promise<typeof accounts.$inferSelect> {
+  const [row] = await db.insert(accounts).values(account).returning();
+  if (!row) throw new Error('account insert returned nothing');
+  return row;
+}
+
+export async function listAccounts(db: Executor, userId: number) {
+  return db.select().from(accounts).where(eq(accounts.userId, userId)).orderBy(asc(accounts.id));
+}
+
+/** Stores the whole chain: the new user under the referrer and under each of the referrer's ancestors. */
+export async function insertReferralChain(db: Executor, referrerId: number, userId: number): Promise<void> {
+  await db.execute(sql`
+    insert into ${referralPaths} (ancestor_id, descendant_id, depth)
+    select ${referrerId}::bigint, ${userId}::bigint, 1
+    union all
+    select ancestor_id, ${userId}::bigint, depth + 1 from ${referralPaths} where descendant_id = ${referrerId}`);
+}
+
+export async function listAncestors(db: Executor, userId: number) {
+  return db
+    .select({ ancestorId: referralPaths.ancestorId, depth: referralPaths.depth })
+    .from(referralPaths)
+    .where(eq(referralPaths.descendantId, userId))
+    .orderBy(asc(referralPaths.depth));
+}
+
+export async function findInvite(db: Executor, code: string) {
+  const [row] = await db
+    .select()
+    .from(inviteCodes)
+    .where(and(eq(inviteCodes.code, code), eq(inviteCodes.disabled, false)));
+  return row;
+}
+
+/** Inserts an invite code; false when the code exists already. */
+export async function insertInvite(db: Executor, invite: typeof inviteCodes.$inferInsert): Promise<boolean> {
+  const rows = await db.insert(inviteCodes).values(invite).onConflictDoNothing().returning({ code: inviteCodes.code });
+  return rows.length > 0;
+}
+
+export async function findRootInvite(db: Executor) {
+  const [row] = await db.select().from(inviteCodes).where(eq(inviteCodes.root, true));
+  return row;
+}
+
+/** Gives the unowned root invite to the first operator (CONTRACT.md). */
+export async function assignRootInvite(db: Executor, operatorId: number): Promise<void> {
+  await db
+    .update(inviteCodes)
+    .set({ ownerOperatorId: operatorId })
+    .where(and(eq(inviteCodes.root, true), isNull(inviteCodes.ownerOperatorId)));
+}
+
+export async function listInvites(db: Executor) {
+  return db.select().from(inviteCodes).orderBy(asc(inviteCodes.createdAt));
+}

@@ -1,0 +1,56 @@
+/** Image uploads (`up-img` on the plain path and on the upload segment) and serving them. */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { BodyCode } from '../../contract/codes.js';
+import { UPLOAD_MAX_BYTES } from '../../contract/constants.js';
+import { answerOf } from '../../contract/schema.js';
+import { uploadDataSchema } from '../../contract/api/common.js';
+import { BusinessError } from '../http/answer.js';
+import { idempotencyKeyOf, requestHashOf } from '../http/params.js';
+import { authorize, contextOf, sendAnswer } from '../http/route.js';
+import type { AppServices } from './index.js';
+import { sha256Hex } from '../security/tokens.js';
+
+const UPLOAD_PATH = '/v1/common/up-img';
+
+export function registerUploadRoutes(app: FastifyInstance, services: AppServices, uploadSegment: string): void {
+  const upload = async (request: FastifyRequest, reply: FastifyReply) => {
+    const ctx = contextOf(request, services.translator, 'server.uploaded');
+    ctx.caller = await authorize(services.sessions, request, 'signed-in');
+    if (!request.isMultipart()) throw new BusinessError(BodyCode.invalidInput, 'server.upload_missing', { field: 'file' }, { field: 'file' });
+    const file = await request.file({ limits: { fileSize: UPLOAD_MAX_BYTES, files: 1, fields: 5, parts: 6 } });
+    if (!file) throw new BusinessError(BodyCode.invalidInput, 'server.upload_missing', { field: 'file' }, { field: 'file' });
+    const bytes = await file.toBuffer();
+    const key = idempotencyKeyOf(request.headers['idempotency-key']);
+    ctx.idempotency = key === null ? null : { key, requestHash: requestHashOf(UPLOAD_PATH, { sha256: sha256Hex(bytes) }) };
+    const data = await services.uploads.store(ctx, bytes);
+    return sendAnswer(reply, ctx.answerText ?? ctx.renderSuccess(data));
+  };
+  const schema = {
+    summary: 'Upload one image (multipart field "file"; JPEG, PNG, GIF or WebP, at most 5 MB)',
+    tags: ['common'],
+    consumes: ['multipart/form-data'],
+    security: [{ bearer: [] }],
+    response: { 200: answerOf(uploadDataSchema) },
+  };
+  app.post(`/api${UPLOAD_PATH}`, { schema }, upload);
+  app.post(`/api/${uploadSegment}${UPLOAD_PATH}`, { schema: { ...schema, hide: true } }, upload);
+
+  app.get(
+    '/api/v1/common/img/:id',
+    { schema: { summary: 'An uploaded image, to its owner and to reviewing operators', tags: ['common'], params: z.object({ id: z.string() }) } },
+    async (request, reply) => {
+      contextOf(request, services.translator);
+      const caller = await authorize(services.sessions, request, 'public');
+      const { id } = request.params as { id: string }; // declared by the route's params schema
+      const image = await services.uploads.read(caller, id);
+      return reply
+        .code(200)
+        .type(image.mime)
+        .header('cache-control', 'private, max-age=86400')
+        .header('x-content-type-options', 'nosniff')
+        .header('content-security-policy', "default-src 'none'")
+        .send(image.bytes);
+    },
+  );
+}

@@ -1,0 +1,180 @@
+/** Registration, login, logout and password recovery (spec sections 5 and 7, CONTRACT.md). */
+import { BodyCode } from '../../contract/codes.js';
+import type {
+  CheckForgetCodeParams,
+  CheckRegisterInfoParams,
+  EmailLoginParams,
+  ForgotParams,
+  RegisterParams,
+  SendCodeParams,
+  SessionData,
+} from '../../contract/api/sso.js';
+import { NICKNAME_MAX_LENGTH } from '../../contract/constants.js';
+import type { Clock } from '../clock.js';
+import { type CommandRunner, Refusal } from '../db/commands.js';
+import type { Transaction } from '../db/database.js';
+import { BusinessError } from '../http/answer.js';
+import type { RequestContext } from '../http/context.js';
+import { revokeAllSessions } from '../repositories/sessions.repository.js';
+import {
+  findInvite,
+  findUserByEmail,
+  insertAccount,
+  insertInvite,
+  insertReferralChain,
+  insertUser,
+  setDefaultAccount,
+  setPasswordHash,
+} from '../repositories/users.repository.js';
+import type { Limits } from '../security/limits.js';
+import { decoyHash, hashPassword, verifyPassword } from '../security/passwords.js';
+import { newInviteCode } from '../security/tokens.js';
+import type { CodeService } from './codes.service.js';
+import type { SessionService } from './sessions.service.js';
+import { AVATARS } from './common.service.js';
+
+const emailTaken = () => new BusinessError(BodyCode.conflict, 'server.email_taken', { field: 'email' }, { field: 'email' });
+const emailUnknown = () => new BusinessError(BodyCode.notFound, 'server.email_unknown', { field: 'email' }, { field: 'email' });
+const inviteUnknown = () =>
+  new BusinessError(BodyCode.invalidInput, 'server.invite_unknown', { field: 'inviteCode' }, { field: 'inviteCode' });
+const wrongCredentials = () => new BusinessError(BodyCode.invalidInput, 'server.wrong_credentials', {}, { field: 'password' });
+
+/** Invite codes are typed by hand: compared without case or surrounding spaces. */
+const normalizeInvite = (code: string) => code.trim().toUpperCase();
+
+export class AuthService {
+  #decoy: Promise<string> | undefined;
+
+  constructor(
+    private readonly commands: CommandRunner,
+    private readonly clock: Clock,
+    private readonly codes: CodeService,
+    private readonly sessions: SessionService,
+    private readonly limits: Limits,
+    private readonly scryptCost: number,
+  ) {}
+
+  /** Mails a registration code; 409 when the address already has an account. */
+  sendRegisterCode(ctx: RequestContext, params: SendCodeParams) {
+    return this.commands.run(ctx, async (tx) => {
+      if (await findUserByEmail(tx, params.email)) throw emailTaken();
+      return this.codes.send(ctx, tx, params.email, 'register');
+    });
+  }
+
+  /** Checks the address is free and the invite exists, without registering anything. */
+  checkRegisterInfo(ctx: RequestContext, params: CheckRegisterInfoParams) {
+    return this.commands.run(ctx, async (tx) => {
+      await this.assertRegistrable(tx, params.email, params.inviteCode);
+      return { valid: true as const };
+    });
+  }
+
+  /**
+   * Creates the user, their main account and own invite code, stores the referral chain and
+   * starts a session. One account per address, also when registrations race.
+   */
+  register(ctx: RequestContext, params: RegisterParams): Promise<SessionData> {
+    return this.commands.run(ctx, async (tx) => {
+      const invite = await this.assertRegistrable(tx, params.email, params.inviteCode);
+      const refusal = await this.codes.check(ctx, tx, params.email, 'register', params.code, true);
+      if (refusal) return new Refusal(refusal);
+      const now = this.clock.now();
+      const passwordHash = await hashPassword(params.password, this.scryptCost);
+      const nickname = (params.email.split('@')[0] ?? 'user').slice(0, NICKNAME_MAX_LENGTH);
+      let user;
+      for (let attempt = 0; !user && attempt < 5; attempt += 1) {
+        user = await insertUser(tx, {
+          email: params.email,
+          passwordHash,
+          nickname,
+          avatar: AVATARS[0] ?? '',
+          inviteCode: newInviteCode(),
+          referrerId: invite.ownerUserId,
+          lang: ctx.locale,
+          createdAt: now,
+          passwordChangedAt: now,
+        });
+        if (!user && (await findUserByEmail(tx, params.email))) throw emailTaken();
+      }
+      if (!user) throw new Error('could not find a free invite code');
+      const account = await insertAccount(tx, { userId: user.id, kind: 'main', name: 'main', createdAt: now });
+      await setDefaultAccount(tx, user.id, account.id);
+      if (!(await insertInvite(tx, { code: user.inviteCode, ownerUserId: user.id, createdBy: `user:${user.id}`, createdAt: now }))) {
+        throw new Error('invite code collided with an operator invite');
+      }
+      if (invite.ownerUserId !== null) await insertReferralChain(tx, invite.ownerUserId, user.id);
+      const session = await this.sessions.start(tx, 'user', user.id);
+      return { ...session, userId: String(user.id) };
+    });
+  }
+
+  /** Logs in with e-mail and password; repeated wrong passwords lock the address and the client (423). */
+  emailLogin(ctx: RequestContext, params: EmailLoginParams): Promise<SessionData> {
+    return this.commands.run(ctx, async (tx) => {
+      await this.limits.assertNotLocked(params.email, ctx.ip);
+      const user = await findUserByEmail(tx, params.email);
+      const matches = await verifyPassword(params.password, user?.passwordHash ?? (await this.decoy()));
+      if (!user || !matches) {
+        await this.limits.recordFailure(params.email, ctx.ip);
+        throw wrongCredentials();
+      }
+      if (user.frozen) throw new BusinessError(BodyCode.forbidden, 'server.account_frozen');
+      await this.limits.clearAccount(params.email);
+      const session = await this.sessions.start(tx, 'user', user.id);
+      return { ...session, userId: String(user.id) };
+    });
+  }
+
+  /** Revokes the caller's token. */
+  logout(ctx: RequestContext) {
+    return this.commands.run(ctx, async (tx) => {
+      if (ctx.caller.kind !== 'anonymous') await this.sessions.revoke(tx, ctx.caller.tokenHash);
+      return { done: true as const };
+    });
+  }
+
+  /** Mails a password reset code; 404 when no account uses the address. */
+  sendForgetCode(ctx: RequestContext, params: SendCodeParams) {
+    return this.commands.run(ctx, async (tx) => {
+      if (!(await findUserByEmail(tx, params.email))) throw emailUnknown();
+      return this.codes.send(ctx, tx, params.email, 'forget');
+    });
+  }
+
+  /** Verifies a reset code without using it up (a wrong try still counts). */
+  checkForgetCode(ctx: RequestContext, params: CheckForgetCodeParams) {
+    return this.commands.run(ctx, async (tx) => {
+      if (!(await findUserByEmail(tx, params.email))) throw emailUnknown();
+      const refusal = await this.codes.check(ctx, tx, params.email, 'forget', params.code, false);
+      return refusal ? new Refusal(refusal) : { valid: true as const };
+    });
+  }
+
+  /** Sets a new password with a reset code, uses the code up and revokes every session. */
+  forgot(ctx: RequestContext, params: ForgotParams) {
+    return this.commands.run(ctx, async (tx) => {
+      const user = await findUserByEmail(tx, params.email);
+      if (!user) throw emailUnknown();
+      const refusal = await this.codes.check(ctx, tx, params.email, 'forget', params.code, true);
+      if (refusal) return new Refusal(refusal);
+      const now = this.clock.now();
+      await setPasswordHash(tx, user.id, await hashPassword(params.password, this.scryptCost), now);
+      await revokeAllSessions(tx, 'user', user.id, now);
+      await this.limits.clearAccount(params.email);
+      return { done: true as const };
+    });
+  }
+
+  private async assertRegistrable(tx: Transaction, email: string, inviteCode: string) {
+    const invite = await findInvite(tx, normalizeInvite(inviteCode));
+    if (!invite) throw inviteUnknown();
+    if (await findUserByEmail(tx, email)) throw emailTaken();
+    return invite;
+  }
+
+  private decoy(): Promise<string> {
+    this.#decoy ??= decoyHash(this.scryptCost);
+    return this.#decoy;
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * E-mail verification codes (spec section 9, CONTRACT.md): 6 digits, a 60 s resend countdown per
+ * address and purpose, 10 minutes of life, dead after 5 wrong tries, used once.
+ */
+import crypto from 'node:crypto';
+import { BodyCode } from '../../contract/codes.js';
+import { CODE_MAX_WRONG_TRIES, CODE_RESEND_SECONDS, CODE_TTL_SECONDS } from '../../contract/constants.js';
+import type { SendCodeData } from '../../contract/api/sso.js';
+import type { Clock } from '../clock.js';
+import type { Transaction } from '../db/database.js';
+import { BusinessError } from '../http/answer.js';
+import type { RequestContext } from '../http/context.js';
+import type { Translator } from '../i18n/i18n.js';
+import type { Mailer } from '../mail/mailer.js';
+import {
+  countWrongTry,
+  insertCode,
+  latestCodeForUpdate,
+  markCodeUsed,
+  type CodePurpose,
+} from '../repositories/codes.repository.js';
+import type { Limits } from '../security/limits.js';
+import { newVerificationCode, sha256Hex } from '../security/tokens.js';
+
+const codeHashOf = (email: string, purpose: CodePurpose, code: string) => sha256Hex(`${purpose}:${email}:${code}`);
+const codeError = (key: string) => new BusinessError(BodyCode.oneTimeCodeRejected, key, { field: 'code' }, { field: 'code' });
+
+export class CodeService {
+  constructor(
+    private readonly clock: Clock,
+    private readonly mailer: Mailer,
+    private readonly translator: Translator,
+    private readonly limits: Limits,
+  ) {}
+
+  /**
+   * Makes a new code and mails it, in the caller's transaction (no code without its mail).
+   * Throws 429 within the 60 s countdown or past the client address's hourly limit.
+   */
+  async send(ctx: RequestContext, tx: Transaction, email: string, purpose: CodePurpose): Promise<SendCodeData> {
+    const now = this.clock.now();
+    const latest = await latestCodeForUpdate(tx, email, purpose);
+    const waited = latest ? (now.getTime() - latest.createdAt.getTime()) / 1000 : Infinity;
+    if (waited < CODE_RESEND_SECONDS) {
+      const seconds = Math.ceil(CODE_RESEND_SECONDS - waited);
+      throw new BusinessError(BodyCode.tooManyRequests, 'server.code_countdown', { seconds }, { retryAfter: seconds });
+    }
+    await this.limits.countCodeSend(ctx.ip);
+    const code = newVerificationCode();
+    const expiresAt = new Date(now.getTime() + CODE_TTL_SECONDS * 1000);
+    await insertCode(tx, { email, purpose, codeHash: codeHashOf(email, purpose, code), createdAt: now, expiresAt });
+    await this.mailer.send({
+      to: email,
+      subject: this.translator.t(ctx.locale, `mail.${purpose}_subject`),
+      text: this.translator.t(ctx.locale, `mail.${purpose}_body`, { code }),
+    });
+    return { resendAfter: CODE_RESEND_SECONDS, expiresAt: expiresAt.toISOString() };
+  }
+
+  /**
+   * Checks the newest code for the address and purpose. Returns the refusal (472) or null.
+   * A wrong try is counted in `tx` (the caller must commit it even when refusing); `consume`
+   * marks a right code used. Never throws for a wrong code.
+   */
+  async check(
+    ctx: RequestContext,
+    tx: Transaction,
+    email: string,
+    purpose: CodePurpose,
+    code: string,
+    consume: boolean,
+  ): Promise<BusinessError | null> {
+    await this.limits.assertNotLocked(null, ctx.ip);
+    const now = this.clock.now();
+    const latest = await latestCodeForUpdate(tx, email, purpose);
+    if (!latest) return codeError('server.code_wrong');
+    if (latest.usedAt) return codeError('server.code_used');
+    if (latest.wrongTries >= CODE_MAX_WRONG_TRIES) return codeError('server.code_dead');
+    if (latest.expiresAt <= now) return codeError('server.code_expired');
+    const given = Buffer.from(codeHashOf(email, purpose, code));
+    if (!crypto.timingSafeEqual(given, Buffer.from(latest.codeHash))) {
+      await this.limits.recordFailure(null, ctx.ip);
+      const tries = await countWrongTry(tx, latest.id);
+      return codeError(tries >= CODE_MAX_WRONG_TRIES ? 'server.code_dead' : 'server.code_wrong');
+    }
+    if (consume) await markCodeUsed(tx, latest.id, now);
+    return null;
+  }
+}

@@ -1,0 +1,65 @@
+/** Public reads: configuration, languages, app version, avatars (spec section 7, "Others"). */
+import {
+  APP_VERSION,
+  APP_VERSION_CODE,
+  CHAINS,
+  CODE_LENGTH,
+  CODE_RESEND_SECONDS,
+  CODE_TTL_SECONDS,
+  DEPOSIT_CONFIRMATIONS,
+  MIN_DEPOSIT_USDT,
+  MIN_VALID_HOSTING_USD,
+  PASSWORD_MIN_LENGTH,
+  PROTOCOL_VERSION,
+  UPLOAD_MAX_BYTES,
+  WITHDRAWAL_WINDOW,
+} from '../../contract/constants.js';
+import type { ConfigData, VersionData } from '../../contract/api/common.js';
+import { DEFAULT_LOCALE, LANGUAGES } from '../i18n/i18n.js';
+
+/** The avatars a user may choose (files under public/avatars). */
+export const AVATARS: readonly string[] = Array.from({ length: 8 }, (_, i) => `/avatars/${String(i + 1).padStart(2, '0')}.svg`);
+
+export class CommonService {
+  constructor(private readonly timezone: string) {}
+
+  config(): ConfigData {
+    return {
+      appName: 'Coffer',
+      version: APP_VERSION,
+      versionCode: APP_VERSION_CODE,
+      protocolVersion: PROTOCOL_VERSION,
+      defaultLang: DEFAULT_LOCALE,
+      timezone: this.timezone,
+      passwordMinLength: PASSWORD_MIN_LENGTH,
+      codeLength: CODE_LENGTH,
+      codeResendSeconds: CODE_RESEND_SECONDS,
+      codeTtlSeconds: CODE_TTL_SECONDS,
+      minDeposit: MIN_DEPOSIT_USDT,
+      minValidHosting: MIN_VALID_HOSTING_USD,
+      depositConfirmations: DEPOSIT_CONFIRMATIONS,
+      chains: [...CHAINS],
+      withdrawalWindow: { ...WITHDRAWAL_WINDOW, workingDaysOnly: true },
+      uploadMaxBytes: UPLOAD_MAX_BYTES,
+    };
+  }
+
+  languages() {
+    return { items: LANGUAGES.map((language) => ({ ...language, default: language.locale === DEFAULT_LOCALE })) };
+  }
+
+  /** The app update config of spec section 4; the installed web app is always the newest full package. */
+  version(): VersionData {
+    return {
+      version: APP_VERSION,
+      version_code: APP_VERSION_CODE,
+      hot_version_code: APP_VERSION_CODE,
+      package_url: '/#/pages/download/download',
+      hot_package_url: '/',
+    };
+  }
+
+  avatars() {
+    return { items: [...AVATARS] };
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * Test databases: in-memory PGlite, or a fresh database on the PostgreSQL server at
+ * TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres), dropped afterwards.
+ * When the server is unreachable the PostgreSQL tier is skipped with a line in the log saying so.
+ */
+import crypto from 'node:crypto';
+import pg from 'pg';
+import { openDatabase, type OpenDatabase } from '../../server/db/database.js';
+
+export type Tier = 'pglite' | 'postgres';
+
+const ADMIN_URL = process.env['TEST_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+let reachable: Promise<boolean> | undefined;
+
+/** True when the PostgreSQL test server answers (checked once per test file). */
+export function postgresReachable(): Promise<boolean> {
+  reachable ??= (async () => {
+    const client = new pg.Client({ connectionString: ADMIN_URL, connectionTimeoutMillis: 3000 });
+    try {
+      await client.connect();
+      await client.query('select 1');
+      return true;
+    } catch {
+      return false;
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+  })();
+  return reachable;
+}
+
+/** The tiers to run: PGlite always; PostgreSQL when reachable, else a visible skip line. */
+export async function availableTiers(suite: string): Promise<Tier[]> {
+  if (await postgresReachable()) {
+    console.info(`[${suite}] API tests run on PGlite and on PostgreSQL at ${new URL(ADMIN_URL).host}`);
+    return ['pglite', 'postgres'];
+  }
+  console.warn(`[${suite}] SKIPPED the PostgreSQL tier: no server at ${new URL(ADMIN_URL).host}; PGlite only`);
+  return ['pglite'];
+}
+
+/** A URL of a new, empty PostgreSQL database, and a function that drops it. */
+export async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `coffer_test_${crypto.randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: ADMIN_URL });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    },
+  };
+}
+
+/** Opens a migrated database of the tier; `close` also drops a PostgreSQL one. */
+export async function openTestDatabase(tier: Tier): Promise<OpenDatabase> {
+  if (tier === 'pglite') return openDatabase({});
+  const created = await createPostgresDatabase();
+  const database = await openDatabase({ databaseUrl: created.url });
+  return {
+    ...database,
+    async close() {
+      await database.close();
+      await created.drop();
+    },
+  };
+}

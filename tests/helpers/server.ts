@@ -1,0 +1,142 @@
+/**
+ * A Coffer server for tests, on a chosen database tier, with a manual clock and a mailbox that
+ * keeps every mail; and clients for both transports (plain and the envelope, the latter built
+ * with the independent node:crypto codec).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import { createServer, type CofferServer } from '../../server/app.js';
+import { ManualClock } from '../../server/clock.js';
+import { loadConfig } from '../../server/config.js';
+import type { Mail, Mailer } from '../../server/mail/mailer.js';
+import { openAnswer, sealRequest } from '../../server/http/envelope-codec.js';
+import { openTestDatabase, type Tier } from './database.js';
+
+export type Transport = 'plain' | 'envelope';
+export const TRANSPORTS: readonly Transport[] = ['plain', 'envelope'];
+
+export interface Answer<T = Record<string, unknown>> {
+  code: number;
+  message: string;
+  data: T;
+}
+
+export interface CallOptions {
+  token?: string;
+  lang?: string;
+  key?: string;
+  method?: 'GET' | 'POST';
+  ip?: string;
+}
+
+export class CapturingMailer implements Mailer {
+  readonly description = 'the test mailbox';
+  readonly sent: Mail[] = [];
+  async send(mail: Mail) {
+    this.sent.push(mail);
+  }
+  close() {}
+  /** The 6-digit code of the newest mail to `to`. */
+  lastCode(to: string): string {
+    const mail = [...this.sent].reverse().find((item) => item.to === to.toLowerCase());
+    const code = mail?.text.match(/\b(\d{6})\b/)?.[1];
+    if (!code) throw new Error(`no code mailed to ${to}`);
+    return code;
+  }
+}
+
+export interface TestServer {
+  server: CofferServer;
+  clock: ManualClock;
+  mailer: CapturingMailer;
+  rootInvite: string;
+  dataDir: string;
+  /** Calls a route through the chosen transport and returns the parsed answer. */
+  call<T = Record<string, unknown>>(transport: Transport, uri: string, params?: Record<string, unknown>, options?: CallOptions): Promise<Answer<T>>;
+  /** Registers a user and returns its token. */
+  register(transport: Transport, email: string, password?: string, invite?: string): Promise<{ token: string; userId: string }>;
+  close(): Promise<void>;
+}
+
+export const ROOT_INVITE = 'ROOTTEST1';
+export const newKey = () => crypto.randomUUID();
+
+export async function startTestServer(tier: Tier, env: Record<string, string> = {}): Promise<TestServer> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-test-'));
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    COFFER_ROOT_INVITE: ROOT_INVITE,
+    COFFER_SCRYPT_COST: '4',
+    COFFER_JOBS: 'off',
+    COFFER_RATE_LIMIT: '0',
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
+  const clock = new ManualClock('2026-01-05T02:00:00Z');
+  const mailer = new CapturingMailer();
+  const database = await openTestDatabase(tier);
+  const server = await createServer({ config, clock, mailer, database, logger: false });
+  await server.app.ready();
+
+  const call: TestServer['call'] = async (transport, uri, params = {}, options = {}) => {
+    const headers: Record<string, string> = {};
+    if (options.token) headers['authorization'] = `Bearer ${options.token}`;
+    if (options.lang) headers['lang'] = options.lang;
+    if (options.key) headers['idempotency-key'] = options.key;
+    const method = options.method ?? 'POST';
+    const remoteAddress = options.ip ?? '203.0.113.7';
+    if (transport === 'plain') {
+      const response = await server.app.inject({
+        method,
+        url: method === 'GET' ? `${uri}?${new URLSearchParams(params as Record<string, string>).toString()}` : uri,
+        headers: method === 'GET' ? headers : { ...headers, 'content-type': 'application/json' },
+        remoteAddress,
+        ...(method === 'GET' ? {} : { payload: JSON.stringify(params) }),
+      });
+      if (response.statusCode !== 200) throw new Error(`HTTP ${response.statusCode}: ${response.body}`);
+      return JSON.parse(response.body) as Answer<never>; // the test asserts on the shape
+    }
+    const fields = sealRequest({ method, uri, headers, params }, clock.now());
+    const response = await server.app.inject({
+      method: 'POST',
+      url: `/api/${config.gatewaySegment}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ ...fields }).toString(),
+      remoteAddress,
+    });
+    if (response.statusCode !== 200) throw new Error(`HTTP ${response.statusCode}: ${response.body}`);
+    const sealed = JSON.parse(response.body) as { code: number; handshake?: string; data: string | null; message?: string };
+    if (sealed.handshake === undefined || typeof sealed.data !== 'string') return sealed as unknown as Answer<never>; // an unsealed refusal
+    return JSON.parse(openAnswer({ code: sealed.code, handshake: sealed.handshake, data: sealed.data })) as Answer<never>;
+  };
+
+  const register: TestServer['register'] = async (transport, email, password = 'secret123', invite = ROOT_INVITE) => {
+    const sent = await call(transport, '/api/v1/sso/sendRegisterCode', { email });
+    if (sent.code !== 200) throw new Error(`sendRegisterCode: ${JSON.stringify(sent)}`);
+    const answer = await call<{ token: string; userId: string }>(transport, '/api/v1/sso/register', {
+      email,
+      code: mailer.lastCode(email),
+      inviteCode: invite,
+      password,
+      confirmPassword: password,
+    });
+    if (answer.code !== 200) throw new Error(`register: ${JSON.stringify(answer)}`);
+    return answer.data;
+  };
+
+  return {
+    server,
+    clock,
+    mailer,
+    rootInvite: ROOT_INVITE,
+    dataDir,
+    call,
+    register,
+    async close() {
+      await server.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
