@@ -55,10 +55,15 @@ export async function openDatabase(options: { databaseUrl?: string | undefined; 
   const { PGlite } = await import('@electric-sql/pglite');
   const { drizzle } = await import('drizzle-orm/pglite');
   const { migrate } = await import('drizzle-orm/pglite/migrator');
-  if (options.dataDir) fs.mkdirSync(options.dataDir, { recursive: true });
+  const releaseLock = options.dataDir ? lockDataDir(options.dataDir) : () => undefined;
   const client = options.dataDir ? new PGlite(path.join(options.dataDir, 'pgdata')) : new PGlite();
   const db = drizzle(client, { schema });
-  await migrate(db, { migrationsFolder });
+  try {
+    await migrate(db, { migrationsFolder });
+  } catch (error) {
+    releaseLock();
+    throw error;
+  }
   return {
     db,
     kind: 'pglite',
@@ -70,6 +75,46 @@ export async function openDatabase(options: { databaseUrl?: string | undefined; 
         return false;
       }
     },
-    close: () => client.close(),
+    close: async () => {
+      await client.close();
+      releaseLock();
+    },
   };
+}
+
+/** Thrown when another live process has the embedded database open. */
+export class DataDirBusyError extends Error {}
+
+/**
+ * PGlite is one process's database: a second process opening the same folder would corrupt it.
+ * Takes DATA_DIR/pgdata.lock (with our pid), taking over a stale one; returns its release.
+ */
+function lockDataDir(dataDir: string): () => void {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const lockPath = path.join(dataDir, 'pgdata.lock');
+  for (let attempt = 0; attempt < 2; attempt += 1) {
+    try {
+      fs.writeFileSync(lockPath, String(process.pid), { flag: 'wx' });
+      return () => fs.rmSync(lockPath, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error; // fs errors carry a code
+      const holder = Number(fs.readFileSync(lockPath, 'utf8'));
+      if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && isAlive(holder)) {
+        throw new DataDirBusyError(
+          `the embedded database in ${dataDir} is open in process ${holder} (is \`npm start\` running?); stop it first, or use the admin API`,
+        );
+      }
+      fs.rmSync(lockPath, { force: true });
+    }
+  }
+  throw new DataDirBusyError(`could not lock ${lockPath}`);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'; // EPERM: alive but not ours
+  }
 }

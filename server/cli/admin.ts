@@ -1,0 +1,89 @@
+/**
+ * `npm run admin -- <command>`: the operator CLI for the first operator and invite codes.
+ *   operator create --email E --role R [--password P]   (prints the generated password when none is given)
+ *   operator list
+ *   invite create                                         (prints the new code on its last line)
+ *   invite list
+ *   job run <name>                                        (runs a job for the current period now)
+ * Works on the same database as `npm start` (DATA_DIR or DATABASE_URL); every change is audited as `cli`.
+ */
+import { parseArgs } from 'node:util';
+import { createOperatorParamsSchema } from '../../contract/api/admin.js';
+import { createServer } from '../app.js';
+import { loadConfig } from '../config.js';
+import { BusinessError } from '../http/answer.js';
+import { loadTranslator } from '../i18n/i18n.js';
+import { JobName } from '../jobs/scheduler.js';
+import { errorOfIssue } from '../http/params.js';
+
+const USAGE = `usage: npm run admin -- <command>
+  operator create --email E --role superadmin|finance|compliance|support|content [--password P]
+  operator list
+  invite create
+  invite list
+  job run ${Object.values(JobName).join('|')}`;
+
+class UsageError extends Error {}
+
+async function main(argv: string[]): Promise<void> {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { email: { type: 'string' }, role: { type: 'string' }, password: { type: 'string' } },
+  });
+  const command = positionals.join(' ');
+  const known = ['operator create', 'operator list', 'invite create', 'invite list'];
+  if (!known.includes(command) && !(positionals[0] === 'job' && positionals[1] === 'run' && positionals.length === 3)) {
+    throw new UsageError(USAGE);
+  }
+  const config = { ...loadConfig(), jobs: false };
+  const server = await createServer({ config, logger: false });
+  try {
+    const operators = server.services.operators;
+    if (server.rootInviteCreated) console.log(`Root invite code (first start): ${server.rootInviteCreated}`);
+    switch (command) {
+      case 'operator create': {
+        const parsed = createOperatorParamsSchema.safeParse({ email: values.email, role: values.role, password: values.password });
+        if (!parsed.success) {
+          const [issue] = parsed.error.issues;
+          throw issue ? errorOfIssue(issue) : new UsageError(USAGE);
+        }
+        const created = await operators.createFromCli(parsed.data);
+        console.log(`operator ${created.id} ${created.email} (${created.role}) created`);
+        if (created.initialPassword) console.log(`initial password (shown once): ${created.initialPassword}`);
+        return;
+      }
+      case 'operator list':
+        for (const operator of (await operators.list()).items) console.log(`${operator.id}\t${operator.email}\t${operator.role}`);
+        return;
+      case 'invite create':
+        console.log((await operators.createInviteFromCli()).code);
+        return;
+      case 'invite list':
+        for (const invite of await operators.listInvites()) {
+          const owner = invite.root ? 'root' : invite.ownerUserId ? `user:${invite.ownerUserId}` : invite.ownerOperatorId ? `operator:${invite.ownerOperatorId}` : 'none';
+          console.log(`${invite.code}\t${owner}\t${invite.disabled ? 'disabled' : 'active'}`);
+        }
+        return;
+      default: {
+        const name = positionals[2];
+        const job = Object.values(JobName).find((candidate) => candidate === name);
+        if (!job) throw new UsageError(USAGE);
+        const result = await server.scheduler.runNow(job);
+        console.log(`${job} ${result.period}: ${result.status}${result.detail ? ` ${JSON.stringify(result.detail)}` : ''}`);
+      }
+    }
+  } finally {
+    await server.close();
+  }
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof BusinessError) {
+    const translator = loadTranslator();
+    console.error(`error: ${translator.t('en', error.messageKey, { ...error.vars, field: String(error.vars['field'] ?? '') })}`);
+  } else {
+    console.error(error instanceof Error ? error.message : error);
+  }
+  process.exit(error instanceof UsageError ? 2 : 1);
+});
