@@ -23,7 +23,9 @@ interface TextOptions {
 /** A trimmed single- or multi-line string, required unless min is 0. */
 export function text({ min = 1, max, multiline = false }: TextOptions) {
   return z
-    .string({ error: (issue) => (issue.input === undefined ? 'server.field_required' : 'server.field_wrong_type') })
+    .string({
+      error: (issue) => (issue.input === undefined ? 'server.field_required' : 'server.field_wrong_type'),
+    })
     .max(max, { error: 'server.field_too_long' })
     .refine((value) => !(multiline ? CONTROL_CHARS_MULTILINE : CONTROL_CHARS).test(value), {
       error: 'server.field_control_chars',
@@ -47,7 +49,9 @@ export const codeSchema = text({ max: 16 }).refine((value) => CODE_PATTERN.test(
 
 /** A password: not trimmed (spaces are characters), 6 to 128 characters. */
 export const passwordSchema = z
-  .string({ error: (issue) => (issue.input === undefined ? 'server.field_required' : 'server.field_wrong_type') })
+  .string({
+    error: (issue) => (issue.input === undefined ? 'server.field_required' : 'server.field_wrong_type'),
+  })
   .max(PASSWORD_MAX_LENGTH, { error: 'server.field_too_long' })
   .refine((value) => !CONTROL_CHARS.test(value), { error: 'server.field_control_chars', abort: true })
   .refine((value) => value.length > 0, { error: 'server.field_required', abort: true })
@@ -91,6 +95,15 @@ export const pageParamsSchema = z.object({
     .max(100, { error: 'server.field_invalid' })
     .optional(),
 });
+
+/**
+ * The `cursor` of a list paged by row id: the digits of a safe integer, or empty for the first
+ * page. Longer digit strings would reach the database as out-of-range numbers.
+ */
+export const idCursorSchema = text({ min: 0, max: 16 }).refine(
+  (value) => value === '' || (/^\d+$/.test(value) && Number.isSafeInteger(Number(value))),
+  { error: 'server.field_invalid' },
+);
 
 /** A list answer: `{items, nextCursor}`. */
 export function pageOf<T extends z.ZodType>(item: T) {

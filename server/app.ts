@@ -17,7 +17,7 @@ import { clockStartingAt, systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import { CommandRunner } from './db/commands.js';
 import { openDatabase, type OpenDatabase } from './db/database.js';
-import { installErrorHandling } from './http/errors.js';
+import { answerFrameworkError, installErrorHandling } from './http/errors.js';
 import { INNER_CALL_HEADER, newInnerSecret, registerGateway } from './http/gateway.js';
 import { loadTranslator } from './i18n/i18n.js';
 import { purgeJob } from './jobs/purge.job.js';
@@ -69,23 +69,28 @@ const publicDir = fileURLToPath(new URL('../public/', import.meta.url));
 export async function createServer(options: ServerOptions): Promise<CofferServer> {
   const { config } = options;
   const clock = options.clock ?? (config.now ? clockStartingAt(config.now) : systemClock);
+  const translator = loadTranslator();
   const app = Fastify({
+    // Errors the router raises before any handler (a malformed URL) get the same answer shape.
+    frameworkErrors: (error, request, reply) => answerFrameworkError(translator, error, request, reply),
     logger: options.logger === false ? false : { level: config.logLevel },
     bodyLimit: BODY_LIMIT_BYTES,
-    logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace' }),
+    logController: new LogController({
+      disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace',
+    }),
     requestIdHeader: false,
     genReqId: () => `req-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`,
   });
   const log = (message: string, error?: unknown) => app.log.error({ err: error }, message);
 
-  const database = options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
+  const database =
+    options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
   const counters = config.redisUrl ? await redisCounterStore(config.redisUrl) : new MemoryCounterStore(clock);
   const mailer =
     options.mailer ??
     (config.smtpUrl
       ? smtpMailer(config.smtpUrl, config.mailFrom)
       : devMailbox(path.join(config.dataDir, 'mailbox'), config.mailFrom, (line) => app.log.info(line)));
-  const translator = loadTranslator();
   const db = database.db;
   const commands = new CommandRunner(db, clock);
   const limits = new Limits(counters);
@@ -117,21 +122,33 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
   await app.register(multipart, { limits: { fileSize: UPLOAD_MAX_BYTES, files: 1 } });
   const innerSecret = newInnerSecret();
   if (config.rateLimitPerMinute > 0) {
-    const redis = config.redisUrl ? new (await import('ioredis')).Redis(config.redisUrl, { maxRetriesPerRequest: 2 }) : undefined;
+    const redis = config.redisUrl
+      ? new (await import('ioredis')).Redis(config.redisUrl, { maxRetriesPerRequest: 2 })
+      : undefined;
     await app.register(rateLimit, {
       global: true,
       max: config.rateLimitPerMinute,
       timeWindow: '1 minute',
       ...(redis ? { redis, nameSpace: 'coffer-rl:' } : {}),
-      allowList: (request) => !request.url.startsWith('/api/') || request.headers[INNER_CALL_HEADER] === innerSecret,
-      errorResponseBuilder: (_request, context) => ({ statusCode: 429, code: 'COFFER_RATE_LIMITED', ttl: context.ttl, message: 'rate limited' }),
+      allowList: (request) =>
+        !request.url.startsWith('/api/') || request.headers[INNER_CALL_HEADER] === innerSecret,
+      errorResponseBuilder: (_request, context) => ({
+        statusCode: 429,
+        code: 'COFFER_RATE_LIMITED',
+        ttl: context.ttl,
+        message: 'rate limited',
+      }),
     });
     if (redis) app.addHook('onClose', async () => void redis.disconnect());
   }
   await app.register(swagger, {
     openapi: {
       openapi: '3.0.3',
-      info: { title: 'Coffer API', version: APP_VERSION, description: 'Every answer is HTTP 200 with {code, message, data}; see docs/protocol.md.' },
+      info: {
+        title: 'Coffer API',
+        version: APP_VERSION,
+        description: 'Every answer is HTTP 200 with {code, message, data}; see docs/protocol.md.',
+      },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
     },
     transform: jsonSchemaTransform,
@@ -144,9 +161,12 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
   app.get('/api/docs/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   app.get('/api/health', { schema: { hide: true } }, async (_request, reply) => {
     const up = await database.ping();
-    return reply.code(up ? 200 : 503).send({ status: up ? 'ok' : 'unavailable', database: database.kind, version: APP_VERSION });
+    return reply
+      .code(up ? 200 : 503)
+      .send({ status: up ? 'ok' : 'unavailable', database: database.kind, version: APP_VERSION });
   });
-  if (fs.existsSync(publicDir)) await app.register(fastifyStatic, { root: publicDir, prefix: '/', wildcard: false, index: false });
+  if (fs.existsSync(publicDir))
+    await app.register(fastifyStatic, { root: publicDir, prefix: '/', wildcard: false, index: false });
 
   const rootInviteCreated = await services.operators.ensureRootInvite(config.rootInvite);
   if (config.jobs) scheduler.start();

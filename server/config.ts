@@ -12,7 +12,10 @@ const envSchema = z.object({
   DATABASE_URL: z.string().url().optional(),
   SMTP_URL: z.string().url().optional(),
   MAIL_FROM: z.string().default('Coffer <no-reply@coffer.local>'),
-  COFFER_ROOT_INVITE: z.string().regex(/^[A-Za-z0-9]{4,32}$/).optional(),
+  COFFER_ROOT_INVITE: z
+    .string()
+    .regex(/^[A-Za-z0-9]{4,32}$/)
+    .optional(),
   COFFER_GATEWAY_SEGMENT: segmentSchema.default('gw'),
   COFFER_UPLOAD_SEGMENT: segmentSchema.default('up'),
   COFFER_TIMEZONE: z.string().default('Asia/Shanghai'),
@@ -61,11 +64,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`COFFER_TIMEZONE: unknown time zone ${e.COFFER_TIMEZONE}`);
   }
   if (production && !e.SMTP_URL) {
-    throw new ConfigError('SMTP_URL is required when NODE_ENV=production (the dev mailbox is for development only)');
+    throw new ConfigError(
+      'SMTP_URL is required when NODE_ENV=production (the dev mailbox is for development only)',
+    );
   }
   if (production && e.COFFER_NOW) throw new ConfigError('COFFER_NOW is refused when NODE_ENV=production');
-  if (e.COFFER_GATEWAY_SEGMENT === e.COFFER_UPLOAD_SEGMENT || ['v1', 'admin', 'docs', 'health'].includes(e.COFFER_GATEWAY_SEGMENT) || ['v1', 'admin', 'docs', 'health'].includes(e.COFFER_UPLOAD_SEGMENT)) {
-    throw new ConfigError('COFFER_GATEWAY_SEGMENT and COFFER_UPLOAD_SEGMENT must differ from each other and from v1, admin, docs, health');
+  if (
+    e.COFFER_GATEWAY_SEGMENT === e.COFFER_UPLOAD_SEGMENT ||
+    ['v1', 'admin', 'docs', 'health'].includes(e.COFFER_GATEWAY_SEGMENT) ||
+    ['v1', 'admin', 'docs', 'health'].includes(e.COFFER_UPLOAD_SEGMENT)
+  ) {
+    throw new ConfigError(
+      'COFFER_GATEWAY_SEGMENT and COFFER_UPLOAD_SEGMENT must differ from each other and from v1, admin, docs, health',
+    );
   }
   return {
     production,

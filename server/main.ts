@@ -1,6 +1,16 @@
 /** `npm start`: serves the API (and the app) on PORT, on PGlite in DATA_DIR unless DATABASE_URL is set. */
+import type { AddressInfo } from 'node:net';
 import { createServer } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
+
+/** The URL the server really listens on (PORT=0 picks a free port); wildcard hosts read as localhost. */
+function listeningUrl(address: AddressInfo | string | null, host: string): string {
+  if (typeof address === 'string') return address; // a pipe or socket path
+  if (address === null) return 'nowhere (the server is not listening)';
+  const wildcard = ['0.0.0.0', '::', '', 'localhost', '127.0.0.1', '::1'].includes(host);
+  const shown = wildcard ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  return `http://${shown}:${address.port}`;
+}
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -8,7 +18,7 @@ async function main(): Promise<void> {
   await server.app.listen({ port: config.port, host: config.host });
   const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`;
   const lines = [
-    `Coffer is serving on http://localhost:${config.port} (database: ${where})`,
+    `Coffer is serving on ${listeningUrl(server.app.server.address(), config.host)} (database: ${where})`,
     `Mail goes to ${server.mailer.description}`,
   ];
   if (server.rootInviteCreated) lines.push(`Root invite code (first start): ${server.rootInviteCreated}`);

@@ -13,7 +13,13 @@ import {
 } from '../contract/validation.js';
 import { errorOfIssue } from '../server/http/params.js';
 
-const valid = { email: 'User@Example.com', code: '123456', inviteCode: 'ROOT1234', password: 'secret1', confirmPassword: 'secret1' };
+const valid = {
+  email: 'User@Example.com',
+  code: '123456',
+  inviteCode: 'ROOT1234',
+  password: 'secret1',
+  confirmPassword: 'secret1',
+};
 const firstError = (input: unknown) => {
   const result = registerParamsSchema.safeParse(input);
   if (result.success) return null;
@@ -43,26 +49,55 @@ describe('validation helpers', () => {
     expect(checkAmount('10.255')).toBe('server.amount_invalid');
   });
   test('the body codes are the contract table', () => {
-    expect(BodyCode).toMatchObject({ ok: 200, tradePasswordNotSet: 300, notLoggedIn: 401, envelopeRefused: 460, authenticatorNotBound: 4900, noWithdrawalMethod: 4901 });
+    expect(BodyCode).toMatchObject({
+      ok: 200,
+      tradePasswordNotSet: 300,
+      notLoggedIn: 401,
+      envelopeRefused: 460,
+      authenticatorNotBound: 4900,
+      noWithdrawalMethod: 4901,
+    });
   });
 });
 
 describe('route schemas', () => {
   test('e-mail addresses are normalised to lower case', () => {
-    expect(sendCodeParamsSchema.parse({ email: ' User@Example.COM ' })).toEqual({ email: 'user@example.com' });
+    expect(sendCodeParamsSchema.parse({ email: ' User@Example.COM ' })).toEqual({
+      email: 'user@example.com',
+    });
   });
   test('register refuses each broken field with the field named', () => {
     expect(firstError(valid)).toBeNull();
-    expect(firstError({ ...valid, password: '12345', confirmPassword: '12345' })).toEqual({ key: 'server.password_too_short', field: 'password' });
-    expect(firstError({ ...valid, confirmPassword: 'secret2' })).toEqual({ key: 'server.passwords_mismatch', field: 'confirmPassword' });
+    expect(firstError({ ...valid, password: '12345', confirmPassword: '12345' })).toEqual({
+      key: 'server.password_too_short',
+      field: 'password',
+    });
+    expect(firstError({ ...valid, confirmPassword: 'secret2' })).toEqual({
+      key: 'server.passwords_mismatch',
+      field: 'confirmPassword',
+    });
     expect(firstError({ ...valid, code: '12 456' })).toEqual({ key: 'server.code_format', field: 'code' });
-    expect(firstError({ ...valid, inviteCode: '' })).toEqual({ key: 'server.field_required', field: 'inviteCode' });
-    expect(firstError({ ...valid, email: undefined })).toEqual({ key: 'server.field_required', field: 'email' });
+    expect(firstError({ ...valid, inviteCode: '' })).toEqual({
+      key: 'server.field_required',
+      field: 'inviteCode',
+    });
+    expect(firstError({ ...valid, email: undefined })).toEqual({
+      key: 'server.field_required',
+      field: 'email',
+    });
     expect(firstError({ ...valid, email: 42 })).toEqual({ key: 'server.field_wrong_type', field: 'email' });
   });
   test('control characters and oversized strings are refused before any query', () => {
-    expect(firstError({ ...valid, inviteCode: 'ROOT\u0000' })).toEqual({ key: 'server.field_control_chars', field: 'inviteCode' });
-    expect(firstError({ ...valid, password: 'x'.repeat(200_000), confirmPassword: 'x'.repeat(200_000) })).toEqual({ key: 'server.field_too_long', field: 'password' });
-    expect(firstError({ ...valid, email: `${'a'.repeat(300)}@example.com` })).toEqual({ key: 'server.field_too_long', field: 'email' });
+    expect(firstError({ ...valid, inviteCode: 'ROOT\u0000' })).toEqual({
+      key: 'server.field_control_chars',
+      field: 'inviteCode',
+    });
+    expect(
+      firstError({ ...valid, password: 'x'.repeat(200_000), confirmPassword: 'x'.repeat(200_000) }),
+    ).toEqual({ key: 'server.field_too_long', field: 'password' });
+    expect(firstError({ ...valid, email: `${'a'.repeat(300)}@example.com` })).toEqual({
+      key: 'server.field_too_long',
+      field: 'email',
+    });
   });
 });

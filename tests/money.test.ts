@@ -1,6 +1,13 @@
 /** Money is integer minor units inside and decimal strings on the wire (ARCHITECTURE.md, CONTRACT.md "Formats"). */
 import { describe, expect, test } from 'vitest';
-import { formatMoney, MAX_MINOR, minor, MoneyFormatError, parseMoney, parseUserAmount } from '../contract/money.js';
+import {
+  formatMoney,
+  MAX_MINOR,
+  minor,
+  MoneyFormatError,
+  parseMoney,
+  parseUserAmount,
+} from '../contract/money.js';
 
 describe('money', () => {
   test.each([
@@ -47,6 +54,6 @@ describe('money', () => {
     for (const value of [1n, 7n, 100_000n, 999_999n, 1_000_001n, 123_456_789_012n, 2n ** 53n + 1n]) {
       expect(parseMoney(formatMoney(minor(value)))).toBe(value);
     }
-    expect(formatMoney(parseMoney('0.1') + parseMoney('0.2') as ReturnType<typeof minor>)).toBe('0.3'); // sum of brands is a bigint
+    expect(formatMoney((parseMoney('0.1') + parseMoney('0.2')) as ReturnType<typeof minor>)).toBe('0.3'); // sum of brands is a bigint
   });
 });

@@ -1,6 +1,13 @@
 /** The operator API under /api/admin (CONTRACT.md: operators, roles, audit). */
 import { z } from 'zod';
-import { emailSchema, isoTimeSchema, pageOf, pageParamsSchema, passwordSchema } from '../schema.js';
+import {
+  emailSchema,
+  idCursorSchema,
+  isoTimeSchema,
+  pageOf,
+  pageParamsSchema,
+  passwordSchema,
+} from '../schema.js';
 
 export const OPERATOR_ROLES = ['superadmin', 'finance', 'compliance', 'support', 'content'] as const;
 export const operatorRoleSchema = z.enum(OPERATOR_ROLES, { error: 'server.field_invalid' });
@@ -43,6 +50,7 @@ export const auditEntrySchema = z.object({
   detail: z.record(z.string(), z.unknown()),
   at: isoTimeSchema,
 });
-export const auditListParamsSchema = pageParamsSchema;
+/** The audit log pages by entry id: `nextCursor` is the last id of the page. */
+export const auditListParamsSchema = pageParamsSchema.extend({ cursor: idCursorSchema.optional() });
 export const auditListDataSchema = pageOf(auditEntrySchema);
 export const operatorListDataSchema = z.object({ items: z.array(operatorSchema) });

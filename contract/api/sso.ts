@@ -1,7 +1,14 @@
 /** Auth calls under /api/v1/sso (spec section 7, CONTRACT.md). */
 import { z } from 'zod';
 import { INVITE_CODE_MAX_LENGTH } from '../constants.js';
-import { codeSchema, emailSchema, isoTimeSchema, passwordSchema, text, withMatchingConfirm } from '../schema.js';
+import {
+  codeSchema,
+  emailSchema,
+  isoTimeSchema,
+  passwordSchema,
+  text,
+  withMatchingConfirm,
+} from '../schema.js';
 
 const inviteCodeSchema = text({ max: INVITE_CODE_MAX_LENGTH });
 

@@ -33,7 +33,10 @@ async function main(argv: string[]): Promise<void> {
   });
   const command = positionals.join(' ');
   const known = ['operator create', 'operator list', 'invite create', 'invite list'];
-  if (!known.includes(command) && !(positionals[0] === 'job' && positionals[1] === 'run' && positionals.length === 3)) {
+  if (
+    !known.includes(command) &&
+    !(positionals[0] === 'job' && positionals[1] === 'run' && positionals.length === 3)
+  ) {
     throw new UsageError(USAGE);
   }
   const config = { ...loadConfig(), jobs: false };
@@ -43,7 +46,11 @@ async function main(argv: string[]): Promise<void> {
     if (server.rootInviteCreated) console.log(`Root invite code (first start): ${server.rootInviteCreated}`);
     switch (command) {
       case 'operator create': {
-        const parsed = createOperatorParamsSchema.safeParse({ email: values.email, role: values.role, password: values.password });
+        const parsed = createOperatorParamsSchema.safeParse({
+          email: values.email,
+          role: values.role,
+          password: values.password,
+        });
         if (!parsed.success) {
           const [issue] = parsed.error.issues;
           throw issue ? errorOfIssue(issue) : new UsageError(USAGE);
@@ -54,14 +61,21 @@ async function main(argv: string[]): Promise<void> {
         return;
       }
       case 'operator list':
-        for (const operator of (await operators.list()).items) console.log(`${operator.id}\t${operator.email}\t${operator.role}`);
+        for (const operator of (await operators.list()).items)
+          console.log(`${operator.id}\t${operator.email}\t${operator.role}`);
         return;
       case 'invite create':
         console.log((await operators.createInviteFromCli()).code);
         return;
       case 'invite list':
         for (const invite of await operators.listInvites()) {
-          const owner = invite.root ? 'root' : invite.ownerUserId ? `user:${invite.ownerUserId}` : invite.ownerOperatorId ? `operator:${invite.ownerOperatorId}` : 'none';
+          const owner = invite.root
+            ? 'root'
+            : invite.ownerUserId
+              ? `user:${invite.ownerUserId}`
+              : invite.ownerOperatorId
+                ? `operator:${invite.ownerOperatorId}`
+                : 'none';
           console.log(`${invite.code}\t${owner}\t${invite.disabled ? 'disabled' : 'active'}`);
         }
         return;
@@ -70,7 +84,9 @@ async function main(argv: string[]): Promise<void> {
         const job = Object.values(JobName).find((candidate) => candidate === name);
         if (!job) throw new UsageError(USAGE);
         const result = await server.scheduler.runNow(job);
-        console.log(`${job} ${result.period}: ${result.status}${result.detail ? ` ${JSON.stringify(result.detail)}` : ''}`);
+        console.log(
+          `${job} ${result.period}: ${result.status}${result.detail ? ` ${JSON.stringify(result.detail)}` : ''}`,
+        );
       }
     }
   } finally {
@@ -81,7 +97,9 @@ async function main(argv: string[]): Promise<void> {
 main(process.argv.slice(2)).catch((error: unknown) => {
   if (error instanceof BusinessError) {
     const translator = loadTranslator();
-    console.error(`error: ${translator.t('en', error.messageKey, { ...error.vars, field: String(error.vars['field'] ?? '') })}`);
+    console.error(
+      `error: ${translator.t('en', error.messageKey, { ...error.vars, field: String(error.vars['field'] ?? '') })}`,
+    );
   } else {
     console.error(error instanceof Error ? error.message : error);
   }

@@ -47,7 +47,12 @@ export class CommandRunner {
     const outcome = await this.db.transaction(async (tx): Promise<Outcome<T>> => {
       const inserted = await tx
         .insert(idempotencyKeys)
-        .values({ owner, key: idempotency.key, requestHash: idempotency.requestHash, createdAt: this.clock.now() })
+        .values({
+          owner,
+          key: idempotency.key,
+          requestHash: idempotency.requestHash,
+          createdAt: this.clock.now(),
+        })
         .onConflictDoNothing()
         .returning({ key: idempotencyKeys.key });
       if (inserted.length === 0) {

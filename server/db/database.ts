@@ -29,7 +29,10 @@ const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)),
  * Opens and migrates the database. `dataDir` undefined with no URL gives an in-memory PGlite
  * (tests). Throws when the server cannot be reached or a migration fails.
  */
-export async function openDatabase(options: { databaseUrl?: string | undefined; dataDir?: string | undefined }): Promise<OpenDatabase> {
+export async function openDatabase(options: {
+  databaseUrl?: string | undefined;
+  dataDir?: string | undefined;
+}): Promise<OpenDatabase> {
   if (options.databaseUrl) {
     const { default: pg } = await import('pg');
     const { drizzle } = await import('drizzle-orm/node-postgres');

@@ -51,7 +51,10 @@ export const referralPaths = pgTable(
     /** 1 = direct referral (first generation). */
     depth: integer('depth').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.ancestorId, t.descendantId] }), index('referral_paths_descendant').on(t.descendantId)],
+  (t) => [
+    primaryKey({ columns: [t.ancestorId, t.descendantId] }),
+    index('referral_paths_descendant').on(t.descendantId),
+  ],
 );
 
 export const accounts = pgTable(
@@ -65,7 +68,9 @@ export const accounts = pgTable(
   },
   (t) => [
     index('accounts_user').on(t.userId),
-    uniqueIndex('accounts_one_main_per_user').on(t.userId).where(sql`kind = 'main'`),
+    uniqueIndex('accounts_one_main_per_user')
+      .on(t.userId)
+      .where(sql`kind = 'main'`),
   ],
 );
 
@@ -107,7 +112,10 @@ export const sessions = pgTable(
     expiresAt: at('expires_at').notNull(),
     revokedAt: at('revoked_at'),
   },
-  (t) => [index('sessions_subject').on(t.subjectKind, t.subjectId), index('sessions_expires').on(t.expiresAt)],
+  (t) => [
+    index('sessions_subject').on(t.subjectKind, t.subjectId),
+    index('sessions_expires').on(t.expiresAt),
+  ],
 );
 
 /** Exactly-once commands: the answer text is stored in the effect's transaction. */

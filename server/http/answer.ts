@@ -42,6 +42,8 @@ export function renderAnswer(
 ): string {
   const field = vars['field'];
   const localVars =
-    typeof field === 'string' ? { ...vars, field: translator.has(`field.${field}`) ? translator.t(locale, `field.${field}`) : field } : vars;
+    typeof field === 'string'
+      ? { ...vars, field: translator.has(`field.${field}`) ? translator.t(locale, `field.${field}`) : field }
+      : vars;
   return JSON.stringify({ code, message: translator.t(locale, messageKey, localVars), data });
 }

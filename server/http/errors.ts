@@ -3,7 +3,7 @@
  * business refusals, malformed or oversized input, rate limits. Unexpected errors become 500
  * with only a request id: no stack trace or detail ever leaves the server.
  */
-import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { BodyCode } from '../../contract/codes.js';
 import type { Translator } from '../i18n/i18n.js';
 import { BusinessError, ReplayedAnswer } from './answer.js';
@@ -24,7 +24,12 @@ function asBusinessError(error: FastifyError & { ttl?: number }): BusinessError 
       return uploadTooLarge();
     case 'COFFER_RATE_LIMITED': {
       const seconds = Math.max(1, Math.ceil((error.ttl ?? 60_000) / 1000));
-      return new BusinessError(BodyCode.tooManyRequests, 'server.too_many_requests', { seconds }, { retryAfter: seconds });
+      return new BusinessError(
+        BodyCode.tooManyRequests,
+        'server.too_many_requests',
+        { seconds },
+        { retryAfter: seconds },
+      );
     }
   }
   if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
@@ -40,7 +45,12 @@ export function installErrorHandling(app: FastifyInstance, translator: Translato
     const business = error instanceof BusinessError ? error : asBusinessError(error);
     if (business) return sendAnswer(reply, ctx.answerText ?? ctx.renderError(business));
     request.log.error({ err: error, requestId: request.id }, 'unexpected error');
-    const internal = new BusinessError(BodyCode.internalError, 'server.internal_error', {}, { requestId: request.id });
+    const internal = new BusinessError(
+      BodyCode.internalError,
+      'server.internal_error',
+      {},
+      { requestId: request.id },
+    );
     return sendAnswer(reply, ctx.renderError(internal));
   });
 
@@ -51,4 +61,24 @@ export function installErrorHandling(app: FastifyInstance, translator: Translato
     }
     return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
   });
+}
+
+/**
+ * For Fastify's `frameworkErrors` option: what the router refuses before any route, hook or
+ * error handler runs (a URL with invalid percent-encoding, a path parameter over the length
+ * limit) gets the usual `{code, message, data}` under /api/ instead of Fastify's own 400/414.
+ */
+export function answerFrameworkError(
+  translator: Translator,
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  if (!request.url.startsWith('/api/')) {
+    void reply.code(400).type('text/plain; charset=utf-8').send('Bad request');
+    return;
+  }
+  const business =
+    asBusinessError(error) ?? new BusinessError(BodyCode.invalidInput, 'server.malformed_request');
+  void sendAnswer(reply, contextOf(request, translator).renderError(business));
 }

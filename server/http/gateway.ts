@@ -13,6 +13,7 @@ import type { Translator } from '../i18n/i18n.js';
 import type { CounterStore } from '../security/counters.js';
 import { BusinessError } from './answer.js';
 import { EnvelopeError, open, randomHandshake, seal, signMatches, signOf } from './envelope-codec.js';
+import { nestsTooDeep } from './params.js';
 import { contextOf, sendAnswer } from './route.js';
 
 const fieldsSchema = z.object({
@@ -49,64 +50,85 @@ export interface GatewayOptions {
 const refuse = (key: string) => new BusinessError(BodyCode.envelopeRefused, key);
 
 export function registerGateway(app: FastifyInstance, options: GatewayOptions): void {
-  app.post(
-    `/api/${options.segment}`,
-    { schema: { hide: true } },
-    async (request, reply) => {
-      const ctx = contextOf(request, options.translator);
-      const parsed = fieldsSchema.safeParse(request.body);
-      if (!parsed.success) throw refuse('server.envelope_undecryptable');
-      const fields = parsed.data;
-      const now = options.clock.now().getTime() / 1000;
-      if (Math.abs(now - Number(fields.timestamp)) > ENVELOPE_MAX_AGE_SECONDS) throw refuse('server.envelope_stale');
-      if (!signMatches(signOf(fields.data, fields.timestamp, fields.handshake), fields.sign)) {
-        throw refuse('server.envelope_bad_sign');
-      }
-      let plaintext: string;
-      try {
-        plaintext = open(fields.data, fields.handshake);
-      } catch (error) {
-        if (error instanceof EnvelopeError) throw refuse('server.envelope_undecryptable');
-        throw error;
-      }
-      let inner: z.infer<typeof innerSchema>;
-      try {
-        inner = innerSchema.parse(JSON.parse(plaintext));
-      } catch {
-        throw refuse('server.envelope_undecryptable');
-      }
-      // A sign is good once: remembered for twice the timestamp window, so it can never come back.
-      if (!(await options.counters.claim(`envelope:${fields.sign}`, ENVELOPE_MAX_AGE_SECONDS * 2))) {
-        throw refuse('server.envelope_replayed');
-      }
-      const headers: Record<string, string> = { [INNER_CALL_HEADER]: options.innerSecret };
-      const given = new Map(Object.entries(inner.headers).map(([name, value]) => [name.toLowerCase(), String(value)]));
-      for (const name of INNER_HEADERS) {
-        const value = given.get(name);
-        if (value !== undefined) headers[name] = value;
-      }
-      if (headers['lang'] === undefined && typeof request.headers['lang'] === 'string') headers['lang'] = request.headers['lang'];
-      const isGet = inner.method === 'GET';
-      const query = isGet ? new URLSearchParams(Object.entries(inner.params).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])).toString() : '';
-      const response = await app.inject({
-        method: inner.method,
-        url: query ? `${inner.uri}?${query}` : inner.uri,
-        headers: isGet ? headers : { ...headers, 'content-type': 'application/json' },
-        remoteAddress: request.ip,
-        ...(isGet ? {} : { payload: JSON.stringify(inner.params) }),
-      });
-      let code: number = BodyCode.internalError;
-      try {
-        const answer: unknown = JSON.parse(response.body);
-        if (typeof answer === 'object' && answer !== null && 'code' in answer && typeof answer.code === 'number') code = answer.code;
-      } catch {
-        request.log.error({ uri: inner.uri }, 'inner call answered something other than JSON');
-        throw new BusinessError(BodyCode.internalError, 'server.internal_error', {}, { requestId: ctx.requestId });
-      }
-      const handshake = randomHandshake();
-      return sendAnswer(reply, JSON.stringify({ code, handshake, data: seal(response.body, handshake) }));
-    },
-  );
+  app.post(`/api/${options.segment}`, { schema: { hide: true } }, async (request, reply) => {
+    const ctx = contextOf(request, options.translator);
+    const parsed = fieldsSchema.safeParse(request.body);
+    if (!parsed.success) throw refuse('server.envelope_undecryptable');
+    const fields = parsed.data;
+    const now = options.clock.now().getTime() / 1000;
+    if (Math.abs(now - Number(fields.timestamp)) > ENVELOPE_MAX_AGE_SECONDS)
+      throw refuse('server.envelope_stale');
+    if (!signMatches(signOf(fields.data, fields.timestamp, fields.handshake), fields.sign)) {
+      throw refuse('server.envelope_bad_sign');
+    }
+    let plaintext: string;
+    try {
+      plaintext = open(fields.data, fields.handshake);
+    } catch (error) {
+      if (error instanceof EnvelopeError) throw refuse('server.envelope_undecryptable');
+      throw error;
+    }
+    let inner: z.infer<typeof innerSchema>;
+    try {
+      inner = innerSchema.parse(JSON.parse(plaintext));
+    } catch {
+      throw refuse('server.envelope_undecryptable');
+    }
+    if (nestsTooDeep(inner.params))
+      throw new BusinessError(BodyCode.invalidInput, 'server.malformed_request');
+    // A sign is good once: remembered for twice the timestamp window, so it can never come back.
+    if (!(await options.counters.claim(`envelope:${fields.sign}`, ENVELOPE_MAX_AGE_SECONDS * 2))) {
+      throw refuse('server.envelope_replayed');
+    }
+    const headers: Record<string, string> = { [INNER_CALL_HEADER]: options.innerSecret };
+    const given = new Map(
+      Object.entries(inner.headers).map(([name, value]) => [name.toLowerCase(), String(value)]),
+    );
+    for (const name of INNER_HEADERS) {
+      const value = given.get(name);
+      if (value !== undefined) headers[name] = value;
+    }
+    if (headers['lang'] === undefined && typeof request.headers['lang'] === 'string')
+      headers['lang'] = request.headers['lang'];
+    const isGet = inner.method === 'GET';
+    const query = isGet
+      ? new URLSearchParams(
+          Object.entries(inner.params).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]),
+        ).toString()
+      : '';
+    const response = await app.inject({
+      method: inner.method,
+      url: query ? `${inner.uri}?${query}` : inner.uri,
+      headers: isGet ? headers : { ...headers, 'content-type': 'application/json' },
+      remoteAddress: request.ip,
+      ...(isGet ? {} : { payload: JSON.stringify(inner.params) }),
+    });
+    if (!String(response.headers['content-type'] ?? '').startsWith('application/json')) {
+      // Images are fetched on the plain path with the Authorization header; the envelope carries JSON only.
+      throw new BusinessError(BodyCode.notFound, 'server.no_such_route');
+    }
+    let code: number = BodyCode.internalError;
+    try {
+      const answer: unknown = JSON.parse(response.body);
+      if (
+        typeof answer === 'object' &&
+        answer !== null &&
+        'code' in answer &&
+        typeof answer.code === 'number'
+      )
+        code = answer.code;
+    } catch {
+      request.log.error({ uri: inner.uri }, 'inner call answered something other than JSON');
+      throw new BusinessError(
+        BodyCode.internalError,
+        'server.internal_error',
+        {},
+        { requestId: ctx.requestId },
+      );
+    }
+    const handshake = randomHandshake();
+    return sendAnswer(reply, JSON.stringify({ code, handshake, data: seal(response.body, handshake) }));
+  });
 }
 
 /** A random secret that marks inner calls; never leaves the process. */

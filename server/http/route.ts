@@ -43,7 +43,11 @@ declare module 'fastify' {
 }
 
 /** Builds the request's context: language, client address, request id. The caller comes later. */
-export function contextOf(request: FastifyRequest, translator: Translator, success = 'server.ok'): RequestContext {
+export function contextOf(
+  request: FastifyRequest,
+  translator: Translator,
+  success = 'server.ok',
+): RequestContext {
   const locale: Locale = localeFromHeader(request.headers['lang']);
   const ctx: RequestContext = {
     locale,
@@ -53,14 +57,19 @@ export function contextOf(request: FastifyRequest, translator: Translator, succe
     idempotency: null,
     answerText: undefined,
     renderSuccess: (data) => renderAnswer(translator, locale, BodyCode.ok, success, {}, data),
-    renderError: (error) => renderAnswer(translator, locale, error.code, error.messageKey, error.vars, error.data),
+    renderError: (error) =>
+      renderAnswer(translator, locale, error.code, error.messageKey, error.vars, error.data),
   };
   request.coffer = ctx;
   return ctx;
 }
 
 /** Resolves the caller for a route's access rule; throws 401 or 403. */
-export async function authorize(sessions: SessionService, request: FastifyRequest, access: Access): Promise<Caller> {
+export async function authorize(
+  sessions: SessionService,
+  request: FastifyRequest,
+  access: Access,
+): Promise<Caller> {
   const caller = await sessions.authenticate(request.headers.authorization);
   if (access === 'public') return caller ?? { kind: 'anonymous' };
   if (!caller || caller.kind === 'anonymous') throw notLoggedIn();
@@ -102,5 +111,6 @@ export function defineRoute<P extends z.ZodType, D extends z.ZodType>(
   const base = { summary: def.summary, tags: [tag], response: { 200: answerOf(def.data) } };
   const security = def.access === 'public' ? {} : { security: [{ bearer: [] }] };
   app.post(def.path, { schema: { ...base, ...security, body: def.params } }, handler);
-  if (def.kind === 'read') app.get(def.path, { schema: { ...base, ...security, querystring: def.params } }, handler);
+  if (def.kind === 'read')
+    app.get(def.path, { schema: { ...base, ...security, querystring: def.params } }, handler);
 }

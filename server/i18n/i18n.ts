@@ -25,7 +25,12 @@ for (const language of LANGUAGES) {
   byHeader.set(language.code.toLowerCase(), language.locale);
   byHeader.set(language.locale.toLowerCase(), language.locale);
 }
-byHeader.set('zh-cn', 'zh-Hans').set('zh-tw', 'zh-Hant').set('zh', 'zh-Hans').set('ja-jp', 'ja').set('ko-kr', 'ko');
+byHeader
+  .set('zh-cn', 'zh-Hans')
+  .set('zh-tw', 'zh-Hant')
+  .set('zh', 'zh-Hans')
+  .set('ja-jp', 'ja')
+  .set('ko-kr', 'ko');
 
 /** The locale for a `lang` header value; unknown or absent gives the default (Simplified Chinese). */
 export function localeFromHeader(value: string | string[] | undefined): Locale {
@@ -69,7 +74,9 @@ export function loadTranslator(localesDir: URL = new URL('../../locales/', impor
   return {
     t(locale, key, vars) {
       const template = lookup(catalogues.get(locale) ?? fallback, key) ?? lookup(fallback, key) ?? key;
-      return vars ? template.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => String(vars[name] ?? whole)) : template;
+      return vars
+        ? template.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => String(vars[name] ?? whole))
+        : template;
     },
     has: (key) => lookup(fallback, key) !== undefined,
   };

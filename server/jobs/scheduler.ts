@@ -42,7 +42,9 @@ export class Scheduler {
    * Runs one job for the current period now. Atomic: the work and its record commit together.
    * Returns `already_done` when this period ran, `locked_elsewhere` when another instance runs it.
    */
-  async runNow(name: JobName): Promise<{ status: JobStatus; period: string; detail?: Record<string, unknown> }> {
+  async runNow(
+    name: JobName,
+  ): Promise<{ status: JobStatus; period: string; detail?: Record<string, unknown> }> {
     const job = this.#jobs.get(name);
     if (!job) throw new Error(`no such job: ${name}`);
     const now = this.clock.now();

@@ -21,7 +21,14 @@ export interface Mailer {
 }
 
 export function smtpMailer(url: string, from: string): Mailer {
-  const transport = nodemailer.createTransport(url);
+  // Bounded: a code mail is sent inside the code's transaction (see README), so a silent SMTP
+  // peer must not hold that transaction for nodemailer's default minutes.
+  const transport = nodemailer.createTransport({
+    url,
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 20_000,
+  });
   const shown = new URL(url);
   shown.password = shown.password ? '***' : '';
   return {

@@ -7,7 +7,11 @@ export type CodePurpose = 'register' | 'forget';
 export type CodeRow = typeof verificationCodes.$inferSelect;
 
 /** The newest code for an address and purpose, locked for this transaction (only the newest counts). */
-export async function latestCodeForUpdate(db: Executor, email: string, purpose: CodePurpose): Promise<CodeRow | undefined> {
+export async function latestCodeForUpdate(
+  db: Executor,
+  email: string,
+  purpose: CodePurpose,
+): Promise<CodeRow | undefined> {
   const [row] = await db
     .select()
     .from(verificationCodes)
@@ -37,6 +41,9 @@ export async function markCodeUsed(db: Executor, id: number, at: Date): Promise<
 
 /** Deletes codes that expired before `before`; returns how many. */
 export async function purgeCodes(db: Executor, before: Date): Promise<number> {
-  const rows = await db.delete(verificationCodes).where(lt(verificationCodes.expiresAt, before)).returning({ id: verificationCodes.id });
+  const rows = await db
+    .delete(verificationCodes)
+    .where(lt(verificationCodes.expiresAt, before))
+    .returning({ id: verificationCodes.id });
   return rows.length;
 }

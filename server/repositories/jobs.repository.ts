@@ -8,7 +8,9 @@ const lockRowsSchema = z.object({ rows: z.array(z.object({ locked: z.boolean() }
 
 /** Takes the job's advisory lock for this transaction; false when another instance holds it. */
 export async function tryJobLock(db: Executor, job: string): Promise<boolean> {
-  const result = lockRowsSchema.parse(await db.execute(sql`select pg_try_advisory_xact_lock(hashtext(${`coffer-job:${job}`})) as locked`));
+  const result = lockRowsSchema.parse(
+    await db.execute(sql`select pg_try_advisory_xact_lock(hashtext(${`coffer-job:${job}`})) as locked`),
+  );
   return result.rows[0]?.locked === true;
 }
 
@@ -30,15 +32,24 @@ export async function finishJobRun(
   detail: Record<string, unknown>,
   at: Date,
 ): Promise<void> {
-  await db.update(jobRuns).set({ status, detail, finishedAt: at }).where(and(eq(jobRuns.job, job), eq(jobRuns.period, period)));
+  await db
+    .update(jobRuns)
+    .set({ status, detail, finishedAt: at })
+    .where(and(eq(jobRuns.job, job), eq(jobRuns.period, period)));
 }
 
 export async function findJobRun(db: Executor, job: string, period: string) {
-  const [row] = await db.select().from(jobRuns).where(and(eq(jobRuns.job, job), eq(jobRuns.period, period)));
+  const [row] = await db
+    .select()
+    .from(jobRuns)
+    .where(and(eq(jobRuns.job, job), eq(jobRuns.period, period)));
   return row;
 }
 
 export async function purgeIdempotencyKeys(db: Executor, before: Date): Promise<number> {
-  const rows = await db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, before)).returning({ key: idempotencyKeys.key });
+  const rows = await db
+    .delete(idempotencyKeys)
+    .where(lt(idempotencyKeys.createdAt, before))
+    .returning({ key: idempotencyKeys.key });
   return rows.length;
 }

@@ -16,7 +16,10 @@ export async function findOperatorById(db: Executor, id: number): Promise<Operat
 }
 
 /** Inserts an operator; undefined when the address is taken. */
-export async function insertOperator(db: Executor, operator: typeof operators.$inferInsert): Promise<OperatorRow | undefined> {
+export async function insertOperator(
+  db: Executor,
+  operator: typeof operators.$inferInsert,
+): Promise<OperatorRow | undefined> {
   const [row] = await db.insert(operators).values(operator).onConflictDoNothing().returning();
   return row;
 }

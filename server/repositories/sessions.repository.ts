@@ -10,7 +10,11 @@ export async function insertSession(db: Executor, session: typeof sessions.$infe
   await db.insert(sessions).values(session);
 }
 
-export async function findLiveSession(db: Executor, tokenHash: string, now: Date): Promise<SessionRow | undefined> {
+export async function findLiveSession(
+  db: Executor,
+  tokenHash: string,
+  now: Date,
+): Promise<SessionRow | undefined> {
   const [row] = await db
     .select()
     .from(sessions)
@@ -18,16 +22,29 @@ export async function findLiveSession(db: Executor, tokenHash: string, now: Date
   return row;
 }
 
-export async function extendSession(db: Executor, tokenHash: string, lastSeenAt: Date, expiresAt: Date): Promise<void> {
+export async function extendSession(
+  db: Executor,
+  tokenHash: string,
+  lastSeenAt: Date,
+  expiresAt: Date,
+): Promise<void> {
   await db.update(sessions).set({ lastSeenAt, expiresAt }).where(eq(sessions.tokenHash, tokenHash));
 }
 
 export async function revokeSession(db: Executor, tokenHash: string, at: Date): Promise<void> {
-  await db.update(sessions).set({ revokedAt: at }).where(and(eq(sessions.tokenHash, tokenHash), isNull(sessions.revokedAt)));
+  await db
+    .update(sessions)
+    .set({ revokedAt: at })
+    .where(and(eq(sessions.tokenHash, tokenHash), isNull(sessions.revokedAt)));
 }
 
 /** Revokes every live session of a subject (a password reset); returns how many. */
-export async function revokeAllSessions(db: Executor, kind: SubjectKind, subjectId: number, at: Date): Promise<number> {
+export async function revokeAllSessions(
+  db: Executor,
+  kind: SubjectKind,
+  subjectId: number,
+  at: Date,
+): Promise<number> {
   const rows = await db
     .update(sessions)
     .set({ revokedAt: at })
@@ -40,7 +57,9 @@ export async function revokeAllSessions(db: Executor, kind: SubjectKind, subject
 export async function purgeSessions(db: Executor, before: Date): Promise<number> {
   const rows = await db
     .delete(sessions)
-    .where(or(lt(sessions.expiresAt, before), and(isNotNull(sessions.revokedAt), lt(sessions.revokedAt, before))))
+    .where(
+      or(lt(sessions.expiresAt, before), and(isNotNull(sessions.revokedAt), lt(sessions.revokedAt, before))),
+    )
     .returning({ tokenHash: sessions.tokenHash });
   return rows.length;
 }

@@ -26,7 +26,12 @@ export async function setDefaultAccount(db: Executor, userId: number, accountId:
   await db.update(users).set({ defaultAccountId: accountId }).where(eq(users.id, userId));
 }
 
-export async function setPasswordHash(db: Executor, userId: number, passwordHash: string, at: Date): Promise<void> {
+export async function setPasswordHash(
+  db: Executor,
+  userId: number,
+  passwordHash: string,
+  at: Date,
+): Promise<void> {
   await db.update(users).set({ passwordHash, passwordChangedAt: at }).where(eq(users.id, userId));
 }
 
@@ -70,7 +75,11 @@ export async function findInvite(db: Executor, code: string) {
 
 /** Inserts an invite code; false when the code exists already. */
 export async function insertInvite(db: Executor, invite: typeof inviteCodes.$inferInsert): Promise<boolean> {
-  const rows = await db.insert(inviteCodes).values(invite).onConflictDoNothing().returning({ code: inviteCodes.code });
+  const rows = await db
+    .insert(inviteCodes)
+    .values(invite)
+    .onConflictDoNothing()
+    .returning({ code: inviteCodes.code });
   return rows.length > 0;
 }
 

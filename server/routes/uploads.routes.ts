@@ -13,16 +13,43 @@ import { sha256Hex } from '../security/tokens.js';
 
 const UPLOAD_PATH = '/v1/common/up-img';
 
-export function registerUploadRoutes(app: FastifyInstance, services: AppServices, uploadSegment: string): void {
+const uploadMissing = () =>
+  new BusinessError(BodyCode.invalidInput, 'server.upload_missing', { field: 'file' }, { field: 'file' });
+
+/**
+ * The bytes of the request's one file. No file, or an empty one (what a form sends when no file
+ * was chosen), is "choose an image"; a multipart body the parser cannot read (no boundary, cut
+ * short, junk) is a 400, while the plugin's own limit errors go on to the error handler.
+ */
+async function uploadedBytesOf(request: FastifyRequest): Promise<Buffer> {
+  if (!request.isMultipart()) throw uploadMissing();
+  let bytes: Buffer;
+  try {
+    const file = await request.file({
+      limits: { fileSize: UPLOAD_MAX_BYTES, files: 1, fields: 5, parts: 6 },
+    });
+    if (!file) throw uploadMissing();
+    bytes = await file.toBuffer();
+  } catch (error) {
+    const handled = error instanceof BusinessError || (error instanceof Error && 'statusCode' in error);
+    throw handled ? error : new BusinessError(BodyCode.invalidInput, 'server.malformed_request');
+  }
+  if (bytes.length === 0) throw uploadMissing();
+  return bytes;
+}
+
+export function registerUploadRoutes(
+  app: FastifyInstance,
+  services: AppServices,
+  uploadSegment: string,
+): void {
   const upload = async (request: FastifyRequest, reply: FastifyReply) => {
     const ctx = contextOf(request, services.translator, 'server.uploaded');
     ctx.caller = await authorize(services.sessions, request, 'signed-in');
-    if (!request.isMultipart()) throw new BusinessError(BodyCode.invalidInput, 'server.upload_missing', { field: 'file' }, { field: 'file' });
-    const file = await request.file({ limits: { fileSize: UPLOAD_MAX_BYTES, files: 1, fields: 5, parts: 6 } });
-    if (!file) throw new BusinessError(BodyCode.invalidInput, 'server.upload_missing', { field: 'file' }, { field: 'file' });
-    const bytes = await file.toBuffer();
+    const bytes = await uploadedBytesOf(request);
     const key = idempotencyKeyOf(request.headers['idempotency-key']);
-    ctx.idempotency = key === null ? null : { key, requestHash: requestHashOf(UPLOAD_PATH, { sha256: sha256Hex(bytes) }) };
+    ctx.idempotency =
+      key === null ? null : { key, requestHash: requestHashOf(UPLOAD_PATH, { sha256: sha256Hex(bytes) }) };
     const data = await services.uploads.store(ctx, bytes);
     return sendAnswer(reply, ctx.answerText ?? ctx.renderSuccess(data));
   };
@@ -38,7 +65,13 @@ export function registerUploadRoutes(app: FastifyInstance, services: AppServices
 
   app.get(
     '/api/v1/common/img/:id',
-    { schema: { summary: 'An uploaded image, to its owner and to reviewing operators', tags: ['common'], params: z.object({ id: z.string() }) } },
+    {
+      schema: {
+        summary: 'An uploaded image, to its owner and to reviewing operators',
+        tags: ['common'],
+        params: z.object({ id: z.string() }),
+      },
+    },
     async (request, reply) => {
       contextOf(request, services.translator);
       const caller = await authorize(services.sessions, request, 'public');

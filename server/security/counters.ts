@@ -47,7 +47,10 @@ export class MemoryCounterStore implements CounterStore {
   async peek(key: string) {
     const entry = this.#live(key);
     if (!entry) return null;
-    return { count: entry.count, secondsLeft: Math.ceil((entry.expiresAt - this.clock.now().getTime()) / 1000) };
+    return {
+      count: entry.count,
+      secondsLeft: Math.ceil((entry.expiresAt - this.clock.now().getTime()) / 1000),
+    };
   }
 
   async claim(key: string, ttlSeconds: number) {

@@ -16,7 +16,12 @@ export const LIMITS = {
 } as const;
 
 function lockedError(secondsLeft: number): BusinessError {
-  return new BusinessError(BodyCode.locked, 'server.locked', { minutes: Math.ceil(secondsLeft / 60) }, { retryAfter: secondsLeft });
+  return new BusinessError(
+    BodyCode.locked,
+    'server.locked',
+    { minutes: Math.ceil(secondsLeft / 60) },
+    { retryAfter: secondsLeft },
+  );
 }
 
 export class Limits {
@@ -44,9 +49,17 @@ export class Limits {
 
   /** Counts a code e-mail for the client address; 429 past the hourly flood limit. */
   async countCodeSend(ip: string): Promise<void> {
-    const { count, secondsLeft } = await this.counters.hit(`send:ip:${ip}`, LIMITS.clientCodeSends.windowSeconds);
+    const { count, secondsLeft } = await this.counters.hit(
+      `send:ip:${ip}`,
+      LIMITS.clientCodeSends.windowSeconds,
+    );
     if (count > LIMITS.clientCodeSends.max) {
-      throw new BusinessError(BodyCode.tooManyRequests, 'server.too_many_requests', { seconds: secondsLeft }, { retryAfter: secondsLeft });
+      throw new BusinessError(
+        BodyCode.tooManyRequests,
+        'server.too_many_requests',
+        { seconds: secondsLeft },
+        { retryAfter: secondsLeft },
+      );
     }
   }
 }

@@ -2,14 +2,21 @@
 import crypto from 'node:crypto';
 import { promisify } from 'node:util';
 
-const scrypt = promisify<crypto.BinaryLike, crypto.BinaryLike, number, crypto.ScryptOptions, Buffer>(crypto.scrypt);
+const scrypt = promisify<crypto.BinaryLike, crypto.BinaryLike, number, crypto.ScryptOptions, Buffer>(
+  crypto.scrypt,
+);
 const KEY_LENGTH = 32;
 
 /** Hashes a password as `scrypt$<log2N>$<r>$<p>$<salt b64>$<hash b64>`. */
 export async function hashPassword(password: string, cost: number): Promise<string> {
   const salt = crypto.randomBytes(16);
   const N = 2 ** cost;
-  const key = await scrypt(password.normalize('NFC'), salt, KEY_LENGTH, { N, r: 8, p: 1, maxmem: 256 * N * 8 });
+  const key = await scrypt(password.normalize('NFC'), salt, KEY_LENGTH, {
+    N,
+    r: 8,
+    p: 1,
+    maxmem: 256 * N * 8,
+  });
   return ['scrypt', cost, 8, 1, salt.toString('base64'), key.toString('base64')].join('$');
 }
 

@@ -13,7 +13,10 @@ export function sha256Hex(value: string | Buffer): string {
 
 /** A uniformly random 6-digit verification code. */
 export function newVerificationCode(): string {
-  return crypto.randomInt(0, 10 ** CODE_LENGTH).toString().padStart(CODE_LENGTH, '0');
+  return crypto
+    .randomInt(0, 10 ** CODE_LENGTH)
+    .toString()
+    .padStart(CODE_LENGTH, '0');
 }
 
 const INVITE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'; // no 0/O or 1/I: codes are read aloud and typed

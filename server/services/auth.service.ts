@@ -33,11 +33,19 @@ import type { CodeService } from './codes.service.js';
 import type { SessionService } from './sessions.service.js';
 import { AVATARS } from './common.service.js';
 
-const emailTaken = () => new BusinessError(BodyCode.conflict, 'server.email_taken', { field: 'email' }, { field: 'email' });
-const emailUnknown = () => new BusinessError(BodyCode.notFound, 'server.email_unknown', { field: 'email' }, { field: 'email' });
+const emailTaken = () =>
+  new BusinessError(BodyCode.conflict, 'server.email_taken', { field: 'email' }, { field: 'email' });
+const emailUnknown = () =>
+  new BusinessError(BodyCode.notFound, 'server.email_unknown', { field: 'email' }, { field: 'email' });
 const inviteUnknown = () =>
-  new BusinessError(BodyCode.invalidInput, 'server.invite_unknown', { field: 'inviteCode' }, { field: 'inviteCode' });
-const wrongCredentials = () => new BusinessError(BodyCode.invalidInput, 'server.wrong_credentials', {}, { field: 'password' });
+  new BusinessError(
+    BodyCode.invalidInput,
+    'server.invite_unknown',
+    { field: 'inviteCode' },
+    { field: 'inviteCode' },
+  );
+const wrongCredentials = () =>
+  new BusinessError(BodyCode.invalidInput, 'server.wrong_credentials', {}, { field: 'password' });
 
 /** Invite codes are typed by hand: compared without case or surrounding spaces. */
 const normalizeInvite = (code: string) => code.trim().toUpperCase();
@@ -98,9 +106,21 @@ export class AuthService {
         if (!user && (await findUserByEmail(tx, params.email))) throw emailTaken();
       }
       if (!user) throw new Error('could not find a free invite code');
-      const account = await insertAccount(tx, { userId: user.id, kind: 'main', name: 'main', createdAt: now });
+      const account = await insertAccount(tx, {
+        userId: user.id,
+        kind: 'main',
+        name: 'main',
+        createdAt: now,
+      });
       await setDefaultAccount(tx, user.id, account.id);
-      if (!(await insertInvite(tx, { code: user.inviteCode, ownerUserId: user.id, createdBy: `user:${user.id}`, createdAt: now }))) {
+      if (
+        !(await insertInvite(tx, {
+          code: user.inviteCode,
+          ownerUserId: user.id,
+          createdBy: `user:${user.id}`,
+          createdAt: now,
+        }))
+      ) {
         throw new Error('invite code collided with an operator invite');
       }
       if (invite.ownerUserId !== null) await insertReferralChain(tx, invite.ownerUserId, user.id);

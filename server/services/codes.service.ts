@@ -22,8 +22,10 @@ import {
 import type { Limits } from '../security/limits.js';
 import { newVerificationCode, sha256Hex } from '../security/tokens.js';
 
-const codeHashOf = (email: string, purpose: CodePurpose, code: string) => sha256Hex(`${purpose}:${email}:${code}`);
-const codeError = (key: string) => new BusinessError(BodyCode.oneTimeCodeRejected, key, { field: 'code' }, { field: 'code' });
+const codeHashOf = (email: string, purpose: CodePurpose, code: string) =>
+  sha256Hex(`${purpose}:${email}:${code}`);
+const codeError = (key: string) =>
+  new BusinessError(BodyCode.oneTimeCodeRejected, key, { field: 'code' }, { field: 'code' });
 
 export class CodeService {
   constructor(
@@ -37,18 +39,34 @@ export class CodeService {
    * Makes a new code and mails it, in the caller's transaction (no code without its mail).
    * Throws 429 within the 60 s countdown or past the client address's hourly limit.
    */
-  async send(ctx: RequestContext, tx: Transaction, email: string, purpose: CodePurpose): Promise<SendCodeData> {
+  async send(
+    ctx: RequestContext,
+    tx: Transaction,
+    email: string,
+    purpose: CodePurpose,
+  ): Promise<SendCodeData> {
     const now = this.clock.now();
     const latest = await latestCodeForUpdate(tx, email, purpose);
     const waited = latest ? (now.getTime() - latest.createdAt.getTime()) / 1000 : Infinity;
     if (waited < CODE_RESEND_SECONDS) {
       const seconds = Math.ceil(CODE_RESEND_SECONDS - waited);
-      throw new BusinessError(BodyCode.tooManyRequests, 'server.code_countdown', { seconds }, { retryAfter: seconds });
+      throw new BusinessError(
+        BodyCode.tooManyRequests,
+        'server.code_countdown',
+        { seconds },
+        { retryAfter: seconds },
+      );
     }
     await this.limits.countCodeSend(ctx.ip);
     const code = newVerificationCode();
     const expiresAt = new Date(now.getTime() + CODE_TTL_SECONDS * 1000);
-    await insertCode(tx, { email, purpose, codeHash: codeHashOf(email, purpose, code), createdAt: now, expiresAt });
+    await insertCode(tx, {
+      email,
+      purpose,
+      codeHash: codeHashOf(email, purpose, code),
+      createdAt: now,
+      expiresAt,
+    });
     await this.mailer.send({
       to: email,
       subject: this.translator.t(ctx.locale, `mail.${purpose}_subject`),

@@ -18,7 +18,10 @@ import type { ConfigData, VersionData } from '../../contract/api/common.js';
 import { DEFAULT_LOCALE, LANGUAGES } from '../i18n/i18n.js';
 
 /** The avatars a user may choose (files under public/avatars). */
-export const AVATARS: readonly string[] = Array.from({ length: 8 }, (_, i) => `/avatars/${String(i + 1).padStart(2, '0')}.svg`);
+export const AVATARS: readonly string[] = Array.from(
+  { length: 8 },
+  (_, i) => `/avatars/${String(i + 1).padStart(2, '0')}.svg`,
+);
 
 export class CommonService {
   constructor(private readonly timezone: string) {}
@@ -45,7 +48,9 @@ export class CommonService {
   }
 
   languages() {
-    return { items: LANGUAGES.map((language) => ({ ...language, default: language.locale === DEFAULT_LOCALE })) };
+    return {
+      items: LANGUAGES.map((language) => ({ ...language, default: language.locale === DEFAULT_LOCALE })),
+    };
   }
 
   /** The app update config of spec section 4; the installed web app is always the newest full package. */

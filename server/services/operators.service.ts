@@ -17,7 +17,12 @@ import {
   listOperators,
   type OperatorRow,
 } from '../repositories/operators.repository.js';
-import { assignRootInvite, findRootInvite, insertInvite, listInvites } from '../repositories/users.repository.js';
+import {
+  assignRootInvite,
+  findRootInvite,
+  insertInvite,
+  listInvites,
+} from '../repositories/users.repository.js';
 import type { Limits } from '../security/limits.js';
 import { decoyHash, hashPassword, verifyPassword } from '../security/passwords.js';
 import { newInviteCode, newOperatorPassword } from '../security/tokens.js';
@@ -53,14 +58,23 @@ export class OperatorService {
       const lockKey = `operator:${params.email}`;
       await this.limits.assertNotLocked(lockKey, ctx.ip);
       const operator = await findOperatorByEmail(tx, params.email);
-      const matches = await verifyPassword(params.password, operator?.passwordHash ?? (await decoyHash(this.scryptCost)));
+      const matches = await verifyPassword(
+        params.password,
+        operator?.passwordHash ?? (await decoyHash(this.scryptCost)),
+      );
       if (!operator || !matches || operator.disabled) {
         await this.limits.recordFailure(lockKey, ctx.ip);
         throw new BusinessError(BodyCode.invalidInput, 'server.wrong_credentials', {}, { field: 'password' });
       }
       await this.limits.clearAccount(lockKey);
       const session = await this.sessions.start(tx, 'operator', operator.id);
-      await appendAudit(tx, { actor: `operator:${operator.id}`, action: 'operator.login', target: null, detail: { ip: ctx.ip }, at: this.clock.now() });
+      await appendAudit(tx, {
+        actor: `operator:${operator.id}`,
+        action: 'operator.login',
+        target: null,
+        detail: { ip: ctx.ip },
+        at: this.clock.now(),
+      });
       return { ...session, operatorId: String(operator.id), role: operator.role };
     });
   }
@@ -84,9 +98,21 @@ export class OperatorService {
       passwordHash: await hashPassword(params.password ?? initialPassword ?? '', this.scryptCost),
       createdAt: now,
     });
-    if (!row) throw new BusinessError(BodyCode.conflict, 'server.operator_exists', { field: 'email' }, { field: 'email' });
+    if (!row)
+      throw new BusinessError(
+        BodyCode.conflict,
+        'server.operator_exists',
+        { field: 'email' },
+        { field: 'email' },
+      );
     await assignRootInvite(tx, row.id);
-    await appendAudit(tx, { actor, action: 'operator.create', target: `operator:${row.id}`, detail: { email: row.email, role: row.role }, at: now });
+    await appendAudit(tx, {
+      actor,
+      action: 'operator.create',
+      target: `operator:${row.id}`,
+      detail: { email: row.email, role: row.role },
+      at: now,
+    });
     return { ...toOperator(row), initialPassword };
   }
 
@@ -96,7 +122,9 @@ export class OperatorService {
 
   /** Adds a reusable invite code owned by the acting operator (or by no one, from the CLI). */
   createInvite(ctx: RequestContext) {
-    return this.commands.run(ctx, (tx) => this.createInviteIn(tx, actorOf(ctx), ctx.caller.kind === 'operator' ? ctx.caller.operatorId : null));
+    return this.commands.run(ctx, (tx) =>
+      this.createInviteIn(tx, actorOf(ctx), ctx.caller.kind === 'operator' ? ctx.caller.operatorId : null),
+    );
   }
 
   createInviteFromCli() {
@@ -108,7 +136,13 @@ export class OperatorService {
     for (let attempt = 0; attempt < 5; attempt += 1) {
       const code = newInviteCode();
       if (await insertInvite(tx, { code, ownerOperatorId: operatorId, createdBy: actor, createdAt: now })) {
-        await appendAudit(tx, { actor, action: 'invite.create', target: `invite:${code}`, detail: {}, at: now });
+        await appendAudit(tx, {
+          actor,
+          action: 'invite.create',
+          target: `invite:${code}`,
+          detail: {},
+          at: now,
+        });
         return { code, createdAt: now.toISOString() };
       }
     }
@@ -147,7 +181,13 @@ export class OperatorService {
       const code = (preferred ?? newInviteCode()).toUpperCase();
       const now = this.clock.now();
       await insertInvite(tx, { code, root: true, createdBy: 'system', createdAt: now });
-      await appendAudit(tx, { actor: 'system', action: 'invite.create_root', target: `invite:${code}`, detail: {}, at: now });
+      await appendAudit(tx, {
+        actor: 'system',
+        action: 'invite.create_root',
+        target: `invite:${code}`,
+        detail: {},
+        at: now,
+      });
       return code;
     });
   }

@@ -3,7 +3,12 @@ import type { Clock } from '../clock.js';
 import type { Database, Executor } from '../db/database.js';
 import type { Caller } from '../http/context.js';
 import { findOperatorById } from '../repositories/operators.repository.js';
-import { extendSession, findLiveSession, insertSession, revokeSession } from '../repositories/sessions.repository.js';
+import {
+  extendSession,
+  findLiveSession,
+  insertSession,
+  revokeSession,
+} from '../repositories/sessions.repository.js';
 import { findUserById } from '../repositories/users.repository.js';
 import { newSessionToken, sha256Hex } from '../security/tokens.js';
 
@@ -22,7 +27,14 @@ export class SessionService {
     const now = this.clock.now();
     const token = newSessionToken();
     const expiresAt = new Date(now.getTime() + LIFETIME_SECONDS[kind] * 1000);
-    await insertSession(tx, { tokenHash: sha256Hex(token), subjectKind: kind, subjectId, createdAt: now, lastSeenAt: now, expiresAt });
+    await insertSession(tx, {
+      tokenHash: sha256Hex(token),
+      subjectKind: kind,
+      subjectId,
+      createdAt: now,
+      lastSeenAt: now,
+      expiresAt,
+    });
     return { token, expiresAt: expiresAt.toISOString() };
   }
 
@@ -47,7 +59,9 @@ export class SessionService {
       return user && !user.frozen ? { kind: 'user', userId: user.id, tokenHash } : null;
     }
     const operator = await findOperatorById(this.db, session.subjectId);
-    return operator && !operator.disabled ? { kind: 'operator', operatorId: operator.id, role: operator.role, tokenHash } : null;
+    return operator && !operator.disabled
+      ? { kind: 'operator', operatorId: operator.id, role: operator.role, tokenHash }
+      : null;
   }
 
   async revoke(tx: Executor, tokenHash: string): Promise<void> {

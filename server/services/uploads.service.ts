@@ -18,17 +18,30 @@ import { OperatorService } from './operators.service.js';
 
 /** Detects the image type from its first bytes; the client's name and type are not trusted. */
 export function imageTypeOf(bytes: Buffer): string | null {
-  if (bytes.length >= 8 && bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
+  if (
+    bytes.length >= 8 &&
+    bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))
+  )
+    return 'image/png';
   if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
   if (bytes.length >= 6 && /^GIF8[79]a$/.test(bytes.subarray(0, 6).toString('latin1'))) return 'image/gif';
-  if (bytes.length >= 12 && bytes.subarray(0, 4).toString('latin1') === 'RIFF' && bytes.subarray(8, 12).toString('latin1') === 'WEBP') {
+  if (
+    bytes.length >= 12 &&
+    bytes.subarray(0, 4).toString('latin1') === 'RIFF' &&
+    bytes.subarray(8, 12).toString('latin1') === 'WEBP'
+  ) {
     return 'image/webp';
   }
   return null;
 }
 
 export const uploadTooLarge = () =>
-  new BusinessError(BodyCode.invalidInput, 'server.upload_too_large', { max: UPLOAD_MAX_BYTES / 1024 / 1024 }, { field: 'file' });
+  new BusinessError(
+    BodyCode.invalidInput,
+    'server.upload_too_large',
+    { max: UPLOAD_MAX_BYTES / 1024 / 1024 },
+    { field: 'file' },
+  );
 
 export class UploadService {
   readonly #dir: string;
@@ -46,7 +59,13 @@ export class UploadService {
   store(ctx: RequestContext, bytes: Buffer): Promise<UploadData> {
     return this.commands.run(ctx, async (tx) => {
       const mime = imageTypeOf(bytes);
-      if (!mime) throw new BusinessError(BodyCode.invalidInput, 'server.upload_type', { field: 'file' }, { field: 'file' });
+      if (!mime)
+        throw new BusinessError(
+          BodyCode.invalidInput,
+          'server.upload_type',
+          { field: 'file' },
+          { field: 'file' },
+        );
       const id = newOpaqueId();
       await fs.mkdir(this.#dir, { recursive: true });
       await fs.writeFile(path.join(this.#dir, id), bytes, { mode: 0o600 });
@@ -70,7 +89,8 @@ export class UploadService {
       row !== undefined &&
       ((caller.kind === 'user' && row.ownerUserId === caller.userId) ||
         (caller.kind === 'operator' &&
-          (row.ownerOperatorId === caller.operatorId || OperatorService.allowed(caller.role, ['support', 'compliance']))));
+          (row.ownerOperatorId === caller.operatorId ||
+            OperatorService.allowed(caller.role, ['support', 'compliance']))));
     if (!row || !allowed) throw notFound();
     return { mime: row.mime, bytes: await fs.readFile(path.join(this.#dir, row.id)) };
   }

@@ -32,10 +32,18 @@ describe.each(tiers)('auth on %s', (tier) => {
         confirmPassword: 'secret123',
       });
       expect(registered.code).toBe(200);
-      const login = await t.call<{ token: string }>(transport, '/api/v1/sso/emailLogin', { email: address, password: 'secret123' });
+      const login = await t.call<{ token: string }>(transport, '/api/v1/sso/emailLogin', {
+        email: address,
+        password: 'secret123',
+      });
       expect(login.code).toBe(200);
       expect(login.data.token).toMatch(/^[A-Za-z0-9_-]{40,}$/);
-      const info = await t.call(transport, '/api/v1/user/info', {}, { token: login.data.token, method: 'GET' });
+      const info = await t.call(
+        transport,
+        '/api/v1/user/info',
+        {},
+        { token: login.data.token, method: 'GET' },
+      );
       expect(info.code).toBe(200);
       expect(info.data).toMatchObject({
         email: address,
@@ -51,43 +59,85 @@ describe.each(tiers)('auth on %s', (tier) => {
     });
 
     test('a password needs at least 6 characters', async () => {
-      const answer = await t.call(transport, '/api/v1/sso/register', {
-        email: email('short'),
-        code: '123456',
-        inviteCode: t.rootInvite,
-        password: '12345',
-        confirmPassword: '12345',
-      }, EN);
-      expect(answer).toMatchObject({ code: BodyCode.invalidInput, message: 'The password needs at least 6 characters', data: { field: 'password' } });
+      const answer = await t.call(
+        transport,
+        '/api/v1/sso/register',
+        {
+          email: email('short'),
+          code: '123456',
+          inviteCode: t.rootInvite,
+          password: '12345',
+          confirmPassword: '12345',
+        },
+        EN,
+      );
+      expect(answer).toMatchObject({
+        code: BodyCode.invalidInput,
+        message: 'The password needs at least 6 characters',
+        data: { field: 'password' },
+      });
     });
 
     test('the confirm password must equal the password: "the two passwords do not match"', async () => {
-      const answer = await t.call(transport, '/api/v1/sso/register', {
-        email: email('mismatch'),
-        code: '123456',
-        inviteCode: t.rootInvite,
-        password: 'secret123',
-        confirmPassword: 'secret124',
-      }, EN);
-      expect(answer).toMatchObject({ code: 400, message: 'The two passwords do not match', data: { field: 'confirmPassword' } });
+      const answer = await t.call(
+        transport,
+        '/api/v1/sso/register',
+        {
+          email: email('mismatch'),
+          code: '123456',
+          inviteCode: t.rootInvite,
+          password: 'secret123',
+          confirmPassword: 'secret124',
+        },
+        EN,
+      );
+      expect(answer).toMatchObject({
+        code: 400,
+        message: 'The two passwords do not match',
+        data: { field: 'confirmPassword' },
+      });
     });
 
     test('an e-mail must match the e-mail pattern', async () => {
       const answer = await t.call(transport, '/api/v1/sso/sendRegisterCode', { email: 'not-an-address' }, EN);
-      expect(answer).toMatchObject({ code: 400, message: 'The e-mail address is invalid', data: { field: 'email' } });
+      expect(answer).toMatchObject({
+        code: 400,
+        message: 'The e-mail address is invalid',
+        data: { field: 'email' },
+      });
     });
 
     test('e-mail addresses compare case-insensitively: one account per address', async () => {
       await t.register(transport, email('Mixed.Case').toUpperCase());
-      const login = await t.call(transport, '/api/v1/sso/emailLogin', { email: email('mixed.case'), password: 'secret123' });
+      const login = await t.call(transport, '/api/v1/sso/emailLogin', {
+        email: email('mixed.case'),
+        password: 'secret123',
+      });
       expect(login.code).toBe(200);
-      const again = await t.call(transport, '/api/v1/sso/sendRegisterCode', { email: email('MIXED.case') }, EN);
-      expect(again).toMatchObject({ code: BodyCode.conflict, message: 'This e-mail address is already registered' });
+      const again = await t.call(
+        transport,
+        '/api/v1/sso/sendRegisterCode',
+        { email: email('MIXED.case') },
+        EN,
+      );
+      expect(again).toMatchObject({
+        code: BodyCode.conflict,
+        message: 'This e-mail address is already registered',
+      });
     });
 
     test('a verification code has 6 digits', async () => {
-      const answer = await t.call(transport, '/api/v1/sso/checkForgetCode', { email: email('x'), code: '12345' }, EN);
-      expect(answer).toMatchObject({ code: 400, message: 'The verification code has 6 digits', data: { field: 'code' } });
+      const answer = await t.call(
+        transport,
+        '/api/v1/sso/checkForgetCode',
+        { email: email('x'), code: '12345' },
+        EN,
+      );
+      expect(answer).toMatchObject({
+        code: 400,
+        message: 'The verification code has 6 digits',
+        data: { field: 'code' },
+      });
     });
 
     test('the server enforces the 60 s resend countdown per address and purpose', async () => {
@@ -105,14 +155,22 @@ describe.each(tiers)('auth on %s', (tier) => {
       const address = email('expiry');
       await t.call(transport, '/api/v1/sso/sendRegisterCode', { email: address });
       t.clock.advance(601);
-      const answer = await t.call(transport, '/api/v1/sso/register', {
-        email: address,
-        code: t.mailer.lastCode(address),
-        inviteCode: t.rootInvite,
-        password: 'secret123',
-        confirmPassword: 'secret123',
-      }, EN);
-      expect(answer).toMatchObject({ code: BodyCode.oneTimeCodeRejected, message: 'The verification code has expired. Ask for a new one' });
+      const answer = await t.call(
+        transport,
+        '/api/v1/sso/register',
+        {
+          email: address,
+          code: t.mailer.lastCode(address),
+          inviteCode: t.rootInvite,
+          password: 'secret123',
+          confirmPassword: 'secret123',
+        },
+        EN,
+      );
+      expect(answer).toMatchObject({
+        code: BodyCode.oneTimeCodeRejected,
+        message: 'The verification code has expired. Ask for a new one',
+      });
     });
 
     test('a code is dead after 5 wrong tries, even when the right one follows', async () => {
@@ -120,22 +178,46 @@ describe.each(tiers)('auth on %s', (tier) => {
       await t.call(transport, '/api/v1/sso/sendRegisterCode', { email: address });
       const right = t.mailer.lastCode(address);
       const wrong = right === '000000' ? '111111' : '000000';
-      const params = { email: address, inviteCode: t.rootInvite, password: 'secret123', confirmPassword: 'secret123' };
+      const params = {
+        email: address,
+        inviteCode: t.rootInvite,
+        password: 'secret123',
+        confirmPassword: 'secret123',
+      };
       for (let i = 0; i < 4; i += 1) {
-        expect((await t.call(transport, '/api/v1/sso/register', { ...params, code: wrong }, EN)).message).toBe('The verification code is wrong');
+        expect(
+          (await t.call(transport, '/api/v1/sso/register', { ...params, code: wrong }, EN)).message,
+        ).toBe('The verification code is wrong');
       }
       const fifth = await t.call(transport, '/api/v1/sso/register', { ...params, code: wrong }, EN);
-      expect(fifth).toMatchObject({ code: 472, message: 'Too many wrong tries. Ask for a new verification code' });
+      expect(fifth).toMatchObject({
+        code: 472,
+        message: 'Too many wrong tries. Ask for a new verification code',
+      });
       const after = await t.call(transport, '/api/v1/sso/register', { ...params, code: right }, EN);
       expect(after.code).toBe(472);
     });
 
     test('an invite code must exist, and its owner becomes the referrer with the whole chain stored', async () => {
-      const unknown = await t.call(transport, '/api/v1/sso/checkRegisterInfo', { email: email('orphan'), inviteCode: 'NOPE0000' }, EN);
-      expect(unknown).toMatchObject({ code: 400, message: 'This invite code does not exist', data: { field: 'inviteCode' } });
+      const unknown = await t.call(
+        transport,
+        '/api/v1/sso/checkRegisterInfo',
+        { email: email('orphan'), inviteCode: 'NOPE0000' },
+        EN,
+      );
+      expect(unknown).toMatchObject({
+        code: 400,
+        message: 'This invite code does not exist',
+        data: { field: 'inviteCode' },
+      });
       const a = await t.register(transport, email('chain-a'));
       const aInfo = await t.call(transport, '/api/v1/user/info', {}, { token: a.token });
-      const b = await t.register(transport, email('chain-b'), 'secret123', String(aInfo.data['inviteCode']).toLowerCase());
+      const b = await t.register(
+        transport,
+        email('chain-b'),
+        'secret123',
+        String(aInfo.data['inviteCode']).toLowerCase(),
+      );
       const bInfo = await t.call(transport, '/api/v1/user/info', {}, { token: b.token });
       expect(bInfo.data['referrerInviteCode']).toBe(aInfo.data['inviteCode']);
       const c = await t.register(transport, email('chain-c'), 'secret123', String(bInfo.data['inviteCode']));
@@ -148,31 +230,68 @@ describe.each(tiers)('auth on %s', (tier) => {
 
     test('checkRegisterInfo checks the address and the invite without registering', async () => {
       const address = email('check');
-      const ok = await t.call(transport, '/api/v1/sso/checkRegisterInfo', { email: address, inviteCode: t.rootInvite, password: 'secret123', confirmPassword: 'secret123' }, EN);
+      const ok = await t.call(
+        transport,
+        '/api/v1/sso/checkRegisterInfo',
+        { email: address, inviteCode: t.rootInvite, password: 'secret123', confirmPassword: 'secret123' },
+        EN,
+      );
       expect(ok).toMatchObject({ code: 200, data: { valid: true } });
-      const login = await t.call(transport, '/api/v1/sso/emailLogin', { email: address, password: 'secret123' });
+      const login = await t.call(transport, '/api/v1/sso/emailLogin', {
+        email: address,
+        password: 'secret123',
+      });
       expect(login.code).toBe(400);
       await t.register(transport, address);
-      const taken = await t.call(transport, '/api/v1/sso/checkRegisterInfo', { email: address, inviteCode: t.rootInvite }, EN);
+      const taken = await t.call(
+        transport,
+        '/api/v1/sso/checkRegisterInfo',
+        { email: address, inviteCode: t.rootInvite },
+        EN,
+      );
       expect(taken.code).toBe(BodyCode.conflict);
     });
 
     test('checkForgetCode verifies a code without using it; forgot uses it once and revokes every session', async () => {
       const address = email('forgot');
       const { token } = await t.register(transport, address);
-      const other = await t.call<{ token: string }>(transport, '/api/v1/sso/emailLogin', { email: address, password: 'secret123' });
+      const other = await t.call<{ token: string }>(transport, '/api/v1/sso/emailLogin', {
+        email: address,
+        password: 'secret123',
+      });
       await t.call(transport, '/api/v1/sso/sendForgetCode', { email: address });
       const code = t.mailer.lastCode(address);
-      expect((await t.call(transport, '/api/v1/sso/checkForgetCode', { email: address, code })).code).toBe(200);
-      expect((await t.call(transport, '/api/v1/sso/checkForgetCode', { email: address, code })).code).toBe(200);
-      const reset = await t.call(transport, '/api/v1/sso/forgot', { email: address, code, password: 'newsecret', confirmPassword: 'newsecret' }, EN);
+      expect((await t.call(transport, '/api/v1/sso/checkForgetCode', { email: address, code })).code).toBe(
+        200,
+      );
+      expect((await t.call(transport, '/api/v1/sso/checkForgetCode', { email: address, code })).code).toBe(
+        200,
+      );
+      const reset = await t.call(
+        transport,
+        '/api/v1/sso/forgot',
+        { email: address, code, password: 'newsecret', confirmPassword: 'newsecret' },
+        EN,
+      );
       expect(reset).toMatchObject({ code: 200, message: 'Password reset successful' });
       for (const old of [token, other.data.token]) {
-        expect((await t.call(transport, '/api/v1/user/info', {}, { token: old })).code).toBe(BodyCode.notLoggedIn);
+        expect((await t.call(transport, '/api/v1/user/info', {}, { token: old })).code).toBe(
+          BodyCode.notLoggedIn,
+        );
       }
-      const reused = await t.call(transport, '/api/v1/sso/forgot', { email: address, code, password: 'another1', confirmPassword: 'another1' }, EN);
-      expect(reused).toMatchObject({ code: 472, message: 'The verification code has already been used. Ask for a new one' });
-      expect((await t.call(transport, '/api/v1/sso/emailLogin', { email: address, password: 'newsecret' })).code).toBe(200);
+      const reused = await t.call(
+        transport,
+        '/api/v1/sso/forgot',
+        { email: address, code, password: 'another1', confirmPassword: 'another1' },
+        EN,
+      );
+      expect(reused).toMatchObject({
+        code: 472,
+        message: 'The verification code has already been used. Ask for a new one',
+      });
+      expect(
+        (await t.call(transport, '/api/v1/sso/emailLogin', { email: address, password: 'newsecret' })).code,
+      ).toBe(200);
     });
 
     test('a password reset code for an unknown address is refused with 404', async () => {
@@ -185,25 +304,59 @@ describe.each(tiers)('auth on %s', (tier) => {
       await t.register(transport, address);
       const ip = `198.51.100.${transport === 'plain' ? 1 : 2}`;
       for (let i = 0; i < 5; i += 1) {
-        expect((await t.call(transport, '/api/v1/sso/emailLogin', { email: address, password: 'wrong-one' }, { ip })).code).toBe(400);
+        expect(
+          (
+            await t.call(
+              transport,
+              '/api/v1/sso/emailLogin',
+              { email: address, password: 'wrong-one' },
+              { ip },
+            )
+          ).code,
+        ).toBe(400);
       }
-      const locked = await t.call(transport, '/api/v1/sso/emailLogin', { email: address, password: 'secret123' }, { ip, lang: 'EN' });
+      const locked = await t.call(
+        transport,
+        '/api/v1/sso/emailLogin',
+        { email: address, password: 'secret123' },
+        { ip, lang: 'EN' },
+      );
       expect(locked.code).toBe(BodyCode.locked);
       expect(locked.data['retryAfter']).toBeGreaterThan(0);
       expect(locked.message).toMatch(/Too many wrong attempts/);
       t.clock.advance(15 * 60 + 1);
-      expect((await t.call(transport, '/api/v1/sso/emailLogin', { email: address, password: 'secret123' }, { ip })).code).toBe(200);
+      expect(
+        (await t.call(transport, '/api/v1/sso/emailLogin', { email: address, password: 'secret123' }, { ip }))
+          .code,
+      ).toBe(200);
     });
 
     test('repeated wrong passwords from one client address lock that address, not others', async () => {
       const ip = `192.0.2.${transport === 'plain' ? 10 : 20}`;
       for (let i = 0; i < 30; i += 1) {
-        await t.call(transport, '/api/v1/sso/emailLogin', { email: email(`spray${i}`), password: 'guess1234' }, { ip });
+        await t.call(
+          transport,
+          '/api/v1/sso/emailLogin',
+          { email: email(`spray${i}`), password: 'guess1234' },
+          { ip },
+        );
       }
       const address = email('bystander');
       await t.register(transport, address);
-      expect((await t.call(transport, '/api/v1/sso/emailLogin', { email: address, password: 'secret123' }, { ip })).code).toBe(BodyCode.locked);
-      expect((await t.call(transport, '/api/v1/sso/emailLogin', { email: address, password: 'secret123' }, { ip: '192.0.2.99' })).code).toBe(200);
+      expect(
+        (await t.call(transport, '/api/v1/sso/emailLogin', { email: address, password: 'secret123' }, { ip }))
+          .code,
+      ).toBe(BodyCode.locked);
+      expect(
+        (
+          await t.call(
+            transport,
+            '/api/v1/sso/emailLogin',
+            { email: address, password: 'secret123' },
+            { ip: '192.0.2.99' },
+          )
+        ).code,
+      ).toBe(200);
       t.clock.advance(15 * 60 + 1);
     });
 
@@ -228,13 +381,21 @@ describe.each(tiers)('auth on %s', (tier) => {
       ['DE', undefined],
       ['FH', undefined],
     ])('messages follow the lang header (%s)', async (lang, expected) => {
-      const answer = await t.call(transport, '/api/v1/sso/sendRegisterCode', { email: 'bad' }, lang ? { lang } : {});
-      const chinese = (await t.call(transport, '/api/v1/sso/sendRegisterCode', { email: 'bad' }, { lang: 'CN' })).message;
+      const answer = await t.call(
+        transport,
+        '/api/v1/sso/sendRegisterCode',
+        { email: 'bad' },
+        lang ? { lang } : {},
+      );
+      const chinese = (
+        await t.call(transport, '/api/v1/sso/sendRegisterCode', { email: 'bad' }, { lang: 'CN' })
+      ).message;
       if (expected) expect(answer.message).toBe(expected);
       if (lang === 'CN' || lang === undefined) expect(answer.message).toBe(chinese);
       else expect(answer.message).not.toBe(chinese);
       if (lang === 'DE') expect(answer.message).toMatch(/[\u0e00-\u0e7f]/); // Thai script
-      if (lang === 'FH') expect(answer.message).toMatch(/[ạảãáàâấầẩẫậăắằẳẵặđêếềểễệôốồổỗộơớờởỡợưứừửữựíìỉĩịýỳỷỹỵ]/i);
+      if (lang === 'FH')
+        expect(answer.message).toMatch(/[ạảãáàâấầẩẫậăắằẳẵặđêếềểễệôốồổỗộơớờởỡợưứừửữựíìỉĩịýỳỷỹỵ]/i);
     });
   });
 });

@@ -21,11 +21,19 @@ describe.each(tiers)('the envelope gateway on %s', (tier) => {
       method: 'POST',
       url: '/api/gw',
       headers: { 'content-type': 'application/x-www-form-urlencoded', lang: 'EN' },
-      payload: typeof fields === 'string' ? fields : new URLSearchParams(fields as Record<string, string>).toString(),
+      payload:
+        typeof fields === 'string'
+          ? fields
+          : new URLSearchParams(fields as Record<string, string>).toString(),
       remoteAddress: ip,
     });
     expect(response.statusCode).toBe(200);
-    return JSON.parse(response.body) as { code: number; message?: string; handshake?: string; data: string | null };
+    return JSON.parse(response.body) as {
+      code: number;
+      message?: string;
+      handshake?: string;
+      data: string | null;
+    };
   };
   const inner = { method: 'GET', uri: '/api/v1/common/version', headers: { lang: 'EN' }, params: {} };
 
@@ -35,20 +43,36 @@ describe.each(tiers)('the envelope gateway on %s', (tier) => {
     expect(answer.code).toBe(200);
     expect(answer.handshake).toMatch(/^[A-Za-z0-9]{16}$/);
     expect(answer.handshake).not.toBe(fields.handshake);
-    const opened = JSON.parse(openAnswer({ code: answer.code, handshake: answer.handshake ?? '', data: answer.data ?? '' }));
-    const plain = await t.server.app.inject({ method: 'GET', url: '/api/v1/common/version', headers: { lang: 'EN' } });
+    const opened = JSON.parse(
+      openAnswer({ code: answer.code, handshake: answer.handshake ?? '', data: answer.data ?? '' }),
+    );
+    const plain = await t.server.app.inject({
+      method: 'GET',
+      url: '/api/v1/common/version',
+      headers: { lang: 'EN' },
+    });
     expect(opened).toEqual(JSON.parse(plain.body));
   });
 
   test('a wrong sign is refused unsealed with 460', async () => {
     const fields = sealRequest(inner, t.clock.now());
-    const answer = await post({ ...fields, sign: signOf(fields.data, String(Number(fields.timestamp) + 1), fields.handshake) });
-    expect(answer).toEqual({ code: BodyCode.envelopeRefused, message: 'The request signature is wrong', data: null });
+    const answer = await post({
+      ...fields,
+      sign: signOf(fields.data, String(Number(fields.timestamp) + 1), fields.handshake),
+    });
+    expect(answer).toEqual({
+      code: BodyCode.envelopeRefused,
+      message: 'The request signature is wrong',
+      data: null,
+    });
   });
 
   test('a timestamp more than 300 s away is refused with 460, either way', async () => {
     const old = sealRequest(inner, new Date(t.clock.now().getTime() - 301_000));
-    expect(await post(old)).toMatchObject({ code: 460, message: "The request has expired. Check your device's clock" });
+    expect(await post(old)).toMatchObject({
+      code: 460,
+      message: "The request has expired. Check your device's clock",
+    });
     const future = sealRequest(inner, new Date(t.clock.now().getTime() + 301_000));
     expect((await post(future)).code).toBe(460);
     const edge = sealRequest(inner, new Date(t.clock.now().getTime() - 299_000));
@@ -64,9 +88,19 @@ describe.each(tiers)('the envelope gateway on %s', (tier) => {
   test('undecryptable data, a wrong handshake, missing fields or junk are refused with 460', async () => {
     const fields = sealRequest(inner, t.clock.now());
     const otherHandshake = 'A'.repeat(16);
-    expect((await post({ ...fields, handshake: otherHandshake, sign: signOf(fields.data, fields.timestamp, otherHandshake) })).code).toBe(460);
+    expect(
+      (
+        await post({
+          ...fields,
+          handshake: otherHandshake,
+          sign: signOf(fields.data, fields.timestamp, otherHandshake),
+        })
+      ).code,
+    ).toBe(460);
     const junk = Buffer.alloc(48, 7).toString('base64');
-    expect((await post({ ...fields, data: junk, sign: signOf(junk, fields.timestamp, fields.handshake) })).code).toBe(460);
+    expect(
+      (await post({ ...fields, data: junk, sign: signOf(junk, fields.timestamp, fields.handshake) })).code,
+    ).toBe(460);
     expect((await post({ handshake: fields.handshake })).code).toBe(460);
     expect((await post('%%%not=form')).code).toBe(460);
   });
@@ -81,7 +115,13 @@ describe.each(tiers)('the envelope gateway on %s', (tier) => {
     const { token } = await t.register('plain', 'gateway-ip@example.com');
     expect(token).toBeTruthy();
     const login = (email: string, password: string, ip: string) =>
-      post(sealRequest({ method: 'POST', uri: '/api/v1/sso/emailLogin', headers: {}, params: { email, password } }, t.clock.now()), ip);
+      post(
+        sealRequest(
+          { method: 'POST', uri: '/api/v1/sso/emailLogin', headers: {}, params: { email, password } },
+          t.clock.now(),
+        ),
+        ip,
+      );
     for (let i = 0; i < 30; i += 1) await login(`spray${i}@example.com`, 'wrongpass', '198.18.0.1');
     expect((await login('gateway-ip@example.com', 'secret123', '198.18.0.1')).code).toBe(BodyCode.locked);
     expect((await login('gateway-ip@example.com', 'secret123', '198.18.0.2')).code).toBe(200);

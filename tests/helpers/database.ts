@@ -36,7 +36,9 @@ export async function availableTiers(suite: string): Promise<Tier[]> {
     console.info(`[${suite}] API tests run on PGlite and on PostgreSQL at ${new URL(ADMIN_URL).host}`);
     return ['pglite', 'postgres'];
   }
-  console.warn(`[${suite}] SKIPPED the PostgreSQL tier: no server at ${new URL(ADMIN_URL).host}; PGlite only`);
+  console.warn(
+    `[${suite}] SKIPPED the PostgreSQL tier: no server at ${new URL(ADMIN_URL).host}; PGlite only`,
+  );
   return ['pglite'];
 }
 

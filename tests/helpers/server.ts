@@ -54,9 +54,19 @@ export interface TestServer {
   rootInvite: string;
   dataDir: string;
   /** Calls a route through the chosen transport and returns the parsed answer. */
-  call<T = Record<string, unknown>>(transport: Transport, uri: string, params?: Record<string, unknown>, options?: CallOptions): Promise<Answer<T>>;
+  call<T = Record<string, unknown>>(
+    transport: Transport,
+    uri: string,
+    params?: Record<string, unknown>,
+    options?: CallOptions,
+  ): Promise<Answer<T>>;
   /** Registers a user and returns its token. */
-  register(transport: Transport, email: string, password?: string, invite?: string): Promise<{ token: string; userId: string }>;
+  register(
+    transport: Transport,
+    email: string,
+    password?: string,
+    invite?: string,
+  ): Promise<{ token: string; userId: string }>;
   close(): Promise<void>;
 }
 
@@ -90,7 +100,10 @@ export async function startTestServer(tier: Tier, env: Record<string, string> = 
     if (transport === 'plain') {
       const response = await server.app.inject({
         method,
-        url: method === 'GET' ? `${uri}?${new URLSearchParams(params as Record<string, string>).toString()}` : uri,
+        url:
+          method === 'GET'
+            ? `${uri}?${new URLSearchParams(params as Record<string, string>).toString()}`
+            : uri,
         headers: method === 'GET' ? headers : { ...headers, 'content-type': 'application/json' },
         remoteAddress,
         ...(method === 'GET' ? {} : { payload: JSON.stringify(params) }),
@@ -107,12 +120,25 @@ export async function startTestServer(tier: Tier, env: Record<string, string> = 
       remoteAddress,
     });
     if (response.statusCode !== 200) throw new Error(`HTTP ${response.statusCode}: ${response.body}`);
-    const sealed = JSON.parse(response.body) as { code: number; handshake?: string; data: string | null; message?: string };
-    if (sealed.handshake === undefined || typeof sealed.data !== 'string') return sealed as unknown as Answer<never>; // an unsealed refusal
-    return JSON.parse(openAnswer({ code: sealed.code, handshake: sealed.handshake, data: sealed.data })) as Answer<never>;
+    const sealed = JSON.parse(response.body) as {
+      code: number;
+      handshake?: string;
+      data: string | null;
+      message?: string;
+    };
+    if (sealed.handshake === undefined || typeof sealed.data !== 'string')
+      return sealed as unknown as Answer<never>; // an unsealed refusal
+    return JSON.parse(
+      openAnswer({ code: sealed.code, handshake: sealed.handshake, data: sealed.data }),
+    ) as Answer<never>;
   };
 
-  const register: TestServer['register'] = async (transport, email, password = 'secret123', invite = ROOT_INVITE) => {
+  const register: TestServer['register'] = async (
+    transport,
+    email,
+    password = 'secret123',
+    invite = ROOT_INVITE,
+  ) => {
     const sent = await call(transport, '/api/v1/sso/sendRegisterCode', { email });
     if (sent.code !== 200) throw new Error(`sendRegisterCode: ${JSON.stringify(sent)}`);
     const answer = await call<{ token: string; userId: string }>(transport, '/api/v1/sso/register', {

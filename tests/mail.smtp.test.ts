@@ -1,0 +1,310 @@
+/**
+ * Verification mail over real SMTP (CONTRACT.md "Verification codes and limits"): Coffer started
+ * with SMTP_URL and no injected mailer uses nodemailer's SMTP transport; a local smtp-server
+ * receives the mail and mailparser reads it. Everything goes over real HTTP on loopback.
+ */
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { simpleParser, type ParsedMail } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { z } from 'zod';
+import { createServer, type CofferServer } from '../server/app.js';
+import { loadConfig } from '../server/config.js';
+import { verificationCodes } from '../server/db/schema.js';
+import { openAnswer, sealRequest } from '../server/http/envelope-codec.js';
+import { openTestDatabase } from './helpers/database.js';
+
+const ROOT_INVITE = 'ROOTSMTP1';
+
+const answerSchema = z.object({
+  code: z.number(),
+  message: z.string(),
+  data: z.record(z.string(), z.unknown()).nullable(),
+});
+type Answer = z.infer<typeof answerSchema>;
+const sealedSchema = z.object({ code: z.number(), handshake: z.string(), data: z.string() });
+
+const mailTextSchema = z.object({
+  mail: z.object({
+    register_subject: z.string(),
+    register_body: z.string(),
+    forget_subject: z.string(),
+    forget_body: z.string(),
+  }),
+});
+const catalogue = (locale: string) =>
+  mailTextSchema.parse(
+    JSON.parse(fs.readFileSync(new URL(`../locales/${locale}.json`, import.meta.url), 'utf8')),
+  ).mail;
+const en = catalogue('en');
+const ko = catalogue('ko');
+/** The fixed part of a body template before the code, e.g. "Your Coffer registration code is ". */
+const bodyLead = (template: string) => template.split('{{code}}')[0] ?? template;
+
+// ---------------------------------------------------------------------------------------------
+// A local SMTP server that keeps every message it receives.
+
+interface Received {
+  /** RCPT TO addresses of the SMTP envelope. */
+  rcptTo: string[];
+  mail: ParsedMail;
+}
+
+interface LocalSmtp {
+  port: number;
+  received: Received[];
+  close(): Promise<void>;
+}
+
+async function startSmtp(port = 0): Promise<LocalSmtp> {
+  const received: Received[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, session, callback) {
+      const rcptTo = session.envelope.rcptTo.map((address) => address.address.toLowerCase());
+      simpleParser(stream).then(
+        (mail) => {
+          received.push({ rcptTo, mail });
+          callback();
+        },
+        (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))),
+      );
+    },
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.server.address();
+  if (address === null || typeof address === 'string') throw new Error('the SMTP server has no TCP address');
+  return {
+    port: address.port,
+    received,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** The newest message to `to`, waiting a little for it (it normally arrives before the HTTP answer). */
+async function mailTo(smtp: LocalSmtp, to: string, after = 0): Promise<ParsedMail> {
+  const deadline = Date.now() + 5_000;
+  for (;;) {
+    const found = smtp.received
+      .slice(after)
+      .reverse()
+      .find((item) => item.rcptTo.includes(to));
+    if (found) return found.mail;
+    if (Date.now() > deadline) throw new Error(`no mail to ${to}; received ${smtp.received.length}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+function codeIn(mail: ParsedMail): string {
+  const code = (mail.text ?? '').match(/(?<!\d)(\d{6})(?!\d)/)?.[1];
+  if (!code) throw new Error(`no 6-digit code in ${JSON.stringify(mail.text)}`);
+  return code;
+}
+
+/** A TCP port on 127.0.0.1 with nothing listening on it. */
+async function closedPort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', () => resolve()));
+  const address = probe.address();
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  if (address === null || typeof address === 'string') throw new Error('no TCP address');
+  return address.port;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Coffer on SMTP, over real HTTP.
+
+interface Running {
+  server: CofferServer;
+  base: string;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+async function startCoffer(smtpPort: number): Promise<Running> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-smtp-'));
+  const config = loadConfig({
+    SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+    DATA_DIR: dataDir,
+    COFFER_ROOT_INVITE: ROOT_INVITE,
+    COFFER_SCRYPT_COST: '4',
+    COFFER_JOBS: 'off',
+    LOG_LEVEL: 'silent',
+  });
+  const server = await createServer({ config, logger: false, database: await openTestDatabase('pglite') });
+  await server.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = server.app.server.address();
+  if (address === null || typeof address === 'string') throw new Error('Coffer has no TCP address');
+  return {
+    server,
+    base: `http://127.0.0.1:${address.port}`,
+    dataDir,
+    async close() {
+      await server.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function call(
+  base: string,
+  uri: string,
+  params: Record<string, unknown>,
+  headers: Record<string, string> = {},
+): Promise<Answer> {
+  const response = await fetch(`${base}${uri}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(params),
+    signal: AbortSignal.timeout(20_000),
+  });
+  expect(response.status).toBe(200);
+  return answerSchema.parse(await response.json());
+}
+
+async function callSealed(
+  base: string,
+  uri: string,
+  params: Record<string, unknown>,
+  headers: Record<string, string> = {},
+): Promise<Answer> {
+  const fields = sealRequest({ method: 'POST', uri, headers, params }, new Date());
+  const response = await fetch(`${base}/api/gw`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ ...fields }).toString(),
+    signal: AbortSignal.timeout(20_000),
+  });
+  expect(response.status).toBe(200);
+  const sealed = sealedSchema.parse(await response.json());
+  const answer = answerSchema.parse(JSON.parse(openAnswer(sealed)));
+  expect(sealed.code).toBe(answer.code);
+  return answer;
+}
+
+describe('verification mail over real SMTP', () => {
+  let smtp: LocalSmtp;
+  let coffer: Running;
+  beforeAll(async () => {
+    smtp = await startSmtp();
+    coffer = await startCoffer(smtp.port);
+  });
+  afterAll(async () => {
+    await coffer?.close();
+    await smtp?.close();
+  });
+
+  test('sendRegisterCode with lang EN mails the address an English message with a 6-digit code, and register accepts that code', async () => {
+    const address = 'smtp.alice@example.com';
+    const sent = await call(coffer.base, '/api/v1/sso/sendRegisterCode', { email: address }, { lang: 'EN' });
+    expect(sent).toMatchObject({ code: 200, message: 'Verification code sent', data: { resendAfter: 60 } });
+    const mail = await mailTo(smtp, address);
+    expect(mail.subject).toBe(en.register_subject);
+    expect(mail.text).toContain(bodyLead(en.register_body));
+    expect(mail.from?.value[0]?.address).toBe('no-reply@coffer.local');
+    const code = codeIn(mail);
+    const registered = await call(coffer.base, '/api/v1/sso/register', {
+      email: address,
+      code,
+      inviteCode: ROOT_INVITE,
+      password: 'secret123',
+      confirmPassword: 'secret123',
+    });
+    expect(registered.code).toBe(200);
+    expect(registered.data?.['token']).toEqual(expect.any(String));
+  });
+
+  test('sendForgetCode with lang KO mails a Korean message whose code checkForgetCode accepts', async () => {
+    const address = 'smtp.alice@example.com';
+    const before = smtp.received.length;
+    const sent = await call(coffer.base, '/api/v1/sso/sendForgetCode', { email: address }, { lang: 'KO' });
+    expect(sent.code).toBe(200);
+    const mail = await mailTo(smtp, address, before);
+    expect(mail.subject).toBe(ko.forget_subject);
+    expect(mail.text).toContain(bodyLead(ko.forget_body));
+    const code = codeIn(mail);
+    const checked = await call(coffer.base, '/api/v1/sso/checkForgetCode', { email: address, code });
+    expect(checked).toMatchObject({ code: 200, data: { valid: true } });
+  });
+
+  test('a code asked for through the envelope is mailed the same way, in the inner lang header', async () => {
+    const address = 'smtp.bob@example.com';
+    const sent = await callSealed(
+      coffer.base,
+      '/api/v1/sso/sendRegisterCode',
+      { email: address },
+      { lang: 'KO' },
+    );
+    expect(sent).toMatchObject({ code: 200, data: { resendAfter: 60 } });
+    const mail = await mailTo(smtp, address);
+    expect(mail.subject).toBe(ko.register_subject);
+    const registered = await callSealed(coffer.base, '/api/v1/sso/register', {
+      email: address,
+      code: codeIn(mail),
+      inviteCode: ROOT_INVITE,
+      password: 'secret123',
+      confirmPassword: 'secret123',
+    });
+    expect(registered.code).toBe(200);
+  });
+});
+
+describe('when the SMTP server is unreachable', () => {
+  let port: number;
+  let coffer: Running;
+  let smtp: LocalSmtp | undefined;
+  beforeAll(async () => {
+    port = await closedPort();
+    coffer = await startCoffer(port);
+  });
+  afterAll(async () => {
+    await coffer?.close();
+    await smtp?.close();
+  });
+
+  test('sendRegisterCode answers body code 500 with a request id promptly, and stores no code (no countdown starts)', async () => {
+    const address = 'smtp.down@example.com';
+    const started = Date.now();
+    const answer = await call(
+      coffer.base,
+      '/api/v1/sso/sendRegisterCode',
+      { email: address },
+      { lang: 'EN' },
+    );
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(answer.code).toBe(500);
+    expect(answer.data).toEqual({ requestId: expect.any(String) });
+    expect(answer.message).not.toMatch(/ECONNREFUSED|smtp|127\.0\.0\.1/i);
+    const rows = await coffer.server.database.db
+      .select()
+      .from(verificationCodes)
+      .where(eq(verificationCodes.email, address));
+    expect(rows).toEqual([]);
+  });
+
+  test('once the SMTP server is back, a send right after the failed one is accepted and mailed', async () => {
+    const address = 'smtp.down@example.com';
+    smtp = await startSmtp(port);
+    const answer = await call(
+      coffer.base,
+      '/api/v1/sso/sendRegisterCode',
+      { email: address },
+      { lang: 'EN' },
+    );
+    expect(answer).toMatchObject({ code: 200, data: { resendAfter: 60 } });
+    const mail = await mailTo(smtp, address);
+    expect(codeIn(mail)).toMatch(/^\d{6}$/);
+  });
+});

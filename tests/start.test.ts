@@ -1,0 +1,254 @@
+/**
+ * The README's run command (`npm start`, i.e. `tsx server/main.ts`) as a user runs it: a real
+ * process on a fresh DATA_DIR, PORT=0 for any free port, the banner, health, the dev mailbox,
+ * a restart on the same data, and the production guard.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { simpleParser } from 'mailparser';
+import { afterAll, describe, expect, test } from 'vitest';
+import { z } from 'zod';
+
+const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+const tsx = path.join(repoRoot, 'node_modules', '.bin', 'tsx');
+const START_TIMEOUT_MS = 60_000;
+const BANNER = /Coffer is serving on (http:\/\/localhost:(\d+))/;
+
+const answerSchema = z.object({
+  code: z.number(),
+  message: z.string(),
+  data: z.record(z.string(), z.unknown()).nullable(),
+});
+type Answer = z.infer<typeof answerSchema>;
+
+interface Started {
+  child: ChildProcess;
+  /** stdout and stderr so far, interleaved as they came. */
+  output: () => string;
+  /** Resolves when the process has exited and its output is closed. */
+  closed: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  startedAt: number;
+}
+
+const children: Started[] = [];
+const tmpDirs: string[] = [];
+
+function freshDataDir(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-start-'));
+  tmpDirs.push(dir);
+  return dir;
+}
+
+/** Runs the start command in its own process group (so afterAll can end tsx and its node child). */
+function start(env: NodeJS.ProcessEnv): Started {
+  const child = spawn(tsx, ['server/main.ts'], {
+    cwd: repoRoot,
+    env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  const closed = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('close', (code, signal) => resolve({ code, signal })),
+  );
+  const started: Started = { child, output: () => output, closed, startedAt: Date.now() };
+  children.push(started);
+  return started;
+}
+
+/** The start environment: the caller's, minus anything that would change what is tested. */
+function startEnv(dataDir: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    PORT: '0',
+    DATA_DIR: dataDir,
+    COFFER_SCRYPT_COST: '4',
+    NODE_ENV: undefined,
+    HOST: undefined,
+    DATABASE_URL: undefined,
+    SMTP_URL: undefined,
+    REDIS_URL: undefined,
+    COFFER_ROOT_INVITE: undefined,
+    COFFER_NOW: undefined,
+    ...extra,
+  };
+}
+
+/** Waits until the output matches `pattern`; fails on timeout or when the process exits first. */
+function waitForOutput(
+  started: Started,
+  pattern: RegExp,
+  timeoutMs = START_TIMEOUT_MS,
+): Promise<RegExpMatchArray> {
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      const match = started.output().match(pattern);
+      if (!match) return;
+      done();
+      resolve(match);
+    };
+    const timer = setTimeout(() => {
+      done();
+      reject(new Error(`no ${pattern} within ${timeoutMs} ms; output:\n${started.output()}`));
+    }, timeoutMs);
+    const onClose = () => {
+      check();
+      done();
+      reject(new Error(`the process exited before printing ${pattern}; output:\n${started.output()}`));
+    };
+    const done = () => {
+      clearTimeout(timer);
+      started.child.stdout?.off('data', check);
+      started.child.stderr?.off('data', check);
+      started.child.off('close', onClose);
+    };
+    started.child.stdout?.on('data', check);
+    started.child.stderr?.on('data', check);
+    started.child.once('close', onClose);
+    check();
+  });
+}
+
+async function call(
+  base: string,
+  uri: string,
+  params: Record<string, unknown>,
+  headers: Record<string, string> = {},
+): Promise<Answer> {
+  const response = await fetch(`${base}${uri}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(params),
+    signal: AbortSignal.timeout(20_000),
+  });
+  expect(response.status).toBe(200);
+  return answerSchema.parse(await response.json());
+}
+
+/** Stops a start with SIGTERM to tsx (which hands it to the server) and waits for the exit. */
+async function stop(started: Started) {
+  started.child.kill('SIGTERM');
+  return started.closed;
+}
+
+afterAll(async () => {
+  for (const started of children) {
+    if (
+      started.child.exitCode !== null ||
+      started.child.signalCode !== null ||
+      started.child.pid === undefined
+    )
+      continue;
+    try {
+      process.kill(-started.child.pid, 'SIGKILL'); // the group this test created: tsx and its node child
+    } catch {
+      // already gone
+    }
+    await Promise.race([started.closed, new Promise((resolve) => setTimeout(resolve, 5_000))]);
+  }
+  for (const dir of tmpDirs) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('npm start (tsx server/main.ts)', () => {
+  const dataDir = freshDataDir();
+  const address = 'first.user@example.com';
+  let first: Started;
+  let base = '';
+  let rootInvite = '';
+
+  test(
+    'the first start on an empty DATA_DIR prints the real URL for PORT=0, the dev mailbox and a new root invite, and health answers 200 within a minute',
+    { timeout: 90_000 },
+    async () => {
+      first = start(startEnv(dataDir));
+      const banner = await waitForOutput(first, BANNER);
+      base = banner[1] ?? '';
+      expect(Number(banner[2])).toBeGreaterThan(0);
+      rootInvite = (await waitForOutput(first, /Root invite code \(first start\): ([A-Z0-9]{8})\b/))[1] ?? '';
+      expect(rootInvite).toMatch(/^[A-Z0-9]{8}$/);
+      expect(first.output()).toContain('Mail goes to the dev mailbox');
+      const health = await fetch(`${base}/api/health`, { signal: AbortSignal.timeout(10_000) });
+      expect(health.status).toBe(200);
+      expect(await health.json()).toMatchObject({ status: 'ok', database: 'pglite' });
+      expect(Date.now() - first.startedAt).toBeLessThan(START_TIMEOUT_MS);
+      // Not started as production (that would refuse the dev mailbox), and nothing logged at error level.
+      expect(first.child.exitCode).toBeNull();
+      expect(first.output()).not.toMatch(/"level":(50|60)/);
+    },
+  );
+
+  test(
+    'in development a code mail lands as an .eml file under DATA_DIR/mailbox, and registering with its code works',
+    { timeout: 30_000 },
+    async () => {
+      const sent = await call(base, '/api/v1/sso/sendRegisterCode', { email: address }, { lang: 'EN' });
+      expect(sent).toMatchObject({ code: 200, data: { resendAfter: 60 } });
+      const mailbox = path.join(dataDir, 'mailbox');
+      const files = fs.readdirSync(mailbox).filter((name) => name.endsWith('.eml'));
+      expect(files).toHaveLength(1);
+      const mail = await simpleParser(fs.readFileSync(path.join(mailbox, files[0] ?? '')));
+      expect(mail.to && !Array.isArray(mail.to) ? mail.to.value[0]?.address : undefined).toBe(address);
+      const code = (mail.text ?? '').match(/(?<!\d)(\d{6})(?!\d)/)?.[1];
+      expect(code).toMatch(/^\d{6}$/);
+      const registered = await call(base, '/api/v1/sso/register', {
+        email: address,
+        code,
+        inviteCode: rootInvite,
+        password: 'secret123',
+        confirmPassword: 'secret123',
+      });
+      expect(registered.code).toBe(200);
+    },
+  );
+
+  test(
+    'SIGTERM shuts it down cleanly; a second start on the same DATA_DIR keeps the data and prints no new root invite',
+    { timeout: 120_000 },
+    async () => {
+      const exit = await stop(first);
+      expect(exit.code).toBe(0);
+      expect(first.output()).toContain('SIGTERM: shutting down');
+
+      const second = start(startEnv(dataDir));
+      const banner = await waitForOutput(second, BANNER);
+      const secondBase = banner[1] ?? '';
+      await waitForOutput(second, /Root invite code: created on the first start/);
+      expect(second.output()).not.toContain('Root invite code (first start)');
+      const login = await call(secondBase, '/api/v1/sso/emailLogin', {
+        email: address,
+        password: 'secret123',
+      });
+      expect(login.code).toBe(200);
+      const token = String(login.data?.['token']);
+      const info = await fetch(`${secondBase}/api/v1/user/info`, {
+        headers: { authorization: `Bearer ${token}` },
+        signal: AbortSignal.timeout(10_000),
+      });
+      expect(answerSchema.parse(await info.json())).toMatchObject({ code: 200, data: { email: address } });
+      expect((await stop(second)).code).toBe(0);
+    },
+  );
+
+  test(
+    'NODE_ENV=production without SMTP_URL exits non-zero with a message naming SMTP_URL',
+    { timeout: 90_000 },
+    async () => {
+      const production = start(startEnv(freshDataDir(), { NODE_ENV: 'production' }));
+      const exit = await Promise.race([
+        production.closed,
+        new Promise<never>((_resolve, reject) =>
+          setTimeout(() => reject(new Error(`still running:\n${production.output()}`)), START_TIMEOUT_MS),
+        ),
+      ]);
+      expect(exit.code).not.toBe(0);
+      expect(exit.code).not.toBeNull();
+      expect(production.output()).toContain('SMTP_URL');
+      expect(production.output()).not.toMatch(BANNER);
+    },
+  );
+});
