@@ -1,8 +1,9 @@
 import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'data/', 'coverage/', 'server/db/migrations/'] },
+  { ignores: ['node_modules/', 'dist/', 'data/', 'coverage/', 'server/db/migrations/', 'dev-dist/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -11,6 +12,31 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
       'no-console': 'off',
+    },
+  },
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'error',
+      // The UI talks to the network only through the worker (ARCHITECTURE.md).
+      'no-restricted-globals': [
+        'error',
+        { name: 'fetch', message: 'The UI sends commands to the worker; it never calls fetch.' },
+      ],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['zod', '**/contract/schema*', '**/contract/api/*'],
+              message: 'Full zod stays out of the first page: import types only, or contract/validation.',
+              allowTypeImports: true,
+            },
+          ],
+        },
+      ],
     },
   },
 );

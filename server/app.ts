@@ -3,14 +3,12 @@
  * routes), routes, the envelope gateway, uploads, docs and health. Used by `npm start`, the
  * admin CLI, the tests and the benchmarks alike.
  */
-import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
-import fastifyStatic from '@fastify/static';
 import { jsonSchemaTransform, serializerCompiler } from 'fastify-type-provider-zod';
 import { APP_VERSION, UPLOAD_MAX_BYTES } from '../contract/constants.js';
 import { clockStartingAt, systemClock, type Clock } from './clock.js';
@@ -20,6 +18,7 @@ import { openDatabase, type OpenDatabase } from './db/database.js';
 import { answerFrameworkError, installErrorHandling } from './http/errors.js';
 import { INNER_CALL_HEADER, newInnerSecret, registerGateway } from './http/gateway.js';
 import { loadTranslator } from './i18n/i18n.js';
+import { registerStatic } from './http/static.js';
 import { purgeJob } from './jobs/purge.job.js';
 import { Scheduler } from './jobs/scheduler.js';
 import { devMailbox, smtpMailer, type Mailer } from './mail/mailer.js';
@@ -48,6 +47,8 @@ export interface ServerOptions {
   /** Tests pass an in-memory PGlite or a PostgreSQL test database. */
   database?: OpenDatabase;
   logger?: boolean;
+  /** The built app; tests point it elsewhere. Defaults to the repository's dist/. */
+  distDir?: string;
 }
 
 export interface CofferServer {
@@ -65,6 +66,7 @@ export interface CofferServer {
 }
 
 const publicDir = fileURLToPath(new URL('../public/', import.meta.url));
+const distDir = fileURLToPath(new URL('../dist/', import.meta.url));
 
 export async function createServer(options: ServerOptions): Promise<CofferServer> {
   const { config } = options;
@@ -165,8 +167,7 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
       .code(up ? 200 : 503)
       .send({ status: up ? 'ok' : 'unavailable', database: database.kind, version: APP_VERSION });
   });
-  if (fs.existsSync(publicDir))
-    await app.register(fastifyStatic, { root: publicDir, prefix: '/', wildcard: false, index: false });
+  await registerStatic(app, options.distDir ?? distDir, publicDir);
 
   const rootInviteCreated = await services.operators.ensureRootInvite(config.rootInvite);
   if (config.jobs) scheduler.start();

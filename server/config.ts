@@ -23,6 +23,7 @@ const envSchema = z.object({
   COFFER_SCRYPT_COST: z.coerce.number().int().min(4).max(20).default(15),
   COFFER_RATE_LIMIT: z.coerce.number().int().min(0).default(600),
   COFFER_JOBS: z.enum(['on', 'off']).default('on'),
+  COFFER_CLIENT_BUILD: z.enum(['auto', 'off']).default('auto'),
   REDIS_URL: z.string().url().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
@@ -45,6 +46,8 @@ export interface Config {
   /** Requests per minute per client address; 0 turns the limit off (benchmarks). */
   rateLimitPerMinute: number;
   jobs: boolean;
+  /** `npm start` builds dist/ when it is missing, unless off. */
+  clientBuild: boolean;
   redisUrl: string | undefined;
   logLevel: string;
 }
@@ -94,6 +97,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     scryptCost: e.COFFER_SCRYPT_COST,
     rateLimitPerMinute: e.COFFER_RATE_LIMIT,
     jobs: e.COFFER_JOBS === 'on',
+    clientBuild: e.COFFER_CLIENT_BUILD === 'auto',
     redisUrl: e.REDIS_URL,
     logLevel: e.LOG_LEVEL,
   };

@@ -1,6 +1,8 @@
 /** `npm start`: serves the API (and the app) on PORT, on PGlite in DATA_DIR unless DATABASE_URL is set. */
 import type { AddressInfo } from 'node:net';
 import { createServer } from './app.js';
+import { fileURLToPath } from 'node:url';
+import { buildClientIfMissing } from './client-build.js';
 import { ConfigError, loadConfig } from './config.js';
 
 /** The URL the server really listens on (PORT=0 picks a free port); wildcard hosts read as localhost. */
@@ -24,6 +26,8 @@ async function main(): Promise<void> {
   if (server.rootInviteCreated) lines.push(`Root invite code (first start): ${server.rootInviteCreated}`);
   else lines.push('Root invite code: created on the first start; `npm run admin -- invite list` shows it');
   console.log(lines.join('\n'));
+  if (config.clientBuild)
+    buildClientIfMissing(fileURLToPath(new URL('..', import.meta.url)), (line) => console.log(line));
   const stop = async (signal: string) => {
     console.log(`${signal}: shutting down`);
     await server.close();

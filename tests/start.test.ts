@@ -68,6 +68,8 @@ function startEnv(dataDir: string, extra: NodeJS.ProcessEnv = {}): NodeJS.Proces
     PORT: '0',
     DATA_DIR: dataDir,
     COFFER_SCRYPT_COST: '4',
+    // The end-to-end test builds dist/ itself; two builds into one folder at once would race.
+    COFFER_CLIENT_BUILD: 'off',
     NODE_ENV: undefined,
     HOST: undefined,
     DATABASE_URL: undefined,

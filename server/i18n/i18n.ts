@@ -4,21 +4,9 @@
  */
 import fs from 'node:fs';
 import { z } from 'zod';
+import { DEFAULT_LOCALE, LANGUAGES, LOCALES, type Locale } from '../../contract/locales.js';
 
-export const LOCALES = ['zh-Hans', 'zh-Hant', 'en', 'ja', 'ko', 'th', 'vi'] as const;
-export type Locale = (typeof LOCALES)[number];
-export const DEFAULT_LOCALE: Locale = 'zh-Hans';
-
-/** The spec's `lang` header values, in the order of its list, with each language's own name. */
-export const LANGUAGES: ReadonlyArray<{ code: string; locale: Locale; name: string }> = [
-  { code: 'CN', locale: 'zh-Hans', name: '简体中文' },
-  { code: 'TW', locale: 'zh-Hant', name: '繁體中文' },
-  { code: 'EN', locale: 'en', name: 'English' },
-  { code: 'JP', locale: 'ja', name: '日本語' },
-  { code: 'KO', locale: 'ko', name: '한국어' },
-  { code: 'DE', locale: 'th', name: 'ไทย' },
-  { code: 'FH', locale: 'vi', name: 'Tiếng Việt' },
-];
+export { DEFAULT_LOCALE, headerCodeOf, LANGUAGES, LOCALES, type Locale } from '../../contract/locales.js';
 
 const byHeader = new Map<string, Locale>();
 for (const language of LANGUAGES) {
@@ -36,11 +24,6 @@ byHeader
 export function localeFromHeader(value: string | string[] | undefined): Locale {
   const raw = Array.isArray(value) ? value[0] : value;
   return (raw && byHeader.get(raw.trim().toLowerCase())) || DEFAULT_LOCALE;
-}
-
-/** The spec's header code for a locale (KO, EN, ...). */
-export function headerCodeOf(locale: Locale): string {
-  return LANGUAGES.find((language) => language.locale === locale)?.code ?? 'CN';
 }
 
 type Catalogue = Record<string, unknown>;

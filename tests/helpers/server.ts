@@ -73,7 +73,11 @@ export interface TestServer {
 export const ROOT_INVITE = 'ROOTTEST1';
 export const newKey = () => crypto.randomUUID();
 
-export async function startTestServer(tier: Tier, env: Record<string, string> = {}): Promise<TestServer> {
+export async function startTestServer(
+  tier: Tier,
+  env: Record<string, string> = {},
+  distDir?: string,
+): Promise<TestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-test-'));
   const config = loadConfig({
     DATA_DIR: dataDir,
@@ -87,7 +91,14 @@ export async function startTestServer(tier: Tier, env: Record<string, string> = 
   const clock = new ManualClock('2026-01-05T02:00:00Z');
   const mailer = new CapturingMailer();
   const database = await openTestDatabase(tier);
-  const server = await createServer({ config, clock, mailer, database, logger: false });
+  const server = await createServer({
+    config,
+    clock,
+    mailer,
+    database,
+    logger: false,
+    ...(distDir ? { distDir } : {}),
+  });
   await server.app.ready();
 
   const call: TestServer['call'] = async (transport, uri, params = {}, options = {}) => {

@@ -1,0 +1,42 @@
+/**
+ * Serves the built app (dist/) and public files beside the API, compressed, with long cache
+ * headers for hashed assets and no-cache for the shell and the service worker (so updates land).
+ * While dist/ is being built on a first start, `/` answers a page that reloads itself.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import compress from '@fastify/compress';
+import fastifyStatic from '@fastify/static';
+
+const BUILDING_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="refresh" content="3"><title>Coffer</title></head><body style="font-family:system-ui;padding:24px">
+<h1>Coffer is starting</h1><p>The app is being built for the first time; this page reloads itself.</p></body></html>`;
+
+export async function registerStatic(
+  app: FastifyInstance,
+  distDir: string,
+  publicDir: string,
+): Promise<void> {
+  await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip', 'deflate'] });
+  fs.mkdirSync(distDir, { recursive: true });
+  const roots = [distDir, publicDir].filter((dir) => fs.existsSync(dir));
+  await app.register(fastifyStatic, {
+    root: roots,
+    prefix: '/',
+    index: false,
+    wildcard: true,
+    cacheControl: false,
+    setHeaders(response, filePath) {
+      const hashed = filePath.startsWith(path.join(distDir, 'assets') + path.sep);
+      response.setHeader('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+      response.setHeader('x-content-type-options', 'nosniff');
+    },
+  });
+  app.get('/', { schema: { hide: true } }, async (_request, reply) => {
+    const index = path.join(distDir, 'index.html');
+    if (!fs.existsSync(index))
+      return reply.code(503).header('retry-after', '3').type('text/html; charset=utf-8').send(BUILDING_PAGE);
+    return reply.header('cache-control', 'no-cache').sendFile('index.html', distDir);
+  });
+}

@@ -1,0 +1,97 @@
+/** The shell: hash routes of the spec, the launch rule, guards, headers, the tab bar. */
+import { Suspense, useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { HashRouter, Navigate, Route, Routes, useLocation, useNavigate } from 'react-router-dom';
+import { useSession } from '../db/use-session.js';
+import { ServiceButton } from '../ui/ServiceButton.js';
+import { toast } from '../ui/toast.js';
+import { ChunkErrorBoundary, PageLoading } from './loading.js';
+import { PageHeader } from './PageHeader.js';
+import { launchTarget, ROUTE_TABLE, ROUTES, type RouteEntry } from './routes.js';
+import { TabBar } from './TabBar.js';
+
+export function App() {
+  return (
+    <HashRouter>
+      <Shell />
+    </HashRouter>
+  );
+}
+
+function Shell() {
+  const session = useSession();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const launched = useRef(false);
+  const hadToken = useRef(false);
+  const token = session?.token ?? null;
+
+  // The launch rule runs once, when the stored session is known.
+  useEffect(() => {
+    if (session === undefined || launched.current) return;
+    launched.current = true;
+    const target = launchTarget(location.pathname === '/' ? ROUTES.login : location.pathname, token !== null);
+    if (target && target !== location.pathname) navigate(target, { replace: true });
+  }, [session, token, location.pathname, navigate]);
+
+  // A token that disappears (401, logout, another tab) relaunches at login.
+  useEffect(() => {
+    if (session === undefined) return;
+    if (hadToken.current && token === null) navigate(ROUTES.login, { replace: true });
+    hadToken.current = token !== null;
+  }, [session, token, navigate]);
+
+  if (session === undefined) return <PageLoading />;
+  return (
+    <div className="app">
+      <Routes>
+        <Route path="/" element={<Navigate to={ROUTES.login} replace />} />
+        {ROUTE_TABLE.map((entry) => (
+          <Route
+            key={entry.path}
+            path={entry.path}
+            element={<RoutePage entry={entry} loggedIn={token !== null} />}
+          />
+        ))}
+        <Route path="*" element={<Navigate to={token ? ROUTES.home : ROUTES.login} replace />} />
+      </Routes>
+      {token !== null && <ServiceButton />}
+    </div>
+  );
+}
+
+function RoutePage({ entry, loggedIn }: { entry: RouteEntry; loggedIn: boolean }) {
+  const { t } = useTranslation();
+  if (entry.access === 'user' && !loggedIn) return <Navigate to={ROUTES.login} replace />;
+  if (!entry.page) return <NotYetOpen />;
+  const Page = entry.page;
+  return (
+    <div
+      className={`page ${entry.header === 'standard' ? 'page--standard' : 'page--custom'} ${entry.tab ? 'page--tab' : ''}`}
+    >
+      {entry.header === 'standard' && entry.title && (
+        <PageHeader title={t(entry.title as 'tabs.home')} back={!entry.tab} />
+      )}
+      <main className="page__body">
+        <ChunkErrorBoundary>
+          <Suspense fallback={<PageLoading />}>
+            <Page />
+          </Suspense>
+        </ChunkErrorBoundary>
+      </main>
+      {entry.tab && <TabBar />}
+    </div>
+  );
+}
+
+/** A spec route whose page comes with a later feature: the spec's toast, then back. */
+function NotYetOpen() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  useEffect(() => {
+    toast(t('common.not_yet_open'));
+    if (window.history.length > 1) navigate(-1);
+    else navigate(ROUTES.home, { replace: true });
+  }, [navigate, t]);
+  return null;
+}

@@ -1,0 +1,71 @@
+/**
+ * i18next with one catalogue per language under locales/, loaded lazily (the first page only
+ * carries the language it shows). zh-Hans is the default and the fallback.
+ */
+import i18next from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import { DEFAULT_LOCALE, isLocale, LOCALES, type Locale } from '../../contract/locales.js';
+import type catalogue from '../../locales/zh-Hans.json';
+
+declare module 'i18next' {
+  interface CustomTypeOptions {
+    resources: { translation: typeof catalogue };
+  }
+}
+
+const loaders = import.meta.glob<{ default: Record<string, unknown> }>('../../locales/*.json');
+
+async function loadCatalogue(locale: Locale): Promise<Record<string, unknown>> {
+  const load = loaders[`../../locales/${locale}.json`];
+  if (!load) throw new Error(`no catalogue for ${locale}`);
+  return (await load()).default;
+}
+
+/** The browser's preferred language among ours, for a first visit. */
+export function preferredLocale(languages: readonly string[]): Locale {
+  for (const tag of languages) {
+    const lower = tag.toLowerCase();
+    if (lower.startsWith('zh')) return /hant|tw|hk|mo/.test(lower) ? 'zh-Hant' : 'zh-Hans';
+    const base = lower.split('-')[0] ?? '';
+    const match = LOCALES.find((locale) => locale === base);
+    if (match) return match;
+  }
+  return DEFAULT_LOCALE;
+}
+
+/** Starts i18next in `locale` (and the fallback); resolves when both are loaded. */
+export async function startI18n(locale: string): Promise<void> {
+  const lng = isLocale(locale) ? locale : DEFAULT_LOCALE;
+  await i18next
+    .use({
+      type: 'backend',
+      init() {},
+      read(
+        language: string,
+        _namespace: string,
+        callback: (error: Error | null, data: Record<string, unknown> | null) => void,
+      ) {
+        if (!isLocale(language)) return callback(new Error(`unknown language ${language}`), null);
+        loadCatalogue(language).then(
+          (data) => callback(null, data),
+          (error: unknown) => callback(error instanceof Error ? error : new Error(String(error)), null),
+        );
+      },
+    })
+    .use(initReactI18next)
+    .init({
+      lng,
+      fallbackLng: DEFAULT_LOCALE,
+      supportedLngs: [...LOCALES],
+      load: 'currentOnly',
+      interpolation: { escapeValue: false },
+      returnNull: false,
+    });
+  document.documentElement.lang = lng;
+}
+
+/** Switches the language and the document's lang attribute. */
+export async function changeLocale(locale: Locale): Promise<void> {
+  await i18next.changeLanguage(locale);
+  document.documentElement.lang = locale;
+}

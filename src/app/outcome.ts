@@ -1,0 +1,64 @@
+/**
+ * What the UI does with a worker outcome (spec section 8, CONTRACT.md): 401 relaunches at login
+ * (the worker already cleared the token); 300, 4900 and 4901 go to their pages after 1.5 s; any
+ * other code shows the server's message as a 2000 ms toast, unless the form shows it beside a
+ * field; a transport failure shows a toast.
+ */
+import { useCallback } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router-dom';
+import { BodyCode } from '../../contract/codes.js';
+import { SPECIAL_CODE_REDIRECT_MS } from '../../contract/constants.js';
+import type { Outcome } from '../../worker/transport.js';
+import { toast } from '../ui/toast.js';
+import { ROUTES } from './routes.js';
+import { useGo } from './navigation.js';
+
+const REDIRECTS: Partial<Record<number, string>> = {
+  [BodyCode.tradePasswordNotSet]: ROUTES.updatePassword2,
+  [BodyCode.authenticatorNotBound]: ROUTES.updatePassword3,
+  [BodyCode.noWithdrawalMethod]: ROUTES.withdraw2,
+};
+
+export interface FieldErrorSink {
+  /** Fields the form shows errors beside; a refusal naming one of them goes there, not to a toast. */
+  fields: readonly string[];
+  show(field: string, message: string): void;
+}
+
+function fieldOf(data: unknown): string | undefined {
+  if (typeof data !== 'object' || data === null || !('field' in data)) return undefined;
+  return typeof data.field === 'string' ? data.field : undefined;
+}
+
+/** Returns a handler that applies the body-code rules and tells whether the outcome was a success. */
+export function useOutcome() {
+  const navigate = useNavigate();
+  const go = useGo();
+  const { t } = useTranslation();
+  return useCallback(
+    <T>(outcome: Outcome<T>, sink?: FieldErrorSink): outcome is Extract<Outcome<T>, { kind: 'ok' }> => {
+      if (outcome.kind === 'ok') return true;
+      if (outcome.kind === 'transport') {
+        toast(outcome.status === null ? t('errors.network') : t('errors.http', { status: outcome.status }));
+        return false;
+      }
+      if (outcome.code === BodyCode.notLoggedIn) {
+        toast(outcome.message);
+        navigate(ROUTES.login, { replace: true });
+        return false;
+      }
+      const redirect = REDIRECTS[outcome.code];
+      if (redirect) {
+        toast(outcome.message);
+        setTimeout(() => go(redirect), SPECIAL_CODE_REDIRECT_MS);
+        return false;
+      }
+      const field = fieldOf(outcome.data);
+      if (sink && field && sink.fields.includes(field)) sink.show(field, outcome.message);
+      else toast(outcome.message);
+      return false;
+    },
+    [navigate, go, t],
+  );
+}

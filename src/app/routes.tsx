@@ -1,0 +1,215 @@
+/**
+ * Every route of spec section 2. A route with a page is built; one without shows the spec's
+ * "not yet open" toast when opened. Route names are the spec's and live only in this table.
+ */
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+
+export type HeaderKind = 'standard' | 'custom';
+export type Access = 'anyone' | 'user';
+
+export interface RouteEntry {
+  path: string;
+  /** Standard pages draw a 44 px header with the page title; custom-header pages draw their own (offset 0). */
+  header: HeaderKind;
+  access: Access;
+  /** Locale key of the page title (the page's one heading). */
+  title?: string;
+  page?: LazyExoticComponent<ComponentType>;
+  tab?: boolean;
+}
+
+/** A lazy page whose chunk must arrive within the spec's 120 s, or fail visibly. */
+function page(load: () => Promise<{ default: ComponentType }>): LazyExoticComponent<ComponentType> {
+  return lazy(() =>
+    Promise.race([
+      load(),
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('chunk load timeout')), 120_000)),
+    ]),
+  );
+}
+
+export const ROUTES = {
+  login: '/pages/login/login',
+  register: '/pages/register/register',
+  registerVerify: '/pages/register/verify_code',
+  forgot: '/pages/forget_pwd/forget_pwd',
+  forgotVerify: '/pages/forget_pwd/verify_code',
+  forgotReset: '/pages/forget_pwd/forget_pwd1',
+  download: '/pages/download/download',
+  home: '/pages/index/index',
+  hosting: '/pages/index/index2',
+  team: '/pages/blance_record/blance_record6',
+  my: '/pages/my/my',
+  trading: '/pages/index/index1',
+  settings: '/pages/setting/setting',
+  kefu: '/pages/kefu/kefu',
+  updatePassword2: '/pages/update_pwd/update_pwd2',
+  updatePassword3: '/pages/update_pwd/update_pwd3',
+  withdraw2: '/pages/withdraw/withdraw2',
+} as const;
+
+/** The five bottom tabs, in the spec's order. */
+export const TABS = [
+  { path: ROUTES.home, label: 'tabs.home', icon: 'home' },
+  { path: ROUTES.hosting, label: 'tabs.hosting', icon: 'hosting' },
+  { path: ROUTES.team, label: 'tabs.team', icon: 'team' },
+  { path: ROUTES.my, label: 'tabs.assets', icon: 'assets' },
+  { path: ROUTES.trading, label: 'tabs.trading', icon: 'trading' },
+] as const;
+
+const built: RouteEntry[] = [
+  {
+    path: ROUTES.login,
+    header: 'custom',
+    access: 'anyone',
+    page: page(() => import('../features/auth/LoginPage.js')),
+  },
+  {
+    path: ROUTES.register,
+    header: 'custom',
+    access: 'anyone',
+    page: page(() => import('../features/auth/RegisterPage.js')),
+  },
+  {
+    path: ROUTES.registerVerify,
+    header: 'standard',
+    access: 'anyone',
+    title: 'auth.verify_title',
+    page: page(() => import('../features/auth/RegisterVerifyPage.js')),
+  },
+  {
+    path: ROUTES.forgot,
+    header: 'standard',
+    access: 'anyone',
+    title: 'auth.forgot_title',
+    page: page(() => import('../features/auth/ForgotPage.js')),
+  },
+  {
+    path: ROUTES.forgotVerify,
+    header: 'standard',
+    access: 'anyone',
+    title: 'auth.verify_title',
+    page: page(() => import('../features/auth/ForgotVerifyPage.js')),
+  },
+  {
+    path: ROUTES.forgotReset,
+    header: 'standard',
+    access: 'anyone',
+    title: 'auth.reset_title',
+    page: page(() => import('../features/auth/ForgotResetPage.js')),
+  },
+  {
+    path: ROUTES.download,
+    header: 'custom',
+    access: 'anyone',
+    page: page(() => import('../features/download/DownloadPage.js')),
+  },
+  {
+    path: ROUTES.home,
+    header: 'standard',
+    access: 'user',
+    title: 'tabs.home',
+    tab: true,
+    page: page(() => import('../features/home/HomePage.js')),
+  },
+  {
+    path: ROUTES.hosting,
+    header: 'standard',
+    access: 'user',
+    title: 'tabs.hosting',
+    tab: true,
+    page: page(() => import('../features/hosting/HostingPage.js')),
+  },
+  {
+    path: ROUTES.team,
+    header: 'standard',
+    access: 'user',
+    title: 'tabs.team',
+    tab: true,
+    page: page(() => import('../features/team/TeamPage.js')),
+  },
+  {
+    path: ROUTES.my,
+    header: 'standard',
+    access: 'anyone',
+    title: 'tabs.assets',
+    tab: true,
+    page: page(() => import('../features/assets/MyPage.js')),
+  },
+  {
+    path: ROUTES.trading,
+    header: 'standard',
+    access: 'user',
+    title: 'tabs.trading',
+    tab: true,
+    page: page(() => import('../features/trading/TradingPage.js')),
+  },
+  {
+    path: ROUTES.settings,
+    header: 'custom',
+    access: 'user',
+    page: page(() => import('../features/settings/SettingsPage.js')),
+  },
+];
+
+const numbered = (base: string, numbers: number[]) => numbers.map((n) => `${base}${n}`);
+const CUSTOM_HEADER = new Set(['/pages/index/index3', '/pages/index/index4', '/pages/index/index5']);
+
+/** Routes of the spec whose pages come with later features. */
+const notYetOpen: string[] = [
+  ...numbered('/pages/index/index', [3, 4, 5]),
+  '/pages/pdf/pdf',
+  ROUTES.kefu,
+  '/pages/chatroom/room',
+  ...numbered('/pages/login/login', [1, 2]),
+  '/pages/register/register1',
+  '/pages/register/verify_code1',
+  '/pages/goods_detail/goods_detail',
+  '/pages/share_poster/share_poster',
+  ...numbered('/pages/setting/setting', [1, 2, 3, 4, 5]),
+  '/pages/blance_record/blance_record',
+  ...numbered('/pages/blance_record/blance_record', [1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 12]),
+  '/pages/withdraw/withdraw',
+  ...numbered('/pages/withdraw/withdraw', [1, 2, 3, 4, 5, 6]),
+  '/pages/update_pwd/update_pwd',
+  ...numbered('/pages/update_pwd/update_pwd', [1, 2, 3]),
+  '/pages/withdraw_record/withdraw_record',
+  ...numbered('/pages/withdraw_record/withdraw_record', [1, 2, 6, 7]),
+  '/pages/order_detail/order_detail',
+  '/pages/second/second',
+  '/pages/second/second1',
+  '/choose-location',
+  '/open-location',
+];
+
+export const ROUTE_TABLE: readonly RouteEntry[] = [
+  ...built,
+  ...notYetOpen.map((path): RouteEntry => ({
+    path,
+    header: CUSTOM_HEADER.has(path) ? 'custom' : 'standard',
+    access: 'user',
+  })),
+];
+
+const byPath = new Map(ROUTE_TABLE.map((entry) => [entry.path, entry]));
+
+export function routeOf(path: string): RouteEntry | undefined {
+  return byPath.get(path === '/' ? ROUTES.login : path);
+}
+
+/** Pages the launch rule leaves alone (spec section 2). */
+const LAUNCH_EXEMPT = new Set<string>([ROUTES.download, ROUTES.register, ROUTES.registerVerify, ROUTES.my]);
+
+/**
+ * The spec's launch rule: unless the launch page is download, register, register verify_code
+ * or my, a stored token goes to the home tab and none goes to login. Null: stay.
+ */
+export function launchTarget(launchPath: string, hasToken: boolean): string | null {
+  if (LAUNCH_EXEMPT.has(launchPath)) return null;
+  return hasToken ? ROUTES.home : ROUTES.login;
+}
+
+/** Where an anonymous visitor may go: login, forgot password, download, register, register verify-code, and my. */
+export function allowedAnonymously(path: string): boolean {
+  return routeOf(path)?.access === 'anyone';
+}

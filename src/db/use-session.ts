@@ -1,0 +1,19 @@
+/** Live reads of `coffer-session` for the launch rule, guards and the 401 relaunch. */
+import { useLiveQuery } from 'dexie-react-hooks';
+import { openSessionDb, type SessionRecord } from './session-db.js';
+
+const db = openSessionDb();
+
+/** The stored session: undefined while loading, null when logged out. */
+export function useSession(): SessionRecord | null | undefined {
+  return useLiveQuery(async () => (await db.session.get('current')) ?? null, [], undefined);
+}
+
+/** The stored locale preference, read once at start. */
+export async function storedLocale(): Promise<string | undefined> {
+  try {
+    return (await db.prefs.get('prefs'))?.locale;
+  } catch {
+    return undefined; // private mode without IndexedDB: fall back to the browser's language
+  }
+}

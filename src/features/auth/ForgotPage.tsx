@@ -1,0 +1,58 @@
+/** pages/forget_pwd/forget_pwd: the account's e-mail; mails a reset code, then verify_code. */
+import { Button } from 'antd-mobile';
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router-dom';
+import { checkEmail } from '../../../contract/validation.js';
+import { useOutcome } from '../../app/outcome.js';
+import { ROUTES } from '../../app/routes.js';
+import { send } from '../../app/worker-client.js';
+import { Field } from '../../ui/Field.js';
+import { toast } from '../../ui/toast.js';
+import { secondsToWait } from './code-wait.js';
+import { drafts } from './flow.js';
+import { useChecks } from './messages.js';
+import { useForm } from './use-form.js';
+
+export default function ForgotPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const handle = useOutcome();
+  const check = useChecks();
+  const form = useForm({ email: drafts.forgot?.email ?? '' });
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const errors = check({ email: checkEmail(form.values.email) });
+    form.setErrors(errors);
+    if (Object.keys(errors).length > 0) return;
+    setBusy(true);
+    const email = form.values.email.trim();
+    const outcome = await send('auth-send-forget-code', { email });
+    setBusy(false);
+    const wait = secondsToWait(outcome);
+    if (!handle(outcome, form.sink) && wait === 0) return;
+    if (outcome.kind === 'ok') toast(outcome.message);
+    drafts.forgot = { email, code: '', codeSentUntil: Date.now() + wait * 1000 };
+    navigate(ROUTES.forgotVerify);
+  };
+
+  return (
+    <form className="form page-padding" onSubmit={(event) => void submit(event)} noValidate>
+      <p className="hint">{t('auth.forgot_hint')}</p>
+      <Field
+        label={t('field.email')}
+        type="email"
+        autoComplete="email"
+        inputMode="email"
+        value={form.values.email}
+        onChange={form.set('email')}
+        error={form.errors.email}
+      />
+      <Button type="submit" color="primary" block size="large" loading={busy}>
+        {t('auth.send_code')}
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,73 @@
+/** pages/forget_pwd/forget_pwd1: the new password and its confirmation; every session is revoked. */
+import { Button } from 'antd-mobile';
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Navigate, useNavigate } from 'react-router-dom';
+import { checkConfirmPassword, checkPassword } from '../../../contract/validation.js';
+import { useOutcome } from '../../app/outcome.js';
+import { ROUTES } from '../../app/routes.js';
+import { send } from '../../app/worker-client.js';
+import { Field } from '../../ui/Field.js';
+import { toast } from '../../ui/toast.js';
+import { drafts } from './flow.js';
+import { useChecks } from './messages.js';
+import { useForm } from './use-form.js';
+
+export default function ForgotResetPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const handle = useOutcome();
+  const check = useChecks();
+  const form = useForm({ password: '', confirmPassword: '' });
+  const [busy, setBusy] = useState(false);
+  const draft = drafts.forgot;
+  if (!draft?.code) return <Navigate to={ROUTES.forgot} replace />;
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const { password, confirmPassword } = form.values;
+    const errors = check({
+      password: checkPassword(password),
+      confirmPassword: checkConfirmPassword(password, confirmPassword),
+    });
+    form.setErrors(errors);
+    if (Object.keys(errors).length > 0) return;
+    setBusy(true);
+    const outcome = await send('auth-forgot', {
+      email: draft.email,
+      code: draft.code,
+      password,
+      confirmPassword,
+    });
+    setBusy(false);
+    if (!handle(outcome, form.sink)) return;
+    drafts.forgot = null;
+    toast(outcome.message);
+    navigate(ROUTES.login, { replace: true });
+  };
+
+  return (
+    <form className="form page-padding" onSubmit={(event) => void submit(event)} noValidate>
+      <p className="hint">{t('auth.reset_hint', { email: draft.email })}</p>
+      <Field
+        label={t('field.newPassword')}
+        type="password"
+        autoComplete="new-password"
+        value={form.values.password}
+        onChange={form.set('password')}
+        error={form.errors.password}
+      />
+      <Field
+        label={t('field.confirmPassword')}
+        type="password"
+        autoComplete="new-password"
+        value={form.values.confirmPassword}
+        onChange={form.set('confirmPassword')}
+        error={form.errors.confirmPassword}
+      />
+      <Button type="submit" color="primary" block size="large" loading={busy}>
+        {t('auth.reset_submit')}
+      </Button>
+    </form>
+  );
+}

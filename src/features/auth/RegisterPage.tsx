@@ -1,0 +1,109 @@
+/** pages/register/register: e-mail, password, confirm and invite code; checks them, mails a code, then verify_code. */
+import { Button } from 'antd-mobile';
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import {
+  checkConfirmPassword,
+  checkEmail,
+  checkPassword,
+  checkRequired,
+} from '../../../contract/validation.js';
+import { useOutcome } from '../../app/outcome.js';
+import { ROUTES } from '../../app/routes.js';
+import { send } from '../../app/worker-client.js';
+import { Field } from '../../ui/Field.js';
+import { toast } from '../../ui/toast.js';
+import { AuthLayout } from './AuthLayout.js';
+import { secondsToWait } from './code-wait.js';
+import { drafts } from './flow.js';
+import { useChecks } from './messages.js';
+import { useForm } from './use-form.js';
+
+export default function RegisterPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const handle = useOutcome();
+  const check = useChecks();
+  const [search] = useSearchParams();
+  const draft = drafts.register;
+  const form = useForm({
+    email: draft?.email ?? '',
+    password: draft?.password ?? '',
+    confirmPassword: draft?.confirmPassword ?? '',
+    inviteCode: draft?.inviteCode ?? search.get('invite') ?? '',
+  });
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const { email, password, confirmPassword, inviteCode } = form.values;
+    const errors = check({
+      email: checkEmail(email),
+      password: checkPassword(password),
+      confirmPassword: checkConfirmPassword(password, confirmPassword),
+      inviteCode: checkRequired(inviteCode),
+    });
+    form.setErrors(errors);
+    if (Object.keys(errors).length > 0) return;
+    setBusy(true);
+    try {
+      const params = { email: email.trim(), password, confirmPassword, inviteCode: inviteCode.trim() };
+      if (!handle(await send('auth-check-register-info', params), form.sink)) return;
+      const sent = await send('auth-send-register-code', { email: params.email });
+      const wait = secondsToWait(sent);
+      if (!handle(sent, form.sink) && wait === 0) return;
+      if (sent.kind === 'ok') toast(sent.message);
+      drafts.register = { ...params, codeSentUntil: Date.now() + wait * 1000 };
+      navigate(ROUTES.registerVerify);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <AuthLayout title={t('auth.register_title')} subtitle={t('auth.register_subtitle')}>
+      <form className="form" onSubmit={(event) => void submit(event)} noValidate>
+        <Field
+          label={t('field.email')}
+          type="email"
+          autoComplete="email"
+          inputMode="email"
+          value={form.values.email}
+          onChange={form.set('email')}
+          error={form.errors.email}
+        />
+        <Field
+          label={t('field.password')}
+          type="password"
+          autoComplete="new-password"
+          value={form.values.password}
+          onChange={form.set('password')}
+          error={form.errors.password}
+        />
+        <Field
+          label={t('field.confirmPassword')}
+          type="password"
+          autoComplete="new-password"
+          value={form.values.confirmPassword}
+          onChange={form.set('confirmPassword')}
+          error={form.errors.confirmPassword}
+        />
+        <Field
+          label={t('field.inviteCode')}
+          autoComplete="off"
+          autoCapitalize="characters"
+          value={form.values.inviteCode}
+          onChange={form.set('inviteCode')}
+          error={form.errors.inviteCode}
+        />
+        <Button type="submit" color="primary" block size="large" loading={busy}>
+          {t('auth.next')}
+        </Button>
+      </form>
+      <p className="auth__links">
+        <Link to={ROUTES.login}>{t('auth.have_account')}</Link>
+      </p>
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,66 @@
+/** pages/register/verify_code: the e-mailed code completes the registration and logs in. */
+import { Button } from 'antd-mobile';
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Navigate, useNavigate } from 'react-router-dom';
+import { checkCode } from '../../../contract/validation.js';
+import { useOutcome } from '../../app/outcome.js';
+import { ROUTES } from '../../app/routes.js';
+import { send } from '../../app/worker-client.js';
+import { CodeButton } from '../../ui/CodeButton.js';
+import { Field } from '../../ui/Field.js';
+import { toast } from '../../ui/toast.js';
+import { secondsToWait } from './code-wait.js';
+import { drafts } from './flow.js';
+import { useChecks } from './messages.js';
+import { useForm } from './use-form.js';
+
+export default function RegisterVerifyPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const handle = useOutcome();
+  const check = useChecks();
+  const form = useForm({ code: '' });
+  const [busy, setBusy] = useState(false);
+  const draft = drafts.register;
+  if (!draft) return <Navigate to={ROUTES.register} replace />;
+
+  const resend = async () => {
+    const outcome = await send('auth-send-register-code', { email: draft.email });
+    if (handle(outcome, form.sink)) toast(outcome.message);
+    return secondsToWait(outcome);
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const errors = check({ code: checkCode(form.values.code.trim()) });
+    form.setErrors(errors);
+    if (Object.keys(errors).length > 0) return;
+    setBusy(true);
+    const outcome = await send('auth-register', { ...draft, code: form.values.code.trim() });
+    setBusy(false);
+    if (!handle(outcome, form.sink)) return;
+    drafts.register = null;
+    toast(outcome.message);
+    navigate(ROUTES.home, { replace: true });
+  };
+
+  return (
+    <form className="form page-padding" onSubmit={(event) => void submit(event)} noValidate>
+      <p className="hint">{t('auth.code_sent_to', { email: draft.email })}</p>
+      <Field
+        label={t('field.code')}
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        maxLength={6}
+        value={form.values.code}
+        onChange={form.set('code')}
+        error={form.errors.code}
+        addon={<CodeButton onSend={resend} initialUntil={draft.codeSentUntil} />}
+      />
+      <Button type="submit" color="primary" block size="large" loading={busy}>
+        {t('auth.register')}
+      </Button>
+    </form>
+  );
+}

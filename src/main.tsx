@@ -1,0 +1,27 @@
+/** The app's entry: language first (so the first paint is in it), then the shell. */
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './app/App.js';
+import { preferredLocale, startI18n } from './app/i18n.js';
+import { registerServiceWorker } from './app/service-worker.js';
+import { storedLocale } from './db/use-session.js';
+import './styles.css';
+
+async function start() {
+  const stored = await storedLocale();
+  const locale = stored ?? preferredLocale(navigator.languages);
+  await startI18n(locale);
+  const container = document.getElementById('root');
+  if (!container) throw new Error('no #root element');
+  createRoot(container).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  );
+  registerServiceWorker();
+  // A first visit: the worker's lang header follows the language the page shows.
+  if (stored === undefined)
+    void import('./app/worker-client.js').then(({ send }) => send('session-set-locale', { locale }));
+}
+
+void start();

@@ -1,0 +1,48 @@
+/** The app is served beside the API on one port: compressed, long-cached when hashed, never cached when not. */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+describe('static files', () => {
+  let t: TestServer;
+  const distDir = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-dist-'));
+  const distAssets = path.join(distDir, 'assets');
+  const probe = path.join(distAssets, 'static-probe-Ab12Cd34.js');
+  beforeAll(async () => {
+    fs.mkdirSync(distAssets, { recursive: true });
+    fs.writeFileSync(probe, `export const probe = ${JSON.stringify('x'.repeat(4000))};\n`);
+    fs.writeFileSync(path.join(distDir, 'index.html'), '<!doctype html><title>Coffer</title>');
+    t = await startTestServer('pglite', {}, distDir);
+  });
+  afterAll(async () => {
+    fs.rmSync(distDir, { recursive: true, force: true });
+    await t.close();
+  });
+
+  test('hashed assets are compressed and cached for a year; public files are revalidated', async () => {
+    const asset = await t.server.app.inject({
+      method: 'GET',
+      url: '/assets/static-probe-Ab12Cd34.js',
+      headers: { 'accept-encoding': 'gzip' },
+    });
+    expect(asset.statusCode).toBe(200);
+    expect(asset.headers['content-encoding']).toBe('gzip');
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    const avatar = await t.server.app.inject({ method: 'GET', url: '/avatars/01.svg' });
+    expect(avatar.statusCode).toBe(200);
+    expect(avatar.headers['cache-control']).toBe('no-cache');
+  });
+
+  test('the shell at / is never cached (an update must reach the next start), and static paths never shadow the API', async () => {
+    const shell = await t.server.app.inject({ method: 'GET', url: '/' });
+    expect(shell.statusCode).toBe(200);
+    expect(shell.body).toContain('<title>Coffer</title>');
+    expect(shell.headers['cache-control']).toMatch(/no-cache/);
+    const api = await t.server.app.inject({ method: 'GET', url: '/api/v1/common/version' });
+    expect(JSON.parse(api.body)).toMatchObject({ code: 200 });
+    const missing = await t.server.app.inject({ method: 'GET', url: '/assets/nope.js' });
+    expect(missing.statusCode).toBe(404);
+  });
+});

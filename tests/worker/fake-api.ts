@@ -1,0 +1,127 @@
+/**
+ * A scripted API behind a `fetch`, for the worker's tests. In envelope mode it checks the sign
+ * and opens each request with the server's node:crypto codec (an implementation independent of
+ * the worker's crypto-js one) and seals answers the same way the gateway does.
+ */
+import { z } from 'zod';
+import {
+  open,
+  randomHandshake,
+  seal,
+  signOf,
+  type EnvelopeFields,
+} from '../../server/http/envelope-codec.js';
+
+export type Mode = 'envelope' | 'plain';
+
+/** The call as the API saw it; header names in lower case. */
+export interface SeenCall {
+  method: string;
+  uri: string;
+  headers: Record<string, string>;
+  params: Record<string, unknown>;
+  /** The envelope's form fields (envelope mode only). */
+  fields: EnvelopeFields | null;
+  /** Headers of the outer HTTP request, names in lower case. */
+  outerHeaders: Record<string, string>;
+}
+
+export type Reply =
+  /** A `{code, message, data}` answer, sealed in envelope mode. */
+  | { answer: { code: number; message: string; data: unknown } }
+  /** Sent as is, never sealed (the gateway's own 460 refusal). */
+  | { unsealed: unknown }
+  /** An HTTP status and body text. */
+  | { status: number; text: string }
+  /** The connection fails. */
+  | { network: true }
+  /** No answer until the request is aborted. */
+  | { hang: true };
+
+export const ok = (data: unknown, message = 'OK'): Reply => ({ answer: { code: 200, message, data } });
+export const refusal = (code: number, message = `refused ${code}`, data: unknown = null): Reply => ({
+  answer: { code, message, data },
+});
+
+const innerSchema = z.object({
+  method: z.string(),
+  uri: z.string(),
+  headers: z.record(z.string(), z.string()),
+  params: z.record(z.string(), z.unknown()),
+});
+
+const fieldsSchema = z.object({
+  handshake: z.string(),
+  timestamp: z.string(),
+  sign: z.string(),
+  data: z.string(),
+});
+
+function lowerCased(entries: Iterable<[string, string]>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of entries) out[name.toLowerCase()] = value;
+  return out;
+}
+
+async function seenOf(mode: Mode, request: Request): Promise<SeenCall> {
+  const outerHeaders = lowerCased(request.headers.entries());
+  const url = new URL(request.url);
+  if (mode === 'envelope') {
+    const fields = fieldsSchema.parse(Object.fromEntries(new URLSearchParams(await request.text())));
+    if (signOf(fields.data, fields.timestamp, fields.handshake) !== fields.sign) throw new Error('bad sign');
+    const inner = innerSchema.parse(JSON.parse(open(fields.data, fields.handshake)));
+    return { ...inner, headers: lowerCased(Object.entries(inner.headers)), fields, outerHeaders };
+  }
+  const params: Record<string, unknown> =
+    request.method === 'GET'
+      ? Object.fromEntries(url.searchParams)
+      : z.record(z.string(), z.unknown()).parse(JSON.parse(await request.text()));
+  return {
+    method: request.method,
+    uri: url.pathname,
+    headers: outerHeaders,
+    params,
+    fields: null,
+    outerHeaders,
+  };
+}
+
+function responseOf(mode: Mode, reply: Exclude<Reply, { network: true } | { hang: true }>): Response {
+  const json = { 'content-type': 'application/json' };
+  if ('status' in reply) return new Response(reply.text, { status: reply.status, headers: json });
+  if ('unsealed' in reply) return new Response(JSON.stringify(reply.unsealed), { headers: json });
+  const text = JSON.stringify(reply.answer);
+  if (mode === 'plain') return new Response(text, { headers: json });
+  const handshake = randomHandshake();
+  return new Response(JSON.stringify({ code: reply.answer.code, handshake, data: seal(text, handshake) }), {
+    headers: json,
+  });
+}
+
+/**
+ * A fake API: `script` answers each call (attempt counts from 1 across all calls); every call
+ * is kept in `seen`.
+ */
+export function fakeApi(mode: Mode, script: (call: SeenCall, attempt: number) => Reply) {
+  const seen: SeenCall[] = [];
+  const fetch: typeof globalThis.fetch = async (input, init) => {
+    const target = input instanceof Request ? input.url : input.toString();
+    const request = new Request(new URL(target, 'http://coffer.test'), init);
+    const call = await seenOf(mode, request);
+    seen.push(call);
+    const reply = script(call, seen.length);
+    if ('network' in reply) throw new TypeError('fetch failed');
+    if ('hang' in reply) {
+      return new Promise<Response>((_, reject) => {
+        init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
+      });
+    }
+    return responseOf(mode, reply);
+  };
+  return { fetch, seen };
+}
+
+/** Transport options around a fake fetch, with a fixed clock. */
+export function transportFor(mode: Mode, fetch: typeof globalThis.fetch) {
+  return { mode, gatewayPath: '/api/gw', fetch, nowSeconds: () => 1_767_225_600 };
+}

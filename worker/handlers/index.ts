@@ -1,0 +1,67 @@
+/**
+ * The worker's one typed surface (STYLE rule 1): every feature's handler map merged into one
+ * object of named commands. The UI calls them through comlink with types from `Handlers`.
+ */
+import { createApiClient } from '../api-client.js';
+import { RequestQueue, type QueueOptions } from '../queue.js';
+import type { SessionStore } from '../session.js';
+import { createSend, type TransportOptions } from '../transport.js';
+import { authHandlers } from './auth.handlers.js';
+import { commonHandlers } from './common.handlers.js';
+import type { HandlerDeps } from './deps.js';
+import { sessionHandlers } from './session.handlers.js';
+import { userHandlers } from './user.handlers.js';
+
+// `never` parameters accept a handler of any parameter type (parameters are contravariant).
+type Handler = (...params: never[]) => Promise<unknown>;
+export type HandlerMap = Readonly<Record<string, Handler>>;
+
+type Merged<M extends readonly HandlerMap[]> = (
+  M[number] extends infer U ? (U extends unknown ? (map: U) => void : never) : never
+) extends (map: infer I) => void
+  ? I
+  : never;
+
+/**
+ * One map from several. A name declared in two maps throws when the maps are merged, that is
+ * at the worker's start, never at the first call.
+ * @throws Error naming the duplicated handler.
+ */
+export function mergeHandlers<M extends readonly HandlerMap[]>(...maps: M): Merged<M> {
+  const merged: Record<string, Handler> = {};
+  for (const map of maps) {
+    for (const [name, handler] of Object.entries(map)) {
+      if (Object.hasOwn(merged, name)) throw new Error(`handler declared twice: ${name}`);
+      merged[name] = handler;
+    }
+  }
+  // Holds exactly the entries of every map, none overwritten (checked above): their intersection.
+  return merged as Merged<M>;
+}
+
+export interface WorkerDeps {
+  transport: TransportOptions;
+  session: SessionStore;
+  /** Backoff sleep, jitter, clock and concurrency of the request queue. */
+  queue?: QueueOptions;
+  /** Defaults to crypto.randomUUID. */
+  newIdempotencyKey?: () => string;
+}
+
+/** Builds every handler around one request queue, one session store and one transport. */
+export function createHandlers(deps: WorkerDeps) {
+  const queue = new RequestQueue(createSend(deps.transport), deps.queue);
+  const handlerDeps: HandlerDeps = {
+    api: createApiClient(queue, deps.session),
+    session: deps.session,
+    newIdempotencyKey: deps.newIdempotencyKey ?? (() => globalThis.crypto.randomUUID()),
+  };
+  return mergeHandlers(
+    authHandlers(handlerDeps),
+    userHandlers(handlerDeps),
+    commonHandlers(handlerDeps),
+    sessionHandlers(handlerDeps),
+  );
+}
+
+export type Handlers = ReturnType<typeof createHandlers>;

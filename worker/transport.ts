@@ -1,0 +1,218 @@
+/**
+ * One call to the API over either transport (CONTRACT.md "Answers", "Envelope"; docs/protocol.md
+ * sections 1-3): the envelope gateway (spec Reading A) or plain JSON (Reading C). Every answer is
+ * parsed with the contract's schema before anything uses it (STYLE rule 5). No retries here:
+ * `queue.ts` owns them.
+ */
+import { z } from 'zod';
+import { BodyCode } from '../contract/codes.js';
+import { PROTOCOL_VERSION, REQUEST_TIMEOUT_MS } from '../contract/constants.js';
+import { answerOf } from '../contract/schema.js';
+import { EnvelopeError, openAnswer, sealRequest } from './envelope.js';
+
+export interface TransportOptions {
+  mode: 'envelope' | 'plain';
+  /** The envelope gateway, `/api/{COFFER_GATEWAY_SEGMENT}` (default `/api/gw`). */
+  gatewayPath: string;
+  fetch: typeof fetch;
+  /** The device clock in Unix seconds (the envelope's `timestamp`). */
+  nowSeconds(): number;
+  /** Origin put before every path (`http://127.0.0.1:3000`); empty or absent means same origin. */
+  baseUrl?: string;
+}
+
+export interface Call<T> {
+  method: 'GET' | 'POST';
+  /** The absolute API path, `/api/v1/user/info`. */
+  uri: string;
+  params: Record<string, unknown>;
+  /** Schema of the answer's `data` on success. */
+  data: z.ZodType<T>;
+  token: string | null;
+  /** The spec's header code (`EN`, `CN`, ...). */
+  lang: string;
+  /** Made once when the user acts and reused on every retry (commands only). */
+  idempotencyKey?: string;
+}
+
+/**
+ * What a call came to.
+ * - `ok`: HTTP 2xx and body code 200, `data` parsed with the call's schema.
+ * - `refused`: a well-formed answer with any other body code (460 included); `data` as sent.
+ * - `transport`: no valid answer. `status` is null when nothing came back (network failure or
+ *   the 60 s timeout); otherwise it is the HTTP status: outside 200-299, or 2xx with a body that
+ *   does not parse.
+ */
+export type Outcome<T> =
+  | { kind: 'ok'; message: string; data: T }
+  | { kind: 'refused'; code: number; message: string; data: unknown }
+  | { kind: 'transport'; status: number | null; message: string };
+
+/** Sends one call and never throws: every failure is an `Outcome`. */
+export type Send = <T>(call: Call<T>) => Promise<Outcome<T>>;
+
+/** A refusal or any answer: `{code, message, data}` with `data` left unparsed. */
+const anyAnswerSchema = answerOf(z.unknown());
+
+/** The gateway's sealed answer; anything else from the gateway is an unsealed answer. */
+const sealedAnswerSchema = z.object({ code: z.number().int(), handshake: z.string(), data: z.string() });
+
+function headersOf(call: Call<unknown>): Record<string, string> {
+  const headers: Record<string, string> = {
+    lang: call.lang,
+    'X-Coffer-Protocol': String(PROTOCOL_VERSION),
+  };
+  if (call.token !== null) headers['Authorization'] = `Bearer ${call.token}`;
+  if (call.idempotencyKey !== undefined) headers['Idempotency-Key'] = call.idempotencyKey;
+  return headers;
+}
+
+/** Query values as the server's gateway writes them: strings as they are, the rest as JSON. */
+function queryOf(params: Record<string, unknown>): string {
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(params)) {
+    if (value === undefined) continue;
+    query.append(name, typeof value === 'string' ? value : JSON.stringify(value));
+  }
+  return query.toString();
+}
+
+function requestOf(options: TransportOptions, call: Call<unknown>): { url: string; init: RequestInit } {
+  const base = options.baseUrl ?? '';
+  const headers = headersOf(call);
+  if (options.mode === 'envelope') {
+    const fields = sealRequest(
+      { method: call.method, uri: call.uri, headers, params: call.params },
+      options.nowSeconds(),
+    );
+    return {
+      url: `${base}${options.gatewayPath}`,
+      init: {
+        method: 'POST',
+        // Only the inner headers count for the inner call; the outer `lang` makes the gateway's
+        // own refusals (460) speak the user's language. The token never travels outside the seal.
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded', lang: call.lang },
+        // URLSearchParams percent-encodes `+`, `/` and `=` inside `data` (docs/protocol.md 3.7).
+        body: new URLSearchParams({ ...fields }).toString(),
+      },
+    };
+  }
+  if (call.method === 'GET') {
+    const query = queryOf(call.params);
+    return { url: `${base}${call.uri}${query === '' ? '' : `?${query}`}`, init: { method: 'GET', headers } };
+  }
+  return {
+    url: `${base}${call.uri}`,
+    init: {
+      method: 'POST',
+      headers: { ...headers, 'Content-Type': 'application/json' },
+      body: JSON.stringify(call.params),
+    },
+  };
+}
+
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    const value: unknown = JSON.parse(text);
+    return { ok: true, value };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/** The plain `{code, message, data}` answer inside a gateway answer, or null when malformed. */
+function unwrapEnvelope(body: unknown): unknown {
+  const sealed = sealedAnswerSchema.safeParse(body);
+  if (!sealed.success) {
+    // An unsealed answer (the 460 refusal, or another error the gateway raised itself) is plain;
+    // the gateway never sends a success unsealed, so one that claims it is refused.
+    const plain = anyAnswerSchema.safeParse(body);
+    return plain.success && plain.data.code !== BodyCode.ok ? body : null;
+  }
+  let plaintext: string;
+  try {
+    plaintext = openAnswer(sealed.data);
+  } catch (error) {
+    if (error instanceof EnvelopeError) return null;
+    throw error;
+  }
+  const inner = parseJson(plaintext);
+  if (!inner.ok) return null;
+  // The outer code repeats the inner one; a mismatch means the answer was tampered with.
+  const code = anyAnswerSchema.safeParse(inner.value);
+  return code.success && code.data.code === sealed.data.code ? inner.value : null;
+}
+
+/** Turns a parsed answer body into an outcome with the call's data schema. */
+function outcomeOf<T>(call: Call<T>, status: number, body: unknown): Outcome<T> {
+  const malformed: Outcome<T> = { kind: 'transport', status, message: 'malformed answer' };
+  const answer = anyAnswerSchema.safeParse(body);
+  if (!answer.success) return malformed;
+  if (answer.data.code !== BodyCode.ok) {
+    return { kind: 'refused', code: answer.data.code, message: answer.data.message, data: answer.data.data };
+  }
+  const parsed = answerOf(call.data).safeParse(body);
+  if (!parsed.success) return malformed;
+  if (parsed.data.data !== null) return { kind: 'ok', message: parsed.data.message, data: parsed.data.data };
+  // answerOf lets `data` be null; a success is only well-formed if the call's schema takes null.
+  const nullData = call.data.safeParse(null);
+  return nullData.success ? { kind: 'ok', message: parsed.data.message, data: nullData.data } : malformed;
+}
+
+type TransportFailure = Extract<Outcome<never>, { kind: 'transport' }>;
+type Exchange = { kind: 'answer'; status: number; text: string } | TransportFailure;
+
+/** One HTTP exchange, body read included; never throws. */
+async function exchange(
+  options: TransportOptions,
+  url: string,
+  init: RequestInit,
+  signal: AbortSignal,
+): Promise<Exchange> {
+  try {
+    const response = await options.fetch(url, { ...init, signal });
+    const status = response.status;
+    if (status < 200 || status > 299) {
+      // The body of a failed status is not read; let the connection go.
+      await response.body?.cancel().catch(() => undefined);
+      return { kind: 'transport', status, message: `HTTP ${status}` };
+    }
+    return { kind: 'answer', status, text: await response.text() };
+  } catch (error) {
+    return {
+      kind: 'transport',
+      status: null,
+      message: error instanceof Error ? error.message : 'network failure',
+    };
+  }
+}
+
+/**
+ * Sends `call` once over `options.mode` and returns its outcome. Never throws for network,
+ * HTTP or parse failures; gives up after REQUEST_TIMEOUT_MS (60 s, spec section 9), reading the
+ * body included, even with a `fetch` that ignores its abort signal. Each envelope is sealed anew
+ * (new handshake, IV and sign).
+ */
+export async function sendOnce<T>(options: TransportOptions, call: Call<T>): Promise<Outcome<T>> {
+  const { url, init } = requestOf(options, call);
+  const controller = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<TransportFailure>((resolve) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      resolve({ kind: 'transport', status: null, message: 'timed out' });
+    }, REQUEST_TIMEOUT_MS);
+  });
+  const result = await Promise.race([exchange(options, url, init, controller.signal), timeout]);
+  clearTimeout(timer);
+  if (result.kind === 'transport') return result;
+  const body = parseJson(result.text);
+  if (!body.ok) return { kind: 'transport', status: result.status, message: 'malformed answer' };
+  const answer = options.mode === 'envelope' ? unwrapEnvelope(body.value) : body.value;
+  return outcomeOf(call, result.status, answer);
+}
+
+/** A `Send` bound to one set of transport options. */
+export function createSend(options: TransportOptions): Send {
+  return (call) => sendOnce(options, call);
+}
