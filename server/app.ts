@@ -33,6 +33,9 @@ import { OperatorService } from './services/operators.service.js';
 import { SessionService } from './services/sessions.service.js';
 import { UploadService } from './services/uploads.service.js';
 import { UserService } from './services/user.service.js';
+import { ContentService } from './services/content.service.js';
+import { FeedbackService } from './services/feedback.service.js';
+import { SyncService } from './services/sync.service.js';
 import path from 'node:path';
 
 /** Bodies of JSON and form calls; uploads have their own limit. A 200 KB password never reaches a hash. */
@@ -102,7 +105,10 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
     translator,
     sessions,
     auth: new AuthService(commands, clock, codes, sessions, limits, config.scryptCost),
-    user: new UserService(db),
+    user: new UserService(db, commands, clock),
+    content: new ContentService(db, commands, clock),
+    feedback: new FeedbackService(db, commands, clock),
+    sync: new SyncService(db),
     common: new CommonService(config.timezone),
     operators: new OperatorService(db, commands, clock, sessions, limits, config.scryptCost),
     uploads: new UploadService(db, commands, clock, config.dataDir),

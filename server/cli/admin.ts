@@ -5,9 +5,13 @@
  *   invite create                                         (prints the new code on its last line)
  *   invite list
  *   job run <name>                                        (runs a job for the current period now)
+ *   news add --title T --summary S --body B [--lang L]    notice add --text T [--lang L]
+ *   quote set --symbol BTC/USDT --name N --price P        feedback reply --id I --reply R
  * Works on the same database as `npm start` (DATA_DIR or DATABASE_URL); every change is audited as `cli`.
  */
 import { parseArgs } from 'node:util';
+import type { z } from 'zod';
+import { feedbackReplyParamsSchema, newsWriteParamsSchema, noticeWriteParamsSchema, quoteWriteParamsSchema } from '../../contract/api/content.js';
 import { createOperatorParamsSchema } from '../../contract/api/admin.js';
 import { createServer } from '../app.js';
 import { loadConfig } from '../config.js';
@@ -21,7 +25,19 @@ const USAGE = `usage: npm run admin -- <command>
   operator list
   invite create
   invite list
-  job run ${Object.values(JobName).join('|')}`;
+  job run ${Object.values(JobName).join('|')}
+  news add --title T --summary S --body B [--lang zh-Hans|en|...]
+  notice add --text T [--lang L]
+  quote set --symbol BTC/USDT --name Bitcoin --price 64000.5
+  feedback reply --id I --reply R`;
+
+/** Parses CLI values with a route's schema, so the CLI refuses what the API refuses. */
+function parsed<S extends z.ZodType>(schema: S, values: Record<string, unknown>): z.output<S> {
+  const result = schema.safeParse(values);
+  if (result.success) return result.data;
+  const [issue] = result.error.issues;
+  throw issue ? errorOfIssue(issue) : new UsageError(USAGE);
+}
 
 class UsageError extends Error {}
 
@@ -29,10 +45,12 @@ async function main(argv: string[]): Promise<void> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { email: { type: 'string' }, role: { type: 'string' }, password: { type: 'string' } },
+    options: Object.fromEntries(
+      ['email', 'role', 'password', 'title', 'summary', 'body', 'lang', 'text', 'symbol', 'name', 'price', 'id', 'reply'].map((name) => [name, { type: 'string' as const }]),
+    ),
   });
   const command = positionals.join(' ');
-  const known = ['operator create', 'operator list', 'invite create', 'invite list'];
+  const known = ['operator create', 'operator list', 'invite create', 'invite list', 'news add', 'notice add', 'quote set', 'feedback reply'];
   if (
     !known.includes(command) &&
     !(positionals[0] === 'job' && positionals[1] === 'run' && positionals.length === 3)
@@ -60,6 +78,20 @@ async function main(argv: string[]): Promise<void> {
         if (created.initialPassword) console.log(`initial password (shown once): ${created.initialPassword}`);
         return;
       }
+      case 'news add':
+        console.log(`news ${(await server.services.content.createNewsFromCli(parsed(newsWriteParamsSchema, values))).id} published`);
+        return;
+      case 'notice add':
+        console.log(`notice ${(await server.services.content.createNoticeFromCli(parsed(noticeWriteParamsSchema, values))).id} added`);
+        return;
+      case 'quote set': {
+        const quote = await server.services.content.setQuoteFromCli(parsed(quoteWriteParamsSchema, values));
+        console.log(`${quote.id} ${quote.price} (${quote.changePercent}%)`);
+        return;
+      }
+      case 'feedback reply':
+        console.log(`feedback ${(await server.services.feedback.replyFromCli(parsed(feedbackReplyParamsSchema, values))).id} replied`);
+        return;
       case 'operator list':
         for (const operator of (await operators.list()).items)
           console.log(`${operator.id}\t${operator.email}\t${operator.role}`);

@@ -38,6 +38,8 @@ export const users = pgTable(
     frozen: boolean('frozen').notNull().default(false),
     createdAt: at('created_at').notNull(),
     passwordChangedAt: at('password_changed_at').notNull(),
+    /** Last change of the synced profile (nickname, avatar). */
+    updatedAt: at('updated_at').notNull().defaultNow(),
   },
   (t) => [uniqueIndex('users_email_key').on(t.email), uniqueIndex('users_invite_code_key').on(t.inviteCode)],
 );
@@ -180,4 +182,81 @@ export const jobRuns = pgTable(
     finishedAt: at('finished_at'),
   },
   (t) => [primaryKey({ columns: [t.job, t.period] })],
+);
+
+/** Financial news (public); `lang` null means every language. */
+export const news = pgTable(
+  'news',
+  {
+    id: id(),
+    title: text('title').notNull(),
+    summary: text('summary').notNull(),
+    body: text('body').notNull(),
+    imageUrl: text('image_url'),
+    lang: text('lang'),
+    publishedAt: at('published_at').notNull(),
+    updatedAt: at('updated_at').notNull(),
+  },
+  (t) => [index('news_published').on(t.publishedAt)],
+);
+
+/** Marquee notices (public). */
+export const notices = pgTable('notices', {
+  id: id(),
+  text: text('text').notNull(),
+  lang: text('lang'),
+  createdAt: at('created_at').notNull(),
+  updatedAt: at('updated_at').notNull(),
+});
+
+/** Market quotes (public): the latest price and a short history for the chart. */
+export const quotes = pgTable('quotes', {
+  symbol: text('symbol').primaryKey(),
+  name: text('name').notNull(),
+  price: text('price').notNull(),
+  changePercent: text('change_percent').notNull(),
+  history: jsonb('history').$type<Array<{ at: string; price: string }>>().notNull(),
+  updatedAt: at('updated_at').notNull(),
+});
+
+/** Feedback tickets and their replies (a user's own). */
+export const feedback = pgTable(
+  'feedback',
+  {
+    id: id(),
+    userId: bigint('user_id', { mode: 'number' }).notNull(),
+    title: text('title').notNull(),
+    content: text('content').notNull(),
+    images: jsonb('images').$type<string[]>().notNull(),
+    status: text('status', { enum: ['awaiting_reply', 'replied'] }).notNull(),
+    reply: text('reply'),
+    repliedAt: at('replied_at'),
+    repliedBy: bigint('replied_by', { mode: 'number' }),
+    createdAt: at('created_at').notNull(),
+    updatedAt: at('updated_at').notNull(),
+  },
+  (t) => [index('feedback_user').on(t.userId, t.createdAt)],
+);
+
+/**
+ * The sync change log (CONTRACT.md "Sync"): one row per write to a synced record, in the
+ * writer's transaction, stamped with that transaction's id. A pull returns only rows of
+ * transactions older than its snapshot's horizon, so a cursor never skips a late commit.
+ */
+export const syncChanges = pgTable(
+  'sync_changes',
+  {
+    seq: bigint('seq', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    collection: text('collection').notNull(),
+    /** The user or account the record belongs to; 0 for public collections. */
+    scopeId: bigint('scope_id', { mode: 'number' }).notNull(),
+    recordId: text('record_id').notNull(),
+    deleted: boolean('deleted').notNull(),
+    /** The writing transaction's id (xid8 as a number: far below 2^53 for any real database). */
+    txid: bigint('txid', { mode: 'number' })
+      .notNull()
+      .default(sql`((pg_current_xact_id())::text)::bigint`),
+    at: at('at').notNull(),
+  },
+  (t) => [index('sync_changes_scope').on(t.collection, t.scopeId, t.txid, t.seq)],
 );

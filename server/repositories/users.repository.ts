@@ -22,6 +22,16 @@ export async function insertUser(db: Executor, user: NewUser): Promise<UserRow |
   return row;
 }
 
+/** Updates nickname and/or avatar; undefined when the user does not exist. */
+export async function updateUserProfile(
+  db: Executor,
+  userId: number,
+  change: { nickname?: string; avatar?: string; updatedAt: Date },
+): Promise<UserRow | undefined> {
+  const [row] = await db.update(users).set(change).where(eq(users.id, userId)).returning();
+  return row;
+}
+
 export async function setDefaultAccount(db: Executor, userId: number, accountId: number): Promise<void> {
   await db.update(users).set({ defaultAccountId: accountId }).where(eq(users.id, userId));
 }

@@ -9,6 +9,10 @@ import type { OperatorService } from '../services/operators.service.js';
 import type { SessionService } from '../services/sessions.service.js';
 import type { UploadService } from '../services/uploads.service.js';
 import type { UserService } from '../services/user.service.js';
+import type { ContentService } from '../services/content.service.js';
+import type { FeedbackService } from '../services/feedback.service.js';
+import type { SyncService } from '../services/sync.service.js';
+import { contentAdminRoutes, contentRoutes } from './content.routes.js';
 import { adminRoutes } from './admin.routes.js';
 import { commonRoutes } from './common.routes.js';
 import { ssoRoutes } from './sso.routes.js';
@@ -22,12 +26,15 @@ export interface AppServices {
   common: CommonService;
   operators: OperatorService;
   uploads: UploadService;
+  content: ContentService;
+  feedback: FeedbackService;
+  sync: SyncService;
 }
 
 type Define = <P extends z.ZodType, D extends z.ZodType>(def: RouteDefinition<P, D>) => void;
 export type RoutesOf = (define: Define, services: AppServices) => void;
 
-const ROUTE_LISTS: readonly RoutesOf[] = [ssoRoutes, userRoutes, commonRoutes, adminRoutes];
+const ROUTE_LISTS: readonly RoutesOf[] = [ssoRoutes, userRoutes, commonRoutes, contentRoutes, adminRoutes, contentAdminRoutes];
 
 /** Registers every route list; a path declared twice fails at start. */
 export function registerRoutes(app: FastifyInstance, services: AppServices): void {

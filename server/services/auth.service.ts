@@ -16,6 +16,7 @@ import type { Transaction } from '../db/database.js';
 import { BusinessError } from '../http/answer.js';
 import type { RequestContext } from '../http/context.js';
 import { revokeAllSessions } from '../repositories/sessions.repository.js';
+import { recordChange } from '../repositories/sync.repository.js';
 import {
   findInvite,
   findUserByEmail,
@@ -124,6 +125,7 @@ export class AuthService {
         throw new Error('invite code collided with an operator invite');
       }
       if (invite.ownerUserId !== null) await insertReferralChain(tx, invite.ownerUserId, user.id);
+      await recordChange(tx, { collection: 'profile', scopeId: user.id, recordId: String(user.id), deleted: false, at: now });
       const session = await this.sessions.start(tx, 'user', user.id);
       return { ...session, userId: String(user.id) };
     });

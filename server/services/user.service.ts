@@ -1,12 +1,43 @@
 /** The logged-in user's own profile. */
 import type { UserInfo } from '../../contract/api/user.js';
 import type { Database } from '../db/database.js';
-import { notLoggedIn } from '../http/answer.js';
+import { invalidField, notLoggedIn } from '../http/answer.js';
 import { userIdOf, type RequestContext } from '../http/context.js';
-import { findUserById, listAccounts } from '../repositories/users.repository.js';
+import { findUserById, listAccounts, updateUserProfile } from '../repositories/users.repository.js';
+import { recordChange } from '../repositories/sync.repository.js';
+import type { Clock } from '../clock.js';
+import type { CommandRunner } from '../db/commands.js';
+import { AVATARS } from './common.service.js';
+import { toProfileRecord } from './records.js';
 
 export class UserService {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly commands: CommandRunner,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Sets the nickname (spec: required); the profile reaches the user's other devices by sync. */
+  updateNickname(ctx: RequestContext, nickname: string) {
+    return this.updateProfile(ctx, { nickname });
+  }
+
+  /** Sets the avatar: one of common/avatarList. */
+  updateAvatar(ctx: RequestContext, avatar: string) {
+    if (!AVATARS.includes(avatar)) throw invalidField('avatar');
+    return this.updateProfile(ctx, { avatar });
+  }
+
+  private updateProfile(ctx: RequestContext, change: { nickname?: string; avatar?: string }) {
+    const userId = userIdOf(ctx);
+    return this.commands.run(ctx, async (tx) => {
+      const now = this.clock.now();
+      const user = await updateUserProfile(tx, userId, { ...change, updatedAt: now });
+      if (!user) throw notLoggedIn();
+      await recordChange(tx, { collection: 'profile', scopeId: userId, recordId: String(userId), deleted: false, at: now });
+      return toProfileRecord(user);
+    });
+  }
 
   /** The caller's full profile (CONTRACT.md: email, nickname, avatar, inviteCode, KYC, trade password, authenticator). */
   async info(ctx: RequestContext): Promise<UserInfo> {

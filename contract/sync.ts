@@ -1,0 +1,56 @@
+/**
+ * The sync protocol (CONTRACT.md "Sync"): every synced collection declared once, with its
+ * record schema, scope, client database and Dexie index.
+ * - public: anyone, no token (news, notices, quotes) -> `coffer-public`
+ * - user: the caller's own (profile, feedback) -> `coffer-u{user}`
+ * - account: one account of the caller's, named by `accountId` -> `coffer-u{user}-a{account}`
+ */
+import { z } from 'zod';
+import {
+  feedbackRecordSchema,
+  newsRecordSchema,
+  noticeRecordSchema,
+  profileRecordSchema,
+  quoteRecordSchema,
+} from './api/content.js';
+import { idSchema } from './schema.js';
+
+export type SyncScope = 'public' | 'user' | 'account';
+
+export interface CollectionSpec {
+  scope: SyncScope;
+  record: z.ZodType<{ id: string }>;
+  /** Dexie's index string for the collection's table: primary key first. */
+  index: string;
+}
+
+export const SYNC_COLLECTIONS = {
+  news: { scope: 'public', record: newsRecordSchema, index: 'id, publishedAt' },
+  notices: { scope: 'public', record: noticeRecordSchema, index: 'id, updatedAt' },
+  quotes: { scope: 'public', record: quoteRecordSchema, index: 'id' },
+  profile: { scope: 'user', record: profileRecordSchema, index: 'id' },
+  feedback: { scope: 'user', record: feedbackRecordSchema, index: 'id, createdAt, status' },
+} as const satisfies Record<string, CollectionSpec>;
+
+export type CollectionName = keyof typeof SYNC_COLLECTIONS;
+export const COLLECTION_NAMES = Object.keys(SYNC_COLLECTIONS) as CollectionName[]; // keys of the literal above
+
+/** Changes per collection in one pull answer; `hasMore` says another pull follows. */
+export const PULL_PAGE_SIZE = 200;
+
+/** A cursor: `<txid>.<seq>` of the last change delivered; absent means from the start. */
+export const cursorSchema = z.string().regex(/^\d{1,19}\.\d{1,19}$/, { error: 'server.field_invalid' });
+
+export const pullParamsSchema = z.object({
+  cursors: z.partialRecord(z.enum(COLLECTION_NAMES as [CollectionName, ...CollectionName[]]), cursorSchema).default({}),
+  accountId: idSchema.optional(),
+});
+export type PullParams = z.infer<typeof pullParamsSchema>;
+
+const changesSchema = z.object({ upserts: z.array(z.record(z.string(), z.unknown())), deletes: z.array(z.string()) });
+export const pullDataSchema = z.object({
+  changes: z.partialRecord(z.string(), changesSchema),
+  cursors: z.partialRecord(z.string(), z.string()),
+  hasMore: z.boolean(),
+});
+export type PullData = z.infer<typeof pullDataSchema>;

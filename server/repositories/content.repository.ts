@@ -1,0 +1,104 @@
+/** SQL of synced content: news, notices, quotes, feedback. */
+import { and, desc, eq, inArray, lt } from 'drizzle-orm';
+import type { Executor } from '../db/database.js';
+import { feedback, news, notices, quotes, users } from '../db/schema.js';
+
+export type NewsRow = typeof news.$inferSelect;
+export type NoticeRow = typeof notices.$inferSelect;
+export type QuoteRow = typeof quotes.$inferSelect;
+export type FeedbackRow = typeof feedback.$inferSelect;
+
+export const newsByIds = (db: Executor, ids: number[]) => db.select().from(news).where(inArray(news.id, ids));
+export const noticesByIds = (db: Executor, ids: number[]) => db.select().from(notices).where(inArray(notices.id, ids));
+export const quotesBySymbols = (db: Executor, symbols: string[]) => db.select().from(quotes).where(inArray(quotes.symbol, symbols));
+export const feedbackByIds = (db: Executor, userId: number, ids: number[]) =>
+  db.select().from(feedback).where(and(eq(feedback.userId, userId), inArray(feedback.id, ids)));
+
+/** Newest first; `beforeId` pages backwards. */
+export function listNews(db: Executor, beforeId: number | undefined, limit: number) {
+  return db
+    .select()
+    .from(news)
+    .where(beforeId === undefined ? undefined : lt(news.id, beforeId))
+    .orderBy(desc(news.id))
+    .limit(limit);
+}
+
+export function listNotices(db: Executor) {
+  return db.select().from(notices).orderBy(desc(notices.id)).limit(50);
+}
+
+export function listQuotes(db: Executor) {
+  return db.select().from(quotes).orderBy(quotes.symbol);
+}
+
+export async function insertNews(db: Executor, row: typeof news.$inferInsert): Promise<NewsRow> {
+  const [inserted] = await db.insert(news).values(row).returning();
+  if (!inserted) throw new Error('news insert returned nothing');
+  return inserted;
+}
+
+export async function updateNews(db: Executor, id: number, row: Partial<typeof news.$inferInsert>): Promise<NewsRow | undefined> {
+  const [updated] = await db.update(news).set(row).where(eq(news.id, id)).returning();
+  return updated;
+}
+
+export async function deleteNews(db: Executor, id: number): Promise<boolean> {
+  return (await db.delete(news).where(eq(news.id, id)).returning({ id: news.id })).length > 0;
+}
+
+export async function insertNotice(db: Executor, row: typeof notices.$inferInsert): Promise<NoticeRow> {
+  const [inserted] = await db.insert(notices).values(row).returning();
+  if (!inserted) throw new Error('notice insert returned nothing');
+  return inserted;
+}
+
+export async function deleteNotice(db: Executor, id: number): Promise<boolean> {
+  return (await db.delete(notices).where(eq(notices.id, id)).returning({ id: notices.id })).length > 0;
+}
+
+/** Sets a quote's price, appending to its history (the last 96 points are kept). */
+export async function upsertQuote(db: Executor, row: { symbol: string; name: string; price: string; at: Date }): Promise<QuoteRow> {
+  const [existing] = await db.select().from(quotes).where(eq(quotes.symbol, row.symbol)).for('update');
+  const previous = existing ? Number(existing.history[0]?.price ?? existing.price) : Number(row.price);
+  const history = [...(existing?.history ?? []), { at: row.at.toISOString(), price: row.price }].slice(-96);
+  const changePercent = previous === 0 ? '0' : (((Number(row.price) - previous) / previous) * 100).toFixed(2);
+  const values = { symbol: row.symbol, name: row.name, price: row.price, changePercent, history, updatedAt: row.at };
+  const [saved] = await db.insert(quotes).values(values).onConflictDoUpdate({ target: quotes.symbol, set: values }).returning();
+  if (!saved) throw new Error('quote upsert returned nothing');
+  return saved;
+}
+
+export async function insertFeedback(db: Executor, row: typeof feedback.$inferInsert): Promise<FeedbackRow> {
+  const [inserted] = await db.insert(feedback).values(row).returning();
+  if (!inserted) throw new Error('feedback insert returned nothing');
+  return inserted;
+}
+
+export function listFeedbackOf(db: Executor, userId: number, beforeId: number | undefined, limit: number) {
+  return db
+    .select()
+    .from(feedback)
+    .where(and(eq(feedback.userId, userId), beforeId === undefined ? undefined : lt(feedback.id, beforeId)))
+    .orderBy(desc(feedback.id))
+    .limit(limit);
+}
+
+export function listAllFeedback(db: Executor, beforeId: number | undefined, limit: number) {
+  return db
+    .select({ feedback, email: users.email })
+    .from(feedback)
+    .innerJoin(users, eq(users.id, feedback.userId))
+    .where(beforeId === undefined ? undefined : lt(feedback.id, beforeId))
+    .orderBy(desc(feedback.id))
+    .limit(limit);
+}
+
+export async function replyFeedback(db: Executor, id: number, reply: { reply: string; operatorId: number | null; at: Date }) {
+  const [updated] = await db
+    .update(feedback)
+    .set({ reply: reply.reply, repliedBy: reply.operatorId, repliedAt: reply.at, status: 'replied', updatedAt: reply.at })
+    .where(eq(feedback.id, id))
+    .returning();
+  return updated;
+}

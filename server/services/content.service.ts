@@ -1,0 +1,166 @@
+/**
+ * News, notices and quotes: public reads (the spec's list calls) and operators' writes, each
+ * write audited and recorded in the sync change log in its transaction.
+ */
+import type { z } from 'zod';
+import type {
+  newsUpdateParamsSchema,
+  newsWriteParamsSchema,
+  noticeWriteParamsSchema,
+  quoteWriteParamsSchema,
+} from '../../contract/api/content.js';
+import type { Clock } from '../clock.js';
+import type { CommandRunner } from '../db/commands.js';
+import type { Database, Executor } from '../db/database.js';
+import { notFound } from '../http/answer.js';
+import type { RequestContext } from '../http/context.js';
+import {
+  deleteNews,
+  deleteNotice,
+  insertNews,
+  insertNotice,
+  listNews,
+  listNotices,
+  listQuotes,
+  newsByIds,
+  quotesBySymbols,
+  updateNews,
+  upsertQuote,
+} from '../repositories/content.repository.js';
+import { appendAudit } from '../repositories/operators.repository.js';
+import { recordChange } from '../repositories/sync.repository.js';
+import { actorOf } from './operators.service.js';
+import { toNewsRecord, toNoticeRecord, toQuoteRecord } from './records.js';
+
+type NewsWrite = z.infer<typeof newsWriteParamsSchema>;
+type NewsUpdate = z.infer<typeof newsUpdateParamsSchema>;
+type NoticeWrite = z.infer<typeof noticeWriteParamsSchema>;
+type QuoteWrite = z.infer<typeof quoteWriteParamsSchema>;
+
+export class ContentService {
+  constructor(
+    private readonly db: Database,
+    private readonly commands: CommandRunner,
+    private readonly clock: Clock,
+  ) {}
+
+  async newsPage(params: { cursor?: string | undefined; limit?: number | undefined }) {
+    const limit = params.limit ?? 20;
+    const before = params.cursor && /^\d{1,15}$/.test(params.cursor) ? Number(params.cursor) : undefined;
+    const rows = await listNews(this.db, before, limit);
+    return { items: rows.map(toNewsRecord), nextCursor: rows.length === limit ? String(rows[rows.length - 1]?.id) : null };
+  }
+
+  async newsGet(id: string) {
+    const [row] = /^\d{1,15}$/.test(id) ? await newsByIds(this.db, [Number(id)]) : [];
+    if (!row) throw notFound();
+    return toNewsRecord(row);
+  }
+
+  async notices() {
+    return { items: (await listNotices(this.db)).map(toNoticeRecord) };
+  }
+
+  async quotes() {
+    return { items: (await listQuotes(this.db)).map(toQuoteRecord) };
+  }
+
+  async quote(symbol: string) {
+    const [row] = await quotesBySymbols(this.db, [symbol.toUpperCase()]);
+    if (!row) throw notFound();
+    return toQuoteRecord(row);
+  }
+
+  createNews(ctx: RequestContext, params: NewsWrite) {
+    return this.commands.run(ctx, (tx) => this.createNewsIn(tx, actorOf(ctx), params));
+  }
+
+  /** The CLI's path: same rules, audited as `cli`. */
+  createNewsFromCli(params: NewsWrite) {
+    return this.db.transaction((tx) => this.createNewsIn(tx, 'cli', params));
+  }
+
+  private async createNewsIn(tx: Executor, actor: string, params: NewsWrite) {
+    const now = this.clock.now();
+    const row = await insertNews(tx, {
+      title: params.title,
+      summary: params.summary,
+      body: params.body,
+      imageUrl: params.imageUrl || null,
+      lang: params.lang ?? null,
+      publishedAt: now,
+      updatedAt: now,
+    });
+    await this.changed(tx, actor, 'news.create', 'news', String(row.id), false, now);
+    return toNewsRecord(row);
+  }
+
+  updateNews(ctx: RequestContext, params: NewsUpdate) {
+    return this.commands.run(ctx, async (tx) => {
+      const now = this.clock.now();
+      const row = await updateNews(tx, Number(params.id), {
+        title: params.title,
+        summary: params.summary,
+        body: params.body,
+        imageUrl: params.imageUrl || null,
+        lang: params.lang ?? null,
+        updatedAt: now,
+      });
+      if (!row) throw notFound();
+      await this.changed(tx, actorOf(ctx), 'news.update', 'news', params.id, false, now);
+      return toNewsRecord(row);
+    });
+  }
+
+  deleteNews(ctx: RequestContext, id: string) {
+    return this.commands.run(ctx, async (tx) => {
+      if (!(await deleteNews(tx, Number(id)))) throw notFound();
+      await this.changed(tx, actorOf(ctx), 'news.delete', 'news', id, true, this.clock.now());
+      return { done: true as const };
+    });
+  }
+
+  createNotice(ctx: RequestContext, params: NoticeWrite) {
+    return this.commands.run(ctx, (tx) => this.createNoticeIn(tx, actorOf(ctx), params));
+  }
+
+  createNoticeFromCli(params: NoticeWrite) {
+    return this.db.transaction((tx) => this.createNoticeIn(tx, 'cli', params));
+  }
+
+  private async createNoticeIn(tx: Executor, actor: string, params: NoticeWrite) {
+    const now = this.clock.now();
+    const row = await insertNotice(tx, { text: params.text, lang: params.lang ?? null, createdAt: now, updatedAt: now });
+    await this.changed(tx, actor, 'notice.create', 'notices', String(row.id), false, now);
+    return toNoticeRecord(row);
+  }
+
+  deleteNotice(ctx: RequestContext, id: string) {
+    return this.commands.run(ctx, async (tx) => {
+      if (!(await deleteNotice(tx, Number(id)))) throw notFound();
+      await this.changed(tx, actorOf(ctx), 'notice.delete', 'notices', id, true, this.clock.now());
+      return { done: true as const };
+    });
+  }
+
+  setQuote(ctx: RequestContext, params: QuoteWrite) {
+    return this.commands.run(ctx, (tx) => this.setQuoteIn(tx, actorOf(ctx), params));
+  }
+
+  setQuoteFromCli(params: QuoteWrite) {
+    return this.db.transaction((tx) => this.setQuoteIn(tx, 'cli', params));
+  }
+
+  private async setQuoteIn(tx: Executor, actor: string, params: QuoteWrite) {
+    const now = this.clock.now();
+    const row = await upsertQuote(tx, { symbol: params.symbol, name: params.name, price: params.price, at: now });
+    await this.changed(tx, actor, 'quote.set', 'quotes', row.symbol, false, now);
+    return toQuoteRecord(row);
+  }
+
+  /** Audits an operator's write and records it for sync, in the same transaction. */
+  private async changed(tx: Executor, actor: string, action: string, collection: string, recordId: string, deleted: boolean, at: Date) {
+    await appendAudit(tx, { actor, action, target: `${collection}:${recordId}`, detail: {}, at });
+    await recordChange(tx, { collection, scopeId: 0, recordId, deleted, at });
+  }
+}

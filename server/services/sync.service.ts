@@ -1,0 +1,90 @@
+/**
+ * Pull by cursor (CONTRACT.md "Sync"): per collection, the records changed since the cursor and
+ * the ids deleted since, in pages, scoped to what the caller may see. Cursors never skip a late
+ * commit: only changes of transactions below the snapshot's horizon are delivered.
+ */
+import { BodyCode } from '../../contract/codes.js';
+import { COLLECTION_NAMES, PULL_PAGE_SIZE, SYNC_COLLECTIONS, type CollectionName, type PullData, type PullParams } from '../../contract/sync.js';
+import type { Database, Executor } from '../db/database.js';
+import { BusinessError } from '../http/answer.js';
+import type { RequestContext } from '../http/context.js';
+import { feedbackByIds, newsByIds, noticesByIds, quotesBySymbols } from '../repositories/content.repository.js';
+import { changesAfter, snapshotHorizon } from '../repositories/sync.repository.js';
+import { findUserById, listAccounts } from '../repositories/users.repository.js';
+import { toFeedbackRecord, toNewsRecord, toNoticeRecord, toProfileRecord, toQuoteRecord } from './records.js';
+
+type Loader = (db: Executor, scopeId: number, ids: string[]) => Promise<Array<{ id: string }>>;
+const numericIds = (ids: string[]) => ids.filter((id) => /^\d{1,15}$/.test(id)).map(Number);
+
+/** How each collection's current records are read, by id, within its scope. */
+const LOADERS: Record<CollectionName, Loader> = {
+  news: async (db, _scope, ids) => (await newsByIds(db, numericIds(ids))).map(toNewsRecord),
+  notices: async (db, _scope, ids) => (await noticesByIds(db, numericIds(ids))).map(toNoticeRecord),
+  quotes: async (db, _scope, ids) => (await quotesBySymbols(db, ids)).map(toQuoteRecord),
+  profile: async (db, userId, ids) => {
+    if (!ids.includes(String(userId))) return [];
+    const user = await findUserById(db, userId);
+    return user ? [toProfileRecord(user)] : [];
+  },
+  feedback: async (db, userId, ids) => (await feedbackByIds(db, userId, numericIds(ids))).map(toFeedbackRecord),
+};
+
+function parseCursor(cursor: string | undefined): { txid: number; seq: number } {
+  if (!cursor) return { txid: 0, seq: 0 };
+  const [txid = '0', seq = '0'] = cursor.split('.');
+  return { txid: Number(txid), seq: Number(seq) };
+}
+
+export class SyncService {
+  constructor(private readonly db: Database) {}
+
+  /** One page of changes per collection the caller may read. Read-only; never throws for an old cursor. */
+  async pull(ctx: RequestContext, params: PullParams): Promise<PullData> {
+    return this.db.transaction(async (tx) => {
+      const userId = ctx.caller.kind === 'user' ? ctx.caller.userId : null;
+      const accountId = await this.checkedAccount(tx, userId, params.accountId);
+      const horizon = await snapshotHorizon(tx);
+      const data: PullData = { changes: {}, cursors: {}, hasMore: false };
+      for (const name of COLLECTION_NAMES) {
+        const scope = SYNC_COLLECTIONS[name].scope;
+        const scopeId = scope === 'public' ? 0 : scope === 'user' ? userId : accountId;
+        if (scopeId === null) continue;
+        const after = parseCursor(params.cursors[name]);
+        const rows = await changesAfter(tx, {
+          collection: name,
+          scopeId,
+          afterTxid: after.txid,
+          afterSeq: after.seq,
+          horizon,
+          limit: PULL_PAGE_SIZE + 1,
+        });
+        const page = rows.slice(0, PULL_PAGE_SIZE);
+        if (rows.length > PULL_PAGE_SIZE) data.hasMore = true;
+        const last = page[page.length - 1];
+        data.cursors[name] = last ? `${last.txid}.${last.seq}` : `${after.txid}.${after.seq}`;
+        if (page.length === 0) continue;
+        // The newest change of each record wins; a record gone from its table is a delete.
+        const latest = new Map(page.map((row) => [row.recordId, row.deleted]));
+        const live = [...latest].filter(([, deleted]) => !deleted).map(([id]) => id);
+        const upserts = live.length > 0 ? await LOADERS[name](tx, scopeId, live) : [];
+        const found = new Set(upserts.map((record) => record.id));
+        const deletes = [...latest].filter(([id, deleted]) => deleted || !found.has(id)).map(([id]) => id);
+        data.changes[name] = { upserts, deletes };
+      }
+      return data;
+    });
+  }
+
+  /** The account a pull names (or the caller's default); 403 when it is not the caller's. */
+  private async checkedAccount(db: Executor, userId: number | null, requested: string | undefined): Promise<number | null> {
+    if (userId === null) return null;
+    const accounts = await listAccounts(db, userId);
+    if (requested === undefined) {
+      const user = await findUserById(db, userId);
+      return user?.defaultAccountId ?? accounts[0]?.id ?? null;
+    }
+    const account = accounts.find((candidate) => String(candidate.id) === requested);
+    if (!account) throw new BusinessError(BodyCode.forbidden, 'server.forbidden', {}, { field: 'accountId' });
+    return account.id;
+  }
+}
