@@ -42,12 +42,17 @@ export const PULL_PAGE_SIZE = 200;
 export const cursorSchema = z.string().regex(/^\d{1,19}\.\d{1,19}$/, { error: 'server.field_invalid' });
 
 export const pullParamsSchema = z.object({
-  cursors: z.partialRecord(z.enum(COLLECTION_NAMES as [CollectionName, ...CollectionName[]]), cursorSchema).default({}),
+  cursors: z
+    .partialRecord(z.enum(COLLECTION_NAMES as [CollectionName, ...CollectionName[]]), cursorSchema)
+    .default({}),
   accountId: idSchema.optional(),
 });
 export type PullParams = z.infer<typeof pullParamsSchema>;
 
-const changesSchema = z.object({ upserts: z.array(z.record(z.string(), z.unknown())), deletes: z.array(z.string()) });
+const changesSchema = z.object({
+  upserts: z.array(z.record(z.string(), z.unknown())),
+  deletes: z.array(z.string()),
+});
 export const pullDataSchema = z.object({
   changes: z.partialRecord(z.string(), changesSchema),
   cursors: z.partialRecord(z.string(), z.string()),

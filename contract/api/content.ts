@@ -61,9 +61,12 @@ export const feedbackRecordSchema = z.object({
 export type FeedbackRecord = z.infer<typeof feedbackRecordSchema>;
 
 /** An up-img URL of the caller's own upload. */
-const imageUrlSchema = text({ max: 200 }).refine((value) => /^\/api\/v1\/common\/img\/[A-Za-z0-9_-]{10,64}$/.test(value), {
-  error: 'server.field_invalid',
-});
+const imageUrlSchema = text({ max: 200 }).refine(
+  (value) => /^\/api\/v1\/common\/img\/[A-Za-z0-9_-]{10,64}$/.test(value),
+  {
+    error: 'server.field_invalid',
+  },
+);
 
 export const nameUpdateParamsSchema = z.object({ nickname: text({ max: NICKNAME_MAX_LENGTH }) });
 export const avatarUpdateParamsSchema = z.object({ avatar: text({ max: 200 }) });
@@ -84,7 +87,9 @@ export const feedbackListParamsSchema = pageParamsSchema;
 export const feedbackListDataSchema = pageOf(feedbackRecordSchema);
 
 /** Operators' content calls. */
-const langSchema = z.enum(['zh-Hans', 'zh-Hant', 'en', 'ja', 'ko', 'th', 'vi'], { error: 'server.field_invalid' });
+const langSchema = z.enum(['zh-Hans', 'zh-Hant', 'en', 'ja', 'ko', 'th', 'vi'], {
+  error: 'server.field_invalid',
+});
 export const newsWriteParamsSchema = z.object({
   title: text({ max: 120 }),
   summary: text({ max: 300, multiline: true }),
@@ -96,9 +101,16 @@ export const newsUpdateParamsSchema = newsWriteParamsSchema.extend({ id: idSchem
 export const idParamsSchema = z.object({ id: idSchema });
 export const noticeWriteParamsSchema = z.object({ text: text({ max: 300 }), lang: langSchema.optional() });
 export const quoteWriteParamsSchema = z.object({
-  symbol: text({ max: 20 }).refine((value) => /^[A-Z0-9]{2,10}\/[A-Z0-9]{2,10}$/.test(value), { error: 'server.field_invalid' }),
+  symbol: text({ max: 20 }).refine((value) => /^[A-Z0-9]{2,10}\/[A-Z0-9]{2,10}$/.test(value), {
+    error: 'server.field_invalid',
+  }),
   name: text({ max: 40 }),
   price: moneySchema,
 });
-export const feedbackReplyParamsSchema = z.object({ id: idSchema, reply: text({ max: 1000, multiline: true }) });
-export const adminFeedbackListDataSchema = pageOf(feedbackRecordSchema.extend({ userId: z.string(), email: z.string() }));
+export const feedbackReplyParamsSchema = z.object({
+  id: idSchema,
+  reply: text({ max: 1000, multiline: true }),
+});
+export const adminFeedbackListDataSchema = pageOf(
+  feedbackRecordSchema.extend({ userId: z.string(), email: z.string() }),
+);

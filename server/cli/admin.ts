@@ -11,7 +11,12 @@
  */
 import { parseArgs } from 'node:util';
 import type { z } from 'zod';
-import { feedbackReplyParamsSchema, newsWriteParamsSchema, noticeWriteParamsSchema, quoteWriteParamsSchema } from '../../contract/api/content.js';
+import {
+  feedbackReplyParamsSchema,
+  newsWriteParamsSchema,
+  noticeWriteParamsSchema,
+  quoteWriteParamsSchema,
+} from '../../contract/api/content.js';
 import { createOperatorParamsSchema } from '../../contract/api/admin.js';
 import { createServer } from '../app.js';
 import { loadConfig } from '../config.js';
@@ -46,11 +51,34 @@ async function main(argv: string[]): Promise<void> {
     args: argv,
     allowPositionals: true,
     options: Object.fromEntries(
-      ['email', 'role', 'password', 'title', 'summary', 'body', 'lang', 'text', 'symbol', 'name', 'price', 'id', 'reply'].map((name) => [name, { type: 'string' as const }]),
+      [
+        'email',
+        'role',
+        'password',
+        'title',
+        'summary',
+        'body',
+        'lang',
+        'text',
+        'symbol',
+        'name',
+        'price',
+        'id',
+        'reply',
+      ].map((name) => [name, { type: 'string' as const }]),
     ),
   });
   const command = positionals.join(' ');
-  const known = ['operator create', 'operator list', 'invite create', 'invite list', 'news add', 'notice add', 'quote set', 'feedback reply'];
+  const known = [
+    'operator create',
+    'operator list',
+    'invite create',
+    'invite list',
+    'news add',
+    'notice add',
+    'quote set',
+    'feedback reply',
+  ];
   if (
     !known.includes(command) &&
     !(positionals[0] === 'job' && positionals[1] === 'run' && positionals.length === 3)
@@ -79,10 +107,14 @@ async function main(argv: string[]): Promise<void> {
         return;
       }
       case 'news add':
-        console.log(`news ${(await server.services.content.createNewsFromCli(parsed(newsWriteParamsSchema, values))).id} published`);
+        console.log(
+          `news ${(await server.services.content.createNewsFromCli(parsed(newsWriteParamsSchema, values))).id} published`,
+        );
         return;
       case 'notice add':
-        console.log(`notice ${(await server.services.content.createNoticeFromCli(parsed(noticeWriteParamsSchema, values))).id} added`);
+        console.log(
+          `notice ${(await server.services.content.createNoticeFromCli(parsed(noticeWriteParamsSchema, values))).id} added`,
+        );
         return;
       case 'quote set': {
         const quote = await server.services.content.setQuoteFromCli(parsed(quoteWriteParamsSchema, values));
@@ -90,7 +122,9 @@ async function main(argv: string[]): Promise<void> {
         return;
       }
       case 'feedback reply':
-        console.log(`feedback ${(await server.services.feedback.replyFromCli(parsed(feedbackReplyParamsSchema, values))).id} replied`);
+        console.log(
+          `feedback ${(await server.services.feedback.replyFromCli(parsed(feedbackReplyParamsSchema, values))).id} replied`,
+        );
         return;
       case 'operator list':
         for (const operator of (await operators.list()).items)

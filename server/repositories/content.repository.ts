@@ -9,10 +9,15 @@ export type QuoteRow = typeof quotes.$inferSelect;
 export type FeedbackRow = typeof feedback.$inferSelect;
 
 export const newsByIds = (db: Executor, ids: number[]) => db.select().from(news).where(inArray(news.id, ids));
-export const noticesByIds = (db: Executor, ids: number[]) => db.select().from(notices).where(inArray(notices.id, ids));
-export const quotesBySymbols = (db: Executor, symbols: string[]) => db.select().from(quotes).where(inArray(quotes.symbol, symbols));
+export const noticesByIds = (db: Executor, ids: number[]) =>
+  db.select().from(notices).where(inArray(notices.id, ids));
+export const quotesBySymbols = (db: Executor, symbols: string[]) =>
+  db.select().from(quotes).where(inArray(quotes.symbol, symbols));
 export const feedbackByIds = (db: Executor, userId: number, ids: number[]) =>
-  db.select().from(feedback).where(and(eq(feedback.userId, userId), inArray(feedback.id, ids)));
+  db
+    .select()
+    .from(feedback)
+    .where(and(eq(feedback.userId, userId), inArray(feedback.id, ids)));
 
 /** Newest first; `beforeId` pages backwards. */
 export function listNews(db: Executor, beforeId: number | undefined, limit: number) {
@@ -38,7 +43,11 @@ export async function insertNews(db: Executor, row: typeof news.$inferInsert): P
   return inserted;
 }
 
-export async function updateNews(db: Executor, id: number, row: Partial<typeof news.$inferInsert>): Promise<NewsRow | undefined> {
+export async function updateNews(
+  db: Executor,
+  id: number,
+  row: Partial<typeof news.$inferInsert>,
+): Promise<NewsRow | undefined> {
   const [updated] = await db.update(news).set(row).where(eq(news.id, id)).returning();
   return updated;
 }
@@ -58,13 +67,27 @@ export async function deleteNotice(db: Executor, id: number): Promise<boolean> {
 }
 
 /** Sets a quote's price, appending to its history (the last 96 points are kept). */
-export async function upsertQuote(db: Executor, row: { symbol: string; name: string; price: string; at: Date }): Promise<QuoteRow> {
+export async function upsertQuote(
+  db: Executor,
+  row: { symbol: string; name: string; price: string; at: Date },
+): Promise<QuoteRow> {
   const [existing] = await db.select().from(quotes).where(eq(quotes.symbol, row.symbol)).for('update');
   const previous = existing ? Number(existing.history[0]?.price ?? existing.price) : Number(row.price);
   const history = [...(existing?.history ?? []), { at: row.at.toISOString(), price: row.price }].slice(-96);
   const changePercent = previous === 0 ? '0' : (((Number(row.price) - previous) / previous) * 100).toFixed(2);
-  const values = { symbol: row.symbol, name: row.name, price: row.price, changePercent, history, updatedAt: row.at };
-  const [saved] = await db.insert(quotes).values(values).onConflictDoUpdate({ target: quotes.symbol, set: values }).returning();
+  const values = {
+    symbol: row.symbol,
+    name: row.name,
+    price: row.price,
+    changePercent,
+    history,
+    updatedAt: row.at,
+  };
+  const [saved] = await db
+    .insert(quotes)
+    .values(values)
+    .onConflictDoUpdate({ target: quotes.symbol, set: values })
+    .returning();
   if (!saved) throw new Error('quote upsert returned nothing');
   return saved;
 }
@@ -94,10 +117,20 @@ export function listAllFeedback(db: Executor, beforeId: number | undefined, limi
     .limit(limit);
 }
 
-export async function replyFeedback(db: Executor, id: number, reply: { reply: string; operatorId: number | null; at: Date }) {
+export async function replyFeedback(
+  db: Executor,
+  id: number,
+  reply: { reply: string; operatorId: number | null; at: Date },
+) {
   const [updated] = await db
     .update(feedback)
-    .set({ reply: reply.reply, repliedBy: reply.operatorId, repliedAt: reply.at, status: 'replied', updatedAt: reply.at })
+    .set({
+      reply: reply.reply,
+      repliedBy: reply.operatorId,
+      repliedAt: reply.at,
+      status: 'replied',
+      updatedAt: reply.at,
+    })
     .where(eq(feedback.id, id))
     .returning();
   return updated;

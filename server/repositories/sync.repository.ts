@@ -12,24 +12,40 @@ export async function recordChange(
   await db.insert(syncChanges).values(change);
 }
 
-const horizonSchema = z.object({ rows: z.array(z.object({ horizon: z.union([z.string(), z.number(), z.bigint()]) })) });
+const horizonSchema = z.object({
+  rows: z.array(z.object({ horizon: z.union([z.string(), z.number(), z.bigint()]) })),
+});
 
 /**
  * The oldest transaction id still running (this one included): every change with a smaller
  * txid is committed or gone for good, so delivering only those never skips a late commit.
  */
 export async function snapshotHorizon(db: Executor): Promise<number> {
-  const result = horizonSchema.parse(await db.execute(sql`select ((pg_snapshot_xmin(pg_current_snapshot()))::text)::bigint as horizon`));
+  const result = horizonSchema.parse(
+    await db.execute(sql`select ((pg_snapshot_xmin(pg_current_snapshot()))::text)::bigint as horizon`),
+  );
   return Number(result.rows[0]?.horizon ?? 0);
 }
 
 /** Changes of one collection and scope after the cursor and below the horizon, oldest first. */
 export async function changesAfter(
   db: Executor,
-  query: { collection: string; scopeId: number; afterTxid: number; afterSeq: number; horizon: number; limit: number },
+  query: {
+    collection: string;
+    scopeId: number;
+    afterTxid: number;
+    afterSeq: number;
+    horizon: number;
+    limit: number;
+  },
 ) {
   return db
-    .select({ seq: syncChanges.seq, txid: syncChanges.txid, recordId: syncChanges.recordId, deleted: syncChanges.deleted })
+    .select({
+      seq: syncChanges.seq,
+      txid: syncChanges.txid,
+      recordId: syncChanges.recordId,
+      deleted: syncChanges.deleted,
+    })
     .from(syncChanges)
     .where(
       and(

@@ -13,7 +13,7 @@ export const contentRoutes: RoutesOf = (define, { sync, content: service, user, 
     access: 'public',
     params: pullParamsSchema,
     data: pullDataSchema,
-    summary: 'Changes since each cursor (public collections without a token; the user\'s own with one)',
+    summary: "Changes since each cursor (public collections without a token; the user's own with one)",
     handle: (ctx, params) => sync.pull(ctx, params),
   });
   define({

@@ -34,7 +34,14 @@ export interface AppServices {
 type Define = <P extends z.ZodType, D extends z.ZodType>(def: RouteDefinition<P, D>) => void;
 export type RoutesOf = (define: Define, services: AppServices) => void;
 
-const ROUTE_LISTS: readonly RoutesOf[] = [ssoRoutes, userRoutes, commonRoutes, contentRoutes, adminRoutes, contentAdminRoutes];
+const ROUTE_LISTS: readonly RoutesOf[] = [
+  ssoRoutes,
+  userRoutes,
+  commonRoutes,
+  contentRoutes,
+  adminRoutes,
+  contentAdminRoutes,
+];
 
 /** Registers every route list; a path declared twice fails at start. */
 export function registerRoutes(app: FastifyInstance, services: AppServices): void {

@@ -125,7 +125,13 @@ export class AuthService {
         throw new Error('invite code collided with an operator invite');
       }
       if (invite.ownerUserId !== null) await insertReferralChain(tx, invite.ownerUserId, user.id);
-      await recordChange(tx, { collection: 'profile', scopeId: user.id, recordId: String(user.id), deleted: false, at: now });
+      await recordChange(tx, {
+        collection: 'profile',
+        scopeId: user.id,
+        recordId: String(user.id),
+        deleted: false,
+        at: now,
+      });
       const session = await this.sessions.start(tx, 'user', user.id);
       return { ...session, userId: String(user.id) };
     });

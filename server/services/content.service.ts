@@ -48,7 +48,10 @@ export class ContentService {
     const limit = params.limit ?? 20;
     const before = params.cursor && /^\d{1,15}$/.test(params.cursor) ? Number(params.cursor) : undefined;
     const rows = await listNews(this.db, before, limit);
-    return { items: rows.map(toNewsRecord), nextCursor: rows.length === limit ? String(rows[rows.length - 1]?.id) : null };
+    return {
+      items: rows.map(toNewsRecord),
+      nextCursor: rows.length === limit ? String(rows[rows.length - 1]?.id) : null,
+    };
   }
 
   async newsGet(id: string) {
@@ -130,7 +133,12 @@ export class ContentService {
 
   private async createNoticeIn(tx: Executor, actor: string, params: NoticeWrite) {
     const now = this.clock.now();
-    const row = await insertNotice(tx, { text: params.text, lang: params.lang ?? null, createdAt: now, updatedAt: now });
+    const row = await insertNotice(tx, {
+      text: params.text,
+      lang: params.lang ?? null,
+      createdAt: now,
+      updatedAt: now,
+    });
     await this.changed(tx, actor, 'notice.create', 'notices', String(row.id), false, now);
     return toNoticeRecord(row);
   }
@@ -153,13 +161,26 @@ export class ContentService {
 
   private async setQuoteIn(tx: Executor, actor: string, params: QuoteWrite) {
     const now = this.clock.now();
-    const row = await upsertQuote(tx, { symbol: params.symbol, name: params.name, price: params.price, at: now });
+    const row = await upsertQuote(tx, {
+      symbol: params.symbol,
+      name: params.name,
+      price: params.price,
+      at: now,
+    });
     await this.changed(tx, actor, 'quote.set', 'quotes', row.symbol, false, now);
     return toQuoteRecord(row);
   }
 
   /** Audits an operator's write and records it for sync, in the same transaction. */
-  private async changed(tx: Executor, actor: string, action: string, collection: string, recordId: string, deleted: boolean, at: Date) {
+  private async changed(
+    tx: Executor,
+    actor: string,
+    action: string,
+    collection: string,
+    recordId: string,
+    deleted: boolean,
+    at: Date,
+  ) {
     await appendAudit(tx, { actor, action, target: `${collection}:${recordId}`, detail: {}, at });
     await recordChange(tx, { collection, scopeId: 0, recordId, deleted, at });
   }

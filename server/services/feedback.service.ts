@@ -5,7 +5,12 @@ import type { CommandRunner } from '../db/commands.js';
 import type { Database, Executor } from '../db/database.js';
 import { invalidField, notFound } from '../http/answer.js';
 import { userIdOf, type RequestContext } from '../http/context.js';
-import { insertFeedback, listAllFeedback, listFeedbackOf, replyFeedback } from '../repositories/content.repository.js';
+import {
+  insertFeedback,
+  listAllFeedback,
+  listFeedbackOf,
+  replyFeedback,
+} from '../repositories/content.repository.js';
 import { appendAudit } from '../repositories/operators.repository.js';
 import { recordChange } from '../repositories/sync.repository.js';
 import { findUpload } from '../repositories/uploads.repository.js';
@@ -39,7 +44,13 @@ export class FeedbackService {
         createdAt: now,
         updatedAt: now,
       });
-      await recordChange(tx, { collection: 'feedback', scopeId: userId, recordId: String(row.id), deleted: false, at: now });
+      await recordChange(tx, {
+        collection: 'feedback',
+        scopeId: userId,
+        recordId: String(row.id),
+        deleted: false,
+        at: now,
+      });
       return toFeedbackRecord(row);
     });
   }
@@ -47,33 +58,59 @@ export class FeedbackService {
   async listOwn(ctx: RequestContext, params: { cursor?: string | undefined; limit?: number | undefined }) {
     const { limit, before } = pageArgs(params);
     const rows = await listFeedbackOf(this.db, userIdOf(ctx), before, limit);
-    return { items: rows.map(toFeedbackRecord), nextCursor: rows.length === limit ? String(rows[rows.length - 1]?.id) : null };
+    return {
+      items: rows.map(toFeedbackRecord),
+      nextCursor: rows.length === limit ? String(rows[rows.length - 1]?.id) : null,
+    };
   }
 
   async listAll(params: { cursor?: string | undefined; limit?: number | undefined }) {
     const { limit, before } = pageArgs(params);
     const rows = await listAllFeedback(this.db, before, limit);
     return {
-      items: rows.map((row) => ({ ...toFeedbackRecord(row.feedback), userId: String(row.feedback.userId), email: row.email })),
+      items: rows.map((row) => ({
+        ...toFeedbackRecord(row.feedback),
+        userId: String(row.feedback.userId),
+        email: row.email,
+      })),
       nextCursor: rows.length === limit ? String(rows[rows.length - 1]?.feedback.id) : null,
     };
   }
 
   /** Support's reply: the ticket becomes `replied`, and reaches the customer's next pull. */
   reply(ctx: RequestContext, params: { id: string; reply: string }) {
-    return this.commands.run(ctx, (tx) => this.replyIn(tx, actorOf(ctx), ctx.caller.kind === 'operator' ? ctx.caller.operatorId : null, params));
+    return this.commands.run(ctx, (tx) =>
+      this.replyIn(tx, actorOf(ctx), ctx.caller.kind === 'operator' ? ctx.caller.operatorId : null, params),
+    );
   }
 
   replyFromCli(params: { id: string; reply: string }) {
     return this.db.transaction((tx) => this.replyIn(tx, 'cli', null, params));
   }
 
-  private async replyIn(tx: Executor, actor: string, operatorId: number | null, params: { id: string; reply: string }) {
+  private async replyIn(
+    tx: Executor,
+    actor: string,
+    operatorId: number | null,
+    params: { id: string; reply: string },
+  ) {
     const now = this.clock.now();
     const row = await replyFeedback(tx, Number(params.id), { reply: params.reply, operatorId, at: now });
     if (!row) throw notFound();
-    await appendAudit(tx, { actor, action: 'feedback.reply', target: `feedback:${row.id}`, detail: {}, at: now });
-    await recordChange(tx, { collection: 'feedback', scopeId: row.userId, recordId: String(row.id), deleted: false, at: now });
+    await appendAudit(tx, {
+      actor,
+      action: 'feedback.reply',
+      target: `feedback:${row.id}`,
+      detail: {},
+      at: now,
+    });
+    await recordChange(tx, {
+      collection: 'feedback',
+      scopeId: row.userId,
+      recordId: String(row.id),
+      deleted: false,
+      at: now,
+    });
     return toFeedbackRecord(row);
   }
 

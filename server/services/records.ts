@@ -1,5 +1,11 @@
 /** Database rows to the contract's synced records (one mapping each, used by pulls and list calls). */
-import type { FeedbackRecord, NewsRecord, NoticeRecord, ProfileRecord, QuoteRecord } from '../../contract/api/content.js';
+import type {
+  FeedbackRecord,
+  NewsRecord,
+  NoticeRecord,
+  ProfileRecord,
+  QuoteRecord,
+} from '../../contract/api/content.js';
 import type { FeedbackRow, NewsRow, NoticeRow, QuoteRow } from '../repositories/content.repository.js';
 import type { UserRow } from '../repositories/users.repository.js';
 

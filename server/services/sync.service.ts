@@ -4,11 +4,23 @@
  * commit: only changes of transactions below the snapshot's horizon are delivered.
  */
 import { BodyCode } from '../../contract/codes.js';
-import { COLLECTION_NAMES, PULL_PAGE_SIZE, SYNC_COLLECTIONS, type CollectionName, type PullData, type PullParams } from '../../contract/sync.js';
+import {
+  COLLECTION_NAMES,
+  PULL_PAGE_SIZE,
+  SYNC_COLLECTIONS,
+  type CollectionName,
+  type PullData,
+  type PullParams,
+} from '../../contract/sync.js';
 import type { Database, Executor } from '../db/database.js';
 import { BusinessError } from '../http/answer.js';
 import type { RequestContext } from '../http/context.js';
-import { feedbackByIds, newsByIds, noticesByIds, quotesBySymbols } from '../repositories/content.repository.js';
+import {
+  feedbackByIds,
+  newsByIds,
+  noticesByIds,
+  quotesBySymbols,
+} from '../repositories/content.repository.js';
 import { changesAfter, snapshotHorizon } from '../repositories/sync.repository.js';
 import { findUserById, listAccounts } from '../repositories/users.repository.js';
 import { toFeedbackRecord, toNewsRecord, toNoticeRecord, toProfileRecord, toQuoteRecord } from './records.js';
@@ -26,7 +38,8 @@ const LOADERS: Record<CollectionName, Loader> = {
     const user = await findUserById(db, userId);
     return user ? [toProfileRecord(user)] : [];
   },
-  feedback: async (db, userId, ids) => (await feedbackByIds(db, userId, numericIds(ids))).map(toFeedbackRecord),
+  feedback: async (db, userId, ids) =>
+    (await feedbackByIds(db, userId, numericIds(ids))).map(toFeedbackRecord),
 };
 
 function parseCursor(cursor: string | undefined): { txid: number; seq: number } {
@@ -76,7 +89,11 @@ export class SyncService {
   }
 
   /** The account a pull names (or the caller's default); 403 when it is not the caller's. */
-  private async checkedAccount(db: Executor, userId: number | null, requested: string | undefined): Promise<number | null> {
+  private async checkedAccount(
+    db: Executor,
+    userId: number | null,
+    requested: string | undefined,
+  ): Promise<number | null> {
     if (userId === null) return null;
     const accounts = await listAccounts(db, userId);
     if (requested === undefined) {

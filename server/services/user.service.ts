@@ -34,7 +34,13 @@ export class UserService {
       const now = this.clock.now();
       const user = await updateUserProfile(tx, userId, { ...change, updatedAt: now });
       if (!user) throw notLoggedIn();
-      await recordChange(tx, { collection: 'profile', scopeId: userId, recordId: String(userId), deleted: false, at: now });
+      await recordChange(tx, {
+        collection: 'profile',
+        scopeId: userId,
+        recordId: String(userId),
+        deleted: false,
+        at: now,
+      });
       return toProfileRecord(user);
     });
   }
