@@ -68,7 +68,7 @@ export function withMatchingConfirm<T extends { password: string; confirmPasswor
 }
 
 /** Money on the wire: a decimal string of at most 6 fraction digits, normalised. */
-export const moneySchema = z.string().transform((value, context) => {
+export const moneySchema = text({ max: 40 }).transform((value, context) => {
   try {
     return formatMoney(parseMoney(value));
   } catch {

@@ -1,8 +1,8 @@
 /**
  * What the UI does with a worker outcome (spec section 8, CONTRACT.md): 401 relaunches at login
  * (the worker already cleared the token); 300, 4900 and 4901 go to their pages after 1.5 s; any
- * other code shows the server's message as a 2000 ms toast, unless the form shows it beside a
- * field; a transport failure shows a toast.
+ * other code shows the server's message as a 2000 ms toast (and beside the field it names, when
+ * the form has one); a transport failure shows a toast.
  */
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -21,7 +21,7 @@ const REDIRECTS: Partial<Record<number, string>> = {
 };
 
 export interface FieldErrorSink {
-  /** Fields the form shows errors beside; a refusal naming one of them goes there, not to a toast. */
+  /** Fields the form shows errors beside; a refusal naming one of them is shown there too. */
   fields: readonly string[];
   show(field: string, message: string): void;
 }
@@ -54,9 +54,10 @@ export function useOutcome() {
         setTimeout(() => go(redirect), SPECIAL_CODE_REDIRECT_MS);
         return false;
       }
+      // The spec's toast always; a form also marks the field the refusal names.
+      toast(outcome.message);
       const field = fieldOf(outcome.data);
       if (sink && field && sink.fields.includes(field)) sink.show(field, outcome.message);
-      else toast(outcome.message);
       return false;
     },
     [navigate, go, t],

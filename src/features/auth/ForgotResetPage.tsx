@@ -20,7 +20,9 @@ export default function ForgotResetPage() {
   const check = useChecks();
   const form = useForm({ password: '', confirmPassword: '' });
   const [busy, setBusy] = useState(false);
-  const draft = drafts.forgot;
+  // The draft as this page opened with it: clearing drafts.forgot on success must not re-render
+  // the page into its no-draft redirect before the navigation away lands (router updates are transitions).
+  const [draft] = useState(() => drafts.forgot);
   if (!draft?.code) return <Navigate to={ROUTES.forgot} replace />;
 
   const submit = async (event: FormEvent) => {

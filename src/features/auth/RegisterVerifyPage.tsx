@@ -22,7 +22,9 @@ export default function RegisterVerifyPage() {
   const check = useChecks();
   const form = useForm({ code: '' });
   const [busy, setBusy] = useState(false);
-  const draft = drafts.register;
+  // The draft as this page opened with it: clearing drafts.register on success must not re-render
+  // the page into its no-draft redirect before the navigation away lands (router updates are transitions).
+  const [draft] = useState(() => drafts.register);
   if (!draft) return <Navigate to={ROUTES.register} replace />;
 
   const resend = async () => {

@@ -1,0 +1,732 @@
+/**
+ * The client end to end, in Chromium: the built app (dist/, fresh from `vite build`) served by a
+ * real Coffer on loopback, its module worker talking to the API through the envelope gateway,
+ * verification codes read from the mail a real SMTP server received. Pages are driven by role
+ * and label, with the names taken from the locale catalogues, as a user or a screen reader sees
+ * them (spec sections 2, 4, 5 and 8; CONTRACT.md).
+ */
+import { execFile } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import type { AxeResults } from 'axe-core';
+import { simpleParser, type ParsedMail } from 'mailparser';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { z } from 'zod';
+import { createServer, type CofferServer } from '../../server/app.js';
+import { loadConfig } from '../../server/config.js';
+import { openTestDatabase } from '../helpers/database.js';
+
+const ROOT_DIR = fileURLToPath(new URL('../../', import.meta.url));
+const CHROMIUM = '/usr/bin/chromium';
+/** GOTCHAS.md: without these the closed network floods Chromium with refused connections. */
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+const ROOT_INVITE = 'E2EROOT1';
+const PHONE = { width: 390, height: 844 };
+const SLOW = { timeout: 120_000 };
+/** How long a page may take to show what a step expects (first loads fetch lazy chunks). */
+const WAIT_MS = 15_000;
+
+const hasChromium = fs.existsSync(CHROMIUM);
+if (!hasChromium) {
+  console.warn(
+    `[e2e] SKIPPED: ${CHROMIUM} is missing (apt-get install -y chromium); the end-to-end tests did not run`,
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// The UI's words, from the locale catalogues (the same files the app loads).
+
+const catalogueSchema = z.record(z.string(), z.record(z.string(), z.string()));
+
+/** A lookup of `namespace.key` in one catalogue; a missing key fails the test loudly. */
+function strings(locale: string): (key: string) => string {
+  const file = path.join(ROOT_DIR, 'locales', `${locale}.json`);
+  const catalogue = catalogueSchema.parse(JSON.parse(fs.readFileSync(file, 'utf8')));
+  return (key) => {
+    const [namespace = '', name = ''] = key.split('.');
+    const value = catalogue[namespace]?.[name];
+    if (value === undefined) throw new Error(`${locale}.json has no ${key}`);
+    return value;
+  };
+}
+const en = strings('en');
+const ja = strings('ja');
+const th = strings('th');
+
+// ---------------------------------------------------------------------------------------------
+// A local SMTP server that keeps every message it receives (as tests/mail.smtp.test.ts).
+
+interface Received {
+  rcptTo: string[];
+  mail: ParsedMail;
+}
+
+interface LocalSmtp {
+  port: number;
+  received: Received[];
+  close(): Promise<void>;
+}
+
+async function startSmtp(): Promise<LocalSmtp> {
+  const received: Received[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, session, callback) {
+      const rcptTo = session.envelope.rcptTo.map((address) => address.address.toLowerCase());
+      simpleParser(stream).then(
+        (mail) => {
+          received.push({ rcptTo, mail });
+          callback();
+        },
+        (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))),
+      );
+    },
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.server.address();
+  if (address === null || typeof address === 'string') throw new Error('the SMTP server has no TCP address');
+  return {
+    port: address.port,
+    received,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Coffer on loopback, and calls to it straight from the test (plain JSON transport).
+
+const answerSchema = z.object({ code: z.number(), message: z.string(), data: z.unknown() });
+type Answer = z.infer<typeof answerSchema>;
+
+interface Running {
+  server: CofferServer;
+  base: string;
+  dataDir: string;
+}
+
+/** The app built for these tests, in a folder of their own (npm start and the bench serve dist/). */
+const DIST_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-e2e-dist-'));
+
+async function startCoffer(smtpPort: number): Promise<Running> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-e2e-'));
+  const config = loadConfig({
+    SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+    DATA_DIR: dataDir,
+    COFFER_ROOT_INVITE: ROOT_INVITE,
+    COFFER_SCRYPT_COST: '4',
+    COFFER_JOBS: 'off',
+    COFFER_RATE_LIMIT: '0',
+    LOG_LEVEL: 'silent',
+  });
+  const server = await createServer({
+    config,
+    database: await openTestDatabase('pglite'),
+    logger: false,
+    distDir: DIST_DIR,
+  });
+  try {
+    await server.app.listen({ port: 0, host: '127.0.0.1' });
+  } catch (error) {
+    await server.close();
+    throw error;
+  }
+  const address = server.app.server.address();
+  if (address === null || typeof address === 'string') throw new Error('Coffer has no TCP address');
+  return { server, base: `http://127.0.0.1:${address.port}`, dataDir };
+}
+
+// ---------------------------------------------------------------------------------------------
+
+describe.skipIf(!hasChromium)('the client end to end in Chromium', () => {
+  let smtp: LocalSmtp | undefined;
+  let coffer: Running | undefined;
+  let browser: Browser | undefined;
+  /** Contexts opened by the running test; closed after it, pass or fail. */
+  const contexts: BrowserContext[] = [];
+
+  beforeAll(async () => {
+    // One fresh production build of the client (vitest sets NODE_ENV=test, which would make a
+    // development build), into this file's own folder, served beside the API.
+    await promisify(execFile)(
+      path.join(ROOT_DIR, 'node_modules', '.bin', 'vite'),
+      ['build', '--logLevel', 'warn', '--mode', 'production', '--outDir', DIST_DIR, '--emptyOutDir'],
+      {
+        cwd: ROOT_DIR,
+        timeout: 120_000,
+        env: { ...process.env, NODE_ENV: 'production' },
+      },
+    );
+    smtp = await startSmtp();
+    coffer = await startCoffer(smtp.port);
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  }, 180_000);
+
+  afterEach(async () => {
+    await Promise.allSettled(contexts.splice(0).map((context) => context.close()));
+  });
+
+  afterAll(async () => {
+    await Promise.allSettled(contexts.splice(0).map((context) => context.close()));
+    await browser?.close().catch(() => undefined);
+    if (coffer) {
+      await coffer.server.close().catch(() => undefined);
+      fs.rmSync(coffer.dataDir, { recursive: true, force: true });
+    }
+    fs.rmSync(DIST_DIR, { recursive: true, force: true });
+    await smtp?.close();
+  }, 60_000);
+
+  function running(): { base: string; smtp: LocalSmtp; browser: Browser } {
+    if (!coffer || !smtp || !browser) throw new Error('the end-to-end setup did not finish');
+    return { base: coffer.base, smtp, browser };
+  }
+
+  // --- the browser side ------------------------------------------------------------------------
+
+  interface Tab {
+    page: Page;
+    /** Console errors and uncaught page errors, checked at the end of every test. */
+    errors: string[];
+    /** Every request the page or its worker made to /api/. */
+    apiCalls: string[];
+  }
+
+  /** A fresh browser profile (its own IndexedDB) on a phone-size screen. */
+  async function openTab(locale = 'en-US', viewport = PHONE): Promise<Tab> {
+    const context = await running().browser.newContext({ viewport, locale });
+    contexts.push(context);
+    const page = await context.newPage();
+    page.setDefaultTimeout(WAIT_MS);
+    const errors: string[] = [];
+    const apiCalls: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(`console: ${message.text()}`);
+    });
+    page.on('pageerror', (error) => errors.push(`page: ${error.message}`));
+    context.on('request', (request) => {
+      if (new URL(request.url()).pathname.startsWith('/api/')) apiCalls.push(request.url());
+    });
+    return { page, errors, apiCalls };
+  }
+
+  /** Loads the app anew (a new document, so the launch rule runs) at `route`. */
+  async function launch(page: Page, route: string): Promise<void> {
+    await page.goto('about:blank');
+    await page.goto(`${running().base}/#${route}`);
+  }
+
+  /** Waits for the page whose one h1 is `title`. */
+  async function expectPage(page: Page, title: string): Promise<void> {
+    await page.getByRole('heading', { level: 1, name: title, exact: true }).waitFor({ state: 'visible' });
+    expect(await page.getByRole('heading', { level: 1 }).count()).toBe(1);
+  }
+
+  function routeOf(page: Page): string {
+    return new URL(page.url()).hash.replace(/^#/, '');
+  }
+
+  /** The route is `route` now and still is a moment later (no redirect is on its way). */
+  async function expectStaysAt(page: Page, route: string): Promise<void> {
+    expect(routeOf(page)).toBe(route);
+    await page.waitForTimeout(400);
+    expect(routeOf(page)).toBe(route);
+  }
+
+  /** Nothing is wider than the screen (a long e-mail address included). */
+  async function expectNoOverflow(page: Page, name: string): Promise<void> {
+    const width = page.viewportSize()?.width ?? PHONE.width;
+    const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+    expect(scrollWidth, `${name}: scrollWidth at ${width} px`).toBeLessThanOrEqual(width);
+  }
+
+  async function expectToast(page: Page, message: string): Promise<void> {
+    await page.getByText(message, { exact: true }).waitFor({ state: 'visible' });
+  }
+
+  /** The error shown beside the input labelled `label`, which must be marked invalid. */
+  async function fieldError(page: Page, label: string): Promise<string> {
+    const input = page.getByLabel(label, { exact: true });
+    await expect.poll(() => input.getAttribute('aria-invalid'), { timeout: WAIT_MS }).toBe('true');
+    const describedBy = await input.getAttribute('aria-describedby');
+    if (!describedBy) throw new Error(`${label} is invalid but names no description`);
+    return (await page.locator(`[id="${describedBy}"]`).textContent()) ?? '';
+  }
+
+  /** The token the worker stored in `coffer-session` (CONTRACT.md "The client's own storage"). */
+  async function storedToken(page: Page): Promise<string | null> {
+    return page.evaluate(
+      () =>
+        new Promise<string | null>((resolve, reject) => {
+          const request = indexedDB.open('coffer-session');
+          request.onerror = () => reject(new Error('cannot open coffer-session'));
+          request.onsuccess = () => {
+            const db = request.result;
+            if (!db.objectStoreNames.contains('session')) {
+              db.close();
+              resolve(null);
+              return;
+            }
+            const read = db.transaction('session', 'readonly').objectStore('session').get('current');
+            read.onerror = () => reject(new Error('cannot read the session'));
+            read.onsuccess = () => {
+              db.close();
+              const record: unknown = read.result;
+              const token =
+                typeof record === 'object' && record !== null && 'token' in record ? record.token : null;
+              resolve(typeof token === 'string' ? token : null);
+            };
+          };
+        }),
+    );
+  }
+
+  async function logIn(page: Page, t: (key: string) => string, email: string, password: string) {
+    await expectPage(page, t('auth.login_title'));
+    await page.getByLabel(t('field.email'), { exact: true }).fill(email);
+    await page.getByLabel(t('field.password'), { exact: true }).fill(password);
+    await page.getByRole('button', { name: t('auth.login'), exact: true }).click();
+    await expectPage(page, t('tabs.home'));
+  }
+
+  function expectNoErrors(tab: Tab): void {
+    expect(tab.errors, tab.errors.join('\n')).toEqual([]);
+  }
+
+  // --- the server side -------------------------------------------------------------------------
+
+  async function api(uri: string, params: Record<string, unknown> = {}, token?: string): Promise<Answer> {
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      lang: 'EN',
+      'idempotency-key': crypto.randomUUID(),
+    };
+    if (token) headers['authorization'] = `Bearer ${token}`;
+    const response = await fetch(`${running().base}${uri}`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(params),
+      signal: AbortSignal.timeout(20_000),
+    });
+    expect(response.status).toBe(200);
+    return answerSchema.parse(await response.json());
+  }
+
+  /** The 6-digit code of the first mail to `address` after the first `after` messages. */
+  async function codeMailedTo(address: string, after: number): Promise<string> {
+    const { smtp: mailbox } = running();
+    const deadline = Date.now() + WAIT_MS;
+    for (;;) {
+      const found = mailbox.received.slice(after).find((item) => item.rcptTo.includes(address));
+      if (found) {
+        const code = (found.mail.text ?? '').match(/(?<!\d)(\d{6})(?!\d)/)?.[1];
+        if (!code) throw new Error(`no 6-digit code in ${JSON.stringify(found.mail.text)}`);
+        return code;
+      }
+      if (Date.now() > deadline) throw new Error(`no mail to ${address}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  /** Registers `email` straight through the API (for tests about something else). */
+  async function registerByApi(email: string, password: string): Promise<void> {
+    const before = running().smtp.received.length;
+    expect((await api('/api/v1/sso/sendRegisterCode', { email })).code).toBe(200);
+    const code = await codeMailedTo(email, before);
+    const registered = await api('/api/v1/sso/register', {
+      email,
+      code,
+      inviteCode: ROOT_INVITE,
+      password,
+      confirmPassword: password,
+    });
+    expect(registered.code, registered.message).toBe(200);
+  }
+
+  let serial = 0;
+  const newAddress = (name: string) => `e2e.${name}.${Date.now()}.${++serial}@example.com`;
+
+  // --- the tests -------------------------------------------------------------------------------
+
+  test(
+    'a new user registers with an invite code and the mailed code, stays logged in across a reload, sees the profile, switches language, logs out (the token is revoked) and recovers the password',
+    SLOW,
+    async () => {
+      const tab = await openTab('en-US');
+      const { page } = tab;
+      const { base, smtp: mailbox } = running();
+      const email = newAddress('registration.story.with.a.long.address');
+      const password = 'first-secret1';
+      const newPassword = 'second-secret2';
+
+      await page.goto(`${base}/`);
+      await expectPage(page, en('auth.login_title'));
+      expect(routeOf(page)).toBe('/pages/login/login');
+
+      // Register: the form, then the code that was mailed.
+      await page.getByRole('link', { name: en('auth.register_link'), exact: true }).click();
+      await expectPage(page, en('auth.register_title'));
+      await page.getByLabel(en('field.email'), { exact: true }).fill(email);
+      await page.getByLabel(en('field.password'), { exact: true }).fill(password);
+      await page.getByLabel(en('field.confirmPassword'), { exact: true }).fill(password);
+      await page.getByLabel(en('field.inviteCode'), { exact: true }).fill(ROOT_INVITE);
+      const mailsBefore = mailbox.received.length;
+      await page.getByRole('button', { name: en('auth.next'), exact: true }).click();
+      await expectPage(page, en('auth.verify_title'));
+      expect(routeOf(page)).toBe('/pages/register/verify_code');
+      await expectNoOverflow(page, 'register verify_code, naming the address');
+      const registerCode = await codeMailedTo(email, mailsBefore);
+      await page.getByLabel(en('field.code'), { exact: true }).fill(registerCode);
+      await page.getByRole('button', { name: en('auth.register'), exact: true }).click();
+
+      // Home, with the five tabs in the spec's order.
+      await expectPage(page, en('tabs.home'));
+      expect(routeOf(page)).toBe('/pages/index/index');
+      const tabs = page.getByRole('navigation', { name: en('tabs.label'), exact: true }).getByRole('link');
+      expect(await tabs.allInnerTexts()).toEqual(
+        ['tabs.home', 'tabs.hosting', 'tabs.team', 'tabs.assets', 'tabs.trading'].map(en),
+      );
+      expect(await tabs.first().getAttribute('aria-current')).toBe('page');
+
+      // A reload keeps the session: the launch rule goes home again.
+      await page.reload();
+      await expectPage(page, en('tabs.home'));
+      expect(routeOf(page)).toBe('/pages/index/index');
+
+      // Assets: the profile from user/info.
+      const token = await storedToken(page);
+      expect(token).toEqual(expect.any(String));
+      if (token === null) throw new Error('no stored token');
+      const info = await api('/api/v1/user/info', {}, token);
+      const { inviteCode } = z.object({ email: z.string(), inviteCode: z.string().min(1) }).parse(info.data);
+      await page
+        .getByRole('navigation', { name: en('tabs.label'), exact: true })
+        .getByRole('link', { name: en('tabs.assets'), exact: true })
+        .click();
+      await expectPage(page, en('tabs.assets'));
+      await page.getByText(email, { exact: true }).waitFor();
+      const invite = page.getByRole('region', { name: en('my.invite_code'), exact: true });
+      await invite.getByText(inviteCode, { exact: true }).waitFor();
+      await expectNoOverflow(page, 'assets, with the address in the profile');
+
+      // Settings: the language select switches the page to Japanese; the choice holds on the way back.
+      await page.getByRole('link', { name: en('settings.title'), exact: true }).click();
+      await expectPage(page, en('settings.title'));
+      await page.getByLabel(en('settings.language'), { exact: true }).selectOption({ label: '日本語' });
+      await expectPage(page, ja('settings.title'));
+      expect(await page.evaluate(() => document.documentElement.lang)).toBe('ja');
+      await page.getByRole('button', { name: ja('common.back'), exact: true }).click();
+      await expectPage(page, ja('tabs.assets'));
+      await page.getByRole('link', { name: ja('settings.title'), exact: true }).click();
+      await expectPage(page, ja('settings.title'));
+
+      // Log out after confirming; the language survives the logout, the token does not.
+      expect(await storedToken(page)).toBe(token);
+      await page.getByRole('button', { name: ja('settings.logout'), exact: true }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByText(ja('settings.logout_confirm'), { exact: true }).waitFor();
+      await dialog.getByRole('button', { name: ja('settings.logout'), exact: true }).click();
+      await expectPage(page, ja('auth.login_title'));
+      expect(routeOf(page)).toBe('/pages/login/login');
+      expect(await storedToken(page)).toBeNull();
+      await expect
+        .poll(async () => (await api('/api/v1/user/info', {}, token)).code, { timeout: WAIT_MS })
+        .toBe(401);
+
+      // Back to English on the login page, then recover the password.
+      await page.getByLabel(ja('settings.language'), { exact: true }).selectOption({ label: 'English' });
+      await expectPage(page, en('auth.login_title'));
+      await page.getByRole('link', { name: en('auth.forgot_link'), exact: true }).click();
+      await expectPage(page, en('auth.forgot_title'));
+      await page.getByLabel(en('field.email'), { exact: true }).fill(email);
+      const mailsBeforeReset = mailbox.received.length;
+      await page.getByRole('button', { name: en('auth.send_code'), exact: true }).click();
+      await expectPage(page, en('auth.verify_title'));
+      expect(routeOf(page)).toBe('/pages/forget_pwd/verify_code');
+      const resetCode = await codeMailedTo(email, mailsBeforeReset);
+      await page.getByLabel(en('field.code'), { exact: true }).fill(resetCode);
+      await page.getByRole('button', { name: en('auth.next'), exact: true }).click();
+      await expectPage(page, en('auth.reset_title'));
+      await expectNoOverflow(page, 'forget_pwd1, naming the address');
+      await page.getByLabel(en('field.newPassword'), { exact: true }).fill(newPassword);
+      await page.getByLabel(en('field.confirmPassword'), { exact: true }).fill(newPassword);
+      await page.getByRole('button', { name: en('auth.reset_submit'), exact: true }).click();
+      await expectPage(page, en('auth.login_title'));
+      expect(routeOf(page)).toBe('/pages/login/login');
+
+      await logIn(page, en, email, newPassword);
+      expect(await storedToken(page)).not.toBe(token);
+      expectNoErrors(tab);
+    },
+  );
+
+  test(
+    'the launch rule: without a token only download, register and my stay (my shows a login prompt in place); with one, login goes home and my stays',
+    SLOW,
+    async () => {
+      const email = newAddress('launch');
+      const password = 'launch-secret1';
+      await registerByApi(email, password);
+      const tab = await openTab('en-US');
+      const { page } = tab;
+
+      await launch(page, '/pages/index/index2');
+      await expectPage(page, en('auth.login_title'));
+      expect(routeOf(page)).toBe('/pages/login/login');
+
+      await launch(page, '/pages/download/download');
+      await expectPage(page, en('download.title'));
+      await expectStaysAt(page, '/pages/download/download');
+
+      await launch(page, '/pages/register/register');
+      await expectPage(page, en('auth.register_title'));
+      await expectStaysAt(page, '/pages/register/register');
+
+      await launch(page, '/pages/my/my');
+      await expectPage(page, en('tabs.assets'));
+      await page.getByRole('heading', { level: 2, name: en('my.login_prompt_title'), exact: true }).waitFor();
+      await expectStaysAt(page, '/pages/my/my');
+
+      // Log in from the prompt, then launch again with the stored token.
+      await page.getByRole('link', { name: en('auth.login'), exact: true }).click();
+      await logIn(page, en, email, password);
+
+      // The login route opened in place, then reloaded: the launch rule sends the token home.
+      await page.goto(`${running().base}/#/pages/login/login`);
+      await page.reload();
+      await expectPage(page, en('tabs.home'));
+      expect(routeOf(page)).toBe('/pages/index/index');
+
+      await launch(page, '/pages/my/my');
+      await expectPage(page, en('tabs.assets'));
+      await page.getByText(email, { exact: true }).waitFor();
+      await expectStaysAt(page, '/pages/my/my');
+      expectNoErrors(tab);
+    },
+  );
+
+  test(
+    'a session revoked on the server: the next call answers 401, the app clears the token and relaunches at login',
+    SLOW,
+    async () => {
+      const email = newAddress('revoked');
+      const password = 'revoked-secret1';
+      await registerByApi(email, password);
+      const tab = await openTab('en-US');
+      const { page } = tab;
+      await launch(page, '/pages/login/login');
+      await logIn(page, en, email, password);
+
+      const token = await storedToken(page);
+      if (token === null) throw new Error('no stored token after login');
+      expect((await api('/api/v1/sso/logout', {}, token)).code).toBe(200);
+
+      // The assets tab asks for user/info with the revoked token.
+      await page
+        .getByRole('navigation', { name: en('tabs.label'), exact: true })
+        .getByRole('link', { name: en('tabs.assets'), exact: true })
+        .click();
+      await expectPage(page, en('auth.login_title'));
+      expect(routeOf(page)).toBe('/pages/login/login');
+      await expectToast(page, en('server.not_logged_in'));
+      expect(await storedToken(page)).toBeNull();
+      // The 401 is a body code in an HTTP 200 answer, so the browser logs no failed request.
+      expectNoErrors(tab);
+    },
+  );
+
+  test(
+    'the language chosen on the login page persists across a reload and sets the lang header: the server answers in Japanese; Thai follows',
+    SLOW,
+    async () => {
+      const email = newAddress('lang');
+      await registerByApi(email, 'lang-secret1');
+      const tab = await openTab('en-US');
+      const { page } = tab;
+      await launch(page, '/pages/login/login');
+      await expectPage(page, en('auth.login_title'));
+
+      await page.getByLabel(en('settings.language'), { exact: true }).selectOption({ label: '日本語' });
+      await expectPage(page, ja('auth.login_title'));
+      await page.reload();
+      await expectPage(page, ja('auth.login_title'));
+
+      // A wrong password: the server's refusal comes back in Japanese. It names the password
+      // field, so the app shows it beside that field (src/app/outcome.ts), not in a toast.
+      await page.getByLabel(ja('field.email'), { exact: true }).fill(email);
+      await page.getByLabel(ja('field.password'), { exact: true }).fill('not-the-password');
+      await page.getByRole('button', { name: ja('auth.login'), exact: true }).click();
+      expect(await fieldError(page, ja('field.password'))).toBe(ja('server.wrong_credentials'));
+      expect(await storedToken(page)).toBeNull();
+
+      await page.getByLabel(ja('settings.language'), { exact: true }).selectOption({ label: 'ไทย' });
+      await expectPage(page, th('auth.login_title'));
+      expect(await page.evaluate(() => document.documentElement.lang)).toBe('th');
+      expectNoErrors(tab);
+    },
+  );
+
+  test(
+    'register checks its form before sending anything: a 5-character password and a mismatched confirmation are shown beside their fields, in the chosen language',
+    SLOW,
+    async () => {
+      const tab = await openTab('en-US');
+      const { page } = tab;
+      const mailsBefore = running().smtp.received.length;
+      await launch(page, '/pages/register/register');
+      await expectPage(page, en('auth.register_title'));
+
+      await page.getByLabel(en('field.email'), { exact: true }).fill(newAddress('checks'));
+      await page.getByLabel(en('field.password'), { exact: true }).fill('abcde');
+      await page.getByLabel(en('field.confirmPassword'), { exact: true }).fill('abcdef');
+      await page.getByLabel(en('field.inviteCode'), { exact: true }).fill(ROOT_INVITE);
+      await page.getByRole('button', { name: en('auth.next'), exact: true }).click();
+      expect(await fieldError(page, en('field.password'))).toBe(en('server.password_too_short'));
+      expect(await fieldError(page, en('field.confirmPassword'))).toBe(en('server.passwords_mismatch'));
+      expect(
+        await page.getByLabel(en('field.email'), { exact: true }).getAttribute('aria-invalid'),
+      ).toBeNull();
+
+      // A long enough password that the confirmation still does not match.
+      await page.getByLabel(en('field.password'), { exact: true }).fill('abcdef1');
+      await page.getByRole('button', { name: en('auth.next'), exact: true }).click();
+      expect(await fieldError(page, en('field.confirmPassword'))).toBe(en('server.passwords_mismatch'));
+      expect(
+        await page.getByLabel(en('field.password'), { exact: true }).getAttribute('aria-invalid'),
+      ).toBeNull();
+
+      // The same checks in Japanese.
+      await page.getByLabel(en('settings.language'), { exact: true }).selectOption({ label: '日本語' });
+      await expectPage(page, ja('auth.register_title'));
+      await page.getByLabel(ja('field.password'), { exact: true }).fill('abcde');
+      await page.getByRole('button', { name: ja('auth.next'), exact: true }).click();
+      expect(await fieldError(page, ja('field.password'))).toBe(ja('server.password_too_short'));
+      expect(await fieldError(page, ja('field.confirmPassword'))).toBe(ja('server.passwords_mismatch'));
+
+      expect(routeOf(page)).toBe('/pages/register/register');
+      expect(tab.apiCalls).toEqual([]);
+      expect(running().smtp.received.length).toBe(mailsBefore);
+      expectNoErrors(tab);
+    },
+  );
+
+  test(
+    'a page not built yet shows "Not yet open" and stays put: from Settings, and from the floating customer-service button',
+    SLOW,
+    async () => {
+      const email = newAddress('later');
+      const password = 'later-secret1';
+      await registerByApi(email, password);
+      const tab = await openTab('en-US');
+      const { page } = tab;
+      await launch(page, '/pages/login/login');
+      await logIn(page, en, email, password);
+      await launch(page, '/pages/setting/setting');
+      // The launch rule sends a stored token home; Settings is then one tap away.
+      await expectPage(page, en('tabs.home'));
+      await page
+        .getByRole('navigation', { name: en('tabs.label'), exact: true })
+        .getByRole('link', { name: en('tabs.assets'), exact: true })
+        .click();
+      await expectPage(page, en('tabs.assets'));
+      await page.getByRole('link', { name: en('settings.title'), exact: true }).click();
+      await expectPage(page, en('settings.title'));
+
+      const notYetOpen = page.getByText(en('common.not_yet_open'), { exact: true });
+      await page.getByRole('button', { name: en('settings.login_password'), exact: true }).click();
+      await notYetOpen.waitFor({ state: 'visible' });
+      await expectStaysAt(page, '/pages/setting/setting');
+      await notYetOpen.waitFor({ state: 'hidden' });
+
+      const service = page.getByRole('button', { name: en('common.customer_service'), exact: true });
+      expect(await service.count()).toBe(1);
+      await service.click();
+      await notYetOpen.waitFor({ state: 'visible' });
+      await expectStaysAt(page, '/pages/setting/setting');
+      await expectPage(page, en('settings.title'));
+      expectNoErrors(tab);
+    },
+  );
+
+  test(
+    'accessibility smoke at 360 px: login, register, home, and settings and assets in Thai have no serious or critical axe violations, one h1 each, and no horizontal overflow',
+    SLOW,
+    async () => {
+      const email = newAddress('a11y');
+      const password = 'a11y-secret1';
+      await registerByApi(email, password);
+      const tab = await openTab('en-US', { width: 360, height: 780 });
+      const { page } = tab;
+      const axeSource = fs.readFileSync(
+        createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
+        'utf8',
+      );
+
+      const check = async (name: string) => {
+        await page.addScriptTag({ content: axeSource });
+        const violations = await page.evaluate(async () => {
+          const axe = Reflect.get(window, 'axe') as { run(): Promise<AxeResults> }; // injected just above
+          const results = await axe.run();
+          return results.violations
+            .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+            .map((violation) => ({
+              id: violation.id,
+              impact: violation.impact,
+              help: violation.help,
+              nodes: violation.nodes.slice(0, 5).map((node) => node.target.join(' ')),
+            }));
+        });
+        if (violations.length > 0) console.warn(`[e2e] axe on ${name}:`, JSON.stringify(violations, null, 2));
+        expect(violations, name).toEqual([]);
+        expect(await page.getByRole('heading', { level: 1 }).count(), name).toBe(1);
+        await expectNoOverflow(page, name);
+      };
+
+      await launch(page, '/pages/login/login');
+      await expectPage(page, en('auth.login_title'));
+      await check('login');
+      await launch(page, '/pages/register/register');
+      await expectPage(page, en('auth.register_title'));
+      await check('register');
+      await launch(page, '/pages/login/login');
+      await logIn(page, en, email, password);
+      await check('home');
+
+      // Settings and the profile (with the address) in Thai, whose words run longest.
+      await page.getByRole('link', { name: en('tabs.assets'), exact: true }).click();
+      await expectPage(page, en('tabs.assets'));
+      await page.getByRole('link', { name: en('settings.title'), exact: true }).click();
+      await expectPage(page, en('settings.title'));
+      await page.getByLabel(en('settings.language'), { exact: true }).selectOption({ label: 'ไทย' });
+      await expectPage(page, th('settings.title'));
+      await check('settings (th)');
+      await page.getByRole('button', { name: th('common.back'), exact: true }).click();
+      await expectPage(page, th('tabs.assets'));
+      await page.getByText(email, { exact: true }).waitFor();
+      await check('assets (th)');
+      expectNoErrors(tab);
+    },
+  );
+});
