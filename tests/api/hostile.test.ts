@@ -943,7 +943,9 @@ describe.each(tiers)('hostile input on %s', (tier) => {
         params[field.name] = `${String(params[field.name] ?? '')}\u0000`;
         // Form bodies and query strings carry strings only; objects and arrays go as JSON alone.
         const flat = Object.values(params).every((value) => typeof value === 'string');
-        const formParams = Object.fromEntries(Object.entries(params).map(([key, value]) => [key, String(value)]));
+        const formParams = Object.fromEntries(
+          Object.entries(params).map(([key, value]) => [key, String(value)]),
+        );
         const encodings: Array<[string, InjectOptions]> = [
           [
             'json',

@@ -30,7 +30,7 @@ describe('the handler map', () => {
     expect(await merged.b({ n: 7 })).toBe(7);
   });
 
-  test('the worker exposes every command of this step', () => {
+  test('the worker exposes every command: auth, user, common, session, sync and outbox', () => {
     expect(Object.keys(setup().handlers).sort()).toEqual([
       'auth-check-forget-code',
       'auth-check-register-info',
@@ -43,8 +43,18 @@ describe('the handler map', () => {
       'common-config',
       'common-lang',
       'common-version',
+      'logout-discard',
+      'logout-pending-count',
+      'outbox-cancel',
+      'outbox-dismiss',
+      'outbox-drain',
+      'outbox-enqueue',
+      'outbox-retry',
       'session-get',
       'session-set-locale',
+      'sync-pull',
+      'sync-start',
+      'sync-status',
       'user-info',
     ]);
   });

@@ -2,6 +2,8 @@
  * The worker's one typed surface (STYLE rule 1): every feature's handler map merged into one
  * object of named commands. The UI calls them through comlink with types from `Handlers`.
  */
+import { createSyncEngine, type SyncEnvironment } from '../../sync/engine.js';
+import { createHttpUploader } from '../../sync/uploader.js';
 import { createApiClient } from '../api-client.js';
 import { RequestQueue, type QueueOptions } from '../queue.js';
 import type { SessionStore } from '../session.js';
@@ -9,7 +11,9 @@ import { createSend, type TransportOptions } from '../transport.js';
 import { authHandlers } from './auth.handlers.js';
 import { commonHandlers } from './common.handlers.js';
 import type { HandlerDeps } from './deps.js';
+import { outboxHandlers } from './outbox.handlers.js';
 import { sessionHandlers } from './session.handlers.js';
+import { syncHandlers } from './sync.handlers.js';
 import { userHandlers } from './user.handlers.js';
 
 // `never` parameters accept a handler of any parameter type (parameters are contravariant).
@@ -46,6 +50,8 @@ export interface WorkerDeps {
   queue?: QueueOptions;
   /** Defaults to crypto.randomUUID. */
   newIdempotencyKey?: () => string;
+  /** The sync engine's storage, locks, clock, timers and network state; browser defaults. */
+  sync?: SyncEnvironment;
 }
 
 /** Builds every handler around one request queue, one session store and one transport. */
@@ -56,11 +62,25 @@ export function createHandlers(deps: WorkerDeps) {
     session: deps.session,
     newIdempotencyKey: deps.newIdempotencyKey ?? (() => globalThis.crypto.randomUUID()),
   };
+  const sync = createSyncEngine({
+    api: handlerDeps.api,
+    session: deps.session,
+    newKey: handlerDeps.newIdempotencyKey,
+    uploader: createHttpUploader({
+      fetch: deps.transport.fetch,
+      session: deps.session,
+      ...(deps.transport.baseUrl === undefined ? {} : { baseUrl: deps.transport.baseUrl }),
+      ...(deps.queue === undefined ? {} : { queue: deps.queue }),
+    }),
+    ...(deps.sync === undefined ? {} : { environment: deps.sync }),
+  });
   return mergeHandlers(
     authHandlers(handlerDeps),
     userHandlers(handlerDeps),
     commonHandlers(handlerDeps),
     sessionHandlers(handlerDeps),
+    syncHandlers(sync),
+    outboxHandlers(sync),
   );
 }
 

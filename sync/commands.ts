@@ -1,0 +1,181 @@
+/**
+ * The outbox's command kinds (CONTRACT.md "Exactly once"): for each, the route it calls, how
+ * long after the user acted it may still be sent, and whether it may wait for the network at
+ * all. Also the stored shape of a command, parsed whenever it is read back from IndexedDB
+ * (STYLE rule 5), and the shape the UI enqueues, parsed at the worker's edge.
+ */
+import { z } from 'zod';
+import {
+  avatarUpdateParamsSchema,
+  nameUpdateParamsSchema,
+  pushFeedbackParamsSchema,
+} from '../contract/api/content.js';
+import { UPLOAD_MAX_BYTES } from '../contract/constants.js';
+
+export const DAY_MS = 24 * 60 * 60 * 1000;
+/** The life of a command carrying a one-time code: a code is only good for minutes. */
+export const ONE_TIME_CODE_MAX_AGE_MS = 60 * 1000;
+/** Pending (queued + sending) commands one user may have; the next enqueue is refused. */
+export const OUTBOX_LIMIT = 50;
+/** At most this many images on a ticket (the spec's album maximum, as the server checks). */
+export const FEEDBACK_MAX_IMAGES = 9;
+
+export interface CommandKindSpec {
+  /** The API route the command posts to. */
+  uri: string;
+  /** Milliseconds after the user acted; a command still queued later becomes `expired`. */
+  maxAgeMs: number;
+  /**
+   * True for a command that must not wait for the network (it carries a one-time code): it is
+   * refused at enqueue while offline and sent only while online.
+   */
+  requiresOnline: boolean;
+}
+
+export const COMMAND_KINDS = {
+  'profile-nickname': { uri: '/api/v1/user/name-update', maxAgeMs: DAY_MS, requiresOnline: false },
+  'profile-avatar': { uri: '/api/v1/user/avatar-update', maxAgeMs: DAY_MS, requiresOnline: false },
+  'feedback-submit': { uri: '/api/v1/common/pushFeedback', maxAgeMs: DAY_MS, requiresOnline: false },
+} as const satisfies Record<string, CommandKindSpec>;
+
+export type CommandKind = keyof typeof COMMAND_KINDS;
+
+/**
+ * queued: waiting to be sent; sending: handed to the network (it may have taken effect);
+ * confirmed: the server answered 200; rejected: the server refused it (`answer` holds why);
+ * expired: never sent, too old; cancelled: by the user, or by logout.
+ */
+export const OUTBOX_STATES = ['queued', 'sending', 'confirmed', 'rejected', 'expired', 'cancelled'] as const;
+export type OutboxState = (typeof OUTBOX_STATES)[number];
+export const PENDING_STATES = ['queued', 'sending'] as const satisfies readonly OutboxState[];
+
+/**
+ * An image of a ticket. A local one is uploaded as its own step under its own Idempotency-Key
+ * (made when the user acted); once uploaded, `url` is kept and the bytes are let go.
+ */
+const storedImageSchema = z.discriminatedUnion('source', [
+  z.object({ source: z.literal('url'), url: z.string() }),
+  z.object({
+    source: z.literal('local'),
+    key: z.string(),
+    type: z.string(),
+    name: z.string(),
+    bytes: z.instanceof(Uint8Array).nullable(),
+    url: z.string().nullable(),
+  }),
+]);
+export type StoredImage = z.infer<typeof storedImageSchema>;
+
+const commonFields = {
+  /** The command's Idempotency-Key, made when the user acted; every send reuses it. */
+  id: z.string().min(1),
+  /** What the command changes; a rejected command holds back later ones on the same resource. */
+  resource: z.string(),
+  state: z.enum(OUTBOX_STATES),
+  /** Order of sending; a retry takes its original's place. */
+  seq: z.number(),
+  createdAtMs: z.number(),
+  expiresAtMs: z.number(),
+  updatedAtMs: z.number(),
+  /** Times the command was handed to the network (each may include the queue's retries). */
+  attempts: z.number().int(),
+  /** Why the last send did not settle (transport failure, 5xx, 500), for the UI. */
+  lastError: z.string().nullable(),
+  /** The server's final answer: 200 for confirmed, the refusal's code and message for rejected. */
+  answer: z.object({ code: z.number(), message: z.string() }).nullable(),
+  /** The id of the new command a retry made from this one. */
+  retriedAs: z.string().nullable(),
+  /** The user put a rejected or expired command aside; it no longer holds its resource back. */
+  dismissed: z.boolean(),
+};
+
+export const outboxRecordSchema = z.discriminatedUnion('kind', [
+  z.object({
+    ...commonFields,
+    kind: z.literal('profile-nickname'),
+    params: z.object({ nickname: z.string() }),
+  }),
+  z.object({ ...commonFields, kind: z.literal('profile-avatar'), params: z.object({ avatar: z.string() }) }),
+  z.object({
+    ...commonFields,
+    kind: z.literal('feedback-submit'),
+    params: z.object({ title: z.string(), content: z.string(), images: z.array(storedImageSchema) }),
+  }),
+]);
+/** One row of the `outbox` table of `coffer-u{user}`; the UI lists pending commands from it. */
+export type OutboxRecord = z.infer<typeof outboxRecordSchema>;
+
+/** A kind with its own params: one member per kind, so narrowing on `kind` narrows `params`. */
+export type StoredCommand = {
+  [K in OutboxRecord['kind']]: Pick<Extract<OutboxRecord, { kind: K }>, 'kind' | 'params'>;
+}[OutboxRecord['kind']];
+
+/** True when the command is still to be sent (queued or sending). */
+export function isPending(record: { state: OutboxState }): boolean {
+  return record.state === 'queued' || record.state === 'sending';
+}
+
+/** True when a rejected command still holds back later commands on its resource. */
+export function isBlocking(record: OutboxRecord): boolean {
+  return record.state === 'rejected' && !record.dismissed && record.retriedAs === null;
+}
+
+const imageUrlSchema = pushFeedbackParamsSchema.shape.images.unwrap().element;
+const imageBlobSchema = z
+  .instanceof(Blob)
+  .refine((blob) => blob.size > 0, { error: 'server.upload_missing' })
+  .refine((blob) => blob.size <= UPLOAD_MAX_BYTES, { error: 'server.upload_too_large' });
+
+/** What the UI enqueues (`outbox-enqueue`): a kind and its params, as the route takes them. */
+export const enqueueInputSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('profile-nickname'), params: nameUpdateParamsSchema }),
+  z.object({ kind: z.literal('profile-avatar'), params: avatarUpdateParamsSchema }),
+  z.object({
+    kind: z.literal('feedback-submit'),
+    params: z.object({
+      title: pushFeedbackParamsSchema.shape.title,
+      content: pushFeedbackParamsSchema.shape.content,
+      /** Uploaded image URLs, or local images (Blob/File) uploaded before the ticket is sent. */
+      images: z
+        .array(z.union([imageUrlSchema, imageBlobSchema]))
+        .max(FEEDBACK_MAX_IMAGES, { error: 'server.field_invalid' })
+        .default([]),
+    }),
+  }),
+]);
+export type EnqueueInput = z.input<typeof enqueueInputSchema>;
+export type ParsedEnqueueInput = z.output<typeof enqueueInputSchema>;
+
+/**
+ * The resource a command changes: one per profile field, one per new ticket. Pure.
+ */
+export function resourceOf(kind: CommandKind, id: string): string {
+  switch (kind) {
+    case 'profile-nickname':
+      return 'profile.nickname';
+    case 'profile-avatar':
+      return 'profile.avatar';
+    case 'feedback-submit':
+      return `feedback:new:${id}`;
+  }
+}
+
+/**
+ * The params a command posts, or null while a local image has no URL yet. Pure.
+ */
+export function wireParamsOf(record: OutboxRecord): Record<string, unknown> | null {
+  switch (record.kind) {
+    case 'profile-nickname':
+      return { nickname: record.params.nickname };
+    case 'profile-avatar':
+      return { avatar: record.params.avatar };
+    case 'feedback-submit': {
+      const urls: string[] = [];
+      for (const image of record.params.images) {
+        if (image.url === null) return null;
+        urls.push(image.url);
+      }
+      return { title: record.params.title, content: record.params.content, images: urls };
+    }
+  }
+}

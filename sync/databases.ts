@@ -1,0 +1,114 @@
+/**
+ * The client's own databases (CONTRACT.md "The client's own storage"), declared once from
+ * SYNC_COLLECTIONS: `coffer-public` holds the public collections, `coffer-u{user}` the user's
+ * own collections, the outbox and the lease. Each database has a `cursors` table, so a
+ * collection's records and its cursor always change in one transaction.
+ *
+ * The UI opens its own handles with `openPublicDb()` / `openUserDb(userId)` and reads them with
+ * `useLiveQuery`; only the worker writes.
+ */
+import { Dexie, type EntityTable, type Table } from 'dexie';
+import type { z } from 'zod';
+import { COLLECTION_NAMES, SYNC_COLLECTIONS, type CollectionName, type SyncScope } from '../contract/sync.js';
+import type { OutboxRecord } from './commands.js';
+
+export const PUBLIC_DB_NAME = 'coffer-public';
+
+/** `coffer-u{userId}`. Pure. */
+export function userDbName(userId: string): string {
+  return `coffer-u${userId}`;
+}
+
+/** `coffer-u{userId}-a{accountId}`: no account-scoped collection exists yet. Pure. */
+export function accountDbName(userId: string, accountId: string): string {
+  return `coffer-u${userId}-a${accountId}`;
+}
+
+/**
+ * The Dexie schema version of both databases. Bump it (and keep the old declaration when a
+ * migration is needed) whenever SYNC_COLLECTIONS changes a collection or its index.
+ */
+export const SYNC_DB_VERSION = 1;
+
+type ScopeOf<C extends CollectionName> = (typeof SYNC_COLLECTIONS)[C]['scope'];
+/** The collections of one scope, e.g. `CollectionIn<'public'>` = news | notices | quotes. */
+export type CollectionIn<S extends SyncScope> = {
+  [C in CollectionName]: ScopeOf<C> extends S ? C : never;
+}[CollectionName];
+/** A collection's record as its schema parses it. */
+export type RecordOf<C extends CollectionName> = z.infer<(typeof SYNC_COLLECTIONS)[C]['record']>;
+type CollectionTables<S extends SyncScope> = { [C in CollectionIn<S>]: EntityTable<RecordOf<C>, 'id'> };
+
+/** A collection's sync state: the cursor of the last change applied, and when it was last complete. */
+export interface CursorRecord {
+  collection: string;
+  cursor: string;
+  /** ISO time of the last pull that left this collection caught up; null before the first. */
+  syncedAt: string | null;
+}
+
+/** The outbox sender's lease: which tab sends, and when it last said it is alive. */
+export interface LeaseRecord {
+  id: 'lease';
+  owner: string;
+  beatAtMs: number;
+}
+
+/** Set when a send got 401: sending waits for a session with another token (the user's new login). */
+export interface PauseRecord {
+  id: 'pause';
+  token: string;
+  atMs: number;
+}
+
+export type MetaRecord = LeaseRecord | PauseRecord;
+
+export type PublicDb = Dexie &
+  CollectionTables<'public'> & {
+    cursors: EntityTable<CursorRecord, 'collection'>;
+  };
+
+export type UserDb = Dexie &
+  CollectionTables<'user'> & {
+    cursors: EntityTable<CursorRecord, 'collection'>;
+    outbox: EntityTable<OutboxRecord, 'id'>;
+    meta: Table<MetaRecord, MetaRecord['id']>;
+  };
+
+const OWN_TABLES = { cursors: 'collection', outbox: 'id, seq, state, resource', meta: 'id' } as const;
+
+function storesOf(scope: SyncScope, own: ReadonlyArray<keyof typeof OWN_TABLES>): Record<string, string> {
+  const stores: Record<string, string> = {};
+  for (const name of COLLECTION_NAMES) {
+    if (Object.hasOwn(OWN_TABLES, name))
+      throw new Error(`collection name clashes with a sync table: ${name}`);
+    if (SYNC_COLLECTIONS[name].scope === scope) stores[name] = SYNC_COLLECTIONS[name].index;
+  }
+  for (const table of own) stores[table] = OWN_TABLES[table];
+  return stores;
+}
+
+/** Dexie stores of `coffer-public`, from SYNC_COLLECTIONS. */
+export const PUBLIC_DB_STORES = storesOf('public', ['cursors']);
+/** Dexie stores of `coffer-u{user}`, from SYNC_COLLECTIONS, plus the outbox and its lease. */
+export const USER_DB_STORES = storesOf('user', ['cursors', 'outbox', 'meta']);
+
+/** The collections each database holds. */
+export const PUBLIC_COLLECTIONS = COLLECTION_NAMES.filter(
+  (name) => SYNC_COLLECTIONS[name].scope === 'public',
+);
+export const USER_COLLECTIONS = COLLECTION_NAMES.filter((name) => SYNC_COLLECTIONS[name].scope === 'user');
+
+/** Opens (lazily, on first use) a handle on `coffer-public`. Never throws here. */
+export function openPublicDb(): PublicDb {
+  const db = new Dexie(PUBLIC_DB_NAME) as PublicDb; // Dexie's documented typing pattern for declared tables
+  db.version(SYNC_DB_VERSION).stores(PUBLIC_DB_STORES);
+  return db;
+}
+
+/** Opens (lazily, on first use) a handle on `coffer-u{userId}`. Never throws here. */
+export function openUserDb(userId: string): UserDb {
+  const db = new Dexie(userDbName(userId)) as UserDb; // Dexie's documented typing pattern for declared tables
+  db.version(SYNC_DB_VERSION).stores(USER_DB_STORES);
+  return db;
+}

@@ -1,0 +1,289 @@
+/**
+ * The sync engine's storage over IndexedDB (Dexie). Every read is parsed (STYLE rule 5): a row
+ * another version wrote in another shape counts as absent. Every compare-and-set runs in one
+ * read-write transaction, which IndexedDB serialises across tabs.
+ */
+import { Dexie, type Table } from 'dexie';
+import { z } from 'zod';
+import { cursorSchema, type CollectionName } from '../contract/sync.js';
+import { outboxRecordSchema, PENDING_STATES, type OutboxRecord } from './commands.js';
+import {
+  openPublicDb,
+  openUserDb,
+  PUBLIC_COLLECTIONS,
+  USER_COLLECTIONS,
+  userDbName,
+  type CursorRecord,
+  type LeaseRecord,
+  type PauseRecord,
+  type PublicDb,
+  type UserDb,
+} from './databases.js';
+import {
+  bySendingOrder,
+  isActive,
+  isSettled,
+  type AddResult,
+  type CollectionPage,
+  type CursorState,
+  type OutboxStore,
+  type PageApplyResult,
+  type SyncStorage,
+  type SyncStore,
+} from './storage.js';
+
+const cursorRecordSchema = z.object({
+  collection: z.string(),
+  cursor: cursorSchema,
+  syncedAt: z.string().nullable(),
+});
+const leaseRecordSchema = z.object({ id: z.literal('lease'), owner: z.string(), beatAtMs: z.number() });
+const pauseRecordSchema = z.object({ id: z.literal('pause'), token: z.string(), atMs: z.number() });
+
+function parsedCursor(row: unknown): CursorRecord | null {
+  const parsed = cursorRecordSchema.safeParse(row);
+  return parsed.success ? parsed.data : null;
+}
+
+function parsedRecords(rows: readonly unknown[]): OutboxRecord[] {
+  const records: OutboxRecord[] = [];
+  for (const row of rows) {
+    const parsed = outboxRecordSchema.safeParse(row);
+    if (parsed.success) records.push(parsed.data);
+  }
+  return records.sort(bySendingOrder);
+}
+
+/** What every synced database has in common: its cursors table (collections are opened by name). */
+type SyncedDb = Dexie & Pick<PublicDb & UserDb, 'cursors'>;
+
+/** The synced collections of one database. */
+export class DexieSyncStore implements SyncStore {
+  constructor(
+    private readonly db: SyncedDb,
+    readonly collections: readonly CollectionName[],
+  ) {}
+
+  private table(name: CollectionName): Table<{ id: string }, string> {
+    return this.db.table<{ id: string }, string>(name);
+  }
+
+  async readCursors(): Promise<Map<CollectionName, CursorState>> {
+    const rows = await this.db.cursors.bulkGet([...this.collections]);
+    const cursors = new Map<CollectionName, CursorState>();
+    this.collections.forEach((name, index) => {
+      const row = parsedCursor(rows[index]);
+      cursors.set(name, { cursor: row?.cursor ?? null, syncedAt: row?.syncedAt ?? null });
+    });
+    return cursors;
+  }
+
+  async applyPage(pages: readonly CollectionPage[], syncedAt: string | null): Promise<PageApplyResult> {
+    const result: PageApplyResult = { applied: [], raced: [] };
+    const tables = pages.map((page) => this.table(page.name));
+    await this.db.transaction('rw', [this.db.cursors, ...tables], async () => {
+      for (const page of pages) {
+        const stored = parsedCursor(await this.db.cursors.get(page.name));
+        if ((stored?.cursor ?? null) !== page.basedOn) {
+          result.raced.push(page.name);
+          continue;
+        }
+        const table = this.table(page.name);
+        if (page.deletes.length > 0) await table.bulkDelete([...page.deletes]);
+        if (page.upserts.length > 0) await table.bulkPut([...page.upserts]);
+        await this.db.cursors.put({
+          collection: page.name,
+          cursor: page.cursor,
+          syncedAt: syncedAt ?? stored?.syncedAt ?? null,
+        });
+        result.applied.push(page.name);
+      }
+    });
+    return result;
+  }
+}
+
+/** The outbox, its lease and its pause row in `coffer-u{user}`. */
+export class DexieOutboxStore implements OutboxStore {
+  constructor(private readonly db: UserDb) {}
+
+  async add(
+    record: OutboxRecord,
+    limit: number,
+    supersedes?: { id: string; states: readonly OutboxRecord['state'][] },
+  ): Promise<AddResult> {
+    return this.db.transaction('rw', this.db.outbox, async (): Promise<AddResult> => {
+      const pending = parsedRecords(
+        await this.db.outbox
+          .where('state')
+          .anyOf([...PENDING_STATES])
+          .toArray(),
+      );
+      if (pending.length >= limit) return 'full';
+      let seq: number;
+      if (supersedes) {
+        const old = parsedRecords([await this.db.outbox.get(supersedes.id)])[0];
+        if (!old || !supersedes.states.includes(old.state) || old.retriedAs !== null) return 'stale';
+        seq = old.seq;
+        await this.db.outbox.put({ ...old, retriedAs: record.id, updatedAtMs: record.createdAtMs });
+      } else {
+        const last = await this.db.outbox.orderBy('seq').last();
+        seq = (typeof last?.seq === 'number' ? last.seq : 0) + 1;
+      }
+      await this.db.outbox.add({ ...record, seq });
+      return 'added';
+    });
+  }
+
+  async get(id: string): Promise<OutboxRecord | null> {
+    return parsedRecords([await this.db.outbox.get(id)])[0] ?? null;
+  }
+
+  async active(): Promise<OutboxRecord[]> {
+    const rows = await this.db.outbox.where('state').anyOf(['queued', 'sending', 'rejected']).toArray();
+    return parsedRecords(rows).filter(isActive);
+  }
+
+  async all(): Promise<OutboxRecord[]> {
+    return parsedRecords(await this.db.outbox.toArray());
+  }
+
+  async countPending(): Promise<number> {
+    return parsedRecords(
+      await this.db.outbox
+        .where('state')
+        .anyOf([...PENDING_STATES])
+        .toArray(),
+    ).length;
+  }
+
+  async transition(
+    id: string,
+    from: readonly OutboxRecord['state'][],
+    change: (current: OutboxRecord) => OutboxRecord,
+  ): Promise<OutboxRecord | null> {
+    return this.db.transaction('rw', this.db.outbox, async () => {
+      const current = parsedRecords([await this.db.outbox.get(id)])[0];
+      if (!current || !from.includes(current.state)) return null;
+      const next = change(current);
+      await this.db.outbox.put(next);
+      return next;
+    });
+  }
+
+  async cancelPending(nowMs: number): Promise<number> {
+    return this.db.transaction('rw', this.db.outbox, async () => {
+      const pending = parsedRecords(
+        await this.db.outbox
+          .where('state')
+          .anyOf([...PENDING_STATES])
+          .toArray(),
+      );
+      await this.db.outbox.bulkPut(
+        pending.map((record) => ({ ...record, state: 'cancelled' as const, updatedAtMs: nowMs })),
+      );
+      return pending.length;
+    });
+  }
+
+  async prune(beforeMs: number): Promise<number> {
+    return this.db.transaction('rw', this.db.outbox, async () => {
+      const old = parsedRecords(await this.db.outbox.toArray()).filter(
+        (record) => isSettled(record) && record.updatedAtMs < beforeMs,
+      );
+      await this.db.outbox.bulkDelete(old.map((record) => record.id));
+      return old.length;
+    });
+  }
+
+  async readLease(): Promise<LeaseRecord | null> {
+    const parsed = leaseRecordSchema.safeParse(await this.db.meta.get('lease'));
+    return parsed.success ? parsed.data : null;
+  }
+
+  async claimLease(
+    owner: string,
+    beatAtMs: number,
+    may: (current: LeaseRecord | null) => boolean,
+  ): Promise<boolean> {
+    return this.db.transaction('rw', this.db.meta, async () => {
+      const parsed = leaseRecordSchema.safeParse(await this.db.meta.get('lease'));
+      if (!may(parsed.success ? parsed.data : null)) return false;
+      await this.db.meta.put({ id: 'lease', owner, beatAtMs });
+      return true;
+    });
+  }
+
+  async readPause(): Promise<PauseRecord | null> {
+    const parsed = pauseRecordSchema.safeParse(await this.db.meta.get('pause'));
+    return parsed.success ? parsed.data : null;
+  }
+
+  async writePause(pause: PauseRecord | null): Promise<void> {
+    if (pause === null) await this.db.meta.delete('pause');
+    else await this.db.meta.put(pause);
+  }
+}
+
+/**
+ * Every database over IndexedDB, one cached handle each. A handle Dexie closes (another
+ * connection deleted its database) is dropped, so the next use opens a fresh one.
+ */
+export class DexieSyncStorage implements SyncStorage {
+  private publicDb: PublicDb | null = null;
+  private readonly userDbs = new Map<string, UserDb>();
+
+  /** `openers` replace the default openers (tests hook into the handles they open). */
+  constructor(
+    private readonly openers: { publicDb?: () => PublicDb; userDb?: (userId: string) => UserDb } = {},
+  ) {}
+
+  publicStore(): SyncStore {
+    if (this.publicDb === null) {
+      const db = (this.openers.publicDb ?? openPublicDb)();
+      db.on('close', () => {
+        if (this.publicDb === db) this.publicDb = null;
+      });
+      this.publicDb = db;
+    }
+    return new DexieSyncStore(this.publicDb, PUBLIC_COLLECTIONS);
+  }
+
+  private userDb(userId: string): UserDb {
+    let db = this.userDbs.get(userId);
+    if (db === undefined) {
+      const opened = (this.openers.userDb ?? openUserDb)(userId);
+      opened.on('close', () => {
+        if (this.userDbs.get(userId) === opened) this.userDbs.delete(userId);
+      });
+      this.userDbs.set(userId, opened);
+      db = opened;
+    }
+    return db;
+  }
+
+  userStores(userId: string) {
+    const db = this.userDb(userId);
+    return { sync: new DexieSyncStore(db, USER_COLLECTIONS), outbox: new DexieOutboxStore(db) };
+  }
+
+  /** Closes every handle this storage opened (a later use opens them again). */
+  close(): void {
+    this.publicDb?.close();
+    this.publicDb = null;
+    for (const db of this.userDbs.values()) db.close();
+    this.userDbs.clear();
+  }
+
+  async deleteUser(userId: string): Promise<void> {
+    const db = this.userDbs.get(userId);
+    this.userDbs.delete(userId);
+    db?.close();
+    const name = userDbName(userId);
+    const accountPrefix = `${name}-a`;
+    const names = await Dexie.getDatabaseNames();
+    for (const candidate of [name, ...names.filter((other) => other.startsWith(accountPrefix))]) {
+      await Dexie.delete(candidate);
+    }
+  }
+}

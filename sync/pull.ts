@@ -1,0 +1,201 @@
+/**
+ * Pull by cursor (CONTRACT.md "Sync"): asks `POST /api/v1/sync/pull` for the changes since each
+ * stored cursor, parses the answer and every record (STYLE rule 5), and writes each database's
+ * upserts, deletes and new cursors in one transaction. Loops while the server says `hasMore`,
+ * up to a bound. Without a session only the public collections are asked for and written.
+ */
+import type { z } from 'zod';
+import {
+  cursorSchema,
+  pullDataSchema,
+  SYNC_COLLECTIONS,
+  type CollectionName,
+  type PullData,
+} from '../contract/sync.js';
+import type { ApiClient } from '../worker/api-client.js';
+import type { SessionStore } from '../worker/session.js';
+import { isoOf, type SyncClock } from './clock.js';
+import type { CollectionPage, CursorState, SyncStorage, SyncStore } from './storage.js';
+
+export const PULL_URI = '/api/v1/sync/pull';
+/** Pages one `pull` asks for at most; the next pull (scheduled or asked) carries on. */
+export const MAX_PULL_PAGES = 20;
+
+export interface PullDeps {
+  api: ApiClient;
+  /** Only the session is read: the token goes with each call explicitly. */
+  session: Pick<SessionStore, 'getSession'>;
+  storage: SyncStorage;
+  clock: SyncClock;
+  /** A fresh key per request (see `requestPage`). */
+  newKey: () => string;
+  maxPages?: number;
+  /** False when the device knows it is offline: the pull fails at once instead of retrying. */
+  online?: () => boolean;
+}
+
+/** A record the server sent that its collection's schema refused: dropped, not written. */
+export interface DroppedRecord {
+  collection: string;
+  id: string | null;
+  issue: string;
+}
+
+export type PullFailure =
+  | { kind: 'refused'; code: number; message: string }
+  | { kind: 'transport'; status: number | null; message: string }
+  | { kind: 'storage'; message: string };
+
+export interface PullSummary {
+  /** done: every collection caught up; more: stopped at the page bound; failed: see `failure`. */
+  status: 'done' | 'more' | 'failed';
+  /** The user whose collections were pulled too; null for a public-only pull. */
+  userId: string | null;
+  pages: number;
+  /** Records written and deleted, per collection, over every page. */
+  applied: Partial<Record<CollectionName, { upserts: number; deletes: number }>>;
+  dropped: DroppedRecord[];
+  /** Collections the answer named that no database here holds (e.g. account-scoped ones). */
+  ignored: string[];
+  failure: PullFailure | null;
+}
+
+interface Target {
+  store: SyncStore;
+  cursors: Map<CollectionName, CursorState>;
+}
+
+/** The first issue of a failed parse, as `path: message`. */
+function issueOf(error: z.ZodError): string {
+  const [first] = error.issues;
+  return first ? `${first.path.map(String).join('.') || 'record'}: ${first.message}` : 'invalid';
+}
+
+/** The pages of one answer for one database's collections; records that fail their schema are dropped. */
+function pagesFor(target: Target, data: PullData, dropped: DroppedRecord[]): CollectionPage[] {
+  const pages: CollectionPage[] = [];
+  for (const name of target.store.collections) {
+    const rawCursor = data.cursors[name];
+    if (rawCursor === undefined) continue;
+    const cursor = cursorSchema.safeParse(rawCursor);
+    if (!cursor.success) {
+      dropped.push({ collection: name, id: null, issue: `cursor: ${issueOf(cursor.error)}` });
+      continue;
+    }
+    const changes = data.changes[name] ?? { upserts: [], deletes: [] };
+    const upserts: Array<{ id: string }> = [];
+    for (const raw of changes.upserts) {
+      const record = SYNC_COLLECTIONS[name].record.safeParse(raw);
+      if (record.success) upserts.push(record.data);
+      else
+        dropped.push({
+          collection: name,
+          id: typeof raw['id'] === 'string' ? raw['id'] : null,
+          issue: issueOf(record.error),
+        });
+    }
+    pages.push({
+      name,
+      basedOn: target.cursors.get(name)?.cursor ?? null,
+      upserts,
+      deletes: changes.deletes,
+      cursor: cursor.data,
+    });
+  }
+  return pages;
+}
+
+/**
+ * Pulls until caught up or `maxPages` pages. Each database's page is applied atomically with
+ * its cursors; a page another tab already applied is skipped and asked for again. A record that
+ * fails its schema is dropped and reported, and its collection's cursor still advances (the
+ * record comes again when it next changes). `syncedAt` is written only by the page that leaves
+ * the collections caught up, with the time that page was asked for. Never throws: network,
+ * refusal and storage failures come back in the summary (a failed page wrote nothing).
+ */
+export async function pull(deps: PullDeps): Promise<PullSummary> {
+  const session = await deps.session.getSession();
+  const stores: SyncStore[] = [deps.storage.publicStore()];
+  if (session !== null) stores.push(deps.storage.userStores(session.userId).sync);
+  const held = new Set<string>(stores.flatMap((store) => store.collections));
+  const summary: PullSummary = {
+    status: 'done',
+    userId: session?.userId ?? null,
+    pages: 0,
+    applied: {},
+    dropped: [],
+    ignored: [],
+    failure: null,
+  };
+  const maxPages = deps.maxPages ?? MAX_PULL_PAGES;
+  if (deps.online?.() === false)
+    return failed(summary, { kind: 'transport', status: null, message: 'offline' });
+
+  for (;;) {
+    if (summary.pages >= maxPages) {
+      summary.status = 'more';
+      return summary;
+    }
+    let targets: Target[];
+    try {
+      targets = await Promise.all(
+        stores.map(async (store) => ({ store, cursors: await store.readCursors() })),
+      );
+    } catch (error) {
+      return failed(summary, { kind: 'storage', message: messageOf(error) });
+    }
+    const cursors: Partial<Record<CollectionName, string>> = {};
+    for (const target of targets) {
+      for (const [name, state] of target.cursors) if (state.cursor !== null) cursors[name] = state.cursor;
+    }
+    const askedAt = deps.clock.now();
+    // The API client's `read` is a GET, whose query cannot carry the cursors object; a POST goes
+    // through `command`. Read routes ignore the Idempotency-Key, so a fresh one per page is harmless.
+    const outcome = await deps.api.command(
+      PULL_URI,
+      pullDataSchema,
+      { cursors },
+      {
+        idempotencyKey: deps.newKey(),
+        token: session?.token ?? null,
+      },
+    );
+    summary.pages++;
+    if (outcome.kind === 'refused')
+      return failed(summary, { kind: 'refused', code: outcome.code, message: outcome.message });
+    if (outcome.kind === 'transport')
+      return failed(summary, { kind: 'transport', status: outcome.status, message: outcome.message });
+    const data = outcome.data;
+    for (const name of new Set([...Object.keys(data.changes), ...Object.keys(data.cursors)])) {
+      if (!held.has(name) && !summary.ignored.includes(name)) summary.ignored.push(name);
+    }
+    const syncedAt = data.hasMore ? null : isoOf(askedAt);
+    let raced = false;
+    for (const target of targets) {
+      const pages = pagesFor(target, data, summary.dropped);
+      try {
+        const result = await target.store.applyPage(pages, syncedAt);
+        raced ||= result.raced.length > 0;
+        for (const page of pages) {
+          if (!result.applied.includes(page.name)) continue;
+          const counts = (summary.applied[page.name] ??= { upserts: 0, deletes: 0 });
+          counts.upserts += page.upserts.length;
+          counts.deletes += page.deletes.length;
+        }
+      } catch (error) {
+        return failed(summary, { kind: 'storage', message: messageOf(error) });
+      }
+    }
+    if (!data.hasMore && !raced) return summary;
+  }
+}
+
+function failed(summary: PullSummary, failure: PullFailure): PullSummary {
+  summary.status = 'failed';
+  summary.failure = failure;
+  return summary;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,68 @@
+/** When the worker pulls and drains without being asked. */
+import { describe, expect, test } from 'vitest';
+import { MemorySyncStorage } from '../../sync/memory-storage.js';
+import { PULL_INTERVAL_MS, SyncScheduler, TAKEOVER_CHECK_MS } from '../../sync/scheduler.js';
+import { FakeClock, FakeServer, login, tab, until } from './helpers.js';
+
+function counting() {
+  const runs = { pull: 0, drain: 0, takeover: 0 };
+  const tasks = {
+    pull: async () => void runs.pull++,
+    drain: async () => void runs.drain++,
+    takeover: async () => void runs.takeover++,
+  };
+  let online: () => void = () => undefined;
+  const onOnline = (listener: () => void) => {
+    online = listener;
+    return () => {
+      online = () => undefined;
+    };
+  };
+  return { runs, tasks, onOnline, reconnect: () => online() };
+}
+
+describe('the scheduler', () => {
+  test('pulls and drains at start, on reconnect and every minute; checks for a quiet sender every few seconds', async () => {
+    const clock = new FakeClock();
+    const { runs, tasks, onOnline, reconnect } = counting();
+    const scheduler = new SyncScheduler(tasks, { timers: clock.timers(), onOnline });
+    scheduler.start();
+    scheduler.start(); // idempotent
+    await until(() => runs.pull === 1 && runs.drain === 1);
+
+    reconnect();
+    await until(() => runs.pull === 2 && runs.drain === 2);
+
+    await clock.advance(PULL_INTERVAL_MS, 1_000);
+    expect(runs).toEqual({ pull: 3, drain: 3, takeover: PULL_INTERVAL_MS / TAKEOVER_CHECK_MS });
+
+    scheduler.stop();
+    reconnect();
+    await clock.advance(PULL_INTERVAL_MS, 1_000);
+    expect(runs.pull).toBe(3);
+  });
+
+  test('drains after every enqueue once started, and not before', async () => {
+    const { runs, tasks, onOnline } = counting();
+    const scheduler = new SyncScheduler(tasks, { timers: new FakeClock().timers(), onOnline });
+    scheduler.afterEnqueue();
+    expect(runs.drain).toBe(0);
+    scheduler.start();
+    await until(() => runs.drain === 1);
+    scheduler.afterEnqueue();
+    await until(() => runs.drain === 2);
+    scheduler.stop();
+  });
+
+  test('a started engine sends a new command at once, then pulls what it confirmed', async () => {
+    const server = new FakeServer();
+    const { engine, session } = tab({ server, storage: new MemorySyncStorage() });
+    await login(server, session, '7', 'tok-7');
+    engine.start();
+    await until(() => server.seenOn('/api/v1/sync/pull').length === 1);
+    await engine.enqueue({ kind: 'profile-nickname', params: { nickname: 'Neo' } });
+    await until(() => server.seenOn('/api/v1/sync/pull').length === 2);
+    expect(server.effectsOn('/api/v1/user/name-update')).toHaveLength(1);
+    await engine.stop();
+  });
+});
