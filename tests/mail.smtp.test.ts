@@ -7,9 +7,9 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { simpleParser, type ParsedMail } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
+import type { ParsedMail } from 'mailparser';
 import { eq } from 'drizzle-orm';
+import { startSmtp, type LocalSmtp } from './helpers/smtp.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { createServer, type CofferServer } from '../server/app.js';
@@ -46,52 +46,7 @@ const ko = catalogue('ko');
 const bodyLead = (template: string) => template.split('{{code}}')[0] ?? template;
 
 // ---------------------------------------------------------------------------------------------
-// A local SMTP server that keeps every message it receives.
-
-interface Received {
-  /** RCPT TO addresses of the SMTP envelope. */
-  rcptTo: string[];
-  mail: ParsedMail;
-}
-
-interface LocalSmtp {
-  port: number;
-  received: Received[];
-  close(): Promise<void>;
-}
-
-async function startSmtp(port = 0): Promise<LocalSmtp> {
-  const received: Received[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      const rcptTo = session.envelope.rcptTo.map((address) => address.address.toLowerCase());
-      simpleParser(stream).then(
-        (mail) => {
-          received.push({ rcptTo, mail });
-          callback();
-        },
-        (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))),
-      );
-    },
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.server.address();
-  if (address === null || typeof address === 'string') throw new Error('the SMTP server has no TCP address');
-  return {
-    port: address.port,
-    received,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
+// A local SMTP server that keeps every message it receives: tests/helpers/smtp.ts.
 
 /** The newest message to `to`, waiting a little for it (it normally arrives before the HTTP answer). */
 async function mailTo(smtp: LocalSmtp, to: string, after = 0): Promise<ParsedMail> {

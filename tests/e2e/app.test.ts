@@ -14,9 +14,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { AxeResults } from 'axe-core';
-import { simpleParser, type ParsedMail } from 'mailparser';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { SMTPServer } from 'smtp-server';
+import { startSmtp, type LocalSmtp } from '../helpers/smtp.js';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { createServer, type CofferServer } from '../../server/app.js';
@@ -69,51 +68,7 @@ const ja = strings('ja');
 const th = strings('th');
 
 // ---------------------------------------------------------------------------------------------
-// A local SMTP server that keeps every message it receives (as tests/mail.smtp.test.ts).
-
-interface Received {
-  rcptTo: string[];
-  mail: ParsedMail;
-}
-
-interface LocalSmtp {
-  port: number;
-  received: Received[];
-  close(): Promise<void>;
-}
-
-async function startSmtp(): Promise<LocalSmtp> {
-  const received: Received[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      const rcptTo = session.envelope.rcptTo.map((address) => address.address.toLowerCase());
-      simpleParser(stream).then(
-        (mail) => {
-          received.push({ rcptTo, mail });
-          callback();
-        },
-        (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))),
-      );
-    },
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.server.address();
-  if (address === null || typeof address === 'string') throw new Error('the SMTP server has no TCP address');
-  return {
-    port: address.port,
-    received,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
+// A local SMTP server that keeps every message it receives: tests/helpers/smtp.ts.
 
 // ---------------------------------------------------------------------------------------------
 // Coffer on loopback, and calls to it straight from the test (plain JSON transport).
