@@ -1,7 +1,4 @@
-/**
- * pages/setting/setting (custom header): language, the settings pages, and log out (pending
- * commands are cancelled after asking, the user's databases deleted, the token revoked).
- */
+/** pages/setting/setting (custom header): language, and log out (the token is revoked on the server). */
 import '../../ui/antd-render.js';
 import { Button, Dialog } from 'antd-mobile';
 import { useState } from 'react';
@@ -13,13 +10,13 @@ import { useGo } from '../../app/navigation.js';
 import { PageHeader } from '../../app/PageHeader.js';
 import { LanguageSelect } from '../../ui/LanguageSelect.js';
 
-const ENTRIES = [
-  ['settings.nickname', ROUTES.profile],
+const LATER = [
+  ['settings.nickname', '/pages/setting/setting1'],
   ['settings.login_password', '/pages/update_pwd/update_pwd'],
   ['settings.trade_password', '/pages/update_pwd/update_pwd1'],
   ['settings.authenticator', '/pages/update_pwd/update_pwd3'],
   ['settings.kyc', '/pages/setting/setting2'],
-  ['settings.feedback', ROUTES.feedback],
+  ['settings.feedback', '/pages/setting/setting3'],
 ] as const;
 
 export default function SettingsPage() {
@@ -29,23 +26,15 @@ export default function SettingsPage() {
   const [busy, setBusy] = useState(false);
 
   const logout = async () => {
-    // Commands still waiting would be lost: say how many, and cancel them only if the user agrees.
-    const pending = await send('logout-pending-count');
     const confirmed = await Dialog.confirm({
-      content:
-        pending > 0 ? t('settings.logout_pending_confirm', { count: pending }) : t('settings.logout_confirm'),
+      content: t('settings.logout_confirm'),
       confirmText: t('settings.logout'),
       cancelText: t('common.cancel'),
     });
     if (!confirmed) return;
     setBusy(true);
-    try {
-      // Before auth-logout, which forgets whose databases to delete.
-      await send('logout-discard');
-      await send('auth-logout');
-    } finally {
-      setBusy(false);
-    }
+    await send('auth-logout');
+    setBusy(false);
     navigate(ROUTES.login, { replace: true });
   };
 
@@ -57,7 +46,7 @@ export default function SettingsPage() {
           <LanguageSelect />
         </section>
         <ul className="list card">
-          {ENTRIES.map(([label, path]) => (
+          {LATER.map(([label, path]) => (
             <li key={path}>
               <button type="button" className="list-link" onClick={() => go(path)}>
                 {t(label)}
