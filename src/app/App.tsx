@@ -1,8 +1,8 @@
 /** The shell: hash routes of the spec, the launch rule, guards, headers, the tab bar. */
-import { Suspense, useEffect, useRef } from 'react';
+import { Suspense, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { HashRouter, Navigate, Route, Routes, useLocation, useNavigate } from 'react-router-dom';
-import { useSession } from '../db/use-session.js';
+import { readStoredSession, useSession } from '../db/use-session.js';
 import { ServiceButton } from '../ui/ServiceButton.js';
 import { toast } from '../ui/toast.js';
 import { ChunkErrorBoundary, PageLoading } from './loading.js';
@@ -62,7 +62,7 @@ function Shell() {
 
 function RoutePage({ entry, loggedIn }: { entry: RouteEntry; loggedIn: boolean }) {
   const { t } = useTranslation();
-  if (entry.access === 'user' && !loggedIn) return <Navigate to={ROUTES.login} replace />;
+  if (entry.access === 'user' && !loggedIn) return <RequireStoredSession />;
   if (!entry.page) return <NotYetOpen />;
   const Page = entry.page;
   return (
@@ -82,6 +82,26 @@ function RoutePage({ entry, loggedIn }: { entry: RouteEntry; loggedIn: boolean }
       {entry.tab && <TabBar />}
     </div>
   );
+}
+
+/**
+ * A user page opened while the live session says "logged out". The worker writes the session in
+ * its own context and the window hears of it a moment later, so right after a log-in the live
+ * value can lag: read the database itself before sending anyone to login.
+ */
+function RequireStoredSession() {
+  const [stored, setStored] = useState<boolean | undefined>(undefined);
+  useEffect(() => {
+    let live = true;
+    void readStoredSession().then((session) => {
+      if (live) setStored(session !== null);
+    });
+    return () => {
+      live = false;
+    };
+  }, []);
+  if (stored === false) return <Navigate to={ROUTES.login} replace />;
+  return <PageLoading />;
 }
 
 /** A spec route whose page comes with a later feature: the spec's toast, then back. */

@@ -9,6 +9,11 @@ export function useSession(): SessionRecord | null | undefined {
   return useLiveQuery(async () => (await db.session.get('current')) ?? null, [], undefined);
 }
 
+/** The stored session read now, bypassing the live query (which may lag a write by the worker). */
+export async function readStoredSession(): Promise<SessionRecord | null> {
+  return (await db.session.get('current')) ?? null;
+}
+
 /** The stored locale preference, read once at start. */
 export async function storedLocale(): Promise<string | undefined> {
   try {

@@ -115,10 +115,7 @@ async function startCoffer(smtpPort: number): Promise<Running> {
 
 // ---------------------------------------------------------------------------------------------
 
-// KNOWN FLAKE (open in issue 4's note): now and then a log-in in Chromium does not reach the home
-// tab within the wait (seen most after the password-recovery log-in of the user story). Until
-// its cause is found, a failed test is tried once more; a second failure fails the run.
-describe.skipIf(!hasChromium)('the client end to end in Chromium', { retry: 1 }, () => {
+describe.skipIf(!hasChromium)('the client end to end in Chromium', () => {
   let smtp: LocalSmtp | undefined;
   let coffer: Running | undefined;
   let browser: Browser | undefined;
