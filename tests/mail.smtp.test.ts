@@ -10,6 +10,7 @@ import path from 'node:path';
 import type { ParsedMail } from 'mailparser';
 import { eq } from 'drizzle-orm';
 import { startSmtp, type LocalSmtp } from './helpers/smtp.js';
+import { answerSchema, call, type Answer } from './helpers/http.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { createServer, type CofferServer } from '../server/app.js';
@@ -20,12 +21,6 @@ import { openTestDatabase } from './helpers/database.js';
 
 const ROOT_INVITE = 'ROOTSMTP1';
 
-const answerSchema = z.object({
-  code: z.number(),
-  message: z.string(),
-  data: z.record(z.string(), z.unknown()).nullable(),
-});
-type Answer = z.infer<typeof answerSchema>;
 const sealedSchema = z.object({ code: z.number(), handshake: z.string(), data: z.string() });
 
 const mailTextSchema = z.object({
@@ -111,22 +106,6 @@ async function startCoffer(smtpPort: number): Promise<Running> {
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
-}
-
-async function call(
-  base: string,
-  uri: string,
-  params: Record<string, unknown>,
-  headers: Record<string, string> = {},
-): Promise<Answer> {
-  const response = await fetch(`${base}${uri}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body: JSON.stringify(params),
-    signal: AbortSignal.timeout(20_000),
-  });
-  expect(response.status).toBe(200);
-  return answerSchema.parse(await response.json());
 }
 
 async function callSealed(

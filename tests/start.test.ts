@@ -9,20 +9,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { simpleParser } from 'mailparser';
+import { answerSchema, call } from './helpers/http.js';
 import { afterAll, describe, expect, test } from 'vitest';
-import { z } from 'zod';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 const tsx = path.join(repoRoot, 'node_modules', '.bin', 'tsx');
 const START_TIMEOUT_MS = 60_000;
 const BANNER = /Coffer is serving on (http:\/\/localhost:(\d+))/;
-
-const answerSchema = z.object({
-  code: z.number(),
-  message: z.string(),
-  data: z.record(z.string(), z.unknown()).nullable(),
-});
-type Answer = z.infer<typeof answerSchema>;
 
 interface Started {
   child: ChildProcess;
@@ -114,22 +107,6 @@ function waitForOutput(
     started.child.once('close', onClose);
     check();
   });
-}
-
-async function call(
-  base: string,
-  uri: string,
-  params: Record<string, unknown>,
-  headers: Record<string, string> = {},
-): Promise<Answer> {
-  const response = await fetch(`${base}${uri}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body: JSON.stringify(params),
-    signal: AbortSignal.timeout(20_000),
-  });
-  expect(response.status).toBe(200);
-  return answerSchema.parse(await response.json());
 }
 
 /** Stops a start with SIGTERM to tsx (which hands it to the server) and waits for the exit. */

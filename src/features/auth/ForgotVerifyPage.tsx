@@ -7,9 +7,8 @@ import { checkCode } from '../../../contract/validation.js';
 import { useOutcome } from '../../app/outcome.js';
 import { ROUTES } from '../../app/routes.js';
 import { send } from '../../app/worker-client.js';
-import { CodeButton } from '../../ui/CodeButton.js';
-import { Field } from '../../ui/Field.js';
 import { toast } from '../../ui/toast.js';
+import { CodeField } from './CodeField.js';
 import { secondsToWait } from './code-wait.js';
 import { drafts } from './flow.js';
 import { useChecks } from './messages.js';
@@ -48,15 +47,12 @@ export default function ForgotVerifyPage() {
   return (
     <form className="form page-padding" onSubmit={(event) => void submit(event)} noValidate>
       <p className="hint">{t('auth.code_sent_to', { email: draft.email })}</p>
-      <Field
-        label={t('field.code')}
-        inputMode="numeric"
-        autoComplete="one-time-code"
-        maxLength={6}
+      <CodeField
         value={form.values.code}
         onChange={form.set('code')}
         error={form.errors.code}
-        addon={<CodeButton onSend={resend} initialUntil={draft.codeSentUntil} />}
+        onResend={resend}
+        sentUntil={draft.codeSentUntil}
       />
       <Button type="submit" color="primary" block size="large" loading={busy}>
         {t('auth.next')}
