@@ -37,3 +37,9 @@ export const DEPOSIT_CONFIRMATIONS = 3;
 export const WITHDRAWAL_WINDOW = { opens: '09:00', closes: '21:00' } as const;
 export const CHAINS = ['BEP20', 'TRC20'] as const;
 export type Chain = (typeof CHAINS)[number];
+
+/** The avatars a user may choose (files under public/avatars), as common/avatarList lists them. */
+export const AVATAR_URLS: readonly string[] = Array.from(
+  { length: 8 },
+  (_, i) => `/avatars/${String(i + 1).padStart(2, '0')}.svg`,
+);

@@ -7,7 +7,15 @@ import { registerServiceWorker } from './app/service-worker.js';
 import { storedLocale } from './db/use-session.js';
 import './styles.css';
 
+/** The login page is the first page of most starts: fetch its chunk while the language loads. */
+function prefetchFirstPage(): void {
+  const hash = window.location.hash;
+  if (hash === '' || hash === '#/' || hash.startsWith('#/pages/login/login'))
+    void import('./features/auth/LoginPage.js');
+}
+
 async function start() {
+  prefetchFirstPage();
   const stored = await storedLocale();
   const locale = stored ?? preferredLocale(navigator.languages);
   await startI18n(locale);

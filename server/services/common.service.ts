@@ -13,15 +13,13 @@ import {
   PROTOCOL_VERSION,
   UPLOAD_MAX_BYTES,
   WITHDRAWAL_WINDOW,
+  AVATAR_URLS,
 } from '../../contract/constants.js';
 import type { ConfigData, VersionData } from '../../contract/api/common.js';
 import { DEFAULT_LOCALE, LANGUAGES } from '../i18n/i18n.js';
 
 /** The avatars a user may choose (files under public/avatars). */
-export const AVATARS: readonly string[] = Array.from(
-  { length: 8 },
-  (_, i) => `/avatars/${String(i + 1).padStart(2, '0')}.svg`,
-);
+export const AVATARS: readonly string[] = AVATAR_URLS;
 
 export class CommonService {
   constructor(private readonly timezone: string) {}

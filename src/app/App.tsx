@@ -3,11 +3,13 @@ import { Suspense, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { HashRouter, Navigate, Route, Routes, useLocation, useNavigate } from 'react-router-dom';
 import { readStoredSession, useSession } from '../db/use-session.js';
+import { OfflineBanner } from '../ui/OfflineBanner.js';
 import { ServiceButton } from '../ui/ServiceButton.js';
 import { toast } from '../ui/toast.js';
 import { ChunkErrorBoundary, PageLoading } from './loading.js';
 import { PageHeader } from './PageHeader.js';
 import { launchTarget, ROUTE_TABLE, ROUTES, type RouteEntry } from './routes.js';
+import { useSyncEngine } from './sync-boot.js';
 import { TabBar } from './TabBar.js';
 
 export function App() {
@@ -25,6 +27,7 @@ function Shell() {
   const launched = useRef(false);
   const hadToken = useRef(false);
   const token = session?.token ?? null;
+  useSyncEngine(token !== null);
 
   // The launch rule runs once, when the stored session is known.
   useEffect(() => {
@@ -44,6 +47,7 @@ function Shell() {
   if (session === undefined) return <PageLoading />;
   return (
     <div className="app">
+      <OfflineBanner />
       <Routes>
         <Route path="/" element={<Navigate to={ROUTES.login} replace />} />
         {ROUTE_TABLE.map((entry) => (

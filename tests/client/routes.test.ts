@@ -112,9 +112,26 @@ describe('routes', () => {
       expect(routeOf(path)?.header, path).toBe('standard');
   });
 
-  test('built now: login, register and its verify code, forgot password, download, the five tabs and settings; the rest says "not yet open"', () => {
+  test('built now: login, register and its verify code, forgot password, download, the five tabs, settings, nickname and avatar, feedback, the news article and the outbox; the rest says "not yet open"', () => {
     const built = ROUTE_TABLE.filter((entry) => entry.page).map((entry) => entry.path);
-    expect(built).toHaveLength(13);
+    expect(built).toHaveLength(17);
+    for (const path of [
+      '/pages/setting/setting1',
+      '/pages/setting/setting3',
+      '/pages/second/second',
+      '/pages/second/second1',
+    ])
+      expect(built, path).toContain(path);
     expect(routeOf(ROUTES.kefu)?.page).toBeUndefined();
+    expect(routeOf('/pages/setting/setting2')?.page).toBeUndefined();
+  });
+
+  test('the news article (second, ?id=) and the outbox (second1) are standard pages for logged-in users, each titled', () => {
+    for (const path of [ROUTES.article, ROUTES.outbox, ROUTES.profile, ROUTES.feedback]) {
+      const entry = routeOf(path);
+      expect(entry?.header, path).toBe('standard');
+      expect(entry?.access, path).toBe('user');
+      expect(entry?.title, path).toBeTruthy();
+    }
   });
 });

@@ -1,14 +1,25 @@
 /** When the worker pulls and drains without being asked. */
 import { describe, expect, test } from 'vitest';
 import { MemorySyncStorage } from '../../sync/memory-storage.js';
-import { PULL_INTERVAL_MS, SyncScheduler, TAKEOVER_CHECK_MS } from '../../sync/scheduler.js';
+import {
+  PULL_INTERVAL_MS,
+  RETRY_BACKOFF_CHECKS,
+  SyncScheduler,
+  TAKEOVER_CHECK_MS,
+  type DrainOutcome,
+} from '../../sync/scheduler.js';
 import { FakeClock, FakeServer, login, tab, until } from './helpers.js';
 
 function counting() {
   const runs = { pull: 0, drain: 0, takeover: 0 };
+  /** What the next drains answer: 'done' unless a test says the network is gone. */
+  const drainOutcome: { current: DrainOutcome } = { current: { status: 'done', retryLater: [] } };
   const tasks = {
     pull: async () => void runs.pull++,
-    drain: async () => void runs.drain++,
+    drain: async () => {
+      runs.drain++;
+      return drainOutcome.current;
+    },
     takeover: async () => void runs.takeover++,
   };
   let online: () => void = () => undefined;
@@ -18,7 +29,7 @@ function counting() {
       online = () => undefined;
     };
   };
-  return { runs, tasks, onOnline, reconnect: () => online() };
+  return { runs, tasks, onOnline, drainOutcome, reconnect: () => online() };
 }
 
 describe('the scheduler', () => {
@@ -51,6 +62,37 @@ describe('the scheduler', () => {
     await until(() => runs.drain === 1);
     scheduler.afterEnqueue();
     await until(() => runs.drain === 2);
+    scheduler.stop();
+  });
+
+  test('a drain that could not reach the server is retried after 2, 4, 8, 16, then every 30 seconds; one that gets through ends the retries', async () => {
+    const clock = new FakeClock();
+    const { runs, tasks, onOnline, drainOutcome } = counting();
+    drainOutcome.current = { status: 'offline', retryLater: ['c1'] };
+    const scheduler = new SyncScheduler(tasks, { timers: clock.timers(), onOnline });
+    scheduler.start();
+    await until(() => runs.drain === 1);
+
+    const drainTimes: number[] = [];
+    let elapsed = 0;
+    while (elapsed < 90_000) {
+      await clock.advance(TAKEOVER_CHECK_MS, TAKEOVER_CHECK_MS);
+      elapsed += TAKEOVER_CHECK_MS;
+      if (runs.drain > drainTimes.length + 1) drainTimes.push(elapsed);
+    }
+    // 2, +4, +8, +16, +30, +30 seconds (the minute's own pull-and-drain at 60 s counts too).
+    expect(RETRY_BACKOFF_CHECKS.map((checks) => checks * TAKEOVER_CHECK_MS)).toEqual([
+      2_000, 4_000, 8_000, 16_000, 30_000,
+    ]);
+    expect(drainTimes.slice(0, 5)).toEqual([2_000, 6_000, 14_000, 30_000, 60_000]);
+
+    drainOutcome.current = { status: 'done', retryLater: [] };
+    let before = runs.drain;
+    await clock.advance(30_000, TAKEOVER_CHECK_MS); // the next retry gets through
+    expect(runs.drain).toBeGreaterThan(before);
+    before = runs.drain;
+    await clock.advance(2 * PULL_INTERVAL_MS, TAKEOVER_CHECK_MS);
+    expect(runs.drain).toBe(before + 2); // the minute's drains only
     scheduler.stop();
   });
 

@@ -9,6 +9,7 @@ import { ROUTES } from '../../app/routes.js';
 import { send } from '../../app/worker-client.js';
 import { useSession } from '../../db/use-session.js';
 import { copyText } from '../../ui/copy.js';
+import { OutboxLink } from '../outbox/OutboxLink.js';
 
 export default function MyPage() {
   const session = useSession();
@@ -92,6 +93,7 @@ function Profile() {
           {t('copy.action')}
         </Button>
       </section>
+      <OutboxLink />
       <Link className="list-link" to={ROUTES.settings}>
         {t('settings.title')}
       </Link>

@@ -1,10 +1,47 @@
-/** pages/index/index, the home tab: total assets (zero until the money core lands), quotes and news to come. */
+/**
+ * pages/index/index, the home tab: the notice marquee, total assets (zero until the money core
+ * lands), market quotes with a chart, and the news list, all read from `coffer-public`.
+ */
+import { useLiveQuery } from 'dexie-react-hooks';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import type { NewsRecord, NoticeRecord, QuoteRecord } from '../../../contract/api/content.js';
+import { ROUTES } from '../../app/routes.js';
+import { publicDatabase, useSyncedAt } from '../../db/sync-db.js';
+import { AsOf } from '../../ui/AsOf.js';
+import { sparklinePath, SPARKLINE_HEIGHT, SPARKLINE_WIDTH, trendOf } from './sparkline.js';
+
+const db = publicDatabase();
+const COLLECTIONS = ['news', 'notices', 'quotes'] as const;
+
+/** A record of `lang` shows in the current language, or everywhere when its lang is null. */
+function inLanguage(lang: string | null, language: string): boolean {
+  return lang === null || lang === language;
+}
 
 export default function HomePage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const language = i18n.language;
+  const notices = useLiveQuery(
+    async () =>
+      (await db.notices.orderBy('updatedAt').reverse().toArray()).filter((notice) =>
+        inLanguage(notice.lang, language),
+      ),
+    [language],
+  );
+  const quotes = useLiveQuery(() => db.quotes.orderBy('id').toArray(), []);
+  const news = useLiveQuery(
+    async () =>
+      (await db.news.orderBy('publishedAt').reverse().toArray()).filter((item) =>
+        inLanguage(item.lang, language),
+      ),
+    [language],
+  );
+  const syncedAt = useSyncedAt(db, COLLECTIONS);
+
   return (
     <div className="page-padding stack">
+      <Notices notices={notices} />
       <section className="card card--accent" aria-labelledby="home-assets">
         <h2 id="home-assets" className="card__label">
           {t('home.total_assets')}
@@ -13,18 +50,123 @@ export default function HomePage() {
           0 <span className="card__unit">USDT</span>
         </p>
       </section>
-      <section className="card" aria-labelledby="home-market">
-        <h2 id="home-market" className="card__title">
-          {t('home.market')}
-        </h2>
-        <p className="muted">{t('home.market_empty')}</p>
-      </section>
-      <section className="card" aria-labelledby="home-news">
-        <h2 id="home-news" className="card__title">
-          {t('home.news')}
-        </h2>
-        <p className="muted">{t('home.news_empty')}</p>
-      </section>
+      <AsOf syncedAt={syncedAt} />
+      <Quotes quotes={quotes} />
+      <News news={news} />
     </div>
+  );
+}
+
+function Notices({ notices }: { notices: NoticeRecord[] | undefined }) {
+  const { t } = useTranslation();
+  if (!notices || notices.length === 0) return null;
+  return (
+    <section className="card marquee" aria-labelledby="home-notices">
+      <h2 id="home-notices" className="visually-hidden">
+        {t('home.notices')}
+      </h2>
+      <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
+        <path
+          d="M4 10v4h3l5 4V6L7 10zM16 9a4 4 0 0 1 0 6"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="1.8"
+        />
+      </svg>
+      <div className="marquee__viewport">
+        <p className="marquee__track">
+          {notices.map((notice) => (
+            <span key={notice.id} className="marquee__item">
+              {notice.text}
+            </span>
+          ))}
+        </p>
+      </div>
+    </section>
+  );
+}
+
+function Quotes({ quotes }: { quotes: QuoteRecord[] | undefined }) {
+  const { t } = useTranslation();
+  return (
+    <section className="card" aria-labelledby="home-market">
+      <h2 id="home-market" className="card__title">
+        {t('home.market')}
+      </h2>
+      {quotes && quotes.length === 0 && <p className="muted">{t('home.market_empty')}</p>}
+      {quotes && quotes.length > 0 && (
+        <ul className="quote-list">
+          {quotes.map((quote) => {
+            const trend = trendOf(quote.changePercent);
+            const path = sparklinePath(quote.history.map((point) => point.price));
+            return (
+              <li key={quote.id} className="quote">
+                <div>
+                  <p className="quote__name">{quote.id}</p>
+                  <p className="muted">{quote.name}</p>
+                </div>
+                {path === '' ? (
+                  <span />
+                ) : (
+                  <svg
+                    className={`sparkline quote__change--${trend}`}
+                    viewBox={`-1 -1 ${SPARKLINE_WIDTH + 2} ${SPARKLINE_HEIGHT + 2}`}
+                    preserveAspectRatio="none"
+                    role="img"
+                    aria-label={t('home.chart_label', { symbol: quote.id })}
+                  >
+                    <path
+                      d={path}
+                      fill="none"
+                      stroke="currentColor"
+                      strokeWidth="1.5"
+                      vectorEffect="non-scaling-stroke"
+                    />
+                  </svg>
+                )}
+                <div className="quote__figures">
+                  <p>{quote.price}</p>
+                  <p className={`quote__change--${trend}`}>
+                    {t('home.change', { percent: formatPercent(quote.changePercent) })}
+                  </p>
+                </div>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+/** '+1.25' stays, '1.25' gains its '+', '-0.5' stays: the sign is always shown. */
+function formatPercent(changePercent: string): string {
+  return /^[+-]/.test(changePercent) || Number(changePercent) === 0 ? changePercent : `+${changePercent}`;
+}
+
+function News({ news }: { news: NewsRecord[] | undefined }) {
+  const { t, i18n } = useTranslation();
+  return (
+    <section className="card" aria-labelledby="home-news">
+      <h2 id="home-news" className="card__title">
+        {t('home.news')}
+      </h2>
+      {news && news.length === 0 && <p className="muted">{t('home.news_empty')}</p>}
+      {news && news.length > 0 && (
+        <ul className="news-list">
+          {news.map((item) => (
+            <li key={item.id}>
+              <Link to={`${ROUTES.article}?id=${encodeURIComponent(item.id)}`}>
+                <span className="news-list__title">{item.title}</span>
+                <time className="muted" dateTime={item.publishedAt}>
+                  {new Date(item.publishedAt).toLocaleDateString(i18n.language)}
+                </time>
+                <span className="news-list__summary">{item.summary}</span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
   );
 }

@@ -1,4 +1,7 @@
-/** pages/setting/setting (custom header): language, and log out (the token is revoked on the server). */
+/**
+ * pages/setting/setting (custom header): language, the settings pages, and log out (pending
+ * commands are cancelled after asking, the user's databases deleted, the token revoked).
+ */
 import '../../ui/antd-render.js';
 import { Button, Dialog } from 'antd-mobile';
 import { useState } from 'react';
@@ -7,16 +10,17 @@ import { useNavigate } from 'react-router-dom';
 import { ROUTES } from '../../app/routes.js';
 import { send } from '../../app/worker-client.js';
 import { useGo } from '../../app/navigation.js';
+import { closeUserDatabases } from '../../db/sync-db.js';
 import { PageHeader } from '../../app/PageHeader.js';
 import { LanguageSelect } from '../../ui/LanguageSelect.js';
 
-const LATER = [
-  ['settings.nickname', '/pages/setting/setting1'],
+const ENTRIES = [
+  ['settings.nickname', ROUTES.profile],
   ['settings.login_password', '/pages/update_pwd/update_pwd'],
   ['settings.trade_password', '/pages/update_pwd/update_pwd1'],
   ['settings.authenticator', '/pages/update_pwd/update_pwd3'],
   ['settings.kyc', '/pages/setting/setting2'],
-  ['settings.feedback', '/pages/setting/setting3'],
+  ['settings.feedback', ROUTES.feedback],
 ] as const;
 
 export default function SettingsPage() {
@@ -26,15 +30,25 @@ export default function SettingsPage() {
   const [busy, setBusy] = useState(false);
 
   const logout = async () => {
+    // Commands still waiting would be lost: say how many, and cancel them only if the user agrees.
+    const pending = await send('logout-pending-count');
     const confirmed = await Dialog.confirm({
-      content: t('settings.logout_confirm'),
+      content:
+        pending > 0 ? t('settings.logout_pending_confirm', { count: pending }) : t('settings.logout_confirm'),
       confirmText: t('settings.logout'),
       cancelText: t('common.cancel'),
     });
     if (!confirmed) return;
     setBusy(true);
-    await send('auth-logout');
-    setBusy(false);
+    try {
+      // Before auth-logout, which forgets whose databases to delete; this page's handles are
+      // closed first so the deletion is not held up by them.
+      closeUserDatabases();
+      await send('logout-discard');
+      await send('auth-logout');
+    } finally {
+      setBusy(false);
+    }
     navigate(ROUTES.login, { replace: true });
   };
 
@@ -46,7 +60,7 @@ export default function SettingsPage() {
           <LanguageSelect />
         </section>
         <ul className="list card">
-          {LATER.map(([label, path]) => (
+          {ENTRIES.map(([label, path]) => (
             <li key={path}>
               <button type="button" className="list-link" onClick={() => go(path)}>
                 {t(label)}

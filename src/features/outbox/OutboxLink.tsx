@@ -1,0 +1,26 @@
+/** The way to the outbox, with a badge counting pending and failed commands (none: no link). */
+import { useLiveQuery } from 'dexie-react-hooks';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import { ROUTES } from '../../app/routes.js';
+import { useUserDb } from '../../db/sync-db.js';
+import { attentionCount } from './outbox-view.js';
+
+export function OutboxLink() {
+  const { t } = useTranslation();
+  const db = useUserDb();
+  const count = useLiveQuery(
+    async () => (db === null ? 0 : attentionCount(await db.outbox.toArray())),
+    [db],
+    0,
+  );
+  if (count === 0) return null;
+  return (
+    <Link className="list-link header-link" to={ROUTES.outbox}>
+      <span>{t('outbox.title')}</span>
+      <span className="badge" aria-label={t('outbox.count', { count })}>
+        {count}
+      </span>
+    </Link>
+  );
+}

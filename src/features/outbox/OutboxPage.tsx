@@ -1,0 +1,124 @@
+/**
+ * Pending commands (pages/second/second1): the user's queued, sending and failed commands from
+ * the `outbox` table, with cancel, retry and dismiss through the worker.
+ */
+import '../../ui/antd-render.js';
+import { Button } from 'antd-mobile';
+import { useLiveQuery } from 'dexie-react-hooks';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { OutboxRecord } from '../../../sync/commands.js';
+import { send } from '../../app/worker-client.js';
+import { useUserDb } from '../../db/sync-db.js';
+import { toast } from '../../ui/toast.js';
+import { useRefusalMessage } from './messages.js';
+import { canCancel, canRetry, listedRows } from './outbox-view.js';
+
+export default function OutboxPage() {
+  const { t } = useTranslation();
+  const db = useUserDb();
+  const rows = useLiveQuery(async () => (db === null ? [] : listedRows(await db.outbox.toArray())), [db]);
+  if (rows === undefined) return null;
+  return (
+    <div className="page-padding stack">
+      <p className="muted">{t('outbox.intro')}</p>
+      {rows.length === 0 ? (
+        <p className="card muted">{t('outbox.empty')}</p>
+      ) : (
+        <ul className="card row-list">
+          {rows.map((row) => (
+            <OutboxRow key={row.id} row={row} />
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+function OutboxRow({ row }: { row: OutboxRecord }) {
+  const { t, i18n } = useTranslation();
+  const refusal = useRefusalMessage();
+  const [busy, setBusy] = useState(false);
+  const act = async (action: 'outbox-cancel' | 'outbox-retry' | 'outbox-dismiss') => {
+    setBusy(true);
+    try {
+      const result = await send(action, { id: row.id });
+      if (result.kind === 'refused') toast(refusal(result));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const kind = t(`outbox.kind_${row.kind}`);
+  return (
+    <li className="row">
+      <div className="row__head">
+        <h2 className="row__title">{kind}</h2>
+        <span
+          className={`badge ${row.state === 'rejected' || row.state === 'expired' ? '' : 'badge--muted'}`}
+        >
+          {t(`outbox.state_${row.state}`)}
+        </span>
+      </div>
+      <p className="muted">{summaryOf(row)}</p>
+      <p className="muted">
+        <time dateTime={new Date(row.createdAtMs).toISOString()}>
+          {new Date(row.createdAtMs).toLocaleString(i18n.language, {
+            dateStyle: 'short',
+            timeStyle: 'short',
+          })}
+        </time>
+      </p>
+      {row.state === 'rejected' && row.answer && (
+        <p role="note">{t('outbox.refused_by_server', { message: row.answer.message })}</p>
+      )}
+      {row.state !== 'rejected' && row.lastError && (
+        <p className="muted">{t('outbox.last_error', { error: row.lastError })}</p>
+      )}
+      <div className="row__actions">
+        {canCancel(row) && (
+          <Button
+            size="small"
+            disabled={busy}
+            onClick={() => void act('outbox-cancel')}
+            aria-label={t('outbox.cancel_named', { kind })}
+          >
+            {t('outbox.cancel')}
+          </Button>
+        )}
+        {canRetry(row) && (
+          <>
+            <Button
+              size="small"
+              color="primary"
+              disabled={busy}
+              onClick={() => void act('outbox-retry')}
+              aria-label={t('outbox.retry_named', { kind })}
+            >
+              {t('outbox.retry')}
+            </Button>
+            <Button
+              size="small"
+              disabled={busy}
+              onClick={() => void act('outbox-dismiss')}
+              aria-label={t('outbox.dismiss_named', { kind })}
+            >
+              {t('outbox.dismiss')}
+            </Button>
+          </>
+        )}
+      </div>
+    </li>
+  );
+}
+
+/** What the command carries, as the user typed it. */
+function summaryOf(row: OutboxRecord): string {
+  switch (row.kind) {
+    case 'profile-nickname':
+      return row.params.nickname;
+    case 'profile-avatar':
+      return row.params.avatar;
+    case 'feedback-submit':
+      return row.params.title;
+  }
+}
