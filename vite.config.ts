@@ -1,10 +1,30 @@
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { HOT_VERSION_META, RELEASE_FILE, releaseOf } from './contract/release.js';
+
+/** Stamps the build's hot version into the shell (meta tag) and dist/version.json (contract/release.ts). */
+function release(): Plugin {
+  const current = releaseOf(process.env.COFFER_HOT_VERSION_CODE);
+  return {
+    name: 'coffer-release',
+    transformIndexHtml: () => [
+      {
+        tag: 'meta',
+        attrs: { name: HOT_VERSION_META, content: String(current.hot_version_code) },
+        injectTo: 'head',
+      },
+    ],
+    generateBundle() {
+      this.emitFile({ type: 'asset', fileName: RELEASE_FILE, source: `${JSON.stringify(current)}\n` });
+    },
+  };
+}
 
 export default defineConfig({
   plugins: [
     react(),
+    release(),
     VitePWA({
       strategies: 'generateSW',
       registerType: 'prompt',
@@ -31,11 +51,15 @@ export default defineConfig({
         cleanupOutdatedCaches: true,
         runtimeCaching: [
           {
-            urlPattern: ({ url }) => url.pathname.startsWith('/avatars/'),
+            // Images (avatars, news pictures) once seen stay readable offline; never /api/, whose
+            // images belong to one user and need the token the service worker never sees.
+            urlPattern: ({ request, url }) =>
+              request.destination === 'image' && !url.pathname.startsWith('/api/'),
             handler: 'CacheFirst',
             options: {
               cacheName: 'coffer-images',
-              expiration: { maxEntries: 200, maxAgeSeconds: 30 * 24 * 3600 },
+              expiration: { maxEntries: 100, maxAgeSeconds: 30 * 24 * 3600, purgeOnQuotaError: true },
+              cacheableResponse: { statuses: [0, 200] },
             },
           },
         ],

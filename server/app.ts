@@ -29,6 +29,7 @@ import { Limits } from './security/limits.js';
 import { AuthService } from './services/auth.service.js';
 import { CodeService } from './services/codes.service.js';
 import { CommonService } from './services/common.service.js';
+import { servedHotVersionCode } from './client-build.js';
 import { OperatorService } from './services/operators.service.js';
 import { SessionService } from './services/sessions.service.js';
 import { UploadService } from './services/uploads.service.js';
@@ -101,6 +102,7 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
   const limits = new Limits(counters);
   const sessions = new SessionService(db, clock);
   const codes = new CodeService(clock, mailer, translator, limits);
+  const servedDist = options.distDir ?? distDir;
   const services: AppServices = {
     translator,
     sessions,
@@ -109,7 +111,7 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
     content: new ContentService(db, commands, clock),
     feedback: new FeedbackService(db, commands, clock),
     sync: new SyncService(db),
-    common: new CommonService(config.timezone),
+    common: new CommonService(config.timezone, () => servedHotVersionCode(servedDist)),
     operators: new OperatorService(db, commands, clock, sessions, limits, config.scryptCost),
     uploads: new UploadService(db, commands, clock, config.dataDir),
   };
@@ -173,7 +175,7 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
       .code(up ? 200 : 503)
       .send({ status: up ? 'ok' : 'unavailable', database: database.kind, version: APP_VERSION });
   });
-  await registerStatic(app, options.distDir ?? distDir, publicDir);
+  await registerStatic(app, servedDist, publicDir);
 
   const rootInviteCreated = await services.operators.ensureRootInvite(config.rootInvite);
   if (config.jobs) scheduler.start();

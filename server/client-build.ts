@@ -5,6 +5,8 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { APP_VERSION_CODE } from '../contract/constants.js';
+import { RELEASE_FILE, releaseSchema } from '../contract/release.js';
 
 /** Starts `vite build` unless dist/index.html exists; resolves at once, logs when done. */
 export function buildClientIfMissing(rootDir: string, log: (line: string) => void): void {
@@ -26,4 +28,17 @@ export function buildClientIfMissing(rootDir: string, log: (line: string) => voi
         : `The app build failed (exit ${code}); see above`,
     ),
   );
+}
+
+/**
+ * The hot version code of the build served from `distDir` (its release file, read on each call
+ * so a deployment in place is seen at once); the app's own code when there is no valid file.
+ */
+export async function servedHotVersionCode(distDir: string): Promise<number> {
+  try {
+    const text = await fs.promises.readFile(path.join(distDir, RELEASE_FILE), 'utf8');
+    return releaseSchema.parse(JSON.parse(text)).hot_version_code;
+  } catch {
+    return APP_VERSION_CODE;
+  }
 }

@@ -4,6 +4,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from './app/App.js';
 import { preferredLocale, startI18n } from './app/i18n.js';
 import { registerServiceWorker } from './app/service-worker.js';
+import { send } from './app/worker-client.js';
 import { storedLocale } from './db/use-session.js';
 import './styles.css';
 
@@ -28,8 +29,7 @@ async function start() {
   );
   registerServiceWorker();
   // A first visit: the worker's lang header follows the language the page shows.
-  if (stored === undefined)
-    void import('./app/worker-client.js').then(({ send }) => send('session-set-locale', { locale }));
+  if (stored === undefined) void send('session-set-locale', { locale });
 }
 
 void start();

@@ -97,6 +97,12 @@ export interface SyncEngine {
   start(): void;
   /** Stops the scheduler and gives up any sending lease. Idempotent. */
   stop(): Promise<void>;
+  /**
+   * Before the page reloads (an app update): stops the scheduler, waits until no command of
+   * this tab is on the wire, and gives up the lease, so a reload never cuts a send. Another
+   * tab, or this one after the reload, sends what is left.
+   */
+  quiesce(): Promise<void>;
 }
 
 /**
@@ -104,7 +110,7 @@ export interface SyncEngine {
  * more run, shared by every call made meanwhile (so a caller always gets a run that began after
  * it asked).
  */
-function singleFlight<T>(task: () => Promise<T>): () => Promise<T> {
+function singleFlight<T>(task: () => Promise<T>): (() => Promise<T>) & { idle(): Promise<void> } {
   let running: Promise<T> | null = null;
   let queued: Promise<T> | null = null;
   const start = (): Promise<T> => {
@@ -114,7 +120,7 @@ function singleFlight<T>(task: () => Promise<T>): () => Promise<T> {
     running = run;
     return run;
   };
-  return () => {
+  const run = () => {
     if (running === null) return start();
     const after = running;
     queued ??= after
@@ -128,6 +134,16 @@ function singleFlight<T>(task: () => Promise<T>): () => Promise<T> {
       });
     return queued;
   };
+  /** Resolves once no run is going or waiting to go. */
+  const idle = async (): Promise<void> => {
+    for (let pending = queued ?? running; pending !== null; pending = queued ?? running) {
+      await pending.then(
+        () => undefined,
+        () => undefined,
+      );
+    }
+  };
+  return Object.assign(run, { idle });
 }
 
 function defaultLocks(): LockManagerLike {
@@ -164,6 +180,8 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
   };
   const leases = new Map<string, OutboxLease>();
   let lastUserId: string | null = null;
+  /** Set by `quiesce`: this tab starts no more sends. */
+  let halted = false;
 
   function leaseFor(userId: string, store: OutboxStore): OutboxLease {
     let lease = leases.get(userId);
@@ -200,6 +218,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     online,
     newKey: deps.newKey,
     leaseFor,
+    halted: () => halted,
   });
 
   const runPull = singleFlight(async () => {
@@ -290,6 +309,13 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
 
     async stop() {
       scheduler.stop();
+      for (const userId of [...leases.keys()]) await releaseLease(userId);
+    },
+
+    async quiesce() {
+      halted = true;
+      scheduler.stop();
+      await runDrain.idle();
       for (const userId of [...leases.keys()]) await releaseLease(userId);
     },
   };

@@ -68,9 +68,10 @@ export type DismissResult =
 export interface DrainSummary {
   /**
    * done: nothing more to send now; not_sender: another tab sends; logged_out: no session;
-   * paused: a 401 waits for a new login; offline: no answer at all, the rest waits.
+   * paused: a 401 waits for a new login; offline: no answer at all, the rest waits;
+   * halted: this tab stopped sending (it is about to reload).
    */
-  status: 'done' | 'not_sender' | 'logged_out' | 'paused' | 'offline';
+  status: 'done' | 'not_sender' | 'logged_out' | 'paused' | 'offline' | 'halted';
   /** Ids by what happened to them in this drain. */
   confirmed: string[];
   rejected: string[];
@@ -92,6 +93,8 @@ export interface OutboxDeps {
   newKey: () => string;
   /** The sending lease of a user's outbox (one per user and tab). */
   leaseFor: (userId: string, store: OutboxStore) => OutboxLease;
+  /** True once this tab must start no more sends (it is about to reload). */
+  halted?: () => boolean;
 }
 
 type SendResult =
@@ -215,6 +218,7 @@ export class Outbox {
       retryLater: [],
       heldBack: [],
     };
+    if (this.deps.halted?.() === true) return { ...summary, status: 'halted' };
     const current = await this.current();
     if (current === null) return { ...summary, status: 'logged_out' };
     // navigator.onLine false is reliable (true is not): no send could get through.
@@ -234,6 +238,7 @@ export class Outbox {
       const next = await this.nextToSend(store, done, failedResources, summary);
       if (next === null) break;
       done.add(next.id);
+      if (this.deps.halted?.() === true) return { ...summary, status: 'halted' };
       if (!(await lease.stillMine())) return { ...summary, status: 'not_sender' };
       const result = await this.send(store, next, session);
       switch (result) {

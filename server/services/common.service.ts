@@ -22,7 +22,11 @@ import { DEFAULT_LOCALE, LANGUAGES } from '../i18n/i18n.js';
 export const AVATARS: readonly string[] = AVATAR_URLS;
 
 export class CommonService {
-  constructor(private readonly timezone: string) {}
+  /** `hotVersionCode` reads the hot version of the web build being served. */
+  constructor(
+    private readonly timezone: string,
+    private readonly hotVersionCode: () => Promise<number> = async () => APP_VERSION_CODE,
+  ) {}
 
   config(): ConfigData {
     return {
@@ -51,12 +55,15 @@ export class CommonService {
     };
   }
 
-  /** The app update config of spec section 4; the installed web app is always the newest full package. */
-  version(): VersionData {
+  /**
+   * The app update config of spec section 4: the full package is this server's app version (the
+   * download page); the hot package is the web build it serves, at `/`.
+   */
+  async version(): Promise<VersionData> {
     return {
       version: APP_VERSION,
       version_code: APP_VERSION_CODE,
-      hot_version_code: APP_VERSION_CODE,
+      hot_version_code: await this.hotVersionCode(),
       package_url: '/#/pages/download/download',
       hot_package_url: '/',
     };

@@ -9,6 +9,7 @@ import { toast } from '../ui/toast.js';
 import { ChunkErrorBoundary, PageLoading } from './loading.js';
 import { PageHeader } from './PageHeader.js';
 import { launchTarget, ROUTE_TABLE, ROUTES, type RouteEntry } from './routes.js';
+import { AppUpdate } from './AppUpdate.js';
 import { useSyncEngine } from './sync-boot.js';
 import { TabBar } from './TabBar.js';
 
@@ -60,6 +61,7 @@ function Shell() {
         <Route path="*" element={<Navigate to={token ? ROUTES.home : ROUTES.login} replace />} />
       </Routes>
       {token !== null && <ServiceButton />}
+      <AppUpdate />
     </div>
   );
 }

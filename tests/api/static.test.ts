@@ -3,6 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { APP_VERSION, APP_VERSION_CODE } from '../../contract/constants.js';
+import { RELEASE_FILE, releaseOf } from '../../contract/release.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 describe('static files', () => {
@@ -44,5 +46,29 @@ describe('static files', () => {
     expect(JSON.parse(api.body)).toMatchObject({ code: 200 });
     const missing = await t.server.app.inject({ method: 'GET', url: '/assets/nope.js' });
     expect(missing.statusCode).toBe(404);
+  });
+
+  test('spec section 4: /api/v1/common/version answers the hot version of the build it serves, read at each call (a deployment in place is seen at once)', async () => {
+    const version = async () =>
+      JSON.parse((await t.server.app.inject({ method: 'GET', url: '/api/v1/common/version' })).body) as {
+        data: Record<string, unknown>;
+      };
+    const releaseFile = path.join(distDir, RELEASE_FILE);
+    fs.rmSync(releaseFile, { force: true });
+    expect((await version()).data).toEqual({
+      version: APP_VERSION,
+      version_code: APP_VERSION_CODE,
+      hot_version_code: APP_VERSION_CODE,
+      package_url: '/#/pages/download/download',
+      hot_package_url: '/',
+    });
+    fs.writeFileSync(releaseFile, JSON.stringify(releaseOf(String(APP_VERSION_CODE + 3))));
+    expect((await version()).data).toMatchObject({
+      version_code: APP_VERSION_CODE,
+      hot_version_code: APP_VERSION_CODE + 3,
+    });
+    fs.writeFileSync(releaseFile, '{not json');
+    expect((await version()).data).toMatchObject({ hot_version_code: APP_VERSION_CODE });
+    fs.rmSync(releaseFile);
   });
 });

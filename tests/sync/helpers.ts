@@ -87,9 +87,11 @@ export interface FakeCall {
  * - lose-answer: the server acts, the answer is lost (no answer);
  * - hang: the server acts, the answer never comes (a tab killed mid-send);
  * - status: an HTTP error before the server;
- * - body500: the server fails (nothing stored, as a rolled-back transaction).
+ * - body500: the server fails (nothing stored, as a rolled-back transaction);
+ * - until: the server acts at once, its answer arrives when the promise settles (a slow network).
  */
-export type Fault = 'network' | 'lose-answer' | 'hang' | { status: number } | 'body500';
+export type Fault =
+  'network' | 'lose-answer' | 'hang' | { status: number } | 'body500' | { until: Promise<void> };
 
 interface LogEntry {
   collection: string;
@@ -177,9 +179,10 @@ export class FakeServer {
     const fault = this.fault(call, this.seen.length);
     if (fault === 'network') return { kind: 'transport', status: null, message: 'fetch failed' };
     if (fault === 'body500') return { kind: 'refused', code: 500, message: 'internal error', data: null };
-    if (fault !== null && typeof fault === 'object')
+    if (fault !== null && typeof fault === 'object' && 'status' in fault)
       return { kind: 'transport', status: fault.status, message: `HTTP ${fault.status}` };
     const outcome = this.handle(call);
+    if (fault !== null && typeof fault === 'object') await fault.until;
     if (fault === 'lose-answer') return { kind: 'transport', status: null, message: 'fetch failed' };
     if (fault === 'hang') return never();
     return outcome;

@@ -8,7 +8,10 @@ import {
   TAKEOVER_CHECK_MS,
   type DrainOutcome,
 } from '../../sync/scheduler.js';
+import { MemoryLocks } from '../../sync/lease.js';
 import { FakeClock, FakeServer, login, tab, until } from './helpers.js';
+
+const NAME_UPDATE = '/api/v1/user/name-update';
 
 function counting() {
   const runs = { pull: 0, drain: 0, takeover: 0 };
@@ -106,5 +109,39 @@ describe('the scheduler', () => {
     await until(() => server.seenOn('/api/v1/sync/pull').length === 2);
     expect(server.effectsOn('/api/v1/user/name-update')).toHaveLength(1);
     await engine.stop();
+  });
+
+  test('quiesce (before an app update reloads the page) waits for the command on the wire, starts no other, and leaves the rest to another tab', async () => {
+    const server = new FakeServer();
+    const storage = new MemorySyncStorage();
+    const locks = new MemoryLocks();
+    const clock = new FakeClock();
+    const first = tab({ server, storage, locks, clock });
+    await login(server, first.session, '7', 'tok-7');
+    let answer: () => void = () => undefined;
+    const slow = new Promise<void>((resolve) => (answer = resolve));
+    server.fault = (call) =>
+      call.uri === NAME_UPDATE && server.seenOn(NAME_UPDATE).length === 1 ? { until: slow } : null;
+    first.engine.start();
+    await first.engine.enqueue({ kind: 'profile-nickname', params: { nickname: 'Neo' } });
+    await first.engine.enqueue({ kind: 'profile-nickname', params: { nickname: 'Trinity' } });
+    await until(() => server.seenOn(NAME_UPDATE).length === 1);
+
+    let quiet = false;
+    const quiescing = first.engine.quiesce().then(() => (quiet = true));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(quiet).toBe(false); // the send on the wire is not cut
+    answer();
+    await quiescing;
+    expect(server.effectsOn(NAME_UPDATE).map((call) => call.params)).toEqual([{ nickname: 'Neo' }]);
+    await first.engine.drain(); // a late trigger in the halted tab sends nothing
+    expect(server.seenOn(NAME_UPDATE)).toHaveLength(1);
+
+    const second = tab({ server, storage, locks, clock, session: first.session });
+    await second.engine.drain();
+    expect(server.effectsOn(NAME_UPDATE).map((call) => call.params)).toEqual([
+      { nickname: 'Neo' },
+      { nickname: 'Trinity' },
+    ]);
   });
 });

@@ -53,6 +53,7 @@ describe('the handler map', () => {
       'session-get',
       'session-set-locale',
       'sync-pull',
+      'sync-quiesce',
       'sync-start',
       'sync-status',
       'user-info',

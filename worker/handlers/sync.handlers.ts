@@ -25,5 +25,13 @@ export function syncHandlers(engine: SyncEngine) {
       engine.start();
       return engine.status();
     },
+
+    /**
+     * Before an app update reloads the page: stops this tab's syncing and resolves once none of
+     * its commands is on the wire (the reload then never cuts a send).
+     */
+    async 'sync-quiesce'() {
+      await engine.quiesce();
+    },
   };
 }
