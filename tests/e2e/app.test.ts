@@ -5,323 +5,33 @@
  * and label, with the names taken from the locale catalogues, as a user or a screen reader sees
  * them (spec sections 2, 4, 5 and 8; CONTRACT.md).
  */
-import { execFile } from 'node:child_process';
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import type { AxeResults } from 'axe-core';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { startSmtp, type LocalSmtp } from '../helpers/smtp.js';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { createServer, type CofferServer } from '../../server/app.js';
-import { loadConfig } from '../../server/config.js';
-import { openTestDatabase } from '../helpers/database.js';
-
-const ROOT_DIR = fileURLToPath(new URL('../../', import.meta.url));
-const CHROMIUM = '/usr/bin/chromium';
-/** GOTCHAS.md: without these the closed network floods Chromium with refused connections. */
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-const ROOT_INVITE = 'E2EROOT1';
-const PHONE = { width: 390, height: 844 };
-const SLOW = { timeout: 120_000 };
-/** How long a page may take to show what a step expects (first loads fetch lazy chunks). */
-const WAIT_MS = 15_000;
-
-const hasChromium = fs.existsSync(CHROMIUM);
-if (!hasChromium) {
-  console.warn(
-    `[e2e] SKIPPED: ${CHROMIUM} is missing (apt-get install -y chromium); the end-to-end tests did not run`,
-  );
-}
-
-// ---------------------------------------------------------------------------------------------
-// The UI's words, from the locale catalogues (the same files the app loads).
-
-const catalogueSchema = z.record(z.string(), z.record(z.string(), z.string()));
-
-/** A lookup of `namespace.key` in one catalogue; a missing key fails the test loudly. */
-function strings(locale: string): (key: string) => string {
-  const file = path.join(ROOT_DIR, 'locales', `${locale}.json`);
-  const catalogue = catalogueSchema.parse(JSON.parse(fs.readFileSync(file, 'utf8')));
-  return (key) => {
-    const [namespace = '', name = ''] = key.split('.');
-    const value = catalogue[namespace]?.[name];
-    if (value === undefined) throw new Error(`${locale}.json has no ${key}`);
-    return value;
-  };
-}
-const en = strings('en');
-const ja = strings('ja');
-const th = strings('th');
-
-// ---------------------------------------------------------------------------------------------
-// A local SMTP server that keeps every message it receives: tests/helpers/smtp.ts.
-
-// ---------------------------------------------------------------------------------------------
-// Coffer on loopback, and calls to it straight from the test (plain JSON transport).
-
-const answerSchema = z.object({ code: z.number(), message: z.string(), data: z.unknown() });
-type Answer = z.infer<typeof answerSchema>;
-
-interface Running {
-  server: CofferServer;
-  base: string;
-  dataDir: string;
-}
-
-/** The app built for these tests, in a folder of their own (npm start and the bench serve dist/). */
-const DIST_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-e2e-dist-'));
-
-async function startCoffer(smtpPort: number): Promise<Running> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-e2e-'));
-  const config = loadConfig({
-    SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
-    DATA_DIR: dataDir,
-    COFFER_ROOT_INVITE: ROOT_INVITE,
-    COFFER_SCRYPT_COST: '4',
-    COFFER_JOBS: 'off',
-    COFFER_RATE_LIMIT: '0',
-    LOG_LEVEL: 'silent',
-  });
-  const server = await createServer({
-    config,
-    database: await openTestDatabase('pglite'),
-    logger: false,
-    distDir: DIST_DIR,
-  });
-  try {
-    await server.app.listen({ port: 0, host: '127.0.0.1' });
-  } catch (error) {
-    await server.close();
-    throw error;
-  }
-  const address = server.app.server.address();
-  if (address === null || typeof address === 'string') throw new Error('Coffer has no TCP address');
-  return { server, base: `http://127.0.0.1:${address.port}`, dataDir };
-}
-
-// ---------------------------------------------------------------------------------------------
+import {
+  e2eHarness,
+  en,
+  expectNoErrors,
+  expectNoOverflow,
+  expectPage,
+  expectStaysAt,
+  expectToast,
+  fieldError,
+  hasChromium,
+  ja,
+  logIn,
+  ROOT_INVITE,
+  routeOf,
+  SLOW,
+  storedToken,
+  th,
+  WAIT_MS,
+} from './harness.js';
 
 describe.skipIf(!hasChromium)('the client end to end in Chromium', () => {
-  let smtp: LocalSmtp | undefined;
-  let coffer: Running | undefined;
-  let browser: Browser | undefined;
-  /** Contexts opened by the running test; closed after it, pass or fail. */
-  const contexts: BrowserContext[] = [];
-
-  beforeAll(async () => {
-    // One fresh production build of the client (vitest sets NODE_ENV=test, which would make a
-    // development build), into this file's own folder, served beside the API.
-    await promisify(execFile)(
-      path.join(ROOT_DIR, 'node_modules', '.bin', 'vite'),
-      ['build', '--logLevel', 'warn', '--mode', 'production', '--outDir', DIST_DIR, '--emptyOutDir'],
-      {
-        cwd: ROOT_DIR,
-        timeout: 120_000,
-        env: { ...process.env, NODE_ENV: 'production' },
-      },
-    );
-    smtp = await startSmtp();
-    coffer = await startCoffer(smtp.port);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-  }, 180_000);
-
-  afterEach(async () => {
-    await Promise.allSettled(contexts.splice(0).map((context) => context.close()));
-  });
-
-  afterAll(async () => {
-    await Promise.allSettled(contexts.splice(0).map((context) => context.close()));
-    await browser?.close().catch(() => undefined);
-    if (coffer) {
-      await coffer.server.close().catch(() => undefined);
-      fs.rmSync(coffer.dataDir, { recursive: true, force: true });
-    }
-    fs.rmSync(DIST_DIR, { recursive: true, force: true });
-    await smtp?.close();
-  }, 60_000);
-
-  function running(): { base: string; smtp: LocalSmtp; browser: Browser } {
-    if (!coffer || !smtp || !browser) throw new Error('the end-to-end setup did not finish');
-    return { base: coffer.base, smtp, browser };
-  }
-
-  // --- the browser side ------------------------------------------------------------------------
-
-  interface Tab {
-    page: Page;
-    /** Console errors and uncaught page errors, checked at the end of every test. */
-    errors: string[];
-    /** Every request the page or its worker made to /api/. */
-    apiCalls: string[];
-  }
-
-  /** A fresh browser profile (its own IndexedDB) on a phone-size screen. */
-  async function openTab(locale = 'en-US', viewport = PHONE): Promise<Tab> {
-    const context = await running().browser.newContext({ viewport, locale });
-    contexts.push(context);
-    const page = await context.newPage();
-    page.setDefaultTimeout(WAIT_MS);
-    const errors: string[] = [];
-    const apiCalls: string[] = [];
-    page.on('console', (message) => {
-      if (message.type() === 'error') errors.push(`console: ${message.text()}`);
-    });
-    page.on('pageerror', (error) => errors.push(`page: ${error.message}`));
-    context.on('request', (request) => {
-      if (new URL(request.url()).pathname.startsWith('/api/')) apiCalls.push(request.url());
-    });
-    return { page, errors, apiCalls };
-  }
-
-  /** Loads the app anew (a new document, so the launch rule runs) at `route`. */
-  async function launch(page: Page, route: string): Promise<void> {
-    await page.goto('about:blank');
-    await page.goto(`${running().base}/#${route}`);
-  }
-
-  /** Waits for the page whose one h1 is `title`. */
-  async function expectPage(page: Page, title: string): Promise<void> {
-    await page.getByRole('heading', { level: 1, name: title, exact: true }).waitFor({ state: 'visible' });
-    expect(await page.getByRole('heading', { level: 1 }).count()).toBe(1);
-  }
-
-  function routeOf(page: Page): string {
-    return new URL(page.url()).hash.replace(/^#/, '');
-  }
-
-  /** The route is `route` now and still is a moment later (no redirect is on its way). */
-  async function expectStaysAt(page: Page, route: string): Promise<void> {
-    expect(routeOf(page)).toBe(route);
-    await page.waitForTimeout(400);
-    expect(routeOf(page)).toBe(route);
-  }
-
-  /** Nothing is wider than the screen (a long e-mail address included). */
-  async function expectNoOverflow(page: Page, name: string): Promise<void> {
-    const width = page.viewportSize()?.width ?? PHONE.width;
-    const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
-    expect(scrollWidth, `${name}: scrollWidth at ${width} px`).toBeLessThanOrEqual(width);
-  }
-
-  async function expectToast(page: Page, message: string): Promise<void> {
-    await page.getByText(message, { exact: true }).waitFor({ state: 'visible' });
-  }
-
-  /** The error shown beside the input labelled `label`, which must be marked invalid. */
-  async function fieldError(page: Page, label: string): Promise<string> {
-    const input = page.getByLabel(label, { exact: true });
-    await expect.poll(() => input.getAttribute('aria-invalid'), { timeout: WAIT_MS }).toBe('true');
-    const describedBy = await input.getAttribute('aria-describedby');
-    if (!describedBy) throw new Error(`${label} is invalid but names no description`);
-    return (await page.locator(`[id="${describedBy}"]`).textContent()) ?? '';
-  }
-
-  /** The token the worker stored in `coffer-session` (CONTRACT.md "The client's own storage"). */
-  async function storedToken(page: Page): Promise<string | null> {
-    return page.evaluate(
-      () =>
-        new Promise<string | null>((resolve, reject) => {
-          const request = indexedDB.open('coffer-session');
-          request.onerror = () => reject(new Error('cannot open coffer-session'));
-          request.onsuccess = () => {
-            const db = request.result;
-            if (!db.objectStoreNames.contains('session')) {
-              db.close();
-              resolve(null);
-              return;
-            }
-            const read = db.transaction('session', 'readonly').objectStore('session').get('current');
-            read.onerror = () => reject(new Error('cannot read the session'));
-            read.onsuccess = () => {
-              db.close();
-              const record: unknown = read.result;
-              const token =
-                typeof record === 'object' && record !== null && 'token' in record ? record.token : null;
-              resolve(typeof token === 'string' ? token : null);
-            };
-          };
-        }),
-    );
-  }
-
-  async function logIn(page: Page, t: (key: string) => string, email: string, password: string) {
-    await expectPage(page, t('auth.login_title'));
-    await page.getByLabel(t('field.email'), { exact: true }).fill(email);
-    await page.getByLabel(t('field.password'), { exact: true }).fill(password);
-    await page.getByRole('button', { name: t('auth.login'), exact: true }).click();
-    await expectPage(page, t('tabs.home'));
-  }
-
-  function expectNoErrors(tab: Tab): void {
-    expect(tab.errors, tab.errors.join('\n')).toEqual([]);
-  }
-
-  // --- the server side -------------------------------------------------------------------------
-
-  async function api(uri: string, params: Record<string, unknown> = {}, token?: string): Promise<Answer> {
-    const headers: Record<string, string> = {
-      'content-type': 'application/json',
-      lang: 'EN',
-      'idempotency-key': crypto.randomUUID(),
-    };
-    if (token) headers['authorization'] = `Bearer ${token}`;
-    const response = await fetch(`${running().base}${uri}`, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify(params),
-      signal: AbortSignal.timeout(20_000),
-    });
-    expect(response.status).toBe(200);
-    return answerSchema.parse(await response.json());
-  }
-
-  /** The 6-digit code of the first mail to `address` after the first `after` messages. */
-  async function codeMailedTo(address: string, after: number): Promise<string> {
-    const { smtp: mailbox } = running();
-    const deadline = Date.now() + WAIT_MS;
-    for (;;) {
-      const found = mailbox.received.slice(after).find((item) => item.rcptTo.includes(address));
-      if (found) {
-        const code = (found.mail.text ?? '').match(/(?<!\d)(\d{6})(?!\d)/)?.[1];
-        if (!code) throw new Error(`no 6-digit code in ${JSON.stringify(found.mail.text)}`);
-        return code;
-      }
-      if (Date.now() > deadline) throw new Error(`no mail to ${address}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-
-  /** Registers `email` straight through the API (for tests about something else). */
-  async function registerByApi(email: string, password: string): Promise<void> {
-    const before = running().smtp.received.length;
-    expect((await api('/api/v1/sso/sendRegisterCode', { email })).code).toBe(200);
-    const code = await codeMailedTo(email, before);
-    const registered = await api('/api/v1/sso/register', {
-      email,
-      code,
-      inviteCode: ROOT_INVITE,
-      password,
-      confirmPassword: password,
-    });
-    expect(registered.code, registered.message).toBe(200);
-  }
-
-  let serial = 0;
-  const newAddress = (name: string) => `e2e.${name}.${Date.now()}.${++serial}@example.com`;
+  const { running, openTab, launch, api, codeMailedTo, registerByApi, newAddress } = e2eHarness();
 
   // --- the tests -------------------------------------------------------------------------------
 
@@ -643,6 +353,9 @@ describe.skipIf(!hasChromium)('the client end to end in Chromium', () => {
       );
 
       const check = async (name: string) => {
+        // A toast fading in or out is half transparent, which axe reads as low contrast: wait
+        // until none is on screen.
+        await page.locator('.adm-toast-mask').waitFor({ state: 'detached' });
         await page.addScriptTag({ content: axeSource });
         const violations = await page.evaluate(async () => {
           const axe = Reflect.get(window, 'axe') as { run(): Promise<AxeResults> }; // injected just above
@@ -702,6 +415,9 @@ describe.skipIf(!hasChromium)('the client end to end in Chromium', () => {
         'utf8',
       );
       const check = async (name: string) => {
+        // A toast fading in or out is half transparent, which axe reads as low contrast: wait
+        // until none is on screen.
+        await page.locator('.adm-toast-mask').waitFor({ state: 'detached' });
         await page.addScriptTag({ content: axeSource });
         const violations = await page.evaluate(async () => {
           const axe = Reflect.get(window, 'axe') as { run(): Promise<AxeResults> }; // injected just above

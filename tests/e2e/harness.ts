@@ -1,0 +1,369 @@
+/**
+ * The end-to-end harness: one fresh production build of the client per test file (in a folder
+ * of its own, which a test may change in place to deploy a "new version"), a real Coffer on
+ * loopback serving it beside the API, a real SMTP server for the mailed codes, Debian's
+ * Chromium through playwright-core, and, where a file asks for it, a loopback proxy in front of
+ * Coffer that a test can cut to make offline real (Playwright's `setOffline` does not reach
+ * service workers). Pages are driven by role and label, with the names taken from the locale
+ * catalogues, as a user or a screen reader sees them.
+ */
+import { execFile } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { z } from 'zod';
+import { createServer, type CofferServer } from '../../server/app.js';
+import { loadConfig } from '../../server/config.js';
+import { openTestDatabase } from '../helpers/database.js';
+import { startSmtp, type LocalSmtp } from '../helpers/smtp.js';
+import { LoopbackProxy } from './proxy.js';
+
+export const ROOT_DIR = fileURLToPath(new URL('../../', import.meta.url));
+const CHROMIUM = '/usr/bin/chromium';
+/** GOTCHAS.md: without these the closed network floods Chromium with refused connections. */
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+export const ROOT_INVITE = 'E2EROOT1';
+export const PHONE = { width: 390, height: 844 };
+export const SLOW = { timeout: 120_000 };
+/** How long a page may take to show what a step expects (first loads fetch lazy chunks). */
+export const WAIT_MS = 15_000;
+
+export const hasChromium = fs.existsSync(CHROMIUM);
+if (!hasChromium) {
+  console.warn(
+    `[e2e] SKIPPED: ${CHROMIUM} is missing (apt-get install -y chromium); the end-to-end tests did not run`,
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// The UI's words, from the locale catalogues (the same files the app loads).
+
+const catalogueSchema = z.record(z.string(), z.record(z.string(), z.string()));
+
+/** A lookup of `namespace.key` in one catalogue; a missing key fails the test loudly. */
+export function strings(locale: string): (key: string) => string {
+  const file = path.join(ROOT_DIR, 'locales', `${locale}.json`);
+  const catalogue = catalogueSchema.parse(JSON.parse(fs.readFileSync(file, 'utf8')));
+  return (key) => {
+    const [namespace = '', name = ''] = key.split('.');
+    const value = catalogue[namespace]?.[name];
+    if (value === undefined) throw new Error(`${locale}.json has no ${key}`);
+    return value;
+  };
+}
+export const en = strings('en');
+export const ja = strings('ja');
+export const th = strings('th');
+
+// ---------------------------------------------------------------------------------------------
+// Coffer on loopback.
+
+const answerSchema = z.object({ code: z.number(), message: z.string(), data: z.unknown() });
+type Answer = z.infer<typeof answerSchema>;
+
+interface Running {
+  server: CofferServer;
+  base: string;
+  dataDir: string;
+}
+
+async function startCoffer(smtpPort: number, distDir: string): Promise<Running> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-e2e-'));
+  const config = loadConfig({
+    SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+    DATA_DIR: dataDir,
+    COFFER_ROOT_INVITE: ROOT_INVITE,
+    COFFER_SCRYPT_COST: '4',
+    COFFER_JOBS: 'off',
+    COFFER_RATE_LIMIT: '0',
+    LOG_LEVEL: 'silent',
+  });
+  const server = await createServer({
+    config,
+    database: await openTestDatabase('pglite'),
+    logger: false,
+    distDir,
+  });
+  try {
+    await server.app.listen({ port: 0, host: '127.0.0.1' });
+  } catch (error) {
+    await server.close();
+    throw error;
+  }
+  const address = server.app.server.address();
+  if (address === null || typeof address === 'string') throw new Error('Coffer has no TCP address');
+  return { server, base: `http://127.0.0.1:${address.port}`, dataDir };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Page helpers.
+
+export interface Tab {
+  page: Page;
+  /** Console errors and uncaught page errors, checked at the end of every test. */
+  errors: string[];
+  /** Every request the page or its worker made to /api/. */
+  apiCalls: string[];
+}
+
+/** Waits for the page whose one h1 is `title`. */
+export async function expectPage(page: Page, title: string): Promise<void> {
+  await page.getByRole('heading', { level: 1, name: title, exact: true }).waitFor({ state: 'visible' });
+  expect(await page.getByRole('heading', { level: 1 }).count()).toBe(1);
+}
+
+export function routeOf(page: Page): string {
+  return new URL(page.url()).hash.replace(/^#/, '');
+}
+
+/** The route is `route` now and still is a moment later (no redirect is on its way). */
+export async function expectStaysAt(page: Page, route: string): Promise<void> {
+  expect(routeOf(page)).toBe(route);
+  await page.waitForTimeout(400);
+  expect(routeOf(page)).toBe(route);
+}
+
+/** Nothing is wider than the screen (a long e-mail address included). */
+export async function expectNoOverflow(page: Page, name: string): Promise<void> {
+  const width = page.viewportSize()?.width ?? PHONE.width;
+  const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+  expect(scrollWidth, `${name}: scrollWidth at ${width} px`).toBeLessThanOrEqual(width);
+}
+
+export async function expectToast(page: Page, message: string): Promise<void> {
+  await page.getByText(message, { exact: true }).waitFor({ state: 'visible' });
+}
+
+/** The error shown beside the input labelled `label`, which must be marked invalid. */
+export async function fieldError(page: Page, label: string): Promise<string> {
+  const input = page.getByLabel(label, { exact: true });
+  await expect.poll(() => input.getAttribute('aria-invalid'), { timeout: WAIT_MS }).toBe('true');
+  const describedBy = await input.getAttribute('aria-describedby');
+  if (!describedBy) throw new Error(`${label} is invalid but names no description`);
+  return (await page.locator(`[id="${describedBy}"]`).textContent()) ?? '';
+}
+
+/** The token the worker stored in `coffer-session` (CONTRACT.md "The client's own storage"). */
+export async function storedToken(page: Page): Promise<string | null> {
+  return page.evaluate(
+    () =>
+      new Promise<string | null>((resolve, reject) => {
+        const request = indexedDB.open('coffer-session');
+        request.onerror = () => reject(new Error('cannot open coffer-session'));
+        request.onsuccess = () => {
+          const db = request.result;
+          if (!db.objectStoreNames.contains('session')) {
+            db.close();
+            resolve(null);
+            return;
+          }
+          const read = db.transaction('session', 'readonly').objectStore('session').get('current');
+          read.onerror = () => reject(new Error('cannot read the session'));
+          read.onsuccess = () => {
+            db.close();
+            const record: unknown = read.result;
+            const token =
+              typeof record === 'object' && record !== null && 'token' in record ? record.token : null;
+            resolve(typeof token === 'string' ? token : null);
+          };
+        };
+      }),
+  );
+}
+
+export async function logIn(page: Page, t: (key: string) => string, email: string, password: string) {
+  await expectPage(page, t('auth.login_title'));
+  await page.getByLabel(t('field.email'), { exact: true }).fill(email);
+  await page.getByLabel(t('field.password'), { exact: true }).fill(password);
+  await page.getByRole('button', { name: t('auth.login'), exact: true }).click();
+  await expectPage(page, t('tabs.home'));
+}
+
+export function expectNoErrors(tab: Tab): void {
+  expect(tab.errors, tab.errors.join('\n')).toEqual([]);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+export interface HarnessOptions {
+  /** Put a LoopbackProxy between the browser and Coffer (the browser's origin is the proxy's). */
+  proxy?: boolean;
+}
+
+/**
+ * Registers this file's setup and teardown hooks and returns what its tests use. Call it once,
+ * inside the file's `describe`.
+ */
+export function e2eHarness(options: HarnessOptions = {}) {
+  /** The app built for this file, in a folder of its own (npm start and the bench serve dist/). */
+  const distDir = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-e2e-dist-'));
+  let smtp: LocalSmtp | undefined;
+  let coffer: Running | undefined;
+  let proxy: LoopbackProxy | undefined;
+  let browser: Browser | undefined;
+  /** Contexts opened by the running test; closed after it, pass or fail. */
+  const contexts: BrowserContext[] = [];
+
+  beforeAll(async () => {
+    // One fresh production build of the client (vitest sets NODE_ENV=test, which would make a
+    // development build), into this file's own folder, served beside the API.
+    await buildClient(distDir);
+    smtp = await startSmtp();
+    coffer = await startCoffer(smtp.port, distDir);
+    if (options.proxy === true) proxy = await LoopbackProxy.start(new URL(coffer.base));
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  }, 180_000);
+
+  afterEach(async ({ task }) => {
+    proxy?.up();
+    if (task.result?.state === 'fail') await keepScreens(contexts, task.name);
+    await Promise.allSettled(contexts.splice(0).map((context) => context.close()));
+  });
+
+  afterAll(async () => {
+    await Promise.allSettled(contexts.splice(0).map((context) => context.close()));
+    await browser?.close().catch(() => undefined);
+    await proxy?.close();
+    if (coffer) {
+      await coffer.server.close().catch(() => undefined);
+      fs.rmSync(coffer.dataDir, { recursive: true, force: true });
+    }
+    fs.rmSync(distDir, { recursive: true, force: true });
+    await smtp?.close();
+  }, 60_000);
+
+  /**
+   * The running setup: `base` is where the browser goes (the proxy when there is one), `direct`
+   * is Coffer itself (for the test's own calls, which must work while the proxy is cut).
+   */
+  function running(): {
+    base: string;
+    direct: string;
+    server: CofferServer;
+    smtp: LocalSmtp;
+    browser: Browser;
+    proxy: LoopbackProxy | undefined;
+  } {
+    if (!coffer || !smtp || !browser) throw new Error('the end-to-end setup did not finish');
+    const base = proxy ? `http://127.0.0.1:${proxy.port}` : coffer.base;
+    return { base, direct: coffer.base, server: coffer.server, smtp, browser, proxy };
+  }
+
+  /** A fresh browser profile (its own IndexedDB) on a phone-size screen. */
+  async function openTab(locale = 'en-US', viewport = PHONE): Promise<Tab> {
+    const context = await running().browser.newContext({ viewport, locale });
+    contexts.push(context);
+    return watchedTab(await context.newPage());
+  }
+
+  /** Loads the app anew (a new document, so the launch rule runs) at `route`. */
+  async function launch(page: Page, route: string): Promise<void> {
+    await page.goto('about:blank');
+    await page.goto(`${running().base}/#${route}`);
+  }
+
+  async function api(uri: string, params: Record<string, unknown> = {}, token?: string): Promise<Answer> {
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      lang: 'EN',
+      'idempotency-key': crypto.randomUUID(),
+    };
+    if (token) headers['authorization'] = `Bearer ${token}`;
+    const response = await fetch(`${running().direct}${uri}`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(params),
+      signal: AbortSignal.timeout(20_000),
+    });
+    expect(response.status).toBe(200);
+    return answerSchema.parse(await response.json());
+  }
+
+  /** The 6-digit code of the first mail to `address` after the first `after` messages. */
+  async function codeMailedTo(address: string, after: number): Promise<string> {
+    const { smtp: mailbox } = running();
+    const deadline = Date.now() + WAIT_MS;
+    for (;;) {
+      const found = mailbox.received.slice(after).find((item) => item.rcptTo.includes(address));
+      if (found) {
+        const code = (found.mail.text ?? '').match(/(?<!\d)(\d{6})(?!\d)/)?.[1];
+        if (!code) throw new Error(`no 6-digit code in ${JSON.stringify(found.mail.text)}`);
+        return code;
+      }
+      if (Date.now() > deadline) throw new Error(`no mail to ${address}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  /** Registers `email` straight through the API (for tests about something else). */
+  async function registerByApi(email: string, password: string): Promise<void> {
+    const before = running().smtp.received.length;
+    expect((await api('/api/v1/sso/sendRegisterCode', { email })).code).toBe(200);
+    const code = await codeMailedTo(email, before);
+    const registered = await api('/api/v1/sso/register', {
+      email,
+      code,
+      inviteCode: ROOT_INVITE,
+      password,
+      confirmPassword: password,
+    });
+    expect(registered.code, registered.message).toBe(200);
+  }
+
+  let serial = 0;
+  const newAddress = (name: string) => `e2e.${name}.${Date.now()}.${++serial}@example.com`;
+
+  return { distDir, running, openTab, launch, api, codeMailedTo, registerByApi, newAddress };
+}
+
+/** After a failure: a screenshot of every open page, named in the log. */
+async function keepScreens(contexts: readonly BrowserContext[], testName: string): Promise<void> {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-e2e-failure-'));
+  const pages = contexts.flatMap((context) => context.pages());
+  for (const [index, page] of pages.entries()) {
+    const file = path.join(folder, `page-${index + 1}.png`);
+    await page.screenshot({ path: file, timeout: 5_000 }).catch(() => undefined);
+  }
+  console.warn(`[e2e] "${testName}" failed: ${pages.length} screenshot(s) in ${folder}`);
+}
+
+/** Watches a page for console errors, page errors and calls to /api/. */
+export function watchedTab(page: Page): Tab {
+  page.setDefaultTimeout(WAIT_MS);
+  const errors: string[] = [];
+  const apiCalls: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(`console: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => errors.push(`page: ${error.message}`));
+  page.context().on('request', (request) => {
+    if (new URL(request.url()).pathname.startsWith('/api/')) apiCalls.push(request.url());
+  });
+  return { page, errors, apiCalls };
+}
+
+/** A production build of the client into `outDir`, with extra build-time environment. */
+export async function buildClient(outDir: string, env: Record<string, string> = {}): Promise<void> {
+  await promisify(execFile)(
+    path.join(ROOT_DIR, 'node_modules', '.bin', 'vite'),
+    ['build', '--logLevel', 'warn', '--mode', 'production', '--outDir', outDir, '--emptyOutDir'],
+    {
+      cwd: ROOT_DIR,
+      timeout: 120_000,
+      env: { ...process.env, NODE_ENV: 'production', ...env },
+    },
+  );
+}
