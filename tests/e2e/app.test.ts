@@ -473,6 +473,7 @@ describe.skipIf(!hasChromium)('the client end to end in Chromium', () => {
       await page.getByRole('button', { name: en('profile.save'), exact: true }).click();
       await page.getByText(en('profile.pending_avatar'), { exact: true }).waitFor();
       // The toast fades (axe would read its half-transparent frame): check once it is gone.
+      await page.getByText(en('profile.queued'), { exact: true }).waitFor();
       await page.getByText(en('profile.queued'), { exact: true }).waitFor({ state: 'hidden' });
       await check('profile (offline, pending)');
 
@@ -482,6 +483,7 @@ describe.skipIf(!hasChromium)('the client end to end in Chromium', () => {
       await page.getByLabel(en('field.content'), { exact: true }).fill('Sent when the network returns');
       await page.getByRole('button', { name: en('feedback.submit'), exact: true }).click();
       await page.getByText(en('feedback.waiting'), { exact: true }).waitFor();
+      await page.getByText(en('feedback.queued'), { exact: true }).waitFor();
       await page.getByText(en('feedback.queued'), { exact: true }).waitFor({ state: 'hidden' });
       await check('feedback (offline, waiting)');
 

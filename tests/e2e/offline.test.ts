@@ -20,8 +20,13 @@ import { e2eHarness, en, expectPage, hasChromium, logIn, SLOW, storedToken, watc
 const RECONNECT_MS = 60_000;
 
 const ticketsSchema = z.object({
-  items: z.array(z.object({ title: z.string(), status: z.string() })),
+  items: z.array(z.object({ title: z.string(), status: z.string(), images: z.array(z.string()) })),
 });
+/** A real 1x1 PNG, attached to a ticket made offline. */
+const PIXEL_PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
 const infoSchema = z.object({ nickname: z.string() });
 
 /** In-app navigation (no reload, so the launch rule does not send the page home). */
@@ -58,9 +63,13 @@ describe.skipIf(!hasChromium)('offline through a loopback proxy, in Chromium', (
     return token;
   }
 
-  async function ticketsOnServer(token: string, title: string): Promise<number> {
+  async function ticketsNamed(token: string, title: string) {
     const answer = await api('/api/v1/common/feedbackList', {}, token);
-    return ticketsSchema.parse(answer.data).items.filter((ticket) => ticket.title === title).length;
+    return ticketsSchema.parse(answer.data).items.filter((ticket) => ticket.title === title);
+  }
+
+  async function ticketsOnServer(token: string, title: string): Promise<number> {
+    return (await ticketsNamed(token, title)).length;
   }
 
   test(
@@ -110,6 +119,9 @@ describe.skipIf(!hasChromium)('offline through a loopback proxy, in Chromium', (
       await expectPage(second.page, en('feedback.title'));
       await second.page.getByLabel(en('field.title'), { exact: true }).fill('Written offline');
       await second.page.getByLabel(en('field.content'), { exact: true }).fill('Sent when the link returns');
+      await second.page
+        .getByLabel(en('feedback.images_label').replace('{{max}}', '9'), { exact: true })
+        .setInputFiles({ name: 'screen.png', mimeType: 'image/png', buffer: PIXEL_PNG });
       await second.page.getByRole('button', { name: en('feedback.submit'), exact: true }).click();
       await second.page.getByText(en('feedback.waiting'), { exact: true }).waitFor();
 
@@ -126,7 +138,13 @@ describe.skipIf(!hasChromium)('offline through a loopback proxy, in Chromium', (
       expect(infoSchema.parse((await api('/api/v1/user/info', {}, token)).data).nickname).toBe(
         'Offline Name',
       );
-      expect(await ticketsOnServer(token, 'Written offline')).toBe(1);
+      const [ticket] = await ticketsNamed(token, 'Written offline');
+      expect(ticket?.images).toHaveLength(1); // uploaded first, then named in the ticket
+      const image = await fetch(`${running().direct}${ticket?.images[0] ?? ''}`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(image.headers.get('content-type')).toBe('image/png');
+      expect(Buffer.from(await image.arrayBuffer())).toEqual(PIXEL_PNG);
 
       // Both tabs show the results, pulled back from the server.
       await go(page, '/pages/setting/setting1');
