@@ -1,31 +1,60 @@
-/** The offline banner at the top of the shell, while the browser says there is no network. */
+/**
+ * The offline banner at the top of the shell: while the browser says there is no network, or
+ * while the worker's calls get no answer at all (a flaky network the browser thinks is fine;
+ * worker/reachability.ts tells every tab on a BroadcastChannel).
+ */
 import { useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
+import { LINK_CHANNEL, type LinkMessage } from '../../worker/reachability.js';
+
+type Link = 'online' | 'offline' | 'unreachable';
+
+/** The last word of any tab's worker: true until one says its calls get no answer. */
+let reachable = true;
+const listeners = new Set<() => void>();
+let channel: BroadcastChannel | null = null;
+
+function isLinkMessage(data: unknown): data is LinkMessage {
+  return (
+    typeof data === 'object' && data !== null && 'reachable' in data && typeof data.reachable === 'boolean'
+  );
+}
 
 function subscribe(onChange: () => void): () => void {
+  listeners.add(onChange);
+  if (channel === null && typeof BroadcastChannel !== 'undefined') {
+    channel = new BroadcastChannel(LINK_CHANNEL);
+    channel.onmessage = (event: MessageEvent<unknown>) => {
+      if (!isLinkMessage(event.data)) return;
+      reachable = event.data.reachable;
+      for (const listener of listeners) listener();
+    };
+  }
   window.addEventListener('online', onChange);
   window.addEventListener('offline', onChange);
   return () => {
+    listeners.delete(onChange);
     window.removeEventListener('online', onChange);
     window.removeEventListener('offline', onChange);
   };
 }
 
-/** `navigator.onLine`, live. True where the browser cannot tell. */
-export function useOnline(): boolean {
-  return useSyncExternalStore(
-    subscribe,
-    () => navigator.onLine !== false,
-    () => true,
-  );
+function linkNow(): Link {
+  if (navigator.onLine === false) return 'offline';
+  return reachable ? 'online' : 'unreachable';
+}
+
+/** The link to the server, live: the browser's network state and the workers' last word. */
+export function useLink(): Link {
+  return useSyncExternalStore(subscribe, linkNow, () => 'online');
 }
 
 export function OfflineBanner() {
   const { t } = useTranslation();
-  const online = useOnline();
+  const link = useLink();
   return (
-    <div className="offline-banner" role="status" hidden={online}>
-      {online ? '' : t('sync.offline')}
+    <div className="offline-banner" role="status" hidden={link === 'online'}>
+      {link === 'offline' ? t('sync.offline') : link === 'unreachable' ? t('sync.unreachable') : ''}
     </div>
   );
 }

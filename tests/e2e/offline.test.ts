@@ -101,6 +101,9 @@ describe.skipIf(!hasChromium)('offline through a loopback proxy, in Chromium', (
       await page.reload();
       await expectPage(page, en('tabs.home'));
       await page.getByText(headline, { exact: true }).waitFor();
+      // The browser still says it is online; the banner says the server cannot be reached.
+      const banner = page.getByRole('status').filter({ hasText: en('sync.unreachable') });
+      await banner.waitFor();
       await go(page, '/pages/setting/setting1');
       await expectPage(page, en('profile.title'));
       await page.getByRole('heading', { level: 2, name: before, exact: true }).waitFor();
@@ -135,6 +138,7 @@ describe.skipIf(!hasChromium)('offline through a loopback proxy, in Chromium', (
       // The link returns, unannounced: the outbox's backoff finds it, one tab sends both.
       proxy.up();
       await page.getByText(en('outbox.empty'), { exact: true }).waitFor({ timeout: RECONNECT_MS });
+      await banner.waitFor({ state: 'hidden' });
       expect(infoSchema.parse((await api('/api/v1/user/info', {}, token)).data).nickname).toBe(
         'Offline Name',
       );

@@ -6,6 +6,7 @@ import { createSyncEngine, type SyncEnvironment } from '../../sync/engine.js';
 import { createHttpUploader } from '../../sync/uploader.js';
 import { createApiClient } from '../api-client.js';
 import { RequestQueue, type QueueOptions } from '../queue.js';
+import { broadcastReachability, withReachability } from '../reachability.js';
 import type { SessionStore } from '../session.js';
 import { createSend, type TransportOptions } from '../transport.js';
 import { authHandlers } from './auth.handlers.js';
@@ -52,11 +53,14 @@ export interface WorkerDeps {
   newIdempotencyKey?: () => string;
   /** The sync engine's storage, locks, clock, timers and network state; browser defaults. */
   sync?: SyncEnvironment;
+  /** Hears whether the server answers, on each change; defaults to the `coffer-link` channel. */
+  onReachability?: (reachable: boolean) => void;
 }
 
 /** Builds every handler around one request queue, one session store and one transport. */
 export function createHandlers(deps: WorkerDeps) {
-  const queue = new RequestQueue(createSend(deps.transport), deps.queue);
+  const send = withReachability(createSend(deps.transport), deps.onReachability ?? broadcastReachability());
+  const queue = new RequestQueue(send, deps.queue);
   const handlerDeps: HandlerDeps = {
     api: createApiClient(queue, deps.session),
     session: deps.session,
