@@ -77,8 +77,10 @@ export type DrainResult = DrainSummary & {
 
 export interface SyncEngine {
   readonly tabId: string;
-  /** Pulls now (joining a pull already running, then pulling once more). Never throws. */
+  /** Pulls now, at most `maxPullPages` pages (joining a pull already running, then pulling once more). Never throws. */
   pull(): Promise<PullSummary>;
+  /** Pulls again and again while a bounded pull stops with more to come; returns the last. Never throws. */
+  catchUp(): Promise<PullSummary>;
   /** syncedAt per collection and the pending count. Read-only. */
   status(): Promise<SyncStatus>;
   enqueue(input: EnqueueInput): Promise<EnqueueResult>;
@@ -236,12 +238,22 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       // The lease serialises sending; between drains no tab needs it.
       if (userId !== null) await leases.get(userId)?.release();
     }
-    const pulled = summary.confirmed.length > 0 ? await runPull() : null;
+    const pulled = summary.confirmed.length > 0 ? await catchUp() : null;
     return { ...summary, pull: pulled };
   });
 
+  /** Bounds a catch-up (each pull is up to `maxPullPages` pages) so a server that never ends cannot spin. */
+  const MAX_CATCH_UP_PULLS = 1_000;
+  async function catchUp(): Promise<PullSummary> {
+    let summary = await runPull();
+    for (let round = 1; summary.status === 'more' && round < MAX_CATCH_UP_PULLS && !halted; round++) {
+      summary = await runPull();
+    }
+    return summary;
+  }
+
   const scheduler = new SyncScheduler(
-    { pull: runPull, drain: runDrain, takeover: () => engine.takeoverIfStale() },
+    { pull: catchUp, drain: runDrain, takeover: () => engine.takeoverIfStale() },
     {
       timers,
       onOnline: env.onOnline ?? globalOnlineEvents,
@@ -252,6 +264,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
   const engine: SyncEngine = {
     tabId,
     pull: runPull,
+    catchUp,
     drain: runDrain,
 
     async status() {

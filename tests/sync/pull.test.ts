@@ -144,6 +144,15 @@ describe('pull', () => {
     expect(await publicDb().news.count()).toBe(3);
   });
 
+  test('a catch-up (start, reconnect, focus) pulls bounded pull after bounded pull until caught up', async () => {
+    server.pageSize = 1;
+    for (let n = 1; n <= 7; n++) server.change('news', '0', String(n), newsRecord(String(n)));
+    const { engine } = tab({ server, storage, clock, environment: { maxPullPages: 2 } });
+    expect(await engine.catchUp()).toMatchObject({ status: 'done' });
+    expect(await publicDb().news.count()).toBe(7);
+    expect(server.seenOn('/api/v1/sync/pull')).toHaveLength(7); // one page each; the last says hasMore false
+  });
+
   test('a failure mid-apply writes neither the records nor the cursor', async () => {
     const { session } = tab({ server, storage, clock });
     await login(server, session, '7', 'tok-7');

@@ -7,9 +7,9 @@ import type { SyncEngine } from '../../sync/engine.js';
 
 export function syncHandlers(engine: SyncEngine) {
   return {
-    /** Pulls every collection the session may read; returns what was applied. Never throws. */
+    /** Pulls every collection the session may read until caught up; returns the last pull's summary. Never throws. */
     async 'sync-pull'() {
-      return engine.pull();
+      return engine.catchUp();
     },
 
     /** `syncedAt` per collection, pending commands, whether a 401 paused the outbox. */

@@ -3,6 +3,7 @@
  * lands), market quotes with a chart, and the news list, all read from `coffer-public`.
  */
 import { useLiveQuery } from 'dexie-react-hooks';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import type { NewsRecord, NoticeRecord, QuoteRecord } from '../../../contract/api/content.js';
@@ -13,6 +14,8 @@ import { sparklinePath, SPARKLINE_HEIGHT, SPARKLINE_WIDTH, trendOf } from './spa
 
 const db = publicDatabase();
 const COLLECTIONS = ['news', 'notices', 'quotes'] as const;
+/** News shown at first, and added by each "more": the list stays cheap with any number stored. */
+export const NEWS_PAGE = 20;
 
 /** A record of `lang` shows in the current language, or everywhere when its lang is null. */
 function inLanguage(lang: string | null, language: string): boolean {
@@ -30,12 +33,17 @@ export default function HomePage() {
     [language],
   );
   const quotes = useLiveQuery(() => db.quotes.orderBy('id').toArray(), []);
+  const [newsShown, setNewsShown] = useState(NEWS_PAGE);
+  // One more than shown, to know whether "more" has anything to add; the cursor stops there.
   const news = useLiveQuery(
-    async () =>
-      (await db.news.orderBy('publishedAt').reverse().toArray()).filter((item) =>
-        inLanguage(item.lang, language),
-      ),
-    [language],
+    () =>
+      db.news
+        .orderBy('publishedAt')
+        .reverse()
+        .filter((item) => inLanguage(item.lang, language))
+        .limit(newsShown + 1)
+        .toArray(),
+    [language, newsShown],
   );
   const syncedAt = useSyncedAt(db, COLLECTIONS);
 
@@ -52,7 +60,7 @@ export default function HomePage() {
       </section>
       <AsOf syncedAt={syncedAt} />
       <Quotes quotes={quotes} />
-      <News news={news} />
+      <News news={news} shown={newsShown} onMore={() => setNewsShown((count) => count + NEWS_PAGE)} />
     </div>
   );
 }
@@ -144,7 +152,15 @@ function formatPercent(changePercent: string): string {
   return /^[+-]/.test(changePercent) || Number(changePercent) === 0 ? changePercent : `+${changePercent}`;
 }
 
-function News({ news }: { news: NewsRecord[] | undefined }) {
+function News({
+  news,
+  shown,
+  onMore,
+}: {
+  news: NewsRecord[] | undefined;
+  shown: number;
+  onMore: () => void;
+}) {
   const { t, i18n } = useTranslation();
   return (
     <section className="card" aria-labelledby="home-news">
@@ -154,7 +170,7 @@ function News({ news }: { news: NewsRecord[] | undefined }) {
       {news && news.length === 0 && <p className="muted">{t('home.news_empty')}</p>}
       {news && news.length > 0 && (
         <ul className="news-list">
-          {news.map((item) => (
+          {news.slice(0, shown).map((item) => (
             <li key={item.id}>
               <Link to={`${ROUTES.article}?id=${encodeURIComponent(item.id)}`}>
                 <span className="news-list__title">{item.title}</span>
@@ -166,6 +182,11 @@ function News({ news }: { news: NewsRecord[] | undefined }) {
             </li>
           ))}
         </ul>
+      )}
+      {news && news.length > shown && (
+        <button type="button" className="link-button" onClick={onMore}>
+          {t('home.news_more')}
+        </button>
       )}
     </section>
   );
