@@ -74,10 +74,11 @@ describe('shared vectors', () => {
     }
   });
 
-  test('both codecs open every vector back to its plaintext', () => {
+  test('both codecs open every vector back to its plaintext (the client with crypto-js and with WebCrypto)', async () => {
     for (const v of vectors) {
       expect(server.open(v.data, v.handshake), v.name).toBe(v.plaintext);
       expect(client.open(v.data, v.handshake), v.name).toBe(v.plaintext);
+      expect(await client.openAsync(v.data, v.handshake), v.name).toBe(v.plaintext);
     }
   });
 
@@ -148,7 +149,7 @@ describe('cross-compatibility with random input', () => {
     }
   });
 
-  test('a client request envelope opens and verifies on the server, and a server answer opens on the client', () => {
+  test('a client request envelope opens and verifies on the server, and a server answer opens on the client', async () => {
     const inner: client.EnvelopeInner = {
       method: 'POST',
       uri: '/api/v1/sync/pull',
@@ -166,7 +167,7 @@ describe('cross-compatibility with random input', () => {
     const answerText = JSON.stringify({ code: 200, message: 'OK', data: { hasMore: false } });
     const answerHandshake = server.randomHandshake();
     const answer = { code: 200, handshake: answerHandshake, data: server.seal(answerText, answerHandshake) };
-    expect(client.openAnswer(answer)).toBe(answerText);
+    expect(await client.openAnswer(answer)).toBe(answerText);
     expect(server.openAnswer(answer)).toBe(answerText);
   });
 
@@ -223,13 +224,27 @@ describe('refusals', () => {
     }
   });
 
-  test('the client refuses the same inputs with EnvelopeError', () => {
+  test('the client refuses the same inputs with EnvelopeError, with crypto-js and with WebCrypto', async () => {
     for (const [name, data, handshake] of refused) {
       expect(() => client.open(data, handshake), name).toThrow(client.EnvelopeError);
+      await expect(client.openAsync(data, handshake), name).rejects.toThrow(client.EnvelopeError);
     }
   });
 
-  test('both codecs refuse a plaintext that is not valid UTF-8', () => {
+  test('all three openers refuse non-canonical Base64 (set bits after the last byte), which lenient decoders accept', async () => {
+    const padded = vectors.find((vector) => vector.data.endsWith('='));
+    if (padded === undefined) throw new Error('no vector whose data ends with padding');
+    const at = padded.data.length - (padded.data.endsWith('==') ? 3 : 2);
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+    const bumped = alphabet.charAt(alphabet.indexOf(padded.data.charAt(at)) + 1);
+    const data = padded.data.slice(0, at) + bumped + padded.data.slice(at + 1);
+    expect(Buffer.from(data, 'base64')).toEqual(Buffer.from(padded.data, 'base64'));
+    expect(() => server.open(data, padded.handshake)).toThrow(server.EnvelopeError);
+    expect(() => client.open(data, padded.handshake)).toThrow(client.EnvelopeError);
+    await expect(client.openAsync(data, padded.handshake)).rejects.toThrow(client.EnvelopeError);
+  });
+
+  test('both codecs refuse a plaintext that is not valid UTF-8', async () => {
     const handshake = 'a1B2c3D4e5F6g7H8';
     const iv = Buffer.alloc(16, 7);
     const cipher = createCipheriv('aes-128-cbc', Buffer.from(handshake), iv);
@@ -240,9 +255,10 @@ describe('refusals', () => {
     ]).toString('base64');
     expect(() => server.open(data, handshake)).toThrow(server.EnvelopeError);
     expect(() => client.open(data, handshake)).toThrow(client.EnvelopeError);
+    await expect(client.openAsync(data, handshake)).rejects.toThrow(client.EnvelopeError);
   });
 
-  test('both codecs refuse a padding byte of 0 or above 16 and inconsistent padding bytes', () => {
+  test('both codecs refuse a padding byte of 0 or above 16 and inconsistent padding bytes', async () => {
     const handshake = 'a1B2c3D4e5F6g7H8';
     const iv = Buffer.alloc(16, 3);
     const blocks = [
@@ -255,6 +271,9 @@ describe('refusals', () => {
       const data = Buffer.concat([iv, cipher.update(block), cipher.final()]).toString('base64');
       expect(() => server.open(data, handshake), block.toString('hex')).toThrow(server.EnvelopeError);
       expect(() => client.open(data, handshake), block.toString('hex')).toThrow(client.EnvelopeError);
+      await expect(client.openAsync(data, handshake), block.toString('hex')).rejects.toThrow(
+        client.EnvelopeError,
+      );
     }
   });
 

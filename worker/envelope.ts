@@ -11,6 +11,11 @@
  * given a string key, crypto-js would run OpenSSL's EVP_BytesToKey with a random salt and
  * produce something the server cannot open.
  * `sign` = lowercase hex SHA-256 of `data + timestamp + handshake`.
+ *
+ * Answers are opened with WebCrypto (`openAsync`: native AES, several times faster than
+ * crypto-js on a 500 KB sync page) wherever `crypto.subtle` exists, that is in secure contexts;
+ * crypto-js's `open` remains for the others (plain http on a LAN address) and both follow the
+ * same rules, held to the same vectors.
  */
 import AES from 'crypto-js/aes.js';
 import Base64 from 'crypto-js/enc-base64.js';
@@ -27,6 +32,7 @@ type Words = ReturnType<typeof WordArray.create>;
 const HANDSHAKE_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const HANDSHAKE_PATTERN = /^[A-Za-z0-9]{16}$/;
 const BASE64_PATTERN = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+const BASE64_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 const HANDSHAKE_LENGTH = 16;
 const IV_LENGTH = 16;
 const BLOCK = 16;
@@ -182,6 +188,57 @@ export function open(data: string, handshake: string): string {
   }
 }
 
+/**
+ * The bytes of standard, canonical, padded Base64 (what `open` accepts): the symbol before the
+ * padding may carry no set bits past the last byte.
+ * @throws EnvelopeError otherwise.
+ */
+function canonicalBase64Bytes(data: string): Uint8Array<ArrayBuffer> {
+  if (!BASE64_PATTERN.test(data)) throw new EnvelopeError('data is not standard Base64');
+  const padding = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
+  if (padding > 0) {
+    const last = BASE64_ALPHABET.indexOf(data.charAt(data.length - padding - 1));
+    if ((last & (padding === 2 ? 0x0f : 0x03)) !== 0) throw new EnvelopeError('data is not canonical Base64');
+  }
+  const binary = atob(data);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+/**
+ * `open` on WebCrypto's native AES-CBC, which checks the PKCS#7 padding itself; the same rules
+ * and errors. Falls back to `open` where `crypto.subtle` is missing (insecure contexts).
+ * @throws EnvelopeError as `open` does; nothing else.
+ */
+export async function openAsync(data: string, handshake: string): Promise<string> {
+  const subtle = globalThis.crypto.subtle as SubtleCrypto | undefined; // undefined outside secure contexts
+  if (subtle === undefined) return open(data, handshake);
+  if (!isHandshake(handshake)) throw new EnvelopeError('malformed handshake');
+  const bytes = canonicalBase64Bytes(data);
+  if (bytes.length < IV_LENGTH + BLOCK || (bytes.length - IV_LENGTH) % BLOCK !== 0) {
+    throw new EnvelopeError('data has the wrong length');
+  }
+  let plaintext: ArrayBuffer;
+  try {
+    const key = await subtle.importKey('raw', new TextEncoder().encode(handshake), 'AES-CBC', false, [
+      'decrypt',
+    ]);
+    plaintext = await subtle.decrypt(
+      { name: 'AES-CBC', iv: bytes.subarray(0, IV_LENGTH) },
+      key,
+      bytes.subarray(IV_LENGTH),
+    );
+  } catch {
+    throw new EnvelopeError('bad padding');
+  }
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(plaintext);
+  } catch {
+    throw new EnvelopeError('plaintext is not UTF-8');
+  }
+}
+
 /** Lowercase hex SHA-256 of the UTF-8 string `data + timestamp + handshake`. */
 export function signOf(data: string, timestamp: string, handshake: string): string {
   return Hex.stringify(SHA256(bytesToWords(new TextEncoder().encode(data + timestamp + handshake))));
@@ -214,6 +271,6 @@ export function sealRequest(
  * `code` first.
  * @throws EnvelopeError as `open` does.
  */
-export function openAnswer(answer: SealedAnswer): string {
-  return open(answer.data, answer.handshake);
+export function openAnswer(answer: SealedAnswer): Promise<string> {
+  return openAsync(answer.data, answer.handshake);
 }

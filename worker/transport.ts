@@ -121,7 +121,7 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
 }
 
 /** The plain `{code, message, data}` answer inside a gateway answer, or null when malformed. */
-function unwrapEnvelope(body: unknown): unknown {
+async function unwrapEnvelope(body: unknown): Promise<unknown> {
   const sealed = sealedAnswerSchema.safeParse(body);
   if (!sealed.success) {
     // An unsealed answer (the 460 refusal, or another error the gateway raised itself) is plain;
@@ -131,7 +131,7 @@ function unwrapEnvelope(body: unknown): unknown {
   }
   let plaintext: string;
   try {
-    plaintext = openAnswer(sealed.data);
+    plaintext = await openAnswer(sealed.data);
   } catch (error) {
     if (error instanceof EnvelopeError) return null;
     throw error;
@@ -208,7 +208,7 @@ export async function sendOnce<T>(options: TransportOptions, call: Call<T>): Pro
   if (result.kind === 'transport') return result;
   const body = parseJson(result.text);
   if (!body.ok) return { kind: 'transport', status: result.status, message: 'malformed answer' };
-  const answer = options.mode === 'envelope' ? unwrapEnvelope(body.value) : body.value;
+  const answer = options.mode === 'envelope' ? await unwrapEnvelope(body.value) : body.value;
   return outcomeOf(call, result.status, answer);
 }
 
