@@ -26,7 +26,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
 import axe from 'axe-core';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { type Result as LighthouseResult } from 'lighthouse';
@@ -34,21 +33,11 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { createServer, type CofferServer } from '../server/app.js';
 import { loadConfig } from '../server/config.js';
 import { openDatabase } from '../server/db/database.js';
+import { CHROMIUM, CHROMIUM_ARGS } from '../tests/helpers/chromium.js';
+import { errorText, gzipSize, kb, positiveNumber, seconds, stages, table } from './report.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DIST = path.join(ROOT, 'dist');
-const CHROMIUM = '/usr/bin/chromium';
-/** GOTCHAS.md: without these, the closed network floods Chromium with refused connections. */
-const CHROME_FLAGS = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const LOGIN_PATH = '/#/pages/login/login';
 const TARGET_GZIP_BYTES = 160_000;
 const TARGET_SCORE = 0.95;
@@ -57,76 +46,19 @@ const LIGHTHOUSE_CATEGORIES = ['performance', 'accessibility', 'best-practices']
 const LIGHTHOUSE_PASS = 0.9;
 const IMPACTS = ['critical', 'serious', 'moderate', 'minor'] as const;
 const VIEWPORT = { width: 390, height: 844 };
+/** Lighthouse launches Chromium itself: headless, with the tests' flags. */
+const CHROME_FLAGS = [...CHROMIUM_ARGS, '--headless=new'];
 const SKIP_BUILD = process.env['BENCH_SKIP_BUILD'] === '1';
 const BOUND_MS = positiveNumber('BENCH_TIMEOUT_SECONDS', 240) * 1000;
 const LIGHTHOUSE_RUNS = Math.floor(positiveNumber('BENCH_LIGHTHOUSE_RUNS', 3));
 
-function positiveNumber(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, not ${raw}`);
-  return value;
-}
-
 const started = performance.now();
-const deadline = started + BOUND_MS;
 /** Closers for whatever is running (child processes, browsers, the server); each runs once. */
 const closers = new Map<string, () => Promise<void> | void>();
-/** Stages that could not measure. */
-const unmeasured: string[] = [];
+const { stage, unmeasured } = stages(BOUND_MS);
 
-const kb = (bytes: number) => `${(bytes / 1000).toFixed(2)} KB`;
-const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-const gzipSize = (content: Buffer) => gzipSync(content, { level: 9 }).length;
-const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
-
-function table(header: string[], rows: string[][], rightAligned: number[]): void {
-  const widths = header.map((title, column) =>
-    Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)),
-  );
-  const line = (cells: string[]) =>
-    cells
-      .map((cell, column) =>
-        rightAligned.includes(column) ? cell.padStart(widths[column] ?? 0) : cell.padEnd(widths[column] ?? 0),
-      )
-      .join('  ')
-      .trimEnd();
-  console.log(line(header));
-  console.log(line(widths.map((width) => '-'.repeat(width))));
-  for (const row of rows) console.log(line(row));
-}
-
-/** Runs one measurement within its own limit and the run's bound; a failure is reported, not thrown. */
-async function stage<T>(name: string, limitMs: number, run: () => Promise<T>): Promise<T | undefined> {
-  console.log(`\n== ${name}`);
-  const ms = Math.min(limitMs, deadline - performance.now());
-  if (ms < 2000) {
-    console.log(`not measured: the run's bound of ${seconds(BOUND_MS)} is reached`);
-    unmeasured.push(name);
-    return undefined;
-  }
-  const begin = performance.now();
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    const value = await Promise.race([
-      run(),
-      new Promise<never>((_resolve, reject) => {
-        timer = setTimeout(() => reject(new Error(`timed out after ${seconds(ms)}`)), ms);
-      }),
-    ]);
-    console.log(`(${name}: ${seconds(performance.now() - begin)})`);
-    return value;
-  } catch (error) {
-    console.log(`not measured: ${errorText(error)}`);
-    unmeasured.push(name);
-    return undefined;
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 /** True (and says so) when dist/index.html is no longer the one measured: something else rebuilt dist/. */
 function distChanged(atEnd = false): boolean {

@@ -35,7 +35,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
 import type { FastifyRequest } from 'fastify';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { build as viteBuild, minify, version as viteVersion, type Rolldown } from 'vite';
@@ -49,19 +48,10 @@ import { appendAudit } from '../server/repositories/operators.repository.js';
 import { recordChange } from '../server/repositories/sync.repository.js';
 import { PUBLIC_DB_NAME } from '../sync/databases.js';
 import { MAX_PULL_PAGES, PULL_URI } from '../sync/pull.js';
+import { CHROMIUM, CHROMIUM_ARGS } from '../tests/helpers/chromium.js';
+import { errorText, gzipSize, kb, median, positiveNumber, seconds, stages, table } from './report.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const CHROMIUM = '/usr/bin/chromium';
-/** GOTCHAS.md: without these, the closed network floods Chromium with refused connections. */
-const CHROME_FLAGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const VIEWPORT = { width: 390, height: 844 };
 const LOGIN_PATH = '/#/pages/login/login';
 /** ROUTES.home in src/app/routes.tsx. */
@@ -83,90 +73,22 @@ const BOUND_MS = positiveNumber('BENCH_TIMEOUT_SECONDS', 420) * 1000;
 const RECORDS = Math.floor(positiveNumber('BENCH_SYNC_RECORDS', 10_000));
 const RUNS = Math.floor(positiveNumber('BENCH_SYNC_RUNS', 5));
 
-function positiveNumber(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, not ${raw}`);
-  return value;
-}
-
 const started = performance.now();
-const deadline = started + BOUND_MS;
 /** Closers for whatever is running (child processes, the browser, the server); each runs once. */
 const closers = new Map<string, () => Promise<void> | void>();
-/** Stages that could not measure. */
-const unmeasured: string[] = [];
+const { stage, unmeasured } = stages(BOUND_MS);
 
 /** Wall-clock milliseconds, comparable with the page's `performance.timeOrigin + performance.now()`. */
 const wall = () => performance.timeOrigin + performance.now();
-const kb = (bytes: number) => `${(bytes / 1000).toFixed(2)} KB`;
-const seconds = (value: number) => `${(value / 1000).toFixed(1)} s`;
 const ms = (value: number) => (Number.isFinite(value) ? `${Math.round(value)} ms` : 'n/a');
-const gzipSize = (content: string | Buffer) => gzipSync(content, { level: 9 }).length;
-const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
 const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
 const grouped = (value: number) => Math.round(value).toLocaleString('en-US');
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  if (sorted.length === 0) return Number.NaN;
-  return sorted.length % 2 === 1
-    ? (sorted[middle] ?? 0)
-    : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
-}
 
 /** `median (min to max)` of some milliseconds. */
 function spread(values: number[]): string {
   if (values.length === 0) return 'n/a';
   return `${ms(median(values))} (${ms(Math.min(...values))} to ${ms(Math.max(...values))})`;
-}
-
-function table(header: string[], rows: string[][], rightAligned: number[]): void {
-  const widths = header.map((title, column) =>
-    Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)),
-  );
-  const line = (cells: string[]) =>
-    cells
-      .map((cell, column) =>
-        rightAligned.includes(column) ? cell.padStart(widths[column] ?? 0) : cell.padEnd(widths[column] ?? 0),
-      )
-      .join('  ')
-      .trimEnd();
-  console.log(line(header));
-  console.log(line(widths.map((width) => '-'.repeat(width))));
-  for (const row of rows) console.log(line(row));
-}
-
-/** Runs one measurement within its own limit and the run's bound; a failure is reported, not thrown. */
-async function stage<T>(name: string, limitMs: number, run: () => Promise<T>): Promise<T | undefined> {
-  console.log(`\n== ${name}`);
-  const limit = Math.min(limitMs, deadline - performance.now());
-  if (limit < 2000) {
-    console.log(`not measured: the run's bound of ${seconds(BOUND_MS)} is reached`);
-    unmeasured.push(name);
-    return undefined;
-  }
-  const begin = performance.now();
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    const value = await Promise.race([
-      run(),
-      new Promise<never>((_resolve, reject) => {
-        timer = setTimeout(() => reject(new Error(`timed out after ${seconds(limit)}`)), limit);
-      }),
-    ]);
-    console.log(`(${name}: ${seconds(performance.now() - begin)})`);
-    return value;
-  } catch (error) {
-    console.log(`not measured: ${errorText(error)}`);
-    unmeasured.push(name);
-    return undefined;
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 async function closeAll(): Promise<void> {
@@ -521,7 +443,7 @@ async function newContext(tmpDir: string): Promise<BrowserContext> {
     env['TMPDIR'] = tmpDir; // Chromium's org.chromium.Chromium.* folders go with the bench's
     const launched = await chromium.launch({
       executablePath: CHROMIUM,
-      args: CHROME_FLAGS,
+      args: [...CHROMIUM_ARGS],
       env,
       timeout: 30_000,
     });

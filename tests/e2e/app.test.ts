@@ -5,14 +5,12 @@
  * and label, with the names taken from the locale catalogues, as a user or a screen reader sees
  * them (spec sections 2, 4, 5 and 8; CONTRACT.md).
  */
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
-import type { AxeResults } from 'axe-core';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import {
   e2eHarness,
   en,
+  expectAccessible,
   expectNoErrors,
   expectNoOverflow,
   expectPage,
@@ -22,6 +20,7 @@ import {
   hasChromium,
   ja,
   logIn,
+  navigateInApp,
   ROOT_INVITE,
   routeOf,
   SLOW,
@@ -347,43 +346,16 @@ describe.skipIf(!hasChromium)('the client end to end in Chromium', () => {
       await registerByApi(email, password);
       const tab = await openTab('en-US', { width: 360, height: 780 });
       const { page } = tab;
-      const axeSource = fs.readFileSync(
-        createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
-        'utf8',
-      );
-
-      const check = async (name: string) => {
-        // A toast fading in or out is half transparent, which axe reads as low contrast: wait
-        // until none is on screen.
-        await page.locator('.adm-toast-mask').waitFor({ state: 'detached' });
-        await page.addScriptTag({ content: axeSource });
-        const violations = await page.evaluate(async () => {
-          const axe = Reflect.get(window, 'axe') as { run(): Promise<AxeResults> }; // injected just above
-          const results = await axe.run();
-          return results.violations
-            .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-            .map((violation) => ({
-              id: violation.id,
-              impact: violation.impact,
-              help: violation.help,
-              nodes: violation.nodes.slice(0, 5).map((node) => node.target.join(' ')),
-            }));
-        });
-        if (violations.length > 0) console.warn(`[e2e] axe on ${name}:`, JSON.stringify(violations, null, 2));
-        expect(violations, name).toEqual([]);
-        expect(await page.getByRole('heading', { level: 1 }).count(), name).toBe(1);
-        await expectNoOverflow(page, name);
-      };
 
       await launch(page, '/pages/login/login');
       await expectPage(page, en('auth.login_title'));
-      await check('login');
+      await expectAccessible(page, 'login');
       await launch(page, '/pages/register/register');
       await expectPage(page, en('auth.register_title'));
-      await check('register');
+      await expectAccessible(page, 'register');
       await launch(page, '/pages/login/login');
       await logIn(page, en, email, password);
-      await check('home');
+      await expectAccessible(page, 'home');
 
       // Settings and the profile (with the address) in Thai, whose words run longest.
       await page.getByRole('link', { name: en('tabs.assets'), exact: true }).click();
@@ -392,11 +364,11 @@ describe.skipIf(!hasChromium)('the client end to end in Chromium', () => {
       await expectPage(page, en('settings.title'));
       await page.getByLabel(en('settings.language'), { exact: true }).selectOption({ label: 'ไทย' });
       await expectPage(page, th('settings.title'));
-      await check('settings (th)');
+      await expectAccessible(page, 'settings (th)');
       await page.getByRole('button', { name: th('common.back'), exact: true }).click();
       await expectPage(page, th('tabs.assets'));
       await page.getByText(email, { exact: true }).waitFor();
-      await check('assets (th)');
+      await expectAccessible(page, 'assets (th)');
       expectNoErrors(tab);
     },
   );
@@ -410,51 +382,24 @@ describe.skipIf(!hasChromium)('the client end to end in Chromium', () => {
       const email = newAddress('synced');
       const password = 'synced-secret1';
       await registerByApi(email, password);
-      const axeSource = fs.readFileSync(
-        createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
-        'utf8',
-      );
-      const check = async (name: string) => {
-        // A toast fading in or out is half transparent, which axe reads as low contrast: wait
-        // until none is on screen.
-        await page.locator('.adm-toast-mask').waitFor({ state: 'detached' });
-        await page.addScriptTag({ content: axeSource });
-        const violations = await page.evaluate(async () => {
-          const axe = Reflect.get(window, 'axe') as { run(): Promise<AxeResults> }; // injected just above
-          const results = await axe.run();
-          return results.violations
-            .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-            .map((violation) => ({
-              id: violation.id,
-              nodes: violation.nodes.slice(0, 5).map((n) => n.target.join(' ')),
-            }));
-        });
-        expect(violations, name).toEqual([]);
-        expect(await page.getByRole('heading', { level: 1 }).count(), name).toBe(1);
-        await expectNoOverflow(page, name);
-      };
 
-      // In-app navigation (no reload, so the launch rule does not send the page home).
-      const go = (route: string) =>
-        page.evaluate((hash) => {
-          window.location.hash = hash;
-        }, route);
+      const go = (route: string) => navigateInApp(page, route);
 
       await launch(page, '/pages/login/login');
       await logIn(page, en, email, password);
       await page.getByText(en('home.market'), { exact: true }).waitFor();
-      await check('home (synced)');
+      await expectAccessible(page, 'home (synced)');
 
       // Every page once while online, so its chunk is loaded whether or not the service
       // worker finished precaching before the network goes.
       await go('/pages/setting/setting3');
       await expectPage(page, en('feedback.title'));
       await page.getByText(en('feedback.empty'), { exact: true }).waitFor();
-      await check('feedback (empty)');
+      await expectAccessible(page, 'feedback (empty)');
       await go('/pages/second/second1');
       await expectPage(page, en('outbox.title'));
       await page.getByText(en('outbox.empty'), { exact: true }).waitFor();
-      await check('outbox (empty)');
+      await expectAccessible(page, 'outbox (empty)');
       await go('/pages/setting/setting1');
       await expectPage(page, en('profile.title'));
       await go('/pages/my/my');
@@ -475,7 +420,7 @@ describe.skipIf(!hasChromium)('the client end to end in Chromium', () => {
       // The toast fades (axe would read its half-transparent frame): check once it is gone.
       await page.getByText(en('profile.queued'), { exact: true }).waitFor();
       await page.getByText(en('profile.queued'), { exact: true }).waitFor({ state: 'hidden' });
-      await check('profile (offline, pending)');
+      await expectAccessible(page, 'profile (offline, pending)');
 
       await go('/pages/setting/setting3');
       await expectPage(page, en('feedback.title'));
@@ -485,7 +430,7 @@ describe.skipIf(!hasChromium)('the client end to end in Chromium', () => {
       await page.getByText(en('feedback.waiting'), { exact: true }).waitFor();
       await page.getByText(en('feedback.queued'), { exact: true }).waitFor();
       await page.getByText(en('feedback.queued'), { exact: true }).waitFor({ state: 'hidden' });
-      await check('feedback (offline, waiting)');
+      await expectAccessible(page, 'feedback (offline, waiting)');
 
       await go('/pages/my/my');
       const outboxLink = page.getByRole('link', { name: new RegExp(en('outbox.title')) });
@@ -495,7 +440,7 @@ describe.skipIf(!hasChromium)('the client end to end in Chromium', () => {
       await expectPage(page, en('outbox.title'));
       const cancels = page.getByRole('button', { name: en('outbox.cancel_named').replace('{{kind}}', '') });
       await expect.poll(() => cancels.count()).toBe(3);
-      await check('outbox (offline)');
+      await expectAccessible(page, 'outbox (offline)');
 
       // Back online: the outbox drains, the pull brings the results back.
       await context.setOffline(false);
@@ -511,7 +456,7 @@ describe.skipIf(!hasChromium)('the client end to end in Chromium', () => {
         .getByRole('heading', { level: 3, name: 'Written offline', exact: true })
         .waitFor({ timeout: 30_000 });
       await page.getByText(en('feedback.status_awaiting_reply'), { exact: true }).waitFor();
-      await check('feedback (synced)');
+      await expectAccessible(page, 'feedback (synced)');
       // While offline the browser itself logs every refused request; nothing else may appear.
       const offlineNoise = 'net::ERR_INTERNET_DISCONNECTED';
       expect(tab.errors.filter((error) => !error.includes(offlineNoise))).toEqual([]);

@@ -10,31 +10,23 @@
 import { execFile } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import type { AxeResults } from 'axe-core';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { z } from 'zod';
 import { createServer, type CofferServer } from '../../server/app.js';
 import { loadConfig } from '../../server/config.js';
 import { openTestDatabase } from '../helpers/database.js';
+import { CHROMIUM, CHROMIUM_ARGS } from '../helpers/chromium.js';
 import { startSmtp, type LocalSmtp } from '../helpers/smtp.js';
 import { LoopbackProxy } from './proxy.js';
 
 export const ROOT_DIR = fileURLToPath(new URL('../../', import.meta.url));
-const CHROMIUM = '/usr/bin/chromium';
-/** GOTCHAS.md: without these the closed network floods Chromium with refused connections. */
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 export const ROOT_INVITE = 'E2EROOT1';
 export const PHONE = { width: 390, height: 844 };
 export const SLOW = { timeout: 120_000 };
@@ -192,6 +184,41 @@ export async function logIn(page: Page, t: (key: string) => string, email: strin
   await expectPage(page, t('tabs.home'));
 }
 
+const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/**
+ * The page as a screen reader and a phone see it: no serious or critical axe violation, one h1,
+ * nothing wider than the screen. A toast fading in or out is half transparent, which axe reads
+ * as low contrast, so the check waits until none is on screen.
+ */
+export async function expectAccessible(page: Page, name: string): Promise<void> {
+  await page.locator('.adm-toast-mask').waitFor({ state: 'detached' });
+  await page.addScriptTag({ content: axeSource });
+  const violations = await page.evaluate(async () => {
+    const axe = Reflect.get(window, 'axe') as { run(): Promise<AxeResults> }; // injected just above
+    const results = await axe.run();
+    return results.violations
+      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+      .map((violation) => ({
+        id: violation.id,
+        impact: violation.impact,
+        help: violation.help,
+        nodes: violation.nodes.slice(0, 5).map((node) => node.target.join(' ')),
+      }));
+  });
+  if (violations.length > 0) console.warn(`[e2e] axe on ${name}:`, JSON.stringify(violations, null, 2));
+  expect(violations, name).toEqual([]);
+  expect(await page.getByRole('heading', { level: 1 }).count(), name).toBe(1);
+  await expectNoOverflow(page, name);
+}
+
+/** In-app navigation (no reload, so the launch rule does not send the page home). */
+export async function navigateInApp(page: Page, route: string): Promise<void> {
+  await page.evaluate((hash) => {
+    window.location.hash = hash;
+  }, route);
+}
+
 export function expectNoErrors(tab: Tab): void {
   expect(tab.errors, tab.errors.join('\n')).toEqual([]);
 }
@@ -224,7 +251,7 @@ export function e2eHarness(options: HarnessOptions = {}) {
     smtp = await startSmtp();
     coffer = await startCoffer(smtp.port, distDir);
     if (options.proxy === true) proxy = await LoopbackProxy.start(new URL(coffer.base));
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS] });
   }, 180_000);
 
   afterEach(async ({ task }) => {

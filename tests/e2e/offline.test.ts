@@ -14,7 +14,17 @@ import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { APP_VERSION_CODE } from '../../contract/constants.js';
 import { HOT_VERSION_META, RELEASE_FILE, releaseOf } from '../../contract/release.js';
-import { e2eHarness, en, expectPage, hasChromium, logIn, SLOW, storedToken, watchedTab } from './harness.js';
+import {
+  e2eHarness,
+  en,
+  expectPage,
+  hasChromium,
+  logIn,
+  navigateInApp,
+  SLOW,
+  storedToken,
+  watchedTab,
+} from './harness.js';
 
 /** Reconnects are noticed by the outbox's own backoff (2, 4, 8, 16, 30 s): allow a full step and a send. */
 const RECONNECT_MS = 60_000;
@@ -28,13 +38,6 @@ const PIXEL_PNG = Buffer.from(
   'base64',
 );
 const infoSchema = z.object({ nickname: z.string() });
-
-/** In-app navigation (no reload, so the launch rule does not send the page home). */
-async function go(page: Page, route: string): Promise<void> {
-  await page.evaluate((hash) => {
-    window.location.hash = hash;
-  }, route);
-}
 
 /** Resolves once the service worker is active and has precached the shell. */
 async function serviceWorkerReady(page: Page): Promise<void> {
@@ -89,7 +92,7 @@ describe.skipIf(!hasChromium)('offline through a loopback proxy, in Chromium', (
       const { page } = first;
       const token = await loggedIn(page, 'offline');
       await page.getByText(headline, { exact: true }).waitFor();
-      await go(page, '/pages/setting/setting1');
+      await navigateInApp(page, '/pages/setting/setting1');
       await expectPage(page, en('profile.title'));
       const before = infoSchema.parse((await api('/api/v1/user/info', {}, token)).data).nickname;
       await page.getByRole('heading', { level: 2, name: before, exact: true }).waitFor();
@@ -104,7 +107,7 @@ describe.skipIf(!hasChromium)('offline through a loopback proxy, in Chromium', (
       // The browser still says it is online; the banner says the server cannot be reached.
       const banner = page.getByRole('status').filter({ hasText: en('sync.unreachable') });
       await banner.waitFor();
-      await go(page, '/pages/setting/setting1');
+      await navigateInApp(page, '/pages/setting/setting1');
       await expectPage(page, en('profile.title'));
       await page.getByRole('heading', { level: 2, name: before, exact: true }).waitFor();
 
@@ -118,7 +121,7 @@ describe.skipIf(!hasChromium)('offline through a loopback proxy, in Chromium', (
       const second = watchedTab(await page.context().newPage());
       await second.page.goto(running().base);
       await expectPage(second.page, en('tabs.home'));
-      await go(second.page, '/pages/setting/setting3');
+      await navigateInApp(second.page, '/pages/setting/setting3');
       await expectPage(second.page, en('feedback.title'));
       await second.page.getByLabel(en('field.title'), { exact: true }).fill('Written offline');
       await second.page.getByLabel(en('field.content'), { exact: true }).fill('Sent when the link returns');
@@ -128,7 +131,7 @@ describe.skipIf(!hasChromium)('offline through a loopback proxy, in Chromium', (
       await second.page.getByRole('button', { name: en('feedback.submit'), exact: true }).click();
       await second.page.getByText(en('feedback.waiting'), { exact: true }).waitFor();
 
-      await go(page, '/pages/second/second1');
+      await navigateInApp(page, '/pages/second/second1');
       await expectPage(page, en('outbox.title'));
       await expect.poll(() => listedCommands(page)).toBe(2);
       // Nothing reached the server while the link was down.
@@ -151,7 +154,7 @@ describe.skipIf(!hasChromium)('offline through a loopback proxy, in Chromium', (
       expect(Buffer.from(await image.arrayBuffer())).toEqual(PIXEL_PNG);
 
       // Both tabs show the results, pulled back from the server.
-      await go(page, '/pages/setting/setting1');
+      await navigateInApp(page, '/pages/setting/setting1');
       await page
         .getByRole('heading', { level: 2, name: 'Offline Name', exact: true })
         .waitFor({ timeout: 30_000 });
@@ -177,11 +180,11 @@ describe.skipIf(!hasChromium)('offline through a loopback proxy, in Chromium', (
       const other = watchedTab(await sender.page.context().newPage());
       await other.page.goto(running().base);
       await expectPage(other.page, en('tabs.home'));
-      await go(other.page, '/pages/second/second1');
+      await navigateInApp(other.page, '/pages/second/second1');
       await expectPage(other.page, en('outbox.title'));
 
       // The ticket goes out at once; the server acts, the answer never comes back.
-      await go(sender.page, '/pages/setting/setting3');
+      await navigateInApp(sender.page, '/pages/setting/setting3');
       await expectPage(sender.page, en('feedback.title'));
       proxy.mute();
       await sender.page.getByLabel(en('field.title'), { exact: true }).fill('Killed mid-send');
@@ -198,7 +201,7 @@ describe.skipIf(!hasChromium)('offline through a loopback proxy, in Chromium', (
       proxy.up();
       await other.page.getByText(en('outbox.empty'), { exact: true }).waitFor({ timeout: RECONNECT_MS });
       expect(await ticketsOnServer(token, 'Killed mid-send')).toBe(1);
-      await go(other.page, '/pages/setting/setting3');
+      await navigateInApp(other.page, '/pages/setting/setting3');
       await other.page
         .getByRole('heading', { level: 3, name: 'Killed mid-send', exact: true })
         .waitFor({ timeout: 30_000 });

@@ -1,0 +1,81 @@
+/**
+ * What the benches share: figures printed as text tables, and stages that measure one thing
+ * each within their own limit and the run's bound, reporting a failure instead of throwing.
+ */
+import { gzipSync } from 'node:zlib';
+
+export const kb = (bytes: number) => `${(bytes / 1000).toFixed(2)} KB`;
+export const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+export const gzipSize = (content: string | Buffer) => gzipSync(content, { level: 9 }).length;
+export const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  if (sorted.length === 0) return Number.NaN;
+  return sorted.length % 2 === 1
+    ? (sorted[middle] ?? 0)
+    : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+}
+
+export function table(header: string[], rows: string[][], rightAligned: number[]): void {
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)),
+  );
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, column) =>
+        rightAligned.includes(column) ? cell.padStart(widths[column] ?? 0) : cell.padEnd(widths[column] ?? 0),
+      )
+      .join('  ')
+      .trimEnd();
+  console.log(line(header));
+  console.log(line(widths.map((width) => '-'.repeat(width))));
+  for (const row of rows) console.log(line(row));
+}
+
+/** A bench's stages under one bound (milliseconds from now); `unmeasured` names those that failed. */
+export function stages(boundMs: number) {
+  const deadline = performance.now() + boundMs;
+  const unmeasured: string[] = [];
+
+  /** Runs one measurement within its own limit and the run's bound; a failure is reported, not thrown. */
+  async function stage<T>(name: string, limitMs: number, run: () => Promise<T>): Promise<T | undefined> {
+    console.log(`\n== ${name}`);
+    const limit = Math.min(limitMs, deadline - performance.now());
+    if (limit < 2000) {
+      console.log(`not measured: the run's bound of ${seconds(boundMs)} is reached`);
+      unmeasured.push(name);
+      return undefined;
+    }
+    const begin = performance.now();
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const value = await Promise.race([
+        run(),
+        new Promise<never>((_resolve, reject) => {
+          timer = setTimeout(() => reject(new Error(`timed out after ${seconds(limit)}`)), limit);
+        }),
+      ]);
+      console.log(`(${name}: ${seconds(performance.now() - begin)})`);
+      return value;
+    } catch (error) {
+      console.log(`not measured: ${errorText(error)}`);
+      unmeasured.push(name);
+      return undefined;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  return { stage, unmeasured };
+}
+
+/** A positive number from the environment variable `name`, or `fallback` when it is unset. */
+export function positiveNumber(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, not ${raw}`);
+  return value;
+}
