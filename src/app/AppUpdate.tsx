@@ -8,9 +8,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { REQUEST_TIMEOUT_MS } from '../../contract/constants.js';
-import { activateUpdate, downloadUpdate, onUpdatedElsewhere } from './service-worker.js';
+import { activateUpdate, downloadUpdate, onUpdatedElsewhere, quiesceSending } from './service-worker.js';
 import { noteReloadFor, useUpdateCheck, type UpdatePlan } from './update.js';
-import { send } from './worker-client.js';
 
 type Stage = 'offer' | 'downloading' | 'failed' | 'restart' | 'restarting';
 
@@ -46,7 +45,7 @@ function UpdateDialog({ plan, startAt }: { plan: UpdatePlan | null; startAt: Sta
 
   const restart = async () => {
     setStage('restarting');
-    await send('sync-quiesce').catch(() => undefined);
+    await quiesceSending();
     if (plan !== null) noteReloadFor(plan.hotVersionCode);
     await activateUpdate();
   };

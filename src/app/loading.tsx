@@ -1,6 +1,7 @@
 /** Page loading (after the spec's 200 ms delay) and chunk failures ("Connection timed out, tap to retry"). */
 import { Component, useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { reloadWhenQuiet } from './service-worker.js';
 
 export function PageLoading() {
   const { t } = useTranslation();
@@ -22,7 +23,7 @@ function RetryChunk() {
   const { t } = useTranslation();
   return (
     <div className="page-error" role="alert">
-      <button type="button" className="link-button" onClick={() => window.location.reload()}>
+      <button type="button" className="link-button" onClick={() => void reloadWhenQuiet()}>
         {t('errors.timeout_retry')}
       </button>
     </div>

@@ -6,6 +6,12 @@
  * quiesces the outbox first.
  */
 
+import { REQUEST_TIMEOUT_MS } from '../../contract/constants.js';
+import { send } from './worker-client.js';
+
+/** The longest a reload waits for a send on the wire: one request's timeout, and a little. */
+const QUIESCE_LIMIT_MS = REQUEST_TIMEOUT_MS + 5_000;
+
 /** The page's registration, once registered; null where there is no service worker (dev). */
 let registration: Promise<ServiceWorkerRegistration | null> = Promise.resolve(null);
 /** Set just before this tab activates an update: its own `controllerchange` reloads it. */
@@ -84,4 +90,24 @@ export function onUpdatedElsewhere(listener: () => void): () => void {
   };
   container.addEventListener('controllerchange', changed);
   return () => container.removeEventListener('controllerchange', changed);
+}
+
+/**
+ * Stops this tab's sending and waits until none of its commands is on the wire, so a reload
+ * never cuts a send; bounded, so a worker that no longer answers cannot hold the page forever
+ * (a command cut then is still sent once, by its key, after the reload).
+ */
+export async function quiesceSending(): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([
+    send('sync-quiesce').catch(() => undefined),
+    new Promise<void>((resolve) => (timer = setTimeout(resolve, QUIESCE_LIMIT_MS))),
+  ]);
+  clearTimeout(timer);
+}
+
+/** Reloads the page once none of this tab's commands is on the wire. */
+export async function reloadWhenQuiet(): Promise<void> {
+  await quiesceSending();
+  window.location.reload();
 }
