@@ -3,7 +3,7 @@
  * while the worker's calls get no answer at all (a flaky network the browser thinks is fine;
  * worker/reachability.ts tells every tab on a BroadcastChannel).
  */
-import { useSyncExternalStore } from 'react';
+import { useLayoutEffect, useRef, useSyncExternalStore, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LINK_CHANNEL, type LinkMessage } from '../../worker/reachability.js';
 
@@ -49,11 +49,34 @@ export function useLink(): Link {
   return useSyncExternalStore(subscribe, linkNow, () => 'online');
 }
 
+/**
+ * Keeps `--coffer-banner` on the shell equal to the banner's height while it shows, so the fixed
+ * page header moves down by exactly that much, however many lines the message takes.
+ */
+function useBannerHeight(banner: RefObject<HTMLDivElement | null>, shown: boolean): void {
+  useLayoutEffect(() => {
+    const element = banner.current;
+    const shell = element?.parentElement;
+    if (!element || !shell) return;
+    if (!shown) {
+      shell.style.removeProperty('--coffer-banner');
+      return;
+    }
+    const measure = () => shell.style.setProperty('--coffer-banner', `${element.offsetHeight}px`);
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [banner, shown]);
+}
+
 export function OfflineBanner() {
   const { t } = useTranslation();
   const link = useLink();
+  const banner = useRef<HTMLDivElement>(null);
+  useBannerHeight(banner, link !== 'online');
   return (
-    <div className="offline-banner" role="status" hidden={link === 'online'}>
+    <div ref={banner} className="offline-banner" role="status" hidden={link === 'online'}>
       {link === 'offline' ? t('sync.offline') : link === 'unreachable' ? t('sync.unreachable') : ''}
     </div>
   );

@@ -6,6 +6,9 @@ import {
   canCancel,
   canRetry,
   listedRows,
+  RECENT_LIMIT,
+  RECENT_MS,
+  recentlyConfirmed,
   type OutboxRowView,
 } from '../../src/features/outbox/outbox-view.js';
 import { isStale, oldestSync, STALE_AFTER_MS } from '../../src/ui/freshness.js';
@@ -58,7 +61,16 @@ describe('outbox badge and actions', () => {
   let seq = 0;
   const row = (state: OutboxRowView['state'], extra: Partial<OutboxRowView> = {}): OutboxRowView => {
     seq += 1;
-    return { id: `c${seq}`, state, dismissed: false, retriedAs: null, seq, createdAtMs: seq, ...extra };
+    return {
+      id: `c${seq}`,
+      state,
+      dismissed: false,
+      retriedAs: null,
+      seq,
+      createdAtMs: seq,
+      updatedAtMs: seq,
+      ...extra,
+    };
   };
 
   test('the badge counts queued, sending, and refused or expired commands not dismissed or retried', () => {
@@ -79,6 +91,19 @@ describe('outbox badge and actions', () => {
     const older = row('queued', { createdAtMs: 1 });
     const newer = row('rejected', { createdAtMs: 2 });
     expect(listedRows([older, row('confirmed'), newer]).map((r) => r.id)).toEqual([newer.id, older.id]);
+  });
+
+  test('"recently sent" lists commands confirmed in the last day, the latest first, ten at most', () => {
+    const now = 10 * RECENT_MS;
+    const old = row('confirmed', { updatedAtMs: now - RECENT_MS - 1 });
+    const earlier = row('confirmed', { updatedAtMs: now - 1_000 });
+    const later = row('confirmed', { updatedAtMs: now - 10 });
+    expect(recentlyConfirmed([old, earlier, row('queued'), row('cancelled'), later], now)).toEqual([
+      later,
+      earlier,
+    ]);
+    const many = Array.from({ length: RECENT_LIMIT + 3 }, () => row('confirmed', { updatedAtMs: now }));
+    expect(recentlyConfirmed(many, now)).toHaveLength(RECENT_LIMIT);
   });
 
   test('only a queued command can be cancelled; only a refused or expired one retried', () => {

@@ -46,9 +46,13 @@ async function serviceWorkerReady(page: Page): Promise<void> {
   });
 }
 
-/** The commands listed on the outbox page (pending and failed), one heading each. */
+/** The commands the outbox page lists under `section` ('outbox.pending' or 'outbox.recent'). */
+function outboxList(page: Page, section: 'outbox.pending' | 'outbox.recent') {
+  return page.getByRole('region', { name: en(section), exact: true }).getByRole('listitem');
+}
+
 async function listedCommands(page: Page): Promise<number> {
-  return page.getByRole('heading', { level: 2 }).count();
+  return outboxList(page, 'outbox.pending').count();
 }
 
 describe.skipIf(!hasChromium)('offline through a loopback proxy, in Chromium', () => {
@@ -142,6 +146,15 @@ describe.skipIf(!hasChromium)('offline through a loopback proxy, in Chromium', (
       proxy.up();
       await page.getByText(en('outbox.empty'), { exact: true }).waitFor({ timeout: RECONNECT_MS });
       await banner.waitFor({ state: 'hidden' });
+      // Both show as confirmed ("Done") under "Recently sent".
+      const recent = outboxList(page, 'outbox.recent');
+      await expect.poll(() => recent.count()).toBe(2);
+      expect(
+        (await recent.allInnerTexts()).every((text) => text.includes(en('outbox.state_confirmed'))),
+      ).toBe(true);
+      expect(await recent.getByRole('heading', { level: 3 }).allInnerTexts()).toEqual(
+        expect.arrayContaining([en('outbox.kind_profile-nickname'), en('outbox.kind_feedback-submit')]),
+      );
       expect(infoSchema.parse((await api('/api/v1/user/info', {}, token)).data).nickname).toBe(
         'Offline Name',
       );

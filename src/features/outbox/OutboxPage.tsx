@@ -1,6 +1,7 @@
 /**
  * Pending commands (pages/second/second1): the user's queued, sending and failed commands from
- * the `outbox` table, with cancel, retry and dismiss through the worker.
+ * the `outbox` table, with cancel, retry and dismiss through the worker; then those the server
+ * confirmed in the last day, so a change made offline is seen to arrive.
  */
 import '../../ui/antd-render.js';
 import { Button } from 'antd-mobile';
@@ -12,24 +13,44 @@ import { send } from '../../app/worker-client.js';
 import { useUserDb } from '../../db/sync-db.js';
 import { toast } from '../../ui/toast.js';
 import { useRefusalMessage } from './messages.js';
-import { canCancel, canRetry, listedRows } from './outbox-view.js';
+import { canCancel, canRetry, listedRows, recentlyConfirmed } from './outbox-view.js';
 
 export default function OutboxPage() {
   const { t } = useTranslation();
   const db = useUserDb();
-  const rows = useLiveQuery(async () => (db === null ? [] : listedRows(await db.outbox.toArray())), [db]);
-  if (rows === undefined) return null;
+  const lists = useLiveQuery(async () => {
+    const all = db === null ? [] : await db.outbox.toArray();
+    return { pending: listedRows(all), recent: recentlyConfirmed(all, Date.now()) };
+  }, [db]);
+  if (lists === undefined) return null;
   return (
     <div className="page-padding stack">
       <p className="muted">{t('outbox.intro')}</p>
-      {rows.length === 0 ? (
-        <p className="card muted">{t('outbox.empty')}</p>
-      ) : (
-        <ul className="card row-list">
-          {rows.map((row) => (
-            <OutboxRow key={row.id} row={row} />
-          ))}
-        </ul>
+      <section className="stack" aria-labelledby="outbox-pending">
+        <h2 id="outbox-pending" className="section-title">
+          {t('outbox.pending')}
+        </h2>
+        {lists.pending.length === 0 ? (
+          <p className="card muted">{t('outbox.empty')}</p>
+        ) : (
+          <ul className="card row-list">
+            {lists.pending.map((row) => (
+              <OutboxRow key={row.id} row={row} />
+            ))}
+          </ul>
+        )}
+      </section>
+      {lists.recent.length > 0 && (
+        <section className="stack" aria-labelledby="outbox-recent">
+          <h2 id="outbox-recent" className="section-title">
+            {t('outbox.recent')}
+          </h2>
+          <ul className="card row-list">
+            {lists.recent.map((row) => (
+              <OutboxRow key={row.id} row={row} />
+            ))}
+          </ul>
+        </section>
       )}
     </div>
   );
@@ -52,7 +73,7 @@ function OutboxRow({ row }: { row: OutboxRecord }) {
   return (
     <li className="row">
       <div className="row__head">
-        <h2 className="row__title">{kind}</h2>
+        <h3 className="row__title">{kind}</h3>
         <span
           className={`badge ${row.state === 'rejected' || row.state === 'expired' ? '' : 'badge--muted'}`}
         >
@@ -71,8 +92,9 @@ function OutboxRow({ row }: { row: OutboxRecord }) {
       {row.state === 'rejected' && row.answer && (
         <p role="note">{t('outbox.refused_by_server', { message: row.answer.message })}</p>
       )}
-      {row.state !== 'rejected' && row.lastError && (
-        <p className="muted">{t('outbox.last_error', { error: row.lastError })}</p>
+      {/* The raw error (a browser's "Failed to fetch") is in no user's language: say what it means. */}
+      {(row.state === 'queued' || row.state === 'sending') && row.lastError && (
+        <p className="muted">{t('outbox.last_error')}</p>
       )}
       <div className="row__actions">
         {canCancel(row) && (

@@ -11,7 +11,13 @@ export interface OutboxRowView {
   retriedAs: string | null;
   seq: number;
   createdAtMs: number;
+  updatedAtMs: number;
 }
+
+/** How long a confirmed command stays under "Recently sent". */
+export const RECENT_MS = 24 * 60 * 60 * 1000;
+/** At most this many of them. */
+export const RECENT_LIMIT = 10;
 
 /**
  * True when the user should see the row: pending (queued, sending), or failed (rejected or
@@ -41,4 +47,12 @@ export function canCancel(row: OutboxRowView): boolean {
 /** Retry and dismiss are offered for a failed command not yet retried or dismissed. */
 export function canRetry(row: OutboxRowView): boolean {
   return (row.state === 'rejected' || row.state === 'expired') && !row.dismissed && row.retriedAs === null;
+}
+
+/** Commands confirmed within RECENT_MS of `nowMs`, the latest confirmed first, at most RECENT_LIMIT. */
+export function recentlyConfirmed<R extends OutboxRowView>(rows: readonly R[], nowMs: number): R[] {
+  return rows
+    .filter((row) => row.state === 'confirmed' && nowMs - row.updatedAtMs <= RECENT_MS)
+    .sort((a, b) => b.updatedAtMs - a.updatedAtMs || b.seq - a.seq)
+    .slice(0, RECENT_LIMIT);
 }
