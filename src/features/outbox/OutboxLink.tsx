@@ -1,4 +1,4 @@
-/** The way to the outbox, with a badge counting pending and failed commands (none: no link). */
+/** The way to the outbox (pending, failed and recently sent commands), with a badge counting pending and failed ones. */
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
@@ -14,13 +14,14 @@ export function OutboxLink() {
     [db],
     0,
   );
-  if (count === 0) return null;
   return (
     <Link className="list-link header-link" to={ROUTES.outbox}>
       <span>{t('outbox.title')}</span>
-      <span className="badge" aria-label={t('outbox.count', { count })}>
-        {count}
-      </span>
+      {count > 0 && (
+        <span className="badge" aria-label={t('outbox.count', { count })}>
+          {count}
+        </span>
+      )}
     </Link>
   );
 }
