@@ -34,7 +34,7 @@ import { createServer, type CofferServer } from '../server/app.js';
 import { loadConfig } from '../server/config.js';
 import { openDatabase } from '../server/db/database.js';
 import { CHROMIUM, CHROMIUM_ARGS } from '../tests/helpers/chromium.js';
-import { errorText, gzipSize, kb, positiveNumber, seconds, stages, table } from './report.js';
+import { benchRun, errorText, gzipSize, kb, positiveNumber, seconds, table } from './report.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DIST = path.join(ROOT, 'dist');
@@ -52,10 +52,7 @@ const SKIP_BUILD = process.env['BENCH_SKIP_BUILD'] === '1';
 const BOUND_MS = positiveNumber('BENCH_TIMEOUT_SECONDS', 240) * 1000;
 const LIGHTHOUSE_RUNS = Math.floor(positiveNumber('BENCH_LIGHTHOUSE_RUNS', 3));
 
-const started = performance.now();
-/** Closers for whatever is running (child processes, browsers, the server); each runs once. */
-const closers = new Map<string, () => Promise<void> | void>();
-const { stage, unmeasured } = stages(BOUND_MS);
+const { stage, unmeasured, closers, closeAll, doneLine, run } = benchRun(BOUND_MS);
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -73,17 +70,6 @@ function distChanged(atEnd = false): boolean {
     );
   }
   return changed;
-}
-
-async function closeAll(): Promise<void> {
-  for (const [name, close] of [...closers].reverse()) {
-    closers.delete(name);
-    try {
-      await close();
-    } catch (error) {
-      console.error(`closing ${name}: ${errorText(error)}`);
-    }
-  }
 }
 
 /* ------------------------------------------------------------------ build ------------------------------------------------------------------ */
@@ -816,42 +802,8 @@ async function main(): Promise<void> {
   } finally {
     await closeAll();
     distChanged(true);
-    console.log(
-      `\ndone in ${seconds(performance.now() - started)}${unmeasured.length ? `; not measured: ${unmeasured.join(', ')}` : ''}`,
-    );
+    console.log(doneLine());
   }
 }
 
-// Work abandoned by a stage that timed out fails when its browser is closed under it (Lighthouse's
-// CDP calls reject with "Target closed"): one line, not a crash. Any other stray rejection is a bug.
-process.on('unhandledRejection', (reason: unknown) => {
-  if (unmeasured.length > 0) {
-    console.log(`(abandoned work stopped: ${errorText(reason).split('\n')[0] ?? ''})`);
-    return;
-  }
-  console.error('unhandled rejection:', reason);
-  process.exitCode = 1;
-});
-
-// The bound: when reached, close what is open and stop, whatever is still running.
-const watchdog = setTimeout(() => {
-  console.error(`\nthe bound of ${seconds(BOUND_MS)} is reached: stopping`);
-  void Promise.race([closeAll(), new Promise((resolve) => setTimeout(resolve, 10_000))]).then(() =>
-    process.exit(1),
-  );
-}, BOUND_MS + 5_000);
-watchdog.unref();
-
-main()
-  .then(() => {
-    if (unmeasured.length > 0) process.exitCode = 1;
-  })
-  .catch((error: unknown) => {
-    console.error(error);
-    process.exitCode = 1;
-  })
-  .finally(() => {
-    clearTimeout(watchdog);
-    // Lighthouse and PGlite can leave handles behind; a bench stops by itself.
-    setTimeout(() => process.exit(), 3_000).unref();
-  });
+run(main);

@@ -34,10 +34,17 @@ export function table(header: string[], rows: string[][], rightAligned: number[]
   for (const row of rows) console.log(line(row));
 }
 
-/** A bench's stages under one bound (milliseconds from now); `unmeasured` names those that failed. */
-export function stages(boundMs: number) {
-  const deadline = performance.now() + boundMs;
+/**
+ * One bench run under one bound (milliseconds from now): its stages (`unmeasured` names those
+ * that failed), closers for whatever it opened (closed last first by `closeAll`), and `run`, which
+ * runs `main` with a watchdog at the bound and sets the exit code.
+ */
+export function benchRun(boundMs: number) {
+  const started = performance.now();
+  const deadline = started + boundMs;
   const unmeasured: string[] = [];
+  /** Closers for whatever is running (child processes, browsers, the server); each runs once. */
+  const closers = new Map<string, () => Promise<void> | void>();
 
   /** Runs one measurement within its own limit and the run's bound; a failure is reported, not thrown. */
   async function stage<T>(name: string, limitMs: number, run: () => Promise<T>): Promise<T | undefined> {
@@ -68,7 +75,60 @@ export function stages(boundMs: number) {
     }
   }
 
-  return { stage, unmeasured };
+  async function closeAll(): Promise<void> {
+    for (const [name, close] of [...closers].reverse()) {
+      closers.delete(name);
+      try {
+        await close();
+      } catch (error) {
+        console.error(`closing ${name}: ${errorText(error)}`);
+      }
+    }
+  }
+
+  /** "done in ..." and what could not be measured. */
+  function doneLine(): string {
+    const missing = unmeasured.length ? `; not measured: ${unmeasured.join(', ')}` : '';
+    return `\ndone in ${seconds(performance.now() - started)}${missing}`;
+  }
+
+  /**
+   * Runs `main`: work abandoned by a stage that timed out fails when its browser is closed under
+   * it, which prints one line (any other stray rejection is a bug); at the bound, what is open is
+   * closed and the process stops; exit code 1 when a stage could not measure. The process then
+   * stops by itself (PGlite, Lighthouse and fake-indexeddb can leave handles behind).
+   */
+  function run(main: () => Promise<void>): void {
+    process.on('unhandledRejection', (reason: unknown) => {
+      if (unmeasured.length > 0) {
+        console.log(`(abandoned work stopped: ${errorText(reason).split('\n')[0] ?? ''})`);
+        return;
+      }
+      console.error('unhandled rejection:', reason);
+      process.exitCode = 1;
+    });
+    const watchdog = setTimeout(() => {
+      console.error(`\nthe bound of ${seconds(boundMs)} is reached: stopping`);
+      void Promise.race([closeAll(), new Promise((resolve) => setTimeout(resolve, 10_000))]).then(() =>
+        process.exit(1),
+      );
+    }, boundMs + 5_000);
+    watchdog.unref();
+    main()
+      .then(() => {
+        if (unmeasured.length > 0) process.exitCode = 1;
+      })
+      .catch((error: unknown) => {
+        console.error(error);
+        process.exitCode = 1;
+      })
+      .finally(() => {
+        clearTimeout(watchdog);
+        setTimeout(() => process.exit(), 3_000).unref();
+      });
+  }
+
+  return { stage, unmeasured, closers, closeAll, doneLine, run };
 }
 
 /** A positive number from the environment variable `name`, or `fallback` when it is unset. */

@@ -49,7 +49,7 @@ import { recordChange } from '../server/repositories/sync.repository.js';
 import { PUBLIC_DB_NAME } from '../sync/databases.js';
 import { MAX_PULL_PAGES, PULL_URI } from '../sync/pull.js';
 import { CHROMIUM, CHROMIUM_ARGS } from '../tests/helpers/chromium.js';
-import { errorText, gzipSize, kb, median, positiveNumber, seconds, stages, table } from './report.js';
+import { benchRun, gzipSize, kb, median, positiveNumber, seconds, table } from './report.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const VIEWPORT = { width: 390, height: 844 };
@@ -73,10 +73,7 @@ const BOUND_MS = positiveNumber('BENCH_TIMEOUT_SECONDS', 420) * 1000;
 const RECORDS = Math.floor(positiveNumber('BENCH_SYNC_RECORDS', 10_000));
 const RUNS = Math.floor(positiveNumber('BENCH_SYNC_RUNS', 5));
 
-const started = performance.now();
-/** Closers for whatever is running (child processes, the browser, the server); each runs once. */
-const closers = new Map<string, () => Promise<void> | void>();
-const { stage, unmeasured } = stages(BOUND_MS);
+const { stage, unmeasured, closers, closeAll, doneLine, run } = benchRun(BOUND_MS);
 
 /** Wall-clock milliseconds, comparable with the page's `performance.timeOrigin + performance.now()`. */
 const wall = () => performance.timeOrigin + performance.now();
@@ -89,17 +86,6 @@ const grouped = (value: number) => Math.round(value).toLocaleString('en-US');
 function spread(values: number[]): string {
   if (values.length === 0) return 'n/a';
   return `${ms(median(values))} (${ms(Math.min(...values))} to ${ms(Math.max(...values))})`;
-}
-
-async function closeAll(): Promise<void> {
-  for (const [name, close] of [...closers].reverse()) {
-    closers.delete(name);
-    try {
-      await close();
-    } catch (error) {
-      console.error(`closing ${name}: ${errorText(error)}`);
-    }
-  }
 }
 
 /* ------------------------------------------------------------------ build ------------------------------------------------------------------ */
@@ -1113,41 +1099,8 @@ async function main(): Promise<void> {
     await stage("4. the sync layer's own size", 60_000, syncSize);
   } finally {
     await closeAll();
-    console.log(
-      `\ndone in ${seconds(performance.now() - started)}${unmeasured.length ? `; not measured: ${unmeasured.join(', ')}` : ''}`,
-    );
+    console.log(doneLine());
   }
 }
 
-// Work abandoned by a stage that timed out fails when its browser is closed under it: one line.
-process.on('unhandledRejection', (reason: unknown) => {
-  if (unmeasured.length > 0) {
-    console.log(`(abandoned work stopped: ${errorText(reason).split('\n')[0] ?? ''})`);
-    return;
-  }
-  console.error('unhandled rejection:', reason);
-  process.exitCode = 1;
-});
-
-// The bound: when reached, close what is open and stop, whatever is still running.
-const watchdog = setTimeout(() => {
-  console.error(`\nthe bound of ${seconds(BOUND_MS)} is reached: stopping`);
-  void Promise.race([closeAll(), new Promise((resolve) => setTimeout(resolve, 10_000))]).then(() =>
-    process.exit(1),
-  );
-}, BOUND_MS + 5_000);
-watchdog.unref();
-
-main()
-  .then(() => {
-    if (unmeasured.length > 0) process.exitCode = 1;
-  })
-  .catch((error: unknown) => {
-    console.error(error);
-    process.exitCode = 1;
-  })
-  .finally(() => {
-    clearTimeout(watchdog);
-    // PGlite and fake-indexeddb can leave handles behind; a bench stops by itself.
-    setTimeout(() => process.exit(), 3_000).unref();
-  });
+run(main);
