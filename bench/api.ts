@@ -22,8 +22,8 @@ import { createServer, type CofferServer } from '../server/app.js';
 import { loadConfig } from '../server/config.js';
 import { openDatabase } from '../server/db/database.js';
 import { sealRequest, type EnvelopeInner } from '../server/http/envelope-codec.js';
-import type { Mail, Mailer } from '../server/mail/mailer.js';
 import { findRootInvite } from '../server/repositories/users.repository.js';
+import { CapturingMailer } from '../tests/helpers/server.js';
 
 const SECONDS = positiveNumber('BENCH_SECONDS', 5);
 const CONCURRENCY = Math.floor(positiveNumber('BENCH_CONCURRENCY', 16));
@@ -37,16 +37,6 @@ function positiveNumber(name: string, fallback: number): number {
   const value = Number(raw);
   if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, not ${raw}`);
   return value;
-}
-
-/** Keeps the mails so the bench can read the registration code. */
-class CapturingMailer implements Mailer {
-  readonly description = 'the bench mailbox';
-  readonly sent: Mail[] = [];
-  async send(mail: Mail) {
-    this.sent.push(mail);
-  }
-  close() {}
 }
 
 /** A ratio to the bare route, with two significant digits when it is small. */
@@ -147,8 +137,7 @@ async function main(): Promise<void> {
     const email = `bench-${crypto.randomBytes(4).toString('hex')}@example.com`;
     const sent = await post('/api/v1/sso/sendRegisterCode', { email });
     if (!(await answeredOk(sent))) throw new Error('sendRegisterCode failed');
-    const code = mailer.sent.at(-1)?.text.match(/(?<!\d)(\d{6})(?!\d)/)?.[1];
-    if (!code) throw new Error('no code mailed');
+    const code = mailer.lastCode(email);
     const registered = await post('/api/v1/sso/register', {
       email,
       code,

@@ -21,7 +21,6 @@
  *
  * KB here is 1000 bytes, as Vite prints it.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -52,7 +51,7 @@ const SKIP_BUILD = process.env['BENCH_SKIP_BUILD'] === '1';
 const BOUND_MS = positiveNumber('BENCH_TIMEOUT_SECONDS', 240) * 1000;
 const LIGHTHOUSE_RUNS = Math.floor(positiveNumber('BENCH_LIGHTHOUSE_RUNS', 3));
 
-const { stage, unmeasured, closers, closeAll, doneLine, run } = benchRun(BOUND_MS);
+const { stage, unmeasured, closers, closeAll, command, doneLine, run } = benchRun(BOUND_MS);
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -78,27 +77,12 @@ function distChanged(atEnd = false): boolean {
 async function build(tmpDir: string): Promise<void> {
   const buildTmp = fs.mkdtempSync(path.join(tmpDir, 'vite-'));
   const begin = performance.now();
-  const child: ChildProcess = spawn(path.join(ROOT, 'node_modules/.bin/vite'), ['build'], {
+  // Without NODE_ENV Vite builds for production (an inherited NODE_ENV=test or development would not).
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'NODE_ENV'));
+  const output = await command('vite build', path.join(ROOT, 'node_modules/.bin/vite'), ['build'], {
     cwd: ROOT,
-    // Without NODE_ENV Vite builds for production (an inherited NODE_ENV=test or development would not).
-    env: {
-      ...Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'NODE_ENV')),
-      TMPDIR: buildTmp,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...env, TMPDIR: buildTmp },
   });
-  closers.set('vite build', () => void child.kill('SIGKILL'));
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const code = await new Promise<number | null>((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', resolve);
-  });
-  closers.delete('vite build');
-  if (code !== 0) {
-    throw new Error(`vite build exited with ${String(code)}:\n${output.split('\n').slice(-30).join('\n')}`);
-  }
   const vite = /built in ([\d.]+\s*m?s)/.exec(output)?.[1];
   const precache = /precache\s+(\d+ entries \([^)]*\))/.exec(output)?.[1];
   console.log(

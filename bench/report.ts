@@ -2,6 +2,7 @@
  * What the benches share: figures printed as text tables, and stages that measure one thing
  * each within their own limit and the run's bound, reporting a failure instead of throwing.
  */
+import { spawn } from 'node:child_process';
 import { gzipSync } from 'node:zlib';
 
 export const kb = (bytes: number) => `${(bytes / 1000).toFixed(2)} KB`;
@@ -86,6 +87,32 @@ export function benchRun(boundMs: number) {
     }
   }
 
+  /**
+   * Runs a command to its end (killed if the run stops meanwhile) and returns what it printed.
+   * @throws Error with the end of its output when it exits non-zero.
+   */
+  async function command(
+    name: string,
+    file: string,
+    args: string[],
+    options: { cwd: string; env: NodeJS.ProcessEnv },
+  ) {
+    const child = spawn(file, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+    closers.set(name, () => void child.kill('SIGKILL'));
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const code = await new Promise<number | null>((resolve, reject) => {
+      child.on('error', reject);
+      child.on('close', resolve);
+    });
+    closers.delete(name);
+    if (code !== 0) {
+      throw new Error(`${name} exited with ${String(code)}:\n${output.split('\n').slice(-30).join('\n')}`);
+    }
+    return output;
+  }
+
   /** "done in ..." and what could not be measured. */
   function doneLine(): string {
     const missing = unmeasured.length ? `; not measured: ${unmeasured.join(', ')}` : '';
@@ -128,7 +155,7 @@ export function benchRun(boundMs: number) {
       });
   }
 
-  return { stage, unmeasured, closers, closeAll, doneLine, run };
+  return { stage, unmeasured, closers, closeAll, command, doneLine, run };
 }
 
 /** A positive number from the environment variable `name`, or `fallback` when it is unset. */

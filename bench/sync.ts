@@ -29,7 +29,6 @@
 // fake-indexeddb first: Dexie (loaded below through sync/) reads the global indexedDB when it loads.
 // Only the Node run (1b) uses it; Chromium has its own.
 import 'fake-indexeddb/auto';
-import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -42,13 +41,13 @@ import { PULL_PAGE_SIZE } from '../contract/sync.js';
 import { createServer, type CofferServer } from '../server/app.js';
 import { loadConfig } from '../server/config.js';
 import { openDatabase } from '../server/db/database.js';
-import type { Mail, Mailer } from '../server/mail/mailer.js';
 import { insertNews } from '../server/repositories/content.repository.js';
 import { appendAudit } from '../server/repositories/operators.repository.js';
 import { recordChange } from '../server/repositories/sync.repository.js';
 import { PUBLIC_DB_NAME } from '../sync/databases.js';
 import { MAX_PULL_PAGES, PULL_URI } from '../sync/pull.js';
 import { CHROMIUM, CHROMIUM_ARGS } from '../tests/helpers/chromium.js';
+import { CapturingMailer } from '../tests/helpers/server.js';
 import { benchRun, gzipSize, kb, median, positiveNumber, seconds, table } from './report.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -73,7 +72,7 @@ const BOUND_MS = positiveNumber('BENCH_TIMEOUT_SECONDS', 420) * 1000;
 const RECORDS = Math.floor(positiveNumber('BENCH_SYNC_RECORDS', 10_000));
 const RUNS = Math.floor(positiveNumber('BENCH_SYNC_RUNS', 5));
 
-const { stage, unmeasured, closers, closeAll, doneLine, run } = benchRun(BOUND_MS);
+const { stage, unmeasured, closers, closeAll, command, doneLine, run } = benchRun(BOUND_MS);
 
 /** Wall-clock milliseconds, comparable with the page's `performance.timeOrigin + performance.now()`. */
 const wall = () => performance.timeOrigin + performance.now();
@@ -98,27 +97,12 @@ function spread(values: number[]): string {
 async function buildClient(tmpDir: string, outDir: string): Promise<void> {
   const buildTmp = fs.mkdtempSync(path.join(tmpDir, 'vite-'));
   const begin = performance.now();
-  const child: ChildProcess = spawn(
+  const output = await command(
+    'vite build',
     path.join(ROOT, 'node_modules/.bin/vite'),
     ['build', '--mode', 'production', '--outDir', outDir, '--emptyOutDir'],
-    {
-      cwd: ROOT,
-      env: { ...process.env, NODE_ENV: 'production', TMPDIR: buildTmp },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
+    { cwd: ROOT, env: { ...process.env, NODE_ENV: 'production', TMPDIR: buildTmp } },
   );
-  closers.set('vite build', () => void child.kill('SIGKILL'));
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const code = await new Promise<number | null>((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', resolve);
-  });
-  closers.delete('vite build');
-  if (code !== 0) {
-    throw new Error(`vite build exited with ${String(code)}:\n${output.split('\n').slice(-30).join('\n')}`);
-  }
   const vite = /built in ([\d.]+\s*m?s)/.exec(output)?.[1];
   console.log(
     `vite build into a temporary folder: ${seconds(performance.now() - begin)}${vite ? ` (vite: built in ${vite})` : ''}`,
@@ -126,16 +110,6 @@ async function buildClient(tmpDir: string, outDir: string): Promise<void> {
 }
 
 /* ------------------------------------------------------------------ server ------------------------------------------------------------------ */
-
-/** Keeps the mails so the bench can read the registration code. */
-class CapturingMailer implements Mailer {
-  readonly description = 'the bench mailbox';
-  readonly sent: Mail[] = [];
-  async send(mail: Mail) {
-    this.sent.push(mail);
-  }
-  close() {}
-}
 
 interface Span {
   start: number;
@@ -306,8 +280,7 @@ async function registerUser(
     return 'data' in body && typeof body.data === 'object' && body.data !== null ? body.data : {};
   };
   await post('/api/v1/sso/sendRegisterCode', { email });
-  const code = mailer.sent.at(-1)?.text.match(/(?<!\d)(\d{6})(?!\d)/)?.[1];
-  if (!code) throw new Error('no code mailed');
+  const code = mailer.lastCode(email);
   const data = await post('/api/v1/sso/register', {
     email,
     code,
