@@ -1,6 +1,5 @@
 /** pages/forget_pwd/forget_pwd: the account's e-mail; mails a reset code, then verify_code. */
 import { Button } from 'antd-mobile';
-import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { checkEmail } from '../../../contract/validation.js';
@@ -20,37 +19,31 @@ export default function ForgotPage() {
   const handle = useOutcome();
   const check = useChecks();
   const form = useForm({ email: drafts.forgot?.email ?? '' });
-  const [busy, setBusy] = useState(false);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const errors = check({ email: checkEmail(form.values.email) });
-    form.setErrors(errors);
-    if (Object.keys(errors).length > 0) return;
-    setBusy(true);
-    const email = form.values.email.trim();
-    const outcome = await send('auth-send-forget-code', { email });
-    setBusy(false);
-    const wait = secondsToWait(outcome);
-    if (!handle(outcome, form.sink) && wait === 0) return;
-    if (outcome.kind === 'ok') toast(outcome.message);
-    drafts.forgot = { email, code: '', codeSentUntil: Date.now() + wait * 1000 };
-    navigate(ROUTES.forgotVerify);
-  };
+  const submit = form.submit(
+    (values) => check({ email: checkEmail(values.email) }),
+    async (values) => {
+      const email = values.email.trim();
+      const outcome = await send('auth-send-forget-code', { email });
+      const wait = secondsToWait(outcome);
+      if (!handle(outcome, form.sink) && wait === 0) return;
+      if (outcome.kind === 'ok') toast(outcome.message);
+      drafts.forgot = { email, code: '', codeSentUntil: Date.now() + wait * 1000 };
+      navigate(ROUTES.forgotVerify);
+    },
+  );
 
   return (
-    <form className="form page-padding" onSubmit={(event) => void submit(event)} noValidate>
+    <form className="form page-padding" onSubmit={submit} noValidate>
       <p className="hint">{t('auth.forgot_hint')}</p>
       <Field
         label={t('field.email')}
         type="email"
         autoComplete="email"
         inputMode="email"
-        value={form.values.email}
-        onChange={form.set('email')}
-        error={form.errors.email}
+        {...form.bind('email')}
       />
-      <Button type="submit" color="primary" block size="large" loading={busy}>
+      <Button type="submit" color="primary" block size="large" loading={form.busy}>
         {t('auth.send_code')}
       </Button>
     </form>

@@ -1,6 +1,6 @@
 /** pages/forget_pwd/forget_pwd1: the new password and its confirmation; every session is revoked. */
 import { Button } from 'antd-mobile';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate } from 'react-router-dom';
 import { checkConfirmPassword, checkPassword } from '../../../contract/validation.js';
@@ -19,55 +19,47 @@ export default function ForgotResetPage() {
   const handle = useOutcome();
   const check = useChecks();
   const form = useForm({ password: '', confirmPassword: '' });
-  const [busy, setBusy] = useState(false);
   // The draft as this page opened with it: clearing drafts.forgot on success must not re-render
   // the page into its no-draft redirect before the navigation away lands (router updates are transitions).
   const [draft] = useState(() => drafts.forgot);
   if (!draft?.code) return <Navigate to={ROUTES.forgot} replace />;
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const { password, confirmPassword } = form.values;
-    const errors = check({
-      password: checkPassword(password),
-      confirmPassword: checkConfirmPassword(password, confirmPassword),
-    });
-    form.setErrors(errors);
-    if (Object.keys(errors).length > 0) return;
-    setBusy(true);
-    const outcome = await send('auth-forgot', {
-      email: draft.email,
-      code: draft.code,
-      password,
-      confirmPassword,
-    });
-    setBusy(false);
-    if (!handle(outcome, form.sink)) return;
-    drafts.forgot = null;
-    toast(outcome.message);
-    navigate(ROUTES.login, { replace: true });
-  };
+  const submit = form.submit(
+    ({ password, confirmPassword }) =>
+      check({
+        password: checkPassword(password),
+        confirmPassword: checkConfirmPassword(password, confirmPassword),
+      }),
+    async ({ password, confirmPassword }) => {
+      const outcome = await send('auth-forgot', {
+        email: draft.email,
+        code: draft.code,
+        password,
+        confirmPassword,
+      });
+      if (!handle(outcome, form.sink)) return;
+      drafts.forgot = null;
+      toast(outcome.message);
+      navigate(ROUTES.login, { replace: true });
+    },
+  );
 
   return (
-    <form className="form page-padding" onSubmit={(event) => void submit(event)} noValidate>
+    <form className="form page-padding" onSubmit={submit} noValidate>
       <p className="hint">{t('auth.reset_hint', { email: draft.email })}</p>
       <Field
         label={t('field.newPassword')}
         type="password"
         autoComplete="new-password"
-        value={form.values.password}
-        onChange={form.set('password')}
-        error={form.errors.password}
+        {...form.bind('password')}
       />
       <Field
         label={t('field.confirmPassword')}
         type="password"
         autoComplete="new-password"
-        value={form.values.confirmPassword}
-        onChange={form.set('confirmPassword')}
-        error={form.errors.confirmPassword}
+        {...form.bind('confirmPassword')}
       />
-      <Button type="submit" color="primary" block size="large" loading={busy}>
+      <Button type="submit" color="primary" block size="large" loading={form.busy}>
         {t('auth.reset_submit')}
       </Button>
     </form>

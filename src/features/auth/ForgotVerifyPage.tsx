@@ -1,6 +1,5 @@
 /** pages/forget_pwd/verify_code: checks the reset code (without using it), then forget_pwd1. */
 import { Button } from 'antd-mobile';
-import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate } from 'react-router-dom';
 import { checkCode } from '../../../contract/validation.js';
@@ -20,7 +19,6 @@ export default function ForgotVerifyPage() {
   const handle = useOutcome();
   const check = useChecks();
   const form = useForm({ code: '' });
-  const [busy, setBusy] = useState(false);
   const draft = drafts.forgot;
   if (!draft) return <Navigate to={ROUTES.forgot} replace />;
 
@@ -30,31 +28,22 @@ export default function ForgotVerifyPage() {
     return secondsToWait(outcome);
   };
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const code = form.values.code.trim();
-    const errors = check({ code: checkCode(code) });
-    form.setErrors(errors);
-    if (Object.keys(errors).length > 0) return;
-    setBusy(true);
-    const outcome = await send('auth-check-forget-code', { email: draft.email, code });
-    setBusy(false);
-    if (!handle(outcome, form.sink)) return;
-    drafts.forgot = { ...draft, code };
-    navigate(ROUTES.forgotReset);
-  };
+  const submit = form.submit(
+    (values) => check({ code: checkCode(values.code.trim()) }),
+    async (values) => {
+      const code = values.code.trim();
+      const outcome = await send('auth-check-forget-code', { email: draft.email, code });
+      if (!handle(outcome, form.sink)) return;
+      drafts.forgot = { ...draft, code };
+      navigate(ROUTES.forgotReset);
+    },
+  );
 
   return (
-    <form className="form page-padding" onSubmit={(event) => void submit(event)} noValidate>
+    <form className="form page-padding" onSubmit={submit} noValidate>
       <p className="hint">{t('auth.code_sent_to', { email: draft.email })}</p>
-      <CodeField
-        value={form.values.code}
-        onChange={form.set('code')}
-        error={form.errors.code}
-        onResend={resend}
-        sentUntil={draft.codeSentUntil}
-      />
-      <Button type="submit" color="primary" block size="large" loading={busy}>
+      <CodeField {...form.bind('code')} onResend={resend} sentUntil={draft.codeSentUntil} />
+      <Button type="submit" color="primary" block size="large" loading={form.busy}>
         {t('auth.next')}
       </Button>
     </form>

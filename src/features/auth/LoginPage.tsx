@@ -1,6 +1,5 @@
 /** pages/login/login: e-mail and password; links to register, forgot password and download. */
 import { Button } from 'antd-mobile';
-import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router-dom';
 import { checkEmail, checkPassword } from '../../../contract/validation.js';
@@ -18,46 +17,32 @@ export default function LoginPage() {
   const handle = useOutcome();
   const check = useChecks();
   const form = useForm({ email: '', password: '' });
-  const [busy, setBusy] = useState(false);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const errors = check({
-      email: checkEmail(form.values.email),
-      password: checkPassword(form.values.password),
-    });
-    form.setErrors(errors);
-    if (Object.keys(errors).length > 0) return;
-    setBusy(true);
-    const outcome = await send('auth-login', {
-      email: form.values.email.trim(),
-      password: form.values.password,
-    });
-    setBusy(false);
-    if (handle(outcome, form.sink)) navigate(ROUTES.home, { replace: true });
-  };
+  const submit = form.submit(
+    ({ email, password }) => check({ email: checkEmail(email), password: checkPassword(password) }),
+    async ({ email, password }) => {
+      const outcome = await send('auth-login', { email: email.trim(), password });
+      if (handle(outcome, form.sink)) navigate(ROUTES.home, { replace: true });
+    },
+  );
 
   return (
     <AuthLayout title={t('auth.login_title')} subtitle={t('auth.login_subtitle')}>
-      <form className="form" onSubmit={(event) => void submit(event)} noValidate>
+      <form className="form" onSubmit={submit} noValidate>
         <Field
           label={t('field.email')}
           type="email"
           autoComplete="email"
           inputMode="email"
-          value={form.values.email}
-          onChange={form.set('email')}
-          error={form.errors.email}
+          {...form.bind('email')}
         />
         <Field
           label={t('field.password')}
           type="password"
           autoComplete="current-password"
-          value={form.values.password}
-          onChange={form.set('password')}
-          error={form.errors.password}
+          {...form.bind('password')}
         />
-        <Button type="submit" color="primary" block size="large" loading={busy}>
+        <Button type="submit" color="primary" block size="large" loading={form.busy}>
           {t('auth.login')}
         </Button>
       </form>

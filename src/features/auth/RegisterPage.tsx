@@ -1,6 +1,5 @@
 /** pages/register/register: e-mail, password, confirm and invite code; checks them, mails a code, then verify_code. */
 import { Button } from 'antd-mobile';
-import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import {
@@ -33,21 +32,16 @@ export default function RegisterPage() {
     confirmPassword: draft?.confirmPassword ?? '',
     inviteCode: draft?.inviteCode ?? search.get('invite') ?? '',
   });
-  const [busy, setBusy] = useState(false);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const { email, password, confirmPassword, inviteCode } = form.values;
-    const errors = check({
-      email: checkEmail(email),
-      password: checkPassword(password),
-      confirmPassword: checkConfirmPassword(password, confirmPassword),
-      inviteCode: checkRequired(inviteCode),
-    });
-    form.setErrors(errors);
-    if (Object.keys(errors).length > 0) return;
-    setBusy(true);
-    try {
+  const submit = form.submit(
+    ({ email, password, confirmPassword, inviteCode }) =>
+      check({
+        email: checkEmail(email),
+        password: checkPassword(password),
+        confirmPassword: checkConfirmPassword(password, confirmPassword),
+        inviteCode: checkRequired(inviteCode),
+      }),
+    async ({ email, password, confirmPassword, inviteCode }) => {
       const params = { email: email.trim(), password, confirmPassword, inviteCode: inviteCode.trim() };
       if (!handle(await send('auth-check-register-info', params), form.sink)) return;
       const sent = await send('auth-send-register-code', { email: params.email });
@@ -56,48 +50,38 @@ export default function RegisterPage() {
       if (sent.kind === 'ok') toast(sent.message);
       drafts.register = { ...params, codeSentUntil: Date.now() + wait * 1000 };
       navigate(ROUTES.registerVerify);
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+  );
 
   return (
     <AuthLayout title={t('auth.register_title')} subtitle={t('auth.register_subtitle')}>
-      <form className="form" onSubmit={(event) => void submit(event)} noValidate>
+      <form className="form" onSubmit={submit} noValidate>
         <Field
           label={t('field.email')}
           type="email"
           autoComplete="email"
           inputMode="email"
-          value={form.values.email}
-          onChange={form.set('email')}
-          error={form.errors.email}
+          {...form.bind('email')}
         />
         <Field
           label={t('field.password')}
           type="password"
           autoComplete="new-password"
-          value={form.values.password}
-          onChange={form.set('password')}
-          error={form.errors.password}
+          {...form.bind('password')}
         />
         <Field
           label={t('field.confirmPassword')}
           type="password"
           autoComplete="new-password"
-          value={form.values.confirmPassword}
-          onChange={form.set('confirmPassword')}
-          error={form.errors.confirmPassword}
+          {...form.bind('confirmPassword')}
         />
         <Field
           label={t('field.inviteCode')}
           autoComplete="off"
           autoCapitalize="characters"
-          value={form.values.inviteCode}
-          onChange={form.set('inviteCode')}
-          error={form.errors.inviteCode}
+          {...form.bind('inviteCode')}
         />
-        <Button type="submit" color="primary" block size="large" loading={busy}>
+        <Button type="submit" color="primary" block size="large" loading={form.busy}>
           {t('auth.next')}
         </Button>
       </form>

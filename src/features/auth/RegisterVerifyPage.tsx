@@ -1,6 +1,6 @@
 /** pages/register/verify_code: the e-mailed code completes the registration and logs in. */
 import { Button } from 'antd-mobile';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate } from 'react-router-dom';
 import { checkCode } from '../../../contract/validation.js';
@@ -20,7 +20,6 @@ export default function RegisterVerifyPage() {
   const handle = useOutcome();
   const check = useChecks();
   const form = useForm({ code: '' });
-  const [busy, setBusy] = useState(false);
   // The draft as this page opened with it: clearing drafts.register on success must not re-render
   // the page into its no-draft redirect before the navigation away lands (router updates are transitions).
   const [draft] = useState(() => drafts.register);
@@ -32,31 +31,22 @@ export default function RegisterVerifyPage() {
     return secondsToWait(outcome);
   };
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const errors = check({ code: checkCode(form.values.code.trim()) });
-    form.setErrors(errors);
-    if (Object.keys(errors).length > 0) return;
-    setBusy(true);
-    const outcome = await send('auth-register', { ...draft, code: form.values.code.trim() });
-    setBusy(false);
-    if (!handle(outcome, form.sink)) return;
-    drafts.register = null;
-    toast(outcome.message);
-    navigate(ROUTES.home, { replace: true });
-  };
+  const submit = form.submit(
+    ({ code }) => check({ code: checkCode(code.trim()) }),
+    async ({ code }) => {
+      const outcome = await send('auth-register', { ...draft, code: code.trim() });
+      if (!handle(outcome, form.sink)) return;
+      drafts.register = null;
+      toast(outcome.message);
+      navigate(ROUTES.home, { replace: true });
+    },
+  );
 
   return (
-    <form className="form page-padding" onSubmit={(event) => void submit(event)} noValidate>
+    <form className="form page-padding" onSubmit={submit} noValidate>
       <p className="hint">{t('auth.code_sent_to', { email: draft.email })}</p>
-      <CodeField
-        value={form.values.code}
-        onChange={form.set('code')}
-        error={form.errors.code}
-        onResend={resend}
-        sentUntil={draft.codeSentUntil}
-      />
-      <Button type="submit" color="primary" block size="large" loading={busy}>
+      <CodeField {...form.bind('code')} onResend={resend} sentUntil={draft.codeSentUntil} />
+      <Button type="submit" color="primary" block size="large" loading={form.busy}>
         {t('auth.register')}
       </Button>
     </form>
