@@ -2,6 +2,9 @@
 
 export const APP_VERSION = '1.0.20';
 export const APP_VERSION_CODE = 10020;
+/** The web build's release file in dist/ and the shell's meta tag with its hot version (contract/release.ts). */
+export const RELEASE_FILE = 'version.json';
+export const HOT_VERSION_META = 'coffer-hot-version';
 
 /**
  * The wire protocol's version, sent as `X-Coffer-Protocol`.

@@ -8,10 +8,7 @@
 import { z } from 'zod';
 import { APP_VERSION, APP_VERSION_CODE } from './constants.js';
 
-/** The release file's name in dist/. */
-export const RELEASE_FILE = 'version.json';
-/** The shell's meta tag holding its hot version code. */
-export const HOT_VERSION_META = 'coffer-hot-version';
+export { HOT_VERSION_META, RELEASE_FILE } from './constants.js';
 
 export const releaseSchema = z.object({
   version: z.string(),

@@ -6,11 +6,9 @@
  * to the foreground, at most every few minutes.
  */
 import { useEffect, useState } from 'react';
-import { APP_VERSION_CODE } from '../../contract/constants.js';
+import { APP_VERSION_CODE, HOT_VERSION_META } from '../../contract/constants.js';
 import { send } from './worker-client.js';
 
-/** The shell's meta tag holding its hot version code (contract/release.ts). */
-const HOT_VERSION_META = 'coffer-hot-version';
 /** The first check waits this long, so it never competes with the first paint. */
 export const FIRST_CHECK_DELAY_MS = 3_000;
 /** A new check waits at least this long after the last one. */
