@@ -1,16 +1,15 @@
 /** pages/forget_pwd/forget_pwd: the account's e-mail; mails a reset code, then verify_code. */
-import { Button } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { checkEmail } from '../../../contract/validation.js';
 import { useOutcome } from '../../app/outcome.js';
 import { ROUTES } from '../../app/routes.js';
 import { send } from '../../app/worker-client.js';
-import { Field } from '../../ui/Field.js';
 import { toast } from '../../ui/toast.js';
 import { secondsToWait } from './code-wait.js';
 import { drafts } from './flow.js';
 import { useChecks } from './messages.js';
+import { EmailField, SubmitButton } from './fields.js';
 import { useForm } from './use-form.js';
 
 export default function ForgotPage() {
@@ -36,16 +35,8 @@ export default function ForgotPage() {
   return (
     <form className="form page-padding" onSubmit={submit} noValidate>
       <p className="hint">{t('auth.forgot_hint')}</p>
-      <Field
-        label={t('field.email')}
-        type="email"
-        autoComplete="email"
-        inputMode="email"
-        {...form.bind('email')}
-      />
-      <Button type="submit" color="primary" block size="large" loading={form.busy}>
-        {t('auth.send_code')}
-      </Button>
+      <EmailField {...form.bind('email')} />
+      <SubmitButton busy={form.busy}>{t('auth.send_code')}</SubmitButton>
     </form>
   );
 }

@@ -1,5 +1,4 @@
 /** pages/forget_pwd/forget_pwd1: the new password and its confirmation; every session is revoked. */
-import { Button } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate } from 'react-router-dom';
@@ -7,10 +6,10 @@ import { checkConfirmPassword, checkPassword } from '../../../contract/validatio
 import { useOutcome } from '../../app/outcome.js';
 import { ROUTES } from '../../app/routes.js';
 import { send } from '../../app/worker-client.js';
-import { Field } from '../../ui/Field.js';
 import { toast } from '../../ui/toast.js';
 import { drafts } from './flow.js';
 import { useChecks } from './messages.js';
+import { PasswordField, SubmitButton } from './fields.js';
 import { useForm } from './use-form.js';
 
 export default function ForgotResetPage() {
@@ -47,21 +46,13 @@ export default function ForgotResetPage() {
   return (
     <form className="form page-padding" onSubmit={submit} noValidate>
       <p className="hint">{t('auth.reset_hint', { email: draft.email })}</p>
-      <Field
-        label={t('field.newPassword')}
-        type="password"
-        autoComplete="new-password"
-        {...form.bind('password')}
-      />
-      <Field
+      <PasswordField label={t('field.newPassword')} autoComplete="new-password" {...form.bind('password')} />
+      <PasswordField
         label={t('field.confirmPassword')}
-        type="password"
         autoComplete="new-password"
         {...form.bind('confirmPassword')}
       />
-      <Button type="submit" color="primary" block size="large" loading={form.busy}>
-        {t('auth.reset_submit')}
-      </Button>
+      <SubmitButton busy={form.busy}>{t('auth.reset_submit')}</SubmitButton>
     </form>
   );
 }

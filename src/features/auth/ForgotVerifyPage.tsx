@@ -1,5 +1,4 @@
 /** pages/forget_pwd/verify_code: checks the reset code (without using it), then forget_pwd1. */
-import { Button } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate } from 'react-router-dom';
 import { checkCode } from '../../../contract/validation.js';
@@ -11,6 +10,7 @@ import { CodeField } from './CodeField.js';
 import { secondsToWait } from './code-wait.js';
 import { drafts } from './flow.js';
 import { useChecks } from './messages.js';
+import { SubmitButton } from './fields.js';
 import { useForm } from './use-form.js';
 
 export default function ForgotVerifyPage() {
@@ -43,9 +43,7 @@ export default function ForgotVerifyPage() {
     <form className="form page-padding" onSubmit={submit} noValidate>
       <p className="hint">{t('auth.code_sent_to', { email: draft.email })}</p>
       <CodeField {...form.bind('code')} onResend={resend} sentUntil={draft.codeSentUntil} />
-      <Button type="submit" color="primary" block size="large" loading={form.busy}>
-        {t('auth.next')}
-      </Button>
+      <SubmitButton busy={form.busy}>{t('auth.next')}</SubmitButton>
     </form>
   );
 }

@@ -1,14 +1,13 @@
 /** pages/login/login: e-mail and password; links to register, forgot password and download. */
-import { Button } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router-dom';
 import { checkEmail, checkPassword } from '../../../contract/validation.js';
 import { useOutcome } from '../../app/outcome.js';
 import { ROUTES } from '../../app/routes.js';
 import { send } from '../../app/worker-client.js';
-import { Field } from '../../ui/Field.js';
 import { AuthLayout } from './AuthLayout.js';
 import { useChecks } from './messages.js';
+import { EmailField, PasswordField, SubmitButton } from './fields.js';
 import { useForm } from './use-form.js';
 
 export default function LoginPage() {
@@ -29,22 +28,13 @@ export default function LoginPage() {
   return (
     <AuthLayout title={t('auth.login_title')} subtitle={t('auth.login_subtitle')}>
       <form className="form" onSubmit={submit} noValidate>
-        <Field
-          label={t('field.email')}
-          type="email"
-          autoComplete="email"
-          inputMode="email"
-          {...form.bind('email')}
-        />
-        <Field
+        <EmailField {...form.bind('email')} />
+        <PasswordField
           label={t('field.password')}
-          type="password"
           autoComplete="current-password"
           {...form.bind('password')}
         />
-        <Button type="submit" color="primary" block size="large" loading={form.busy}>
-          {t('auth.login')}
-        </Button>
+        <SubmitButton busy={form.busy}>{t('auth.login')}</SubmitButton>
       </form>
       <nav className="auth__links" aria-label={t('auth.more_actions')}>
         <Link to={ROUTES.forgot}>{t('auth.forgot_link')}</Link>

@@ -1,5 +1,4 @@
 /** pages/register/register: e-mail, password, confirm and invite code; checks them, mails a code, then verify_code. */
-import { Button } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import {
@@ -17,6 +16,7 @@ import { AuthLayout } from './AuthLayout.js';
 import { secondsToWait } from './code-wait.js';
 import { drafts } from './flow.js';
 import { useChecks } from './messages.js';
+import { EmailField, PasswordField, SubmitButton } from './fields.js';
 import { useForm } from './use-form.js';
 
 export default function RegisterPage() {
@@ -56,22 +56,10 @@ export default function RegisterPage() {
   return (
     <AuthLayout title={t('auth.register_title')} subtitle={t('auth.register_subtitle')}>
       <form className="form" onSubmit={submit} noValidate>
-        <Field
-          label={t('field.email')}
-          type="email"
-          autoComplete="email"
-          inputMode="email"
-          {...form.bind('email')}
-        />
-        <Field
-          label={t('field.password')}
-          type="password"
-          autoComplete="new-password"
-          {...form.bind('password')}
-        />
-        <Field
+        <EmailField {...form.bind('email')} />
+        <PasswordField label={t('field.password')} autoComplete="new-password" {...form.bind('password')} />
+        <PasswordField
           label={t('field.confirmPassword')}
-          type="password"
           autoComplete="new-password"
           {...form.bind('confirmPassword')}
         />
@@ -81,9 +69,7 @@ export default function RegisterPage() {
           autoCapitalize="characters"
           {...form.bind('inviteCode')}
         />
-        <Button type="submit" color="primary" block size="large" loading={form.busy}>
-          {t('auth.next')}
-        </Button>
+        <SubmitButton busy={form.busy}>{t('auth.next')}</SubmitButton>
       </form>
       <p className="auth__links">
         <Link to={ROUTES.login}>{t('auth.have_account')}</Link>

@@ -1,5 +1,4 @@
 /** pages/register/verify_code: the e-mailed code completes the registration and logs in. */
-import { Button } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate } from 'react-router-dom';
@@ -12,6 +11,7 @@ import { CodeField } from './CodeField.js';
 import { secondsToWait } from './code-wait.js';
 import { drafts } from './flow.js';
 import { useChecks } from './messages.js';
+import { SubmitButton } from './fields.js';
 import { useForm } from './use-form.js';
 
 export default function RegisterVerifyPage() {
@@ -46,9 +46,7 @@ export default function RegisterVerifyPage() {
     <form className="form page-padding" onSubmit={submit} noValidate>
       <p className="hint">{t('auth.code_sent_to', { email: draft.email })}</p>
       <CodeField {...form.bind('code')} onResend={resend} sentUntil={draft.codeSentUntil} />
-      <Button type="submit" color="primary" block size="large" loading={form.busy}>
-        {t('auth.register')}
-      </Button>
+      <SubmitButton busy={form.busy}>{t('auth.register')}</SubmitButton>
     </form>
   );
 }

@@ -1,0 +1,34 @@
+/** The inputs and the submit button every auth form repeats, bound through useForm's `bind`. */
+import { Button } from 'antd-mobile';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Field } from '../../ui/Field.js';
+
+/** What `form.bind(field)` gives. */
+interface Bound {
+  value: string;
+  onChange(value: string): void;
+  error: string | undefined;
+}
+
+export function EmailField(bound: Bound) {
+  const { t } = useTranslation();
+  return <Field label={t('field.email')} type="email" autoComplete="email" inputMode="email" {...bound} />;
+}
+
+/** `current-password` on login; `new-password` where one is chosen (the browser may suggest one). */
+export function PasswordField({
+  label,
+  autoComplete,
+  ...bound
+}: Bound & { label: string; autoComplete: 'current-password' | 'new-password' }) {
+  return <Field label={label} type="password" autoComplete={autoComplete} {...bound} />;
+}
+
+export function SubmitButton({ busy, children }: { busy: boolean; children: ReactNode }) {
+  return (
+    <Button type="submit" color="primary" block size="large" loading={busy}>
+      {children}
+    </Button>
+  );
+}
