@@ -2,6 +2,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isStale } from './freshness.js';
+import { formatTime } from './DateTime.js';
 
 /** Re-renders every `everyMs`, so staleness shows without new data arriving. */
 function useNow(everyMs: number): number {
@@ -24,10 +25,7 @@ export function AsOf({ syncedAt }: { syncedAt: string | null | undefined }) {
         {syncedAt === null
           ? t('sync.never_synced')
           : t('sync.as_of', {
-              time: new Date(syncedAt).toLocaleString(i18n.language, {
-                dateStyle: 'short',
-                timeStyle: 'short',
-              }),
+              time: formatTime(syncedAt, i18n.language, 'short'),
             })}
       </span>
       {stale && <span className="badge badge--warning">{t('sync.stale')}</span>}

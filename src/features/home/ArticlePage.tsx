@@ -4,12 +4,13 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
 import { publicDatabase, useSyncedAt } from '../../db/sync-db.js';
 import { AsOf } from '../../ui/AsOf.js';
+import { DateTime } from '../../ui/DateTime.js';
 
 const db = publicDatabase();
 const COLLECTIONS = ['news'] as const;
 
 export default function ArticlePage() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const [params] = useSearchParams();
   const id = params.get('id') ?? '';
   // null: no such article (yet); undefined: still reading.
@@ -28,12 +29,7 @@ export default function ArticlePage() {
         {article.title}
       </h2>
       <p className="muted">
-        <time dateTime={article.publishedAt}>
-          {new Date(article.publishedAt).toLocaleString(i18n.language, {
-            dateStyle: 'medium',
-            timeStyle: 'short',
-          })}
-        </time>
+        <DateTime at={article.publishedAt} style="medium" />
       </p>
       {article.imageUrl && <img className="article__image" src={article.imageUrl} alt="" />}
       <p className="article__body">{article.body}</p>

@@ -11,6 +11,7 @@ import { ROUTES } from '../../app/routes.js';
 import { publicDatabase, useSyncedAt } from '../../db/sync-db.js';
 import { AsOf } from '../../ui/AsOf.js';
 import { sparklinePath, SPARKLINE_HEIGHT, SPARKLINE_WIDTH, trendOf } from './sparkline.js';
+import { DateTime } from '../../ui/DateTime.js';
 
 const db = publicDatabase();
 const COLLECTIONS = ['news', 'notices', 'quotes'] as const;
@@ -161,7 +162,7 @@ function News({
   shown: number;
   onMore: () => void;
 }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   return (
     <section className="card" aria-labelledby="home-news">
       <h2 id="home-news" className="card__title">
@@ -174,9 +175,7 @@ function News({
             <li key={item.id}>
               <Link to={`${ROUTES.article}?id=${encodeURIComponent(item.id)}`}>
                 <span className="news-list__title">{item.title}</span>
-                <time className="muted" dateTime={item.publishedAt}>
-                  {new Date(item.publishedAt).toLocaleDateString(i18n.language)}
-                </time>
+                <DateTime className="muted" at={item.publishedAt} style="date" />
                 <span className="news-list__summary">{item.summary}</span>
               </Link>
             </li>

@@ -14,6 +14,7 @@ import { useUserDb } from '../../db/sync-db.js';
 import { toast } from '../../ui/toast.js';
 import { useRefusalMessage } from './messages.js';
 import { canCancel, canRetry, listedRows, recentlyConfirmed } from './outbox-view.js';
+import { DateTime } from '../../ui/DateTime.js';
 
 export default function OutboxPage() {
   const { t } = useTranslation();
@@ -57,7 +58,7 @@ export default function OutboxPage() {
 }
 
 function OutboxRow({ row }: { row: OutboxRecord }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const refusal = useRefusalMessage();
   const [busy, setBusy] = useState(false);
   const act = async (action: 'outbox-cancel' | 'outbox-retry' | 'outbox-dismiss') => {
@@ -82,12 +83,7 @@ function OutboxRow({ row }: { row: OutboxRecord }) {
       </div>
       <p className="muted">{summaryOf(row)}</p>
       <p className="muted">
-        <time dateTime={new Date(row.createdAtMs).toISOString()}>
-          {new Date(row.createdAtMs).toLocaleString(i18n.language, {
-            dateStyle: 'short',
-            timeStyle: 'short',
-          })}
-        </time>
+        <DateTime at={row.createdAtMs} style="short" />
       </p>
       {row.state === 'rejected' && row.answer && (
         <p role="note">{t('outbox.refused_by_server', { message: row.answer.message })}</p>

@@ -16,6 +16,7 @@ import { AsOf } from '../../ui/AsOf.js';
 import { Field } from '../../ui/Field.js';
 import { toast } from '../../ui/toast.js';
 import { useRefusalMessage } from '../outbox/messages.js';
+import { DateTime } from '../../ui/DateTime.js';
 
 const TITLE_MAX_LENGTH = 60;
 const MAX_IMAGES = 9;
@@ -77,7 +78,7 @@ export default function FeedbackPage() {
 }
 
 function Ticket({ ticket }: { ticket: FeedbackRecord }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   return (
     <li className="row">
       <div className="row__head">
@@ -87,12 +88,7 @@ function Ticket({ ticket }: { ticket: FeedbackRecord }) {
         </span>
       </div>
       <p className="muted">
-        <time dateTime={ticket.createdAt}>
-          {new Date(ticket.createdAt).toLocaleString(i18n.language, {
-            dateStyle: 'short',
-            timeStyle: 'short',
-          })}
-        </time>
+        <DateTime at={ticket.createdAt} style="short" />
       </p>
       <p>{ticket.content}</p>
       {ticket.images.length > 0 && (
