@@ -5,19 +5,15 @@
  */
 import fs from 'node:fs';
 import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import type { ParsedMail } from 'mailparser';
 import { eq } from 'drizzle-orm';
 import { startSmtp, type LocalSmtp } from './helpers/smtp.js';
 import { answerSchema, call, type Answer } from './helpers/http.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { createServer, type CofferServer } from '../server/app.js';
-import { loadConfig } from '../server/config.js';
 import { verificationCodes } from '../server/db/schema.js';
 import { openAnswer, sealRequest } from '../server/http/envelope-codec.js';
-import { openTestDatabase } from './helpers/database.js';
+import { startHttpCoffer, type HttpCoffer } from './helpers/http-coffer.js';
 
 const ROOT_INVITE = 'ROOTSMTP1';
 
@@ -76,38 +72,6 @@ async function closedPort(): Promise<number> {
 // ---------------------------------------------------------------------------------------------
 // Coffer on SMTP, over real HTTP.
 
-interface Running {
-  server: CofferServer;
-  base: string;
-  dataDir: string;
-  close(): Promise<void>;
-}
-
-async function startCoffer(smtpPort: number): Promise<Running> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-smtp-'));
-  const config = loadConfig({
-    SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
-    DATA_DIR: dataDir,
-    COFFER_ROOT_INVITE: ROOT_INVITE,
-    COFFER_SCRYPT_COST: '4',
-    COFFER_JOBS: 'off',
-    LOG_LEVEL: 'silent',
-  });
-  const server = await createServer({ config, logger: false, database: await openTestDatabase('pglite') });
-  await server.app.listen({ port: 0, host: '127.0.0.1' });
-  const address = server.app.server.address();
-  if (address === null || typeof address === 'string') throw new Error('Coffer has no TCP address');
-  return {
-    server,
-    base: `http://127.0.0.1:${address.port}`,
-    dataDir,
-    async close() {
-      await server.close();
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
 async function callSealed(
   base: string,
   uri: string,
@@ -130,10 +94,10 @@ async function callSealed(
 
 describe('verification mail over real SMTP', () => {
   let smtp: LocalSmtp;
-  let coffer: Running;
+  let coffer: HttpCoffer;
   beforeAll(async () => {
     smtp = await startSmtp();
-    coffer = await startCoffer(smtp.port);
+    coffer = await startHttpCoffer({ smtpPort: smtp.port, rootInvite: ROOT_INVITE });
   });
   afterAll(async () => {
     await coffer?.close();
@@ -197,11 +161,11 @@ describe('verification mail over real SMTP', () => {
 
 describe('when the SMTP server is unreachable', () => {
   let port: number;
-  let coffer: Running;
+  let coffer: HttpCoffer;
   let smtp: LocalSmtp | undefined;
   beforeAll(async () => {
     port = await closedPort();
-    coffer = await startCoffer(port);
+    coffer = await startHttpCoffer({ smtpPort: port, rootInvite: ROOT_INVITE });
   });
   afterAll(async () => {
     await coffer?.close();

@@ -19,9 +19,8 @@ import type { AxeResults } from 'axe-core';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { z } from 'zod';
-import { createServer, type CofferServer } from '../../server/app.js';
-import { loadConfig } from '../../server/config.js';
-import { openTestDatabase } from '../helpers/database.js';
+import type { CofferServer } from '../../server/app.js';
+import { startHttpCoffer, type HttpCoffer } from '../helpers/http-coffer.js';
 import { CHROMIUM, CHROMIUM_ARGS } from '../helpers/chromium.js';
 import { startSmtp, type LocalSmtp } from '../helpers/smtp.js';
 import { LoopbackProxy } from './proxy.js';
@@ -65,40 +64,6 @@ export const th = strings('th');
 
 const answerSchema = z.object({ code: z.number(), message: z.string(), data: z.unknown() });
 type Answer = z.infer<typeof answerSchema>;
-
-interface Running {
-  server: CofferServer;
-  base: string;
-  dataDir: string;
-}
-
-async function startCoffer(smtpPort: number, distDir: string): Promise<Running> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-e2e-'));
-  const config = loadConfig({
-    SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
-    DATA_DIR: dataDir,
-    COFFER_ROOT_INVITE: ROOT_INVITE,
-    COFFER_SCRYPT_COST: '4',
-    COFFER_JOBS: 'off',
-    COFFER_RATE_LIMIT: '0',
-    LOG_LEVEL: 'silent',
-  });
-  const server = await createServer({
-    config,
-    database: await openTestDatabase('pglite'),
-    logger: false,
-    distDir,
-  });
-  try {
-    await server.app.listen({ port: 0, host: '127.0.0.1' });
-  } catch (error) {
-    await server.close();
-    throw error;
-  }
-  const address = server.app.server.address();
-  if (address === null || typeof address === 'string') throw new Error('Coffer has no TCP address');
-  return { server, base: `http://127.0.0.1:${address.port}`, dataDir };
-}
 
 // ---------------------------------------------------------------------------------------------
 // Page helpers.
@@ -238,7 +203,7 @@ export function e2eHarness(options: HarnessOptions = {}) {
   /** The app built for this file, in a folder of its own (npm start and the bench serve dist/). */
   const distDir = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-e2e-dist-'));
   let smtp: LocalSmtp | undefined;
-  let coffer: Running | undefined;
+  let coffer: HttpCoffer | undefined;
   let proxy: LoopbackProxy | undefined;
   let browser: Browser | undefined;
   /** Contexts opened by the running test; closed after it, pass or fail. */
@@ -249,7 +214,12 @@ export function e2eHarness(options: HarnessOptions = {}) {
     // development build), into this file's own folder, served beside the API.
     await buildClient(distDir);
     smtp = await startSmtp();
-    coffer = await startCoffer(smtp.port, distDir);
+    coffer = await startHttpCoffer({
+      smtpPort: smtp.port,
+      rootInvite: ROOT_INVITE,
+      env: { COFFER_RATE_LIMIT: '0' },
+      distDir,
+    });
     if (options.proxy === true) proxy = await LoopbackProxy.start(new URL(coffer.base));
     browser = await chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS] });
   }, 180_000);
@@ -264,10 +234,7 @@ export function e2eHarness(options: HarnessOptions = {}) {
     await Promise.allSettled(contexts.splice(0).map((context) => context.close()));
     await browser?.close().catch(() => undefined);
     await proxy?.close();
-    if (coffer) {
-      await coffer.server.close().catch(() => undefined);
-      fs.rmSync(coffer.dataDir, { recursive: true, force: true });
-    }
+    await coffer?.close().catch(() => undefined);
     fs.rmSync(distDir, { recursive: true, force: true });
     await smtp?.close();
   }, 60_000);
