@@ -34,6 +34,12 @@ export const TOAST_MS = 2_000;
 export const IDEMPOTENCY_KEY_TTL_DAYS = 7;
 export const UPLOAD_MAX_BYTES = 5 * 1024 * 1024;
 
+/** A user may open at most this many sub-accounts; their names are 1 to 20 characters. */
+export const SUB_ACCOUNTS_MAX = 10;
+export const SUB_ACCOUNT_NAME_MAX_LENGTH = 20;
+/** The outbox's life of a money command that carries no one-time code or seen price (CONTRACT.md). */
+export const MONEY_COMMAND_EXPIRY_MS = 60 * 60 * 1000;
+
 export const MIN_DEPOSIT_USDT = '1';
 export const MIN_VALID_HOSTING_USD = '500';
 export const DEPOSIT_CONFIRMATIONS = 3;

@@ -48,3 +48,11 @@ export function formatMoney(value: Minor): string {
   const fraction = (magnitude % SCALE).toString().padStart(MONEY_DECIMALS, '0').replace(/0+$/, '');
   return `${negative ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
 }
+
+/**
+ * The value in USDT of `amount` of an asset priced at `priceUsdt` (both minor units), rounded
+ * down to the minor unit: a customer is never shown more than the exact product.
+ */
+export function valueAt(amount: Minor, priceUsdt: Minor): Minor {
+  return minor((amount * priceUsdt) / SCALE);
+}

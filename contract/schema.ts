@@ -4,7 +4,7 @@
  * Every string has a maximum length and refuses control characters before any query.
  */
 import { z } from 'zod';
-import { formatMoney, parseMoney } from './money.js';
+import { formatMoney, parseMoney, parseUserAmount } from './money.js';
 import {
   CODE_PATTERN,
   CONTROL_CHARS,
@@ -75,6 +75,21 @@ export const moneySchema = text({ max: 40 }).transform((value, context) => {
     context.addIssue({ code: 'custom', error: 'server.field_invalid' });
     return z.NEVER;
   }
+});
+
+/**
+ * An amount a user enters (spec section 5): a plain decimal above zero with at most 2 fraction
+ * digits, normalised to the wire's form. Negative, empty, 3 decimals or not a number: 400.
+ */
+export const userAmountSchema = text({ max: 40 }).transform((value, context) => {
+  try {
+    const amount = parseUserAmount(value);
+    if (amount > 0n) return formatMoney(amount);
+  } catch {
+    // falls through to the issue below
+  }
+  context.addIssue({ code: 'custom', error: 'server.amount_invalid' });
+  return z.NEVER;
 });
 
 /** Ids are strings on the wire. */

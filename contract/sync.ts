@@ -1,8 +1,8 @@
 /**
  * The sync protocol (CONTRACT.md "Sync"): every synced collection declared once, with its
  * record schema, scope, client database and Dexie index.
- * - public: anyone, no token (news, notices, quotes) -> `coffer-public`
- * - user: the caller's own (profile, feedback) -> `coffer-u{user}`
+ * - public: anyone, no token (news, notices, quotes, prices) -> `coffer-public`
+ * - user: the caller's own (profile, feedback, accounts) -> `coffer-u{user}`
  * - account: one account of the caller's, named by `accountId` -> `coffer-u{user}-a{account}`
  */
 import { z } from 'zod';
@@ -14,6 +14,12 @@ import {
   quoteRecordSchema,
 } from './api/content.js';
 import { idSchema } from './schema.js';
+import {
+  accountRecordSchema,
+  balanceRecordSchema,
+  priceRecordSchema,
+  walletRecordSchema,
+} from './api/account.js';
 
 export type SyncScope = 'public' | 'user' | 'account';
 
@@ -29,7 +35,11 @@ export const SYNC_COLLECTIONS = {
   notices: { scope: 'public', record: noticeRecordSchema, index: 'id, updatedAt' },
   quotes: { scope: 'public', record: quoteRecordSchema, index: 'id' },
   profile: { scope: 'user', record: profileRecordSchema, index: 'id' },
+  prices: { scope: 'public', record: priceRecordSchema, index: 'id' },
   feedback: { scope: 'user', record: feedbackRecordSchema, index: 'id, createdAt, status' },
+  accounts: { scope: 'user', record: accountRecordSchema, index: 'id, createdAt' },
+  balances: { scope: 'account', record: balanceRecordSchema, index: 'id' },
+  records: { scope: 'account', record: walletRecordSchema, index: 'id, createdAt, kind, [kind+createdAt]' },
 } as const satisfies Record<string, CollectionSpec>;
 
 export type CollectionName = keyof typeof SYNC_COLLECTIONS;

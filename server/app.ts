@@ -22,7 +22,8 @@ import { registerStatic } from './http/static.js';
 import { purgeJob } from './jobs/purge.job.js';
 import { Scheduler } from './jobs/scheduler.js';
 import { devMailbox, smtpMailer, type Mailer } from './mail/mailer.js';
-import { registerRoutes, type AppServices } from './routes/index.js';
+import { registerRoutes } from './routes/index.js';
+import type { AppServices } from './routes/route-list.js';
 import { registerUploadRoutes } from './routes/uploads.routes.js';
 import { MemoryCounterStore, redisCounterStore, type CounterStore } from './security/counters.js';
 import { Limits } from './security/limits.js';
@@ -37,6 +38,9 @@ import { UserService } from './services/user.service.js';
 import { ContentService } from './services/content.service.js';
 import { FeedbackService } from './services/feedback.service.js';
 import { SyncService } from './services/sync.service.js';
+import { AccountService } from './services/account.service.js';
+import { LedgerAdminService } from './services/ledger-admin.service.js';
+import { ledgerCheckJob } from './jobs/ledger-check.job.js';
 import path from 'node:path';
 
 /** Bodies of JSON and form calls; uploads have their own limit. A 200 KB password never reaches a hash. */
@@ -103,10 +107,11 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
   const sessions = new SessionService(db, clock);
   const codes = new CodeService(clock, mailer, translator, limits);
   const servedDist = options.distDir ?? distDir;
+  const accounts = new AccountService(db, commands, clock);
   const services: AppServices = {
     translator,
     sessions,
-    auth: new AuthService(commands, clock, codes, sessions, limits, config.scryptCost),
+    auth: new AuthService(commands, clock, codes, sessions, limits, config.scryptCost, accounts),
     user: new UserService(db, commands, clock),
     content: new ContentService(db, commands, clock),
     feedback: new FeedbackService(db, commands, clock),
@@ -114,8 +119,15 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
     common: new CommonService(config.timezone, () => servedHotVersionCode(servedDist)),
     operators: new OperatorService(db, commands, clock, sessions, limits, config.scryptCost),
     uploads: new UploadService(db, commands, clock, config.dataDir),
+    accounts,
+    ledgerAdmin: new LedgerAdminService(db, commands, clock, config.adjustReviewAbove),
   };
-  const scheduler = new Scheduler(db, clock, [purgeJob], log);
+  const scheduler = new Scheduler(
+    db,
+    clock,
+    [purgeJob, ledgerCheckJob((message) => app.log.error(message))],
+    log,
+  );
 
   // Plugins first, then the app's routes (fastify/demo's order).
   app.setValidatorCompiler(() => (value) => ({ value })); // params are parsed by each route with its zod schema

@@ -25,6 +25,10 @@ const envSchema = z.object({
   COFFER_JOBS: z.enum(['on', 'off']).default('on'),
   COFFER_CLIENT_BUILD: z.enum(['auto', 'off']).default('auto'),
   REDIS_URL: z.string().url().optional(),
+  COFFER_ADJUST_REVIEW_ABOVE: z
+    .string()
+    .regex(/^(0|[1-9]\d{0,14})(\.\d{1,6})?$/, 'a USDT amount such as 10000')
+    .default('10000'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -50,6 +54,8 @@ export interface Config {
   clientBuild: boolean;
   redisUrl: string | undefined;
   logLevel: string;
+  /** Operators' adjustments above this many USDT (RAB valued at its price) wait for a second finance operator. */
+  adjustReviewAbove: string;
 }
 
 export class ConfigError extends Error {}
@@ -100,5 +106,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     clientBuild: e.COFFER_CLIENT_BUILD === 'auto',
     redisUrl: e.REDIS_URL,
     logLevel: e.LOG_LEVEL,
+    adjustReviewAbove: e.COFFER_ADJUST_REVIEW_ABOVE,
   };
 }

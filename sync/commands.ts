@@ -6,11 +6,17 @@
  */
 import { z } from 'zod';
 import {
+  accountIdParamsSchema,
+  accountTransferParamsSchema,
+  assetSchema,
+  createSubAccountParamsSchema,
+} from '../contract/api/account.js';
+import {
   avatarUpdateParamsSchema,
   nameUpdateParamsSchema,
   pushFeedbackParamsSchema,
 } from '../contract/api/content.js';
-import { UPLOAD_MAX_BYTES } from '../contract/constants.js';
+import { MONEY_COMMAND_EXPIRY_MS, UPLOAD_MAX_BYTES } from '../contract/constants.js';
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
 /** The life of a command carrying a one-time code: a code is only good for minutes. */
@@ -30,12 +36,33 @@ export interface CommandKindSpec {
    * refused at enqueue while offline and sent only while online.
    */
   requiresOnline: boolean;
+  /**
+   * True when a confirmation changes accounts other than the active one (a transfer's other
+   * side, a new sub-account): every known account is pulled after it, not only the active one.
+   */
+  pullsEveryAccount: boolean;
 }
 
+const everyday = { maxAgeMs: DAY_MS, requiresOnline: false, pullsEveryAccount: false } as const;
+
+/**
+ * A command names the accounts it acts on in its own params (never "the active account"), so a
+ * command queued under one account can never apply to another after a switch.
+ */
 export const COMMAND_KINDS = {
-  'profile-nickname': { uri: '/api/v1/user/name-update', maxAgeMs: DAY_MS, requiresOnline: false },
-  'profile-avatar': { uri: '/api/v1/user/avatar-update', maxAgeMs: DAY_MS, requiresOnline: false },
-  'feedback-submit': { uri: '/api/v1/common/pushFeedback', maxAgeMs: DAY_MS, requiresOnline: false },
+  'profile-nickname': { uri: '/api/v1/user/name-update', ...everyday },
+  'profile-avatar': { uri: '/api/v1/user/avatar-update', ...everyday },
+  'feedback-submit': { uri: '/api/v1/common/pushFeedback', ...everyday },
+  /** Money between two of the user's accounts; a price-free money command expires within the hour. */
+  'account-transfer': {
+    uri: '/api/v1/account/transfer',
+    maxAgeMs: MONEY_COMMAND_EXPIRY_MS,
+    requiresOnline: false,
+    pullsEveryAccount: true,
+  },
+  'account-create': { uri: '/api/v1/account/createSubAccount', ...everyday, pullsEveryAccount: true },
+  /** Sets the default account the server shows first (the device's own choice is `account-select`). */
+  'account-switch': { uri: '/api/v1/account/switch', ...everyday },
 } as const satisfies Record<string, CommandKindSpec>;
 
 export type CommandKind = keyof typeof COMMAND_KINDS;
@@ -101,6 +128,22 @@ export const outboxRecordSchema = z.discriminatedUnion('kind', [
     kind: z.literal('feedback-submit'),
     params: z.object({ title: z.string(), content: z.string(), images: z.array(storedImageSchema) }),
   }),
+  z.object({
+    ...commonFields,
+    kind: z.literal('account-transfer'),
+    params: z.object({
+      fromAccountId: z.string(),
+      toAccountId: z.string(),
+      asset: assetSchema,
+      amount: z.string(),
+    }),
+  }),
+  z.object({ ...commonFields, kind: z.literal('account-create'), params: z.object({ name: z.string() }) }),
+  z.object({
+    ...commonFields,
+    kind: z.literal('account-switch'),
+    params: z.object({ accountId: z.string() }),
+  }),
 ]);
 /** One row of the `outbox` table of `coffer-u{user}`; the UI lists pending commands from it. */
 export type OutboxRecord = z.infer<typeof outboxRecordSchema>;
@@ -142,21 +185,33 @@ export const enqueueInputSchema = z.discriminatedUnion('kind', [
         .default([]),
     }),
   }),
+  /** `amount` as the user typed it (at most 2 decimals); stored normalised (`"10.50"` -> `"10.5"`). */
+  z.object({ kind: z.literal('account-transfer'), params: accountTransferParamsSchema }),
+  z.object({ kind: z.literal('account-create'), params: createSubAccountParamsSchema }),
+  z.object({ kind: z.literal('account-switch'), params: accountIdParamsSchema }),
 ]);
 export type EnqueueInput = z.input<typeof enqueueInputSchema>;
 export type ParsedEnqueueInput = z.output<typeof enqueueInputSchema>;
 
 /**
- * The resource a command changes: one per profile field, one per new ticket. Pure.
+ * The resource a command changes: one per profile field, one per new ticket or sub-account, the
+ * paying account of a transfer (a refused transfer holds later ones from that account back),
+ * the default-account choice. Pure.
  */
-export function resourceOf(kind: CommandKind, id: string): string {
-  switch (kind) {
+export function resourceOf(command: StoredCommand, id: string): string {
+  switch (command.kind) {
     case 'profile-nickname':
       return 'profile.nickname';
     case 'profile-avatar':
       return 'profile.avatar';
     case 'feedback-submit':
       return `feedback:new:${id}`;
+    case 'account-transfer':
+      return `account:${command.params.fromAccountId}`;
+    case 'account-create':
+      return `account:new:${id}`;
+    case 'account-switch':
+      return 'account.default';
   }
 }
 
@@ -177,5 +232,13 @@ export function wireParamsOf(record: OutboxRecord): Record<string, unknown> | nu
       }
       return { title: record.params.title, content: record.params.content, images: urls };
     }
+    case 'account-transfer': {
+      const { fromAccountId, toAccountId, asset, amount } = record.params;
+      return { fromAccountId, toAccountId, asset, amount };
+    }
+    case 'account-create':
+      return { name: record.params.name };
+    case 'account-switch':
+      return { accountId: record.params.accountId };
   }
 }

@@ -1,11 +1,13 @@
 /**
  * The client's own databases (CONTRACT.md "The client's own storage"), declared once from
  * SYNC_COLLECTIONS: `coffer-public` holds the public collections, `coffer-u{user}` the user's
- * own collections, the outbox and the lease. Each database has a `cursors` table, so a
- * collection's records and its cursor always change in one transaction.
+ * own collections (the accounts among them), the outbox and the lease, and
+ * `coffer-u{user}-a{account}` one account's collections (balances, wallet records). Each database
+ * has a `cursors` table, so a collection's records and its cursor always change in one
+ * transaction.
  *
- * The UI opens its own handles with `openPublicDb()` / `openUserDb(userId)` and reads them with
- * `useLiveQuery`; only the worker writes.
+ * The UI opens its own handles with `openPublicDb()` / `openUserDb(userId)` /
+ * `openAccountDb(userId, accountId)` and reads them with `useLiveQuery`; only the worker writes.
  */
 import { Dexie, type EntityTable, type Table } from 'dexie';
 import type { z } from 'zod';
@@ -19,16 +21,18 @@ export function userDbName(userId: string): string {
   return `coffer-u${userId}`;
 }
 
-/** `coffer-u{userId}-a{accountId}`: no account-scoped collection exists yet. Pure. */
+/** `coffer-u{userId}-a{accountId}`: the account-scoped collections of one account. Pure. */
 export function accountDbName(userId: string, accountId: string): string {
   return `coffer-u${userId}-a${accountId}`;
 }
 
 /**
- * The Dexie schema version of both databases. Bump it (and keep the old declaration when a
+ * The Dexie schema version of the synced databases. Bump it (and keep the old declaration when a
  * migration is needed) whenever SYNC_COLLECTIONS changes a collection or its index.
+ * 2: `prices` in `coffer-public`, `accounts` in `coffer-u{user}`, the account databases. Only
+ * tables were added, which Dexie does without an upgrade function.
  */
-export const SYNC_DB_VERSION = 1;
+export const SYNC_DB_VERSION = 2;
 
 type ScopeOf<C extends CollectionName> = (typeof SYNC_COLLECTIONS)[C]['scope'];
 /** The collections of one scope, e.g. `CollectionIn<'public'>` = news | notices | quotes. */
@@ -63,6 +67,11 @@ export interface PauseRecord {
 
 export type MetaRecord = LeaseRecord | PauseRecord;
 
+export type AccountDb = Dexie &
+  CollectionTables<'account'> & {
+    cursors: EntityTable<CursorRecord, 'collection'>;
+  };
+
 export type PublicDb = Dexie &
   CollectionTables<'public'> & {
     cursors: EntityTable<CursorRecord, 'collection'>;
@@ -92,12 +101,17 @@ function storesOf(scope: SyncScope, own: ReadonlyArray<keyof typeof OWN_TABLES>)
 export const PUBLIC_DB_STORES = storesOf('public', ['cursors']);
 /** Dexie stores of `coffer-u{user}`, from SYNC_COLLECTIONS, plus the outbox and its lease. */
 export const USER_DB_STORES = storesOf('user', ['cursors', 'outbox', 'meta']);
+/** Dexie stores of `coffer-u{user}-a{account}`, from SYNC_COLLECTIONS. */
+export const ACCOUNT_DB_STORES = storesOf('account', ['cursors']);
 
 /** The collections each database holds. */
 export const PUBLIC_COLLECTIONS = COLLECTION_NAMES.filter(
   (name) => SYNC_COLLECTIONS[name].scope === 'public',
 );
 export const USER_COLLECTIONS = COLLECTION_NAMES.filter((name) => SYNC_COLLECTIONS[name].scope === 'user');
+export const ACCOUNT_COLLECTIONS = COLLECTION_NAMES.filter(
+  (name) => SYNC_COLLECTIONS[name].scope === 'account',
+);
 
 /** Opens (lazily, on first use) a handle on `coffer-public`. Never throws here. */
 export function openPublicDb(): PublicDb {
@@ -110,5 +124,12 @@ export function openPublicDb(): PublicDb {
 export function openUserDb(userId: string): UserDb {
   const db = new Dexie(userDbName(userId)) as UserDb; // Dexie's documented typing pattern for declared tables
   db.version(SYNC_DB_VERSION).stores(USER_DB_STORES);
+  return db;
+}
+
+/** Opens (lazily, on first use) a handle on `coffer-u{userId}-a{accountId}`. Never throws here. */
+export function openAccountDb(userId: string, accountId: string): AccountDb {
+  const db = new Dexie(accountDbName(userId, accountId)) as AccountDb; // Dexie's documented typing pattern for declared tables
+  db.version(SYNC_DB_VERSION).stores(ACCOUNT_DB_STORES);
   return db;
 }

@@ -8,11 +8,15 @@ import { z } from 'zod';
 import { cursorSchema, type CollectionName } from '../contract/sync.js';
 import { outboxRecordSchema, PENDING_STATES, type OutboxRecord } from './commands.js';
 import {
+  ACCOUNT_COLLECTIONS,
+  accountDbName,
+  openAccountDb,
   openPublicDb,
   openUserDb,
   PUBLIC_COLLECTIONS,
   USER_COLLECTIONS,
   userDbName,
+  type AccountDb,
   type CursorRecord,
   type LeaseRecord,
   type PauseRecord,
@@ -55,7 +59,7 @@ function parsedRecords(rows: readonly unknown[]): OutboxRecord[] {
 }
 
 /** What every synced database has in common: its cursors table (collections are opened by name). */
-type SyncedDb = Dexie & Pick<PublicDb & UserDb, 'cursors'>;
+type SyncedDb = Dexie & Pick<PublicDb & UserDb & AccountDb, 'cursors'>;
 
 /** The synced collections of one database. */
 export class DexieSyncStore implements SyncStore {
@@ -76,6 +80,11 @@ export class DexieSyncStore implements SyncStore {
       cursors.set(name, { cursor: row?.cursor ?? null, syncedAt: row?.syncedAt ?? null });
     });
     return cursors;
+  }
+
+  async readRecords(name: CollectionName): Promise<unknown[]> {
+    if (!this.collections.includes(name)) return [];
+    return this.table(name).toArray();
   }
 
   async applyPage(pages: readonly CollectionPage[], syncedAt: string | null): Promise<PageApplyResult> {
@@ -232,6 +241,8 @@ export class DexieOutboxStore implements OutboxStore {
 export class DexieSyncStorage implements SyncStorage {
   private publicDb: PublicDb | null = null;
   private readonly userDbs = new Map<string, UserDb>();
+  /** Keyed by `accountDbName(user, account)`. */
+  private readonly accountDbs = new Map<string, AccountDb>();
 
   /** `openers` replace the default openers (tests hook into the handles they open). */
   constructor(
@@ -267,23 +278,47 @@ export class DexieSyncStorage implements SyncStorage {
     return { sync: new DexieSyncStore(db, USER_COLLECTIONS), outbox: new DexieOutboxStore(db) };
   }
 
+  accountStore(userId: string, accountId: string): SyncStore {
+    const name = accountDbName(userId, accountId);
+    let db = this.accountDbs.get(name);
+    if (db === undefined) {
+      const opened = openAccountDb(userId, accountId);
+      opened.on('close', () => {
+        if (this.accountDbs.get(name) === opened) this.accountDbs.delete(name);
+      });
+      this.accountDbs.set(name, opened);
+      db = opened;
+    }
+    return new DexieSyncStore(db, ACCOUNT_COLLECTIONS);
+  }
+
   /** Closes every handle this storage opened (a later use opens them again). */
   close(): void {
     this.publicDb?.close();
     this.publicDb = null;
     for (const db of this.userDbs.values()) db.close();
     this.userDbs.clear();
+    for (const db of this.accountDbs.values()) db.close();
+    this.accountDbs.clear();
   }
 
+  /** Deletes `coffer-u{user}` and every `coffer-u{user}-a*`, closing this storage's handles on them first. */
   async deleteUser(userId: string): Promise<void> {
     const db = this.userDbs.get(userId);
     this.userDbs.delete(userId);
     db?.close();
     const name = userDbName(userId);
     const accountPrefix = `${name}-a`;
-    const names = await Dexie.getDatabaseNames();
-    for (const candidate of [name, ...names.filter((other) => other.startsWith(accountPrefix))]) {
-      await Dexie.delete(candidate);
+    // The account databases this storage opened, and (where the browser lists databases) every other one.
+    const doomed = new Set<string>([name]);
+    for (const [accountName, accountDb] of [...this.accountDbs]) {
+      if (!accountName.startsWith(accountPrefix)) continue;
+      this.accountDbs.delete(accountName);
+      accountDb.close();
+      doomed.add(accountName);
     }
+    for (const other of await Dexie.getDatabaseNames())
+      if (other.startsWith(accountPrefix)) doomed.add(other);
+    for (const candidate of doomed) await Dexie.delete(candidate);
   }
 }

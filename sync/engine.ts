@@ -1,14 +1,14 @@
 /**
  * The sync engine the worker runs: pull, the outbox, the sending lease, logout's local part and
- * the scheduler, around the worker's API client and session store. Every dependency on the
- * browser (IndexedDB, Web Locks, clock, timers, network state) is injectable; absent ones
- * default to the real browser APIs.
+ * the scheduler, around the API client and session store the worker plugs in (`ports.ts`).
+ * Every dependency on the browser (IndexedDB, Web Locks, clock, timers, network state) is
+ * injectable; absent ones default to the real browser APIs.
  */
-import type { CollectionName } from '../contract/sync.js';
-import type { ApiClient } from '../worker/api-client.js';
-import type { SessionStore } from '../worker/session.js';
+import { SYNC_COLLECTIONS, type CollectionName } from '../contract/sync.js';
+import type { AccountRecord } from '../contract/api/account.js';
+import { activeAccountOf } from './active-account.js';
 import { systemClock, systemTimers, type SyncClock, type Timers } from './clock.js';
-import type { EnqueueInput } from './commands.js';
+import { COMMAND_KINDS, type EnqueueInput } from './commands.js';
 import { DexieSyncStorage } from './dexie-storage.js';
 import { MemoryLocks, OutboxLease, type LockManagerLike } from './lease.js';
 import { discardUserData } from './logout.js';
@@ -21,6 +21,7 @@ import {
   type RetryResult,
 } from './outbox.js';
 import { requestPersistentStorage } from './persist.js';
+import type { SessionReader, SyncApi, SyncSessionStore } from './ports.js';
 import { pull, type PullSummary } from './pull.js';
 import { globalOnlineEvents, SyncScheduler } from './scheduler.js';
 import type { OutboxStore, SyncStorage } from './storage.js';
@@ -51,8 +52,8 @@ export interface SyncEnvironment {
 }
 
 export interface SyncEngineDeps {
-  api: ApiClient;
-  session: SessionStore;
+  api: SyncApi;
+  session: SyncSessionStore;
   /** A new UUID: command ids (their Idempotency-Keys), upload keys, tab ids. */
   newKey: () => string;
   uploader: Uploader;
@@ -62,7 +63,12 @@ export interface SyncEngineDeps {
 export interface SyncStatus {
   /** The logged-in user, or null (public collections only). */
   userId: string | null;
-  /** Per collection: when it was last caught up (ISO), or null before the first full pull. */
+  /** The active account (its collections are in `syncedAt`), or null when none is known yet. */
+  accountId: string | null;
+  /**
+   * Per collection: when it was last caught up (ISO), or null before the first full pull. The
+   * account-scoped collections are the active account's.
+   */
   syncedAt: Partial<Record<CollectionName, string | null>>;
   /** Queued + sending commands of the user. */
   pending: number;
@@ -73,14 +79,41 @@ export interface SyncStatus {
 export type DrainResult = DrainSummary & {
   /** The pull that followed confirmed commands, or null when none was confirmed. */
   pull: PullSummary | null;
+  /** The other accounts' pulls that followed a confirmed command touching them (a transfer, a new account). */
+  accountPulls: PullSummary[];
 };
+
+export type SelectAccountResult =
+  | { kind: 'ok'; accountId: string; pull: PullSummary }
+  | { kind: 'refused'; reason: 'not_logged_in' | 'unknown_account' };
+
+/** Bounds a catch-up (each pull is up to `maxPullPages` pages) so a server that never ends cannot spin. */
+const MAX_CATCH_UP_PULLS = 1_000;
+
+/** The other accounts are pulled in the background at most this often (unless a command touched them). */
+export const BACKGROUND_PULL_INTERVAL_MS = 5 * 60_000;
 
 export interface SyncEngine {
   readonly tabId: string;
   /** Pulls now, at most `maxPullPages` pages (joining a pull already running, then pulling once more). Never throws. */
   pull(): Promise<PullSummary>;
-  /** Pulls again and again while a bounded pull stops with more to come; returns the last. Never throws. */
+  /**
+   * Pulls the public, user and ACTIVE account's collections again and again while a bounded pull
+   * stops with more to come; returns the last. Never throws.
+   */
   catchUp(): Promise<PullSummary>;
+  /**
+   * Catches up each of the user's other synced accounts (its own database, its own cursors),
+   * skipping those caught up within BACKGROUND_PULL_INTERVAL_MS unless `force`. Never throws.
+   */
+  pullOtherAccounts(options?: { force?: boolean }): Promise<PullSummary[]>;
+  /** The active account (see `active-account.ts`), or null when logged out or none is known. Read-only. */
+  activeAccount(): Promise<string | null>;
+  /**
+   * Makes `accountId` this device's active account for the logged-in user and pulls it at once.
+   * Refused for an account not among the synced ones (when any are synced).
+   */
+  selectAccount(accountId: string): Promise<SelectAccountResult>;
   /** syncedAt per collection and the pending count. Read-only. */
   status(): Promise<SyncStatus>;
   enqueue(input: EnqueueInput): Promise<EnqueueResult>;
@@ -93,7 +126,10 @@ export interface SyncEngine {
   takeoverIfStale(): Promise<DrainResult | null>;
   /** Pending commands of the logged-in user (what logout would cancel). */
   pendingCount(): Promise<number>;
-  /** Cancels the logged-in user's pending commands and deletes the user's databases. */
+  /**
+   * Cancels the logged-in user's pending commands, deletes the user's databases (the account
+   * databases included) and forgets the user's selected account.
+   */
   discardUserData(): Promise<{ userId: string | null; cancelled: number }>;
   /** Starts the scheduler. Idempotent. */
   start(): void;
@@ -174,7 +210,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
   const tabId = env.tabId ?? globalThis.crypto.randomUUID();
   /** The session whose data `discardUserData` deleted: treated as logged out until it changes. */
   let discardedToken: string | null = null;
-  const session: Pick<SessionStore, 'getSession'> = {
+  const session: SessionReader = {
     getSession: async () => {
       const current = await deps.session.getSession();
       return current !== null && current.token === discardedToken ? null : current;
@@ -223,11 +259,65 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     halted: () => halted,
   });
 
+  /** The user's synced accounts, parsed (a row that fails its schema counts as absent). */
+  async function accountsOf(userId: string): Promise<AccountRecord[]> {
+    const accounts: AccountRecord[] = [];
+    for (const row of await storage.userStores(userId).sync.readRecords('accounts')) {
+      const parsed = SYNC_COLLECTIONS.accounts.record.safeParse(row);
+      if (parsed.success) accounts.push(parsed.data);
+    }
+    return accounts.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
+  }
+
+  async function activeAccountFor(userId: string): Promise<string | null> {
+    const [selected, accounts] = await Promise.all([
+      deps.session.getActiveAccount(userId),
+      accountsOf(userId),
+    ]);
+    return activeAccountOf(selected, accounts);
+  }
+
+  /** One bounded pull carrying `account`'s collections with the public and user ones. */
+  function pullFor(account: (userId: string) => Promise<string | null>): Promise<PullSummary> {
+    const pullDeps = { api: deps.api, session, storage, clock, newKey: deps.newKey, online, account };
+    return pull(env.maxPullPages === undefined ? pullDeps : { ...pullDeps, maxPages: env.maxPullPages });
+  }
+
   const runPull = singleFlight(async () => {
     await noteUser();
-    const pullDeps = { api: deps.api, session, storage, clock, newKey: deps.newKey, online };
-    return pull(env.maxPullPages === undefined ? pullDeps : { ...pullDeps, maxPages: env.maxPullPages });
+    // Asked before each page: a first pull learns the accounts on its first page and names the
+    // active one from the next page on.
+    return pullFor(activeAccountFor);
   });
+
+  /** When each `user|account` was last caught up by a background pull (clock ms). */
+  const backgroundPulledAt = new Map<string, number>();
+
+  async function pullOtherAccounts(force: boolean): Promise<PullSummary[]> {
+    const userId = await noteUser();
+    if (userId === null || halted) return [];
+    let others: string[];
+    try {
+      const active = await activeAccountFor(userId);
+      others = (await accountsOf(userId)).map((account) => account.id).filter((id) => id !== active);
+    } catch {
+      return [];
+    }
+    const summaries: PullSummary[] = [];
+    for (const accountId of others) {
+      const key = `${userId}|${accountId}`;
+      const last = backgroundPulledAt.get(key);
+      if (!force && last !== undefined && clock.now() - last < BACKGROUND_PULL_INTERVAL_MS) continue;
+      let summary = await pullFor(async () => accountId);
+      for (let round = 1; summary.status === 'more' && round < MAX_CATCH_UP_PULLS && !halted; round++) {
+        summary = await pullFor(async () => accountId);
+      }
+      if (summary.status === 'done') backgroundPulledAt.set(key, clock.now());
+      summaries.push(summary);
+      if (summary.status === 'failed' || halted) break;
+    }
+    return summaries;
+  }
 
   const runDrain = singleFlight(async (): Promise<DrainResult> => {
     const userId = await noteUser();
@@ -239,11 +329,23 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       if (userId !== null) await leases.get(userId)?.release();
     }
     const pulled = summary.confirmed.length > 0 ? await catchUp() : null;
-    return { ...summary, pull: pulled };
+    const accountPulls = (await touchesOtherAccounts(userId, summary.confirmed))
+      ? await pullOtherAccounts(true)
+      : [];
+    return { ...summary, pull: pulled, accountPulls };
   });
 
-  /** Bounds a catch-up (each pull is up to `maxPullPages` pages) so a server that never ends cannot spin. */
-  const MAX_CATCH_UP_PULLS = 1_000;
+  /** Whether a confirmed command's kind changes accounts besides the active one. */
+  async function touchesOtherAccounts(userId: string | null, confirmed: readonly string[]): Promise<boolean> {
+    if (userId === null || confirmed.length === 0) return false;
+    const { outbox: store } = storage.userStores(userId);
+    for (const id of confirmed) {
+      const record = await store.get(id);
+      if (record !== null && COMMAND_KINDS[record.kind].pullsEveryAccount) return true;
+    }
+    return false;
+  }
+
   async function catchUp(): Promise<PullSummary> {
     let summary = await runPull();
     for (let round = 1; summary.status === 'more' && round < MAX_CATCH_UP_PULLS && !halted; round++) {
@@ -253,7 +355,14 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
   }
 
   const scheduler = new SyncScheduler(
-    { pull: catchUp, drain: runDrain, takeover: () => engine.takeoverIfStale() },
+    {
+      pull: async () => {
+        await catchUp();
+        await pullOtherAccounts(false);
+      },
+      drain: runDrain,
+      takeover: () => engine.takeoverIfStale(),
+    },
     {
       timers,
       onOnline: env.onOnline ?? globalOnlineEvents,
@@ -266,22 +375,47 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     pull: runPull,
     catchUp,
     drain: runDrain,
+    pullOtherAccounts: (options) => pullOtherAccounts(options?.force === true),
+
+    async activeAccount() {
+      const current = await session.getSession();
+      return current === null ? null : activeAccountFor(current.userId);
+    },
+
+    async selectAccount(accountId) {
+      const current = await session.getSession();
+      if (current === null) return { kind: 'refused', reason: 'not_logged_in' };
+      const accounts = await accountsOf(current.userId);
+      if (accounts.length > 0 && !accounts.some((account) => account.id === accountId))
+        return { kind: 'refused', reason: 'unknown_account' };
+      await deps.session.setActiveAccount(current.userId, accountId);
+      return { kind: 'ok', accountId, pull: await catchUp() };
+    },
 
     async status() {
       const userId = await noteUser();
+      const accountId = userId === null ? null : await activeAccountFor(userId);
       const syncedAt: SyncStatus['syncedAt'] = {};
-      const stores = [storage.publicStore(), ...(userId === null ? [] : [storage.userStores(userId).sync])];
+      const stores = [storage.publicStore()];
+      if (userId !== null) stores.push(storage.userStores(userId).sync);
+      if (userId !== null && accountId !== null) stores.push(storage.accountStore(userId, accountId));
       for (const store of stores) {
         for (const [name, state] of await store.readCursors()) syncedAt[name] = state.syncedAt;
       }
-      if (userId === null) return { userId, syncedAt, pending: 0, paused: false };
+      if (userId === null) return { userId, accountId, syncedAt, pending: 0, paused: false };
       const { outbox: store } = storage.userStores(userId);
       const [pending, pause, current] = await Promise.all([
         store.countPending(),
         store.readPause(),
         session.getSession(),
       ]);
-      return { userId, syncedAt, pending, paused: pause !== null && pause.token === current?.token };
+      return {
+        userId,
+        accountId,
+        syncedAt,
+        pending,
+        paused: pause !== null && pause.token === current?.token,
+      };
     },
 
     async enqueue(input) {
@@ -315,6 +449,9 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       discardedToken = current.token;
       await releaseLease(current.userId);
       const { cancelled } = await discardUserData(storage, current.userId, clock.now());
+      await deps.session.clearActiveAccount(current.userId);
+      for (const key of [...backgroundPulledAt.keys()])
+        if (key.startsWith(`${current.userId}|`)) backgroundPulledAt.delete(key);
       return { userId: current.userId, cancelled };
     },
 

@@ -6,8 +6,11 @@
 import type { CollectionName } from '../contract/sync.js';
 import { isPending, type OutboxRecord, type OutboxState } from './commands.js';
 import {
+  ACCOUNT_COLLECTIONS,
   PUBLIC_COLLECTIONS,
   USER_COLLECTIONS,
+  accountDbName,
+  userDbName,
   type CursorRecord,
   type LeaseRecord,
   type PauseRecord,
@@ -44,6 +47,10 @@ export class MemorySyncStore implements SyncStore {
       cursors.set(name, { cursor: row?.cursor ?? null, syncedAt: row?.syncedAt ?? null });
     }
     return cursors;
+  }
+
+  async readRecords(name: CollectionName): Promise<unknown[]> {
+    return [...(this.tables.get(name)?.values() ?? [])].map(copy);
   }
 
   async applyPage(pages: readonly CollectionPage[], syncedAt: string | null): Promise<PageApplyResult> {
@@ -175,10 +182,12 @@ export class MemoryOutboxStore implements OutboxStore {
   }
 }
 
-/** Every database in memory; `deleteUser` forgets the user's. */
+/** Every database in memory; `deleteUser` forgets the user's, account databases included. */
 export class MemorySyncStorage implements SyncStorage {
   readonly public = new MemorySyncStore(PUBLIC_COLLECTIONS);
   readonly users = new Map<string, UserStores & { sync: MemorySyncStore; outbox: MemoryOutboxStore }>();
+  /** Keyed by `accountDbName(user, account)`. */
+  readonly accounts = new Map<string, MemorySyncStore>();
 
   publicStore(): SyncStore {
     return this.public;
@@ -193,7 +202,19 @@ export class MemorySyncStorage implements SyncStorage {
     return stores;
   }
 
+  accountStore(userId: string, accountId: string): MemorySyncStore {
+    const name = accountDbName(userId, accountId);
+    let store = this.accounts.get(name);
+    if (store === undefined) {
+      store = new MemorySyncStore(ACCOUNT_COLLECTIONS);
+      this.accounts.set(name, store);
+    }
+    return store;
+  }
+
   async deleteUser(userId: string): Promise<void> {
     this.users.delete(userId);
+    const prefix = `${userDbName(userId)}-a`;
+    for (const name of [...this.accounts.keys()]) if (name.startsWith(prefix)) this.accounts.delete(name);
   }
 }

@@ -17,9 +17,6 @@
  */
 import { z } from 'zod';
 import { BodyCode } from '../contract/codes.js';
-import type { ApiClient } from '../worker/api-client.js';
-import type { Session, SessionStore } from '../worker/session.js';
-import type { Outcome } from '../worker/transport.js';
 import type { SyncClock } from './clock.js';
 import {
   COMMAND_KINDS,
@@ -35,6 +32,7 @@ import {
   type StoredImage,
 } from './commands.js';
 import type { OutboxLease } from './lease.js';
+import type { Outcome, SessionReader, SyncApi, SyncSession } from './ports.js';
 import type { OutboxStore, SyncStorage } from './storage.js';
 import type { Uploader } from './uploader.js';
 
@@ -83,10 +81,10 @@ export interface DrainSummary {
 }
 
 export interface OutboxDeps {
-  api: ApiClient;
+  api: SyncApi;
   uploader: Uploader;
   /** Only the session is read: the token goes with each call explicitly. */
-  session: Pick<SessionStore, 'getSession'>;
+  session: SessionReader;
   storage: SyncStorage;
   clock: SyncClock;
   online: () => boolean;
@@ -114,7 +112,7 @@ function fieldOf(error: z.ZodError): { field: string; message: string } {
 export class Outbox {
   constructor(private readonly deps: OutboxDeps) {}
 
-  private async current(): Promise<{ session: Session; store: OutboxStore } | null> {
+  private async current(): Promise<{ session: SyncSession; store: OutboxStore } | null> {
     const session = await this.deps.session.getSession();
     if (session === null) return null;
     return { session, store: this.deps.storage.userStores(session.userId).outbox };
@@ -315,7 +313,7 @@ export class Outbox {
   }
 
   /** One command to a final state or back to queued. */
-  private async send(store: OutboxStore, record: OutboxRecord, session: Session): Promise<SendResult> {
+  private async send(store: OutboxStore, record: OutboxRecord, session: SyncSession): Promise<SendResult> {
     const now = this.deps.clock.now();
     // A queued command past its age is never sent; one found `sending` may already have taken
     // effect, so it is sent again with its key whatever its age, to learn the answer.
@@ -414,7 +412,7 @@ export class Outbox {
     const now = this.deps.clock.now();
     const common = {
       id,
-      resource: resourceOf(stored.kind, id),
+      resource: resourceOf(stored, id),
       state: 'queued' as const,
       seq: 0, // assigned by the store
       createdAtMs: now,
@@ -433,6 +431,12 @@ export class Outbox {
       case 'profile-avatar':
         return { ...common, kind: stored.kind, params: stored.params };
       case 'feedback-submit':
+        return { ...common, kind: stored.kind, params: stored.params };
+      case 'account-transfer':
+        return { ...common, kind: stored.kind, params: stored.params };
+      case 'account-create':
+        return { ...common, kind: stored.kind, params: stored.params };
+      case 'account-switch':
         return { ...common, kind: stored.kind, params: stored.params };
     }
   }
@@ -466,6 +470,14 @@ export class Outbox {
           params: { title: input.params.title, content: input.params.content, images },
         };
       }
+      case 'account-transfer': {
+        const { fromAccountId, toAccountId, asset, amount } = input.params;
+        return { kind: input.kind, params: { fromAccountId, toAccountId, asset, amount } };
+      }
+      case 'account-create':
+        return { kind: input.kind, params: { name: input.params.name } };
+      case 'account-switch':
+        return { kind: input.kind, params: { accountId: input.params.accountId } };
     }
   }
 

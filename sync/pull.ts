@@ -3,6 +3,12 @@
  * stored cursor, parses the answer and every record (STYLE rule 5), and writes each database's
  * upserts, deletes and new cursors in one transaction. Loops while the server says `hasMore`,
  * up to a bound. Without a session only the public collections are asked for and written.
+ *
+ * Accounts: each page names one account (`accountId`) and writes its account-scoped collections
+ * into that account's database only, with that database's cursors. Every page also carries the
+ * public and user cursors and applies those collections (the server sends them anyway; a
+ * missing cursor would mean "from the start"), so whichever pull carries them advances them,
+ * guarded by the stored cursor each page was based on.
  */
 import type { z } from 'zod';
 import {
@@ -12,9 +18,8 @@ import {
   type CollectionName,
   type PullData,
 } from '../contract/sync.js';
-import type { ApiClient } from '../worker/api-client.js';
-import type { SessionStore } from '../worker/session.js';
 import { isoOf, type SyncClock } from './clock.js';
+import type { SessionReader, SyncApi } from './ports.js';
 import type { CollectionPage, CursorState, SyncStorage, SyncStore } from './storage.js';
 
 export const PULL_URI = '/api/v1/sync/pull';
@@ -22,9 +27,9 @@ export const PULL_URI = '/api/v1/sync/pull';
 export const MAX_PULL_PAGES = 20;
 
 export interface PullDeps {
-  api: ApiClient;
+  api: SyncApi;
   /** Only the session is read: the token goes with each call explicitly. */
-  session: Pick<SessionStore, 'getSession'>;
+  session: SessionReader;
   storage: SyncStorage;
   clock: SyncClock;
   /** A fresh key per request (see `requestPage`). */
@@ -32,6 +37,12 @@ export interface PullDeps {
   maxPages?: number;
   /** False when the device knows it is offline: the pull fails at once instead of retrying. */
   online?: () => boolean;
+  /**
+   * The account whose collections a page carries, asked before each page (so a pull that just
+   * learnt the user's accounts names one on its next page). Null or absent: no `accountId` is
+   * sent and the account-scoped collections of the answer are ignored.
+   */
+  account?: (userId: string) => Promise<string | null>;
 }
 
 /** A record the server sent that its collection's schema refused: dropped, not written. */
@@ -51,6 +62,8 @@ export interface PullSummary {
   status: 'done' | 'more' | 'failed';
   /** The user whose collections were pulled too; null for a public-only pull. */
   userId: string | null;
+  /** The account the last page named; null when none. */
+  accountId: string | null;
   pages: number;
   /** Records written and deleted, per collection, over every page. */
   applied: Partial<Record<CollectionName, { upserts: number; deletes: number }>>;
@@ -115,12 +128,12 @@ function pagesFor(target: Target, data: PullData, dropped: DroppedRecord[]): Col
  */
 export async function pull(deps: PullDeps): Promise<PullSummary> {
   const session = await deps.session.getSession();
-  const stores: SyncStore[] = [deps.storage.publicStore()];
-  if (session !== null) stores.push(deps.storage.userStores(session.userId).sync);
-  const held = new Set<string>(stores.flatMap((store) => store.collections));
+  const shared: SyncStore[] = [deps.storage.publicStore()];
+  if (session !== null) shared.push(deps.storage.userStores(session.userId).sync);
   const summary: PullSummary = {
     status: 'done',
     userId: session?.userId ?? null,
+    accountId: null,
     pages: 0,
     applied: {},
     dropped: [],
@@ -137,7 +150,12 @@ export async function pull(deps: PullDeps): Promise<PullSummary> {
       return summary;
     }
     let targets: Target[];
+    let accountId: string | null = null;
+    const stores = [...shared];
     try {
+      if (session !== null && deps.account !== undefined) accountId = await deps.account(session.userId);
+      if (session !== null && accountId !== null)
+        stores.push(deps.storage.accountStore(session.userId, accountId));
       targets = await Promise.all(
         stores.map(async (store) => ({ store, cursors: await store.readCursors() })),
       );
@@ -148,13 +166,15 @@ export async function pull(deps: PullDeps): Promise<PullSummary> {
     for (const target of targets) {
       for (const [name, state] of target.cursors) if (state.cursor !== null) cursors[name] = state.cursor;
     }
+    summary.accountId = accountId;
+    const held = new Set<string>(stores.flatMap((store) => store.collections));
     const askedAt = deps.clock.now();
     // The API client's `read` is a GET, whose query cannot carry the cursors object; a POST goes
     // through `command`. Read routes ignore the Idempotency-Key, so a fresh one per page is harmless.
     const outcome = await deps.api.command(
       PULL_URI,
       pullDataSchema,
-      { cursors },
+      accountId === null ? { cursors } : { cursors, accountId },
       {
         idempotencyKey: deps.newKey(),
         token: session?.token ?? null,
@@ -186,7 +206,14 @@ export async function pull(deps: PullDeps): Promise<PullSummary> {
         return failed(summary, { kind: 'storage', message: messageOf(error) });
       }
     }
-    if (!data.hasMore && !raced) return summary;
+    if (!data.hasMore && !raced) {
+      // A first pull learns the user's accounts on this page: one more page carries the active one's.
+      if (accountId === null && session !== null && deps.account !== undefined) {
+        const learnt = await deps.account(session.userId).catch(() => null);
+        if (learnt !== null) continue;
+      }
+      return summary;
+    }
   }
 }
 

@@ -35,6 +35,8 @@ export interface SyncStore {
   readonly collections: readonly CollectionName[];
   /** The stored cursor of each of `collections` (absent or malformed: null). */
   readCursors(): Promise<Map<CollectionName, CursorState>>;
+  /** Every stored record of one of `collections`, unparsed (the caller parses). Read-only. */
+  readRecords(name: CollectionName): Promise<unknown[]>;
   /**
    * Writes every collection's upserts, deletes and new cursor in one transaction: all or
    * nothing. A collection whose stored cursor is no longer `basedOn` is skipped (`raced`).
@@ -97,6 +99,8 @@ export interface UserStores {
 export interface SyncStorage {
   publicStore(): SyncStore;
   userStores(userId: string): UserStores;
+  /** One account's collections (`coffer-u{user}-a{account}`). */
+  accountStore(userId: string, accountId: string): SyncStore;
   /** Deletes every database of the user (`coffer-u{user}`, `coffer-u{user}-a*`). */
   deleteUser(userId: string): Promise<void>;
 }

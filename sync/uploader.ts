@@ -11,9 +11,8 @@ import { BodyCode } from '../contract/codes.js';
 import { PROTOCOL_VERSION, REQUEST_TIMEOUT_MS } from '../contract/constants.js';
 import { DEFAULT_LOCALE, headerCodeOf } from '../contract/locales.js';
 import { answerOf } from '../contract/schema.js';
-import { backoffDelayMs, isRetryable, MAX_ATTEMPTS, type QueueOptions } from '../worker/queue.js';
-import type { SessionStore } from '../worker/session.js';
-import type { Outcome } from '../worker/transport.js';
+import type { Outcome, UploaderSession } from './ports.js';
+import { backoffDelayMs, isRetryable, MAX_ATTEMPTS, type RetryTiming } from './retry.js';
 
 export const UPLOAD_PATH = '/api/v1/common/up-img';
 
@@ -41,8 +40,9 @@ export interface HttpUploaderOptions {
   baseUrl?: string;
   /** Defaults to the plain path, which both transports' servers serve. */
   path?: string;
-  session: SessionStore;
-  queue?: QueueOptions;
+  session: UploaderSession;
+  /** The retry timing (the worker passes its queue's options). */
+  queue?: RetryTiming;
 }
 
 const anyAnswerSchema = answerOf(z.unknown());

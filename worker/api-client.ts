@@ -6,27 +6,16 @@
 import type { z } from 'zod';
 import { BodyCode } from '../contract/codes.js';
 import { DEFAULT_LOCALE, headerCodeOf } from '../contract/locales.js';
+import type { Outcome, SyncApi } from '../sync/ports.js';
 import type { RequestQueue } from './queue.js';
 import type { SessionStore } from './session.js';
-import type { Outcome } from './transport.js';
 
-export interface CommandOptions {
-  /** Made when the user acted; every retry reuses it. */
-  idempotencyKey: string;
-  /** Overrides the stored token (logout sends the token it has just cleared). */
-  token?: string | null;
-}
+export type { CommandOptions } from '../sync/ports.js';
 
-export interface ApiClient {
+/** The sync engine's `SyncApi` (commands), plus reads. */
+export interface ApiClient extends SyncApi {
   /** A read (GET), shared with identical reads within the debounce window. */
   read<T>(uri: string, data: z.ZodType<T>, params?: Record<string, unknown>): Promise<Outcome<T>>;
-  /** A command (POST with an Idempotency-Key). */
-  command<T>(
-    uri: string,
-    data: z.ZodType<T>,
-    params: Record<string, unknown>,
-    options: CommandOptions,
-  ): Promise<Outcome<T>>;
 }
 
 export function createApiClient(queue: RequestQueue, session: SessionStore): ApiClient {

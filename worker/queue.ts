@@ -4,53 +4,21 @@
  * once": transport failures, timeouts, HTTP 5xx, body code 500; nothing else) with bounded
  * exponential backoff and full jitter, and keeps at most a few calls in flight.
  */
-import { BodyCode } from '../contract/codes.js';
 import { REQUEST_DEBOUNCE_MS } from '../contract/constants.js';
+import { backoffDelayMs, isRetryable, MAX_ATTEMPTS, type RetryTiming } from '../sync/retry.js';
 import type { Call, Outcome, Send } from './transport.js';
 
-/** The first retry waits up to this long. */
-export const RETRY_BASE_MS = 500;
-export const RETRY_FACTOR = 2;
-/** No wait between attempts is ever longer than this. */
-export const RETRY_CAP_MS = 8_000;
-/** Attempts in total, the first one included. */
-export const MAX_ATTEMPTS = 5;
 export const DEFAULT_MAX_IN_FLIGHT = 4;
 
 /** A call as the queue takes it: `read` marks a POST read (no key) that may be shared. */
 export type QueuedCall<T> = Call<T> & { read?: boolean };
 
-export interface QueueOptions {
-  /** Waits `ms` before a retry (tests inject a fake). */
-  sleep?: (ms: number) => Promise<void>;
-  /** Uniform in [0, 1) (tests inject a fixed one). */
-  random?: () => number;
+/** The retry timing (sleep, jitter) comes from the shared policy in `sync/retry.ts`. */
+export interface QueueOptions extends RetryTiming {
   /** Milliseconds clock for the debounce window. */
   now?: () => number;
   maxInFlight?: number;
   debounceMs?: number;
-}
-
-/**
- * The wait before retry number `retry` (1 for the first retry): full jitter over
- * `min(RETRY_CAP_MS, RETRY_BASE_MS * RETRY_FACTOR^(retry-1))`, so always in [0, RETRY_CAP_MS].
- */
-export function backoffDelayMs(retry: number, random: () => number): number {
-  const ceiling = Math.min(RETRY_CAP_MS, RETRY_BASE_MS * RETRY_FACTOR ** Math.max(0, retry - 1));
-  const unit = Math.min(Math.max(random(), 0), 1);
-  return Math.floor(unit * ceiling);
-}
-
-/**
- * True for the outcomes CONTRACT.md retries: no answer at all (network failure, timeout),
- * HTTP 5xx, and body code 500. A 2xx that did not parse, HTTP 4xx and every other body code
- * would come back the same, so they are final.
- */
-export function isRetryable(outcome: Outcome<unknown>): boolean {
-  if (outcome.kind === 'transport') {
-    return outcome.status === null || (outcome.status >= 500 && outcome.status <= 599);
-  }
-  return outcome.kind === 'refused' && outcome.code === BodyCode.internalError;
 }
 
 /** A key order-independent serialisation, so `{a, b}` and `{b, a}` are the same read. */

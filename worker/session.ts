@@ -6,7 +6,8 @@
  */
 import { z } from 'zod';
 import { isLocale, type Locale } from '../contract/locales.js';
-import { openSessionDb, type SessionDb } from '../src/db/session-db.js';
+import type { ActiveAccountStore } from '../sync/ports.js';
+import { openSessionDb, type SessionDb } from './session-db.js';
 
 export interface Session {
   token: string;
@@ -14,7 +15,8 @@ export interface Session {
   email: string;
 }
 
-export interface SessionStore {
+/** The worker's session store; the sync engine runs on its `SyncSessionStore` part. */
+export interface SessionStore extends ActiveAccountStore {
   /** The stored session, or null when logged out. */
   getSession(): Promise<Session | null>;
   getToken(): Promise<string | null>;
@@ -40,6 +42,11 @@ const sessionRecordSchema = z.object({
 });
 
 const prefsRecordSchema = z.object({ id: z.literal('prefs'), locale: z.string() });
+const activeAccountRecordSchema = z.object({
+  userId: z.string(),
+  accountId: z.string(),
+  selectedAt: z.string(),
+});
 
 /** The session store over Dexie (IndexedDB in the browser, fake-indexeddb in tests). */
 export class DexieSessionStore implements SessionStore {
@@ -82,12 +89,26 @@ export class DexieSessionStore implements SessionStore {
   async setLocale(locale: Locale): Promise<void> {
     await this.db.prefs.put({ id: 'prefs', locale });
   }
+
+  async getActiveAccount(userId: string): Promise<string | null> {
+    const parsed = activeAccountRecordSchema.safeParse(await this.db.activeAccounts.get(userId));
+    return parsed.success ? parsed.data.accountId : null;
+  }
+
+  async setActiveAccount(userId: string, accountId: string): Promise<void> {
+    await this.db.activeAccounts.put({ userId, accountId, selectedAt: this.now().toISOString() });
+  }
+
+  async clearActiveAccount(userId: string): Promise<void> {
+    await this.db.activeAccounts.delete(userId);
+  }
 }
 
 /** The in-memory twin, for logic tests that need no IndexedDB. */
 export class MemorySessionStore implements SessionStore {
   private session: Session | null = null;
   private locale: Locale | null = null;
+  private readonly activeAccounts = new Map<string, string>();
 
   async getSession(): Promise<Session | null> {
     return this.session === null ? null : { ...this.session };
@@ -115,5 +136,17 @@ export class MemorySessionStore implements SessionStore {
 
   async setLocale(locale: Locale): Promise<void> {
     this.locale = locale;
+  }
+
+  async getActiveAccount(userId: string): Promise<string | null> {
+    return this.activeAccounts.get(userId) ?? null;
+  }
+
+  async setActiveAccount(userId: string, accountId: string): Promise<void> {
+    this.activeAccounts.set(userId, accountId);
+  }
+
+  async clearActiveAccount(userId: string): Promise<void> {
+    this.activeAccounts.delete(userId);
   }
 }

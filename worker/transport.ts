@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { BodyCode } from '../contract/codes.js';
 import { PROTOCOL_VERSION, REQUEST_TIMEOUT_MS } from '../contract/constants.js';
 import { answerOf } from '../contract/schema.js';
+import type { Outcome } from '../sync/ports.js';
 import { EnvelopeError, openAnswer, sealRequest } from './envelope.js';
 
 export interface TransportOptions {
@@ -35,18 +36,8 @@ export interface Call<T> {
   idempotencyKey?: string;
 }
 
-/**
- * What a call came to.
- * - `ok`: HTTP 2xx and body code 200, `data` parsed with the call's schema.
- * - `refused`: a well-formed answer with any other body code (460 included); `data` as sent.
- * - `transport`: no valid answer. `status` is null when nothing came back (network failure or
- *   the 60 s timeout); otherwise it is the HTTP status: outside 200-299, or 2xx with a body that
- *   does not parse.
- */
-export type Outcome<T> =
-  | { kind: 'ok'; message: string; data: T }
-  | { kind: 'refused'; code: number; message: string; data: unknown }
-  | { kind: 'transport'; status: number | null; message: string };
+/** What a call came to: declared by the sync engine, which takes the worker's outcomes. */
+export type { Outcome } from '../sync/ports.js';
 
 /** Sends one call and never throws: every failure is an `Outcome`. */
 export type Send = <T>(call: Call<T>) => Promise<Outcome<T>>;

@@ -1,7 +1,12 @@
 /** The operator API under /api/admin (CONTRACT.md: operators, roles, audit). */
 import { z } from 'zod';
+import { formatMoney, parseMoney } from '../money.js';
+import { assetSchema } from './account.js';
 import {
   emailSchema,
+  idSchema,
+  moneySchema,
+  text,
   idCursorSchema,
   isoTimeSchema,
   pageOf,
@@ -54,3 +59,72 @@ export const auditEntrySchema = z.object({
 export const auditListParamsSchema = pageParamsSchema.extend({ cursor: idCursorSchema.optional() });
 export const auditListDataSchema = pageOf(auditEntrySchema);
 export const operatorListDataSchema = z.object({ items: z.array(operatorSchema) });
+
+/** A signed money string an operator enters: not zero, at most 6 decimals (negative takes money out). */
+export const signedMoneySchema = text({ max: 40 }).transform((value, context) => {
+  try {
+    const amount = parseMoney(value);
+    if (amount !== 0n) return formatMoney(amount);
+  } catch {
+    // falls through to the issue below
+  }
+  context.addIssue({ code: 'custom', error: 'server.amount_signed_invalid' });
+  return z.NEVER;
+});
+
+export const ADJUSTMENT_STATUSES = ['pending_review', 'applied', 'rejected'] as const;
+export const adjustmentStatusSchema = z.enum(ADJUSTMENT_STATUSES, { error: 'server.field_invalid' });
+
+export const ledgerAdjustParamsSchema = z.object({
+  accountId: idSchema,
+  asset: assetSchema,
+  amount: signedMoneySchema,
+  reason: text({ max: 200 }),
+});
+export type LedgerAdjustParams = z.infer<typeof ledgerAdjustParamsSchema>;
+
+export const adjustmentSchema = z.object({
+  id: z.string(),
+  accountId: z.string(),
+  asset: assetSchema,
+  amount: z.string(),
+  reason: z.string(),
+  status: adjustmentStatusSchema,
+  requestedBy: z.string(),
+  reviewedBy: z.string().nullable(),
+  createdAt: isoTimeSchema,
+  reviewedAt: isoTimeSchema.nullable(),
+});
+export type Adjustment = z.infer<typeof adjustmentSchema>;
+export const ledgerReviewParamsSchema = z.object({ id: idSchema });
+export const adjustmentListParamsSchema = pageParamsSchema.extend({
+  status: adjustmentStatusSchema.optional(),
+  cursor: idCursorSchema.optional(),
+});
+export const adjustmentListDataSchema = pageOf(adjustmentSchema);
+
+export const ledgerViolationSchema = z.object({
+  rule: z.enum(['sum_zero', 'balance_matches_transfers', 'never_negative', 'held_covers_holds']),
+  asset: z.string(),
+  owner: z.string().optional(),
+  book: z.string().optional(),
+  expected: z.string(),
+  actual: z.string(),
+});
+export const ledgerCheckDataSchema = z.object({
+  ok: z.boolean(),
+  checkedAt: isoTimeSchema,
+  violations: z.array(ledgerViolationSchema),
+});
+
+/** Platform settings operators set: the RAB price in USDT and the newcomer incentive (USDT, 0: none). */
+export const platformSettingsSchema = z.object({ rabPriceUsdt: z.string(), newcomerIncentive: z.string() });
+export type PlatformSettings = z.infer<typeof platformSettingsSchema>;
+const nonNegativeMoneySchema = moneySchema.refine((value) => !value.startsWith('-'), {
+  error: 'server.field_invalid',
+});
+export const platformSettingsParamsSchema = z.object({
+  rabPriceUsdt: nonNegativeMoneySchema.optional(),
+  newcomerIncentive: nonNegativeMoneySchema.optional(),
+});
+export const adjustmentStatusDataSchema = z.object({ id: z.string(), status: adjustmentStatusSchema });

@@ -7,6 +7,9 @@
  *   job run <name>                                        (runs a job for the current period now)
  *   news add --title T --summary S --body B [--lang L]    notice add --text T [--lang L]
  *   quote set --symbol BTC/USDT --name N --price P        feedback reply --id I --reply R
+ *   ledger adjust --account A --asset USDT|RAB --amount 100 --reason R   (negative amounts take money out)
+ *   ledger check                                          (exit code 3 when an invariant is violated)
+ *   price set RAB <usdt>                                  setting set newcomerIncentive <usdt>
  * Works on the same database as `npm start` (DATA_DIR or DATABASE_URL); every change is audited as `cli`.
  */
 import { parseArgs } from 'node:util';
@@ -17,10 +20,14 @@ import {
   noticeWriteParamsSchema,
   quoteWriteParamsSchema,
 } from '../../contract/api/content.js';
-import { createOperatorParamsSchema } from '../../contract/api/admin.js';
+import {
+  createOperatorParamsSchema,
+  ledgerAdjustParamsSchema,
+  platformSettingsParamsSchema,
+} from '../../contract/api/admin.js';
 import { createServer } from '../app.js';
 import { loadConfig } from '../config.js';
-import { BusinessError } from '../http/answer.js';
+import { BusinessError } from '../core/errors.js';
 import { loadTranslator } from '../i18n/i18n.js';
 import { JobName } from '../jobs/scheduler.js';
 import { errorOfIssue } from '../http/params.js';
@@ -34,7 +41,11 @@ const USAGE = `usage: npm run admin -- <command>
   news add --title T --summary S --body B [--lang zh-Hans|en|...]
   notice add --text T [--lang L]
   quote set --symbol BTC/USDT --name Bitcoin --price 64000.5
-  feedback reply --id I --reply R`;
+  feedback reply --id I --reply R
+  ledger adjust --account A --asset USDT|RAB --amount 100 --reason R
+  ledger check
+  price set RAB <usdt>
+  setting set newcomerIncentive <usdt>`;
 
 /** Parses CLI values with a route's schema, so the CLI refuses what the API refuses. */
 function parsed<S extends z.ZodType>(schema: S, values: Record<string, unknown>): z.output<S> {
@@ -65,6 +76,10 @@ async function main(argv: string[]): Promise<void> {
         'price',
         'id',
         'reply',
+        'account',
+        'asset',
+        'amount',
+        'reason',
       ].map((name) => [name, { type: 'string' as const }]),
     ),
   });
@@ -78,10 +93,16 @@ async function main(argv: string[]): Promise<void> {
     'notice add',
     'quote set',
     'feedback reply',
+    'ledger adjust',
+    'ledger check',
   ];
+  const withValue = (first: string, second: string) =>
+    positionals[0] === first && positionals[1] === second && positionals.length === 4;
   if (
     !known.includes(command) &&
-    !(positionals[0] === 'job' && positionals[1] === 'run' && positionals.length === 3)
+    !(positionals[0] === 'job' && positionals[1] === 'run' && positionals.length === 3) &&
+    !withValue('price', 'set') &&
+    !withValue('setting', 'set')
   ) {
     throw new UsageError(USAGE);
   }
@@ -126,6 +147,24 @@ async function main(argv: string[]): Promise<void> {
           `feedback ${(await server.services.feedback.replyFromCli(parsed(feedbackReplyParamsSchema, values))).id} replied`,
         );
         return;
+      case 'ledger adjust': {
+        const adjustment = await server.services.ledgerAdmin.adjustFromCli(
+          parsed(ledgerAdjustParamsSchema, {
+            accountId: values.account,
+            asset: values.asset,
+            amount: values.amount,
+            reason: values.reason,
+          }),
+        );
+        console.log(`adjustment ${adjustment.id} ${adjustment.status}`);
+        return;
+      }
+      case 'ledger check': {
+        const check = await server.services.ledgerAdmin.check();
+        console.log(JSON.stringify(check, null, 2));
+        if (!check.ok) process.exitCode = 3;
+        return;
+      }
       case 'operator list':
         for (const operator of (await operators.list()).items)
           console.log(`${operator.id}\t${operator.email}\t${operator.role}`);
@@ -146,6 +185,23 @@ async function main(argv: string[]): Promise<void> {
         }
         return;
       default: {
+        if (withValue('price', 'set') || withValue('setting', 'set')) {
+          const [, , name, value] = positionals;
+          const change =
+            positionals[0] === 'price' && name === 'RAB'
+              ? { rabPriceUsdt: value }
+              : positionals[0] === 'setting' && name === 'newcomerIncentive'
+                ? { newcomerIncentive: value }
+                : null;
+          if (!change) throw new UsageError(USAGE);
+          const settings = await server.services.ledgerAdmin.updateSettingsFromCli(
+            parsed(platformSettingsParamsSchema, change),
+          );
+          console.log(
+            `RAB price ${settings.rabPriceUsdt} USDT, newcomer incentive ${settings.newcomerIncentive} USDT`,
+          );
+          return;
+        }
         const name = positionals[2];
         const job = Object.values(JobName).find((candidate) => candidate === name);
         if (!job) throw new UsageError(USAGE);

@@ -4,8 +4,8 @@
  */
 import { and, eq } from 'drizzle-orm';
 import { BodyCode } from '../../contract/codes.js';
-import { BusinessError, ReplayedAnswer } from '../http/answer.js';
-import { idempotencyOwnerOf, type RequestContext } from '../http/context.js';
+import { BusinessError, ReplayedAnswer } from '../core/errors.js';
+import { idempotencyOwnerOf, type RequestContext } from '../core/context.js';
 import type { Clock } from '../clock.js';
 import type { Database, Transaction } from './database.js';
 import { idempotencyKeys } from './schema.js';

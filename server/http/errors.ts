@@ -6,7 +6,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { BodyCode } from '../../contract/codes.js';
 import type { Translator } from '../i18n/i18n.js';
-import { BusinessError, ReplayedAnswer } from './answer.js';
+import { BusinessError, ReplayedAnswer } from '../core/errors.js';
 import { uploadTooLarge } from '../services/uploads.service.js';
 import { contextOf, sendAnswer } from './route.js';
 

@@ -11,7 +11,7 @@ import { ENVELOPE_MAX_AGE_SECONDS } from '../../contract/constants.js';
 import type { Clock } from '../clock.js';
 import type { Translator } from '../i18n/i18n.js';
 import type { CounterStore } from '../security/counters.js';
-import { BusinessError } from './answer.js';
+import { BusinessError } from '../core/errors.js';
 import { EnvelopeError, open, randomHandshake, seal, signMatches, signOf } from './envelope-codec.js';
 import { nestsTooDeep } from './params.js';
 import { contextOf, sendAnswer } from './route.js';

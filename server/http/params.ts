@@ -2,7 +2,7 @@
 import crypto from 'node:crypto';
 import type { z } from 'zod';
 import { BodyCode } from '../../contract/codes.js';
-import { BusinessError } from './answer.js';
+import { BusinessError } from '../core/errors.js';
 
 type Issue = z.core.$ZodIssue;
 

@@ -12,8 +12,9 @@ import type { Locale, Translator } from '../i18n/i18n.js';
 import { localeFromHeader } from '../i18n/i18n.js';
 import type { SessionService } from '../services/sessions.service.js';
 import { OperatorService } from '../services/operators.service.js';
-import { BusinessError, notLoggedIn, renderAnswer } from './answer.js';
-import type { Caller, RequestContext } from './context.js';
+import { BusinessError, notLoggedIn } from '../core/errors.js';
+import { renderAnswer } from './answer.js';
+import type { Caller, RequestContext } from '../core/context.js';
 import { idempotencyKeyOf, mergeParams, parseParams, requestHashOf } from './params.js';
 
 /** Who may call: anyone, a customer, a customer or any operator, or operators with one of `roles`. */

@@ -4,12 +4,22 @@ import { z } from 'zod';
 import type { Executor } from '../db/database.js';
 import { syncChanges } from '../db/schema.js';
 
+export interface SyncChange {
+  collection: string;
+  scopeId: number;
+  recordId: string;
+  deleted: boolean;
+  at: Date;
+}
+
 /** Records a write to a synced record, in the writer's transaction (so both commit or neither). */
-export async function recordChange(
-  db: Executor,
-  change: { collection: string; scopeId: number; recordId: string; deleted: boolean; at: Date },
-): Promise<void> {
-  await db.insert(syncChanges).values(change);
+export async function recordChange(db: Executor, change: SyncChange): Promise<void> {
+  await recordChanges(db, [change]);
+}
+
+/** Records several writes in one statement, in the writer's transaction. */
+export async function recordChanges(db: Executor, changes: readonly SyncChange[]): Promise<void> {
+  if (changes.length > 0) await db.insert(syncChanges).values([...changes]);
 }
 
 const horizonSchema = z.object({

@@ -54,6 +54,17 @@ export async function insertAccount(
   return row;
 }
 
+/** Locks the user's row for this transaction: account changes of one user happen one at a time. */
+export async function lockUser(db: Executor, userId: number): Promise<UserRow | undefined> {
+  const [row] = await db.select().from(users).where(eq(users.id, userId)).for('update');
+  return row;
+}
+
+export async function findAccount(db: Executor, accountId: number) {
+  const [row] = await db.select().from(accounts).where(eq(accounts.id, accountId));
+  return row;
+}
+
 export async function listAccounts(db: Executor, userId: number) {
   return db.select().from(accounts).where(eq(accounts.userId, userId)).orderBy(asc(accounts.id));
 }

@@ -1,7 +1,7 @@
 /** /api/admin: the operator API (roles and an append-only audit log). */
 import * as admin from '../../contract/api/admin.js';
 import { noParamsSchema } from '../../contract/schema.js';
-import type { RoutesOf } from './index.js';
+import type { RoutesOf } from './route-list.js';
 
 export const adminRoutes: RoutesOf = (define, { operators }) => {
   define({

@@ -1,7 +1,7 @@
 /** /api/v1/common: public configuration reads. */
 import * as common from '../../contract/api/common.js';
 import { noParamsSchema } from '../../contract/schema.js';
-import type { RoutesOf } from './index.js';
+import type { RoutesOf } from './route-list.js';
 
 export const commonRoutes: RoutesOf = (define, { common: service }) => {
   define({

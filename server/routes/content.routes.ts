@@ -4,7 +4,7 @@ import { doneDataSchema } from '../../contract/api/sso.js';
 import { pageParamsSchema } from '../../contract/schema.js';
 import { noParamsSchema } from '../../contract/schema.js';
 import { pullDataSchema, pullParamsSchema } from '../../contract/sync.js';
-import type { RoutesOf } from './index.js';
+import type { RoutesOf } from './route-list.js';
 
 export const contentRoutes: RoutesOf = (define, { sync, content: service, user, feedback }) => {
   define({

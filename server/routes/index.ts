@@ -1,38 +1,14 @@
 /** Every API route, registered from per-folder route lists. */
 import type { FastifyInstance } from 'fastify';
-import type { z } from 'zod';
-import type { Translator } from '../i18n/i18n.js';
-import { defineRoute, type RouteDefinition } from '../http/route.js';
-import type { AuthService } from '../services/auth.service.js';
-import type { CommonService } from '../services/common.service.js';
-import type { OperatorService } from '../services/operators.service.js';
-import type { SessionService } from '../services/sessions.service.js';
-import type { UploadService } from '../services/uploads.service.js';
-import type { UserService } from '../services/user.service.js';
-import type { ContentService } from '../services/content.service.js';
-import type { FeedbackService } from '../services/feedback.service.js';
-import type { SyncService } from '../services/sync.service.js';
+import { defineRoute } from '../http/route.js';
+import type { AppServices, Define, RoutesOf } from './route-list.js';
 import { contentAdminRoutes, contentRoutes } from './content.routes.js';
 import { adminRoutes } from './admin.routes.js';
 import { commonRoutes } from './common.routes.js';
 import { ssoRoutes } from './sso.routes.js';
 import { userRoutes } from './user.routes.js';
-
-export interface AppServices {
-  translator: Translator;
-  sessions: SessionService;
-  auth: AuthService;
-  user: UserService;
-  common: CommonService;
-  operators: OperatorService;
-  uploads: UploadService;
-  content: ContentService;
-  feedback: FeedbackService;
-  sync: SyncService;
-}
-
-type Define = <P extends z.ZodType, D extends z.ZodType>(def: RouteDefinition<P, D>) => void;
-export type RoutesOf = (define: Define, services: AppServices) => void;
+import { accountRoutes } from './account.routes.js';
+import { ledgerAdminRoutes } from './ledger-admin.routes.js';
 
 const ROUTE_LISTS: readonly RoutesOf[] = [
   ssoRoutes,
@@ -41,6 +17,8 @@ const ROUTE_LISTS: readonly RoutesOf[] = [
   contentRoutes,
   adminRoutes,
   contentAdminRoutes,
+  accountRoutes,
+  ledgerAdminRoutes,
 ];
 
 /** Registers every route list; a path declared twice fails at start. */

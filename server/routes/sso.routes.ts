@@ -1,7 +1,7 @@
 /** /api/v1/sso: registration, login, logout, password recovery. */
 import * as sso from '../../contract/api/sso.js';
 import { noParamsSchema } from '../../contract/schema.js';
-import type { RoutesOf } from './index.js';
+import type { RoutesOf } from './route-list.js';
 
 export const ssoRoutes: RoutesOf = (define, { auth }) => {
   define({

@@ -5,10 +5,10 @@ import { BodyCode } from '../../contract/codes.js';
 import { UPLOAD_MAX_BYTES } from '../../contract/constants.js';
 import { answerOf } from '../../contract/schema.js';
 import { uploadDataSchema } from '../../contract/api/common.js';
-import { BusinessError } from '../http/answer.js';
+import { BusinessError } from '../core/errors.js';
 import { idempotencyKeyOf, requestHashOf } from '../http/params.js';
 import { authorize, contextOf, sendAnswer } from '../http/route.js';
-import type { AppServices } from './index.js';
+import type { AppServices } from './route-list.js';
 import { sha256Hex } from '../security/tokens.js';
 
 const UPLOAD_PATH = '/v1/common/up-img';

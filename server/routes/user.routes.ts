@@ -1,7 +1,7 @@
 /** /api/v1/user: the logged-in user's own data. */
 import { userInfoSchema } from '../../contract/api/user.js';
 import { noParamsSchema } from '../../contract/schema.js';
-import type { RoutesOf } from './index.js';
+import type { RoutesOf } from './route-list.js';
 
 export const userRoutes: RoutesOf = (define, { user }) => {
   define({

@@ -3,7 +3,7 @@
  * and limits"). Counted per account and per client address, in the shared counter store.
  */
 import { BodyCode } from '../../contract/codes.js';
-import { BusinessError } from '../http/answer.js';
+import { BusinessError } from '../core/errors.js';
 import type { CounterStore } from './counters.js';
 
 export const LIMITS = {

@@ -13,18 +13,16 @@ import { NICKNAME_MAX_LENGTH } from '../../contract/constants.js';
 import type { Clock } from '../clock.js';
 import { type CommandRunner, Refusal } from '../db/commands.js';
 import type { Transaction } from '../db/database.js';
-import { BusinessError } from '../http/answer.js';
-import type { RequestContext } from '../http/context.js';
+import { BusinessError } from '../core/errors.js';
+import type { RequestContext } from '../core/context.js';
 import { revokeAllSessions } from '../repositories/sessions.repository.js';
 import { recordChange } from '../repositories/sync.repository.js';
 import {
   findInvite,
   findUserByEmail,
-  insertAccount,
   insertInvite,
   insertReferralChain,
   insertUser,
-  setDefaultAccount,
   setPasswordHash,
 } from '../repositories/users.repository.js';
 import type { Limits } from '../security/limits.js';
@@ -32,6 +30,7 @@ import { decoyHash, hashPassword, verifyPassword } from '../security/passwords.j
 import { newInviteCode } from '../security/tokens.js';
 import type { CodeService } from './codes.service.js';
 import type { SessionService } from './sessions.service.js';
+import type { AccountService } from './account.service.js';
 import { AVATARS } from './common.service.js';
 
 const emailTaken = () =>
@@ -61,6 +60,7 @@ export class AuthService {
     private readonly sessions: SessionService,
     private readonly limits: Limits,
     private readonly scryptCost: number,
+    private readonly accounts: AccountService,
   ) {}
 
   /** Mails a registration code; 409 when the address already has an account. */
@@ -107,13 +107,7 @@ export class AuthService {
         if (!user && (await findUserByEmail(tx, params.email))) throw emailTaken();
       }
       if (!user) throw new Error('could not find a free invite code');
-      const account = await insertAccount(tx, {
-        userId: user.id,
-        kind: 'main',
-        name: 'main',
-        createdAt: now,
-      });
-      await setDefaultAccount(tx, user.id, account.id);
+      await this.accounts.openMainAccount(tx, user.id, now);
       if (
         !(await insertInvite(tx, {
           code: user.inviteCode,

@@ -8,8 +8,8 @@ import { CODE_MAX_WRONG_TRIES, CODE_RESEND_SECONDS, CODE_TTL_SECONDS } from '../
 import type { SendCodeData } from '../../contract/api/sso.js';
 import type { Clock } from '../clock.js';
 import type { Transaction } from '../db/database.js';
-import { BusinessError } from '../http/answer.js';
-import type { RequestContext } from '../http/context.js';
+import { BusinessError } from '../core/errors.js';
+import type { RequestContext } from '../core/context.js';
 import type { Translator } from '../i18n/i18n.js';
 import type { Mailer } from '../mail/mailer.js';
 import {

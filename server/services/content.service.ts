@@ -12,8 +12,8 @@ import type {
 import type { Clock } from '../clock.js';
 import type { CommandRunner } from '../db/commands.js';
 import type { Database, Executor } from '../db/database.js';
-import { notFound } from '../http/answer.js';
-import type { RequestContext } from '../http/context.js';
+import { notFound } from '../core/errors.js';
+import type { RequestContext } from '../core/context.js';
 import {
   deleteNews,
   deleteNotice,

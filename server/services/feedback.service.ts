@@ -3,8 +3,8 @@ import type { PushFeedbackParams } from '../../contract/api/content.js';
 import type { Clock } from '../clock.js';
 import type { CommandRunner } from '../db/commands.js';
 import type { Database, Executor } from '../db/database.js';
-import { invalidField, notFound } from '../http/answer.js';
-import { userIdOf, type RequestContext } from '../http/context.js';
+import { invalidField, notFound } from '../core/errors.js';
+import { userIdOf, type RequestContext } from '../core/context.js';
 import {
   insertFeedback,
   listAllFeedback,

@@ -7,8 +7,8 @@ import type { CreateOperatorParams, OperatorRole } from '../../contract/api/admi
 import type { Clock } from '../clock.js';
 import type { CommandRunner } from '../db/commands.js';
 import type { Database, Executor } from '../db/database.js';
-import { BusinessError } from '../http/answer.js';
-import type { RequestContext } from '../http/context.js';
+import { BusinessError } from '../core/errors.js';
+import type { RequestContext } from '../core/context.js';
 import {
   appendAudit,
   findOperatorByEmail,

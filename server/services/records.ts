@@ -8,6 +8,13 @@ import type {
 } from '../../contract/api/content.js';
 import type { FeedbackRow, NewsRow, NoticeRow, QuoteRow } from '../repositories/content.repository.js';
 import type { UserRow } from '../repositories/users.repository.js';
+import type { AccountRecord, BalanceRecord, PriceRecord, WalletRecord } from '../../contract/api/account.js';
+import { formatMoney, minor, type Minor } from '../../contract/money.js';
+import type { accounts } from '../db/schema.js';
+import type { AccountBalances } from '../ledger/ledger.js';
+import type { TransferRow } from '../ledger/ledger.repository.js';
+
+type AccountRow = typeof accounts.$inferSelect;
 
 export const toNewsRecord = (row: NewsRow): NewsRecord => ({
   id: String(row.id),
@@ -55,4 +62,45 @@ export const toProfileRecord = (row: UserRow): ProfileRecord => ({
   avatar: row.avatar,
   inviteCode: row.inviteCode,
   updatedAt: row.updatedAt.toISOString(),
+});
+
+export const toAccountRecord = (row: AccountRow, defaultAccountId: number | null): AccountRecord => ({
+  id: String(row.id),
+  kind: row.kind,
+  name: row.name,
+  isDefault: row.id === defaultAccountId,
+  createdAt: row.createdAt.toISOString(),
+});
+
+export const toBalanceRecord = (accountId: number, balances: AccountBalances, at: Date): BalanceRecord => ({
+  id: String(accountId),
+  cash: formatMoney(balances.USDT.cash),
+  hosting: formatMoney(balances.USDT.hosting),
+  held: formatMoney(balances.USDT.held),
+  rab: formatMoney(balances.RAB.cash),
+  rabHeld: formatMoney(balances.RAB.held),
+  updatedAt: at.toISOString(),
+});
+
+/** One side of a transfer, seen from the Coffer account `owner` (the debit side when it paid). */
+export function toWalletRecord(row: TransferRow, side: 'd' | 'c'): WalletRecord {
+  const debit = side === 'd';
+  const amount = minor(debit ? -row.amount : row.amount);
+  const after = debit ? row.debitBalanceAfter : row.creditBalanceAfter;
+  return {
+    id: `${row.id}-${side}`,
+    kind: row.kind as WalletRecord['kind'], // the ledger writes only RECORD_KINDS
+    asset: row.asset as WalletRecord['asset'], // the ledger writes only ASSETS
+    book: (debit ? row.debitBook : row.creditBook) as WalletRecord['book'], // a customer's side is one of BOOKS
+    amount: formatMoney(amount),
+    balanceAfter: formatMoney(minor(after ?? 0n)),
+    createdAt: row.createdAt.toISOString(),
+    ref: { table: row.refTable, id: row.refId },
+  };
+}
+
+export const toPriceRecord = (asset: string, usdt: Minor, updatedAt: Date): PriceRecord => ({
+  id: asset,
+  usdt: formatMoney(usdt),
+  updatedAt: updatedAt.toISOString(),
 });

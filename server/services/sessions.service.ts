@@ -1,7 +1,7 @@
 /** Opaque, revocable session tokens with a sliding expiry (ARCHITECTURE.md "Sessions"). */
 import type { Clock } from '../clock.js';
 import type { Database, Executor } from '../db/database.js';
-import type { Caller } from '../http/context.js';
+import type { Caller } from '../core/context.js';
 import { findOperatorById } from '../repositories/operators.repository.js';
 import {
   extendSession,

@@ -13,8 +13,8 @@ import {
   type PullParams,
 } from '../../contract/sync.js';
 import type { Database, Executor } from '../db/database.js';
-import { BusinessError } from '../http/answer.js';
-import type { RequestContext } from '../http/context.js';
+import { BusinessError } from '../core/errors.js';
+import type { RequestContext } from '../core/context.js';
 import {
   feedbackByIds,
   newsByIds,
@@ -23,7 +23,20 @@ import {
 } from '../repositories/content.repository.js';
 import { changesAfter, snapshotHorizon } from '../repositories/sync.repository.js';
 import { findUserById, listAccounts } from '../repositories/users.repository.js';
-import { toFeedbackRecord, toNewsRecord, toNoticeRecord, toProfileRecord, toQuoteRecord } from './records.js';
+import {
+  toAccountRecord,
+  toBalanceRecord,
+  toFeedbackRecord,
+  toNewsRecord,
+  toNoticeRecord,
+  toPriceRecord,
+  toProfileRecord,
+  toQuoteRecord,
+  toWalletRecord,
+} from './records.js';
+import { accountBalances } from '../ledger/ledger.js';
+import { latestTransferAt, transfersOfOwnerByIds } from '../ledger/ledger.repository.js';
+import { rabPrice } from './settings.service.js';
 
 type Loader = (db: Executor, scopeId: number, ids: string[]) => Promise<Array<{ id: string }>>;
 const numericIds = (ids: string[]) => ids.filter((id) => /^\d{1,15}$/.test(id)).map(Number);
@@ -40,6 +53,42 @@ const LOADERS: Record<CollectionName, Loader> = {
   },
   feedback: async (db, userId, ids) =>
     (await feedbackByIds(db, userId, numericIds(ids))).map(toFeedbackRecord),
+  prices: async (db, _scope, ids) => {
+    if (!ids.includes('RAB')) return [];
+    const price = await rabPrice(db);
+    return price.updatedAt ? [toPriceRecord('RAB', price.value, price.updatedAt)] : [];
+  },
+  accounts: async (db, userId, ids) => {
+    const [user, rows] = await Promise.all([findUserById(db, userId), listAccounts(db, userId)]);
+    const wanted = new Set(ids);
+    return rows
+      .filter((row) => wanted.has(String(row.id)))
+      .map((row) => toAccountRecord(row, user?.defaultAccountId ?? null));
+  },
+  balances: async (db, accountId, ids) => {
+    if (!ids.includes(String(accountId))) return [];
+    const balances = (await accountBalances(db, [accountId])).get(accountId);
+    const latest = await latestTransferAt(db, accountId);
+    return balances ? [toBalanceRecord(accountId, balances, latest ?? new Date(0))] : [];
+  },
+  records: async (db, accountId, ids) => {
+    const sides = new Map<number, Set<string>>();
+    for (const id of ids) {
+      const match = /^(\d{1,15})-([dc])$/.exec(id);
+      if (!match?.[1] || !match[2]) continue;
+      const transferId = Number(match[1]);
+      sides.set(transferId, (sides.get(transferId) ?? new Set()).add(match[2]));
+    }
+    const rows = await transfersOfOwnerByIds(db, accountId, [...sides.keys()]);
+    return rows.flatMap((row) =>
+      (['d', 'c'] as const)
+        .filter(
+          (side) =>
+            sides.get(row.id)?.has(side) && (side === 'd' ? row.debitOwner : row.creditOwner) === accountId,
+        )
+        .map((side) => toWalletRecord(row, side)),
+    );
+  },
 };
 
 function parseCursor(cursor: string | undefined): { txid: number; seq: number } {

@@ -1,8 +1,8 @@
 /** The logged-in user's own profile. */
 import type { UserInfo } from '../../contract/api/user.js';
 import type { Database } from '../db/database.js';
-import { invalidField, notLoggedIn } from '../http/answer.js';
-import { userIdOf, type RequestContext } from '../http/context.js';
+import { invalidField, notLoggedIn } from '../core/errors.js';
+import { userIdOf, type RequestContext } from '../core/context.js';
 import { findUserById, listAccounts, updateUserProfile } from '../repositories/users.repository.js';
 import { recordChange } from '../repositories/sync.repository.js';
 import type { Clock } from '../clock.js';

@@ -8,7 +8,9 @@ import { ServiceButton } from '../ui/ServiceButton.js';
 import { toast } from '../ui/toast.js';
 import { ChunkErrorBoundary, PageLoading } from './loading.js';
 import { PageHeader } from './PageHeader.js';
-import { launchTarget, ROUTE_TABLE, ROUTES, type RouteEntry } from './routes.js';
+import { PageLookupContext } from './navigation.js';
+import { ROUTES } from './paths.js';
+import { hasPage, launchTarget, ROUTE_TABLE, type RouteEntry } from './routes.js';
 import { AppUpdate } from './AppUpdate.js';
 import { useSyncEngine } from './sync-boot.js';
 import { TabBar } from './TabBar.js';
@@ -16,7 +18,9 @@ import { TabBar } from './TabBar.js';
 export function App() {
   return (
     <HashRouter>
-      <Shell />
+      <PageLookupContext.Provider value={hasPage}>
+        <Shell />
+      </PageLookupContext.Provider>
     </HashRouter>
   );
 }

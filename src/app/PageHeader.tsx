@@ -1,7 +1,7 @@
 /** The standard 44 px header: back button and the page's one heading. */
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
-import { ROUTES } from './routes.js';
+import { ROUTES } from './paths.js';
 
 export function PageHeader({ title, back }: { title: string; back: boolean }) {
   const { t } = useTranslation();

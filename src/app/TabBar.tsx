@@ -1,7 +1,7 @@
 /** The five bottom tabs in the spec's order: links, so the keyboard and screen readers can use them. */
 import { useTranslation } from 'react-i18next';
 import { NavLink } from 'react-router-dom';
-import { TABS } from './routes.js';
+import { TABS } from './paths.js';
 
 const ICONS: Record<(typeof TABS)[number]['icon'], string> = {
   home: 'M4 11l8-7 8 7v9a1 1 0 0 1-1 1h-4v-6H9v6H5a1 1 0 0 1-1-1z',

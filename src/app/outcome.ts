@@ -11,7 +11,7 @@ import { BodyCode } from '../../contract/codes.js';
 import { SPECIAL_CODE_REDIRECT_MS } from '../../contract/constants.js';
 import type { Outcome } from '../../worker/transport.js';
 import { toast } from '../ui/toast.js';
-import { ROUTES } from './routes.js';
+import { ROUTES } from './paths.js';
 import { useGo } from './navigation.js';
 
 const REDIRECTS: Partial<Record<number, string>> = {

@@ -3,6 +3,7 @@
  * "not yet open" toast when opened. Route names are the spec's and live only in this table.
  */
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { ROUTES } from './paths.js';
 
 export type HeaderKind = 'standard' | 'custom';
 export type Access = 'anyone' | 'user';
@@ -27,43 +28,6 @@ function page(load: () => Promise<{ default: ComponentType }>): LazyExoticCompon
     ]),
   );
 }
-
-export const ROUTES = {
-  login: '/pages/login/login',
-  register: '/pages/register/register',
-  registerVerify: '/pages/register/verify_code',
-  forgot: '/pages/forget_pwd/forget_pwd',
-  forgotVerify: '/pages/forget_pwd/verify_code',
-  forgotReset: '/pages/forget_pwd/forget_pwd1',
-  download: '/pages/download/download',
-  home: '/pages/index/index',
-  hosting: '/pages/index/index2',
-  team: '/pages/blance_record/blance_record6',
-  my: '/pages/my/my',
-  trading: '/pages/index/index1',
-  settings: '/pages/setting/setting',
-  kefu: '/pages/kefu/kefu',
-  updatePassword2: '/pages/update_pwd/update_pwd2',
-  updatePassword3: '/pages/update_pwd/update_pwd3',
-  withdraw2: '/pages/withdraw/withdraw2',
-  /**
-   * The spec has no route of its own for a news article or the outbox, and its second/second
-   * pair is otherwise unused: second takes a news article (`?id=`), second1 the pending commands.
-   */
-  article: '/pages/second/second',
-  outbox: '/pages/second/second1',
-  profile: '/pages/setting/setting1',
-  feedback: '/pages/setting/setting3',
-} as const;
-
-/** The five bottom tabs, in the spec's order. */
-export const TABS = [
-  { path: ROUTES.home, label: 'tabs.home', icon: 'home' },
-  { path: ROUTES.hosting, label: 'tabs.hosting', icon: 'hosting' },
-  { path: ROUTES.team, label: 'tabs.team', icon: 'team' },
-  { path: ROUTES.my, label: 'tabs.assets', icon: 'assets' },
-  { path: ROUTES.trading, label: 'tabs.trading', icon: 'trading' },
-] as const;
 
 const built: RouteEntry[] = [
   {
@@ -188,6 +152,20 @@ const built: RouteEntry[] = [
     title: 'feedback.title',
     page: page(() => import('../features/settings/FeedbackPage.js')),
   },
+  {
+    path: ROUTES.walletRecords,
+    header: 'standard',
+    access: 'user',
+    title: 'records.title',
+    page: page(() => import('../features/records/RecordsPage.js')),
+  },
+  {
+    path: ROUTES.accounts,
+    header: 'standard',
+    access: 'user',
+    title: 'accounts.title',
+    page: page(() => import('../features/accounts/AccountsPage.js')),
+  },
 ];
 
 const numbered = (base: string, numbers: number[]) => numbers.map((n) => `${base}${n}`);
@@ -204,8 +182,7 @@ const notYetOpen: string[] = [
   '/pages/register/verify_code1',
   '/pages/goods_detail/goods_detail',
   '/pages/share_poster/share_poster',
-  ...numbered('/pages/setting/setting', [2, 4, 5]),
-  '/pages/blance_record/blance_record',
+  ...numbered('/pages/setting/setting', [2, 5]),
   ...numbered('/pages/blance_record/blance_record', [1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 12]),
   '/pages/withdraw/withdraw',
   ...numbered('/pages/withdraw/withdraw', [1, 2, 3, 4, 5, 6]),
@@ -231,6 +208,11 @@ const byPath = new Map(ROUTE_TABLE.map((entry) => [entry.path, entry]));
 
 export function routeOf(path: string): RouteEntry | undefined {
   return byPath.get(path === '/' ? ROUTES.login : path);
+}
+
+/** Whether a path has a built page (the shell hands this to useGo through PageLookupContext). */
+export function hasPage(path: string): boolean {
+  return routeOf(path)?.page !== undefined;
 }
 
 /** Pages the launch rule leaves alone (spec section 2). */

@@ -1,16 +1,36 @@
 /**
- * The UI's read handles on the synced databases (`coffer-public`, `coffer-u{user}`), one per
- * database for the page's life, read with useLiveQuery. Only the worker writes them.
+ * The UI's read handles on the synced databases (`coffer-public`, `coffer-u{user}`,
+ * `coffer-u{user}-a{account}`), one per database for the page's life, read with useLiveQuery.
+ * Only the worker writes them.
  * This module loads zod (through the collections' schemas): import it from lazy pages only,
  * never from a module the login page imports.
  */
 import { useLiveQuery } from 'dexie-react-hooks';
-import { openPublicDb, openUserDb, type PublicDb, type UserDb } from '../../sync/databases.js';
+import { activeAccountOf } from '../../sync/active-account.js';
+import {
+  accountDbName,
+  openAccountDb,
+  openPublicDb,
+  openUserDb,
+  type AccountDb,
+  type PublicDb,
+  type UserDb,
+} from '../../sync/databases.js';
 import { oldestSync } from '../ui/freshness.js';
-import { useSession } from './use-session.js';
+import { selectedAccountOf, useSession } from './use-session.js';
+
+export type { AccountDb } from '../../sync/databases.js';
+
+/** The account the money screens show, and whose user it belongs to. */
+export interface ActiveAccount {
+  userId: string;
+  accountId: string;
+}
 
 let publicDb: PublicDb | undefined;
 const userDbs = new Map<string, UserDb>();
+/** Keyed by `accountDbName(user, account)`. */
+const accountDbs = new Map<string, AccountDb>();
 
 /** The shared handle on `coffer-public`. */
 export function publicDatabase(): PublicDb {
@@ -26,17 +46,40 @@ export function publicDatabase(): PublicDb {
 export function userDatabase(userId: string): UserDb {
   let db = userDbs.get(userId);
   if (db === undefined || db.hasBeenClosed()) {
-    closeUserDatabases();
+    for (const other of userDbs.values()) other.close();
+    userDbs.clear();
     db = openUserDb(userId);
     userDbs.set(userId, db);
   }
   return db;
 }
 
-/** Closes the UI's handles on user databases (before logout deletes them). */
+/**
+ * The shared handle on `coffer-u{userId}-a{accountId}`. A closed handle is replaced; handles on
+ * other users' account databases are closed, as for `userDatabase`.
+ */
+export function accountDatabase(userId: string, accountId: string): AccountDb {
+  const name = accountDbName(userId, accountId);
+  let db = accountDbs.get(name);
+  if (db === undefined || db.hasBeenClosed()) {
+    const ownPrefix = `${accountDbName(userId, '')}`;
+    for (const [other, handle] of [...accountDbs]) {
+      if (other.startsWith(ownPrefix)) continue;
+      handle.close();
+      accountDbs.delete(other);
+    }
+    db = openAccountDb(userId, accountId);
+    accountDbs.set(name, db);
+  }
+  return db;
+}
+
+/** Closes the UI's handles on user and account databases (before logout deletes them). */
 export function closeUserDatabases(): void {
   for (const db of userDbs.values()) db.close();
   userDbs.clear();
+  for (const db of accountDbs.values()) db.close();
+  accountDbs.clear();
 }
 
 /** The logged-in user's database, or null while the session loads or when logged out. */
@@ -47,11 +90,43 @@ export function useUserDb(): UserDb | null {
 }
 
 /**
+ * The active account, live: the one selected on this device (`account-select`) while it is among
+ * the synced accounts, else the default one, else the main one (`sync/active-account.ts`, the
+ * rule the worker pulls by). Undefined while loading; null when logged out or before the
+ * accounts were first synced.
+ */
+export function useActiveAccount(): ActiveAccount | null | undefined {
+  const session = useSession();
+  const userId = session?.userId ?? null;
+  const accountId = useLiveQuery(
+    async () => {
+      if (userId === null) return null;
+      const [selected, accounts] = await Promise.all([
+        selectedAccountOf(userId),
+        userDatabase(userId).accounts.toArray(),
+      ]);
+      return activeAccountOf(selected, accounts);
+    },
+    [userId],
+    undefined,
+  );
+  if (session === undefined || accountId === undefined) return undefined;
+  if (userId === null || accountId === null) return null;
+  return { userId, accountId };
+}
+
+/** The active account's database (balances, wallet records), or null while loading or when there is none. */
+export function useAccountDb(): AccountDb | null {
+  const active = useActiveAccount();
+  return active ? accountDatabase(active.userId, active.accountId) : null;
+}
+
+/**
  * When the given collections of a database were all last caught up: the oldest `syncedAt`,
  * null when one was never pulled, undefined while loading.
  */
 export function useSyncedAt(
-  db: PublicDb | UserDb | null,
+  db: PublicDb | UserDb | AccountDb | null,
   collections: readonly string[],
 ): string | null | undefined {
   const key = collections.join(',');

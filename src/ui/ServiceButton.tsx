@@ -5,7 +5,7 @@
 import { useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useGo } from '../app/navigation.js';
-import { ROUTES } from '../app/routes.js';
+import { ROUTES } from '../app/paths.js';
 
 const SIZE = 52;
 const DRAG_THRESHOLD = 6;

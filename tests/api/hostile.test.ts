@@ -925,6 +925,15 @@ describe.each(tiers)('hostile input on %s', (tier) => {
       imageUrl: '',
       lang: 'en',
       reply: 'Reply',
+      fromAccountId: '1',
+      toAccountId: '2',
+      asset: 'USDT',
+      amount: '1',
+      kind: 'data_adjustment',
+      reason: 'Reason',
+      status: 'pending_review',
+      rabPriceUsdt: '1',
+      newcomerIncentive: '0',
     };
     const probes: Probe[] = [];
     const expected = new Map<string, string>();

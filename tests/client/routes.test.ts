@@ -1,13 +1,7 @@
 /** The route table and the launch rule of spec section 2. */
 import { describe, expect, test } from 'vitest';
-import {
-  allowedAnonymously,
-  launchTarget,
-  ROUTE_TABLE,
-  ROUTES,
-  routeOf,
-  TABS,
-} from '../../src/app/routes.js';
+import { ROUTES, TABS } from '../../src/app/paths.js';
+import { allowedAnonymously, launchTarget, ROUTE_TABLE, routeOf } from '../../src/app/routes.js';
 
 describe('routes', () => {
   test('every route of spec section 2 is registered', () => {
@@ -112,12 +106,14 @@ describe('routes', () => {
       expect(routeOf(path)?.header, path).toBe('standard');
   });
 
-  test('built now: login, register and its verify code, forgot password, download, the five tabs, settings, nickname and avatar, feedback, the news article and the outbox; the rest says "not yet open"', () => {
+  test('built now: login, register and its verify code, forgot password, download, the five tabs, settings, nickname and avatar, feedback, the news article, the outbox, wallet records and accounts; the rest says "not yet open"', () => {
     const built = ROUTE_TABLE.filter((entry) => entry.page).map((entry) => entry.path);
-    expect(built).toHaveLength(17);
+    expect(built).toHaveLength(19);
     for (const path of [
       '/pages/setting/setting1',
       '/pages/setting/setting3',
+      '/pages/setting/setting4',
+      '/pages/blance_record/blance_record',
       '/pages/second/second',
       '/pages/second/second1',
     ])

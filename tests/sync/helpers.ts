@@ -6,6 +6,7 @@
 import { Dexie } from 'dexie';
 import { PULL_PAGE_SIZE, SYNC_COLLECTIONS, type CollectionName } from '../../contract/sync.js';
 import type { FeedbackRecord, NewsRecord, ProfileRecord } from '../../contract/api/content.js';
+import type { AccountRecord, BalanceRecord } from '../../contract/api/account.js';
 import type { SyncClock, Timers } from '../../sync/clock.js';
 import { createSyncEngine, type SyncEngine, type SyncEnvironment } from '../../sync/engine.js';
 import { MemoryLocks } from '../../sync/lease.js';
@@ -95,7 +96,7 @@ export type Fault =
 
 interface LogEntry {
   collection: string;
-  /** '0' for public collections, else the user's id. */
+  /** '0' for public collections, the user's id for user ones, `a<accountId>` for account ones. */
   scope: string;
   seq: number;
   id: string;
@@ -112,6 +113,12 @@ export class FakeServer {
   readonly effects: FakeCall[] = [];
   /** token -> user id */
   readonly tokens = new Map<string, string>();
+  /** account id -> its owner's user id */
+  readonly accountOwners = new Map<string, string>();
+  /** user id -> the default account's id (account/switch sets it) */
+  readonly defaultAccounts = new Map<string, string>();
+  /** account id -> USDT cash in minor units (the transfers move it) */
+  readonly cash = new Map<string, bigint>();
   /** Scripted faults, asked for every call (`nth` counts all calls from 1). */
   fault: (call: FakeCall, nth: number) => Fault | null = () => null;
   /** Business refusals (e.g. a 400 for a bad nickname), stored with the key like the real server. */
@@ -135,6 +142,42 @@ export class FakeServer {
     deleted = false,
   ): void {
     this.log.push({ collection, scope, seq: this.log.length + 1, id, deleted, record });
+  }
+
+  /** Gives `userId` an account (the first one is main and default) and logs its records. */
+  addAccount(userId: string, accountId: string, cash = 0n): void {
+    const first = ![...this.accountOwners.values()].includes(userId);
+    this.accountOwners.set(accountId, userId);
+    if (first) this.defaultAccounts.set(userId, accountId);
+    this.cash.set(accountId, cash);
+    this.logAccounts(userId);
+    this.logBalance(accountId);
+  }
+
+  private logAccounts(userId: string): void {
+    for (const [accountId, owner] of this.accountOwners) {
+      if (owner !== userId) continue;
+      const main = [...this.accountOwners].find(([, other]) => other === userId)?.[0] === accountId;
+      this.change(
+        'accounts',
+        userId,
+        accountId,
+        accountRecord(accountId, {
+          kind: main ? 'main' : 'sub',
+          isDefault: this.defaultAccounts.get(userId) === accountId,
+        }),
+      );
+    }
+  }
+
+  private logBalance(accountId: string): void {
+    const cash = this.cash.get(accountId) ?? 0n;
+    this.change(
+      'balances',
+      `a${accountId}`,
+      accountId,
+      balanceRecord(accountId, { cash: String(cash / 1_000_000n) }),
+    );
   }
 
   effectsOn(uri: string): FakeCall[] {
@@ -193,6 +236,9 @@ export class FakeServer {
     if (call.uri === '/api/v1/sync/pull') {
       if (call.token !== null && userId === null)
         return { kind: 'refused', code: 401, message: 'not logged in', data: null };
+      const asked = call.params['accountId'];
+      if (asked !== undefined && (userId === null || this.accountOwners.get(String(asked)) !== userId))
+        return { kind: 'refused', code: 403, message: 'not your account', data: null };
       return { kind: 'ok', message: 'OK', data: this.pull(userId, call.params) };
     }
     if (userId === null) return { kind: 'refused', code: 401, message: 'not logged in', data: null };
@@ -232,6 +278,29 @@ export class FakeServer {
         this.change('feedback', userId, id, record);
         return record;
       }
+      case '/api/v1/account/transfer': {
+        const from = String(call.params['fromAccountId']);
+        const to = String(call.params['toAccountId']);
+        const amount = BigInt(Math.round(Number(call.params['amount']) * 1_000_000));
+        for (const accountId of [from, to]) {
+          if (this.accountOwners.get(accountId) !== userId) return null;
+        }
+        this.cash.set(from, (this.cash.get(from) ?? 0n) - amount);
+        this.cash.set(to, (this.cash.get(to) ?? 0n) + amount);
+        this.logBalance(from);
+        this.logBalance(to);
+        return { id: `t${this.effects.length}`, fromAccountId: from, toAccountId: to };
+      }
+      case '/api/v1/account/createSubAccount': {
+        const accountId = `s${this.accountOwners.size + 1}`;
+        this.addAccount(userId, accountId);
+        return accountRecord(accountId, { kind: 'sub', name: String(call.params['name']) });
+      }
+      case '/api/v1/account/switch': {
+        this.defaultAccounts.set(userId, String(call.params['accountId']));
+        this.logAccounts(userId);
+        return null;
+      }
       default:
         return null;
     }
@@ -243,8 +312,22 @@ export class FakeServer {
     const changes: Record<string, { upserts: unknown[]; deletes: string[] }> = {};
     const next: Record<string, string> = {};
     let hasMore = false;
+    const askedAccount = params['accountId'];
+    const accountId =
+      userId === null
+        ? null
+        : typeof askedAccount === 'string'
+          ? askedAccount
+          : (this.defaultAccounts.get(userId) ?? null);
     for (const [name, spec] of Object.entries(SYNC_COLLECTIONS)) {
-      const scope = spec.scope === 'public' ? '0' : userId;
+      const scope =
+        spec.scope === 'public'
+          ? '0'
+          : spec.scope === 'user'
+            ? userId
+            : accountId === null
+              ? null
+              : `a${accountId}`;
       if (scope === null) continue;
       const cursor = cursors[name];
       const after = typeof cursor === 'string' ? Number(cursor.split('.')[1]) : 0;
@@ -309,6 +392,30 @@ export function feedbackRecord(id: string, overrides: Partial<FeedbackRecord> = 
     repliedAt: null,
     createdAt: at,
     updatedAt: at,
+    ...overrides,
+  };
+}
+
+export function accountRecord(id: string, overrides: Partial<AccountRecord> = {}): AccountRecord {
+  return {
+    id,
+    kind: 'sub',
+    name: `account ${id}`,
+    isDefault: false,
+    createdAt: new Date(START).toISOString(),
+    ...overrides,
+  };
+}
+
+export function balanceRecord(accountId: string, overrides: Partial<BalanceRecord> = {}): BalanceRecord {
+  return {
+    id: accountId,
+    cash: '0',
+    hosting: '0',
+    held: '0',
+    rab: '0',
+    rabHeld: '0',
+    updatedAt: new Date(START).toISOString(),
     ...overrides,
   };
 }

@@ -82,21 +82,31 @@ describe('pull', () => {
     const cursors = Object.fromEntries(
       (await publicDb().cursors.toArray()).map((row) => [row.collection, row.cursor]),
     );
-    expect(cursors).toEqual({ news: '0.1', notices: '0.2', quotes: '0.0' });
+    expect(cursors).toEqual({ news: '0.1', notices: '0.2', quotes: '0.0', prices: '0.0' });
     expect(await userDb('7').cursors.get('profile')).toMatchObject({ cursor: '0.3' });
     expect(await userDb('7').profile.get('7')).toEqual(profileRecord('7'));
 
     server.change('news', '0', '2', newsRecord('2'));
     const second = await engine.pull();
     expect(server.seenOn(PULL)[1]?.params).toEqual({
-      cursors: { news: '0.1', notices: '0.2', quotes: '0.0', profile: '0.3', feedback: '0.0' },
+      cursors: {
+        news: '0.1',
+        notices: '0.2',
+        quotes: '0.0',
+        prices: '0.0',
+        profile: '0.3',
+        feedback: '0.0',
+        accounts: '0.0',
+      },
     });
     expect(second.applied).toEqual({
       news: { upserts: 1, deletes: 0 },
       notices: { upserts: 0, deletes: 0 },
       quotes: { upserts: 0, deletes: 0 },
+      prices: { upserts: 0, deletes: 0 },
       profile: { upserts: 0, deletes: 0 },
       feedback: { upserts: 0, deletes: 0 },
+      accounts: { upserts: 0, deletes: 0 },
     });
     expect(await publicDb().news.count()).toBe(2);
   });

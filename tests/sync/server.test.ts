@@ -7,12 +7,12 @@ import 'fake-indexeddb/auto';
 import { and, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { feedback, uploads } from '../../server/db/schema.js';
-import { openUserDb } from '../../sync/databases.js';
+import { openAccountDb, openUserDb } from '../../sync/databases.js';
 import { DexieSyncStorage } from '../../sync/dexie-storage.js';
 import { MemoryLocks } from '../../sync/lease.js';
 import { createHandlers } from '../../worker/handlers/index.js';
 import { MemorySessionStore } from '../../worker/session.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { newKey, startTestServer, type TestServer } from '../helpers/server.js';
 import { deleteAllDatabases, FakeClock, pngBlob } from './helpers.js';
 
 let t: TestServer;
@@ -204,6 +204,70 @@ describe('the outbox against the real server', () => {
 
     db.close();
     expect(await handlers['logout-discard']()).toEqual({ userId, cancelled: 0 });
+    storage.close();
+  });
+
+  test('accounts against the real server: a sub-account made offline-first, a transfer queued under the main account and sent after switching, both balances pulled into their own databases', async () => {
+    const email = 'outbox.accounts@example.com';
+    const { token, userId } = await t.register('plain', email);
+    await t.server.services.operators.createFromCli({
+      email: 'finance.sync@coffer.test',
+      role: 'finance',
+      password: 'secret123',
+    });
+    const finance = (
+      await t.call<{ token: string }>('plain', '/api/admin/auth/login', {
+        email: 'finance.sync@coffer.test',
+        password: 'secret123',
+      })
+    ).data.token;
+    const session = new MemorySessionStore();
+    await session.saveSession({ token, userId, email });
+    const storage = new DexieSyncStorage();
+    const handlers = worker(serverFetch().fetch, session, storage);
+
+    await handlers['sync-pull']();
+    const mainId = await handlers['account-active']();
+    if (mainId === null) throw new Error('no account synced');
+    const funded = await t.call<{ status: string }>(
+      'plain',
+      '/api/admin/ledger/adjust',
+      { accountId: mainId, asset: 'USDT', amount: '100', reason: 'test funding' },
+      { token: finance, key: newKey(), lang: 'EN' },
+    );
+    expect(funded.data.status).toBe('applied');
+
+    const created = await handlers['outbox-enqueue']({ kind: 'account-create', params: { name: 'Savings' } });
+    if (created.kind !== 'ok') throw new Error(`refused: ${JSON.stringify(created)}`);
+    expect(await handlers['outbox-drain']()).toMatchObject({ confirmed: [created.id] });
+    const userDb = openUserDb(userId);
+    const sub = (await userDb.accounts.toArray()).find((account) => account.kind === 'sub');
+    if (sub === undefined) throw new Error('the new sub-account was not pulled');
+    expect(sub).toMatchObject({ name: 'Savings', isDefault: false });
+
+    const transfer = await handlers['outbox-enqueue']({
+      kind: 'account-transfer',
+      params: { fromAccountId: mainId, toAccountId: sub.id, asset: 'USDT', amount: '30.25' },
+    });
+    if (transfer.kind !== 'ok') throw new Error(`refused: ${JSON.stringify(transfer)}`);
+    expect(await handlers['account-select']({ accountId: sub.id })).toMatchObject({ kind: 'ok' });
+    const drained = await handlers['outbox-drain']();
+
+    expect(drained).toMatchObject({ confirmed: [transfer.id], pull: { accountId: sub.id } });
+    expect(drained.accountPulls.map((summary) => summary.accountId)).toEqual([mainId]);
+    const mainDb = openAccountDb(userId, mainId);
+    const subDb = openAccountDb(userId, sub.id);
+    expect(await mainDb.balances.get(mainId)).toMatchObject({ cash: '69.75' });
+    expect(await subDb.balances.get(sub.id)).toMatchObject({ cash: '30.25' });
+    expect(await subDb.records.toArray()).toEqual([
+      expect.objectContaining({ kind: 'account_transfer', amount: '30.25', asset: 'USDT' }),
+    ]);
+    const status = await handlers['sync-status']();
+    expect(status).toMatchObject({ userId, accountId: sub.id });
+    expect(status.syncedAt.balances).toEqual(expect.any(String));
+
+    for (const db of [userDb, mainDb, subDb]) db.close();
+    await handlers['logout-discard']();
     storage.close();
   });
 });

@@ -11,6 +11,7 @@ import {
   accountDbName,
   openUserDb,
   PUBLIC_DB_NAME,
+  ACCOUNT_DB_STORES,
   PUBLIC_DB_STORES,
   USER_DB_STORES,
   userDbName,
@@ -61,14 +62,21 @@ describe('the databases', () => {
       news: SYNC_COLLECTIONS.news.index,
       notices: SYNC_COLLECTIONS.notices.index,
       quotes: SYNC_COLLECTIONS.quotes.index,
+      prices: SYNC_COLLECTIONS.prices.index,
       cursors: 'collection',
     });
     expect(USER_DB_STORES).toEqual({
       profile: SYNC_COLLECTIONS.profile.index,
       feedback: SYNC_COLLECTIONS.feedback.index,
+      accounts: SYNC_COLLECTIONS.accounts.index,
       cursors: 'collection',
       outbox: 'id, seq, state, resource',
       meta: 'id',
+    });
+    expect(ACCOUNT_DB_STORES).toEqual({
+      balances: SYNC_COLLECTIONS.balances.index,
+      records: SYNC_COLLECTIONS.records.index,
+      cursors: 'collection',
     });
   });
 
@@ -187,6 +195,7 @@ describe('logout', () => {
     const watching: SyncStorage = {
       publicStore: () => storage.publicStore(),
       userStores: (userId) => storage.userStores(userId),
+      accountStore: (userId, accountId) => storage.accountStore(userId, accountId),
       deleteUser: async (userId) => {
         seenWhenDeleting = (await storage.userStores(userId).outbox.all()).map((record) => record.state);
         await storage.deleteUser(userId);

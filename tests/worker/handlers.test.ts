@@ -30,8 +30,10 @@ describe('the handler map', () => {
     expect(await merged.b({ n: 7 })).toBe(7);
   });
 
-  test('the worker exposes every command: auth, user, common, session, sync and outbox', () => {
+  test('the worker exposes every command: auth, user, common, session, sync, outbox and account', () => {
     expect(Object.keys(setup().handlers).sort()).toEqual([
+      'account-active',
+      'account-select',
       'auth-check-forget-code',
       'auth-check-register-info',
       'auth-forgot',
@@ -56,6 +58,7 @@ describe('the handler map', () => {
       'sync-quiesce',
       'sync-start',
       'sync-status',
+      'user-assets',
       'user-info',
     ]);
   });

@@ -5,15 +5,8 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { z } from 'zod';
 import { REQUEST_DEBOUNCE_MS } from '../../contract/constants.js';
-import {
-  backoffDelayMs,
-  DEFAULT_MAX_IN_FLIGHT,
-  MAX_ATTEMPTS,
-  RequestQueue,
-  RETRY_BASE_MS,
-  RETRY_CAP_MS,
-  type QueuedCall,
-} from '../../worker/queue.js';
+import { backoffDelayMs, MAX_ATTEMPTS, RETRY_BASE_MS, RETRY_CAP_MS } from '../../sync/retry.js';
+import { DEFAULT_MAX_IN_FLIGHT, RequestQueue, type QueuedCall } from '../../worker/queue.js';
 import { createSend, type Call, type Outcome, type Send } from '../../worker/transport.js';
 import { fakeApi, ok, refusal, transportFor, type Reply } from './fake-api.js';
 

@@ -9,6 +9,7 @@ import { RequestQueue, type QueueOptions } from '../queue.js';
 import { broadcastReachability, withReachability } from '../reachability.js';
 import type { SessionStore } from '../session.js';
 import { createSend, type TransportOptions } from '../transport.js';
+import { accountHandlers } from './account.handlers.js';
 import { authHandlers } from './auth.handlers.js';
 import { commonHandlers } from './common.handlers.js';
 import type { HandlerDeps } from './deps.js';
@@ -85,6 +86,7 @@ export function createHandlers(deps: WorkerDeps) {
     sessionHandlers(handlerDeps),
     syncHandlers(sync),
     outboxHandlers(sync),
+    accountHandlers(handlerDeps, sync),
   );
 }
 

@@ -7,12 +7,21 @@ import type { SyncEngine } from '../../sync/engine.js';
 
 export function syncHandlers(engine: SyncEngine) {
   return {
-    /** Pulls every collection the session may read until caught up; returns the last pull's summary. Never throws. */
+    /**
+     * Pulls the public, user and active account's collections until caught up, then the other
+     * accounts not pulled in the last few minutes; returns the active pull's last summary.
+     * Never throws.
+     */
     async 'sync-pull'() {
-      return engine.catchUp();
+      const summary = await engine.catchUp();
+      await engine.pullOtherAccounts();
+      return summary;
     },
 
-    /** `syncedAt` per collection, pending commands, whether a 401 paused the outbox. */
+    /**
+     * `syncedAt` per collection (the account-scoped ones of the active account, named in
+     * `accountId`), pending commands, whether a 401 paused the outbox.
+     */
     async 'sync-status'() {
       return engine.status();
     },

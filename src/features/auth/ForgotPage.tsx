@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { checkEmail } from '../../../contract/validation.js';
 import { useOutcome } from '../../app/outcome.js';
-import { ROUTES } from '../../app/routes.js';
+import { ROUTES } from '../../app/paths.js';
 import { send } from '../../app/worker-client.js';
 import { toast } from '../../ui/toast.js';
 import { secondsToWait } from './code-wait.js';

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router-dom';
 import { checkEmail, checkPassword } from '../../../contract/validation.js';
 import { useOutcome } from '../../app/outcome.js';
-import { ROUTES } from '../../app/routes.js';
+import { ROUTES } from '../../app/paths.js';
 import { send } from '../../app/worker-client.js';
 import { AuthLayout } from './AuthLayout.js';
 import { useChecks } from './messages.js';

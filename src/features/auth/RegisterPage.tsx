@@ -8,7 +8,7 @@ import {
   checkRequired,
 } from '../../../contract/validation.js';
 import { useOutcome } from '../../app/outcome.js';
-import { ROUTES } from '../../app/routes.js';
+import { ROUTES } from '../../app/paths.js';
 import { send } from '../../app/worker-client.js';
 import { Field } from '../../ui/Field.js';
 import { toast } from '../../ui/toast.js';

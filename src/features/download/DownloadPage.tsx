@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { APP_VERSION } from '../../../contract/constants.js';
-import { ROUTES } from '../../app/routes.js';
+import { ROUTES } from '../../app/paths.js';
 
 interface InstallPrompt extends Event {
   prompt(): Promise<void>;

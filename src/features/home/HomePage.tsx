@@ -1,15 +1,18 @@
 /**
- * pages/index/index, the home tab: the notice marquee, total assets (zero until the money core
- * lands), market quotes with a chart, and the news list, all read from `coffer-public`.
+ * pages/index/index, the home tab: the notice marquee, the active account's total assets (as the
+ * Assets tab computes it), market quotes with a chart, and the news list from `coffer-public`.
  */
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import type { NewsRecord, NoticeRecord, QuoteRecord } from '../../../contract/api/content.js';
-import { ROUTES } from '../../app/routes.js';
+import { ROUTES } from '../../app/paths.js';
 import { publicDatabase, useSyncedAt } from '../../db/sync-db.js';
 import { AsOf } from '../../ui/AsOf.js';
+import { oldestSync } from '../../ui/freshness.js';
+import { formatMoney } from '../../../contract/money.js';
+import { useAccountTotal } from '../assets/use-account-total.js';
 import { sparklinePath, SPARKLINE_HEIGHT, SPARKLINE_WIDTH, trendOf } from './sparkline.js';
 import { DateTime } from '../../ui/DateTime.js';
 
@@ -47,19 +50,32 @@ export default function HomePage() {
     [language, newsShown],
   );
   const syncedAt = useSyncedAt(db, COLLECTIONS);
+  const total = useAccountTotal();
 
   return (
     <div className="page-padding stack">
       <Notices notices={notices} />
-      <section className="card card--accent" aria-labelledby="home-assets">
+      <section
+        className="card card--accent"
+        aria-labelledby="home-assets"
+        aria-busy={total.state === 'loading'}
+      >
         <h2 id="home-assets" className="card__label">
           {t('home.total_assets')}
         </h2>
         <p className="card__figure">
-          0 <span className="card__unit">USDT</span>
+          {total.state === 'ready' ? formatMoney(total.figures.total) : total.state === 'loading' ? '…' : '0'}{' '}
+          <span className="card__unit">USDT</span>
         </p>
       </section>
-      <AsOf syncedAt={syncedAt} />
+      {/* One "as of" for the page: it is as fresh as its stalest part, the total included. */}
+      <AsOf
+        syncedAt={
+          total.state === 'ready' && syncedAt !== undefined
+            ? oldestSync([syncedAt, total.syncedAt])
+            : syncedAt
+        }
+      />
       <Quotes quotes={quotes} />
       <News news={news} shown={newsShown} onMore={() => setNewsShown((count) => count + NEWS_PAGE)} />
     </div>

@@ -138,5 +138,11 @@ function summaryOf(row: OutboxRecord): string {
       return row.params.avatar;
     case 'feedback-submit':
       return row.params.title;
+    case 'account-transfer':
+      return `${row.params.amount} ${row.params.asset}`;
+    case 'account-create':
+      return row.params.name;
+    case 'account-switch':
+      return `#${row.params.accountId}`;
   }
 }

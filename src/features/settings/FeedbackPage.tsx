@@ -10,12 +10,11 @@ import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FeedbackRecord } from '../../../contract/api/content.js';
 import { TEXTAREA_MAX_LENGTH } from '../../../contract/constants.js';
-import { send } from '../../app/worker-client.js';
 import { useUserDb, useSyncedAt } from '../../db/sync-db.js';
 import { AsOf } from '../../ui/AsOf.js';
 import { Field } from '../../ui/Field.js';
 import { toast } from '../../ui/toast.js';
-import { useRefusalMessage } from '../outbox/messages.js';
+import { useEnqueue } from '../outbox/use-enqueue.js';
 import { DateTime } from '../../ui/DateTime.js';
 
 const TITLE_MAX_LENGTH = 60;
@@ -106,14 +105,13 @@ function Ticket({ ticket }: { ticket: FeedbackRecord }) {
 
 function NewTicket() {
   const { t } = useTranslation();
-  const refusal = useRefusalMessage();
+  const { busy, enqueue } = useEnqueue();
   const contentId = useId();
   const imagesId = useId();
   const [title, setTitle] = useState('');
   const [content, setContent] = useState('');
   const [images, setImages] = useState<File[]>([]);
   const [errors, setErrors] = useState<{ title?: string; content?: string; images?: string }>({});
-  const [busy, setBusy] = useState(false);
   const [formKey, setFormKey] = useState(0);
 
   const validate = () => {
@@ -135,24 +133,16 @@ function NewTicket() {
     const found = validate();
     setErrors(found);
     if (Object.keys(found).length > 0) return;
-    setBusy(true);
-    try {
-      const result = await send('outbox-enqueue', {
-        kind: 'feedback-submit',
-        params: { title: title.trim(), content: content.trim(), images },
-      });
-      if (result.kind === 'refused') {
-        toast(refusal(result));
-        return;
-      }
-      setTitle('');
-      setContent('');
-      setImages([]);
-      setFormKey((key) => key + 1); // clears the file input
-      toast(t('feedback.queued'));
-    } finally {
-      setBusy(false);
-    }
+    const refused = await enqueue({
+      kind: 'feedback-submit',
+      params: { title: title.trim(), content: content.trim(), images },
+    });
+    if (refused) return;
+    setTitle('');
+    setContent('');
+    setImages([]);
+    setFormKey((key) => key + 1); // clears the file input
+    toast(t('feedback.queued'));
   };
 
   return (

@@ -10,13 +10,12 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ProfileRecord } from '../../../contract/api/content.js';
 import { AVATAR_URLS, NICKNAME_MAX_LENGTH } from '../../../contract/constants.js';
-import { send } from '../../app/worker-client.js';
 import { useSession } from '../../db/use-session.js';
 import { userDatabase, useSyncedAt } from '../../db/sync-db.js';
 import { AsOf } from '../../ui/AsOf.js';
 import { Field } from '../../ui/Field.js';
 import { toast } from '../../ui/toast.js';
-import { useRefusalMessage } from '../outbox/messages.js';
+import { useEnqueue } from '../outbox/use-enqueue.js';
 
 const COLLECTIONS = ['profile'] as const;
 
@@ -85,11 +84,10 @@ function Current({ profile, pending }: { profile: ProfileRecord | null; pending:
 
 function ProfileForm(props: { nickname: string; avatar: string }) {
   const { t } = useTranslation();
-  const refusal = useRefusalMessage();
+  const { busy, enqueue } = useEnqueue();
   const [nickname, setNickname] = useState(props.nickname);
   const [avatar, setAvatar] = useState(props.avatar);
   const [error, setError] = useState<string | undefined>(undefined);
-  const [busy, setBusy] = useState(false);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -98,27 +96,17 @@ function ProfileForm(props: { nickname: string; avatar: string }) {
     if (trimmed.length > NICKNAME_MAX_LENGTH)
       return setError(t('server.field_too_long', { field: t('field.nickname'), max: NICKNAME_MAX_LENGTH }));
     setError(undefined);
-    setBusy(true);
-    try {
-      const commands = [
-        ...(trimmed !== props.nickname
-          ? [{ kind: 'profile-nickname' as const, params: { nickname: trimmed } }]
-          : []),
-        ...(avatar !== props.avatar ? [{ kind: 'profile-avatar' as const, params: { avatar } }] : []),
-      ];
-      for (const command of commands) {
-        const result = await send('outbox-enqueue', command);
-        if (result.kind === 'refused') {
-          if (result.reason === 'invalid_input' && result.field === 'nickname')
-            setError(t('server.field_invalid', { field: t('field.nickname') }));
-          toast(refusal(result));
-          return;
-        }
-      }
-      toast(t(commands.length === 0 ? 'profile.unchanged' : 'profile.queued'));
-    } finally {
-      setBusy(false);
-    }
+    const commands = [
+      ...(trimmed !== props.nickname
+        ? [{ kind: 'profile-nickname' as const, params: { nickname: trimmed } }]
+        : []),
+      ...(avatar !== props.avatar ? [{ kind: 'profile-avatar' as const, params: { avatar } }] : []),
+    ];
+    const refused = await enqueue(...commands);
+    if (refused?.reason === 'invalid_input' && refused.field === 'nickname')
+      setError(t('server.field_invalid', { field: t('field.nickname') }));
+    if (refused) return;
+    toast(t(commands.length === 0 ? 'profile.unchanged' : 'profile.queued'));
   };
 
   return (

@@ -7,15 +7,16 @@ import { Button, Dialog } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
-import { ROUTES } from '../../app/routes.js';
+import { ROUTES } from '../../app/paths.js';
 import { send } from '../../app/worker-client.js';
-import { useGo } from '../../app/navigation.js';
 import { closeUserDatabases } from '../../db/sync-db.js';
 import { PageHeader } from '../../app/PageHeader.js';
 import { LanguageSelect } from '../../ui/LanguageSelect.js';
+import { LinkList } from '../../ui/LinkList.js';
 
 const ENTRIES = [
   ['settings.nickname', ROUTES.profile],
+  ['settings.accounts', ROUTES.accounts],
   ['settings.login_password', '/pages/update_pwd/update_pwd'],
   ['settings.trade_password', '/pages/update_pwd/update_pwd1'],
   ['settings.authenticator', '/pages/update_pwd/update_pwd3'],
@@ -26,7 +27,6 @@ const ENTRIES = [
 export default function SettingsPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const go = useGo();
   const [busy, setBusy] = useState(false);
 
   const logout = async () => {
@@ -59,15 +59,7 @@ export default function SettingsPage() {
         <section className="card">
           <LanguageSelect />
         </section>
-        <ul className="list card">
-          {ENTRIES.map(([label, path]) => (
-            <li key={path}>
-              <button type="button" className="list-link" onClick={() => go(path)}>
-                {t(label)}
-              </button>
-            </li>
-          ))}
-        </ul>
+        <LinkList entries={ENTRIES} />
         <Button color="danger" fill="outline" block size="large" loading={busy} onClick={() => void logout()}>
           {t('settings.logout')}
         </Button>

@@ -1,6 +1,9 @@
-/** What a service knows about the request it serves. */
+/**
+ * Who is asking, and what a service knows about the command it serves: below the HTTP layer, so
+ * services, the ledger and jobs take it without knowing HTTP.
+ */
 import type { Locale } from '../i18n/i18n.js';
-import type { BusinessError } from './answer.js';
+import type { BusinessError } from './errors.js';
 
 export type Caller =
   | { kind: 'anonymous' }

@@ -1,6 +1,8 @@
 /**
- * `coffer-session` (CONTRACT.md "The client's own storage"): the token and the active user.
- * Owned by the worker, which alone writes it; the UI reads it for the launch rule.
+ * `coffer-session` (CONTRACT.md "The client's own storage"): the token, the active user, the
+ * locale, and the account each user selected on this device.
+ * Owned by the worker, which alone writes it (through `session.ts`); the UI imports this module
+ * only to open its own read handle (`src/db/use-session.ts`) for the launch rule.
  */
 import { Dexie, type EntityTable } from 'dexie';
 
@@ -19,9 +21,17 @@ export interface PreferenceRecord {
   locale: string;
 }
 
+/** The account a user selected on this device (`account-select`); one row per user. */
+export interface ActiveAccountRecord {
+  userId: string;
+  accountId: string;
+  selectedAt: string;
+}
+
 export type SessionDb = Dexie & {
   session: EntityTable<SessionRecord, 'id'>;
   prefs: EntityTable<PreferenceRecord, 'id'>;
+  activeAccounts: EntityTable<ActiveAccountRecord, 'userId'>;
 };
 
 export const SESSION_DB_NAME = 'coffer-session';
@@ -29,6 +39,7 @@ export const SESSION_DB_NAME = 'coffer-session';
 /** Opens the session database (both the worker and the UI open their own handle to it). */
 export function openSessionDb(): SessionDb {
   const db = new Dexie(SESSION_DB_NAME) as SessionDb; // Dexie's documented typing pattern for declared tables
-  db.version(1).stores({ session: 'id', prefs: 'id' });
+  // 2: `activeAccounts` added (a new table only: Dexie needs no upgrade function).
+  db.version(2).stores({ session: 'id', prefs: 'id', activeAccounts: 'userId' });
   return db;
 }

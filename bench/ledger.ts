@@ -1,0 +1,378 @@
+/**
+ * `npm run bench:ledger`: ledger transfers per second on PostgreSQL beside pgbench's built-in
+ * TPC-B-like script on the same server, and on in-memory PGlite. Each transfer (or event) is its
+ * own transaction, from BENCH_CLIENTS concurrent clients over one pool:
+ * - customer -> customer: between random accounts of a pre-funded pool;
+ * - customer -> customer + fee: an event of two transfers, the second paying fee revenue (the hot
+ *   platform book, spread over slots);
+ * - customer -> fee revenue: every client paying the one hot book;
+ * - the ledger's own statements for one transfer, replayed by pgbench from C (no Node in the way);
+ * - pgbench: `pgbench -i -s 8` into a scratch database, then `pgbench -c 8 -j 2 -T <seconds>`;
+ * - PGlite in memory: customer -> customer on its one connection.
+ * Scratch databases are made on the server at TEST_DATABASE_URL (default the local one) and
+ * dropped after. It measures and never judges: exit code 1 only when a stage could not measure.
+ *
+ * Environment:
+ * - BENCH_SECONDS          seconds per workload (default 15)
+ * - BENCH_CLIENTS          concurrent clients (default 8)
+ * - BENCH_ACCOUNTS         accounts in the funded pool (default 1000)
+ * - BENCH_TIMEOUT_SECONDS  the bound on the whole run (default 300)
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { sql } from 'drizzle-orm';
+import { parseMoney } from '../contract/money.js';
+import { BusinessError } from '../server/core/errors.js';
+import { openDatabase, type Database } from '../server/db/database.js';
+import { customerBook, platformBook } from '../server/ledger/books.js';
+import { checkLedger } from '../server/ledger/invariants.js';
+import { transfer, type TransferInput } from '../server/ledger/ledger.js';
+import { createPostgresDatabase } from '../tests/helpers/database.js';
+import { benchRun, positiveNumber, table } from './report.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const SECONDS = positiveNumber('BENCH_SECONDS', 15);
+const CLIENTS = Math.floor(positiveNumber('BENCH_CLIENTS', 8));
+const ACCOUNTS = Math.floor(positiveNumber('BENCH_ACCOUNTS', 1000));
+const BOUND_MS = positiveNumber('BENCH_TIMEOUT_SECONDS', 300) * 1000;
+
+const { stage, closers, closeAll, command, doneLine, run } = benchRun(BOUND_MS);
+
+const ref = { table: 'bench', id: '0' };
+const AMOUNT = parseMoney('0.01');
+const FEE = parseMoney('0.001');
+let sequence = 0;
+const key = (what: string) => `bench:${what}:${process.pid}:${(sequence += 1)}`;
+const randomAccount = () => 1 + Math.floor(Math.random() * ACCOUNTS);
+
+/** An event: the transfers one transaction writes. */
+type Workload = () => TransferInput[];
+
+const customerToCustomer: Workload = () => {
+  const from = randomAccount();
+  let to = randomAccount();
+  if (to === from) to = (from % ACCOUNTS) + 1;
+  return [
+    {
+      key: key('c2c'),
+      kind: 'account_transfer',
+      asset: 'USDT',
+      from: customerBook(from, 'cash'),
+      to: customerBook(to, 'cash'),
+      amount: AMOUNT,
+      ref,
+    },
+  ];
+};
+const withFee: Workload = () => {
+  const [first] = customerToCustomer();
+  if (!first) throw new Error('no transfer');
+  return [
+    first,
+    {
+      key: key('fee'),
+      kind: 'fee',
+      asset: 'USDT',
+      from: first.from,
+      to: platformBook('fee_revenue'),
+      amount: FEE,
+      ref,
+    },
+  ];
+};
+const toFeeRevenue: Workload = () => [
+  {
+    key: key('fee-only'),
+    kind: 'fee',
+    asset: 'USDT',
+    from: customerBook(randomAccount(), 'cash'),
+    to: platformBook('fee_revenue'),
+    amount: FEE,
+    ref,
+  },
+];
+
+/** Gives every account of the pool 1,000,000 USDT, 100 transfers per transaction. */
+async function fund(db: Database): Promise<void> {
+  for (let first = 1; first <= ACCOUNTS; first += 100) {
+    const inputs: TransferInput[] = [];
+    for (let account = first; account < Math.min(first + 100, ACCOUNTS + 1); account += 1) {
+      inputs.push({
+        key: `bench:fund:${account}`,
+        kind: 'data_adjustment',
+        asset: 'USDT',
+        from: platformBook('adjustments'),
+        to: customerBook(account, 'cash'),
+        amount: parseMoney('1000000'),
+        ref,
+      });
+    }
+    await db.transaction((tx) => transfer(tx, inputs, new Date()));
+  }
+}
+
+interface Measured {
+  events: number;
+  transfers: number;
+  refused: number;
+  errors: number;
+  perSecond: number;
+  meanMs: number;
+  /** This process's CPU time over the wall time: near 100% means the Node client is the limit. */
+  clientCpu: number;
+}
+
+/** Runs `workload` from `clients` concurrent clients for `seconds` (after a 1 s warm-up). */
+async function drive(db: Database, workload: Workload, clients: number, seconds: number): Promise<Measured> {
+  const once = async (ms: number) => {
+    const totals = { events: 0, transfers: 0, refused: 0, errors: 0, busyMs: 0 };
+    const deadline = performance.now() + ms;
+    const client = async () => {
+      while (performance.now() < deadline) {
+        const inputs = workload();
+        const began = performance.now();
+        try {
+          await db.transaction((tx) => transfer(tx, inputs, new Date()));
+          totals.events += 1;
+          totals.transfers += inputs.length;
+        } catch (error) {
+          if (error instanceof BusinessError) totals.refused += 1;
+          else totals.errors += 1;
+        }
+        totals.busyMs += performance.now() - began;
+      }
+    };
+    const started = performance.now();
+    const cpu = process.cpuUsage();
+    await Promise.all(Array.from({ length: clients }, client));
+    const used = process.cpuUsage(cpu);
+    const elapsed = (performance.now() - started) / 1000;
+    return { ...totals, elapsed, clientCpu: (used.user + used.system) / 1e6 / elapsed };
+  };
+  await once(1000);
+  const result = await once(seconds * 1000);
+  return {
+    events: result.events,
+    transfers: result.transfers,
+    refused: result.refused,
+    errors: result.errors,
+    perSecond: result.events / result.elapsed,
+    meanMs: result.busyMs / Math.max(1, result.events + result.refused + result.errors),
+    clientCpu: result.clientCpu,
+  };
+}
+
+/** Counts the SQL statements one customer -> customer transfer sends (begin and commit included). */
+async function statementsPerTransfer(): Promise<number> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { drizzle } = await import('drizzle-orm/pglite');
+  const { migrate } = await import('drizzle-orm/pglite/migrator');
+  const schema = await import('../server/db/schema.js');
+  const client = new PGlite();
+  let count = 0;
+  const db = drizzle(client, { schema, logger: { logQuery: () => void (count += 1) } });
+  await migrate(db, { migrationsFolder: `${ROOT}server/db/migrations` });
+  await fund(db);
+  await db.transaction((tx) => transfer(tx, customerToCustomer(), new Date())); // rows exist, as in the steady state
+  count = 0;
+  await db.transaction((tx) => transfer(tx, customerToCustomer(), new Date()));
+  await client.close();
+  return count + 2; // drizzle's logger does not see BEGIN and COMMIT
+}
+
+/**
+ * The ledger's statements for one customer -> customer transfer, as a pgbench script: the same
+ * round trips (begin, the `ledger_transfer` function, commit) with no Node, pg or Drizzle in the
+ * way, so it shows what the database alone gives for this pattern.
+ */
+const LEDGER_PGBENCH_SCRIPT = `\\set a random(1, ${ACCOUNTS - 1})
+\\set dir random(0, 1)
+\\set k random(1, 4000000000000000000)
+BEGIN;
+SELECT * FROM ledger_transfer('pgbench:' || :k, 'account_transfer', 'USDT',
+  CASE WHEN :dir = 0 THEN :a ELSE :a + 1 END, 'cash', 0::smallint,
+  CASE WHEN :dir = 0 THEN :a + 1 ELSE :a END, 'cash', 0::smallint,
+  10000, 'pgbench', :k::text, now());
+COMMIT;
+`;
+
+const rate = (value: number) => String(Math.round(value));
+
+/** Runs pgbench on `url` with `args` and returns its tps (without the initial connection time). */
+async function pgbench(name: string, url: string, args: string[]): Promise<number> {
+  const output = await command(
+    name,
+    'pgbench',
+    ['-c', String(CLIENTS), '-j', '2', '-T', String(SECONDS), ...args, url],
+    { cwd: ROOT, env: process.env },
+  );
+  const tps = /tps = ([\d.]+) \(without initial connection time\)/.exec(output)?.[1];
+  if (!tps) throw new Error(`no tps in pgbench's output:\n${output}`);
+  console.log(output.trim().split('\n').slice(-5).join('\n'));
+  return Number(tps);
+}
+
+async function main(): Promise<void> {
+  const cpus = os.cpus();
+  console.log(
+    `Ledger bench: ${cpus.length} x ${cpus[0]?.model.trim() ?? 'unknown cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, node ${process.version}; ${CLIENTS} clients, ${SECONDS} s per workload, ${ACCOUNTS} funded accounts; each event is one transaction`,
+  );
+  const rows: string[][] = [];
+  let c2cRate: number | undefined;
+  let postgresUrl: string | undefined;
+  const record = (name: string, database: string, clients: number, measured: Measured | undefined) => {
+    if (!measured) return;
+    console.log(
+      `${name}: ${rate(measured.perSecond)} events/s (${rate((measured.perSecond * measured.transfers) / Math.max(1, measured.events))} transfers/s), mean ${measured.meanMs.toFixed(2)} ms, client CPU ${Math.round(measured.clientCpu * 100)}%, ${measured.refused} refused, ${measured.errors} errors`,
+    );
+    rows.push([
+      name,
+      database,
+      String(clients),
+      rate(measured.perSecond),
+      rate((measured.perSecond * measured.transfers) / Math.max(1, measured.events)),
+      measured.meanMs.toFixed(2),
+      `${Math.round(measured.clientCpu * 100)}%`,
+      String(measured.refused),
+      String(measured.errors),
+    ]);
+  };
+
+  const statements = await stage('statements per transfer', 60_000, statementsPerTransfer);
+  if (statements !== undefined) {
+    console.log(`a customer -> customer transfer sends ${statements} statements, each a round trip`);
+  }
+
+  const postgres = await stage('PostgreSQL: scratch database and funded accounts', 120_000, async () => {
+    const created = await createPostgresDatabase();
+    postgresUrl = created.url;
+    const database = await openDatabase({ databaseUrl: created.url });
+    closers.set('ledger database', async () => {
+      await database.close();
+      await created.drop();
+    });
+    await fund(database.db);
+    const version = JSON.stringify(await database.db.execute(sql`show server_version`)).match(
+      /"server_version":"([^"]+)"/,
+    )?.[1];
+    console.log(`PostgreSQL ${version ?? '?'} at ${new URL(created.url).host}`);
+    return database;
+  });
+  if (postgres) {
+    const c2c = await stage('PostgreSQL: customer -> customer', 120_000, () =>
+      drive(postgres.db, customerToCustomer, CLIENTS, SECONDS),
+    );
+    c2cRate = c2c?.perSecond;
+    record('customer -> customer', 'PostgreSQL', CLIENTS, c2c);
+    record(
+      'customer -> customer + fee (2 transfers)',
+      'PostgreSQL',
+      CLIENTS,
+      await stage('PostgreSQL: customer -> customer + fee revenue', 120_000, () =>
+        drive(postgres.db, withFee, CLIENTS, SECONDS),
+      ),
+    );
+    record(
+      'customer -> fee revenue (hot book)',
+      'PostgreSQL',
+      CLIENTS,
+      await stage('PostgreSQL: every client paying fee revenue', 120_000, () =>
+        drive(postgres.db, toFeeRevenue, CLIENTS, SECONDS),
+      ),
+    );
+    const sqlOnly = await stage("pgbench running the ledger transfer's own statements", 120_000, async () => {
+      const file = path.join(os.tmpdir(), `coffer-ledger-${process.pid}.pgbench`);
+      fs.writeFileSync(file, LEDGER_PGBENCH_SCRIPT);
+      closers.set('pgbench script', () => fs.rmSync(file, { force: true }));
+      return pgbench('pgbench ledger script', postgresUrl ?? '', ['-n', '-f', file]);
+    });
+    if (sqlOnly !== undefined) {
+      rows.push([
+        'ledger statements from pgbench (C)',
+        'PostgreSQL',
+        String(CLIENTS),
+        rate(sqlOnly),
+        rate(sqlOnly),
+        '',
+        '',
+        '',
+      ]);
+    }
+    await stage('PostgreSQL: checkLedger after the run', 60_000, async () => {
+      const began = performance.now();
+      const check = await checkLedger(postgres.db, new Date());
+      console.log(`checkLedger: ok ${String(check.ok)} in ${Math.round(performance.now() - began)} ms`);
+    });
+    await closers.get('ledger database')?.();
+    closers.delete('ledger database');
+  }
+
+  const pgbenchTps = await stage('pgbench TPC-B-like (scale 8)', 180_000, async () => {
+    const created = await createPostgresDatabase();
+    closers.set('pgbench database', () => created.drop());
+    await command('pgbench -i', 'pgbench', ['-i', '-q', '-s', '8', created.url], {
+      cwd: ROOT,
+      env: process.env,
+    });
+    const tps = await pgbench('pgbench', created.url, []);
+    await closers.get('pgbench database')?.();
+    closers.delete('pgbench database');
+    return tps;
+  });
+  if (pgbenchTps !== undefined) {
+    rows.push([
+      'pgbench TPC-B-like (-s 8)',
+      'PostgreSQL',
+      String(CLIENTS),
+      rate(pgbenchTps),
+      '',
+      '',
+      '',
+      '',
+      '',
+    ]);
+  }
+
+  record(
+    'customer -> customer',
+    'PGlite in memory',
+    1,
+    await stage('PGlite in memory: customer -> customer, one connection', 120_000, async () => {
+      const database = await openDatabase({});
+      closers.set('pglite', () => database.close());
+      await fund(database.db);
+      const measured = await drive(database.db, customerToCustomer, 1, SECONDS);
+      await closers.get('pglite')?.();
+      closers.delete('pglite');
+      return measured;
+    }),
+  );
+
+  console.log('');
+  table(
+    [
+      'workload',
+      'database',
+      'clients',
+      'events/s',
+      'transfers/s',
+      'mean ms',
+      'node CPU',
+      'refused',
+      'errors',
+    ],
+    rows,
+    [2, 3, 4, 5, 6, 7, 8],
+  );
+  if (c2cRate !== undefined && pgbenchTps !== undefined) {
+    console.log(
+      `\nledger customer -> customer / pgbench TPC-B-like: ${(c2cRate / pgbenchTps).toFixed(2)} (${rate(c2cRate)} / ${rate(pgbenchTps)} transactions per second)`,
+    );
+  }
+  await closeAll();
+  console.log(doneLine());
+}
+
+run(main);

@@ -1,0 +1,154 @@
+/**
+ * Accounts, balances and wallet records (CONTRACT.md "Identity and accounts", "Money and the
+ * ledger"): /api/v1/account/*, /api/v1/user/assets, /api/v1/wallet/records, and the synced
+ * records `accounts` (user scope), `balances` and `records` (account scope), `prices` (public).
+ */
+import { z } from 'zod';
+import { SUB_ACCOUNT_NAME_MAX_LENGTH } from '../constants.js';
+import {
+  idCursorSchema,
+  idSchema,
+  isoTimeSchema,
+  pageOf,
+  pageParamsSchema,
+  text,
+  userAmountSchema,
+} from '../schema.js';
+
+/** The assets a ledger account holds; both carry 6 decimals (contract/money.ts). */
+export const ASSETS = ['USDT', 'RAB'] as const;
+export const assetSchema = z.enum(ASSETS, { error: 'server.field_invalid' });
+export type Asset = z.infer<typeof assetSchema>;
+
+/**
+ * A customer's balances per Coffer account and asset: `cash` (spendable), `hosting` (in
+ * custody for interest), `held` (reserved: deposits before finality, withdrawal and escrow holds).
+ */
+export const BOOKS = ['cash', 'hosting', 'held'] as const;
+export const bookSchema = z.enum(BOOKS);
+export type Book = z.infer<typeof bookSchema>;
+
+/** Wallet record kinds (CONTRACT.md), lower_snake_case on the wire; the UI names each. */
+export const RECORD_KINDS = [
+  'data_adjustment',
+  'withdrawal',
+  'withdrawal_reversal',
+  'trust_deposit',
+  'trust_withdrawal',
+  'newcomer_incentive',
+  'otc_list_buy',
+  'otc_sell',
+  'otc_list_sell',
+  'otc_buy',
+  'otc_cancel',
+  'recharge',
+  'exchange',
+  'account_transfer',
+  'fee',
+  'static',
+  'promotion',
+  'management',
+  'airdrop',
+  'dividend',
+  'mining_machine',
+] as const;
+export const recordKindSchema = z.enum(RECORD_KINDS, { error: 'server.field_invalid' });
+export type RecordKind = z.infer<typeof recordKindSchema>;
+
+/** One of the caller's accounts (synced in the user-scoped `accounts` collection). */
+export const accountRecordSchema = z.object({
+  id: z.string(),
+  kind: z.enum(['main', 'sub']),
+  name: z.string(),
+  /** The account shown first (account/switch sets it). */
+  isDefault: z.boolean(),
+  createdAt: isoTimeSchema,
+});
+export type AccountRecord = z.infer<typeof accountRecordSchema>;
+
+export const accountListDataSchema = z.object({ items: z.array(accountRecordSchema) });
+export type AccountListData = z.infer<typeof accountListDataSchema>;
+
+export const createSubAccountParamsSchema = z.object({
+  name: text({ max: SUB_ACCOUNT_NAME_MAX_LENGTH }),
+});
+export const accountIdParamsSchema = z.object({ accountId: idSchema });
+/** A read of one account: `accountId` defaults to the caller's default account (as a pull does). */
+export const accountReadParamsSchema = z.object({ accountId: idSchema.optional() });
+
+export const accountTransferParamsSchema = z.object({
+  fromAccountId: idSchema,
+  toAccountId: idSchema,
+  asset: assetSchema,
+  amount: userAmountSchema,
+});
+export type AccountTransferParams = z.infer<typeof accountTransferParamsSchema>;
+export const accountTransferDataSchema = z.object({
+  /** The ledger transfer's id. */
+  id: z.string(),
+  fromAccountId: z.string(),
+  toAccountId: z.string(),
+  asset: assetSchema,
+  amount: z.string(),
+  createdAt: isoTimeSchema,
+});
+export type AccountTransferData = z.infer<typeof accountTransferDataSchema>;
+
+/**
+ * One account's balances (the `balances` collection; id = the account's id). Money strings.
+ * `cash` is what can be spent now; `rab` the available RAB, `rabHeld` the RAB reserved.
+ */
+export const balanceRecordSchema = z.object({
+  id: z.string(),
+  cash: z.string(),
+  hosting: z.string(),
+  held: z.string(),
+  rab: z.string(),
+  rabHeld: z.string(),
+  updatedAt: isoTimeSchema,
+});
+export type BalanceRecord = z.infer<typeof balanceRecordSchema>;
+
+/** /api/v1/user/assets: the balances with RAB valued at the operator's price (`valueAssets`). */
+export const assetsDataSchema = z.object({
+  accountId: z.string(),
+  cash: z.string(),
+  hosting: z.string(),
+  held: z.string(),
+  rab: z.string(),
+  rabHeld: z.string(),
+  rabPriceUsdt: z.string(),
+  totalUsdt: z.string(),
+  asOf: isoTimeSchema,
+});
+export type AssetsData = z.infer<typeof assetsDataSchema>;
+
+/** An operator's price of an asset in USDT (the `prices` collection; id = the asset, e.g. `RAB`). */
+export const priceRecordSchema = z.object({ id: z.string(), usdt: z.string(), updatedAt: isoTimeSchema });
+export type PriceRecord = z.infer<typeof priceRecordSchema>;
+
+/**
+ * One line of the wallet records (the `blance_record` pages and the `records` collection): one
+ * side of a ledger transfer, seen from the account. `amount` is signed from the account's side;
+ * `balanceAfter` is that book's balance right after it; `ref` names the cause.
+ */
+export const walletRecordSchema = z.object({
+  /** `<transferId>-d` (the account paid) or `<transferId>-c` (the account received). */
+  id: z.string(),
+  kind: recordKindSchema,
+  asset: assetSchema,
+  book: bookSchema,
+  amount: z.string(),
+  balanceAfter: z.string(),
+  createdAt: isoTimeSchema,
+  ref: z.object({ table: z.string(), id: z.string() }),
+});
+export type WalletRecord = z.infer<typeof walletRecordSchema>;
+
+export const walletRecordsParamsSchema = pageParamsSchema.extend({
+  accountId: idSchema.optional(),
+  kind: recordKindSchema.optional(),
+  cursor: idCursorSchema.optional(),
+});
+export const walletRecordsDataSchema = pageOf(walletRecordSchema);
+export type WalletRecordsData = z.infer<typeof walletRecordsDataSchema>;

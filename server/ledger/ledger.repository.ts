@@ -1,0 +1,284 @@
+/** The ledger's SQL: balances, transfers and holds. Only server/ledger calls it. */
+import { and, asc, desc, eq, inArray, lt, or, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Executor } from '../db/database.js';
+import { ledgerBalances, ledgerHolds, ledgerTransfers } from '../db/schema.js';
+import type { BalanceRow } from './books.js';
+
+export type TransferRow = typeof ledgerTransfers.$inferSelect;
+export type NewTransferRow = typeof ledgerTransfers.$inferInsert;
+export type HoldRow = typeof ledgerHolds.$inferSelect;
+export type NewHoldRow = typeof ledgerHolds.$inferInsert;
+
+/**
+ * Serialises every writer of these transfer keys for the rest of the transaction (advisory
+ * locks on their hashes, taken in the order given, in one statement): a concurrent repeat of a
+ * cause waits here, then finds the first's transfer. The `ledger_transfer` function takes the
+ * same lock for its one key.
+ */
+export async function lockTransferKeys(db: Executor, keys: readonly string[]): Promise<void> {
+  if (keys.length === 0) return;
+  const hashed = sql.join(
+    keys.map((key) => sql`${`ledger:${key}`}`),
+    sql`, `,
+  );
+  await db.execute(
+    sql`select pg_advisory_xact_lock(hashtextextended(k, 0)) from unnest(array[${hashed}]::text[]) as t(k)`,
+  );
+}
+
+export async function findTransferByKey(db: Executor, key: string): Promise<TransferRow | undefined> {
+  const [row] = await db.select().from(ledgerTransfers).where(eq(ledgerTransfers.key, key));
+  return row;
+}
+
+const transferResultSchema = z.object({
+  rows: z.array(
+    z.object({
+      status: z.enum(['applied', 'existing', 'insufficient']),
+      id: z.union([z.string(), z.number(), z.bigint()]).nullable(),
+      created_at: z.union([z.date(), z.string()]).nullable(),
+      debit_balance_after: z.union([z.string(), z.number(), z.bigint()]).nullable(),
+      credit_balance_after: z.union([z.string(), z.number(), z.bigint()]).nullable(),
+    }),
+  ),
+});
+
+const bigintOrNull = (value: string | number | bigint | null) => (value === null ? null : BigInt(value));
+
+/**
+ * One transfer in one round trip (the `ledger_transfer` function of migration 0005): the key's
+ * lock and lookup, both rows locked in the global order, a customer's debit checked before any
+ * write, then both balances, the transfer and the sync change log. `insufficient` wrote nothing.
+ */
+export async function applyTransfer(
+  db: Executor,
+  row: NewTransferRow & { debitSlot: number; creditSlot: number },
+): Promise<
+  | { status: 'insufficient' }
+  | {
+      status: 'applied' | 'existing';
+      id: number;
+      createdAt: Date;
+      debitBalanceAfter: bigint | null;
+      creditBalanceAfter: bigint | null;
+    }
+> {
+  const result = transferResultSchema.parse(
+    await db.execute(sql`select * from ledger_transfer(
+      ${row.key}, ${row.kind}, ${row.asset},
+      ${row.debitOwner}::bigint, ${row.debitBook}, ${row.debitSlot}::smallint,
+      ${row.creditOwner}::bigint, ${row.creditBook}, ${row.creditSlot}::smallint,
+      ${row.amount}::bigint, ${row.refTable}, ${row.refId}, ${row.createdAt}::timestamptz)`),
+  );
+  const [answer] = result.rows;
+  if (!answer) throw new Error('ledger_transfer answered nothing');
+  if (answer.status === 'insufficient') return { status: 'insufficient' };
+  if (answer.id === null || answer.created_at === null)
+    throw new Error('ledger_transfer answered no transfer');
+  return {
+    status: answer.status,
+    id: Number(answer.id),
+    createdAt: new Date(answer.created_at),
+    debitBalanceAfter: bigintOrNull(answer.debit_balance_after),
+    creditBalanceAfter: bigintOrNull(answer.credit_balance_after),
+  };
+}
+
+/**
+ * Locks the rows of a multi-transfer event before its first transfer, in the order the
+ * `ledger_transfer` function locks (owner, book, asset, slot; text in "C" collation), creating
+ * a book's row at 0 on its first use.
+ */
+export async function lockBalanceRows(db: Executor, rows: readonly BalanceRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db
+    .insert(ledgerBalances)
+    .values(rows.map((row) => ({ ...row, balance: 0n })))
+    .onConflictDoNothing();
+  const wanted = sql.join(
+    rows.map((row) => sql`(${row.owner}::bigint, ${row.book}, ${row.asset}, ${row.slot}::smallint)`),
+    sql`, `,
+  );
+  await db.execute(sql`select 1 from ledger_balances b
+    where (b.owner, b.book, b.asset, b.slot) in (${wanted})
+    order by b.owner, b.book collate "C", b.asset collate "C", b.slot
+    for update`);
+}
+
+/** Opens a Coffer account's books (cash, hosting, held; every asset) at 0, so transfers find their rows. */
+export async function openBooks(
+  db: Executor,
+  owner: number,
+  books: readonly string[],
+  assets: readonly string[],
+) {
+  await db
+    .insert(ledgerBalances)
+    .values(books.flatMap((book) => assets.map((asset) => ({ owner, book, asset, slot: 0, balance: 0n }))))
+    .onConflictDoNothing();
+}
+
+/** Every book of the given owners with its balance (slots summed). */
+export async function balancesOf(db: Executor, owners: readonly number[]) {
+  if (owners.length === 0) return [];
+  const rows = await db
+    .select({
+      owner: ledgerBalances.owner,
+      book: ledgerBalances.book,
+      asset: ledgerBalances.asset,
+      balance: sql<string>`sum(${ledgerBalances.balance})::text`,
+    })
+    .from(ledgerBalances)
+    .where(inArray(ledgerBalances.owner, [...owners]))
+    .groupBy(ledgerBalances.owner, ledgerBalances.book, ledgerBalances.asset);
+  return rows.map((row) => ({ ...row, balance: BigInt(row.balance) }));
+}
+
+/**
+ * One side of the account's transfers, newest first, below `beforeId`: those it paid
+ * (`debit`) or those it received (`credit`); at most `limit`.
+ */
+export async function transfersOfSide(
+  db: Executor,
+  query: {
+    owner: number;
+    side: 'debit' | 'credit';
+    beforeId: number | null;
+    kind: string | null;
+    limit: number;
+  },
+): Promise<TransferRow[]> {
+  const ownerColumn = query.side === 'debit' ? ledgerTransfers.debitOwner : ledgerTransfers.creditOwner;
+  return db
+    .select()
+    .from(ledgerTransfers)
+    .where(
+      and(
+        eq(ownerColumn, query.owner),
+        query.beforeId === null ? undefined : lt(ledgerTransfers.id, query.beforeId),
+        query.kind === null ? undefined : eq(ledgerTransfers.kind, query.kind),
+      ),
+    )
+    .orderBy(desc(ledgerTransfers.id))
+    .limit(query.limit);
+}
+
+/** Transfers by id that the owner is a side of. */
+export async function transfersOfOwnerByIds(db: Executor, owner: number, ids: readonly number[]) {
+  if (ids.length === 0) return [];
+  return db
+    .select()
+    .from(ledgerTransfers)
+    .where(
+      and(
+        inArray(ledgerTransfers.id, [...ids]),
+        or(eq(ledgerTransfers.debitOwner, owner), eq(ledgerTransfers.creditOwner, owner)),
+      ),
+    )
+    .orderBy(asc(ledgerTransfers.id));
+}
+
+/**
+ * When the newest transfer the owner is a side of was written; undefined when none was. One
+ * query per side, each the head of its own index ((debit_owner, id), (credit_owner, id)): an OR
+ * of both would read every transfer of the owner, or scan the table backwards.
+ */
+export async function latestTransferAt(db: Executor, owner: number): Promise<Date | undefined> {
+  const [debit, credit] = await Promise.all(
+    [ledgerTransfers.debitOwner, ledgerTransfers.creditOwner].map((column) =>
+      db
+        .select({ at: ledgerTransfers.createdAt })
+        .from(ledgerTransfers)
+        .where(eq(column, owner))
+        .orderBy(desc(ledgerTransfers.id))
+        .limit(1),
+    ),
+  );
+  const times = [debit?.[0]?.at, credit?.[0]?.at].filter((at): at is Date => at !== undefined);
+  return times.length === 0 ? undefined : new Date(Math.max(...times.map((at) => at.getTime())));
+}
+
+/** Inserts a hold; undefined when its key exists already. */
+export async function insertHold(db: Executor, row: NewHoldRow): Promise<HoldRow | undefined> {
+  const [inserted] = await db.insert(ledgerHolds).values(row).onConflictDoNothing().returning();
+  return inserted;
+}
+
+export async function findHoldByKey(db: Executor, key: string): Promise<HoldRow | undefined> {
+  const [row] = await db.select().from(ledgerHolds).where(eq(ledgerHolds.key, key));
+  return row;
+}
+
+/** Locks a hold row for this transaction and returns it as it is now. */
+export async function lockHold(db: Executor, id: number): Promise<HoldRow | undefined> {
+  const [row] = await db.select().from(ledgerHolds).where(eq(ledgerHolds.id, id)).for('update');
+  return row;
+}
+
+/** Sets what a locked hold still holds and its status. */
+export async function updateHold(
+  db: Executor,
+  id: number,
+  change: { remaining: bigint; status: HoldRow['status']; updatedAt: Date },
+): Promise<void> {
+  await db.update(ledgerHolds).set(change).where(eq(ledgerHolds.id, id));
+}
+
+const violationRowsSchema = z.object({
+  rows: z.array(
+    z.object({
+      rule: z.string(),
+      asset: z.string(),
+      owner: z.union([z.string(), z.number()]).nullable(),
+      book: z.string().nullable(),
+      expected: z.string(),
+      actual: z.string(),
+    }),
+  ),
+});
+
+/**
+ * Every violation of the ledger's invariants, at most 20 per rule, in ONE statement, so that
+ * all four rules see one snapshot even under READ COMMITTED while transfers go on:
+ * sum_zero (per asset, all books sum to zero), balance_matches_transfers (a book's balance is
+ * its credits minus its debits), never_negative (customer books), held_covers_holds (a held
+ * book covers what its pending holds still hold). Amounts are minor units as text.
+ */
+export async function invariantViolations(db: Executor) {
+  const result = await db.execute(sql`
+    with moves as (
+      select debit_owner as owner, debit_book as book, asset, -sum(amount) as delta
+        from ledger_transfers group by 1, 2, 3
+      union all
+      select credit_owner, credit_book, asset, sum(amount)
+        from ledger_transfers group by 1, 2, 3
+    ), sums as (
+      select owner, book, asset, sum(delta) as expected from moves group by 1, 2, 3
+    ), balances as (
+      select owner, book, asset, sum(balance) as actual from ledger_balances group by 1, 2, 3
+    ), pending as (
+      select owner, asset, sum(remaining) as expected from ledger_holds where status = 'pending' group by 1, 2
+    )
+    (select 'sum_zero' as rule, asset, null::bigint as owner, null::text as book,
+            '0' as expected, sum(balance)::text as actual
+       from ledger_balances group by asset having sum(balance) <> 0)
+    union all
+    (select 'balance_matches_transfers', asset, owner, book,
+            coalesce(expected, 0)::text, coalesce(actual, 0)::text
+       from sums full join balances using (owner, book, asset)
+      where coalesce(expected, 0) <> coalesce(actual, 0)
+      order by owner, book, asset limit 20)
+    union all
+    (select 'never_negative', asset, owner, book, '0', balance::text
+       from ledger_balances where owner <> 0 and balance < 0
+      order by owner, book, asset limit 20)
+    union all
+    (select 'held_covers_holds', pending.asset, pending.owner, 'held',
+            pending.expected::text, coalesce(b.balance, 0)::text
+       from pending left join ledger_balances b
+         on b.owner = pending.owner and b.book = 'held' and b.asset = pending.asset and b.slot = 0
+      where coalesce(b.balance, 0) < pending.expected
+      order by pending.owner, pending.asset limit 20)`);
+  return violationRowsSchema.parse(result).rows;
+}

@@ -1,0 +1,65 @@
+/** SQL of platform settings (the RAB price, the newcomer incentive) and operators' ledger adjustments. */
+import { and, desc, eq, lt } from 'drizzle-orm';
+import type { Executor } from '../db/database.js';
+import { ledgerAdjustments, platformSettings } from '../db/schema.js';
+
+export type AdjustmentRow = typeof ledgerAdjustments.$inferSelect;
+
+export async function findSetting(db: Executor, key: string) {
+  const [row] = await db.select().from(platformSettings).where(eq(platformSettings.key, key));
+  return row;
+}
+
+export async function setSetting(
+  db: Executor,
+  setting: { key: string; value: string; updatedAt: Date; updatedBy: string },
+): Promise<void> {
+  await db
+    .insert(platformSettings)
+    .values(setting)
+    .onConflictDoUpdate({
+      target: platformSettings.key,
+      set: { value: setting.value, updatedAt: setting.updatedAt, updatedBy: setting.updatedBy },
+    });
+}
+
+export async function insertAdjustment(
+  db: Executor,
+  row: typeof ledgerAdjustments.$inferInsert,
+): Promise<AdjustmentRow> {
+  const [inserted] = await db.insert(ledgerAdjustments).values(row).returning();
+  if (!inserted) throw new Error('adjustment insert returned nothing');
+  return inserted;
+}
+
+/** Locks an adjustment for this transaction (approve and reject race). */
+export async function lockAdjustment(db: Executor, id: number): Promise<AdjustmentRow | undefined> {
+  const [row] = await db.select().from(ledgerAdjustments).where(eq(ledgerAdjustments.id, id)).for('update');
+  return row;
+}
+
+export async function reviewAdjustment(
+  db: Executor,
+  id: number,
+  change: { status: 'applied' | 'rejected'; reviewedBy: string; reviewedAt: Date },
+): Promise<void> {
+  await db.update(ledgerAdjustments).set(change).where(eq(ledgerAdjustments.id, id));
+}
+
+/** Adjustments, newest first, optionally of one status. */
+export async function listAdjustments(
+  db: Executor,
+  query: { status: AdjustmentRow['status'] | undefined; beforeId: number | undefined; limit: number },
+) {
+  return db
+    .select()
+    .from(ledgerAdjustments)
+    .where(
+      and(
+        query.status === undefined ? undefined : eq(ledgerAdjustments.status, query.status),
+        query.beforeId === undefined ? undefined : lt(ledgerAdjustments.id, query.beforeId),
+      ),
+    )
+    .orderBy(desc(ledgerAdjustments.id))
+    .limit(query.limit);
+}

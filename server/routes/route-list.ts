@@ -1,0 +1,37 @@
+/**
+ * What a route list is: a function that declares routes with the services it hands over to.
+ * Its own module, below the table that registers every list (routes/index.ts), so no list
+ * imports the table that imports it.
+ */
+import type { z } from 'zod';
+import type { Translator } from '../i18n/i18n.js';
+import type { RouteDefinition } from '../http/route.js';
+import type { AuthService } from '../services/auth.service.js';
+import type { CommonService } from '../services/common.service.js';
+import type { OperatorService } from '../services/operators.service.js';
+import type { SessionService } from '../services/sessions.service.js';
+import type { UploadService } from '../services/uploads.service.js';
+import type { UserService } from '../services/user.service.js';
+import type { ContentService } from '../services/content.service.js';
+import type { FeedbackService } from '../services/feedback.service.js';
+import type { SyncService } from '../services/sync.service.js';
+import type { AccountService } from '../services/account.service.js';
+import type { LedgerAdminService } from '../services/ledger-admin.service.js';
+
+export interface AppServices {
+  translator: Translator;
+  sessions: SessionService;
+  auth: AuthService;
+  user: UserService;
+  common: CommonService;
+  operators: OperatorService;
+  uploads: UploadService;
+  content: ContentService;
+  feedback: FeedbackService;
+  sync: SyncService;
+  accounts: AccountService;
+  ledgerAdmin: LedgerAdminService;
+}
+
+export type Define = <P extends z.ZodType, D extends z.ZodType>(def: RouteDefinition<P, D>) => void;
+export type RoutesOf = (define: Define, services: AppServices) => void;

@@ -1,0 +1,49 @@
+/**
+ * The spec's route paths, apart from the route table: pages import these, and the table
+ * (routes.tsx) imports the pages, so the paths must not live in the table's module.
+ */
+export const ROUTES = {
+  login: '/pages/login/login',
+  register: '/pages/register/register',
+  registerVerify: '/pages/register/verify_code',
+  forgot: '/pages/forget_pwd/forget_pwd',
+  forgotVerify: '/pages/forget_pwd/verify_code',
+  forgotReset: '/pages/forget_pwd/forget_pwd1',
+  download: '/pages/download/download',
+  home: '/pages/index/index',
+  hosting: '/pages/index/index2',
+  team: '/pages/blance_record/blance_record6',
+  my: '/pages/my/my',
+  trading: '/pages/index/index1',
+  settings: '/pages/setting/setting',
+  kefu: '/pages/kefu/kefu',
+  updatePassword2: '/pages/update_pwd/update_pwd2',
+  updatePassword3: '/pages/update_pwd/update_pwd3',
+  withdraw2: '/pages/withdraw/withdraw2',
+  /**
+   * The spec has no route of its own for a news article or the outbox, and its second/second
+   * pair is otherwise unused: second takes a news article (`?id=`), second1 the pending commands.
+   */
+  article: '/pages/second/second',
+  outbox: '/pages/second/second1',
+  profile: '/pages/setting/setting1',
+  feedback: '/pages/setting/setting3',
+  /**
+   * Money: the wallet records are blance_record (its numbered siblings hold other records);
+   * the spec's settings entry "switch main or sub-account, create sub-account" is setting4;
+   * withdraw is the withdrawal and withdraw1 the recharge (withdraw2 holds withdrawal methods).
+   */
+  walletRecords: '/pages/blance_record/blance_record',
+  accounts: '/pages/setting/setting4',
+  withdraw: '/pages/withdraw/withdraw',
+  recharge: '/pages/withdraw/withdraw1',
+} as const;
+
+/** The five bottom tabs, in the spec's order. */
+export const TABS = [
+  { path: ROUTES.home, label: 'tabs.home', icon: 'home' },
+  { path: ROUTES.hosting, label: 'tabs.hosting', icon: 'hosting' },
+  { path: ROUTES.team, label: 'tabs.team', icon: 'team' },
+  { path: ROUTES.my, label: 'tabs.assets', icon: 'assets' },
+  { path: ROUTES.trading, label: 'tabs.trading', icon: 'trading' },
+] as const;

@@ -1,0 +1,149 @@
+/**
+ * Wallet records (pages/blance_record/blance_record): the active account's synced `records`,
+ * newest first, filtered by kind. Read from IndexedDB in pages of RECORDS_PAGE as the user
+ * reaches the end of the list (or presses "more"), so it opens offline and stays cheap.
+ */
+import { Dexie } from 'dexie';
+import { useLiveQuery } from 'dexie-react-hooks';
+import { useEffect, useId, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { RecordKind, WalletRecord } from '../../../contract/api/account.js';
+import { AsOf } from '../../ui/AsOf.js';
+import { DateTime } from '../../ui/DateTime.js';
+import { accountDatabase, useActiveAccount, type ActiveAccount } from '../../db/sync-db.js';
+import { useAccountSyncedAt } from '../accounts/account-data.js';
+import { isRecordKind, kindKey, RECORD_KIND_LIST, RECORDS_PAGE, signedAmount } from './records-view.js';
+
+const COLLECTIONS = ['records'] as const;
+
+export default function RecordsPage() {
+  const { t } = useTranslation();
+  const active = useActiveAccount();
+  const syncedAt = useAccountSyncedAt(active ?? null, COLLECTIONS);
+  if (active === undefined) return null;
+  if (active === null)
+    return (
+      <div className="page-padding">
+        <p className="card muted">{t('my.no_account')}</p>
+      </div>
+    );
+  return (
+    <div className="page-padding stack">
+      <AsOf syncedAt={syncedAt} />
+      {/* A new account starts the list again, at its first page and with no filter. */}
+      <Records key={`${active.userId}/${active.accountId}`} active={active} />
+    </div>
+  );
+}
+
+function Records({ active }: { active: ActiveAccount }) {
+  const { t } = useTranslation();
+  const filterId = useId();
+  const [kind, setKind] = useState<RecordKind | 'all'>('all');
+  const [shown, setShown] = useState(RECORDS_PAGE);
+  // One more than shown, to know whether there is more; the cursor stops there.
+  const records = useLiveQuery(() => {
+    const table = accountDatabase(active.userId, active.accountId).records;
+    const ordered =
+      kind === 'all'
+        ? table.orderBy('createdAt')
+        : table.where('[kind+createdAt]').between([kind, Dexie.minKey], [kind, Dexie.maxKey]);
+    return ordered
+      .reverse()
+      .limit(shown + 1)
+      .toArray();
+  }, [active.userId, active.accountId, kind, shown]);
+  const hasMore = records !== undefined && records.length > shown;
+  const more = () => setShown((count) => count + RECORDS_PAGE);
+
+  return (
+    <>
+      <div className="card">
+        <label className="field__label" htmlFor={filterId}>
+          {t('records.filter')}
+        </label>
+        <select
+          id={filterId}
+          className="select"
+          value={kind}
+          onChange={(event) => {
+            const value = event.target.value;
+            setKind(isRecordKind(value) ? value : 'all');
+            setShown(RECORDS_PAGE);
+          }}
+        >
+          <option value="all">{t('records.all')}</option>
+          {RECORD_KIND_LIST.map((option) => (
+            <option key={option} value={option}>
+              {t(kindKey(option))}
+            </option>
+          ))}
+        </select>
+      </div>
+      {records !== undefined && records.length === 0 && (
+        <p className="card muted">{t(kind === 'all' ? 'records.empty' : 'records.empty_kind')}</p>
+      )}
+      {records !== undefined && records.length > 0 && (
+        <ul className="card row-list" aria-label={t('records.title')}>
+          {records.slice(0, shown).map((record) => (
+            <RecordLine key={record.id} record={record} />
+          ))}
+        </ul>
+      )}
+      {hasMore && <MoreSentinel key={shown} onReached={more} />}
+      {hasMore && (
+        <button type="button" className="link-button records__more" onClick={more}>
+          {t('records.more')}
+        </button>
+      )}
+      {records !== undefined && records.length > RECORDS_PAGE && !hasMore && (
+        <p className="muted records__end">{t('records.end')}</p>
+      )}
+    </>
+  );
+}
+
+function RecordLine({ record }: { record: WalletRecord }) {
+  const { t } = useTranslation();
+  const amount = signedAmount(record.amount);
+  return (
+    <li className="record">
+      <p className="record__kind">{t(kindKey(record.kind))}</p>
+      <p className={`record__amount record__amount--${amount.direction}`}>
+        {amount.text} <span className="record__unit">{record.asset}</span>
+      </p>
+      <p className="muted record__book">
+        {t(`records.book_${record.book}`)} · {record.asset}
+      </p>
+      <DateTime className="muted record__time" at={record.createdAt} style="short" />
+      <p className="muted record__after">
+        {t('records.balance_after', { amount: record.balanceAfter, asset: record.asset })}
+      </p>
+    </li>
+  );
+}
+
+/**
+ * Calls `onReached` when it scrolls into view: the next page is read before the user asks. Keyed
+ * by the count shown, so it observes afresh after each page (it may still be in view then).
+ */
+function MoreSentinel({ onReached }: { onReached: () => void }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const latest = useRef(onReached);
+  useEffect(() => {
+    latest.current = onReached;
+  }, [onReached]);
+  useEffect(() => {
+    const element = ref.current;
+    if (element === null || typeof IntersectionObserver === 'undefined') return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting)) latest.current();
+      },
+      { rootMargin: '200px' },
+    );
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+  return <div ref={ref} aria-hidden="true" className="records__sentinel" />;
+}
