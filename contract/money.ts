@@ -56,3 +56,16 @@ export function formatMoney(value: Minor): string {
 export function valueAt(amount: Minor, priceUsdt: Minor): Minor {
   return minor((amount * priceUsdt) / SCALE);
 }
+
+/**
+ * A token amount in the token's own units (`decimals` per whole unit, 18 for BEP20 USDT) as
+ * minor units, truncated, and the truncated remainder in token units (the dust). Exact.
+ */
+export function fromTokenUnits(value: bigint, decimals: number): { amount: Minor; dust: bigint } {
+  if (value < 0n) throw new MoneyFormatError('a token amount cannot be negative');
+  if (decimals <= MONEY_DECIMALS) {
+    return { amount: minor(value * 10n ** BigInt(MONEY_DECIMALS - decimals)), dust: 0n };
+  }
+  const unit = 10n ** BigInt(decimals - MONEY_DECIMALS);
+  return { amount: minor(value / unit), dust: value % unit };
+}

@@ -20,6 +20,7 @@ import {
   priceRecordSchema,
   walletRecordSchema,
 } from './api/account.js';
+import { depositRecordSchema } from './api/recharge.js';
 
 export type SyncScope = 'public' | 'user' | 'account';
 
@@ -40,6 +41,7 @@ export const SYNC_COLLECTIONS = {
   accounts: { scope: 'user', record: accountRecordSchema, index: 'id, createdAt' },
   balances: { scope: 'account', record: balanceRecordSchema, index: 'id' },
   records: { scope: 'account', record: walletRecordSchema, index: 'id, createdAt, kind, [kind+createdAt]' },
+  deposits: { scope: 'account', record: depositRecordSchema, index: 'id, detectedAt, status' },
 } as const satisfies Record<string, CollectionSpec>;
 
 export type CollectionName = keyof typeof SYNC_COLLECTIONS;

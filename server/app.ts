@@ -42,6 +42,10 @@ import { AccountService } from './services/account.service.js';
 import { LedgerAdminService } from './services/ledger-admin.service.js';
 import { ledgerCheckJob } from './jobs/ledger-check.job.js';
 import path from 'node:path';
+import { setUpChains } from './chains/setup.js';
+import type { DevnetInfo } from './chains/devnet.js';
+import { RechargeService } from './services/recharge.service.js';
+import { DepositWatcher, WatcherLoop } from './services/deposit-watcher.js';
 
 /** Bodies of JSON and form calls; uploads have their own limit. A 200 KB password never reaches a hash. */
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -57,6 +61,8 @@ export interface ServerOptions {
   logger?: boolean;
   /** The built app; tests point it elsewhere. Defaults to the repository's dist/. */
   distDir?: string;
+  /** The local EVM devnet `npm start` started, when it did: BEP20 is watched on it. */
+  devnet?: DevnetInfo;
 }
 
 export interface CofferServer {
@@ -66,6 +72,8 @@ export interface CofferServer {
   database: OpenDatabase;
   services: AppServices;
   scheduler: Scheduler;
+  /** Each chain's deposit watcher, when its node or API is configured. */
+  watchers: DepositWatcher[];
   mailer: Mailer;
   counters: CounterStore;
   /** The root invite code when this start created it (first start), else null. */
@@ -108,6 +116,8 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
   const codes = new CodeService(clock, mailer, translator, limits);
   const servedDist = options.distDir ?? distDir;
   const accounts = new AccountService(db, commands, clock);
+  const chains = setUpChains(config, options.devnet, (line) => app.log.warn(line));
+  const recharge = new RechargeService(db, clock, chains);
   const services: AppServices = {
     translator,
     sessions,
@@ -116,12 +126,27 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
     content: new ContentService(db, commands, clock),
     feedback: new FeedbackService(db, commands, clock),
     sync: new SyncService(db),
-    common: new CommonService(config.timezone, () => servedHotVersionCode(servedDist)),
+    common: new CommonService(
+      config.timezone,
+      () => recharge.chainInfos(),
+      () => servedHotVersionCode(servedDist),
+    ),
     operators: new OperatorService(db, commands, clock, sessions, limits, config.scryptCost),
     uploads: new UploadService(db, commands, clock, config.dataDir),
     accounts,
     ledgerAdmin: new LedgerAdminService(db, commands, clock, config.adjustReviewAbove),
+    recharge,
   };
+  const watchers = Object.values(chains).flatMap(({ adapter, finality, startBlock }) =>
+    adapter
+      ? [new DepositWatcher(db, clock, { adapter, finality, startBlock, scanRange: config.chains.scanRange })]
+      : [],
+  );
+  const watcherLog = {
+    info: (line: string) => app.log.info(line),
+    warn: (line: string) => app.log.warn(line),
+  };
+  const loops = watchers.map((watcher) => new WatcherLoop(watcher, config.chains.pollSeconds, watcherLog));
   const scheduler = new Scheduler(
     db,
     clock,
@@ -190,7 +215,14 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
   await registerStatic(app, servedDist, publicDir);
 
   const rootInviteCreated = await services.operators.ensureRootInvite(config.rootInvite);
-  if (config.jobs) scheduler.start();
+  if (config.jobs) {
+    scheduler.start();
+    for (const loop of loops) loop.start();
+    for (const { chain, adapter, missing } of Object.values(chains)) {
+      if (!adapter)
+        app.log.warn(`${chain} deposits are not watched: ${missing} is not set (addresses still show)`);
+    }
+  }
 
   return {
     app,
@@ -199,11 +231,13 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
     database,
     services,
     scheduler,
+    watchers,
     mailer,
     counters,
     rootInviteCreated,
     async close() {
       scheduler.stop();
+      await Promise.all(loops.map((loop) => loop.stop()));
       await app.close();
       await counters.close();
       mailer.close();

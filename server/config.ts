@@ -1,6 +1,7 @@
 /** Configuration from the environment; every variable is documented in the README. */
 import path from 'node:path';
 import { z } from 'zod';
+import { DEPOSIT_CONFIRMATIONS } from '../contract/constants.js';
 
 const segmentSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'a path segment of letters, digits, _ or -');
 
@@ -29,6 +30,29 @@ const envSchema = z.object({
     .string()
     .regex(/^(0|[1-9]\d{0,14})(\.\d{1,6})?$/, 'a USDT amount such as 10000')
     .default('10000'),
+  CHAIN_BEP20_XPUB: z.string().optional(),
+  CHAIN_TRC20_XPUB: z.string().optional(),
+  CHAIN_BEP20_RPC_URL: z.string().url().optional(),
+  CHAIN_BEP20_USDT_CONTRACT: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{40}$/, 'a 0x contract address')
+    .default('0x55d398326f99059fF775485246999027B3197955'),
+  CHAIN_BEP20_USDT_DECIMALS: z.coerce.number().int().min(0).max(36).default(18),
+  CHAIN_BEP20_FINALITY: z.coerce.number().int().min(DEPOSIT_CONFIRMATIONS).max(10_000).default(15),
+  CHAIN_BEP20_START_BLOCK: z.coerce.bigint().min(0n).optional(),
+  CHAIN_TRC20_API_URL: z.string().url().optional(),
+  CHAIN_TRC20_API_KEY: z.string().optional(),
+  CHAIN_TRC20_USDT_CONTRACT: z
+    .string()
+    .regex(/^T[1-9A-HJ-NP-Za-km-z]{33}$/, 'a TRON base58 contract address')
+    .default('TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t'),
+  CHAIN_TRC20_FINALITY: z.coerce.number().int().min(DEPOSIT_CONFIRMATIONS).max(10_000).default(20),
+  CHAIN_TRC20_START_BLOCK: z.coerce.bigint().min(0n).optional(),
+  CHAIN_POLL_SECONDS: z.coerce.number().min(0.1).max(3600).default(2),
+  CHAIN_SCAN_RANGE: z.coerce.number().int().min(1).max(10_000).default(500),
+  COFFER_DEVNET: z.enum(['auto', 'off']).default('auto'),
+  DEVNET_PORT: z.coerce.number().int().min(0).max(65535).default(8545),
+  DEVNET_BLOCK_SECONDS: z.coerce.number().int().min(0).max(3600).default(2),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -54,8 +78,32 @@ export interface Config {
   clientBuild: boolean;
   redisUrl: string | undefined;
   logLevel: string;
+  chains: ChainsConfig;
+  /**
+   * Start a local EVM devnet for BEP20 with the server: when not production, COFFER_DEVNET is
+   * `auto` and no BEP20 node is configured.
+   */
+  devnet: { port: number; blockSeconds: number } | undefined;
   /** Operators' adjustments above this many USDT (RAB valued at its price) wait for a second finance operator. */
   adjustReviewAbove: string;
+}
+
+export interface ChainConfig {
+  xpub: string | undefined;
+  /** The node (BEP20) or API (TRC20); undefined: the chain's watcher waits, its addresses still show. */
+  url: string | undefined;
+  apiKey: string | undefined;
+  contract: string;
+  decimals: number;
+  finality: number;
+  startBlock: bigint | undefined;
+}
+
+export interface ChainsConfig {
+  BEP20: ChainConfig;
+  TRC20: ChainConfig;
+  pollSeconds: number;
+  scanRange: number;
 }
 
 export class ConfigError extends Error {}
@@ -77,6 +125,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       'SMTP_URL is required when NODE_ENV=production (the dev mailbox is for development only)',
     );
   }
+  if (production && (!e.CHAIN_BEP20_XPUB || !e.CHAIN_TRC20_XPUB)) {
+    throw new ConfigError(
+      'CHAIN_BEP20_XPUB and CHAIN_TRC20_XPUB are required when NODE_ENV=production (the development deposit key is for development only)',
+    );
+  }
   if (production && e.COFFER_NOW) throw new ConfigError('COFFER_NOW is refused when NODE_ENV=production');
   if (
     e.COFFER_GATEWAY_SEGMENT === e.COFFER_UPLOAD_SEGMENT ||
@@ -87,6 +140,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       'COFFER_GATEWAY_SEGMENT and COFFER_UPLOAD_SEGMENT must differ from each other and from v1, admin, docs, health',
     );
   }
+  const devnet =
+    !production && e.COFFER_DEVNET === 'auto' && !e.CHAIN_BEP20_RPC_URL
+      ? { port: e.DEVNET_PORT, blockSeconds: e.DEVNET_BLOCK_SECONDS }
+      : undefined;
   return {
     production,
     port: e.PORT,
@@ -107,5 +164,28 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: e.REDIS_URL,
     logLevel: e.LOG_LEVEL,
     adjustReviewAbove: e.COFFER_ADJUST_REVIEW_ABOVE,
+    chains: {
+      BEP20: {
+        xpub: e.CHAIN_BEP20_XPUB,
+        url: e.CHAIN_BEP20_RPC_URL,
+        apiKey: undefined,
+        contract: e.CHAIN_BEP20_USDT_CONTRACT,
+        decimals: e.CHAIN_BEP20_USDT_DECIMALS,
+        finality: e.CHAIN_BEP20_FINALITY,
+        startBlock: e.CHAIN_BEP20_START_BLOCK,
+      },
+      TRC20: {
+        xpub: e.CHAIN_TRC20_XPUB,
+        url: e.CHAIN_TRC20_API_URL,
+        apiKey: e.CHAIN_TRC20_API_KEY,
+        contract: e.CHAIN_TRC20_USDT_CONTRACT,
+        decimals: 6,
+        finality: e.CHAIN_TRC20_FINALITY,
+        startBlock: e.CHAIN_TRC20_START_BLOCK,
+      },
+      pollSeconds: e.CHAIN_POLL_SECONDS,
+      scanRange: e.CHAIN_SCAN_RANGE,
+    },
+    devnet,
   };
 }

@@ -1,5 +1,6 @@
 /** Public reads under /api/v1/common (no token needed). */
 import { z } from 'zod';
+import { chainInfoSchema } from './recharge.js';
 
 export const languageSchema = z.object({
   /** The `lang` header value (KO, EN, JP, CN, DE, FH, TW). */
@@ -36,7 +37,8 @@ export const configDataSchema = z.object({
   minDeposit: z.string(),
   minValidHosting: z.string(),
   depositConfirmations: z.number().int(),
-  chains: z.array(z.string()),
+  /** The enabled deposit chains with their USDT contract, minimum and confirmations. */
+  chains: z.array(chainInfoSchema),
   withdrawalWindow: z.object({ opens: z.string(), closes: z.string(), workingDaysOnly: z.boolean() }),
   uploadMaxBytes: z.number().int(),
 });

@@ -5,6 +5,7 @@
  * omnibus, a fee credits fee revenue ...), so that per asset all books sum to zero.
  */
 import type { Asset, Book } from '../../contract/api/account.js';
+import type { Chain } from '../../contract/constants.js';
 
 export const PLATFORM_OWNER = 0;
 
@@ -40,6 +41,10 @@ export const customerBook = (accountId: number, book: Book): BookRef => ({ owner
 
 /** One of the platform's books. */
 export const platformBook = (book: PlatformBook): BookRef => ({ owner: PLATFORM_OWNER, book });
+
+/** The book mirroring what a chain holds for customers: a deposit debits it, a withdrawal credits it. */
+export const omnibusOf = (chain: Chain): BookRef =>
+  platformBook(chain === 'BEP20' ? 'omnibus_bep20' : 'omnibus_trc20');
 
 export const isCustomer = (ref: BookRef): boolean => ref.owner !== PLATFORM_OWNER;
 

@@ -9,6 +9,7 @@ import { ssoRoutes } from './sso.routes.js';
 import { userRoutes } from './user.routes.js';
 import { accountRoutes } from './account.routes.js';
 import { ledgerAdminRoutes } from './ledger-admin.routes.js';
+import { rechargeRoutes } from './recharge.routes.js';
 
 const ROUTE_LISTS: readonly RoutesOf[] = [
   ssoRoutes,
@@ -19,6 +20,7 @@ const ROUTE_LISTS: readonly RoutesOf[] = [
   contentAdminRoutes,
   accountRoutes,
   ledgerAdminRoutes,
+  rechargeRoutes,
 ];
 
 /** Registers every route list; a path declared twice fails at start. */

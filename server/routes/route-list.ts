@@ -17,6 +17,7 @@ import type { FeedbackService } from '../services/feedback.service.js';
 import type { SyncService } from '../services/sync.service.js';
 import type { AccountService } from '../services/account.service.js';
 import type { LedgerAdminService } from '../services/ledger-admin.service.js';
+import type { RechargeService } from '../services/recharge.service.js';
 
 export interface AppServices {
   translator: Translator;
@@ -31,6 +32,7 @@ export interface AppServices {
   sync: SyncService;
   accounts: AccountService;
   ledgerAdmin: LedgerAdminService;
+  recharge: RechargeService;
 }
 
 export type Define = <P extends z.ZodType, D extends z.ZodType>(def: RouteDefinition<P, D>) => void;

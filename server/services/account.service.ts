@@ -31,14 +31,11 @@ import {
   lockUser,
   setDefaultAccount,
 } from '../repositories/users.repository.js';
+import { ownAccount, notYourAccount } from './own-account.js';
 import { toAccountRecord, toWalletRecord } from './records.js';
 import { newcomerIncentive, rabPrice } from './settings.service.js';
 
 const RECORDS_PAGE = 20;
-
-/** 403 naming the field: the account is not the caller's (or does not exist: the same answer). */
-const notYourAccount = (field: string) =>
-  new BusinessError(BodyCode.forbidden, 'server.forbidden', {}, { field });
 
 /** Total in USDT: every USDT book plus every RAB book valued at the operator's price. */
 export function totalUsdt(balances: AccountBalances, price: Minor): Minor {
@@ -193,7 +190,7 @@ export class AccountService {
 
   /** The account's balances from the ledger, RAB valued at the operator's price. Read-only. */
   async assets(ctx: RequestContext, params: { accountId?: string | undefined }): Promise<AssetsData> {
-    const accountId = await this.ownAccount(this.db, ctx, params.accountId);
+    const accountId = (await ownAccount(this.db, ctx, params.accountId)).accountId;
     const [balances, price] = await Promise.all([accountBalances(this.db, [accountId]), rabPrice(this.db)]);
     const own = balances.get(accountId);
     if (!own) throw new Error('balances of a listed account are missing');
@@ -224,7 +221,7 @@ export class AccountService {
       limit?: number | undefined;
     },
   ): Promise<WalletRecordsData> {
-    const accountId = await this.ownAccount(this.db, ctx, params.accountId);
+    const accountId = (await ownAccount(this.db, ctx, params.accountId)).accountId;
     const limit = params.limit ?? RECORDS_PAGE;
     const query = {
       owner: accountId,
@@ -250,24 +247,5 @@ export class AccountService {
       items: page.map(({ row, side }) => toWalletRecord(row, side)),
       nextCursor: hasMore && last ? String(last.row.id) : null,
     };
-  }
-
-  /** The account named by `accountId` when it is the caller's (403 otherwise); absent: the default account. */
-  private async ownAccount(
-    db: Executor,
-    ctx: RequestContext,
-    accountId: string | undefined,
-  ): Promise<number> {
-    const userId = userIdOf(ctx);
-    const accounts = await listAccounts(db, userId);
-    if (accountId === undefined) {
-      const user = await findUserById(db, userId);
-      const account = accounts.find((candidate) => candidate.id === user?.defaultAccountId) ?? accounts[0];
-      if (!account) throw notLoggedIn();
-      return account.id;
-    }
-    const account = accounts.find((candidate) => String(candidate.id) === accountId);
-    if (!account) throw notYourAccount('accountId');
-    return account.id;
   }
 }

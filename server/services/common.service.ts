@@ -2,7 +2,6 @@
 import {
   APP_VERSION,
   APP_VERSION_CODE,
-  CHAINS,
   CODE_LENGTH,
   CODE_RESEND_SECONDS,
   CODE_TTL_SECONDS,
@@ -16,6 +15,7 @@ import {
   AVATAR_URLS,
 } from '../../contract/constants.js';
 import type { ConfigData, VersionData } from '../../contract/api/common.js';
+import type { ChainInfo } from '../../contract/api/recharge.js';
 import { DEFAULT_LOCALE, LANGUAGES } from '../i18n/i18n.js';
 
 /** The avatars a user may choose (files under public/avatars). */
@@ -25,6 +25,8 @@ export class CommonService {
   /** `hotVersionCode` reads the hot version of the web build being served. */
   constructor(
     private readonly timezone: string,
+    /** The enabled deposit chains as users must see them (contract, minimum, confirmations). */
+    private readonly chains: () => ChainInfo[],
     private readonly hotVersionCode: () => Promise<number> = async () => APP_VERSION_CODE,
   ) {}
 
@@ -43,7 +45,7 @@ export class CommonService {
       minDeposit: MIN_DEPOSIT_USDT,
       minValidHosting: MIN_VALID_HOSTING_USD,
       depositConfirmations: DEPOSIT_CONFIRMATIONS,
-      chains: [...CHAINS],
+      chains: this.chains(),
       withdrawalWindow: { ...WITHDRAWAL_WINDOW, workingDaysOnly: true },
       uploadMaxBytes: UPLOAD_MAX_BYTES,
     };

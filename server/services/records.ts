@@ -13,6 +13,9 @@ import { formatMoney, minor, type Minor } from '../../contract/money.js';
 import type { accounts } from '../db/schema.js';
 import type { AccountBalances } from '../ledger/ledger.js';
 import type { TransferRow } from '../ledger/ledger.repository.js';
+import type { DepositRecord, DepositStatus } from '../../contract/api/recharge.js';
+import type { Chain } from '../../contract/constants.js';
+import type { DepositRow } from '../repositories/deposits.repository.js';
 
 type AccountRow = typeof accounts.$inferSelect;
 
@@ -103,4 +106,21 @@ export const toPriceRecord = (asset: string, usdt: Minor, updatedAt: Date): Pric
   id: asset,
   usdt: formatMoney(usdt),
   updatedAt: updatedAt.toISOString(),
+});
+
+export const toDepositRecord = (row: DepositRow): DepositRecord => ({
+  id: String(row.id),
+  chain: row.chain as Chain, // the watcher writes only CHAINS
+  amount: formatMoney(minor(row.amount)),
+  address: row.address,
+  txHash: row.txHash,
+  logIndex: row.logIndex,
+  blockNumber: String(row.blockNumber),
+  confirmations: row.confirmations,
+  status: row.status as DepositStatus, // a CHECK keeps it to DEPOSIT_STATUSES
+  detectedAt: row.detectedAt.toISOString(),
+  heldAt: row.heldAt?.toISOString() ?? null,
+  creditedAt: row.creditedAt?.toISOString() ?? null,
+  reversedAt: row.reversedAt?.toISOString() ?? null,
+  updatedAt: row.updatedAt.toISOString(),
 });

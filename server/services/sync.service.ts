@@ -26,6 +26,7 @@ import { findUserById, listAccounts } from '../repositories/users.repository.js'
 import {
   toAccountRecord,
   toBalanceRecord,
+  toDepositRecord,
   toFeedbackRecord,
   toNewsRecord,
   toNoticeRecord,
@@ -37,6 +38,7 @@ import {
 import { accountBalances } from '../ledger/ledger.js';
 import { latestTransferAt, transfersOfOwnerByIds } from '../ledger/ledger.repository.js';
 import { rabPrice } from './settings.service.js';
+import { depositsByIds } from '../repositories/deposits.repository.js';
 
 type Loader = (db: Executor, scopeId: number, ids: string[]) => Promise<Array<{ id: string }>>;
 const numericIds = (ids: string[]) => ids.filter((id) => /^\d{1,15}$/.test(id)).map(Number);
@@ -71,6 +73,8 @@ const LOADERS: Record<CollectionName, Loader> = {
     const latest = await latestTransferAt(db, accountId);
     return balances ? [toBalanceRecord(accountId, balances, latest ?? new Date(0))] : [];
   },
+  deposits: async (db, accountId, ids) =>
+    (await depositsByIds(db, accountId, numericIds(ids))).map(toDepositRecord),
   records: async (db, accountId, ids) => {
     const sides = new Map<number, Set<string>>();
     for (const id of ids) {
