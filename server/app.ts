@@ -46,6 +46,7 @@ import { setUpChains } from './chains/setup.js';
 import type { DevnetInfo } from './chains/devnet.js';
 import { RechargeService } from './services/recharge.service.js';
 import { DepositWatcher, WatcherLoop } from './services/deposit-watcher.js';
+import { SweepService } from './services/sweep.service.js';
 
 /** Bodies of JSON and form calls; uploads have their own limit. A 200 KB password never reaches a hash. */
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -74,6 +75,8 @@ export interface CofferServer {
   scheduler: Scheduler;
   /** Each chain's deposit watcher, when its node or API is configured. */
   watchers: DepositWatcher[];
+  /** The operator's sweep of deposit addresses to the hot wallet (CLI only). */
+  sweeps: SweepService;
   mailer: Mailer;
   counters: CounterStore;
   /** The root invite code when this start created it (first start), else null. */
@@ -146,6 +149,19 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
     info: (line: string) => app.log.info(line),
     warn: (line: string) => app.log.warn(line),
   };
+  const bep20 = chains.BEP20;
+  const sweeps = new SweepService(
+    db,
+    clock,
+    chains,
+    bep20.url
+      ? {
+          rpcUrl: bep20.url,
+          contract: bep20.info.contract,
+          hotWalletKey: config.bep20HotWalletKey ?? options.devnet?.hotWalletKey,
+        }
+      : undefined,
+  );
   const loops = watchers.map((watcher) => new WatcherLoop(watcher, config.chains.pollSeconds, watcherLog));
   const scheduler = new Scheduler(
     db,
@@ -232,6 +248,7 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
     services,
     scheduler,
     watchers,
+    sweeps,
     mailer,
     counters,
     rootInviteCreated,

@@ -40,6 +40,10 @@ const envSchema = z.object({
   CHAIN_BEP20_USDT_DECIMALS: z.coerce.number().int().min(0).max(36).default(18),
   CHAIN_BEP20_FINALITY: z.coerce.number().int().min(DEPOSIT_CONFIRMATIONS).max(10_000).default(15),
   CHAIN_BEP20_START_BLOCK: z.coerce.bigint().min(0n).optional(),
+  CHAIN_BEP20_HOT_WALLET_KEY: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{64}$/, 'a 0x private key of 64 hex digits')
+    .optional(),
   CHAIN_TRC20_API_URL: z.string().url().optional(),
   CHAIN_TRC20_API_KEY: z.string().optional(),
   CHAIN_TRC20_USDT_CONTRACT: z
@@ -79,6 +83,8 @@ export interface Config {
   redisUrl: string | undefined;
   logLevel: string;
   chains: ChainsConfig;
+  /** The BEP20 hot wallet's key (sweeps, withdrawals); the devnet's account 0 on a development start. */
+  bep20HotWalletKey: `0x${string}` | undefined;
   /**
    * Start a local EVM devnet for BEP20 with the server: when not production, COFFER_DEVNET is
    * `auto` and no BEP20 node is configured.
@@ -187,5 +193,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       scanRange: e.CHAIN_SCAN_RANGE,
     },
     devnet,
+    bep20HotWalletKey: e.CHAIN_BEP20_HOT_WALLET_KEY as `0x${string}` | undefined, // the regex above
   };
 }

@@ -2,6 +2,16 @@
 import { describe, expect, test } from 'vitest';
 import { ConfigError, loadConfig } from '../server/config.js';
 import { localeFromHeader } from '../server/i18n/i18n.js';
+import { accountXpub } from '../server/chains/addresses.js';
+
+const TEST_MNEMONIC =
+  'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
+
+/** Account-level public keys (the BIP39 test mnemonic's m/44'/60'/0' and m/44'/195'/0'). */
+const XPUBS = {
+  CHAIN_BEP20_XPUB: accountXpub(TEST_MNEMONIC, 'BEP20'),
+  CHAIN_TRC20_XPUB: accountXpub(TEST_MNEMONIC, 'TRC20'),
+};
 
 describe('configuration', () => {
   test('with no environment, Coffer runs on port 8080 with PGlite in ./data and the dev mailbox', () => {
@@ -18,12 +28,49 @@ describe('configuration', () => {
     expect(config.dataDir.endsWith('/data')).toBe(true);
   });
   test('production refuses the dev mailbox: SMTP_URL is required', () => {
-    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/SMTP_URL/);
-    expect(loadConfig({ NODE_ENV: 'production', SMTP_URL: 'smtp://mail:25' }).production).toBe(true);
+    expect(() => loadConfig({ NODE_ENV: 'production', ...XPUBS })).toThrow(/SMTP_URL/);
+    expect(loadConfig({ NODE_ENV: 'production', SMTP_URL: 'smtp://mail:25', ...XPUBS }).production).toBe(
+      true,
+    );
+  });
+  test('production refuses the development deposit key: CHAIN_BEP20_XPUB and CHAIN_TRC20_XPUB are required', () => {
+    const production = { NODE_ENV: 'production', SMTP_URL: 'smtp://mail:25' };
+    expect(() => loadConfig(production)).toThrow(/CHAIN_BEP20_XPUB and CHAIN_TRC20_XPUB/);
+    expect(() => loadConfig({ ...production, CHAIN_BEP20_XPUB: XPUBS.CHAIN_BEP20_XPUB })).toThrow(
+      ConfigError,
+    );
+  });
+  test('chains: mainnet USDT contracts and finality depths by default; the devnet starts only in development without a BEP20 node', () => {
+    const config = loadConfig({});
+    expect(config.chains.BEP20).toMatchObject({
+      contract: '0x55d398326f99059fF775485246999027B3197955',
+      decimals: 18,
+      finality: 15,
+      url: undefined,
+    });
+    expect(config.chains.TRC20).toMatchObject({
+      contract: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
+      decimals: 6,
+      finality: 20,
+    });
+    expect(config.devnet).toEqual({ port: 8545, blockSeconds: 2 });
+    expect(loadConfig({ CHAIN_BEP20_RPC_URL: 'http://node:8545' }).devnet).toBeUndefined();
+    expect(loadConfig({ COFFER_DEVNET: 'off' }).devnet).toBeUndefined();
+    expect(loadConfig({ DEVNET_PORT: '0', DEVNET_BLOCK_SECONDS: '1' }).devnet).toEqual({
+      port: 0,
+      blockSeconds: 1,
+    });
+    expect(() => loadConfig({ CHAIN_BEP20_FINALITY: '2' })).toThrow(/CHAIN_BEP20_FINALITY/);
+    expect(() => loadConfig({ CHAIN_TRC20_USDT_CONTRACT: '0xabc' })).toThrow(/CHAIN_TRC20_USDT_CONTRACT/);
   });
   test('the test clock COFFER_NOW is refused in production', () => {
     expect(() =>
-      loadConfig({ NODE_ENV: 'production', SMTP_URL: 'smtp://mail:25', COFFER_NOW: '2026-01-01T00:00:00Z' }),
+      loadConfig({
+        NODE_ENV: 'production',
+        SMTP_URL: 'smtp://mail:25',
+        COFFER_NOW: '2026-01-01T00:00:00Z',
+        ...XPUBS,
+      }),
     ).toThrow(ConfigError);
     expect(loadConfig({ COFFER_NOW: '2026-01-01T00:00:00Z' }).now?.toISOString()).toBe(
       '2026-01-01T00:00:00.000Z',

@@ -3,7 +3,7 @@
  * process on a fresh DATA_DIR, PORT=0 for any free port, the banner, health, the dev mailbox,
  * a restart on the same data, and the production guard.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -70,6 +70,12 @@ function startEnv(dataDir: string, extra: NodeJS.ProcessEnv = {}): NodeJS.Proces
     REDIS_URL: undefined,
     COFFER_ROOT_INVITE: undefined,
     COFFER_NOW: undefined,
+    // The devnet on any free port, a block a second: a deposit reaches finality within a minute.
+    COFFER_DEVNET: undefined,
+    DEVNET_PORT: '0',
+    DEVNET_BLOCK_SECONDS: '1',
+    CHAIN_BEP20_RPC_URL: undefined,
+    CHAIN_TRC20_API_URL: undefined,
     ...extra,
   };
 }
@@ -186,12 +192,67 @@ describe('npm start (tsx server/main.ts)', () => {
   );
 
   test(
+    "the devnet started with it: `npm run devnet -- pay` to the account's BEP20 address is credited once, confirming then held then cash, and the devnet stops with the server",
+    { timeout: 120_000 },
+    async () => {
+      expect(first.output()).toMatch(/BEP20 devnet .* at http:\/\/127\.0\.0\.1:\d+/);
+      const login = await call(base, '/api/v1/sso/emailLogin', { email: address, password: 'secret123' });
+      const token = String(login.data?.['token']);
+      const authed = async (uri: string, params: Record<string, unknown>) =>
+        answerSchema.parse(
+          await (
+            await fetch(`${base}${uri}`, {
+              method: 'POST',
+              headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+              body: JSON.stringify(params),
+              signal: AbortSignal.timeout(10_000),
+            })
+          ).json(),
+        );
+      const deposit = await authed('/api/v1/recharge/address', { chain: 'BEP20' });
+      const depositAddress = String(deposit.data?.['address']);
+      expect(depositAddress).toMatch(/^0x[0-9a-fA-F]{40}$/);
+      const paid = spawnSync(tsx, ['server/cli/devnet.ts', 'pay', depositAddress, '12.5'], {
+        cwd: repoRoot,
+        env: startEnv(dataDir),
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      expect(paid.status, paid.stderr).toBe(0);
+      const statuses = new Set<string>();
+      const deadline = Date.now() + 90_000;
+      let last: Record<string, unknown> | undefined;
+      while (Date.now() < deadline) {
+        const list = await authed('/api/v1/recharge/list', {});
+        const items = (list.data?.['items'] ?? []) as Array<Record<string, unknown>>;
+        last = items[0];
+        if (last) statuses.add(String(last['status']));
+        if (last?.['status'] === 'credited') break;
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+      expect(last).toMatchObject({ amount: '12.5', status: 'credited', chain: 'BEP20' });
+      expect(statuses.has('held') || statuses.has('confirming')).toBe(true);
+      const assets = await authed('/api/v1/user/assets', {});
+      expect(assets.data).toMatchObject({ cash: '12.5', held: '0' });
+    },
+  );
+
+  test(
     'SIGTERM shuts it down cleanly; a second start on the same DATA_DIR keeps the data and prints no new root invite',
     { timeout: 120_000 },
     async () => {
       const exit = await stop(first);
       expect(exit.code).toBe(0);
       expect(first.output()).toContain('SIGTERM: shutting down');
+      // The devnet stopped with it (its info file is gone), and the books the deposit moved are whole.
+      expect(fs.existsSync(path.join(dataDir, 'devnet.json'))).toBe(false);
+      const check = spawnSync(tsx, ['server/cli/admin.ts', 'ledger', 'check'], {
+        cwd: repoRoot,
+        env: startEnv(dataDir),
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      expect(check.status, check.stdout + check.stderr).toBe(0);
 
       const second = start(startEnv(dataDir));
       const banner = await waitForOutput(second, BANNER);

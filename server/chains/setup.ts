@@ -16,6 +16,8 @@ export interface ChainSetup {
   chain: Chain;
   info: ChainInfo;
   xpub: string;
+  /** The node (BEP20) or API (TRC20) URL; undefined when not configured. */
+  url: string | undefined;
   /** Undefined when no node or API is configured: addresses still show, nothing is watched. */
   adapter: ChainAdapter | undefined;
   finality: number;
@@ -81,6 +83,7 @@ export function setUpChains(
           finality: setting.finality,
         },
         xpub: xpubs[chain],
+        url: setting.url,
         adapter,
         finality: setting.finality,
         startBlock: setting.startBlock ?? 'head',

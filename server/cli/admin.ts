@@ -10,10 +10,16 @@
  *   ledger adjust --account A --asset USDT|RAB --amount 100 --reason R   (negative amounts take money out)
  *   ledger check                                          (exit code 3 when an invariant is violated)
  *   price set RAB <usdt>                                  setting set newcomerIncentive <usdt>
+ *   sweep BEP20 [--key-file F]                            (deposit addresses -> hot wallet; the key is read
+ *                                                          from F or standard input, used, never stored)
  * Works on the same database as `npm start` (DATA_DIR or DATABASE_URL); every change is audited as `cli`.
  */
+import fs from 'node:fs';
+import readline from 'node:readline';
 import { parseArgs } from 'node:util';
-import type { z } from 'zod';
+import { z } from 'zod';
+import { chainSchema } from '../../contract/api/recharge.js';
+import { findDevnet } from '../chains/devnet.js';
 import {
   feedbackReplyParamsSchema,
   newsWriteParamsSchema,
@@ -45,7 +51,8 @@ const USAGE = `usage: npm run admin -- <command>
   ledger adjust --account A --asset USDT|RAB --amount 100 --reason R
   ledger check
   price set RAB <usdt>
-  setting set newcomerIncentive <usdt>`;
+  setting set newcomerIncentive <usdt>
+  sweep BEP20 [--key-file F]   (F: the deposit mnemonic or xprv, or chain-dev-keys.json; else read from standard input)`;
 
 /** Parses CLI values with a route's schema, so the CLI refuses what the API refuses. */
 function parsed<S extends z.ZodType>(schema: S, values: Record<string, unknown>): z.output<S> {
@@ -56,6 +63,30 @@ function parsed<S extends z.ZodType>(schema: S, values: Record<string, unknown>)
 }
 
 class UsageError extends Error {}
+
+/**
+ * The deposit key for a sweep: from `file` (the mnemonic or xprv as text, or a chain-dev-keys.json
+ * holding `mnemonic`), else from standard input (typed at a prompt or piped). Never stored.
+ */
+async function readSecret(file: string | undefined): Promise<string> {
+  const text = file
+    ? fs.readFileSync(file, 'utf8')
+    : await new Promise<string>((resolve) => {
+        if (process.stdin.isTTY) process.stderr.write('Deposit key (mnemonic or xprv), then Enter: ');
+        const lines = readline.createInterface({ input: process.stdin });
+        lines.once('line', (line) => {
+          lines.close();
+          resolve(line);
+        });
+        lines.once('close', () => resolve(''));
+      });
+  const trimmed = text.trim();
+  if (trimmed.startsWith('{')) {
+    const parsed = z.object({ mnemonic: z.string() }).safeParse(JSON.parse(trimmed));
+    if (parsed.success) return parsed.data.mnemonic;
+  }
+  return trimmed;
+}
 
 async function main(argv: string[]): Promise<void> {
   const { positionals, values } = parseArgs({
@@ -80,6 +111,7 @@ async function main(argv: string[]): Promise<void> {
         'asset',
         'amount',
         'reason',
+        'key-file',
       ].map((name) => [name, { type: 'string' as const }]),
     ),
   });
@@ -102,12 +134,15 @@ async function main(argv: string[]): Promise<void> {
     !known.includes(command) &&
     !(positionals[0] === 'job' && positionals[1] === 'run' && positionals.length === 3) &&
     !withValue('price', 'set') &&
-    !withValue('setting', 'set')
+    !withValue('setting', 'set') &&
+    !(positionals[0] === 'sweep' && positionals.length === 2)
   ) {
     throw new UsageError(USAGE);
   }
   const config = { ...loadConfig(), jobs: false };
-  const server = await createServer({ config, logger: false });
+  // A development setup's BEP20 node is the devnet `npm start` runs, when it runs.
+  const devnet = config.chains.BEP20.url ? undefined : await findDevnet(config.dataDir);
+  const server = await createServer({ config, logger: false, ...(devnet ? { devnet } : {}) });
   try {
     const operators = server.services.operators;
     if (server.rootInviteCreated) console.log(`Root invite code (first start): ${server.rootInviteCreated}`);
@@ -185,6 +220,17 @@ async function main(argv: string[]): Promise<void> {
         }
         return;
       default: {
+        if (positionals[0] === 'sweep') {
+          const chain = chainSchema.safeParse(positionals[1]);
+          if (!chain.success) throw new UsageError(USAGE);
+          const secret = await readSecret(values['key-file']);
+          const outcomes = await server.sweeps.sweepFromCli(chain.data, secret, (line) => console.log(line));
+          const failed = outcomes.filter((outcome) => !outcome.ok).length;
+          const swept = outcomes.filter((outcome) => outcome.txHash !== null).length;
+          console.log(`swept ${swept} address(es), ${failed} failed`);
+          if (failed > 0) process.exitCode = 1;
+          return;
+        }
         if (withValue('price', 'set') || withValue('setting', 'set')) {
           const [, , name, value] = positionals;
           const change =

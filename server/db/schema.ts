@@ -463,3 +463,26 @@ export const chainCursors = pgTable('chain_cursors', {
   tipHash: text('tip_hash'),
   updatedAt: at('updated_at').notNull(),
 });
+
+/**
+ * One deposit address swept to the hot wallet by the operator's `sweep` command: the token
+ * amount moved (token units), the gas top-up and the transfer's transactions. Audited too.
+ */
+export const sweeps = pgTable(
+  'sweeps',
+  {
+    id: id(),
+    chain: text('chain').notNull(),
+    accountId: bigint('account_id', { mode: 'number' }).notNull(),
+    address: text('address').notNull(),
+    value: text('value').notNull(),
+    gasTxHash: text('gas_tx_hash'),
+    txHash: text('tx_hash').notNull(),
+    status: text('status').notNull(),
+    createdAt: at('created_at').notNull(),
+  },
+  (t) => [
+    index('sweeps_chain').on(t.chain, t.id),
+    check('sweeps_status', sql`${t.status} in ('sent', 'failed')`),
+  ],
+);

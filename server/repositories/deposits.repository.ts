@@ -3,7 +3,7 @@ import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Chain } from '../../contract/constants.js';
 import type { Executor } from '../db/database.js';
-import { chainCursors, depositAddresses, deposits } from '../db/schema.js';
+import { chainCursors, depositAddresses, deposits, sweeps } from '../db/schema.js';
 
 export type DepositAddressRow = typeof depositAddresses.$inferSelect;
 export type DepositRow = typeof deposits.$inferSelect;
@@ -159,4 +159,26 @@ export async function depositsByIds(db: Executor, accountId: number, ids: number
     .select()
     .from(deposits)
     .where(and(eq(deposits.accountId, accountId), inArray(deposits.id, ids)));
+}
+
+/** The deposit addresses of `chain` with at least one credited (final) deposit: what a sweep moves. */
+export async function addressesWithCreditedDeposits(
+  db: Executor,
+  chain: Chain,
+): Promise<DepositAddressRow[]> {
+  return db
+    .select()
+    .from(depositAddresses)
+    .where(
+      and(
+        eq(depositAddresses.chain, chain),
+        sql`exists (select 1 from ${deposits} where ${deposits.chain} = ${chain}
+                 and ${deposits.accountId} = ${depositAddresses.accountId} and ${deposits.status} = 'credited')`,
+      ),
+    )
+    .orderBy(depositAddresses.accountId);
+}
+
+export async function insertSweep(db: Executor, row: typeof sweeps.$inferInsert): Promise<void> {
+  await db.insert(sweeps).values(row);
 }

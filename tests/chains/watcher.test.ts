@@ -137,6 +137,16 @@ describe.each(tiers)('the BEP20 deposit watcher on %s', (tier) => {
     await devnet.mine(3);
     await catchUp();
     expect(await assets(user.token)).toMatchObject({ cash: '25.5', held: '0' });
+    // Devices get it through the account's `deposits` collection.
+    const pulled = await t.call<{ changes: { deposits?: { upserts: Array<Record<string, unknown>> } } }>(
+      'plain',
+      '/api/v1/sync/pull',
+      { accountId: user.accountId, cursors: {} },
+      { token: user.token },
+    );
+    expect(pulled.data.changes.deposits?.upserts).toMatchObject([
+      { id: deposit?.id, amount: '25.5', status: 'credited', confirmations: FINALITY, txHash: hash },
+    ]);
     await expectBooksWhole();
   }, 60_000);
 
