@@ -40,7 +40,7 @@ const envSchema = z.object({
   CHAIN_BEP20_USDT_DECIMALS: z.coerce.number().int().min(0).max(36).default(18),
   CHAIN_BEP20_FINALITY: z.coerce.number().int().min(DEPOSIT_CONFIRMATIONS).max(10_000).default(15),
   CHAIN_BEP20_START_BLOCK: z.coerce.bigint().min(0n).optional(),
-  CHAIN_BEP20_HOT_WALLET_KEY: z
+  HOT_WALLET_BEP20_KEY: z
     .string()
     .regex(/^0x[0-9a-fA-F]{64}$/, 'a 0x private key of 64 hex digits')
     .optional(),
@@ -193,6 +193,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       scanRange: e.CHAIN_SCAN_RANGE,
     },
     devnet,
-    bep20HotWalletKey: e.CHAIN_BEP20_HOT_WALLET_KEY as `0x${string}` | undefined, // the regex above
+    bep20HotWalletKey: e.HOT_WALLET_BEP20_KEY as `0x${string}` | undefined, // the regex above
   };
 }

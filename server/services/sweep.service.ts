@@ -39,7 +39,7 @@ export class SweepService {
     const node = this.bep20;
     if (!node)
       throw new SweepError('no BEP20 node: set CHAIN_BEP20_RPC_URL (or start the devnet with `npm start`)');
-    if (!node.hotWalletKey) throw new SweepError('no hot wallet: set CHAIN_BEP20_HOT_WALLET_KEY');
+    if (!node.hotWalletKey) throw new SweepError('no hot wallet: set HOT_WALLET_BEP20_KEY');
     let derived: string;
     try {
       derived = accountXpub(secret.trim(), chain);

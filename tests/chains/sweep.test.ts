@@ -31,7 +31,7 @@ describe.each(tiers)('sweeping BEP20 deposits on %s', (tier) => {
       CHAIN_BEP20_USDT_CONTRACT: devnet.info.contract,
       CHAIN_BEP20_FINALITY: '3',
       CHAIN_BEP20_START_BLOCK: '0',
-      CHAIN_BEP20_HOT_WALLET_KEY: devnet.info.hotWalletKey,
+      HOT_WALLET_BEP20_KEY: devnet.info.hotWalletKey,
     });
     const [first] = t.server.watchers;
     if (!first) throw new Error('no BEP20 watcher');
