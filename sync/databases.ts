@@ -2,15 +2,16 @@
  * The client's own databases (CONTRACT.md "The client's own storage"), declared once from
  * SYNC_COLLECTIONS: `coffer-public` holds the public collections, `coffer-u{user}` the user's
  * own collections (the accounts among them), the outbox and the lease, and
- * `coffer-u{user}-a{account}` one account's collections (balances, wallet records). Each database
- * has a `cursors` table, so a collection's records and its cursor always change in one
- * transaction.
+ * `coffer-u{user}-a{account}` one account's collections (balances, wallet records, deposits) and
+ * its local `depositAddresses`. Each database has a `cursors` table, so a collection's records and
+ * its cursor always change in one transaction.
  *
  * The UI opens its own handles with `openPublicDb()` / `openUserDb(userId)` /
  * `openAccountDb(userId, accountId)` and reads them with `useLiveQuery`; only the worker writes.
  */
 import { Dexie, type EntityTable, type Table } from 'dexie';
 import type { z } from 'zod';
+import type { RechargeAddressData } from '../contract/api/recharge.js';
 import { COLLECTION_NAMES, SYNC_COLLECTIONS, type CollectionName, type SyncScope } from '../contract/sync.js';
 import type { OutboxRecord } from './commands.js';
 
@@ -31,8 +32,9 @@ export function accountDbName(userId: string, accountId: string): string {
  * migration is needed) whenever SYNC_COLLECTIONS changes a collection or its index.
  * 2: `prices` in `coffer-public`, `accounts` in `coffer-u{user}`, the account databases. Only
  * tables were added, which Dexie does without an upgrade function.
+ * 3: `deposits` and the local `depositAddresses` in the account databases. Only tables were added.
  */
-export const SYNC_DB_VERSION = 2;
+export const SYNC_DB_VERSION = 3;
 
 type ScopeOf<C extends CollectionName> = (typeof SYNC_COLLECTIONS)[C]['scope'];
 /** The collections of one scope, e.g. `CollectionIn<'public'>` = news | notices | quotes. */
@@ -67,9 +69,20 @@ export interface PauseRecord {
 
 export type MetaRecord = LeaseRecord | PauseRecord;
 
+/**
+ * The account's deposit address on one chain as /api/v1/recharge/address last answered it, kept
+ * so the recharge page shows it offline. Local: never synced, written by the worker's
+ * `recharge-address` handler only (one row per chain), deleted with the account's database.
+ */
+export interface DepositAddressRecord extends RechargeAddressData {
+  /** ISO time the server gave this answer. */
+  fetchedAt: string;
+}
+
 export type AccountDb = Dexie &
   CollectionTables<'account'> & {
     cursors: EntityTable<CursorRecord, 'collection'>;
+    depositAddresses: EntityTable<DepositAddressRecord, 'chain'>;
   };
 
 export type PublicDb = Dexie &
@@ -84,7 +97,13 @@ export type UserDb = Dexie &
     meta: Table<MetaRecord, MetaRecord['id']>;
   };
 
-const OWN_TABLES = { cursors: 'collection', outbox: 'id, seq, state, resource', meta: 'id' } as const;
+/** The tables a database holds beside its synced collections; none of them is ever pulled or pushed. */
+const OWN_TABLES = {
+  cursors: 'collection',
+  outbox: 'id, seq, state, resource',
+  meta: 'id',
+  depositAddresses: 'chain',
+} as const;
 
 function storesOf(scope: SyncScope, own: ReadonlyArray<keyof typeof OWN_TABLES>): Record<string, string> {
   const stores: Record<string, string> = {};
@@ -101,8 +120,8 @@ function storesOf(scope: SyncScope, own: ReadonlyArray<keyof typeof OWN_TABLES>)
 export const PUBLIC_DB_STORES = storesOf('public', ['cursors']);
 /** Dexie stores of `coffer-u{user}`, from SYNC_COLLECTIONS, plus the outbox and its lease. */
 export const USER_DB_STORES = storesOf('user', ['cursors', 'outbox', 'meta']);
-/** Dexie stores of `coffer-u{user}-a{account}`, from SYNC_COLLECTIONS. */
-export const ACCOUNT_DB_STORES = storesOf('account', ['cursors']);
+/** Dexie stores of `coffer-u{user}-a{account}`, from SYNC_COLLECTIONS, plus the cached deposit addresses. */
+export const ACCOUNT_DB_STORES = storesOf('account', ['cursors', 'depositAddresses']);
 
 /** The collections each database holds. */
 export const PUBLIC_COLLECTIONS = COLLECTION_NAMES.filter(

@@ -166,6 +166,13 @@ const built: RouteEntry[] = [
     title: 'accounts.title',
     page: page(() => import('../features/accounts/AccountsPage.js')),
   },
+  {
+    path: ROUTES.recharge,
+    header: 'standard',
+    access: 'user',
+    title: 'recharge.title',
+    page: page(() => import('../features/recharge/RechargePage.js')),
+  },
 ];
 
 const numbered = (base: string, numbers: number[]) => numbers.map((n) => `${base}${n}`);
@@ -185,7 +192,7 @@ const notYetOpen: string[] = [
   ...numbered('/pages/setting/setting', [2, 5]),
   ...numbered('/pages/blance_record/blance_record', [1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 12]),
   '/pages/withdraw/withdraw',
-  ...numbered('/pages/withdraw/withdraw', [1, 2, 3, 4, 5, 6]),
+  ...numbered('/pages/withdraw/withdraw', [2, 3, 4, 5, 6]),
   '/pages/update_pwd/update_pwd',
   ...numbered('/pages/update_pwd/update_pwd', [1, 2, 3]),
   '/pages/withdraw_record/withdraw_record',

@@ -106,9 +106,9 @@ describe('routes', () => {
       expect(routeOf(path)?.header, path).toBe('standard');
   });
 
-  test('built now: login, register and its verify code, forgot password, download, the five tabs, settings, nickname and avatar, feedback, the news article, the outbox, wallet records and accounts; the rest says "not yet open"', () => {
+  test('built now: login, register and its verify code, forgot password, download, the five tabs, settings, nickname and avatar, feedback, the news article, the outbox, wallet records, accounts and recharge; the rest says "not yet open"', () => {
     const built = ROUTE_TABLE.filter((entry) => entry.page).map((entry) => entry.path);
-    expect(built).toHaveLength(19);
+    expect(built).toHaveLength(20);
     for (const path of [
       '/pages/setting/setting1',
       '/pages/setting/setting3',
@@ -116,6 +116,7 @@ describe('routes', () => {
       '/pages/blance_record/blance_record',
       '/pages/second/second',
       '/pages/second/second1',
+      '/pages/withdraw/withdraw1',
     ])
       expect(built, path).toContain(path);
     expect(routeOf(ROUTES.kefu)?.page).toBeUndefined();
@@ -123,7 +124,7 @@ describe('routes', () => {
   });
 
   test('the news article (second, ?id=) and the outbox (second1) are standard pages for logged-in users, each titled', () => {
-    for (const path of [ROUTES.article, ROUTES.outbox, ROUTES.profile, ROUTES.feedback]) {
+    for (const path of [ROUTES.article, ROUTES.outbox, ROUTES.profile, ROUTES.feedback, ROUTES.recharge]) {
       const entry = routeOf(path);
       expect(entry?.header, path).toBe('standard');
       expect(entry?.access, path).toBe('user');

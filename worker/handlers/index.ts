@@ -14,6 +14,7 @@ import { authHandlers } from './auth.handlers.js';
 import { commonHandlers } from './common.handlers.js';
 import type { HandlerDeps } from './deps.js';
 import { outboxHandlers } from './outbox.handlers.js';
+import { rechargeHandlers } from './recharge.handlers.js';
 import { sessionHandlers } from './session.handlers.js';
 import { syncHandlers } from './sync.handlers.js';
 import { userHandlers } from './user.handlers.js';
@@ -87,6 +88,7 @@ export function createHandlers(deps: WorkerDeps) {
     syncHandlers(sync),
     outboxHandlers(sync),
     accountHandlers(handlerDeps, sync),
+    rechargeHandlers(handlerDeps),
   );
 }
 

@@ -1,0 +1,278 @@
+/**
+ * Recharge (pages/withdraw/withdraw1): the active account's USDT deposit address on the chosen
+ * chain (BEP20 or TRC20) as text and as a QR code, the chain's USDT contract, the deposit rules
+ * with the chain's figures, and the account's synced deposits. The address is asked of the
+ * server each time and kept on the device by the worker, so the page opens offline too.
+ */
+import { Button } from 'antd-mobile';
+import QRCode from 'qrcode';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { DepositRecord } from '../../../contract/api/recharge.js';
+import { DEPOSIT_CONFIRMATIONS, type Chain } from '../../../contract/constants.js';
+import type { DepositAddressRecord } from '../../../sync/databases.js';
+import { useActiveAccount, type ActiveAccount } from '../../db/sync-db.js';
+import { AsOf } from '../../ui/AsOf.js';
+import { copyText } from '../../ui/copy.js';
+import { DateTime, formatTime } from '../../ui/DateTime.js';
+import { useAccountSyncedAt } from '../accounts/account-data.js';
+import {
+  CHAIN_LIST,
+  displayAmount,
+  isChain,
+  NETWORK_NAMES,
+  shortHash,
+  statusLabel,
+  statusTone,
+  DEPOSITS_PAGE,
+  showsConfirmations,
+  type ChainDepths,
+} from './recharge-view.js';
+import {
+  useChainDepths,
+  useDepositAddress,
+  useDepositPulls,
+  useDeposits,
+  type AddressState,
+} from './use-deposit-address.js';
+import './recharge.css';
+
+const DEPOSIT_COLLECTIONS = ['deposits'] as const;
+
+export default function RechargePage() {
+  const { t } = useTranslation();
+  const active = useActiveAccount();
+  if (active === undefined) return null;
+  if (active === null)
+    return (
+      <div className="page-padding">
+        <p className="card muted">{t('my.no_account')}</p>
+      </div>
+    );
+  // Another account starts the page again, on its first chain.
+  return <Recharge key={`${active.userId}/${active.accountId}`} active={active} />;
+}
+
+function Recharge({ active }: { active: ActiveAccount }) {
+  const [chain, setChain] = useState<Chain>(CHAIN_LIST[0] ?? 'BEP20');
+  const view = useDepositAddress(active, chain);
+  return (
+    <div className="page-padding stack">
+      <ChainPicker value={chain} onChange={setChain} />
+      <AddressCard chain={chain} address={view.address} state={view.state} onRetry={view.retry} />
+      <RulesCard chain={chain} address={view.address} />
+      <Deposits active={active} />
+    </div>
+  );
+}
+
+function ChainPicker({ value, onChange }: { value: Chain; onChange: (chain: Chain) => void }) {
+  const { t } = useTranslation();
+  return (
+    <fieldset className="card chain-picker">
+      <legend className="chain-picker__legend">{t('recharge.network')}</legend>
+      <div className="chain-picker__options">
+        {CHAIN_LIST.map((chain) => (
+          <label key={chain} className="chain-picker__option">
+            <input
+              type="radio"
+              name="recharge-chain"
+              value={chain}
+              checked={value === chain}
+              onChange={(event) => {
+                if (isChain(event.target.value)) onChange(event.target.value);
+              }}
+            />
+            <span className="chain-picker__name">{chain}</span>
+            <span className="chain-picker__network">{NETWORK_NAMES[chain]}</span>
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
+}
+
+/** The QR code of `text` as an SVG data URL, or null while it is drawn (or without text). */
+function useQrCode(text: string | null): string | null {
+  const [drawn, setDrawn] = useState<{ text: string; url: string } | null>(null);
+  useEffect(() => {
+    if (text === null || text === '') return;
+    let live = true;
+    QRCode.toString(text, {
+      type: 'svg',
+      errorCorrectionLevel: 'M',
+      margin: 2,
+      color: { dark: '#17201e', light: '#ffffff' },
+    }).then(
+      (svg) => {
+        if (live) setDrawn({ text, url: `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}` });
+      },
+      () => {
+        // An address too long for a QR code: the text and its copy button remain.
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [text]);
+  return drawn !== null && drawn.text === text ? drawn.url : null;
+}
+
+function useCopy() {
+  const { t } = useTranslation();
+  return (text: string) =>
+    void copyText(text, {
+      empty: t('copy.empty'),
+      unsupported: t('copy.unsupported'),
+      failed: t('copy.failed'),
+      copied: t('copy.copied'),
+    });
+}
+
+function AddressCard({
+  chain,
+  address,
+  state,
+  onRetry,
+}: {
+  chain: Chain;
+  address: DepositAddressRecord | null;
+  state: AddressState;
+  onRetry: () => void;
+}) {
+  const { t, i18n } = useTranslation();
+  const copy = useCopy();
+  const qr = useQrCode(address?.address ?? null);
+  return (
+    <section
+      className="card recharge-address"
+      aria-labelledby="recharge-address"
+      aria-busy={state === 'loading'}
+    >
+      <h2 id="recharge-address" className="card__title">
+        {t('recharge.address_title', { chain })}
+      </h2>
+      {(qr !== null || address !== null || state === 'loading') && (
+        <div className="recharge-address__qr">
+          {qr !== null ? (
+            <img src={qr} alt={t('recharge.qr_alt', { chain })} width="192" height="192" />
+          ) : (
+            <div className="recharge-address__qr-placeholder" aria-hidden="true" />
+          )}
+        </div>
+      )}
+      {address !== null ? (
+        <p className="recharge-address__value">{address.address}</p>
+      ) : (
+        <p className="muted recharge-address__status">
+          {state === 'loading' ? t('recharge.address_loading') : t('recharge.address_unavailable')}
+        </p>
+      )}
+      {address !== null && state === 'saved' && (
+        <p className="muted recharge-address__status">
+          {t('recharge.address_saved', { time: formatTime(address.fetchedAt, i18n.language, 'short') })}
+        </p>
+      )}
+      <div className="recharge-address__actions">
+        {/* Enabled without an address too: the spec's "content to copy cannot be empty" tells why. */}
+        <Button color="primary" onClick={() => copy(address?.address ?? '')}>
+          {t('recharge.copy_address')}
+        </Button>
+        {address === null && (state === 'unavailable' || state === 'refused') && (
+          <Button onClick={onRetry}>{t('recharge.retry')}</Button>
+        )}
+      </div>
+      <h3 className="recharge-address__subtitle">{t('recharge.contract_title', { chain })}</h3>
+      <p className="recharge-address__contract">{address?.contract ?? '…'}</p>
+      <Button size="small" onClick={() => copy(address?.contract ?? '')}>
+        {t('recharge.copy_contract')}
+      </Button>
+    </section>
+  );
+}
+
+function RulesCard({ chain, address }: { chain: Chain; address: DepositAddressRecord | null }) {
+  const { t, i18n } = useTranslation();
+  const chains = new Intl.ListFormat(i18n.language, { type: 'conjunction' }).format(CHAIN_LIST);
+  return (
+    <section className="card" aria-labelledby="recharge-rules">
+      <h2 id="recharge-rules" className="card__title">
+        {t('recharge.rules_title')}
+      </h2>
+      <ul className="recharge-rules">
+        <li>{t('recharge.rule_token', { chain, chains })}</li>
+        {address === null ? (
+          <li>{t('recharge.rules_pending')}</li>
+        ) : (
+          <>
+            <li>{t('recharge.rule_minimum', { minimum: displayAmount(address.minimum) })}</li>
+            <li>{t('recharge.rule_confirmations', { count: address.confirmations })}</li>
+            <li>{t('recharge.rule_finality', { count: address.finality })}</li>
+          </>
+        )}
+      </ul>
+    </section>
+  );
+}
+
+function Deposits({ active }: { active: ActiveAccount }) {
+  const { t } = useTranslation();
+  const [shown, setShown] = useState(DEPOSITS_PAGE);
+  const syncedAt = useAccountSyncedAt(active, DEPOSIT_COLLECTIONS);
+  const depths = useChainDepths(active);
+  // One more than shown, to know whether there is more.
+  const deposits = useDeposits(active, shown + 1);
+  const hasMore = deposits !== undefined && deposits.length > shown;
+  useDepositPulls();
+  return (
+    <section className="stack" aria-labelledby="recharge-records">
+      <h2 id="recharge-records" className="section-title">
+        {t('recharge.records_title')}
+      </h2>
+      <AsOf syncedAt={syncedAt} />
+      {deposits !== undefined && deposits.length === 0 && (
+        <p className="card muted">{t('recharge.records_empty')}</p>
+      )}
+      {deposits !== undefined && deposits.length > 0 && (
+        <ul className="card row-list" aria-labelledby="recharge-records">
+          {deposits.slice(0, shown).map((deposit) => (
+            <DepositLine key={deposit.id} deposit={deposit} depths={depths?.[deposit.chain]} />
+          ))}
+        </ul>
+      )}
+      {hasMore && (
+        <button
+          type="button"
+          className="link-button records__more"
+          onClick={() => setShown((count) => count + DEPOSITS_PAGE)}
+        >
+          {t('recharge.more')}
+        </button>
+      )}
+    </section>
+  );
+}
+
+function DepositLine({ deposit, depths }: { deposit: DepositRecord; depths: ChainDepths | undefined }) {
+  const { t } = useTranslation();
+  const label = statusLabel(deposit, depths, DEPOSIT_CONFIRMATIONS);
+  return (
+    <li className="deposit">
+      <p className="deposit__amount">
+        {displayAmount(deposit.amount)} <span className="deposit__unit">USDT</span>
+      </p>
+      <p className={`deposit__status deposit__status--${statusTone(deposit.status)}`}>
+        {t(label.key, label.values)}
+      </p>
+      <p className="muted deposit__detail deposit__chain">
+        {deposit.chain}
+        {showsConfirmations(deposit.status) &&
+          ` · ${t('recharge.confirmations', { count: deposit.confirmations })}`}
+      </p>
+      <p className="muted deposit__detail deposit__tx">
+        {t('recharge.transaction')} <code title={deposit.txHash}>{shortHash(deposit.txHash)}</code>
+      </p>
+      <DateTime className="muted deposit__time" at={deposit.detectedAt} style="short" />
+    </li>
+  );
+}
