@@ -193,6 +193,8 @@ export function expectNoErrors(tab: Tab): void {
 export interface HarnessOptions {
   /** Put a LoopbackProxy between the browser and Coffer (the browser's origin is the proxy's). */
   proxy?: boolean;
+  /** More of Coffer's environment, read when it starts (after the file's earlier beforeAll hooks). */
+  env?: () => Record<string, string>;
 }
 
 /**
@@ -217,7 +219,7 @@ export function e2eHarness(options: HarnessOptions = {}) {
     coffer = await startHttpCoffer({
       smtpPort: smtp.port,
       rootInvite: ROOT_INVITE,
-      env: { COFFER_RATE_LIMIT: '0' },
+      env: { COFFER_RATE_LIMIT: '0', ...options.env?.() },
       distDir,
     });
     if (options.proxy === true) proxy = await LoopbackProxy.start(new URL(coffer.base));

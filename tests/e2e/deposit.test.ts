@@ -1,0 +1,112 @@
+/**
+ * A USDT deposit in Chromium (issue "Money core 2"): the recharge page shows the account's BEP20
+ * address with its QR code; a payment on a real local EVM chain appears as confirming, then held,
+ * then credited, and the Assets tab follows. The test mines the chain's blocks and ticks the
+ * watcher itself, so each step is seen in order.
+ */
+import type { Page } from 'playwright-core';
+import { beforeAll, afterAll, describe, expect, test } from 'vitest';
+import { z } from 'zod';
+import { startTestDevnet, type TestDevnet } from '../helpers/devnet.js';
+import {
+  e2eHarness,
+  en,
+  expectAccessible,
+  expectPage,
+  hasChromium,
+  logIn,
+  navigateInApp,
+  storedToken,
+} from './harness.js';
+
+const FINALITY = 5;
+/** The recharge page pulls every 10 s while open; allow a couple of rounds. */
+const SYNC_MS = 30_000;
+
+describe.skipIf(!hasChromium)('a deposit in Chromium', () => {
+  let devnet: TestDevnet | undefined;
+  beforeAll(async () => {
+    devnet = await startTestDevnet();
+  }, 120_000);
+  afterAll(async () => devnet?.stop());
+  const chain = () => {
+    if (!devnet) throw new Error('no devnet');
+    return devnet;
+  };
+  const { running, openTab, launch, api, registerByApi, newAddress } = e2eHarness({
+    env: () => ({
+      CHAIN_BEP20_RPC_URL: chain().info.rpcUrl,
+      CHAIN_BEP20_USDT_CONTRACT: chain().info.contract,
+      CHAIN_BEP20_START_BLOCK: '0',
+      CHAIN_BEP20_FINALITY: String(FINALITY),
+    }),
+  });
+
+  /** Mines `blocks`, then lets the watcher catch up. */
+  async function advance(blocks: number) {
+    if (blocks > 0) await chain().mine(blocks);
+    const [watcher] = running().server.watchers;
+    if (!watcher) throw new Error('no BEP20 watcher');
+    for (let i = 0; i < 5; i += 1) await watcher.tick();
+  }
+  /** The figure the Assets tab shows under a label (a dt and its dd). */
+  const figure = async (page: Page, label: string) =>
+    (
+      await page
+        .locator('dt', { hasText: en(label) })
+        .locator('xpath=following-sibling::dd')
+        .innerText()
+    ).trim();
+  const depositLine = (page: Page) => page.getByRole('listitem').filter({ hasText: '12.5 USDT' });
+
+  test(
+    'the address and its QR code are shown; a devnet payment goes confirming, held, credited, and the Assets tab follows',
+    { timeout: 300_000 },
+    async () => {
+      const { page } = await openTab('en-US');
+      const email = newAddress('deposit');
+      await registerByApi(email, 'deposit-secret1');
+      await launch(page, '/pages/login/login');
+      await logIn(page, en, email, 'deposit-secret1');
+      const token = await storedToken(page);
+      if (!token) throw new Error('not logged in');
+      const expected = z
+        .object({ address: z.string() })
+        .parse((await api('/api/v1/recharge/address', { chain: 'BEP20' }, token)).data).address;
+
+      await navigateInApp(page, '/pages/withdraw/withdraw1');
+      await expectPage(page, en('recharge.title'));
+      await page.getByText(expected, { exact: true }).waitFor({ timeout: SYNC_MS });
+      await page
+        .getByRole('img', { name: en('recharge.qr_alt').replace('{{chain}}', 'BEP20'), exact: true })
+        .waitFor();
+      await page.getByRole('button', { name: en('recharge.copy_address'), exact: true }).waitFor();
+      await expectAccessible(page, 'recharge');
+
+      await chain().pay(expected, '12.5');
+      await advance(0);
+      const line = depositLine(page);
+      await expect
+        .poll(() => line.innerText(), { timeout: SYNC_MS })
+        .toContain(en('recharge.status_confirming').replace('{{count}}', '1').replace('{{required}}', '3'));
+
+      await advance(2);
+      await expect
+        .poll(() => line.innerText(), { timeout: SYNC_MS })
+        .toContain(en('recharge.status_held_other').replace('{{count}}', String(FINALITY)));
+      await navigateInApp(page, '/pages/my/my');
+      await expectPage(page, en('tabs.assets'));
+      await expect.poll(() => figure(page, 'my.held'), { timeout: SYNC_MS }).toBe('12.5 USDT');
+      expect(await figure(page, 'my.cash')).toBe('0 USDT');
+
+      await advance(FINALITY);
+      await navigateInApp(page, '/pages/withdraw/withdraw1');
+      await expect
+        .poll(() => depositLine(page).innerText(), { timeout: SYNC_MS })
+        .toContain(en('recharge.status_credited'));
+      await navigateInApp(page, '/pages/my/my');
+      await expect.poll(() => figure(page, 'my.cash'), { timeout: SYNC_MS }).toBe('12.5 USDT');
+      expect(await figure(page, 'my.held')).toBe('0 USDT');
+    },
+  );
+});
