@@ -934,6 +934,7 @@ describe.each(tiers)('hostile input on %s', (tier) => {
       status: 'pending_review',
       rabPriceUsdt: '1',
       newcomerIncentive: '0',
+      chain: 'BEP20',
     };
     const probes: Probe[] = [];
     const expected = new Map<string, string>();
