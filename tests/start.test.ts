@@ -1,5 +1,5 @@
 /**
- * The README's run command (`npm start`, i.e. `tsx server/main.ts`) as a user runs it: a real
+ * The README's run command (`npm start`, i.e. `node --import tsx server/main.ts`) as a user runs it: a real
  * process on a fresh DATA_DIR, PORT=0 for any free port, the banner, health, the dev mailbox,
  * a restart on the same data, and the production guard.
  */
@@ -35,9 +35,9 @@ function freshDataDir(): string {
   return dir;
 }
 
-/** Runs the start command in its own process group (so afterAll can end tsx and its node child). */
+/** Runs the start command in its own process group (so afterAll can end the server and its devnet). */
 function start(env: NodeJS.ProcessEnv): Started {
-  const child = spawn(tsx, ['server/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: repoRoot,
     env,
     detached: true,
@@ -130,7 +130,7 @@ afterAll(async () => {
     )
       continue;
     try {
-      process.kill(-started.child.pid, 'SIGKILL'); // the group this test created: tsx and its node child
+      process.kill(-started.child.pid, 'SIGKILL'); // the group this test created: the server and its devnet
     } catch {
       // already gone
     }
@@ -139,7 +139,7 @@ afterAll(async () => {
   for (const dir of tmpDirs) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-describe('npm start (tsx server/main.ts)', () => {
+describe('npm start (node --import tsx server/main.ts)', () => {
   const dataDir = freshDataDir();
   const address = 'first.user@example.com';
   let first: Started;
