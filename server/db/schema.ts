@@ -486,3 +486,37 @@ export const sweeps = pgTable(
     check('sweeps_status', sql`${t.status} in ('sent', 'failed')`),
   ],
 );
+
+/**
+ * A user's withdrawal methods: a USDT address on BEP20 or TRC20, or a bank card. A method is
+ * usable for withdrawals from `usableAt` (its creation plus the cooldown); deleting one keeps
+ * the row (withdrawals name it) and sets `deletedAt`.
+ */
+export const paymentMethods = pgTable(
+  'payment_methods',
+  {
+    id: id(),
+    userId: bigint('user_id', { mode: 'number' }).notNull(),
+    kind: text('kind').notNull(),
+    currency: text('currency'),
+    network: text('network'),
+    address: text('address'),
+    bankName: text('bank_name'),
+    cardNumber: text('card_number'),
+    holderName: text('holder_name'),
+    branch: text('branch'),
+    createdAt: at('created_at').notNull(),
+    usableAt: at('usable_at').notNull(),
+    deletedAt: at('deleted_at'),
+  },
+  (t) => [
+    index('payment_methods_user').on(t.userId, t.id),
+    uniqueIndex('payment_methods_chain_address')
+      .on(t.userId, t.network, t.address)
+      .where(sql`${t.kind} = 'chain' and ${t.deletedAt} is null`),
+    uniqueIndex('payment_methods_card')
+      .on(t.userId, t.cardNumber)
+      .where(sql`${t.kind} = 'bank' and ${t.deletedAt} is null`),
+    check('payment_methods_kind', sql`${t.kind} in ('chain', 'bank')`),
+  ],
+);
