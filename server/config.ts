@@ -55,6 +55,7 @@ const envSchema = z.object({
   CHAIN_POLL_SECONDS: z.coerce.number().min(0.1).max(3600).default(2),
   CHAIN_SCAN_RANGE: z.coerce.number().int().min(1).max(10_000).default(500),
   COFFER_DEVNET: z.enum(['auto', 'off']).default('auto'),
+  COFFER_NEW_METHOD_COOLDOWN_HOURS: z.coerce.number().min(0).max(720).default(24),
   DEVNET_PORT: z.coerce.number().int().min(0).max(65535).default(8545),
   DEVNET_BLOCK_SECONDS: z.coerce.number().int().min(0).max(3600).default(2),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -83,6 +84,8 @@ export interface Config {
   redisUrl: string | undefined;
   logLevel: string;
   chains: ChainsConfig;
+  /** Hours after adding a withdrawal method before withdrawals may use it. */
+  newMethodCooldownHours: number;
   /** The BEP20 hot wallet's key (sweeps, withdrawals); the devnet's account 0 on a development start. */
   bep20HotWalletKey: `0x${string}` | undefined;
   /**
@@ -193,6 +196,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       scanRange: e.CHAIN_SCAN_RANGE,
     },
     devnet,
+    newMethodCooldownHours: e.COFFER_NEW_METHOD_COOLDOWN_HOURS,
     bep20HotWalletKey: e.HOT_WALLET_BEP20_KEY as `0x${string}` | undefined, // the regex above
   };
 }

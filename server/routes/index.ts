@@ -10,6 +10,7 @@ import { userRoutes } from './user.routes.js';
 import { accountRoutes } from './account.routes.js';
 import { ledgerAdminRoutes } from './ledger-admin.routes.js';
 import { rechargeRoutes } from './recharge.routes.js';
+import { paymentRoutes } from './payment.routes.js';
 
 const ROUTE_LISTS: readonly RoutesOf[] = [
   ssoRoutes,
@@ -21,6 +22,7 @@ const ROUTE_LISTS: readonly RoutesOf[] = [
   accountRoutes,
   ledgerAdminRoutes,
   rechargeRoutes,
+  paymentRoutes,
 ];
 
 /** Registers every route list; a path declared twice fails at start. */

@@ -18,6 +18,7 @@ import type { SyncService } from '../services/sync.service.js';
 import type { AccountService } from '../services/account.service.js';
 import type { LedgerAdminService } from '../services/ledger-admin.service.js';
 import type { RechargeService } from '../services/recharge.service.js';
+import type { PaymentService } from '../services/payment.service.js';
 
 export interface AppServices {
   translator: Translator;
@@ -33,6 +34,7 @@ export interface AppServices {
   accounts: AccountService;
   ledgerAdmin: LedgerAdminService;
   recharge: RechargeService;
+  payments: PaymentService;
 }
 
 export type Define = <P extends z.ZodType, D extends z.ZodType>(def: RouteDefinition<P, D>) => void;

@@ -935,6 +935,13 @@ describe.each(tiers)('hostile input on %s', (tier) => {
       rabPriceUsdt: '1',
       newcomerIncentive: '0',
       chain: 'BEP20',
+      currency: 'USDT',
+      network: 'BEP20',
+      address: '0x9858EfFD232B4033E47d90003D41EC34EcaEda94',
+      bankName: 'Bank of Test',
+      cardNumber: '4111111111111111',
+      holderName: 'Li Lei',
+      branch: 'Main street',
     };
     const probes: Probe[] = [];
     const expected = new Map<string, string>();

@@ -1,0 +1,41 @@
+/** SQL of withdrawal methods. */
+import { and, desc, eq, isNull } from 'drizzle-orm';
+import type { Executor } from '../db/database.js';
+import { paymentMethods } from '../db/schema.js';
+
+export type PaymentMethodRow = typeof paymentMethods.$inferSelect;
+
+/** Inserts a method; undefined when the user already has the same one (a unique index says so). */
+export async function insertPaymentMethod(
+  db: Executor,
+  row: typeof paymentMethods.$inferInsert,
+): Promise<PaymentMethodRow | undefined> {
+  const [saved] = await db.insert(paymentMethods).values(row).onConflictDoNothing().returning();
+  return saved;
+}
+
+/** The user's methods not deleted, newest first. */
+export async function paymentMethodsOf(db: Executor, userId: number): Promise<PaymentMethodRow[]> {
+  return db
+    .select()
+    .from(paymentMethods)
+    .where(and(eq(paymentMethods.userId, userId), isNull(paymentMethods.deletedAt)))
+    .orderBy(desc(paymentMethods.id));
+}
+
+/** Marks the user's method deleted; false when it is not theirs or already deleted. */
+export async function deletePaymentMethod(
+  db: Executor,
+  userId: number,
+  id: number,
+  at: Date,
+): Promise<boolean> {
+  const rows = await db
+    .update(paymentMethods)
+    .set({ deletedAt: at })
+    .where(
+      and(eq(paymentMethods.id, id), eq(paymentMethods.userId, userId), isNull(paymentMethods.deletedAt)),
+    )
+    .returning({ id: paymentMethods.id });
+  return rows.length > 0;
+}
