@@ -520,3 +520,18 @@ export const paymentMethods = pgTable(
     check('payment_methods_kind', sql`${t.kind} in ('chain', 'bank')`),
   ],
 );
+
+/**
+ * The operators' working-day calendar (withdrawals open on working days): a local date in the
+ * business time zone marked a `holiday` (a weekday off) or a `workday` (a weekend day worked).
+ */
+export const workCalendar = pgTable(
+  'work_calendar',
+  {
+    date: text('date').primaryKey(),
+    kind: text('kind').notNull(),
+    updatedAt: at('updated_at').notNull(),
+    updatedBy: text('updated_by').notNull(),
+  },
+  (t) => [check('work_calendar_kind', sql`${t.kind} in ('holiday', 'workday')`)],
+);
