@@ -48,6 +48,7 @@ import { RechargeService } from './services/recharge.service.js';
 import { DepositWatcher, WatcherLoop } from './services/deposit-watcher.js';
 import { SweepService } from './services/sweep.service.js';
 import { PaymentService } from './services/payment.service.js';
+import { CalendarService } from './services/calendar.service.js';
 
 /** Bodies of JSON and form calls; uploads have their own limit. A 200 KB password never reaches a hash. */
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -141,6 +142,7 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
     ledgerAdmin: new LedgerAdminService(db, commands, clock, config.adjustReviewAbove),
     recharge,
     payments: new PaymentService(db, commands, clock, config.newMethodCooldownHours),
+    calendar: new CalendarService(db, commands, clock, config.timezone),
   };
   const watchers = Object.values(chains).flatMap(({ adapter, finality, startBlock }) =>
     adapter

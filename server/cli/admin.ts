@@ -10,6 +10,7 @@
  *   ledger adjust --account A --asset USDT|RAB --amount 100 --reason R   (negative amounts take money out)
  *   ledger check                                          (exit code 3 when an invariant is violated)
  *   price set RAB <usdt>                                  setting set newcomerIncentive <usdt>
+ *   calendar set <yyyy-mm-dd> holiday|workday|normal     calendar list
  *   sweep BEP20 [--key-file F]                            (deposit addresses -> hot wallet; the key is read
  *                                                          from F or standard input, used, never stored)
  * Works on the same database as `npm start` (DATA_DIR or DATABASE_URL); every change is audited as `cli`.
@@ -19,6 +20,7 @@ import readline from 'node:readline';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { chainSchema } from '../../contract/api/recharge.js';
+import { calendarSetParamsSchema } from '../../contract/api/calendar.js';
 import { findDevnet } from '../chains/devnet.js';
 import {
   feedbackReplyParamsSchema,
@@ -52,6 +54,8 @@ const USAGE = `usage: npm run admin -- <command>
   ledger check
   price set RAB <usdt>
   setting set newcomerIncentive <usdt>
+  calendar set <yyyy-mm-dd> holiday|workday|normal   (withdrawals open on working days)
+  calendar list
   sweep BEP20 [--key-file F]   (F: the deposit mnemonic or xprv, or chain-dev-keys.json; else read from standard input)`;
 
 /** Parses CLI values with a route's schema, so the CLI refuses what the API refuses. */
@@ -127,6 +131,7 @@ async function main(argv: string[]): Promise<void> {
     'feedback reply',
     'ledger adjust',
     'ledger check',
+    'calendar list',
   ];
   const withValue = (first: string, second: string) =>
     positionals[0] === first && positionals[1] === second && positionals.length === 4;
@@ -135,6 +140,7 @@ async function main(argv: string[]): Promise<void> {
     !(positionals[0] === 'job' && positionals[1] === 'run' && positionals.length === 3) &&
     !withValue('price', 'set') &&
     !withValue('setting', 'set') &&
+    !withValue('calendar', 'set') &&
     !(positionals[0] === 'sweep' && positionals.length === 2)
   ) {
     throw new UsageError(USAGE);
@@ -219,7 +225,19 @@ async function main(argv: string[]): Promise<void> {
           console.log(`${invite.code}\t${owner}\t${invite.disabled ? 'disabled' : 'active'}`);
         }
         return;
+      case 'calendar list':
+        for (const day of (await server.services.calendar.list()).items)
+          console.log(`${day.date}\t${day.kind}`);
+        return;
       default: {
+        if (withValue('calendar', 'set')) {
+          const [, , date, kind] = positionals;
+          const days = await server.services.calendar.setFromCli(
+            parsed(calendarSetParamsSchema, { date, kind }),
+          );
+          console.log(`${date} ${kind}; ${days.items.length} exception(s) in the calendar`);
+          return;
+        }
         if (positionals[0] === 'sweep') {
           const chain = chainSchema.safeParse(positionals[1]);
           if (!chain.success) throw new UsageError(USAGE);

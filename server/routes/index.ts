@@ -11,6 +11,7 @@ import { accountRoutes } from './account.routes.js';
 import { ledgerAdminRoutes } from './ledger-admin.routes.js';
 import { rechargeRoutes } from './recharge.routes.js';
 import { paymentRoutes } from './payment.routes.js';
+import { calendarRoutes } from './calendar.routes.js';
 
 const ROUTE_LISTS: readonly RoutesOf[] = [
   ssoRoutes,
@@ -23,6 +24,7 @@ const ROUTE_LISTS: readonly RoutesOf[] = [
   ledgerAdminRoutes,
   rechargeRoutes,
   paymentRoutes,
+  calendarRoutes,
 ];
 
 /** Registers every route list; a path declared twice fails at start. */

@@ -19,6 +19,7 @@ import type { AccountService } from '../services/account.service.js';
 import type { LedgerAdminService } from '../services/ledger-admin.service.js';
 import type { RechargeService } from '../services/recharge.service.js';
 import type { PaymentService } from '../services/payment.service.js';
+import type { CalendarService } from '../services/calendar.service.js';
 
 export interface AppServices {
   translator: Translator;
@@ -35,6 +36,7 @@ export interface AppServices {
   ledgerAdmin: LedgerAdminService;
   recharge: RechargeService;
   payments: PaymentService;
+  calendar: CalendarService;
 }
 
 export type Define = <P extends z.ZodType, D extends z.ZodType>(def: RouteDefinition<P, D>) => void;

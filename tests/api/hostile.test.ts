@@ -942,6 +942,7 @@ describe.each(tiers)('hostile input on %s', (tier) => {
       cardNumber: '4111111111111111',
       holderName: 'Li Lei',
       branch: 'Main street',
+      date: '2026-10-01',
     };
     const probes: Probe[] = [];
     const expected = new Map<string, string>();

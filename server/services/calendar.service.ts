@@ -1,0 +1,72 @@
+/**
+ * The operators' working-day calendar: holidays (weekdays off) and make-up working days
+ * (weekend days worked), which decide when withdrawals open (withdrawal-window.ts). Audited.
+ */
+import type { CalendarListData, CalendarSetParams } from '../../contract/api/calendar.js';
+import type { Clock } from '../clock.js';
+import type { RequestContext } from '../core/context.js';
+import type { CommandRunner } from '../db/commands.js';
+import type { Database, Executor } from '../db/database.js';
+import {
+  calendarDays,
+  clearCalendarDay,
+  setCalendarDay,
+  type CalendarRow,
+} from '../repositories/calendar.repository.js';
+import { appendAudit } from '../repositories/operators.repository.js';
+import { actorOf } from './operators.service.js';
+import { withdrawalWindow, type WindowState, type WorkCalendar } from './withdrawal-window.js';
+
+/** The calendar as the window needs it. */
+export async function loadWorkCalendar(db: Executor): Promise<WorkCalendar> {
+  const days = await calendarDays(db);
+  return {
+    holidays: new Set(days.filter((day) => day.kind === 'holiday').map((day) => day.date)),
+    workdays: new Set(days.filter((day) => day.kind === 'workday').map((day) => day.date)),
+  };
+}
+
+const listOf = (days: readonly CalendarRow[]): CalendarListData => ({
+  items: days.map((day) => ({ date: day.date, kind: day.kind === 'workday' ? 'workday' : 'holiday' })),
+});
+
+export class CalendarService {
+  constructor(
+    private readonly db: Database,
+    private readonly commands: CommandRunner,
+    private readonly clock: Clock,
+    private readonly timezone: string,
+  ) {}
+
+  async list(): Promise<CalendarListData> {
+    return listOf(await calendarDays(this.db));
+  }
+
+  set(ctx: RequestContext, params: CalendarSetParams): Promise<CalendarListData> {
+    return this.commands.run(ctx, (tx) => this.setIn(tx, actorOf(ctx), params));
+  }
+
+  /** `npm run admin -- calendar set <date> holiday|workday|normal`, audited as `cli`. */
+  setFromCli(params: CalendarSetParams): Promise<CalendarListData> {
+    return this.db.transaction((tx) => this.setIn(tx, 'cli', params));
+  }
+
+  /** Whether withdrawals are open now, and when they next open. */
+  async windowNow(): Promise<WindowState> {
+    return withdrawalWindow(this.clock.now(), this.timezone, await loadWorkCalendar(this.db));
+  }
+
+  private async setIn(tx: Executor, actor: string, params: CalendarSetParams): Promise<CalendarListData> {
+    const now = this.clock.now();
+    if (params.kind === 'normal') await clearCalendarDay(tx, params.date);
+    else await setCalendarDay(tx, { date: params.date, kind: params.kind, updatedAt: now, updatedBy: actor });
+    await appendAudit(tx, {
+      actor,
+      action: 'calendar.set',
+      target: params.date,
+      detail: { kind: params.kind },
+      at: now,
+    });
+    return listOf(await calendarDays(tx));
+  }
+}
