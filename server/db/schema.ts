@@ -35,7 +35,14 @@ export const users = pgTable(
     lang: text('lang').notNull(),
     kycStatus: text('kyc_status').notNull().default('not_verified'),
     tradePasswordHash: text('trade_password_hash'),
+    /** The bound authenticator's TOTP secret, AES-256-GCM under COFFER_SECRET_KEY (server/security/secret-box.ts). */
     authenticatorSecret: text('authenticator_secret'),
+    /** The latest secret shown by getGoogle2Fa, encrypted like the bound one, until it is bound. */
+    authenticatorPendingSecret: text('authenticator_pending_secret'),
+    /** The last accepted TOTP time step: a code of this step or an older one is a replay (472). */
+    authenticatorLastStep: bigint('authenticator_last_step', { mode: 'number' }),
+    /** Last change (not first binding) of the login password, trade password or authenticator: withdrawals wait 24 h. */
+    securityChangedAt: at('security_changed_at'),
     defaultAccountId: bigint('default_account_id', { mode: 'number' }),
     frozen: boolean('frozen').notNull().default(false),
     createdAt: at('created_at').notNull(),
