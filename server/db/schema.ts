@@ -101,7 +101,9 @@ export const verificationCodes = pgTable(
   {
     id: id(),
     email: text('email').notNull(),
-    purpose: text('purpose', { enum: ['register', 'forget'] }).notNull(),
+    purpose: text('purpose', {
+      enum: ['register', 'forget', 'update_login_password', 'update_trade_password'],
+    }).notNull(),
     codeHash: text('code_hash').notNull(),
     wrongTries: integer('wrong_tries').notNull().default(0),
     createdAt: at('created_at').notNull(),

@@ -3,7 +3,7 @@ import { and, desc, eq, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
 import { verificationCodes } from '../db/schema.js';
 
-export type CodePurpose = 'register' | 'forget';
+export type CodePurpose = (typeof verificationCodes.$inferSelect)['purpose'];
 export type CodeRow = typeof verificationCodes.$inferSelect;
 
 /** The newest code for an address and purpose, locked for this transaction (only the newest counts). */
