@@ -8,12 +8,10 @@
  * one deposit, credited; each account's cash is what was paid to it; each deposit has exactly
  * one `deposit:` and one `deposit_final:` ledger transfer; and the ledger's invariants hold.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { simpleParser } from 'mailparser';
 import pg from 'pg';
@@ -23,11 +21,11 @@ import { formatMoney, minor, parseMoney } from '../../contract/money.js';
 import { openDatabase, type OpenDatabase } from '../../server/db/database.js';
 import { checkLedger } from '../../server/ledger/invariants.js';
 import { accountBalances } from '../../server/ledger/ledger.js';
+import { killChildren, runScript, type Child } from '../helpers/child-process.js';
 import { createPostgresDatabase, postgresReachable } from '../helpers/database.js';
 import { startTestDevnet, type TestDevnet } from '../helpers/devnet.js';
 import { answerSchema, type Answer } from '../helpers/http.js';
 
-const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const SERVER_APP = 'coffer-watcher-crash';
 const BANNER = /Coffer is serving on (http:\/\/localhost:(\d+))/;
 const ROOT_INVITE = 'WATCHCRASH1';
@@ -56,54 +54,13 @@ const reportSchema = z.object({
 type Report = z.infer<typeof reportSchema>;
 const logLineSchema = z.object({ level: z.number(), msg: z.string() });
 
-interface Child {
-  process: ChildProcess;
-  output: () => string;
-  onLine(listener: (line: string) => void): void;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
-const children: Child[] = [];
 const cleanups: Array<() => Promise<void>> = [];
-
-/** Runs a TypeScript file in one node process (tsx as a loader), so SIGKILL hits the program itself. */
-function run(file: string, env: NodeJS.ProcessEnv): Child {
-  const child = spawn(process.execPath, ['--import', 'tsx', file], {
-    cwd: repoRoot,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  let partial = '';
-  const listeners: Array<(line: string) => void> = [];
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    output += chunk;
-    const lines = (partial + chunk).split('\n');
-    partial = lines.pop() ?? '';
-    for (const line of lines) for (const listener of listeners) listener(line);
-  });
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('close', (code, signal) => resolve({ code, signal })),
-  );
-  const started: Child = {
-    process: child,
-    output: () => output,
-    onLine: (listener) => listeners.push(listener),
-    exited,
-  };
-  children.push(started);
-  return started;
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const randomBetween = (low: number, high: number) => low + Math.floor(Math.random() * (high - low + 1));
 
 afterEach(async () => {
-  for (const child of children.splice(0)) {
-    if (child.process.exitCode === null && child.process.signalCode === null) child.process.kill('SIGKILL');
-    await child.exited;
-  }
+  await killChildren();
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
@@ -191,7 +148,7 @@ describe.skipIf(!reachable)('the deposit watcher killed mid-tick on PostgreSQL',
       failedTicks: number;
     }
     const startServer = async (): Promise<Run> => {
-      const child = run('server/main.ts', env);
+      const child = runScript('server/main.ts', [], env);
       const started: Run = { child, base: '', reports: [], failedTicks: 0 };
       child.onLine((line) => {
         if (!line.startsWith('{')) return; // the banner and other plain lines

@@ -7,12 +7,10 @@
  *   SIGKILL, started again, and the transfers whose answer was lost are retried with their
  *   Idempotency-Key: each moved money exactly once, and `ledger check` (the admin CLI) is clean.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { simpleParser } from 'mailparser';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -22,10 +20,10 @@ import { openDatabase, type Database, type OpenDatabase } from '../../server/db/
 import { customerBook, platformBook } from '../../server/ledger/books.js';
 import { checkLedger } from '../../server/ledger/invariants.js';
 import { accountBalances, transfer } from '../../server/ledger/ledger.js';
+import { killChildren, runScript, type Child } from '../helpers/child-process.js';
 import { createPostgresDatabase, postgresReachable } from '../helpers/database.js';
 import { answerSchema } from '../helpers/http.js';
 
-const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const WRITER_APP = 'coffer-crash-writer';
 const BANNER = /Coffer is serving on (http:\/\/localhost:(\d+))/;
 
@@ -39,46 +37,7 @@ if (!reachable) {
 const rowsOf = (result: unknown) =>
   z.object({ rows: z.array(z.record(z.string(), z.unknown())) }).parse(result).rows;
 
-interface Child {
-  process: ChildProcess;
-  output: () => string;
-  /** Resolves with the lines seen so far each time one arrives. */
-  onLine(listener: (line: string) => void): void;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
-const children: Child[] = [];
 const cleanups: Array<() => Promise<void>> = [];
-
-/** Runs a TypeScript file in one node process (tsx as a loader), so SIGKILL hits the program itself. */
-function run(file: string, args: string[], env: NodeJS.ProcessEnv): Child {
-  const child = spawn(process.execPath, ['--import', 'tsx', file, ...args], {
-    cwd: repoRoot,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  let partial = '';
-  const listeners: Array<(line: string) => void> = [];
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    output += chunk;
-    const lines = (partial + chunk).split('\n');
-    partial = lines.pop() ?? '';
-    for (const line of lines) for (const listener of listeners) listener(line);
-  });
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('close', (code, signal) => resolve({ code, signal })),
-  );
-  const started: Child = {
-    process: child,
-    output: () => output,
-    onLine: (listener) => listeners.push(listener),
-    exited,
-  };
-  children.push(started);
-  return started;
-}
 
 /** Resolves when `ready` turns true (checked on each line); fails on timeout or when the child exits first. */
 function until(child: Child, ready: (line: string) => boolean, timeoutMs: number, what: string) {
@@ -105,10 +64,7 @@ function until(child: Child, ready: (line: string) => boolean, timeoutMs: number
 }
 
 afterEach(async () => {
-  for (const child of children.splice(0)) {
-    if (child.process.exitCode === null && child.process.signalCode === null) child.process.kill('SIGKILL');
-    await child.exited;
-  }
+  await killChildren();
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
@@ -157,7 +113,7 @@ describe.skipIf(!reachable)('ledger crashes on PostgreSQL', () => {
     );
     const writerUrl = new URL(url);
     writerUrl.searchParams.set('application_name', WRITER_APP);
-    const writer = run('tests/ledger/crash-writer.ts', [], {
+    const writer = runScript('tests/ledger/crash-writer.ts', [], {
       ...process.env,
       DATABASE_URL: writerUrl.toString(),
       ACCOUNTS: String(accounts),
@@ -215,7 +171,7 @@ describe.skipIf(!reachable)('ledger crashes on PostgreSQL', () => {
       COFFER_NOW: undefined,
     };
     const startServer = async () => {
-      const server = run('server/main.ts', [], env);
+      const server = runScript('server/main.ts', [], env);
       let base = '';
       await until(
         server,
@@ -367,7 +323,7 @@ describe.skipIf(!reachable)('ledger crashes on PostgreSQL', () => {
       minor(parseMoney('1000') + cent * BigInt(toSub) - 2n * cent * BigInt(toMain)),
     );
 
-    const check = run('server/cli/admin.ts', ['ledger', 'check'], env);
+    const check = runScript('server/cli/admin.ts', ['ledger', 'check'], env);
     const checked = await check.exited;
     expect(checked.code, check.output()).toBe(0);
     expect((await checkLedger(database.db, new Date())).violations).toEqual([]);
