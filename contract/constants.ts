@@ -52,3 +52,6 @@ export const AVATAR_URLS: readonly string[] = Array.from(
   { length: 8 },
   (_, i) => `/avatars/${String(i + 1).padStart(2, '0')}.svg`,
 );
+
+/** Withdrawals wait this long after a change (not the first binding) of a password or the authenticator. */
+export const SECURITY_CHANGE_LOCK_HOURS = 24;

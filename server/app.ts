@@ -13,6 +13,8 @@ import { jsonSchemaTransform, serializerCompiler } from 'fastify-type-provider-z
 import { APP_VERSION, UPLOAD_MAX_BYTES } from '../contract/constants.js';
 import { clockStartingAt, systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
+import { SecretBox, devSecretKey } from './security/secret-box.js';
+import { SecurityService } from './services/security.service.js';
 import { CommandRunner } from './db/commands.js';
 import { openDatabase, type OpenDatabase } from './db/database.js';
 import { answerFrameworkError, installErrorHandling } from './http/errors.js';
@@ -123,6 +125,9 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
   const accounts = new AccountService(db, commands, clock);
   const chains = setUpChains(config, options.devnet, (line) => app.log.warn(line));
   const recharge = new RechargeService(db, clock, chains);
+  const secrets = new SecretBox(
+    config.secretKey ?? devSecretKey(config.dataDir, (line) => app.log.warn(line)),
+  );
   const services: AppServices = {
     translator,
     sessions,
@@ -143,6 +148,7 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
     recharge,
     payments: new PaymentService(db, commands, clock, config.newMethodCooldownHours),
     calendar: new CalendarService(db, commands, clock, config.timezone),
+    security: new SecurityService(db, commands, clock, codes, limits, secrets, config.scryptCost),
   };
   const watchers = Object.values(chains).flatMap(({ adapter, finality, startBlock }) =>
     adapter

@@ -2,6 +2,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { DEPOSIT_CONFIRMATIONS } from '../contract/constants.js';
+import { parseSecretKey } from './security/secret-box.js';
 
 const segmentSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'a path segment of letters, digits, _ or -');
 
@@ -55,6 +56,7 @@ const envSchema = z.object({
   CHAIN_POLL_SECONDS: z.coerce.number().min(0.1).max(3600).default(2),
   CHAIN_SCAN_RANGE: z.coerce.number().int().min(1).max(10_000).default(500),
   COFFER_DEVNET: z.enum(['auto', 'off']).default('auto'),
+  COFFER_SECRET_KEY: z.string().optional(),
   COFFER_NEW_METHOD_COOLDOWN_HOURS: z.coerce.number().min(0).max(720).default(24),
   DEVNET_PORT: z.coerce.number().int().min(0).max(65535).default(8545),
   DEVNET_BLOCK_SECONDS: z.coerce.number().int().min(0).max(3600).default(2),
@@ -84,6 +86,8 @@ export interface Config {
   redisUrl: string | undefined;
   logLevel: string;
   chains: ChainsConfig;
+  /** COFFER_SECRET_KEY (32 bytes): seals authenticator secrets; undefined: a development key in DATA_DIR. */
+  secretKey: Buffer | undefined;
   /** Hours after adding a withdrawal method before withdrawals may use it. */
   newMethodCooldownHours: number;
   /** The BEP20 hot wallet's key (sweeps, withdrawals); the devnet's account 0 on a development start. */
@@ -137,6 +141,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (production && (!e.CHAIN_BEP20_XPUB || !e.CHAIN_TRC20_XPUB)) {
     throw new ConfigError(
       'CHAIN_BEP20_XPUB and CHAIN_TRC20_XPUB are required when NODE_ENV=production (the development deposit key is for development only)',
+    );
+  }
+  const secretKey = e.COFFER_SECRET_KEY === undefined ? undefined : parseSecretKey(e.COFFER_SECRET_KEY);
+  if (secretKey === null) {
+    throw new ConfigError('COFFER_SECRET_KEY: 32 bytes as 64 hex digits or base64 (openssl rand -hex 32)');
+  }
+  if (production && !secretKey) {
+    throw new ConfigError(
+      'COFFER_SECRET_KEY is required when NODE_ENV=production (32 bytes, hex or base64: openssl rand -hex 32)',
     );
   }
   if (production && e.COFFER_NOW) throw new ConfigError('COFFER_NOW is refused when NODE_ENV=production');
@@ -197,6 +210,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     devnet,
     newMethodCooldownHours: e.COFFER_NEW_METHOD_COOLDOWN_HOURS,
+    secretKey,
     bep20HotWalletKey: e.HOT_WALLET_BEP20_KEY as `0x${string}` | undefined, // the regex above
   };
 }

@@ -11,6 +11,8 @@ const TEST_MNEMONIC =
 const XPUBS = {
   CHAIN_BEP20_XPUB: accountXpub(TEST_MNEMONIC, 'BEP20'),
   CHAIN_TRC20_XPUB: accountXpub(TEST_MNEMONIC, 'TRC20'),
+  /** Production also needs the key that seals authenticator secrets. */
+  COFFER_SECRET_KEY: '00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff',
 };
 
 describe('configuration', () => {
@@ -39,6 +41,29 @@ describe('configuration', () => {
     expect(() => loadConfig({ ...production, CHAIN_BEP20_XPUB: XPUBS.CHAIN_BEP20_XPUB })).toThrow(
       ConfigError,
     );
+  });
+  test('production refuses to start without COFFER_SECRET_KEY; it takes 32 bytes as hex or base64 and nothing else', () => {
+    const production = { NODE_ENV: 'production', SMTP_URL: 'smtp://mail:25', ...XPUBS };
+    const { COFFER_SECRET_KEY: hex, ...withoutKey } = production;
+    expect(() => loadConfig(withoutKey)).toThrow(/COFFER_SECRET_KEY is required/);
+    expect(loadConfig(production).secretKey?.toString('hex')).toBe(hex);
+    const base64 = Buffer.from(hex, 'hex').toString('base64');
+    expect(loadConfig({ ...production, COFFER_SECRET_KEY: base64 }).secretKey?.toString('hex')).toBe(hex);
+    expect(
+      loadConfig({ COFFER_SECRET_KEY: Buffer.from(hex, 'hex').toString('base64url') }).secretKey?.toString(
+        'hex',
+      ),
+    ).toBe(hex);
+    for (const bad of [
+      'abc',
+      hex.slice(2),
+      `${hex}00`,
+      Buffer.alloc(16).toString('base64'),
+      'z'.repeat(64),
+    ]) {
+      expect(() => loadConfig({ COFFER_SECRET_KEY: bad })).toThrow(/COFFER_SECRET_KEY/);
+    }
+    expect(loadConfig({}).secretKey).toBeUndefined();
   });
   test('chains: mainnet USDT contracts and finality depths by default; the devnet starts only in development without a BEP20 node', () => {
     const config = loadConfig({});

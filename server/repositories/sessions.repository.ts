@@ -1,5 +1,5 @@
 /** SQL about session tokens (stored hashed). */
-import { and, eq, gt, isNotNull, isNull, lt, or } from 'drizzle-orm';
+import { and, eq, gt, isNotNull, isNull, lt, ne, or } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
 import { sessions } from '../db/schema.js';
 
@@ -59,6 +59,29 @@ export async function purgeSessions(db: Executor, before: Date): Promise<number>
     .delete(sessions)
     .where(
       or(lt(sessions.expiresAt, before), and(isNotNull(sessions.revokedAt), lt(sessions.revokedAt, before))),
+    )
+    .returning({ tokenHash: sessions.tokenHash });
+  return rows.length;
+}
+
+/** Revokes every live session of a subject but `keepTokenHash` (a password change keeps the device that made it); returns how many. */
+export async function revokeOtherSessions(
+  db: Executor,
+  kind: SubjectKind,
+  subjectId: number,
+  keepTokenHash: string,
+  at: Date,
+): Promise<number> {
+  const rows = await db
+    .update(sessions)
+    .set({ revokedAt: at })
+    .where(
+      and(
+        eq(sessions.subjectKind, kind),
+        eq(sessions.subjectId, subjectId),
+        isNull(sessions.revokedAt),
+        ne(sessions.tokenHash, keepTokenHash),
+      ),
     )
     .returning({ tokenHash: sessions.tokenHash });
   return rows.length;

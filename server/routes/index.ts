@@ -12,6 +12,7 @@ import { ledgerAdminRoutes } from './ledger-admin.routes.js';
 import { rechargeRoutes } from './recharge.routes.js';
 import { paymentRoutes } from './payment.routes.js';
 import { calendarRoutes } from './calendar.routes.js';
+import { securityRoutes } from './security.routes.js';
 
 const ROUTE_LISTS: readonly RoutesOf[] = [
   ssoRoutes,
@@ -25,6 +26,7 @@ const ROUTE_LISTS: readonly RoutesOf[] = [
   rechargeRoutes,
   paymentRoutes,
   calendarRoutes,
+  securityRoutes,
 ];
 
 /** Registers every route list; a path declared twice fails at start. */

@@ -20,6 +20,7 @@ import type { LedgerAdminService } from '../services/ledger-admin.service.js';
 import type { RechargeService } from '../services/recharge.service.js';
 import type { PaymentService } from '../services/payment.service.js';
 import type { CalendarService } from '../services/calendar.service.js';
+import type { SecurityService } from '../services/security.service.js';
 
 export interface AppServices {
   translator: Translator;
@@ -37,6 +38,7 @@ export interface AppServices {
   recharge: RechargeService;
   payments: PaymentService;
   calendar: CalendarService;
+  security: SecurityService;
 }
 
 export type Define = <P extends z.ZodType, D extends z.ZodType>(def: RouteDefinition<P, D>) => void;

@@ -27,9 +27,12 @@ function lockedError(secondsLeft: number): BusinessError {
 export class Limits {
   constructor(private readonly counters: CounterStore) {}
 
-  /** Throws 423 when the account or the client address is locked after wrong attempts. */
-  async assertNotLocked(accountKey: string | null, ip: string): Promise<void> {
-    const checks: Array<[string, number]> = [[`fail:ip:${ip}`, LIMITS.clientFailures.max]];
+  /**
+   * Throws 423 when the account or the client address is locked after wrong attempts. `ip` null:
+   * the account only (a check made below any request, e.g. a withdrawal's trade password).
+   */
+  async assertNotLocked(accountKey: string | null, ip: string | null): Promise<void> {
+    const checks: Array<[string, number]> = ip === null ? [] : [[`fail:ip:${ip}`, LIMITS.clientFailures.max]];
     if (accountKey) checks.push([`fail:acct:${accountKey}`, LIMITS.accountFailures.max]);
     for (const [key, max] of checks) {
       const state = await this.counters.peek(key);
@@ -37,9 +40,9 @@ export class Limits {
     }
   }
 
-  /** Counts a wrong password or code against the account and the client address. */
-  async recordFailure(accountKey: string | null, ip: string): Promise<void> {
-    await this.counters.hit(`fail:ip:${ip}`, LIMITS.clientFailures.windowSeconds);
+  /** Counts a wrong password or code against the account and the client address (when known). */
+  async recordFailure(accountKey: string | null, ip: string | null): Promise<void> {
+    if (ip !== null) await this.counters.hit(`fail:ip:${ip}`, LIMITS.clientFailures.windowSeconds);
     if (accountKey) await this.counters.hit(`fail:acct:${accountKey}`, LIMITS.accountFailures.windowSeconds);
   }
 

@@ -17,6 +17,7 @@ import { BusinessError } from '../core/errors.js';
 import type { RequestContext } from '../core/context.js';
 import { revokeAllSessions } from '../repositories/sessions.repository.js';
 import { recordChange } from '../repositories/sync.repository.js';
+import { updateUserSecurity } from '../repositories/security.repository.js';
 import {
   findInvite,
   findUserByEmail,
@@ -182,6 +183,8 @@ export class AuthService {
       if (refusal) return new Refusal(refusal);
       const now = this.clock.now();
       await setPasswordHash(tx, user.id, await hashPassword(params.password, this.scryptCost), now);
+      // A reset is a change of the login password: withdrawals wait 24 hours (security.service.ts).
+      await updateUserSecurity(tx, user.id, { securityChangedAt: now });
       await revokeAllSessions(tx, 'user', user.id, now);
       await this.limits.clearAccount(params.email);
       return { done: true as const };

@@ -1,0 +1,112 @@
+/**
+ * Secrets at rest (the authenticator's TOTP secret): AES-256-GCM under the server key
+ * COFFER_SECRET_KEY, a random 96-bit nonce per seal, and associated data naming what the secret
+ * belongs to, so a sealed value copied to another user's row does not open there.
+ * Without a configured key a development setup gets one generated once into the data directory;
+ * production refuses to start without one (server/config.ts).
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** The development key's file in the data directory. */
+export const DEV_SECRET_KEY_FILE = 'secret-dev-key';
+const KEY_BYTES = 32;
+const NONCE_BYTES = 12;
+const TAG_BYTES = 16;
+const VERSION = 'v1';
+
+/**
+ * COFFER_SECRET_KEY's value as 32 bytes: 64 hex digits, or base64 (standard or URL-safe) of 32
+ * bytes. Returns null for anything else.
+ */
+export function parseSecretKey(value: string): Buffer | null {
+  const text = value.trim();
+  if (/^[0-9a-fA-F]{64}$/.test(text)) return Buffer.from(text, 'hex');
+  if (/^[A-Za-z0-9+/_-]{43}=?$/.test(text)) {
+    const bytes = Buffer.from(text.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+    return bytes.length === KEY_BYTES ? bytes : null;
+  }
+  return null;
+}
+
+/**
+ * The development key in `<dataDir>/secret-dev-key`, generated on first use (mode 0600, exclusive
+ * create so two processes starting at once end with one key). A file that does not hold a key is
+ * an error, never replaced: secrets sealed under it would be lost.
+ */
+export function devSecretKey(dataDir: string, warn: (line: string) => void): Buffer {
+  const file = path.join(dataDir, DEV_SECRET_KEY_FILE);
+  const read = (): Buffer | undefined => {
+    let text: string;
+    try {
+      text = fs.readFileSync(file, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined; // `as`: fs errors carry a code
+      throw error;
+    }
+    const key = parseSecretKey(text);
+    if (!key) throw new Error(`${file} does not hold a 32-byte hex key; fix or remove it (development only)`);
+    return key;
+  };
+  let key = read();
+  if (!key) {
+    fs.mkdirSync(dataDir, { recursive: true });
+    try {
+      fs.writeFileSync(file, `${crypto.randomBytes(KEY_BYTES).toString('hex')}\n`, {
+        mode: 0o600,
+        flag: 'wx',
+      });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error; // `as`: fs errors carry a code
+    }
+    key = read();
+    if (!key) throw new Error(`could not create ${file}`);
+  }
+  warn(
+    `!!! No COFFER_SECRET_KEY configured: authenticator secrets are sealed with a development key in ${file}.`,
+  );
+  return key;
+}
+
+export class SecretBox {
+  readonly #key: Buffer;
+
+  constructor(key: Buffer) {
+    if (key.length !== KEY_BYTES) throw new Error('the secret key must be 32 bytes');
+    this.#key = Buffer.from(key);
+  }
+
+  /** Seals `plaintext` for `context` (e.g. `totp:<userId>`): `v1.<nonce>.<ciphertext>.<tag>`, base64url. */
+  seal(plaintext: string, context: string): string {
+    const nonce = crypto.randomBytes(NONCE_BYTES);
+    const cipher = crypto.createCipheriv('aes-256-gcm', this.#key, nonce, { authTagLength: TAG_BYTES });
+    cipher.setAAD(Buffer.from(context, 'utf8'));
+    const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+    return [VERSION, nonce, ciphertext, cipher.getAuthTag()]
+      .map((part) => (typeof part === 'string' ? part : part.toString('base64url')))
+      .join('.');
+  }
+
+  /** Opens a sealed value for `context`; throws when it was altered, sealed for another context or under another key. */
+  open(sealed: string, context: string): string {
+    const [version, nonce, ciphertext, tag, extra] = sealed.split('.');
+    if (
+      version !== VERSION ||
+      nonce === undefined ||
+      ciphertext === undefined ||
+      !tag ||
+      extra !== undefined
+    ) {
+      throw new Error('not a sealed secret');
+    }
+    const decipher = crypto.createDecipheriv('aes-256-gcm', this.#key, Buffer.from(nonce, 'base64url'), {
+      authTagLength: TAG_BYTES,
+    });
+    decipher.setAAD(Buffer.from(context, 'utf8'));
+    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+    return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString(
+      'utf8',
+    );
+  }
+}
