@@ -11,6 +11,7 @@
  */
 import { Dexie, type EntityTable, type Table } from 'dexie';
 import type { z } from 'zod';
+import type { PaymentMethod } from '../contract/api/payment.js';
 import type { RechargeAddressData } from '../contract/api/recharge.js';
 import { COLLECTION_NAMES, SYNC_COLLECTIONS, type CollectionName, type SyncScope } from '../contract/sync.js';
 import type { OutboxRecord } from './commands.js';
@@ -33,8 +34,9 @@ export function accountDbName(userId: string, accountId: string): string {
  * 2: `prices` in `coffer-public`, `accounts` in `coffer-u{user}`, the account databases. Only
  * tables were added, which Dexie does without an upgrade function.
  * 3: `deposits` and the local `depositAddresses` in the account databases. Only tables were added.
+ * 4: the local `paymentMethods` in the user database. Only a table was added.
  */
-export const SYNC_DB_VERSION = 3;
+export const SYNC_DB_VERSION = 4;
 
 type ScopeOf<C extends CollectionName> = (typeof SYNC_COLLECTIONS)[C]['scope'];
 /** The collections of one scope, e.g. `CollectionIn<'public'>` = news | notices | quotes. */
@@ -79,6 +81,16 @@ export interface DepositAddressRecord extends RechargeAddressData {
   fetchedAt: string;
 }
 
+/**
+ * A withdrawal method as /api/v1/user/payment-list last answered it, kept so the withdrawal
+ * methods page shows the list offline. Local: never synced, replaced whole by the worker's
+ * `payment-list` handler only, deleted with the user's database.
+ */
+export interface PaymentMethodRecord extends PaymentMethod {
+  /** ISO time the server gave the list this row came with. */
+  fetchedAt: string;
+}
+
 export type AccountDb = Dexie &
   CollectionTables<'account'> & {
     cursors: EntityTable<CursorRecord, 'collection'>;
@@ -95,6 +107,7 @@ export type UserDb = Dexie &
     cursors: EntityTable<CursorRecord, 'collection'>;
     outbox: EntityTable<OutboxRecord, 'id'>;
     meta: Table<MetaRecord, MetaRecord['id']>;
+    paymentMethods: EntityTable<PaymentMethodRecord, 'id'>;
   };
 
 /** The tables a database holds beside its synced collections; none of them is ever pulled or pushed. */
@@ -103,6 +116,7 @@ const OWN_TABLES = {
   outbox: 'id, seq, state, resource',
   meta: 'id',
   depositAddresses: 'chain',
+  paymentMethods: 'id, createdAt',
 } as const;
 
 function storesOf(scope: SyncScope, own: ReadonlyArray<keyof typeof OWN_TABLES>): Record<string, string> {
@@ -118,8 +132,8 @@ function storesOf(scope: SyncScope, own: ReadonlyArray<keyof typeof OWN_TABLES>)
 
 /** Dexie stores of `coffer-public`, from SYNC_COLLECTIONS. */
 export const PUBLIC_DB_STORES = storesOf('public', ['cursors']);
-/** Dexie stores of `coffer-u{user}`, from SYNC_COLLECTIONS, plus the outbox and its lease. */
-export const USER_DB_STORES = storesOf('user', ['cursors', 'outbox', 'meta']);
+/** Dexie stores of `coffer-u{user}`, from SYNC_COLLECTIONS, plus the outbox, its lease and the cached withdrawal methods. */
+export const USER_DB_STORES = storesOf('user', ['cursors', 'outbox', 'meta', 'paymentMethods']);
 /** Dexie stores of `coffer-u{user}-a{account}`, from SYNC_COLLECTIONS, plus the cached deposit addresses. */
 export const ACCOUNT_DB_STORES = storesOf('account', ['cursors', 'depositAddresses']);
 

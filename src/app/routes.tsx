@@ -173,6 +173,13 @@ const built: RouteEntry[] = [
     title: 'recharge.title',
     page: page(() => import('../features/recharge/RechargePage.js')),
   },
+  {
+    path: ROUTES.withdraw2,
+    header: 'standard',
+    access: 'user',
+    title: 'payments.title',
+    page: page(() => import('../features/payments/PaymentMethodsPage.js')),
+  },
 ];
 
 const numbered = (base: string, numbers: number[]) => numbers.map((n) => `${base}${n}`);
@@ -192,7 +199,7 @@ const notYetOpen: string[] = [
   ...numbered('/pages/setting/setting', [2, 5]),
   ...numbered('/pages/blance_record/blance_record', [1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 12]),
   '/pages/withdraw/withdraw',
-  ...numbered('/pages/withdraw/withdraw', [2, 3, 4, 5, 6]),
+  ...numbered('/pages/withdraw/withdraw', [3, 4, 5, 6]),
   '/pages/update_pwd/update_pwd',
   ...numbered('/pages/update_pwd/update_pwd', [1, 2, 3]),
   '/pages/withdraw_record/withdraw_record',

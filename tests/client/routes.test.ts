@@ -106,9 +106,9 @@ describe('routes', () => {
       expect(routeOf(path)?.header, path).toBe('standard');
   });
 
-  test('built now: login, register and its verify code, forgot password, download, the five tabs, settings, nickname and avatar, feedback, the news article, the outbox, wallet records, accounts and recharge; the rest says "not yet open"', () => {
+  test('built now: login, register and its verify code, forgot password, download, the five tabs, settings, nickname and avatar, feedback, the news article, the outbox, wallet records, accounts, recharge and withdrawal methods; the rest says "not yet open"', () => {
     const built = ROUTE_TABLE.filter((entry) => entry.page).map((entry) => entry.path);
-    expect(built).toHaveLength(20);
+    expect(built).toHaveLength(21);
     for (const path of [
       '/pages/setting/setting1',
       '/pages/setting/setting3',
@@ -117,6 +117,7 @@ describe('routes', () => {
       '/pages/second/second',
       '/pages/second/second1',
       '/pages/withdraw/withdraw1',
+      '/pages/withdraw/withdraw2',
     ])
       expect(built, path).toContain(path);
     expect(routeOf(ROUTES.kefu)?.page).toBeUndefined();

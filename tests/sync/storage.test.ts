@@ -57,7 +57,7 @@ describe('the databases', () => {
     expect(accountDbName('42', '3')).toBe('coffer-u42-a3');
   });
 
-  test('declare every collection of SYNC_COLLECTIONS in the database of its scope, with its index, plus cursors (and the outbox for the user, the cached deposit addresses for an account)', () => {
+  test('declare every collection of SYNC_COLLECTIONS in the database of its scope, with its index, plus cursors (and the outbox and cached withdrawal methods for the user, the cached deposit addresses for an account)', () => {
     expect(PUBLIC_DB_STORES).toEqual({
       news: SYNC_COLLECTIONS.news.index,
       notices: SYNC_COLLECTIONS.notices.index,
@@ -72,6 +72,7 @@ describe('the databases', () => {
       cursors: 'collection',
       outbox: 'id, seq, state, resource',
       meta: 'id',
+      paymentMethods: 'id, createdAt',
     });
     expect(ACCOUNT_DB_STORES).toEqual({
       balances: SYNC_COLLECTIONS.balances.index,

@@ -30,7 +30,7 @@ describe('the handler map', () => {
     expect(await merged.b({ n: 7 })).toBe(7);
   });
 
-  test('the worker exposes every command: auth, user, common, session, sync, outbox, account and recharge', () => {
+  test('the worker exposes every command: auth, user, common, session, sync, outbox, account, recharge and withdrawal methods', () => {
     expect(Object.keys(setup().handlers).sort()).toEqual([
       'account-active',
       'account-select',
@@ -52,6 +52,10 @@ describe('the handler map', () => {
       'outbox-drain',
       'outbox-enqueue',
       'outbox-retry',
+      'payment-add-bank',
+      'payment-add-chain',
+      'payment-delete',
+      'payment-list',
       'recharge-address',
       'session-get',
       'session-set-locale',

@@ -14,6 +14,7 @@ import { authHandlers } from './auth.handlers.js';
 import { commonHandlers } from './common.handlers.js';
 import type { HandlerDeps } from './deps.js';
 import { outboxHandlers } from './outbox.handlers.js';
+import { paymentHandlers } from './payment.handlers.js';
 import { rechargeHandlers } from './recharge.handlers.js';
 import { sessionHandlers } from './session.handlers.js';
 import { syncHandlers } from './sync.handlers.js';
@@ -89,6 +90,7 @@ export function createHandlers(deps: WorkerDeps) {
     outboxHandlers(sync),
     accountHandlers(handlerDeps, sync),
     rechargeHandlers(handlerDeps),
+    paymentHandlers(handlerDeps),
   );
 }
 
