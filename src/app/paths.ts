@@ -17,6 +17,9 @@ export const ROUTES = {
   trading: '/pages/index/index1',
   settings: '/pages/setting/setting',
   kefu: '/pages/kefu/kefu',
+  /** Spec section 4's password change: mode 1 (login) on update_pwd, mode 2 (trade) on update_pwd1 and update_pwd2 (the 300 target). */
+  updatePassword: '/pages/update_pwd/update_pwd',
+  updatePassword1: '/pages/update_pwd/update_pwd1',
   updatePassword2: '/pages/update_pwd/update_pwd2',
   updatePassword3: '/pages/update_pwd/update_pwd3',
   withdraw2: '/pages/withdraw/withdraw2',

@@ -16,6 +16,7 @@ import type { HandlerDeps } from './deps.js';
 import { outboxHandlers } from './outbox.handlers.js';
 import { paymentHandlers } from './payment.handlers.js';
 import { rechargeHandlers } from './recharge.handlers.js';
+import { securityHandlers } from './security.handlers.js';
 import { sessionHandlers } from './session.handlers.js';
 import { syncHandlers } from './sync.handlers.js';
 import { userHandlers } from './user.handlers.js';
@@ -90,6 +91,7 @@ export function createHandlers(deps: WorkerDeps) {
     outboxHandlers(sync),
     accountHandlers(handlerDeps, sync),
     rechargeHandlers(handlerDeps),
+    securityHandlers(handlerDeps),
     paymentHandlers(handlerDeps),
   );
 }

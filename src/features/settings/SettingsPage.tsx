@@ -17,9 +17,9 @@ import { LinkList } from '../../ui/LinkList.js';
 const ENTRIES = [
   ['settings.nickname', ROUTES.profile],
   ['settings.accounts', ROUTES.accounts],
-  ['settings.login_password', '/pages/update_pwd/update_pwd'],
-  ['settings.trade_password', '/pages/update_pwd/update_pwd1'],
-  ['settings.authenticator', '/pages/update_pwd/update_pwd3'],
+  ['settings.login_password', ROUTES.updatePassword],
+  ['settings.trade_password', ROUTES.updatePassword1],
+  ['settings.authenticator', ROUTES.updatePassword3],
   ['settings.kyc', '/pages/setting/setting2'],
   ['settings.feedback', ROUTES.feedback],
 ] as const;

@@ -1,0 +1,124 @@
+/**
+ * pages/update_pwd/update_pwd1 and update_pwd2 (spec section 4, password change mode 2; body code
+ * 300 leads here): the first trade password, or a change with the old one and an e-mailed code
+ * (withdrawals then wait 24 hours).
+ */
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router-dom';
+import { checkCode, checkConfirmPassword, checkPassword } from '../../../contract/validation.js';
+import { useOutcome } from '../../app/outcome.js';
+import { ROUTES } from '../../app/paths.js';
+import { send } from '../../app/worker-client.js';
+import { toast } from '../../ui/toast.js';
+import { CodeField } from '../auth/CodeField.js';
+import { secondsToWait } from '../auth/code-wait.js';
+import { PasswordField, SubmitButton } from '../auth/fields.js';
+import { useChecks } from '../auth/messages.js';
+import { useForm } from '../auth/use-form.js';
+import { useUserInfo } from './use-user-info.js';
+
+function SetTradePassword({ onDone }: { onDone(): void }) {
+  const { t } = useTranslation();
+  const handle = useOutcome();
+  const check = useChecks();
+  const form = useForm({ tradePassword: '', confirmPassword: '' });
+  const submit = form.submit(
+    ({ tradePassword, confirmPassword }) =>
+      check({
+        tradePassword: checkPassword(tradePassword),
+        confirmPassword: checkConfirmPassword(tradePassword, confirmPassword),
+      }),
+    async ({ tradePassword, confirmPassword }) => {
+      const outcome = await send('security-bind-trade-password', { tradePassword, confirmPassword });
+      if (!handle(outcome, form.sink)) return;
+      toast(outcome.message);
+      onDone();
+    },
+  );
+  return (
+    <form className="form page-padding" onSubmit={submit} noValidate aria-labelledby="trade-set-title">
+      <h2 id="trade-set-title">{t('security.trade_set_title')}</h2>
+      <p className="hint">{t('security.trade_set_hint')}</p>
+      <PasswordField
+        label={t('field.tradePassword')}
+        autoComplete="new-password"
+        {...form.bind('tradePassword')}
+      />
+      <PasswordField
+        label={t('field.confirmPassword')}
+        autoComplete="new-password"
+        {...form.bind('confirmPassword')}
+      />
+      <SubmitButton busy={form.busy}>{t('security.submit')}</SubmitButton>
+    </form>
+  );
+}
+
+function ChangeTradePassword({ email, onDone }: { email: string; onDone(): void }) {
+  const { t } = useTranslation();
+  const handle = useOutcome();
+  const check = useChecks();
+  const form = useForm({ oldTradePassword: '', tradePassword: '', confirmPassword: '', code: '' });
+  const resend = async () => {
+    const outcome = await send('security-send-trade-password-code');
+    if (handle(outcome, form.sink)) toast(outcome.message);
+    return secondsToWait(outcome);
+  };
+  const submit = form.submit(
+    ({ oldTradePassword, tradePassword, confirmPassword, code }) =>
+      check({
+        oldTradePassword: checkPassword(oldTradePassword),
+        tradePassword: checkPassword(tradePassword),
+        confirmPassword: checkConfirmPassword(tradePassword, confirmPassword),
+        code: checkCode(code.trim()),
+      }),
+    async ({ oldTradePassword, tradePassword, confirmPassword, code }) => {
+      const outcome = await send('security-update-trade-password', {
+        oldTradePassword,
+        tradePassword,
+        confirmPassword,
+        code: code.trim(),
+      });
+      if (!handle(outcome, form.sink)) return;
+      toast(outcome.message);
+      onDone();
+    },
+  );
+  return (
+    <form className="form page-padding" onSubmit={submit} noValidate aria-labelledby="trade-change-title">
+      <h2 id="trade-change-title">{t('security.trade_change_title')}</h2>
+      <p className="hint">{t('security.trade_change_hint', { email })}</p>
+      <PasswordField
+        label={t('field.oldTradePassword')}
+        autoComplete="current-password"
+        {...form.bind('oldTradePassword')}
+      />
+      <PasswordField
+        label={t('field.newTradePassword')}
+        autoComplete="new-password"
+        {...form.bind('tradePassword')}
+      />
+      <PasswordField
+        label={t('field.confirmPassword')}
+        autoComplete="new-password"
+        {...form.bind('confirmPassword')}
+      />
+      <CodeField {...form.bind('code')} onResend={resend} sentUntil={0} />
+      <p className="hint">{t('security.online_only')}</p>
+      <SubmitButton busy={form.busy}>{t('security.submit')}</SubmitButton>
+    </form>
+  );
+}
+
+export default function TradePasswordPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { user } = useUserInfo();
+  const done = () => navigate(ROUTES.settings, { replace: true });
+  if (user === null) return <p className="hint page-padding">{t('common.loading')}</p>;
+  return user.tradePasswordSet ? (
+    <ChangeTradePassword email={user.email} onDone={done} />
+  ) : (
+    <SetTradePassword onDone={done} />
+  );
+}
