@@ -201,7 +201,7 @@ function ChainForm() {
           USDT
         </p>
       </div>
-      <div className="field">
+      <div className="field payments-select">
         <label className="field__label" htmlFor={networkId}>
           {t('field.network')}
         </label>
