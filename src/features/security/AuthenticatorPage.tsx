@@ -89,7 +89,8 @@ function KeyCard({ state, retry }: { state: KeyState; retry(): void }) {
       <img className="security-key__qr" src={state.qr} alt={t('security.qr_alt')} width="192" height="192" />
       <p className="security-key__label">{t('field.secret')}</p>
       <p className="security-key__secret" data-testid="authenticator-secret">
-        {state.key.secret}
+        {/* In groups of four, as apps show keys; the copy button copies it without the spaces. */}
+        {state.key.secret.replace(/(.{4})(?=.)/g, '$1 ')}
       </p>
       <Button size="small" onClick={copy}>
         {t('security.copy_key')}
