@@ -943,6 +943,12 @@ describe.each(tiers)('hostile input on %s', (tier) => {
       holderName: 'Li Lei',
       branch: 'Main street',
       date: '2026-10-01',
+      oldCode: '123456',
+      newCode: '123456',
+      secret: 'JBSWY3DPEHPK3PXP',
+      tradePassword: 'trade123',
+      oldTradePassword: 'trade123',
+      oldPassword: 'secret123',
     };
     const probes: Probe[] = [];
     const expected = new Map<string, string>();
