@@ -142,11 +142,11 @@ function MethodItem({ method }: { method: PaymentMethod }) {
 function KindPicker({ value, onChange }: { value: Kind; onChange: (kind: Kind) => void }) {
   const { t } = useTranslation();
   return (
-    <fieldset className="card payments-kind">
-      <legend className="payments-kind__legend">{t('payments.add_title')}</legend>
-      <div className="payments-kind__options">
+    <fieldset className="card choices">
+      <legend className="choices__legend">{t('payments.add_title')}</legend>
+      <div className="choices__options">
         {(['chain', 'bank'] as const).map((kind) => (
-          <label key={kind} className="payments-kind__option">
+          <label key={kind} className="choices__option">
             <input
               type="radio"
               name="payments-kind"
@@ -154,7 +154,7 @@ function KindPicker({ value, onChange }: { value: Kind; onChange: (kind: Kind) =
               checked={value === kind}
               onChange={() => onChange(kind)}
             />
-            <span className="payments-kind__name">{t(`payments.kind_${kind}`)}</span>
+            <span className="choices__name">{t(`payments.kind_${kind}`)}</span>
           </label>
         ))}
       </div>

@@ -69,11 +69,11 @@ function Recharge({ active }: { active: ActiveAccount }) {
 function ChainPicker({ value, onChange }: { value: Chain; onChange: (chain: Chain) => void }) {
   const { t } = useTranslation();
   return (
-    <fieldset className="card chain-picker">
-      <legend className="chain-picker__legend">{t('recharge.network')}</legend>
-      <div className="chain-picker__options">
+    <fieldset className="card choices">
+      <legend className="choices__legend">{t('recharge.network')}</legend>
+      <div className="choices__options">
         {CHAIN_LIST.map((chain) => (
-          <label key={chain} className="chain-picker__option">
+          <label key={chain} className="choices__option">
             <input
               type="radio"
               name="recharge-chain"
@@ -83,7 +83,7 @@ function ChainPicker({ value, onChange }: { value: Chain; onChange: (chain: Chai
                 if (isChain(event.target.value)) onChange(event.target.value);
               }}
             />
-            <span className="chain-picker__name">{chain}</span>
+            <span className="choices__name">{chain}</span>
             <span className="chain-picker__network">{NETWORK_NAMES[chain]}</span>
           </label>
         ))}
