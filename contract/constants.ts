@@ -39,6 +39,11 @@ export const SUB_ACCOUNTS_MAX = 10;
 export const SUB_ACCOUNT_NAME_MAX_LENGTH = 20;
 /** The outbox's life of a money command that carries no one-time code or seen price (CONTRACT.md). */
 export const MONEY_COMMAND_EXPIRY_MS = 60 * 60 * 1000;
+/**
+ * The outbox's life of a command that carries a one-time code or a price the user saw (a
+ * withdrawal, an exchange): sent only while online, expired after a minute (CONTRACT.md).
+ */
+export const ONLINE_COMMAND_EXPIRY_MS = 60 * 1000;
 
 export const MIN_DEPOSIT_USDT = '1';
 export const MIN_VALID_HOSTING_USD = '500';

@@ -21,6 +21,7 @@ import {
   walletRecordSchema,
 } from './api/account.js';
 import { depositRecordSchema } from './api/recharge.js';
+import { withdrawalRecordSchema } from './api/withdraw.js';
 
 export type SyncScope = 'public' | 'user' | 'account';
 
@@ -42,6 +43,7 @@ export const SYNC_COLLECTIONS = {
   balances: { scope: 'account', record: balanceRecordSchema, index: 'id' },
   records: { scope: 'account', record: walletRecordSchema, index: 'id, createdAt, kind, [kind+createdAt]' },
   deposits: { scope: 'account', record: depositRecordSchema, index: 'id, detectedAt, status' },
+  withdrawals: { scope: 'account', record: withdrawalRecordSchema, index: 'id, createdAt, status' },
 } as const satisfies Record<string, CollectionSpec>;
 
 export type CollectionName = keyof typeof SYNC_COLLECTIONS;

@@ -16,6 +16,8 @@ import type { TransferRow } from '../ledger/ledger.repository.js';
 import type { DepositRecord, DepositStatus } from '../../contract/api/recharge.js';
 import type { Chain } from '../../contract/constants.js';
 import type { DepositRow } from '../repositories/deposits.repository.js';
+import type { WithdrawalRecord, WithdrawalStage, WithdrawalStatus } from '../../contract/api/withdraw.js';
+import type { WithdrawalRow } from '../repositories/withdrawals.repository.js';
 
 type AccountRow = typeof accounts.$inferSelect;
 
@@ -122,5 +124,26 @@ export const toDepositRecord = (row: DepositRow): DepositRecord => ({
   heldAt: row.heldAt?.toISOString() ?? null,
   creditedAt: row.creditedAt?.toISOString() ?? null,
   reversedAt: row.reversedAt?.toISOString() ?? null,
+  updatedAt: row.updatedAt.toISOString(),
+});
+
+export const toWithdrawalRecord = (row: WithdrawalRow): WithdrawalRecord => ({
+  id: String(row.id),
+  accountId: String(row.accountId),
+  kind: row.kind === 'bank' ? 'bank' : 'chain',
+  network: row.network,
+  address: row.address,
+  bankName: row.bankName,
+  cardNumber: row.cardNumber === null ? null : `•••• ${row.cardNumber.slice(-4)}`,
+  amount: formatMoney(minor(row.amount)),
+  fee: formatMoney(minor(row.fee)),
+  total: formatMoney(minor(row.amount + row.fee)),
+  status: row.status as WithdrawalStatus, // a CHECK keeps it to WITHDRAWAL_STATUSES
+  stage: row.stage as WithdrawalStage, // a CHECK keeps it to WITHDRAWAL_STAGES
+  reason: row.reason,
+  txHash: row.txHash,
+  reference: row.reference,
+  createdAt: row.createdAt.toISOString(),
+  completedAt: row.completedAt?.toISOString() ?? null,
   updatedAt: row.updatedAt.toISOString(),
 });

@@ -31,6 +31,7 @@ import {
   toNewsRecord,
   toNoticeRecord,
   toPriceRecord,
+  toWithdrawalRecord,
   toProfileRecord,
   toQuoteRecord,
   toWalletRecord,
@@ -39,6 +40,7 @@ import { accountBalances } from '../ledger/ledger.js';
 import { latestTransferAt, transfersOfOwnerByIds } from '../ledger/ledger.repository.js';
 import { rabPrice } from './settings.service.js';
 import { depositsByIds } from '../repositories/deposits.repository.js';
+import { withdrawalsByIds } from '../repositories/withdrawals.repository.js';
 
 type Loader = (db: Executor, scopeId: number, ids: string[]) => Promise<Array<{ id: string }>>;
 const numericIds = (ids: string[]) => ids.filter((id) => /^\d{1,15}$/.test(id)).map(Number);
@@ -75,6 +77,8 @@ const LOADERS: Record<CollectionName, Loader> = {
   },
   deposits: async (db, accountId, ids) =>
     (await depositsByIds(db, accountId, numericIds(ids))).map(toDepositRecord),
+  withdrawals: async (db, accountId, ids) =>
+    (await withdrawalsByIds(db, accountId, numericIds(ids))).map(toWithdrawalRecord),
   records: async (db, accountId, ids) => {
     const sides = new Map<number, Set<string>>();
     for (const id of ids) {

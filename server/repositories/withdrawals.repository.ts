@@ -1,0 +1,130 @@
+/** SQL of withdrawals. */
+import { and, desc, eq, inArray, lt, ne, sql, type SQL } from 'drizzle-orm';
+import type { Executor } from '../db/database.js';
+import { withdrawals } from '../db/schema.js';
+
+export type WithdrawalRow = typeof withdrawals.$inferSelect;
+export type WithdrawalStageValue =
+  'awaiting_review' | 'approved' | 'sending' | 'paid' | 'rejected' | 'failed';
+
+export async function insertWithdrawal(
+  db: Executor,
+  row: typeof withdrawals.$inferInsert,
+): Promise<WithdrawalRow> {
+  const [saved] = await db.insert(withdrawals).values(row).returning();
+  if (!saved) throw new Error('withdrawals: insert returned no row');
+  return saved;
+}
+
+export async function updateWithdrawal(
+  db: Executor,
+  id: number,
+  change: Partial<typeof withdrawals.$inferInsert>,
+): Promise<WithdrawalRow> {
+  const [saved] = await db.update(withdrawals).set(change).where(eq(withdrawals.id, id)).returning();
+  if (!saved) throw new Error(`withdrawals: no row ${id}`);
+  return saved;
+}
+
+/** Locks one withdrawal row for the rest of the transaction. */
+export async function lockWithdrawal(db: Executor, id: number): Promise<WithdrawalRow | undefined> {
+  const [row] = await db.select().from(withdrawals).where(eq(withdrawals.id, id)).for('update');
+  return row;
+}
+
+export async function findWithdrawal(db: Executor, id: number): Promise<WithdrawalRow | undefined> {
+  const [row] = await db.select().from(withdrawals).where(eq(withdrawals.id, id));
+  return row;
+}
+
+/** The sum of the user's withdrawals requested on `businessDate` that did not fail or get rejected. */
+export async function withdrawnOn(db: Executor, userId: number, businessDate: string): Promise<bigint> {
+  const [row] = await db
+    .select({ total: sql<string>`coalesce(sum(${withdrawals.amount}), 0)` })
+    .from(withdrawals)
+    .where(
+      and(
+        eq(withdrawals.userId, userId),
+        eq(withdrawals.businessDate, businessDate),
+        ne(withdrawals.status, 'failed'),
+      ),
+    );
+  return BigInt(row?.total ?? 0);
+}
+
+/** The account's withdrawals, newest first. */
+export async function withdrawalsOfAccount(
+  db: Executor,
+  accountId: number,
+  beforeId: number | undefined,
+  limit: number,
+): Promise<WithdrawalRow[]> {
+  const where: SQL[] = [eq(withdrawals.accountId, accountId)];
+  if (beforeId !== undefined) where.push(lt(withdrawals.id, beforeId));
+  return db
+    .select()
+    .from(withdrawals)
+    .where(and(...where))
+    .orderBy(desc(withdrawals.id))
+    .limit(limit);
+}
+
+export async function withdrawalsByIds(
+  db: Executor,
+  accountId: number,
+  ids: number[],
+): Promise<WithdrawalRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select()
+    .from(withdrawals)
+    .where(and(eq(withdrawals.accountId, accountId), inArray(withdrawals.id, ids)));
+}
+
+/** Every withdrawal for operators, newest first, filtered by status and/or stage. */
+export async function listWithdrawals(
+  db: Executor,
+  filter: {
+    status?: string | undefined;
+    stage?: string | undefined;
+    beforeId?: number | undefined;
+    limit: number;
+  },
+): Promise<WithdrawalRow[]> {
+  const where: SQL[] = [];
+  if (filter.status) where.push(eq(withdrawals.status, filter.status));
+  if (filter.stage) where.push(eq(withdrawals.stage, filter.stage));
+  if (filter.beforeId !== undefined) where.push(lt(withdrawals.id, filter.beforeId));
+  return db
+    .select()
+    .from(withdrawals)
+    .where(where.length > 0 ? and(...where) : undefined)
+    .orderBy(desc(withdrawals.id))
+    .limit(filter.limit);
+}
+
+/** Pending withdrawals at `stage` on `network`, oldest first (the send job's work). */
+export async function pendingAtStage(
+  db: Executor,
+  stage: WithdrawalStageValue,
+  network: string,
+  limit: number,
+): Promise<WithdrawalRow[]> {
+  return db
+    .select()
+    .from(withdrawals)
+    .where(
+      and(eq(withdrawals.status, 'pending'), eq(withdrawals.stage, stage), eq(withdrawals.network, network)),
+    )
+    .orderBy(withdrawals.id)
+    .limit(limit);
+}
+
+/** The highest nonce recorded on `network` (null: none yet). */
+export async function highestNonce(db: Executor, network: string): Promise<number | null> {
+  const [row] = await db
+    .select({ nonce: sql<number | null>`max(${withdrawals.nonce})` })
+    .from(withdrawals)
+    .where(eq(withdrawals.network, network));
+  return row?.nonce === null || row?.nonce === undefined ? null : Number(row.nonce);
+}
