@@ -20,6 +20,7 @@ export const PLATFORM_BOOKS = [
   'exchange_inventory',
   'rounding',
   'dust',
+  'bank_payouts',
 ] as const;
 export type PlatformBook = (typeof PLATFORM_BOOKS)[number];
 
