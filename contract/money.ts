@@ -69,3 +69,13 @@ export function fromTokenUnits(value: bigint, decimals: number): { amount: Minor
   const unit = 10n ** BigInt(decimals - MONEY_DECIMALS);
   return { amount: minor(value / unit), dust: value % unit };
 }
+
+/**
+ * Minor units as a token amount in the token's own units (the inverse of fromTokenUnits). Exact
+ * for a token of at least 6 decimals; throws for fewer (the amount could not be sent whole).
+ */
+export function toTokenUnits(amount: Minor, decimals: number): bigint {
+  if (amount < 0n) throw new MoneyFormatError('a token amount cannot be negative');
+  if (decimals < MONEY_DECIMALS) throw new MoneyFormatError('a token of fewer than 6 decimals');
+  return amount * 10n ** BigInt(decimals - MONEY_DECIMALS);
+}

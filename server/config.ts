@@ -2,9 +2,19 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { DEPOSIT_CONFIRMATIONS } from '../contract/constants.js';
+import { isFeeRate } from '../contract/exchange-quote.js';
+import { formatMoney, parseMoney } from '../contract/money.js';
 import { parseSecretKey } from './security/secret-box.js';
 
 const segmentSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'a path segment of letters, digits, _ or -');
+
+/** A USDT amount in plain notation (`10000`, `0.5`). */
+const usdtSetting = z.string().regex(/^(0|[1-9]\d{0,14})(\.\d{1,6})?$/, 'a USDT amount such as 10000');
+
+/** An exchange bound: an amount of at most 2 decimals (as a user may enter), at most 10^9. */
+const exchangeBound = z
+  .string()
+  .regex(/^(0|[1-9]\d{0,8})(\.\d{1,2})?$/, 'an amount of at most 2 decimals such as 100000');
 
 const envSchema = z.object({
   NODE_ENV: z.string().optional(),
@@ -27,10 +37,11 @@ const envSchema = z.object({
   COFFER_JOBS: z.enum(['on', 'off']).default('on'),
   COFFER_CLIENT_BUILD: z.enum(['auto', 'off']).default('auto'),
   REDIS_URL: z.string().url().optional(),
-  COFFER_ADJUST_REVIEW_ABOVE: z
-    .string()
-    .regex(/^(0|[1-9]\d{0,14})(\.\d{1,6})?$/, 'a USDT amount such as 10000')
-    .default('10000'),
+  COFFER_ADJUST_REVIEW_ABOVE: usdtSetting.default('10000'),
+  COFFER_WITHDRAW_REVIEW_ABOVE: usdtSetting.default('10000'),
+  COFFER_WITHDRAW_FEE: usdtSetting.default('1'),
+  COFFER_WITHDRAW_MIN: usdtSetting.default('10'),
+  COFFER_WITHDRAW_DAILY_LIMIT: usdtSetting.default('50000'),
   CHAIN_BEP20_XPUB: z.string().optional(),
   CHAIN_TRC20_XPUB: z.string().optional(),
   CHAIN_BEP20_RPC_URL: z.string().url().optional(),
@@ -58,6 +69,12 @@ const envSchema = z.object({
   COFFER_DEVNET: z.enum(['auto', 'off']).default('auto'),
   COFFER_SECRET_KEY: z.string().optional(),
   COFFER_NEW_METHOD_COOLDOWN_HOURS: z.coerce.number().min(0).max(720).default(24),
+  COFFER_EXCHANGE_FEE_RATE: z
+    .string()
+    .refine(isFeeRate, 'a decimal from 0 to below 1 such as 0.002')
+    .default('0.002'),
+  COFFER_EXCHANGE_MIN: exchangeBound.default('1'),
+  COFFER_EXCHANGE_MAX: exchangeBound.default('100000'),
   DEVNET_PORT: z.coerce.number().int().min(0).max(65535).default(8545),
   DEVNET_BLOCK_SECONDS: z.coerce.number().int().min(0).max(3600).default(2),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -99,6 +116,13 @@ export interface Config {
   devnet: { port: number; blockSeconds: number } | undefined;
   /** Operators' adjustments above this many USDT (RAB valued at its price) wait for a second finance operator. */
   adjustReviewAbove: string;
+  /**
+   * The RAB/USDT exchange: the fee rate (an exact decimal of the USDT side) and the bounds of an
+   * amount in the asset given (RAB for rab_to_usdt, USDT for usdt_to_rab), as wire decimals.
+   */
+  exchange: { feeRate: string; minimum: string; maximum: string };
+  /** Withdrawals (USDT strings): the flat fee, the minimum, the per-user daily limit, and above what two operators approve. */
+  withdraw: { fee: string; minimum: string; dailyLimit: string; reviewAbove: string };
 }
 
 export interface ChainConfig {
@@ -162,6 +186,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       'COFFER_GATEWAY_SEGMENT and COFFER_UPLOAD_SEGMENT must differ from each other and from v1, admin, docs, health',
     );
   }
+  if (
+    parseMoney(e.COFFER_EXCHANGE_MIN) <= 0n ||
+    parseMoney(e.COFFER_EXCHANGE_MAX) < parseMoney(e.COFFER_EXCHANGE_MIN)
+  ) {
+    throw new ConfigError('COFFER_EXCHANGE_MIN must be above 0, and COFFER_EXCHANGE_MAX at least as much');
+  }
   const devnet =
     !production && e.COFFER_DEVNET === 'auto' && !e.CHAIN_BEP20_RPC_URL
       ? { port: e.DEVNET_PORT, blockSeconds: e.DEVNET_BLOCK_SECONDS }
@@ -186,6 +216,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: e.REDIS_URL,
     logLevel: e.LOG_LEVEL,
     adjustReviewAbove: e.COFFER_ADJUST_REVIEW_ABOVE,
+    exchange: {
+      feeRate: e.COFFER_EXCHANGE_FEE_RATE,
+      minimum: formatMoney(parseMoney(e.COFFER_EXCHANGE_MIN)),
+      maximum: formatMoney(parseMoney(e.COFFER_EXCHANGE_MAX)),
+    },
+    withdraw: {
+      fee: e.COFFER_WITHDRAW_FEE,
+      minimum: e.COFFER_WITHDRAW_MIN,
+      dailyLimit: e.COFFER_WITHDRAW_DAILY_LIMIT,
+      reviewAbove: e.COFFER_WITHDRAW_REVIEW_ABOVE,
+    },
     chains: {
       BEP20: {
         xpub: e.CHAIN_BEP20_XPUB,

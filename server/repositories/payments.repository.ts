@@ -39,3 +39,10 @@ export async function deletePaymentMethod(
     .returning({ id: paymentMethods.id });
   return rows.length > 0;
 }
+
+/** One method by id, whoever owns it, deleted or not. */
+export async function findPaymentMethod(db: Executor, id: number): Promise<PaymentMethodRow | undefined> {
+  if (!Number.isSafeInteger(id)) return undefined;
+  const [row] = await db.select().from(paymentMethods).where(eq(paymentMethods.id, id));
+  return row;
+}

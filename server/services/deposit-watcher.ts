@@ -36,6 +36,7 @@ import {
   type DepositRow,
 } from '../repositories/deposits.repository.js';
 import { recordChanges } from '../repositories/sync.repository.js';
+import type { PollOutcome } from '../jobs/poll-loop.js';
 
 const MINIMUM = parseMoney(MIN_DEPOSIT_USDT);
 
@@ -77,6 +78,20 @@ export class DepositWatcher {
     private readonly watched: WatchedChain,
   ) {
     this.chain = watched.adapter.chain;
+  }
+
+  get name(): string {
+    return `${this.chain} watcher`;
+  }
+
+  /** A tick as PollLoop runs it: logged when it did something, again at once while catching up. */
+  async poll(): Promise<PollOutcome> {
+    const report = await this.tick();
+    const busy = report.found + report.held + report.credited + report.reversed > 0;
+    return {
+      log: busy || report.status !== 'scanned' ? JSON.stringify(report) : null,
+      again: report.status !== 'scanned' || (report.to !== undefined && report.to !== report.head),
+    };
   }
 
   /**
@@ -329,70 +344,5 @@ export class DepositWatcher {
   }
 }
 
-export interface WatcherLog {
-  info(message: string): void;
-  warn(message: string): void;
-}
-
-/**
- * Runs a watcher's ticks one after another: at once while it is catching up, every
- * `pollSeconds` otherwise, and backing off (up to 16 times longer) while its node fails, with a
- * warning at the first failure and every tenth. Never throws: the API keeps serving.
- */
-export class WatcherLoop {
-  #stopped = true;
-  #timer: NodeJS.Timeout | undefined;
-  #running: Promise<void> | undefined;
-  #failures = 0;
-
-  constructor(
-    private readonly watcher: DepositWatcher,
-    private readonly pollSeconds: number,
-    private readonly log: WatcherLog,
-  ) {}
-
-  start(): void {
-    if (!this.#stopped) return;
-    this.#stopped = false;
-    this.#schedule(0);
-  }
-
-  async stop(): Promise<void> {
-    this.#stopped = true;
-    clearTimeout(this.#timer);
-    await this.#running;
-  }
-
-  #schedule(delayMs: number): void {
-    if (this.#stopped) return;
-    this.#timer = setTimeout(() => {
-      this.#running = this.#step().then((next) => this.#schedule(next));
-    }, delayMs);
-    this.#timer.unref();
-  }
-
-  /** One tick; answers how long to wait before the next. */
-  async #step(): Promise<number> {
-    const poll = this.pollSeconds * 1000;
-    try {
-      const report = await this.watcher.tick();
-      if (this.#failures > 0) this.log.info(`${this.watcher.chain} watcher: the node answers again`);
-      this.#failures = 0;
-      if (report.found + report.held + report.credited + report.reversed > 0 || report.status !== 'scanned') {
-        this.log.info(`${this.watcher.chain} watcher: ${JSON.stringify(report)}`);
-      }
-      const catchingUp =
-        report.status !== 'scanned' || (report.to !== undefined && report.to !== report.head);
-      return catchingUp ? 0 : poll;
-    } catch (error) {
-      this.#failures += 1;
-      if (this.#failures % 10 === 1) {
-        const message = error instanceof Error ? error.message : String(error);
-        this.log.warn(
-          `${this.watcher.chain} watcher: tick failed (${this.#failures} in a row), retrying: ${message}`,
-        );
-      }
-      return poll * Math.min(2 ** Math.min(this.#failures, 4), 16);
-    }
-  }
-}
+/** The loop that runs a watcher (server/jobs/poll-loop.ts). */
+export { PollLoop as WatcherLoop } from '../jobs/poll-loop.js';

@@ -947,8 +947,14 @@ describe.each(tiers)('hostile input on %s', (tier) => {
       newCode: '123456',
       secret: 'JBSWY3DPEHPK3PXP',
       tradePassword: 'trade123',
+      direction: 'rab_to_usdt',
+      priceVersion: '1',
       oldTradePassword: 'trade123',
       oldPassword: 'secret123',
+      methodId: '1',
+      googleCode: '123456',
+      stage: 'awaiting_review',
+      reference: 'REF-1',
     };
     const probes: Probe[] = [];
     const expected = new Map<string, string>();

@@ -1,0 +1,513 @@
+/**
+ * Withdrawals (issue 11): a customer's request, the operators' review, and how one ends.
+ *
+ * Rules that must stay true:
+ * - `create` checks, in this order and before anything else: a trade password is set (300), an
+ *   authenticator is bound (4900), the user has a withdrawal method (4901). Then the window (471
+ *   with `data.nextOpen`), the 24-hour lock after a security change (403), the account and the
+ *   method are the caller's, the method's cooldown, the minimum, the daily limit, the trade
+ *   password, the one-time code (472), and last the hold of amount + fee (470).
+ * - The user's row is locked first, so two withdrawals of one user are decided one after the
+ *   other: the daily limit and the balance can never both be spent twice.
+ * - Every withdrawal's `amount + fee` is held from its request until it ends: posted (the amount
+ *   to the chain's omnibus or to bank payouts, the fee to fee revenue) on success, voided back to
+ *   cash (`withdrawal_reversal`) when rejected or failed. Keys derive from the withdrawal's id.
+ * - Every withdrawal is approved by a finance operator; above the review threshold by two
+ *   different ones. A USDT one on a chain with a hot wallet is then sent by the send job
+ *   (withdrawal-sender.ts); others are marked paid by an operator with a reference.
+ */
+import { DateTime } from 'luxon';
+import {
+  withdrawCreateParamsSchema,
+  type AdminWithdrawal,
+  type WithdrawIndexData,
+  type WithdrawListData,
+  type WithdrawalRecord,
+  type WithdrawalStage,
+  type WithdrawalStatus,
+} from '../../contract/api/withdraw.js';
+import type { Chain } from '../../contract/constants.js';
+import { WITHDRAWAL_WINDOW } from '../../contract/constants.js';
+import { BodyCode } from '../../contract/codes.js';
+import { formatMoney, minor, parseMoney, type Minor } from '../../contract/money.js';
+import type { Clock } from '../clock.js';
+import { userIdOf, type RequestContext } from '../core/context.js';
+import { BusinessError, invalidField, notFound, notLoggedIn } from '../core/errors.js';
+import type { CommandRunner } from '../db/commands.js';
+import type { Database, Executor } from '../db/database.js';
+import { parseParams } from '../http/params.js';
+import { omnibusOf, platformBook, type BookRef } from '../ledger/books.js';
+import { accountBalances, hold, postHold, voidHold } from '../ledger/ledger.js';
+import { appendAudit } from '../repositories/operators.repository.js';
+import { findPaymentMethod, paymentMethodsOf } from '../repositories/payments.repository.js';
+import { recordChange } from '../repositories/sync.repository.js';
+import { findUserById, lockUser } from '../repositories/users.repository.js';
+import {
+  insertWithdrawal,
+  listWithdrawals,
+  lockWithdrawal,
+  updateWithdrawal,
+  withdrawalsOfAccount,
+  withdrawnOn,
+  type WithdrawalRow,
+} from '../repositories/withdrawals.repository.js';
+import { loadWorkCalendar } from './calendar.service.js';
+import { actorOf } from './operators.service.js';
+import { ownAccount } from './own-account.js';
+import { toWithdrawalRecord } from './records.js';
+import {
+  authenticatorNotBound,
+  tradePasswordNotSet,
+  withdrawalsLockedError,
+  type SecurityService,
+} from './security.service.js';
+import { withdrawalWindow } from './withdrawal-window.js';
+
+const LIST_PAGE = 20;
+
+export interface WithdrawSettings {
+  fee: string;
+  minimum: string;
+  dailyLimit: string;
+  reviewAbove: string;
+}
+
+const noMethod = () => new BusinessError(BodyCode.noWithdrawalMethod, 'server.no_withdrawal_method');
+const notAwaiting = () => new BusinessError(BodyCode.conflict, 'server.withdraw_not_open_for_this');
+
+/** 471 with the next opening, in the business time zone for the message and in UTC in `data`. */
+function windowClosed(nextOpen: Date | null, timeZone: string): BusinessError {
+  const time = nextOpen
+    ? DateTime.fromJSDate(nextOpen, { zone: timeZone }).toFormat('yyyy-MM-dd HH:mm')
+    : '-';
+  return new BusinessError(
+    BodyCode.outsideWithdrawalWindow,
+    'server.withdraw_window_closed',
+    { time, zone: timeZone, opens: WITHDRAWAL_WINDOW.opens, closes: WITHDRAWAL_WINDOW.closes },
+    { nextOpen: nextOpen?.toISOString() ?? null },
+  );
+}
+
+const changeOf = (row: WithdrawalRow, at: Date) => ({
+  collection: 'withdrawals',
+  scopeId: row.accountId,
+  recordId: String(row.id),
+  deleted: false,
+  at,
+});
+
+export function toAdminWithdrawal(row: WithdrawalRow): AdminWithdrawal {
+  return {
+    ...toWithdrawalRecord(row),
+    cardNumber: row.cardNumber,
+    userId: String(row.userId),
+    holderName: row.holderName,
+    branch: row.branch,
+    approvalsNeeded: row.approvalsNeeded,
+    approvedBy: [row.firstApprovedBy, row.secondApprovedBy].filter((name) => name !== null),
+    reviewedBy: row.reviewedBy,
+    nonce: row.nonce,
+  };
+}
+
+/** Where a withdrawal's amount goes when it is paid: the chain's omnibus, or bank payouts. */
+export function payoutBookOf(row: WithdrawalRow): BookRef {
+  return row.kind === 'bank' ? platformBook('bank_payouts') : omnibusOf(row.network as Chain); // a CHECK keeps network to CHAINS for chain rows
+}
+
+/**
+ * Ends a pending withdrawal as paid in `tx`: the held amount goes to `payoutBookOf`, the fee to
+ * fee revenue, and the row becomes `success`. Idempotent per withdrawal (the keys say so).
+ */
+export async function settleWithdrawal(
+  tx: Executor,
+  row: WithdrawalRow,
+  change: { reference?: string | null; reviewedBy?: string },
+  now: Date,
+): Promise<WithdrawalRow> {
+  if (row.holdId === null) throw new Error(`withdrawal ${row.id} has no hold`);
+  const ref = { table: 'withdrawals', id: String(row.id) };
+  await postHold(
+    tx,
+    {
+      holdId: row.holdId,
+      key: `withdrawal:${row.id}:paid`,
+      to: payoutBookOf(row),
+      kind: 'withdrawal',
+      amount: minor(row.amount),
+      ref,
+    },
+    now,
+  );
+  if (row.fee > 0n) {
+    await postHold(
+      tx,
+      {
+        holdId: row.holdId,
+        key: `withdrawal:${row.id}:fee`,
+        to: platformBook('fee_revenue'),
+        kind: 'fee',
+        amount: minor(row.fee),
+        ref,
+      },
+      now,
+    );
+  }
+  const saved = await updateWithdrawal(tx, row.id, {
+    status: 'success',
+    stage: 'paid',
+    ...change,
+    completedAt: now,
+    updatedAt: now,
+  });
+  await recordChange(tx, changeOf(saved, now));
+  return saved;
+}
+
+/** Ends a pending withdrawal as failed or rejected in `tx`: the hold goes back to cash. */
+export async function releaseWithdrawal(
+  tx: Executor,
+  row: WithdrawalRow,
+  change: { stage: 'rejected' | 'failed'; reason: string; reviewedBy?: string },
+  now: Date,
+): Promise<WithdrawalRow> {
+  if (row.holdId === null) throw new Error(`withdrawal ${row.id} has no hold`);
+  await voidHold(
+    tx,
+    {
+      holdId: row.holdId,
+      key: `withdrawal:${row.id}:reversal`,
+      kind: 'withdrawal_reversal',
+      ref: { table: 'withdrawals', id: String(row.id) },
+    },
+    now,
+  );
+  const saved = await updateWithdrawal(tx, row.id, {
+    status: 'failed',
+    ...change,
+    completedAt: now,
+    updatedAt: now,
+  });
+  await recordChange(tx, changeOf(saved, now));
+  return saved;
+}
+
+export class WithdrawService {
+  readonly #fee: Minor;
+  readonly #minimum: Minor;
+  readonly #dailyLimit: Minor;
+  readonly #reviewAbove: Minor;
+
+  constructor(
+    private readonly db: Database,
+    private readonly commands: CommandRunner,
+    private readonly clock: Clock,
+    private readonly security: SecurityService,
+    private readonly timeZone: string,
+    settings: WithdrawSettings,
+    /** Networks whose approved withdrawals the send job sends; others are paid by an operator. */
+    private readonly sentByJob: ReadonlySet<string>,
+  ) {
+    this.#fee = parseMoney(settings.fee);
+    this.#minimum = parseMoney(settings.minimum);
+    this.#dailyLimit = parseMoney(settings.dailyLimit);
+    this.#reviewAbove = parseMoney(settings.reviewAbove);
+  }
+
+  /** The local date in the business time zone (the daily limit counts per date). */
+  #businessDate(now: Date): string {
+    return DateTime.fromJSDate(now, { zone: this.timeZone }).toISODate() ?? '';
+  }
+
+  async #window(db: Executor, now: Date) {
+    return withdrawalWindow(now, this.timeZone, await loadWorkCalendar(db));
+  }
+
+  /** What a withdrawal from the account would cost and allow now. Read-only. */
+  async index(
+    ctx: RequestContext,
+    params: { accountId?: string | undefined; methodId?: string | undefined },
+  ): Promise<WithdrawIndexData> {
+    const now = this.clock.now();
+    const { accountId, userId } = await ownAccount(this.db, ctx, params.accountId);
+    const [balances, used, window, lockedUntil, user, methods] = await Promise.all([
+      accountBalances(this.db, [accountId]),
+      withdrawnOn(this.db, userId, this.#businessDate(now)),
+      this.#window(this.db, now),
+      this.security.withdrawalsLockedUntil(this.db, userId),
+      findUserById(this.db, userId),
+      paymentMethodsOf(this.db, userId),
+    ]);
+    const available = balances.get(accountId)?.USDT.cash ?? minor(0n);
+    const remaining = used >= this.#dailyLimit ? 0n : this.#dailyLimit - used;
+    const spendable = available > this.#fee ? available - this.#fee : 0n;
+    const method = methods.find((candidate) => String(candidate.id) === params.methodId);
+    return {
+      accountId: String(accountId),
+      asset: 'USDT',
+      available: formatMoney(available),
+      fee: formatMoney(this.#fee),
+      minimum: formatMoney(this.#minimum),
+      dailyLimit: formatMoney(this.#dailyLimit),
+      dailyRemaining: formatMoney(minor(remaining)),
+      maximum: formatMoney(minor(spendable < remaining ? spendable : remaining)),
+      reviewAbove: formatMoney(this.#reviewAbove),
+      window: {
+        opens: WITHDRAWAL_WINDOW.opens,
+        closes: WITHDRAWAL_WINDOW.closes,
+        timeZone: this.timeZone,
+        open: window.open,
+        nextOpen: window.nextOpen?.toISOString() ?? null,
+        closesAt: window.closesAt?.toISOString() ?? null,
+      },
+      lockedUntil: lockedUntil !== null && lockedUntil > now ? lockedUntil.toISOString() : null,
+      tradePasswordSet: (user?.tradePasswordHash ?? null) !== null,
+      authenticatorBound: (user?.authenticatorSecret ?? null) !== null,
+      method: method
+        ? { id: String(method.id), usable: method.usableAt <= now, usableAt: method.usableAt.toISOString() }
+        : null,
+    };
+  }
+
+  /** A customer's withdrawal request (the checks and their order: see the file's comment). */
+  create(ctx: RequestContext, raw: Record<string, unknown>): Promise<WithdrawalRecord> {
+    return this.commands.run(ctx, async (tx) => {
+      const userId = userIdOf(ctx);
+      const user = await lockUser(tx, userId);
+      if (!user) throw notLoggedIn();
+      if (user.tradePasswordHash === null) throw tradePasswordNotSet();
+      if (user.authenticatorSecret === null) throw authenticatorNotBound();
+      const methods = await paymentMethodsOf(tx, userId);
+      if (methods.length === 0) throw noMethod();
+
+      const params = parseParams(withdrawCreateParamsSchema, raw);
+      const now = this.clock.now();
+      const window = await this.#window(tx, now);
+      if (!window.open) throw windowClosed(window.nextOpen, this.timeZone);
+      const lockedUntil = await this.security.withdrawalsLockedUntil(tx, userId);
+      if (lockedUntil !== null && lockedUntil > now) throw withdrawalsLockedError(lockedUntil, this.timeZone);
+      const { accountId } = await ownAccount(tx, ctx, params.accountId);
+      const method = methods.find((candidate) => String(candidate.id) === params.methodId);
+      if (!method) {
+        const other = await findPaymentMethod(tx, Number(params.methodId));
+        if (other && other.deletedAt === null)
+          throw new BusinessError(BodyCode.forbidden, 'server.forbidden', {}, { field: 'methodId' });
+        throw invalidField('methodId', 'server.method_unknown');
+      }
+      if (method.usableAt > now) {
+        const time = DateTime.fromJSDate(method.usableAt, { zone: this.timeZone }).toFormat(
+          'yyyy-MM-dd HH:mm',
+        );
+        throw invalidField('methodId', 'server.method_cooling_down', { time, zone: this.timeZone });
+      }
+      const amount = parseMoney(params.amount);
+      if (amount < this.#minimum)
+        throw invalidField('amount', 'server.withdraw_below_minimum', {
+          minimum: formatMoney(this.#minimum),
+        });
+      const businessDate = this.#businessDate(now);
+      const used = await withdrawnOn(tx, userId, businessDate);
+      if (used + amount > this.#dailyLimit) {
+        const remaining = used >= this.#dailyLimit ? 0n : this.#dailyLimit - used;
+        throw invalidField('amount', 'server.withdraw_daily_limit', {
+          limit: formatMoney(this.#dailyLimit),
+          remaining: formatMoney(minor(remaining)),
+        });
+      }
+      await this.security.verifyTradePassword(tx, userId, params.tradePassword);
+      await this.security.verifyAuthenticatorCode(tx, userId, params.googleCode);
+
+      const row = await insertWithdrawal(tx, {
+        userId,
+        accountId,
+        methodId: method.id,
+        kind: method.kind === 'bank' ? 'bank' : 'chain',
+        network: method.network,
+        address: method.address,
+        bankName: method.bankName,
+        cardNumber: method.cardNumber,
+        holderName: method.holderName,
+        branch: method.branch,
+        amount,
+        fee: this.#fee,
+        status: 'pending',
+        stage: 'awaiting_review',
+        approvalsNeeded: amount > this.#reviewAbove ? 2 : 1,
+        businessDate,
+        createdAt: now,
+        updatedAt: now,
+      });
+      const held = await hold(
+        tx,
+        {
+          key: `withdrawal:${row.id}`,
+          accountId,
+          asset: 'USDT',
+          kind: 'withdrawal',
+          amount: minor(amount + this.#fee),
+          ref: { table: 'withdrawals', id: String(row.id) },
+        },
+        now,
+      );
+      const saved = await updateWithdrawal(tx, row.id, { holdId: held.id });
+      await recordChange(tx, changeOf(saved, now));
+      return toWithdrawalRecord(saved);
+    });
+  }
+
+  /** The account's withdrawals, newest first. */
+  async list(
+    ctx: RequestContext,
+    params: { accountId?: string | undefined; cursor?: string | undefined; limit?: number | undefined },
+  ): Promise<WithdrawListData> {
+    const { accountId } = await ownAccount(this.db, ctx, params.accountId);
+    const limit = params.limit ?? LIST_PAGE;
+    const rows = await withdrawalsOfAccount(
+      this.db,
+      accountId,
+      params.cursor ? Number(params.cursor) : undefined,
+      limit + 1,
+    );
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    return {
+      items: page.map(toWithdrawalRecord),
+      nextCursor: rows.length > limit && last ? String(last.id) : null,
+    };
+  }
+
+  // ---- operators ----
+
+  /** Every withdrawal, newest first; `stage: awaiting_review` is the review queue. */
+  async adminList(params: {
+    status?: WithdrawalStatus | undefined;
+    stage?: WithdrawalStage | undefined;
+    cursor?: string | undefined;
+    limit?: number | undefined;
+  }): Promise<{ items: AdminWithdrawal[]; nextCursor: string | null }> {
+    const limit = params.limit ?? LIST_PAGE;
+    const rows = await listWithdrawals(this.db, {
+      status: params.status,
+      stage: params.stage,
+      beforeId: params.cursor ? Number(params.cursor) : undefined,
+      limit: limit + 1,
+    });
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    return {
+      items: page.map(toAdminWithdrawal),
+      nextCursor: rows.length > limit && last ? String(last.id) : null,
+    };
+  }
+
+  approve(ctx: RequestContext, params: { id: string }): Promise<AdminWithdrawal> {
+    return this.commands.run(ctx, (tx) => this.approveIn(tx, actorOf(ctx), params.id));
+  }
+
+  reject(ctx: RequestContext, params: { id: string; reason: string }): Promise<AdminWithdrawal> {
+    return this.commands.run(ctx, (tx) => this.rejectIn(tx, actorOf(ctx), params));
+  }
+
+  paid(ctx: RequestContext, params: { id: string; reference: string }): Promise<AdminWithdrawal> {
+    return this.commands.run(ctx, (tx) => this.paidIn(tx, actorOf(ctx), params));
+  }
+
+  /** `npm run admin -- withdraw approve|reject|paid`: the same, audited as `actor` (`cli` or `cli:<name>`). */
+  fromCli(
+    action: 'approve' | 'reject' | 'paid',
+    actor: string,
+    params: { id: string; reason?: string; reference?: string },
+  ): Promise<AdminWithdrawal> {
+    return this.db.transaction((tx) => {
+      if (action === 'approve') return this.approveIn(tx, actor, params.id);
+      if (action === 'reject')
+        return this.rejectIn(tx, actor, { id: params.id, reason: params.reason ?? '' });
+      return this.paidIn(tx, actor, { id: params.id, reference: params.reference ?? '' });
+    });
+  }
+
+  async #locked(tx: Executor, id: string): Promise<WithdrawalRow> {
+    const numeric = Number(id);
+    const row = Number.isSafeInteger(numeric) ? await lockWithdrawal(tx, numeric) : undefined;
+    if (!row) throw notFound();
+    return row;
+  }
+
+  private async approveIn(tx: Executor, actor: string, id: string): Promise<AdminWithdrawal> {
+    const row = await this.#locked(tx, id);
+    if (row.status !== 'pending' || row.stage !== 'awaiting_review') throw notAwaiting();
+    if (row.firstApprovedBy === actor)
+      throw new BusinessError(BodyCode.forbidden, 'server.withdraw_second_operator');
+    const now = this.clock.now();
+    const first = row.firstApprovedBy === null;
+    const complete = (first ? 1 : 2) >= row.approvalsNeeded;
+    const saved = await updateWithdrawal(tx, row.id, {
+      ...(first ? { firstApprovedBy: actor } : { secondApprovedBy: actor }),
+      ...(complete ? { stage: 'approved', approvedAt: now } : {}),
+      updatedAt: now,
+    });
+    await recordChange(tx, changeOf(saved, now));
+    await appendAudit(tx, {
+      actor,
+      action: complete ? 'withdraw.approved' : 'withdraw.first_approval',
+      target: `withdrawal:${row.id}`,
+      detail: { amount: formatMoney(minor(row.amount)), approvalsNeeded: row.approvalsNeeded },
+      at: now,
+    });
+    return toAdminWithdrawal(saved);
+  }
+
+  private async rejectIn(
+    tx: Executor,
+    actor: string,
+    params: { id: string; reason: string },
+  ): Promise<AdminWithdrawal> {
+    const row = await this.#locked(tx, params.id);
+    if (row.status !== 'pending' || (row.stage !== 'awaiting_review' && row.stage !== 'approved'))
+      throw notAwaiting();
+    if (params.reason.trim() === '') throw invalidField('reason', 'server.field_required');
+    const now = this.clock.now();
+    const saved = await releaseWithdrawal(
+      tx,
+      row,
+      { stage: 'rejected', reason: params.reason.trim(), reviewedBy: actor },
+      now,
+    );
+    await appendAudit(tx, {
+      actor,
+      action: 'withdraw.rejected',
+      target: `withdrawal:${row.id}`,
+      detail: { reason: params.reason.trim() },
+      at: now,
+    });
+    return toAdminWithdrawal(saved);
+  }
+
+  /** A bank-card withdrawal (or a USDT one on a chain the job does not send) paid by hand. */
+  private async paidIn(
+    tx: Executor,
+    actor: string,
+    params: { id: string; reference: string },
+  ): Promise<AdminWithdrawal> {
+    const row = await this.#locked(tx, params.id);
+    if (row.status !== 'pending' || row.stage !== 'approved') throw notAwaiting();
+    if (row.kind === 'chain' && row.network !== null && this.sentByJob.has(row.network))
+      throw new BusinessError(BodyCode.conflict, 'server.withdraw_sent_by_job');
+    if (params.reference.trim() === '') throw invalidField('reference', 'server.field_required');
+    const now = this.clock.now();
+    const saved = await settleWithdrawal(
+      tx,
+      row,
+      { reference: params.reference.trim(), reviewedBy: actor },
+      now,
+    );
+    await appendAudit(tx, {
+      actor,
+      action: 'withdraw.paid',
+      target: `withdrawal:${row.id}`,
+      detail: { reference: params.reference.trim() },
+      at: now,
+    });
+    return toAdminWithdrawal(saved);
+  }
+}
