@@ -16,7 +16,12 @@ import {
   nameUpdateParamsSchema,
   pushFeedbackParamsSchema,
 } from '../contract/api/content.js';
-import { MONEY_COMMAND_EXPIRY_MS, UPLOAD_MAX_BYTES } from '../contract/constants.js';
+import { withdrawCreateParamsSchema } from '../contract/api/withdraw.js';
+import {
+  MONEY_COMMAND_EXPIRY_MS,
+  ONLINE_COMMAND_EXPIRY_MS,
+  UPLOAD_MAX_BYTES,
+} from '../contract/constants.js';
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
 /** The life of a command carrying a one-time code: a code is only good for minutes. */
@@ -63,6 +68,16 @@ export const COMMAND_KINDS = {
   'account-create': { uri: '/api/v1/account/createSubAccount', ...everyday, pullsEveryAccount: true },
   /** Sets the default account the server shows first (the device's own choice is `account-select`). */
   'account-switch': { uri: '/api/v1/account/switch', ...everyday },
+  /**
+   * A withdrawal: it carries an authenticator code (good for a minute) and the trade password,
+   * so it never waits for the network; its account is named in its params and pulled after it.
+   */
+  'withdraw-create': {
+    uri: '/api/v1/withdraw/create',
+    maxAgeMs: ONLINE_COMMAND_EXPIRY_MS,
+    requiresOnline: true,
+    pullsEveryAccount: false,
+  },
 } as const satisfies Record<string, CommandKindSpec>;
 
 export type CommandKind = keyof typeof COMMAND_KINDS;
@@ -144,6 +159,18 @@ export const outboxRecordSchema = z.discriminatedUnion('kind', [
     kind: z.literal('account-switch'),
     params: z.object({ accountId: z.string() }),
   }),
+  z.object({
+    ...commonFields,
+    kind: z.literal('withdraw-create'),
+    /** `googleCode` and `tradePassword` are blanked once the command settles (`withoutSecrets`). */
+    params: z.object({
+      accountId: z.string(),
+      amount: z.string(),
+      methodId: z.string(),
+      googleCode: z.string(),
+      tradePassword: z.string(),
+    }),
+  }),
 ]);
 /** One row of the `outbox` table of `coffer-u{user}`; the UI lists pending commands from it. */
 export type OutboxRecord = z.infer<typeof outboxRecordSchema>;
@@ -161,6 +188,31 @@ export function isPending(record: { state: OutboxState }): boolean {
 /** True when a rejected command still holds back later commands on its resource. */
 export function isBlocking(record: OutboxRecord): boolean {
   return record.state === 'rejected' && !record.dismissed && record.retriedAs === null;
+}
+
+/**
+ * A command as kept once it settled (confirmed, rejected, expired, cancelled): a withdrawal's
+ * authenticator code and trade password blanked, so no secret stays on the device for the
+ * outbox's week of history. A queued or sending command keeps them: a resend must carry the same
+ * body as the first send (the server compares it under the Idempotency-Key). Pure.
+ */
+export function withoutSecrets(record: OutboxRecord): OutboxRecord {
+  if (record.kind === 'withdraw-create')
+    return { ...record, params: { ...record.params, googleCode: '', tradePassword: '' } };
+  return record;
+}
+
+/** True for a kind whose secrets are blanked when it settles: it is never retried, the user acts again. */
+export function carriesSecrets(kind: CommandKind): boolean {
+  return kind === 'withdraw-create';
+}
+
+/**
+ * The account a confirmed command changed, when it names one that may not be the active one by
+ * the time it is confirmed (a withdrawal's); null otherwise. Pure.
+ */
+export function accountChangedBy(record: OutboxRecord): string | null {
+  return record.kind === 'withdraw-create' ? record.params.accountId : null;
 }
 
 const imageUrlSchema = pushFeedbackParamsSchema.shape.images.unwrap().element;
@@ -189,6 +241,11 @@ export const enqueueInputSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('account-transfer'), params: accountTransferParamsSchema }),
   z.object({ kind: z.literal('account-create'), params: createSubAccountParamsSchema }),
   z.object({ kind: z.literal('account-switch'), params: accountIdParamsSchema }),
+  /** The account is required here (the route defaults it): a command names its account. */
+  z.object({
+    kind: z.literal('withdraw-create'),
+    params: withdrawCreateParamsSchema.required({ accountId: true }),
+  }),
 ]);
 export type EnqueueInput = z.input<typeof enqueueInputSchema>;
 export type ParsedEnqueueInput = z.output<typeof enqueueInputSchema>;
@@ -212,6 +269,9 @@ export function resourceOf(command: StoredCommand, id: string): string {
       return `account:new:${id}`;
     case 'account-switch':
       return 'account.default';
+    case 'withdraw-create':
+      // Each its own: a refused withdrawal holds nothing back (the next one has its own code).
+      return `withdraw:new:${id}`;
   }
 }
 
@@ -240,5 +300,9 @@ export function wireParamsOf(record: OutboxRecord): Record<string, unknown> | nu
       return { name: record.params.name };
     case 'account-switch':
       return { accountId: record.params.accountId };
+    case 'withdraw-create': {
+      const { accountId, amount, methodId, googleCode, tradePassword } = record.params;
+      return { accountId, amount, methodId, googleCode, tradePassword };
+    }
   }
 }

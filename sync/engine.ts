@@ -8,7 +8,7 @@ import { SYNC_COLLECTIONS, type CollectionName } from '../contract/sync.js';
 import type { AccountRecord } from '../contract/api/account.js';
 import { activeAccountOf } from './active-account.js';
 import { systemClock, systemTimers, type SyncClock, type Timers } from './clock.js';
-import { COMMAND_KINDS, type EnqueueInput } from './commands.js';
+import { accountChangedBy, COMMAND_KINDS, type EnqueueInput } from './commands.js';
 import { DexieSyncStorage } from './dexie-storage.js';
 import { MemoryLocks, OutboxLease, type LockManagerLike } from './lease.js';
 import { discardUserData } from './logout.js';
@@ -335,13 +335,22 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     return { ...summary, pull: pulled, accountPulls };
   });
 
-  /** Whether a confirmed command's kind changes accounts besides the active one. */
+  /**
+   * Whether a confirmed command changed accounts besides the active one: by its kind, or by the
+   * account it names (a withdrawal from an account the user switched away from meanwhile).
+   */
   async function touchesOtherAccounts(userId: string | null, confirmed: readonly string[]): Promise<boolean> {
     if (userId === null || confirmed.length === 0) return false;
     const { outbox: store } = storage.userStores(userId);
+    let active: string | null | undefined;
     for (const id of confirmed) {
       const record = await store.get(id);
-      if (record !== null && COMMAND_KINDS[record.kind].pullsEveryAccount) return true;
+      if (record === null) continue;
+      if (COMMAND_KINDS[record.kind].pullsEveryAccount) return true;
+      const changed = accountChangedBy(record);
+      if (changed === null) continue;
+      active ??= await activeAccountFor(userId).catch(() => null);
+      if (changed !== active) return true;
     }
     return false;
   }

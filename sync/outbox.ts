@@ -13,18 +13,22 @@
  *   drain stops.
  * No answer ever drops a command silently; a queued command too old for its kind becomes
  * `expired` and is never sent. A command found `sending` (its tab died mid-send) is sent again
- * with the same key: the server replays the answer it stored.
+ * with the same key: the server replays the answer it stored. A command carrying secrets (a
+ * withdrawal's authenticator code and trade password) keeps them only until it settles, and is
+ * never retried.
  */
 import { z } from 'zod';
 import { BodyCode } from '../contract/codes.js';
 import type { SyncClock } from './clock.js';
 import {
+  carriesSecrets,
   COMMAND_KINDS,
   enqueueInputSchema,
   isBlocking,
   OUTBOX_LIMIT,
   resourceOf,
   wireParamsOf,
+  withoutSecrets,
   type OutboxRecord,
   type OutboxState,
   type ParsedEnqueueInput,
@@ -144,7 +148,7 @@ export class Outbox {
     if (current === null) return { kind: 'refused', reason: 'not_logged_in' };
     const now = this.deps.clock.now();
     const done = await current.store.transition(id, ['queued'], (record) => ({
-      ...record,
+      ...withoutSecrets(record),
       state: 'cancelled',
       updatedAtMs: now,
     }));
@@ -166,7 +170,12 @@ export class Outbox {
     if (current === null) return { kind: 'refused', reason: 'not_logged_in' };
     const old = await current.store.get(id);
     if (old === null) return { kind: 'refused', reason: 'not_found' };
-    if ((old.state !== 'rejected' && old.state !== 'expired') || old.retriedAs !== null) {
+    // A command carrying secrets lost them when it settled: the user acts again, with a new code.
+    if (
+      (old.state !== 'rejected' && old.state !== 'expired') ||
+      old.retriedAs !== null ||
+      carriesSecrets(old.kind)
+    ) {
       return { kind: 'refused', reason: 'not_retryable', state: old.state };
     }
     if (COMMAND_KINDS[old.kind].requiresOnline && !this.deps.online())
@@ -305,7 +314,7 @@ export class Outbox {
 
   private async expire(store: OutboxStore, id: string, now: number): Promise<boolean> {
     const expired = await store.transition(id, ['queued'], (record) => ({
-      ...record,
+      ...withoutSecrets(record),
       state: 'expired',
       updatedAtMs: now,
     }));
@@ -386,7 +395,7 @@ export class Outbox {
     };
     if (outcome.kind === 'ok') {
       const confirmed = await store.transition(id, ['sending'], (record) => ({
-        ...record,
+        ...withoutSecrets(record),
         state: 'confirmed',
         answer: { code: BodyCode.ok, message: outcome.message },
         lastError: null,
@@ -400,7 +409,7 @@ export class Outbox {
     if (outcome.code === BodyCode.notLoggedIn) return requeue(outcome.message, 'unauthorized');
     if (outcome.code === BodyCode.internalError) return requeue(outcome.message, 'retry_later');
     const rejected = await store.transition(id, ['sending'], (record) => ({
-      ...record,
+      ...withoutSecrets(record),
       state: 'rejected',
       answer: { code: outcome.code, message: outcome.message },
       updatedAtMs: now,
@@ -437,6 +446,8 @@ export class Outbox {
       case 'account-create':
         return { ...common, kind: stored.kind, params: stored.params };
       case 'account-switch':
+        return { ...common, kind: stored.kind, params: stored.params };
+      case 'withdraw-create':
         return { ...common, kind: stored.kind, params: stored.params };
     }
   }
@@ -478,6 +489,10 @@ export class Outbox {
         return { kind: input.kind, params: { name: input.params.name } };
       case 'account-switch':
         return { kind: input.kind, params: { accountId: input.params.accountId } };
+      case 'withdraw-create': {
+        const { accountId, amount, methodId, googleCode, tradePassword } = input.params;
+        return { kind: input.kind, params: { accountId, amount, methodId, googleCode, tradePassword } };
+      }
     }
   }
 

@@ -8,7 +8,7 @@ import { Button } from 'antd-mobile';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { OutboxRecord } from '../../../sync/commands.js';
+import { carriesSecrets, type OutboxRecord } from '../../../sync/commands.js';
 import { send } from '../../app/worker-client.js';
 import { useUserDb } from '../../db/sync-db.js';
 import { toast } from '../../ui/toast.js';
@@ -105,15 +105,18 @@ function OutboxRow({ row }: { row: OutboxRecord }) {
         )}
         {canRetry(row) && (
           <>
-            <Button
-              size="small"
-              color="primary"
-              disabled={busy}
-              onClick={() => void act('outbox-retry')}
-              aria-label={t('outbox.retry_named', { kind })}
-            >
-              {t('outbox.retry')}
-            </Button>
+            {/* A withdrawal's code and password are gone once it failed: the user withdraws again. */}
+            {!carriesSecrets(row.kind) && (
+              <Button
+                size="small"
+                color="primary"
+                disabled={busy}
+                onClick={() => void act('outbox-retry')}
+                aria-label={t('outbox.retry_named', { kind })}
+              >
+                {t('outbox.retry')}
+              </Button>
+            )}
             <Button
               size="small"
               disabled={busy}
@@ -144,5 +147,7 @@ function summaryOf(row: OutboxRecord): string {
       return row.params.name;
     case 'account-switch':
       return `#${row.params.accountId}`;
+    case 'withdraw-create':
+      return `${row.params.amount} USDT`;
   }
 }

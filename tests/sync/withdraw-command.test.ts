@@ -1,0 +1,206 @@
+/**
+ * The withdrawal as an outbox command (`withdraw-create`, CONTRACT.md "Money and the ledger"): it
+ * carries an authenticator code and the trade password, so it is sent only while online and
+ * expires a minute after the user acted; its secrets stay on the device only until it settles;
+ * its account is pulled once it is confirmed. On IndexedDB and on the in-memory twin.
+ */
+import 'fake-indexeddb/auto';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { ONLINE_COMMAND_EXPIRY_MS } from '../../contract/constants.js';
+import { DexieSyncStorage } from '../../sync/dexie-storage.js';
+import { MemorySyncStorage } from '../../sync/memory-storage.js';
+import type { SyncStorage } from '../../sync/storage.js';
+import { MemorySessionStore } from '../../worker/session.js';
+import { deleteAllDatabases, FakeClock, FakeServer, login, tab } from './helpers.js';
+
+const CREATE = '/api/v1/withdraw/create';
+
+const storages = [
+  ['IndexedDB', () => new DexieSyncStorage()],
+  ['the in-memory twin', () => new MemorySyncStorage()],
+] as const;
+
+function withdrawal(overrides: Record<string, string> = {}) {
+  return {
+    kind: 'withdraw-create' as const,
+    params: {
+      accountId: 'm7',
+      amount: '25.50',
+      methodId: '3',
+      googleCode: '123456',
+      tradePassword: 'trade-secret1',
+      ...overrides,
+    },
+  };
+}
+
+describe.each(storages)('a withdrawal in the outbox on %s', (_name, makeStorage) => {
+  let storage: SyncStorage;
+  let server: FakeServer;
+  let clock: FakeClock;
+  const network = { online: true };
+
+  beforeEach(async () => {
+    await deleteAllDatabases();
+    storage = makeStorage();
+    server = new FakeServer();
+    clock = new FakeClock();
+    network.online = true;
+    server.addAccount('7', 'm7', 100_000_000n);
+    server.addAccount('7', 's7');
+  });
+
+  afterEach(() => {
+    if (storage instanceof DexieSyncStorage) storage.close();
+  });
+
+  async function loggedIn() {
+    const session = new MemorySessionStore();
+    const t = tab({ server, storage, clock, session, online: () => network.online });
+    await login(server, session, '7', 'tok-7');
+    return t.engine;
+  }
+
+  const stored = (id: string) => storage.userStores('7').outbox.get(id);
+
+  test('offline it is refused at enqueue: nothing is stored, nothing is sent', async () => {
+    const engine = await loggedIn();
+    network.online = false;
+    expect(await engine.enqueue(withdrawal())).toEqual({ kind: 'refused', reason: 'offline' });
+    expect(await engine.pendingCount()).toBe(0);
+    network.online = true;
+    await engine.drain();
+    expect(server.seen).toHaveLength(0);
+  });
+
+  test('online it is sent with its key and the amount normalised, confirmed, and its code and trade password are then blanked', async () => {
+    const engine = await loggedIn();
+    const queued = await engine.enqueue(withdrawal());
+    if (queued.kind !== 'ok') throw new Error('refused');
+    expect(await stored(queued.id)).toMatchObject({
+      state: 'queued',
+      resource: `withdraw:new:${queued.id}`,
+      expiresAtMs: clock.now() + ONLINE_COMMAND_EXPIRY_MS,
+    });
+
+    const drained = await engine.drain();
+
+    expect(drained.confirmed).toEqual([queued.id]);
+    expect(server.seenOn(CREATE)).toEqual([
+      {
+        uri: CREATE,
+        key: queued.id,
+        token: 'tok-7',
+        params: {
+          accountId: 'm7',
+          amount: '25.5',
+          methodId: '3',
+          googleCode: '123456',
+          tradePassword: 'trade-secret1',
+        },
+      },
+    ]);
+    expect(await stored(queued.id)).toMatchObject({
+      state: 'confirmed',
+      params: { accountId: 'm7', amount: '25.5', methodId: '3', googleCode: '', tradePassword: '' },
+    });
+    // The withdrawal's account (the active one) is pulled after it.
+    expect(drained.pull).toMatchObject({ status: 'done', accountId: 'm7' });
+  });
+
+  test('queued online but not sent before the device went offline, it waits; a minute after the user acted it expires, never sent, its secrets blanked', async () => {
+    const engine = await loggedIn();
+    const queued = await engine.enqueue(withdrawal());
+    if (queued.kind !== 'ok') throw new Error('refused');
+    network.online = false;
+    expect((await engine.drain()).status).toBe('offline');
+
+    await clock.advance(ONLINE_COMMAND_EXPIRY_MS, 1_000);
+    network.online = true;
+    const drained = await engine.drain();
+
+    expect(drained.expired).toEqual([queued.id]);
+    expect(server.seenOn(CREATE)).toHaveLength(0);
+    expect(await stored(queued.id)).toMatchObject({
+      state: 'expired',
+      params: { googleCode: '', tradePassword: '' },
+    });
+    expect(await engine.retry(queued.id)).toMatchObject({ kind: 'refused', reason: 'not_retryable' });
+  });
+
+  test('59 seconds after the user acted it is still sent', async () => {
+    const engine = await loggedIn();
+    const queued = await engine.enqueue(withdrawal());
+    await clock.advance(ONLINE_COMMAND_EXPIRY_MS - 1_000, 1_000);
+    expect((await engine.drain()).confirmed).toEqual([queued.kind === 'ok' ? queued.id : '']);
+  });
+
+  test('an answer lost on the way: it keeps its code and password until it settles, and is resent with the same key and body (one effect)', async () => {
+    const engine = await loggedIn();
+    // Every answer is lost (the queue's own retries too) until the network heals.
+    let lose = true;
+    server.fault = (call) => (call.uri === CREATE && lose ? 'lose-answer' : null);
+    const queued = await engine.enqueue(withdrawal());
+    if (queued.kind !== 'ok') throw new Error('refused');
+
+    expect((await engine.drain()).status).toBe('offline');
+    expect(await stored(queued.id)).toMatchObject({
+      state: 'queued',
+      params: { googleCode: '123456', tradePassword: 'trade-secret1' },
+    });
+
+    lose = false;
+    expect((await engine.drain()).confirmed).toEqual([queued.id]);
+    const sends = server.seenOn(CREATE);
+    expect(sends.length).toBeGreaterThan(1);
+    expect(new Set(sends.map((call) => call.key))).toEqual(new Set([queued.id]));
+    for (const call of sends) expect(call.params).toEqual(sends[0]?.params);
+    expect(server.effectsOn(CREATE)).toHaveLength(1);
+  });
+
+  test('a refusal (472, a used code) rejects it with the server message; it cannot be retried, and the next withdrawal is not held back', async () => {
+    const engine = await loggedIn();
+    server.refuse = (call) =>
+      call.uri === CREATE && call.params['googleCode'] === '111111'
+        ? { code: 472, message: 'This code was already used' }
+        : null;
+    const refused = await engine.enqueue(withdrawal({ googleCode: '111111' }));
+    if (refused.kind !== 'ok') throw new Error('refused at enqueue');
+    expect((await engine.drain()).rejected).toEqual([refused.id]);
+    expect(await stored(refused.id)).toMatchObject({
+      state: 'rejected',
+      answer: { code: 472, message: 'This code was already used' },
+      params: { googleCode: '', tradePassword: '' },
+    });
+    expect(await engine.retry(refused.id)).toMatchObject({ kind: 'refused', reason: 'not_retryable' });
+
+    const next = await engine.enqueue(withdrawal({ googleCode: '222222' }));
+    expect((await engine.drain()).confirmed).toEqual([next.kind === 'ok' ? next.id : '']);
+  });
+
+  test('a cancelled withdrawal is never sent, and its secrets are blanked', async () => {
+    const engine = await loggedIn();
+    const queued = await engine.enqueue(withdrawal());
+    if (queued.kind !== 'ok') throw new Error('refused');
+    expect(await engine.cancel(queued.id)).toEqual({ kind: 'ok' });
+    expect(await stored(queued.id)).toMatchObject({
+      state: 'cancelled',
+      params: { googleCode: '', tradePassword: '' },
+    });
+    await engine.drain();
+    expect(server.seenOn(CREATE)).toHaveLength(0);
+  });
+
+  test('confirmed after the user switched to another account, the withdrawal’s account is pulled too', async () => {
+    const engine = await loggedIn();
+    await engine.catchUp();
+    const queued = await engine.enqueue(withdrawal({ accountId: 'm7' }));
+    expect(queued.kind).toBe('ok');
+    await engine.selectAccount('s7');
+
+    const drained = await engine.drain();
+
+    expect(drained.pull).toMatchObject({ accountId: 's7' });
+    expect(drained.accountPulls.map((summary) => summary.accountId)).toEqual(['m7']);
+  });
+});
