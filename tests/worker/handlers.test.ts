@@ -30,7 +30,7 @@ describe('the handler map', () => {
     expect(await merged.b({ n: 7 })).toBe(7);
   });
 
-  test('the worker exposes every command: auth, user, common, session, sync, outbox, account, recharge and withdrawal methods', () => {
+  test('the worker exposes every command: auth, user, common, session, sync, outbox, account, recharge, withdrawal methods and withdrawals', () => {
     expect(Object.keys(setup().handlers).sort()).toEqual([
       'account-active',
       'account-select',
@@ -73,6 +73,7 @@ describe('the handler map', () => {
       'sync-status',
       'user-assets',
       'user-info',
+      'withdraw-index',
     ]);
   });
 });

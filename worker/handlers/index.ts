@@ -20,6 +20,7 @@ import { securityHandlers } from './security.handlers.js';
 import { sessionHandlers } from './session.handlers.js';
 import { syncHandlers } from './sync.handlers.js';
 import { userHandlers } from './user.handlers.js';
+import { withdrawHandlers } from './withdraw.handlers.js';
 
 // `never` parameters accept a handler of any parameter type (parameters are contravariant).
 type Handler = (...params: never[]) => Promise<unknown>;
@@ -93,6 +94,7 @@ export function createHandlers(deps: WorkerDeps) {
     rechargeHandlers(handlerDeps),
     securityHandlers(handlerDeps),
     paymentHandlers(handlerDeps),
+    withdrawHandlers(handlerDeps),
   );
 }
 

@@ -1,0 +1,138 @@
+/**
+ * Withdrawals in the worker: `withdraw-index` reads the terms of a withdrawal now and keeps
+ * nothing (offline it is a transport failure, never an old answer); a refusal comes back with
+ * its code for the page's body-code rules; the withdrawal itself goes through `outbox-enqueue`,
+ * which refuses it while offline.
+ */
+import 'fake-indexeddb/auto';
+import { Dexie } from 'dexie';
+import { afterEach, describe, expect, test } from 'vitest';
+import type { WithdrawIndexData } from '../../contract/api/withdraw.js';
+import { MemorySyncStorage } from '../../sync/memory-storage.js';
+import { createHandlers } from '../../worker/handlers/index.js';
+import { MemorySessionStore } from '../../worker/session.js';
+import { fakeApi, ok, refusal, transportFor, type Reply, type SeenCall } from './fake-api.js';
+
+const USER = '42';
+
+function indexData(overrides: Partial<WithdrawIndexData> = {}): WithdrawIndexData {
+  return {
+    accountId: '7',
+    asset: 'USDT',
+    available: '100',
+    fee: '1',
+    minimum: '10',
+    dailyLimit: '50000',
+    dailyRemaining: '50000',
+    maximum: '99',
+    reviewAbove: '10000',
+    window: {
+      opens: '09:00',
+      closes: '21:00',
+      timeZone: 'Asia/Shanghai',
+      open: true,
+      nextOpen: null,
+      closesAt: '2026-01-05T13:00:00.000Z',
+    },
+    lockedUntil: null,
+    tradePasswordSet: true,
+    authenticatorBound: true,
+    method: null,
+    ...overrides,
+  };
+}
+
+async function setup(script: (call: SeenCall, attempt: number) => Reply, online = true) {
+  const api = fakeApi('envelope', script);
+  const session = new MemorySessionStore();
+  await session.saveSession({ token: 'tok-1', userId: USER, email: 'a@example.com' });
+  const handlers = createHandlers({
+    transport: transportFor('envelope', api.fetch),
+    session,
+    queue: { sleep: async () => {}, debounceMs: 0 },
+    sync: { storage: new MemorySyncStorage(), online: () => online },
+  });
+  return { handlers, seen: api.seen };
+}
+
+afterEach(async () => {
+  for (const name of await Dexie.getDatabaseNames()) await Dexie.delete(name);
+});
+
+describe('withdraw-index', () => {
+  test('reads /api/v1/withdraw/index for the account and the chosen method', async () => {
+    const method = { id: '3', usable: false, usableAt: '2026-01-06T02:00:00.000Z' };
+    const { handlers, seen } = await setup(() => ok(indexData({ method })));
+    const result = await handlers['withdraw-index']({ accountId: '7', methodId: '3' });
+    expect(seen[0]).toMatchObject({
+      method: 'GET',
+      uri: '/api/v1/withdraw/index',
+      params: { accountId: '7', methodId: '3' },
+    });
+    expect(seen[0]?.headers['authorization']).toBe('Bearer tok-1');
+    expect(result).toEqual({ kind: 'ok', message: 'OK', data: indexData({ method }) });
+  });
+
+  test('without a method chosen, none is asked about', async () => {
+    const { handlers, seen } = await setup(() => ok(indexData()));
+    await handlers['withdraw-index']({ accountId: '7' });
+    expect(seen[0]?.params).toEqual({ accountId: '7' });
+  });
+
+  test('offline it is a transport failure: no earlier answer is served in its place', async () => {
+    let online = true;
+    const { handlers } = await setup(() => (online ? ok(indexData()) : { network: true }));
+    expect((await handlers['withdraw-index']({ accountId: '7' })).kind).toBe('ok');
+    online = false;
+    expect(await handlers['withdraw-index']({ accountId: '7' })).toMatchObject({
+      kind: 'transport',
+      status: null,
+    });
+  });
+
+  test('a refusal comes back with its code, so the page can go to the authenticator page on 4900', async () => {
+    const { handlers } = await setup(() => refusal(4900, 'Bind an authenticator first'));
+    expect(await handlers['withdraw-index']({ accountId: '7' })).toMatchObject({
+      kind: 'refused',
+      code: 4900,
+      message: 'Bind an authenticator first',
+    });
+  });
+
+  test('an answer of another shape is not trusted (a transport failure, never half-parsed figures)', async () => {
+    const { handlers } = await setup(() => ok({ ...indexData(), fee: 1 }));
+    expect((await handlers['withdraw-index']({ accountId: '7' })).kind).toBe('transport');
+  });
+});
+
+describe('the withdrawal through the outbox', () => {
+  const params = {
+    accountId: '7',
+    amount: '25.50',
+    methodId: '3',
+    googleCode: '123456',
+    tradePassword: 'trade-secret1',
+  };
+
+  test('offline, outbox-enqueue refuses it and nothing is sent', async () => {
+    const { handlers, seen } = await setup(() => ok(null), false);
+    expect(await handlers['outbox-enqueue']({ kind: 'withdraw-create', params })).toEqual({
+      kind: 'refused',
+      reason: 'offline',
+    });
+    expect(seen).toHaveLength(0);
+  });
+
+  test('an amount with 3 decimals or a code of 5 digits is refused at enqueue naming the field', async () => {
+    const { handlers } = await setup(() => ok(null));
+    expect(
+      await handlers['outbox-enqueue']({ kind: 'withdraw-create', params: { ...params, amount: '1.234' } }),
+    ).toMatchObject({ kind: 'refused', reason: 'invalid_input', field: 'amount' });
+    expect(
+      await handlers['outbox-enqueue']({
+        kind: 'withdraw-create',
+        params: { ...params, googleCode: '12345' },
+      }),
+    ).toMatchObject({ kind: 'refused', reason: 'invalid_input', field: 'googleCode' });
+  });
+});
