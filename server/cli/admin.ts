@@ -13,6 +13,8 @@
  *   calendar set <yyyy-mm-dd> holiday|workday|normal     calendar list
  *   sweep BEP20 [--key-file F]                            (deposit addresses -> hot wallet; the key is read
  *                                                          from F or standard input, used, never stored)
+ *   withdraw list [--status S]                            withdraw approve --id I [--as NAME]
+ *   withdraw reject --id I --reason R [--as NAME]         withdraw paid --id I --reference X [--as NAME]
  * Works on the same database as `npm start` (DATA_DIR or DATABASE_URL); every change is audited as `cli`.
  */
 import fs from 'node:fs';
@@ -21,6 +23,12 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { chainSchema } from '../../contract/api/recharge.js';
 import { calendarSetParamsSchema } from '../../contract/api/calendar.js';
+import {
+  adminWithdrawIdParamsSchema,
+  adminWithdrawListParamsSchema,
+  adminWithdrawPaidParamsSchema,
+  adminWithdrawRejectParamsSchema,
+} from '../../contract/api/withdraw.js';
 import { findDevnet } from '../chains/devnet.js';
 import {
   feedbackReplyParamsSchema,
@@ -56,7 +64,11 @@ const USAGE = `usage: npm run admin -- <command>
   setting set newcomerIncentive <usdt>
   calendar set <yyyy-mm-dd> holiday|workday|normal   (withdrawals open on working days)
   calendar list
-  sweep BEP20 [--key-file F]   (F: the deposit mnemonic or xprv, or chain-dev-keys.json; else read from standard input)`;
+  sweep BEP20 [--key-file F]   (F: the deposit mnemonic or xprv, or chain-dev-keys.json; else read from standard input)
+  withdraw list [--status pending|success|failed]
+  withdraw approve --id I [--as NAME]   (above the review threshold, two different NAMEs approve)
+  withdraw reject --id I --reason R [--as NAME]
+  withdraw paid --id I --reference X [--as NAME]   (a bank card, or a TRC20 withdrawal sent by hand)`;
 
 /** Parses CLI values with a route's schema, so the CLI refuses what the API refuses. */
 function parsed<S extends z.ZodType>(schema: S, values: Record<string, unknown>): z.output<S> {
@@ -116,6 +128,9 @@ async function main(argv: string[]): Promise<void> {
         'amount',
         'reason',
         'key-file',
+        'status',
+        'as',
+        'reference',
       ].map((name) => [name, { type: 'string' as const }]),
     ),
   });
@@ -132,6 +147,10 @@ async function main(argv: string[]): Promise<void> {
     'ledger adjust',
     'ledger check',
     'calendar list',
+    'withdraw list',
+    'withdraw approve',
+    'withdraw reject',
+    'withdraw paid',
   ];
   const withValue = (first: string, second: string) =>
     positionals[0] === first && positionals[1] === second && positionals.length === 4;
@@ -229,6 +248,36 @@ async function main(argv: string[]): Promise<void> {
         for (const day of (await server.services.calendar.list()).items)
           console.log(`${day.date}\t${day.kind}`);
         return;
+      case 'withdraw list': {
+        const { status } = parsed(adminWithdrawListParamsSchema, { status: values.status });
+        for (const item of (await server.services.withdraw.adminList({ status, limit: 100 })).items) {
+          const destination =
+            item.kind === 'bank' ? `${item.bankName} ${item.cardNumber}` : `${item.network} ${item.address}`;
+          console.log(
+            `${item.id}\t${item.status}/${item.stage}\t${item.amount} USDT (+${item.fee})\t${destination}\tapprovals ${item.approvedBy.length}/${item.approvalsNeeded}`,
+          );
+        }
+        return;
+      }
+      case 'withdraw approve':
+      case 'withdraw reject':
+      case 'withdraw paid': {
+        const action =
+          command === 'withdraw approve' ? 'approve' : command === 'withdraw reject' ? 'reject' : 'paid';
+        const { id } = parsed(adminWithdrawIdParamsSchema, { id: values.id });
+        if (action === 'reject') parsed(adminWithdrawRejectParamsSchema, { id, reason: values.reason });
+        if (action === 'paid') parsed(adminWithdrawPaidParamsSchema, { id, reference: values.reference });
+        const actor = values.as ? `cli:${values.as}` : 'cli';
+        const item = await server.services.withdraw.fromCli(action, actor, {
+          id,
+          ...(values.reason ? { reason: values.reason } : {}),
+          ...(values.reference ? { reference: values.reference } : {}),
+        });
+        console.log(
+          `withdrawal ${item.id} ${item.status}/${item.stage}; approved by ${item.approvedBy.join(', ') || 'nobody yet'}`,
+        );
+        return;
+      }
       default: {
         if (withValue('calendar', 'set')) {
           const [, , date, kind] = positionals;
