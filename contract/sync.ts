@@ -22,6 +22,7 @@ import {
 } from './api/account.js';
 import { depositRecordSchema } from './api/recharge.js';
 import { withdrawalRecordSchema } from './api/withdraw.js';
+import { exchangeRecordSchema } from './api/exchange.js';
 
 export type SyncScope = 'public' | 'user' | 'account';
 
@@ -44,6 +45,7 @@ export const SYNC_COLLECTIONS = {
   records: { scope: 'account', record: walletRecordSchema, index: 'id, createdAt, kind, [kind+createdAt]' },
   deposits: { scope: 'account', record: depositRecordSchema, index: 'id, detectedAt, status' },
   withdrawals: { scope: 'account', record: withdrawalRecordSchema, index: 'id, createdAt, status' },
+  exchanges: { scope: 'account', record: exchangeRecordSchema, index: 'id, createdAt' },
 } as const satisfies Record<string, CollectionSpec>;
 
 export type CollectionName = keyof typeof SYNC_COLLECTIONS;

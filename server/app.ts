@@ -51,6 +51,7 @@ import { DepositWatcher, WatcherLoop } from './services/deposit-watcher.js';
 import { SweepService } from './services/sweep.service.js';
 import { PaymentService } from './services/payment.service.js';
 import { CalendarService } from './services/calendar.service.js';
+import { ExchangeService } from './services/exchange.service.js';
 
 /** Bodies of JSON and form calls; uploads have their own limit. A 200 KB password never reaches a hash. */
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -128,6 +129,7 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
   const secrets = new SecretBox(
     config.secretKey ?? devSecretKey(config.dataDir, (line) => app.log.warn(line)),
   );
+  const security = new SecurityService(db, commands, clock, codes, limits, secrets, config.scryptCost);
   const services: AppServices = {
     translator,
     sessions,
@@ -148,7 +150,8 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
     recharge,
     payments: new PaymentService(db, commands, clock, config.newMethodCooldownHours),
     calendar: new CalendarService(db, commands, clock, config.timezone),
-    security: new SecurityService(db, commands, clock, codes, limits, secrets, config.scryptCost),
+    security,
+    exchange: new ExchangeService(db, commands, clock, security, config.exchange),
   };
   const watchers = Object.values(chains).flatMap(({ adapter, finality, startBlock }) =>
     adapter

@@ -123,8 +123,17 @@ export const assetsDataSchema = z.object({
 });
 export type AssetsData = z.infer<typeof assetsDataSchema>;
 
-/** An operator's price of an asset in USDT (the `prices` collection; id = the asset, e.g. `RAB`). */
-export const priceRecordSchema = z.object({ id: z.string(), usdt: z.string(), updatedAt: isoTimeSchema });
+/**
+ * An operator's price of an asset in USDT (the `prices` collection; id = the asset, e.g. `RAB`).
+ * `priceVersion` is the exchange's price version (docs/protocol.md section 18); absent in
+ * records synced before versions existed.
+ */
+export const priceRecordSchema = z.object({
+  id: z.string(),
+  usdt: z.string(),
+  priceVersion: z.string().optional(),
+  updatedAt: isoTimeSchema,
+});
 export type PriceRecord = z.infer<typeof priceRecordSchema>;
 
 /**

@@ -117,14 +117,26 @@ export const ledgerCheckDataSchema = z.object({
   violations: z.array(ledgerViolationSchema),
 });
 
-/** Platform settings operators set: the RAB price in USDT and the newcomer incentive (USDT, 0: none). */
-export const platformSettingsSchema = z.object({ rabPriceUsdt: z.string(), newcomerIncentive: z.string() });
+/**
+ * Platform settings operators set: the RAB price in USDT and the newcomer incentive (USDT, 0:
+ * none). `rabPriceVersion` is the price's version (each change of the price is a new one; null
+ * while never set), the `priceVersion` of /api/v1/exchange.
+ */
+export const platformSettingsSchema = z.object({
+  rabPriceUsdt: z.string(),
+  rabPriceVersion: z.string().nullable(),
+  newcomerIncentive: z.string(),
+});
 export type PlatformSettings = z.infer<typeof platformSettingsSchema>;
 const nonNegativeMoneySchema = moneySchema.refine((value) => !value.startsWith('-'), {
   error: 'server.field_invalid',
 });
+/** The highest RAB price operators may set (USDT per RAB): far above any real one, inside the database's bigint. */
+export const RAB_PRICE_MAX_USDT = '1000000000';
 export const platformSettingsParamsSchema = z.object({
-  rabPriceUsdt: nonNegativeMoneySchema.optional(),
+  rabPriceUsdt: nonNegativeMoneySchema
+    .refine((value) => parseMoney(value) <= parseMoney(RAB_PRICE_MAX_USDT), { error: 'server.field_invalid' })
+    .optional(),
   newcomerIncentive: nonNegativeMoneySchema.optional(),
 });
 export const adjustmentStatusDataSchema = z.object({ id: z.string(), status: adjustmentStatusSchema });

@@ -13,6 +13,7 @@ import { rechargeRoutes } from './recharge.routes.js';
 import { paymentRoutes } from './payment.routes.js';
 import { calendarRoutes } from './calendar.routes.js';
 import { securityRoutes } from './security.routes.js';
+import { exchangeRoutes } from './exchange.routes.js';
 
 const ROUTE_LISTS: readonly RoutesOf[] = [
   ssoRoutes,
@@ -27,6 +28,7 @@ const ROUTE_LISTS: readonly RoutesOf[] = [
   paymentRoutes,
   calendarRoutes,
   securityRoutes,
+  exchangeRoutes,
 ];
 
 /** Registers every route list; a path declared twice fails at start. */

@@ -21,6 +21,7 @@ import type { RechargeService } from '../services/recharge.service.js';
 import type { PaymentService } from '../services/payment.service.js';
 import type { CalendarService } from '../services/calendar.service.js';
 import type { SecurityService } from '../services/security.service.js';
+import type { ExchangeService } from '../services/exchange.service.js';
 
 export interface AppServices {
   translator: Translator;
@@ -39,6 +40,7 @@ export interface AppServices {
   payments: PaymentService;
   calendar: CalendarService;
   security: SecurityService;
+  exchange: ExchangeService;
 }
 
 export type Define = <P extends z.ZodType, D extends z.ZodType>(def: RouteDefinition<P, D>) => void;

@@ -19,6 +19,11 @@ import type { DepositRow } from '../repositories/deposits.repository.js';
 import type { WithdrawalRecord, WithdrawalStage, WithdrawalStatus } from '../../contract/api/withdraw.js';
 import type { WithdrawalRow } from '../repositories/withdrawals.repository.js';
 
+import type { ExchangeRecord } from '../../contract/api/exchange.js';
+import type { ExchangeDirection } from '../../contract/exchange-quote.js';
+import type { Asset } from '../../contract/api/account.js';
+import type { ExchangeRow } from '../repositories/exchanges.repository.js';
+
 type AccountRow = typeof accounts.$inferSelect;
 
 export const toNewsRecord = (row: NewsRow): NewsRecord => ({
@@ -104,10 +109,27 @@ export function toWalletRecord(row: TransferRow, side: 'd' | 'c'): WalletRecord 
   };
 }
 
-export const toPriceRecord = (asset: string, usdt: Minor, updatedAt: Date): PriceRecord => ({
+export const toPriceRecord = (asset: string, usdt: Minor, version: number, updatedAt: Date): PriceRecord => ({
   id: asset,
   usdt: formatMoney(usdt),
+  priceVersion: String(version),
   updatedAt: updatedAt.toISOString(),
+});
+
+export const toExchangeRecord = (row: ExchangeRow): ExchangeRecord => ({
+  id: String(row.id),
+  accountId: String(row.accountId),
+  direction: row.direction as ExchangeDirection, // a CHECK allows only the two directions
+  amountIn: formatMoney(minor(row.amountIn)),
+  assetIn: row.assetIn as Asset, // written from ASSETS_OF only
+  amountOut: formatMoney(minor(row.amountOut)),
+  assetOut: row.assetOut as Asset, // written from ASSETS_OF only
+  fee: formatMoney(minor(row.fee)),
+  rounding: formatMoney(minor(row.rounding)),
+  price: formatMoney(minor(row.price)),
+  priceVersion: String(row.priceVersionId),
+  feeRate: row.feeRate,
+  createdAt: row.createdAt.toISOString(),
 });
 
 export const toDepositRecord = (row: DepositRow): DepositRecord => ({

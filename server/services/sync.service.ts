@@ -27,6 +27,7 @@ import {
   toAccountRecord,
   toBalanceRecord,
   toDepositRecord,
+  toExchangeRecord,
   toFeedbackRecord,
   toNewsRecord,
   toNoticeRecord,
@@ -41,6 +42,7 @@ import { latestTransferAt, transfersOfOwnerByIds } from '../ledger/ledger.reposi
 import { rabPrice } from './settings.service.js';
 import { depositsByIds } from '../repositories/deposits.repository.js';
 import { withdrawalsByIds } from '../repositories/withdrawals.repository.js';
+import { exchangesByIds } from '../repositories/exchanges.repository.js';
 
 type Loader = (db: Executor, scopeId: number, ids: string[]) => Promise<Array<{ id: string }>>;
 const numericIds = (ids: string[]) => ids.filter((id) => /^\d{1,15}$/.test(id)).map(Number);
@@ -60,7 +62,9 @@ const LOADERS: Record<CollectionName, Loader> = {
   prices: async (db, _scope, ids) => {
     if (!ids.includes('RAB')) return [];
     const price = await rabPrice(db);
-    return price.updatedAt ? [toPriceRecord('RAB', price.value, price.updatedAt)] : [];
+    return price.version !== null && price.updatedAt
+      ? [toPriceRecord('RAB', price.value, price.version, price.updatedAt)]
+      : [];
   },
   accounts: async (db, userId, ids) => {
     const [user, rows] = await Promise.all([findUserById(db, userId), listAccounts(db, userId)]);
@@ -77,6 +81,8 @@ const LOADERS: Record<CollectionName, Loader> = {
   },
   deposits: async (db, accountId, ids) =>
     (await depositsByIds(db, accountId, numericIds(ids))).map(toDepositRecord),
+  exchanges: async (db, accountId, ids) =>
+    (await exchangesByIds(db, accountId, numericIds(ids))).map(toExchangeRecord),
   withdrawals: async (db, accountId, ids) =>
     (await withdrawalsByIds(db, accountId, numericIds(ids))).map(toWithdrawalRecord),
   records: async (db, accountId, ids) => {

@@ -1,0 +1,42 @@
+/** SQL of operators' price versions (issue 11): one row per price change, the newest is the price. */
+import { desc, eq, sql } from 'drizzle-orm';
+import type { Executor } from '../db/database.js';
+import { priceVersions } from '../db/schema.js';
+
+export type PriceVersionRow = typeof priceVersions.$inferSelect;
+
+/** The newest price version of `asset`, or undefined when its price was never set. */
+export async function latestPriceVersion(db: Executor, asset: string): Promise<PriceVersionRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(priceVersions)
+    .where(eq(priceVersions.asset, asset))
+    .orderBy(desc(priceVersions.id))
+    .limit(1);
+  return row;
+}
+
+export async function insertPriceVersion(
+  db: Executor,
+  row: typeof priceVersions.$inferInsert,
+): Promise<PriceVersionRow> {
+  const [saved] = await db.insert(priceVersions).values(row).returning();
+  if (!saved) throw new Error('price_versions: insert returned no row');
+  return saved;
+}
+
+/**
+ * Serialises a price change against fills at the price, until the transaction ends (an advisory
+ * lock on the asset): fills take it shared, so they run side by side; a change takes it
+ * exclusive, so it waits for fills already under way and they wait for it. A fill that reads
+ * the newest version after taking the lock can never fill at a version a committed change
+ * replaced.
+ */
+export async function lockPrice(db: Executor, asset: string, mode: 'shared' | 'exclusive'): Promise<void> {
+  const key = `price:${asset}`;
+  await db.execute(
+    mode === 'shared'
+      ? sql`select pg_advisory_xact_lock_shared(hashtextextended(${key}, 0))`
+      : sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`,
+  );
+}
