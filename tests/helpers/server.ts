@@ -12,6 +12,7 @@ import { ManualClock } from '../../server/clock.js';
 import { loadConfig } from '../../server/config.js';
 import type { Mail, Mailer } from '../../server/mail/mailer.js';
 import { openAnswer, sealRequest } from '../../server/http/envelope-codec.js';
+import { openDatabase } from '../../server/db/database.js';
 import { openTestDatabase, type Tier } from './database.js';
 
 export type Transport = 'plain' | 'envelope';
@@ -90,7 +91,10 @@ export async function startTestServer(
   });
   const clock = new ManualClock('2026-01-05T02:00:00Z');
   const mailer = new CapturingMailer();
-  const database = await openTestDatabase(tier);
+  // A test that shares its database with a child process names it in DATABASE_URL (not dropped here).
+  const database = env['DATABASE_URL']
+    ? await openDatabase({ databaseUrl: env['DATABASE_URL'] })
+    : await openTestDatabase(tier);
   const server = await createServer({
     config,
     clock,

@@ -1,0 +1,198 @@
+/**
+ * Approved USDT withdrawals sent from the BEP20 hot wallet to a real local EVM node (issue 11):
+ * approve, send, success at the confirmations (the hold posted, the destination paid once); a
+ * nonce taken by another transaction of the hot wallet (the withdrawal signed again, paid once);
+ * and on PostgreSQL the send job killed with SIGKILL right after recording a transaction and
+ * right after broadcasting it: started again, it never sends a withdrawal twice. The ledger's
+ * invariants hold after each.
+ */
+import { erc20Abi, getAddress, parseUnits } from 'viem';
+import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { z } from 'zod';
+import { availableTiers, createPostgresDatabase } from '../helpers/database.js';
+import { killChildren, runScript } from '../helpers/child-process.js';
+import { startTestDevnet, type TestDevnet } from '../helpers/devnet.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { withdrawFixtures } from '../helpers/withdraw.js';
+import { WithdrawalSender } from '../../server/services/withdrawal-sender.js';
+import { createEvmUsdtSender } from '../../server/chains/evm-sender.js';
+
+const tiers = await availableTiers('withdraw-send');
+
+/** A fresh address nobody else pays: its balance is exactly what withdrawals sent it. */
+const freshAddress = () => getAddress(privateKeyToAccount(generatePrivateKey()).address);
+
+function suite(tier: 'pglite' | 'postgres', crashes: boolean) {
+  let devnet: TestDevnet;
+  let t: TestServer;
+  let sender: WithdrawalSender;
+  let finance: string;
+  let dropDatabase: (() => Promise<void>) | undefined;
+  let databaseUrl = '';
+  const f = withdrawFixtures(() => t);
+
+  beforeAll(async () => {
+    devnet = await startTestDevnet();
+    const env: Record<string, string> = {
+      CHAIN_BEP20_RPC_URL: devnet.info.rpcUrl,
+      CHAIN_BEP20_USDT_CONTRACT: devnet.info.contract,
+      CHAIN_BEP20_FINALITY: '3',
+      CHAIN_BEP20_START_BLOCK: '0',
+      HOT_WALLET_BEP20_KEY: devnet.info.hotWalletKey,
+    };
+    if (crashes) {
+      const created = await createPostgresDatabase();
+      databaseUrl = created.url;
+      dropDatabase = created.drop;
+      env['DATABASE_URL'] = created.url;
+    }
+    t = await startTestServer(tier, env);
+    const [first] = t.server.withdrawalSenders;
+    if (!first) throw new Error('no BEP20 withdrawal sender');
+    sender = first;
+    [finance] = await f.operators(`send-${tier}`);
+  }, 120_000);
+  afterAll(async () => {
+    await killChildren();
+    await t?.close();
+    await dropDatabase?.();
+    await devnet?.stop();
+  });
+
+  const balanceOf = (address: string) =>
+    devnet.publicClient.readContract({
+      address: devnet.info.contract,
+      abi: erc20Abi,
+      functionName: 'balanceOf',
+      args: [getAddress(address)],
+    });
+  const units = (usdt: string) => parseUnits(usdt, devnet.info.decimals);
+
+  /** A ready user whose BEP20 method is `address`, funded, with an approved withdrawal of `amount`. */
+  const approvedWithdrawal = async (name: string, address: string, amount: string) => {
+    f.toMorning();
+    const user = await f.readyUser(`${name}-${tier}@example.com`, 'chain', address);
+    f.toMorning();
+    await f.fund(finance, user.accountId, '1000');
+    const created = await f.withdraw(user, amount);
+    expect(created.code, created.message).toBe(200);
+    const approved = await f.asFinance(finance, '/api/admin/withdraw/approve', { id: created.data.id });
+    expect(approved.data).toMatchObject({ stage: 'approved' });
+    return { user, id: created.data.id };
+  };
+  const withdrawal = async (id: string) =>
+    (await f.asFinance(finance, '/api/admin/withdraw/list', { limit: 100 })).data as unknown as {
+      items: Array<{
+        id: string;
+        status: string;
+        stage: string;
+        txHash: string | null;
+        nonce: number | null;
+      }>;
+    };
+  const stateOf = async (id: string) => (await withdrawal(id)).items.find((item) => item.id === id);
+
+  test('approve, send on the devnet, success at 3 confirmations: the destination paid once, the hold posted', async () => {
+    const to = freshAddress();
+    const { user, id } = await approvedWithdrawal('send', to, '123.45');
+    expect(await sender.tick()).toMatchObject({ signed: 1 });
+    expect(await stateOf(id)).toMatchObject({
+      status: 'pending',
+      stage: 'sending',
+      txHash: expect.stringMatching(/^0x/),
+    });
+    expect(await sender.tick()).toMatchObject({ waiting: 1, paid: 0 });
+    await devnet.mine(2);
+    expect(await sender.tick()).toMatchObject({ paid: 1 });
+    expect(await stateOf(id)).toMatchObject({ status: 'success', stage: 'paid' });
+    expect(await balanceOf(to)).toBe(units('123.45'));
+    expect(await f.assets(user)).toMatchObject({ cash: '875.55', held: '0' });
+    expect(await sender.tick()).toMatchObject({ signed: 0, paid: 0, rebroadcast: 0 });
+    await f.expectLedgerOk(finance);
+  });
+
+  test('a nonce taken by another transaction of the hot wallet: signed again with a new nonce, paid exactly once', async () => {
+    const to = freshAddress();
+    const { id } = await approvedWithdrawal('nonce', to, '50');
+    // Record the transaction but let it never reach the node (the hook stops the tick there) ...
+    const stop = new Error('stopped after recording');
+    const stopped = new WithdrawalSender(
+      t.server.database.db,
+      t.clock,
+      'BEP20',
+      createEvmUsdtSender({
+        rpcUrl: devnet.info.rpcUrl,
+        contract: devnet.info.contract,
+        decimals: devnet.info.decimals,
+        hotWalletKey: devnet.info.hotWalletKey,
+      }),
+      3,
+      { afterRecord: () => Promise.reject(stop) },
+    );
+    await expect(stopped.tick()).rejects.toBe(stop);
+    const recorded = await stateOf(id);
+    // ... while a payment from the hot wallet takes its nonce.
+    await devnet.pay(freshAddress(), '1');
+    expect(await sender.tick()).toMatchObject({ resigned: 1, signed: 1 });
+    const resigned = await stateOf(id);
+    expect(resigned?.nonce).toBeGreaterThan(recorded?.nonce ?? Infinity);
+    expect(resigned?.txHash).not.toBe(recorded?.txHash);
+    await devnet.mine(3);
+    expect(await sender.tick()).toMatchObject({ paid: 1 });
+    expect(await balanceOf(to)).toBe(units('50'));
+    await f.expectLedgerOk(finance);
+  });
+
+  if (crashes) {
+    const reportSchema = z.object({ signed: z.number(), paid: z.number(), rebroadcast: z.number() });
+    const runChild = async (crashAt: 'record' | 'broadcast' | 'none') => {
+      const child = runScript('tests/chains/withdraw-send-child.ts', [], {
+        ...process.env,
+        DATABASE_URL: databaseUrl,
+        RPC_URL: devnet.info.rpcUrl,
+        CONTRACT: devnet.info.contract,
+        DECIMALS: String(devnet.info.decimals),
+        HOT_WALLET_KEY: devnet.info.hotWalletKey,
+        CRASH_AT: crashAt,
+      });
+      const exit = await child.exited;
+      const line = child
+        .output()
+        .split('\n')
+        .find((item) => item.startsWith('report '));
+      return {
+        exit,
+        report: line ? reportSchema.parse(JSON.parse(line.slice('report '.length))) : null,
+        output: child.output(),
+      };
+    };
+
+    test.each(['record', 'broadcast'] as const)(
+      'killed with SIGKILL right after the %s step, the job started again never sends the withdrawal twice',
+      async (crashAt) => {
+        const to = freshAddress();
+        const { id } = await approvedWithdrawal(`crash-${crashAt}`, to, '77.7');
+        const crashed = await runChild(crashAt);
+        expect(crashed.exit.signal, crashed.output).toBe('SIGKILL');
+        expect(await stateOf(id)).toMatchObject({ stage: 'sending' });
+        expect(await balanceOf(to)).toBe(crashAt === 'record' ? 0n : units('77.7'));
+        const again = await runChild('none');
+        expect(again.exit.code, again.output).toBe(0);
+        expect(again.report).toMatchObject({ signed: 0, rebroadcast: crashAt === 'record' ? 1 : 0 });
+        await devnet.mine(3);
+        const settled = await runChild('none');
+        expect(settled.report).toMatchObject({ paid: 1, signed: 0 });
+        expect(await stateOf(id)).toMatchObject({ status: 'success', stage: 'paid' });
+        expect(await balanceOf(to)).toBe(units('77.7'));
+        await f.expectLedgerOk(finance);
+      },
+      60_000,
+    );
+  }
+}
+
+describe.each(tiers)('withdrawals sent on the devnet on %s', (tier) => suite(tier, false));
+describe.skipIf(!tiers.includes('postgres'))('the send job killed with SIGKILL on postgres', () =>
+  suite('postgres', true),
+);
