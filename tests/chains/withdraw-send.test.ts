@@ -81,7 +81,7 @@ function suite(tier: 'pglite' | 'postgres', crashes: boolean) {
     expect(approved.data).toMatchObject({ stage: 'approved' });
     return { user, id: created.data.id };
   };
-  const withdrawal = async (id: string) =>
+  const withdrawals = async () =>
     (await f.asFinance(finance, '/api/admin/withdraw/list', { limit: 100 })).data as unknown as {
       items: Array<{
         id: string;
@@ -91,7 +91,7 @@ function suite(tier: 'pglite' | 'postgres', crashes: boolean) {
         nonce: number | null;
       }>;
     };
-  const stateOf = async (id: string) => (await withdrawal(id)).items.find((item) => item.id === id);
+  const stateOf = async (id: string) => (await withdrawals()).items.find((item) => item.id === id);
 
   test('approve, send on the devnet, success at 3 confirmations: the destination paid once, the hold posted', async () => {
     const to = freshAddress();
