@@ -57,9 +57,16 @@ export interface ExchangeQuote {
 const ceilDiv = (numerator: bigint, denominator: bigint) => (numerator + denominator - 1n) / denominator;
 
 /**
+ * The most one leg of an exchange may move, in minor units (10^12 whole units): far above any
+ * real exchange, and inside the database's bigint whatever the price.
+ */
+export const EXCHANGE_LEG_MAX = 10n ** 18n;
+
+/**
  * The figures of exchanging `amount` (minor units of the direction's asset in) at `price` (USDT
- * minor units per whole RAB) with fee rate `rate`. Pure; throws RangeError for a price or amount
- * not above 0.
+ * minor units per whole RAB) with fee rate `rate`, or null when a leg would move more than
+ * EXCHANGE_LEG_MAX (too large to exchange). Pure; throws RangeError for a price or amount not
+ * above 0.
  *
  * rab_to_usdt, A RAB: gross = A * P / 10^6 exactly (a fraction of a minor unit kept as a
  * rational); the customer gets floor(gross * (1 - r)), fee revenue floor(gross * r), the
@@ -74,7 +81,7 @@ export function quoteExchange(
   amount: Minor,
   price: Minor,
   rate: FeeRate,
-): ExchangeQuote {
+): ExchangeQuote | null {
   if (price <= 0n) throw new RangeError('no price: the exchange is closed');
   if (amount <= 0n) throw new RangeError('an exchange moves an amount above 0');
   const { numerator: rn, denominator: rd } = rate;
@@ -84,6 +91,7 @@ export function quoteExchange(
     const usdtLeg = grossTimesScale / SCALE;
     const fee = (grossTimesScale * rn) / (SCALE * rd);
     const net = (grossTimesScale * (rd - rn)) / (SCALE * rd);
+    if (amount > EXCHANGE_LEG_MAX || usdtLeg > EXCHANGE_LEG_MAX) return null;
     return {
       direction,
       ...ASSETS_OF[direction],
@@ -98,6 +106,7 @@ export function quoteExchange(
   const net = amount - fee;
   const rabOut = (net * SCALE) / price;
   const used = ceilDiv(rabOut * price, SCALE);
+  if (amount > EXCHANGE_LEG_MAX || rabOut > EXCHANGE_LEG_MAX) return null;
   return {
     direction,
     ...ASSETS_OF[direction],

@@ -45,11 +45,6 @@ import type { SecurityService } from './security.service.js';
 import { rabPrice, type RabPrice } from './settings.service.js';
 
 const LIST_PAGE = 20;
-/**
- * The most one leg of an exchange may move (10^12 units): far above any real exchange, and
- * well inside the database's bigint whatever price operators set.
- */
-const LEG_MAX = 10n ** 18n;
 
 export interface ExchangeSettings {
   /** The fee as an exact decimal fraction of the USDT side ("0.002"). */
@@ -138,9 +133,8 @@ export class ExchangeService {
       if (price.version === null || price.value <= 0n) throw exchangeClosed(price);
       if (params.priceVersion !== String(price.version)) throw stalePrice(price.value, price.version);
       const quote = quoteExchange(params.direction, amount, price.value, this.rate);
+      if (quote === null) throw invalidField('amount', 'server.exchange_amount_too_large');
       if (quote.amountOut <= 0n) throw invalidField('amount', 'server.exchange_amount_too_small');
-      if (quote.amountOut > LEG_MAX || quote.usdtLeg > LEG_MAX)
-        throw invalidField('amount', 'server.exchange_amount_too_large');
       await this.security.verifyTradePassword(tx, userId, params.tradePassword);
       const now = this.clock.now();
       const row = await insertExchange(tx, {

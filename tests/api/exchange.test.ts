@@ -369,6 +369,13 @@ describe.each(tiers)('the RAB/USDT exchange on %s', (tier) => {
     });
     expect(tiny).toMatchObject({ code: BodyCode.invalidInput, data: { field: 'amount' } });
     expect(tiny.message).toMatch(/too small/);
+    const huge = await submit({
+      direction: 'rab_to_usdt',
+      amount: '100000',
+      priceVersion: changed.rabPriceVersion,
+    });
+    expect(huge).toMatchObject({ code: BodyCode.invalidInput, data: { field: 'amount' } });
+    expect(huge.message).toMatch(/too large/);
     await setPrice('2');
   });
 
