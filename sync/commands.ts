@@ -17,6 +17,7 @@ import {
   pushFeedbackParamsSchema,
 } from '../contract/api/content.js';
 import { withdrawCreateParamsSchema } from '../contract/api/withdraw.js';
+import { exchangeDirectionSchema, exchangeSubmitParamsSchema } from '../contract/api/exchange.js';
 import {
   MONEY_COMMAND_EXPIRY_MS,
   ONLINE_COMMAND_EXPIRY_MS,
@@ -74,6 +75,17 @@ export const COMMAND_KINDS = {
    */
   'withdraw-create': {
     uri: '/api/v1/withdraw/create',
+    maxAgeMs: ONLINE_COMMAND_EXPIRY_MS,
+    requiresOnline: true,
+    pullsEveryAccount: false,
+  },
+  /**
+   * An exchange at the price version the user saw: it carries that price and the trade
+   * password, so it never waits for the network (a minute-old quote is refused, never filled at a
+   * price the user did not see); its account is named in its params and pulled after it.
+   */
+  'exchange-submit': {
+    uri: '/api/v1/exchange/submit',
     maxAgeMs: ONLINE_COMMAND_EXPIRY_MS,
     requiresOnline: true,
     pullsEveryAccount: false,
@@ -171,6 +183,18 @@ export const outboxRecordSchema = z.discriminatedUnion('kind', [
       tradePassword: z.string(),
     }),
   }),
+  z.object({
+    ...commonFields,
+    kind: z.literal('exchange-submit'),
+    /** `tradePassword` is blanked once the command settles (`withoutSecrets`). */
+    params: z.object({
+      accountId: z.string(),
+      direction: exchangeDirectionSchema,
+      amount: z.string(),
+      priceVersion: z.string(),
+      tradePassword: z.string(),
+    }),
+  }),
 ]);
 /** One row of the `outbox` table of `coffer-u{user}`; the UI lists pending commands from it. */
 export type OutboxRecord = z.infer<typeof outboxRecordSchema>;
@@ -199,12 +223,14 @@ export function isBlocking(record: OutboxRecord): boolean {
 export function withoutSecrets(record: OutboxRecord): OutboxRecord {
   if (record.kind === 'withdraw-create')
     return { ...record, params: { ...record.params, googleCode: '', tradePassword: '' } };
+  if (record.kind === 'exchange-submit')
+    return { ...record, params: { ...record.params, tradePassword: '' } };
   return record;
 }
 
 /** True for a kind whose secrets are blanked when it settles: it is never retried, the user acts again. */
 export function carriesSecrets(kind: CommandKind): boolean {
-  return kind === 'withdraw-create';
+  return kind === 'withdraw-create' || kind === 'exchange-submit';
 }
 
 /**
@@ -212,7 +238,9 @@ export function carriesSecrets(kind: CommandKind): boolean {
  * the time it is confirmed (a withdrawal's); null otherwise. Pure.
  */
 export function accountChangedBy(record: OutboxRecord): string | null {
-  return record.kind === 'withdraw-create' ? record.params.accountId : null;
+  return record.kind === 'withdraw-create' || record.kind === 'exchange-submit'
+    ? record.params.accountId
+    : null;
 }
 
 const imageUrlSchema = pushFeedbackParamsSchema.shape.images.unwrap().element;
@@ -246,6 +274,7 @@ export const enqueueInputSchema = z.discriminatedUnion('kind', [
     kind: z.literal('withdraw-create'),
     params: withdrawCreateParamsSchema.required({ accountId: true }),
   }),
+  z.object({ kind: z.literal('exchange-submit'), params: exchangeSubmitParamsSchema }),
 ]);
 export type EnqueueInput = z.input<typeof enqueueInputSchema>;
 export type ParsedEnqueueInput = z.output<typeof enqueueInputSchema>;
@@ -272,6 +301,9 @@ export function resourceOf(command: StoredCommand, id: string): string {
     case 'withdraw-create':
       // Each its own: a refused withdrawal holds nothing back (the next one has its own code).
       return `withdraw:new:${id}`;
+    case 'exchange-submit':
+      // Each its own: a refused exchange (a stale price) holds nothing back.
+      return `exchange:new:${id}`;
   }
 }
 
@@ -303,6 +335,10 @@ export function wireParamsOf(record: OutboxRecord): Record<string, unknown> | nu
     case 'withdraw-create': {
       const { accountId, amount, methodId, googleCode, tradePassword } = record.params;
       return { accountId, amount, methodId, googleCode, tradePassword };
+    }
+    case 'exchange-submit': {
+      const { accountId, direction, amount, priceVersion, tradePassword } = record.params;
+      return { accountId, direction, amount, priceVersion, tradePassword };
     }
   }
 }

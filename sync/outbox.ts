@@ -449,6 +449,8 @@ export class Outbox {
         return { ...common, kind: stored.kind, params: stored.params };
       case 'withdraw-create':
         return { ...common, kind: stored.kind, params: stored.params };
+      case 'exchange-submit':
+        return { ...common, kind: stored.kind, params: stored.params };
     }
   }
 
@@ -492,6 +494,10 @@ export class Outbox {
       case 'withdraw-create': {
         const { accountId, amount, methodId, googleCode, tradePassword } = input.params;
         return { kind: input.kind, params: { accountId, amount, methodId, googleCode, tradePassword } };
+      }
+      case 'exchange-submit': {
+        const { accountId, direction, amount, priceVersion, tradePassword } = input.params;
+        return { kind: input.kind, params: { accountId, direction, amount, priceVersion, tradePassword } };
       }
     }
   }

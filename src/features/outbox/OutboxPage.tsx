@@ -149,5 +149,7 @@ function summaryOf(row: OutboxRecord): string {
       return `#${row.params.accountId}`;
     case 'withdraw-create':
       return `${row.params.amount} USDT`;
+    case 'exchange-submit':
+      return `${row.params.amount} ${row.params.direction === 'rab_to_usdt' ? 'RAB' : 'USDT'}`;
   }
 }
