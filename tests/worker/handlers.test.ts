@@ -30,7 +30,7 @@ describe('the handler map', () => {
     expect(await merged.b({ n: 7 })).toBe(7);
   });
 
-  test('the worker exposes every command: auth, user, common, session, sync, outbox, account, recharge, withdrawal methods and withdrawals', () => {
+  test('the worker exposes every command: auth, user, common, session, sync, outbox, account, recharge, withdrawal methods, withdrawals and the exchange', () => {
     expect(Object.keys(setup().handlers).sort()).toEqual([
       'account-active',
       'account-select',
@@ -45,6 +45,7 @@ describe('the handler map', () => {
       'common-config',
       'common-lang',
       'common-version',
+      'exchange-index',
       'logout-discard',
       'logout-pending-count',
       'outbox-cancel',

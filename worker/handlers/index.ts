@@ -21,6 +21,7 @@ import { sessionHandlers } from './session.handlers.js';
 import { syncHandlers } from './sync.handlers.js';
 import { userHandlers } from './user.handlers.js';
 import { withdrawHandlers } from './withdraw.handlers.js';
+import { exchangeHandlers } from './exchange.handlers.js';
 
 // `never` parameters accept a handler of any parameter type (parameters are contravariant).
 type Handler = (...params: never[]) => Promise<unknown>;
@@ -95,6 +96,7 @@ export function createHandlers(deps: WorkerDeps) {
     securityHandlers(handlerDeps),
     paymentHandlers(handlerDeps),
     withdrawHandlers(handlerDeps),
+    exchangeHandlers(handlerDeps),
   );
 }
 

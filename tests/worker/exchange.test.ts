@@ -1,0 +1,116 @@
+/**
+ * The exchange in the worker: `exchange-index` reads the price, its version, the fee rate and the
+ * bounds now and keeps nothing (offline it is a transport failure, never an old price); an answer
+ * of another shape is not trusted; the exchange itself goes through `outbox-enqueue`, which
+ * refuses it while offline.
+ */
+import 'fake-indexeddb/auto';
+import { Dexie } from 'dexie';
+import { afterEach, describe, expect, test } from 'vitest';
+import type { ExchangeIndexData } from '../../contract/api/exchange.js';
+import { MemorySyncStorage } from '../../sync/memory-storage.js';
+import { createHandlers } from '../../worker/handlers/index.js';
+import { MemorySessionStore } from '../../worker/session.js';
+import { fakeApi, ok, refusal, transportFor, type Reply, type SeenCall } from './fake-api.js';
+
+const USER = '42';
+
+function indexData(overrides: Partial<ExchangeIndexData> = {}): ExchangeIndexData {
+  return {
+    accountId: '7',
+    rab: '100',
+    rabHeld: '0',
+    usdt: '250.5',
+    price: '0.5',
+    priceVersion: '3',
+    priceUpdatedAt: '2026-01-05T01:00:00.000Z',
+    open: true,
+    feeRate: '0.002',
+    minimum: '1',
+    maximum: '100000',
+    asOf: '2026-01-05T02:00:00.000Z',
+    ...overrides,
+  };
+}
+
+async function setup(script: (call: SeenCall, attempt: number) => Reply, online = true) {
+  const api = fakeApi('envelope', script);
+  const session = new MemorySessionStore();
+  await session.saveSession({ token: 'tok-1', userId: USER, email: 'a@example.com' });
+  const handlers = createHandlers({
+    transport: transportFor('envelope', api.fetch),
+    session,
+    queue: { sleep: async () => {}, debounceMs: 0 },
+    sync: { storage: new MemorySyncStorage(), online: () => online },
+  });
+  return { handlers, seen: api.seen };
+}
+
+afterEach(async () => {
+  for (const name of await Dexie.getDatabaseNames()) await Dexie.delete(name);
+});
+
+describe('exchange-index', () => {
+  test('reads /api/v1/exchange/index for the account', async () => {
+    const { handlers, seen } = await setup(() => ok(indexData()));
+    const result = await handlers['exchange-index']({ accountId: '7' });
+    expect(seen[0]).toMatchObject({
+      method: 'GET',
+      uri: '/api/v1/exchange/index',
+      params: { accountId: '7' },
+    });
+    expect(seen[0]?.headers['authorization']).toBe('Bearer tok-1');
+    expect(result).toEqual({ kind: 'ok', message: 'OK', data: indexData() });
+  });
+
+  test('offline it is a transport failure: no earlier price is served in its place', async () => {
+    let online = true;
+    const { handlers } = await setup(() => (online ? ok(indexData()) : { network: true }));
+    expect((await handlers['exchange-index']({ accountId: '7' })).kind).toBe('ok');
+    online = false;
+    expect(await handlers['exchange-index']({ accountId: '7' })).toMatchObject({
+      kind: 'transport',
+      status: null,
+    });
+  });
+
+  test('a refusal comes back with its code and message (403 for an account not the user’s)', async () => {
+    const { handlers } = await setup(() => refusal(403, 'You are not allowed to do this'));
+    expect(await handlers['exchange-index']({ accountId: '8' })).toMatchObject({
+      kind: 'refused',
+      code: 403,
+      message: 'You are not allowed to do this',
+    });
+  });
+
+  test('an answer of another shape is not trusted (never a half-parsed price)', async () => {
+    const { handlers } = await setup(() => ok({ ...indexData(), price: 0.5 }));
+    expect((await handlers['exchange-index']({ accountId: '7' })).kind).toBe('transport');
+  });
+});
+
+describe('the exchange through the outbox', () => {
+  const params = {
+    accountId: '7',
+    direction: 'usdt_to_rab' as const,
+    amount: '10',
+    priceVersion: '3',
+    tradePassword: 'trade-secret1',
+  };
+
+  test('offline, outbox-enqueue refuses it and nothing is sent', async () => {
+    const { handlers, seen } = await setup(() => ok(null), false);
+    expect(await handlers['outbox-enqueue']({ kind: 'exchange-submit', params })).toEqual({
+      kind: 'refused',
+      reason: 'offline',
+    });
+    expect(seen).toHaveLength(0);
+  });
+
+  test('an amount with 3 decimals is refused at enqueue naming the field', async () => {
+    const { handlers } = await setup(() => ok(null));
+    expect(
+      await handlers['outbox-enqueue']({ kind: 'exchange-submit', params: { ...params, amount: '1.234' } }),
+    ).toMatchObject({ kind: 'refused', reason: 'invalid_input', field: 'amount' });
+  });
+});
