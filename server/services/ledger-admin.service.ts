@@ -25,6 +25,7 @@ import {
 } from '../repositories/settings.repository.js';
 import { findAccount } from '../repositories/users.repository.js';
 import { actorOf } from './operators.service.js';
+import { pageById } from './paging.js';
 import { rabPrice, readSettings, writeSettings } from './settings.service.js';
 
 type SettingsChange = { rabPriceUsdt?: string | undefined; newcomerIncentive?: string | undefined };
@@ -134,17 +135,11 @@ export class LedgerAdminService {
     cursor?: string | undefined;
     limit?: number | undefined;
   }) {
-    const limit = params.limit ?? 20;
-    const rows = await listAdjustments(this.db, {
-      status: params.status,
-      beforeId: params.cursor ? Number(params.cursor) : undefined,
-      limit: limit + 1,
-    });
-    const page = rows.slice(0, limit);
-    return {
-      items: page.map(toAdjustment),
-      nextCursor: rows.length > limit ? String(page[page.length - 1]?.id ?? '') : null,
-    };
+    return pageById(
+      params,
+      (beforeId, limit) => listAdjustments(this.db, { status: params.status, beforeId, limit }),
+      toAdjustment,
+    );
   }
 
   /** Checks the ledger's invariants now (read-only). */

@@ -15,9 +15,8 @@ import {
   saveDepositAddress,
 } from '../repositories/deposits.repository.js';
 import { ownAccount } from './own-account.js';
+import { pageById } from './paging.js';
 import { toDepositRecord } from './records.js';
-
-const LIST_PAGE = 20;
 
 /** What the service knows of each chain: what users are shown, and the key addresses come from. */
 export interface DepositChain {
@@ -63,18 +62,10 @@ export class RechargeService {
     params: { accountId?: string | undefined; cursor?: string | undefined; limit?: number | undefined },
   ): Promise<RechargeListData> {
     const { accountId } = await ownAccount(this.db, ctx, params.accountId);
-    const limit = params.limit ?? LIST_PAGE;
-    const rows = await depositsOfAccount(
-      this.db,
-      accountId,
-      params.cursor ? Number(params.cursor) : undefined,
-      limit + 1,
+    return pageById(
+      params,
+      (beforeId, take) => depositsOfAccount(this.db, accountId, beforeId, take),
+      toDepositRecord,
     );
-    const page = rows.slice(0, limit);
-    const last = page[page.length - 1];
-    return {
-      items: page.map(toDepositRecord),
-      nextCursor: rows.length > limit && last ? String(last.id) : null,
-    };
   }
 }

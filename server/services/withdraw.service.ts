@@ -54,6 +54,7 @@ import {
 import { loadWorkCalendar } from './calendar.service.js';
 import { actorOf } from './operators.service.js';
 import { ownAccount } from './own-account.js';
+import { pageById } from './paging.js';
 import { toWithdrawalRecord } from './records.js';
 import {
   authenticatorNotBound,
@@ -62,8 +63,6 @@ import {
   type SecurityService,
 } from './security.service.js';
 import { withdrawalWindow } from './withdrawal-window.js';
-
-const LIST_PAGE = 20;
 
 export interface WithdrawSettings {
   fee: string;
@@ -361,19 +360,11 @@ export class WithdrawService {
     params: { accountId?: string | undefined; cursor?: string | undefined; limit?: number | undefined },
   ): Promise<WithdrawListData> {
     const { accountId } = await ownAccount(this.db, ctx, params.accountId);
-    const limit = params.limit ?? LIST_PAGE;
-    const rows = await withdrawalsOfAccount(
-      this.db,
-      accountId,
-      params.cursor ? Number(params.cursor) : undefined,
-      limit + 1,
+    return pageById(
+      params,
+      (beforeId, take) => withdrawalsOfAccount(this.db, accountId, beforeId, take),
+      toWithdrawalRecord,
     );
-    const page = rows.slice(0, limit);
-    const last = page[page.length - 1];
-    return {
-      items: page.map(toWithdrawalRecord),
-      nextCursor: rows.length > limit && last ? String(last.id) : null,
-    };
   }
 
   // ---- operators ----
@@ -385,19 +376,12 @@ export class WithdrawService {
     cursor?: string | undefined;
     limit?: number | undefined;
   }): Promise<{ items: AdminWithdrawal[]; nextCursor: string | null }> {
-    const limit = params.limit ?? LIST_PAGE;
-    const rows = await listWithdrawals(this.db, {
-      status: params.status,
-      stage: params.stage,
-      beforeId: params.cursor ? Number(params.cursor) : undefined,
-      limit: limit + 1,
-    });
-    const page = rows.slice(0, limit);
-    const last = page[page.length - 1];
-    return {
-      items: page.map(toAdminWithdrawal),
-      nextCursor: rows.length > limit && last ? String(last.id) : null,
-    };
+    return pageById(
+      params,
+      (beforeId, limit) =>
+        listWithdrawals(this.db, { status: params.status, stage: params.stage, beforeId, limit }),
+      toAdminWithdrawal,
+    );
   }
 
   approve(ctx: RequestContext, params: { id: string }): Promise<AdminWithdrawal> {

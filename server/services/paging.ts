@@ -1,0 +1,20 @@
+/** Lists paged by row id, newest first (CONTRACT.md: `cursor` and `limit` in, `{items, nextCursor}` out). */
+
+export const DEFAULT_PAGE_SIZE = 20;
+
+/**
+ * Loads one page: asks `load` for one row more than the page holds (rows with ids below
+ * `beforeId`, newest first), answers the page mapped by `toItem` and the cursor of the next one
+ * (null on the last page).
+ */
+export async function pageById<Row extends { id: number }, Item>(
+  params: { cursor?: string | undefined; limit?: number | undefined },
+  load: (beforeId: number | undefined, take: number) => Promise<Row[]>,
+  toItem: (row: Row) => Item,
+): Promise<{ items: Item[]; nextCursor: string | null }> {
+  const limit = params.limit ?? DEFAULT_PAGE_SIZE;
+  const rows = await load(params.cursor ? Number(params.cursor) : undefined, limit + 1);
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return { items: page.map(toItem), nextCursor: rows.length > limit && last ? String(last.id) : null };
+}
