@@ -40,6 +40,7 @@ export const ROUTES = {
   accounts: '/pages/setting/setting4',
   withdraw: '/pages/withdraw/withdraw',
   recharge: '/pages/withdraw/withdraw1',
+  withdrawRecords: '/pages/withdraw_record/withdraw_record',
 } as const;
 
 /** The five bottom tabs, in the spec's order. */

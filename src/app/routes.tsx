@@ -208,6 +208,20 @@ const built: RouteEntry[] = [
     title: 'payments.title',
     page: page(() => import('../features/payments/PaymentMethodsPage.js')),
   },
+  {
+    path: ROUTES.withdraw,
+    header: 'standard',
+    access: 'user',
+    title: 'withdraw.title',
+    page: page(() => import('../features/withdraw/WithdrawPage.js')),
+  },
+  {
+    path: ROUTES.withdrawRecords,
+    header: 'standard',
+    access: 'user',
+    title: 'withdraw.records_title',
+    page: page(() => import('../features/withdraw/WithdrawRecordsPage.js')),
+  },
 ];
 
 const numbered = (base: string, numbers: number[]) => numbers.map((n) => `${base}${n}`);
@@ -226,9 +240,7 @@ const notYetOpen: string[] = [
   '/pages/share_poster/share_poster',
   ...numbered('/pages/setting/setting', [2, 5]),
   ...numbered('/pages/blance_record/blance_record', [1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 12]),
-  '/pages/withdraw/withdraw',
   ...numbered('/pages/withdraw/withdraw', [3, 4, 5, 6]),
-  '/pages/withdraw_record/withdraw_record',
   ...numbered('/pages/withdraw_record/withdraw_record', [1, 2, 6, 7]),
   '/pages/order_detail/order_detail',
   '/choose-location',

@@ -25,6 +25,7 @@ import { useAccountTotal, type AccountTotalView } from './use-account-total.js';
 const MONEY_ENTRIES = [
   ['my.recharge', ROUTES.recharge],
   ['my.withdraw', ROUTES.withdraw],
+  ['withdraw.records_title', ROUTES.withdrawRecords],
   ['my.payment_methods', ROUTES.withdraw2],
   ['my.records', ROUTES.walletRecords],
   ['my.manage_accounts', ROUTES.accounts],

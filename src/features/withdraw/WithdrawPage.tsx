@@ -1,0 +1,601 @@
+/**
+ * The withdrawal (pages/withdraw/withdraw): from the active account to one of the user's methods
+ * (a USDT address or a bank card), with what it costs and allows now from /api/v1/withdraw/index
+ * (fee, minimum, daily limit, the window, the security lock), the trade password and an
+ * authenticator code. The withdrawal is an outbox command sent only while online and expired
+ * after a minute; the page follows it to its answer. Offline the page says a withdrawal needs a
+ * connection and the submit is disabled.
+ */
+import { Button } from 'antd-mobile';
+import { useEffect, useId, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import type { WithdrawIndexData } from '../../../contract/api/withdraw.js';
+import type { PaymentMethodRecord } from '../../../sync/databases.js';
+import { BodyCode } from '../../../contract/codes.js';
+import { checkCode, checkPassword } from '../../../contract/validation.js';
+import { useGo } from '../../app/navigation.js';
+import { useOutcome } from '../../app/outcome.js';
+import { ROUTES } from '../../app/paths.js';
+import { send } from '../../app/worker-client.js';
+import { useActiveAccount, type ActiveAccount } from '../../db/sync-db.js';
+import { AsOf } from '../../ui/AsOf.js';
+import { DateTime, formatTime } from '../../ui/DateTime.js';
+import { Field } from '../../ui/Field.js';
+import { useLink } from '../../ui/OfflineBanner.js';
+import { toast } from '../../ui/toast.js';
+import { useAccountName, useAccounts, useAccountSyncedAt, useBalance } from '../accounts/account-data.js';
+import { useChecks } from '../auth/messages.js';
+import { useForm } from '../auth/use-form.js';
+import { useRefusalMessage } from '../outbox/messages.js';
+import { methodName } from '../payments/payment-view.js';
+import { usePaymentMethods } from '../payments/use-payment-methods.js';
+import { displayAmount } from '../recharge/recharge-view.js';
+import {
+  activeLock,
+  breakdownOf,
+  checkWithdrawAmount,
+  maximumText,
+  methodUsability,
+  windowView,
+  type AmountProblem,
+  type TwoZoneTime,
+  type Usability,
+} from './withdraw-view.js';
+import { useWithdrawCommand, useWithdrawTerms, type WithdrawCommand } from './use-withdraw.js';
+import './withdraw.css';
+
+const BALANCE_COLLECTIONS = ['balances'] as const;
+
+export default function WithdrawPage() {
+  const { t } = useTranslation();
+  const active = useActiveAccount();
+  if (active === undefined) return null;
+  if (active === null)
+    return (
+      <div className="page-padding">
+        <p className="card muted">{t('my.no_account')}</p>
+      </div>
+    );
+  // Another account starts the page again.
+  return <Withdraw key={`${active.userId}/${active.accountId}`} active={active} />;
+}
+
+function Withdraw({ active }: { active: ActiveAccount }) {
+  const { t } = useTranslation();
+  const online = useLink() === 'online';
+  const { methods, state: methodsState } = usePaymentMethods(active.userId);
+  const [chosenId, setChosenId] = useState<string | null>(null);
+  // Until the user chooses, the first method usable now (as stored on the device).
+  const firstUsable = methods?.find((method) => Date.parse(method.usableAt) <= Date.now()) ?? null;
+  const methodId = chosenId ?? firstUsable?.id ?? null;
+  const { terms, state, reload } = useWithdrawTerms(active.accountId, methodId, online);
+  const methodsKnown = methods !== undefined && methodsState !== 'loading';
+
+  return (
+    <div className="page-padding stack">
+      <Available active={active} terms={terms} />
+      {!online && (
+        <p className="card notice" role="status">
+          {t('withdraw.offline')}
+        </p>
+      )}
+      {online && state === 'unavailable' && terms === null && (
+        <div className="card notice" role="status">
+          <p>{t('withdraw.terms_unavailable')}</p>
+          <Button size="small" onClick={reload}>
+            {t('withdraw.retry')}
+          </Button>
+        </div>
+      )}
+      <Prerequisites terms={terms} noMethod={methodsKnown && methods.length === 0} />
+      {terms !== null && <Lock lockedUntil={terms.lockedUntil} />}
+      {terms !== null && <WindowCard terms={terms} />}
+      <WithdrawForm
+        active={active}
+        terms={terms}
+        methods={methods ?? []}
+        methodId={methodId}
+        onChooseMethod={setChosenId}
+        online={online}
+        onSettled={reload}
+      />
+      {terms !== null && <TermsCard terms={terms} />}
+      <Link className="list-link card" to={ROUTES.withdrawRecords}>
+        {t('withdraw.records_title')}
+      </Link>
+    </div>
+  );
+}
+
+/** The account and what it can withdraw: the server's figure, or the synced cash while there is none. */
+function Available({ active, terms }: { active: ActiveAccount; terms: WithdrawIndexData | null }) {
+  const { t } = useTranslation();
+  const accounts = useAccounts();
+  const nameOf = useAccountName();
+  const balance = useBalance(active);
+  const syncedAt = useAccountSyncedAt(active, BALANCE_COLLECTIONS);
+  const account = accounts?.find((candidate) => candidate.id === active.accountId);
+  const amount = terms !== null ? terms.available : (balance?.cash ?? null);
+  return (
+    <>
+      <section className="card card--accent" aria-labelledby="withdraw-available">
+        <h2 id="withdraw-available" className="card__label">
+          {t('withdraw.available')}
+        </h2>
+        <p className="card__figure">
+          {amount === null ? '…' : displayAmount(amount)} <span className="card__unit">USDT</span>
+        </p>
+        {account !== undefined && (
+          <p className="card__note">{t('withdraw.from_account', { name: nameOf(account) })}</p>
+        )}
+      </section>
+      {/* The synced figure says how fresh it is; the server's is as of now. */}
+      {terms === null && balance != null && <AsOf syncedAt={syncedAt} />}
+    </>
+  );
+}
+
+/** What the user must set up first, each with the page that does it. */
+function Prerequisites({ terms, noMethod }: { terms: WithdrawIndexData | null; noMethod: boolean }) {
+  const { t } = useTranslation();
+  const missing: { text: string; link: string; to: string }[] = [];
+  if (terms !== null && !terms.tradePasswordSet)
+    missing.push({
+      text: t('withdraw.need_trade_password'),
+      link: t('withdraw.set_trade_password'),
+      to: ROUTES.updatePassword2,
+    });
+  if (terms !== null && !terms.authenticatorBound)
+    missing.push({
+      text: t('withdraw.need_authenticator'),
+      link: t('withdraw.bind_authenticator'),
+      to: ROUTES.updatePassword3,
+    });
+  if (noMethod)
+    missing.push({ text: t('withdraw.need_method'), link: t('withdraw.add_method'), to: ROUTES.withdraw2 });
+  if (missing.length === 0) return null;
+  return (
+    <section className="card notice" aria-labelledby="withdraw-before">
+      <h2 id="withdraw-before" className="card__title">
+        {t('withdraw.before_title')}
+      </h2>
+      <ul className="withdraw-todo">
+        {missing.map((item) => (
+          <li key={item.to}>
+            {item.text} <Link to={item.to}>{item.link}</Link>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function Lock({ lockedUntil }: { lockedUntil: string | null }) {
+  const { t, i18n } = useTranslation();
+  const until = activeLock(lockedUntil, Date.now());
+  if (until === null) return null;
+  return (
+    <p className="card notice notice--warning" role="note">
+      {t('withdraw.locked', { time: formatTime(until, i18n.language, 'short') })}
+    </p>
+  );
+}
+
+function localZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone;
+}
+
+/** A time in the user's zone, then in the business zone when that shows another clock time. */
+function Zoned({ time }: { time: TwoZoneTime }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      {time.local}
+      {time.business !== null && ` ${t('withdraw.business_time', { time: time.business })}`}
+    </>
+  );
+}
+
+/** Whether withdrawals are open now, until when or from when, and the hours they keep. */
+function WindowCard({ terms }: { terms: WithdrawIndexData }) {
+  const { t, i18n } = useTranslation();
+  const view = windowView(terms.window, i18n.language, localZone());
+  return (
+    <section className="card" aria-labelledby="withdraw-window">
+      <h2 id="withdraw-window" className="card__title">
+        {t('withdraw.window_title')}
+      </h2>
+      <p className={`withdraw-window__state withdraw-window__state--${view.open ? 'open' : 'closed'}`}>
+        {view.open ? t('withdraw.window_open') : t('withdraw.window_closed')}
+      </p>
+      {view.open && view.until !== null && (
+        <p>
+          {t('withdraw.window_until')} <Zoned time={view.until} />
+        </p>
+      )}
+      {!view.open && view.next !== null && (
+        <p>
+          {t('withdraw.window_next')} <Zoned time={view.next} />
+        </p>
+      )}
+      <p className="muted withdraw-window__hours">
+        {t('withdraw.window_hours', {
+          opens: view.hours.opens,
+          closes: view.hours.closes,
+          zone: view.hours.timeZone,
+        })}
+      </p>
+    </section>
+  );
+}
+
+/** The figures a withdrawal is held to now. */
+function TermsCard({ terms }: { terms: WithdrawIndexData }) {
+  const { t } = useTranslation();
+  const rows: [string, string][] = [
+    [t('withdraw.fee'), terms.fee],
+    [t('withdraw.minimum'), terms.minimum],
+    [t('withdraw.daily_limit'), terms.dailyLimit],
+    [t('withdraw.daily_remaining'), terms.dailyRemaining],
+    [t('withdraw.maximum'), terms.maximum],
+  ];
+  return (
+    <section className="card" aria-labelledby="withdraw-terms">
+      <h2 id="withdraw-terms" className="card__title">
+        {t('withdraw.terms_title')}
+      </h2>
+      <dl className="withdraw-figures">
+        {rows.map(([label, amount]) => (
+          <div key={label}>
+            <dt>{label}</dt>
+            <dd>{displayAmount(amount)} USDT</dd>
+          </div>
+        ))}
+      </dl>
+      <p className="muted withdraw-figures__note">
+        {t('withdraw.review_above', { amount: displayAmount(terms.reviewAbove) })}
+      </p>
+    </section>
+  );
+}
+
+/** An amount problem in the user's language. */
+function useAmountProblemText() {
+  const { t } = useTranslation();
+  return (problem: AmountProblem): string => {
+    switch (problem.key) {
+      case 'required':
+        return t('server.field_required', { field: t('field.amount') });
+      case 'not_number':
+        return t('withdraw.amount_not_number');
+      case 'not_positive':
+        return t('withdraw.amount_not_positive');
+      case 'decimals':
+        return t('withdraw.amount_decimals');
+      case 'below_minimum':
+        return t('withdraw.amount_below_minimum', { amount: problem.amount });
+      case 'above_available':
+        return t('withdraw.amount_above_available', { amount: problem.amount, fee: problem.fee });
+      case 'above_daily':
+        return t('withdraw.amount_above_daily', { amount: problem.amount });
+      case 'above_maximum':
+        return t('withdraw.amount_above_maximum', { amount: problem.amount });
+    }
+  };
+}
+
+function WithdrawForm({
+  active,
+  terms,
+  methods,
+  methodId,
+  onChooseMethod,
+  online,
+  onSettled,
+}: {
+  active: ActiveAccount;
+  terms: WithdrawIndexData | null;
+  methods: readonly PaymentMethodRecord[];
+  methodId: string | null;
+  onChooseMethod: (id: string) => void;
+  online: boolean;
+  onSettled: () => void;
+}) {
+  const { t } = useTranslation();
+  const go = useGo();
+  const handle = useOutcome();
+  const refusal = useRefusalMessage();
+  const check = useChecks();
+  const amountProblem = useAmountProblemText();
+  const form = useForm({ amount: '', tradePassword: '', googleCode: '' });
+  const [methodError, setMethodError] = useState<string | undefined>(undefined);
+  const [commandId, setCommandId] = useState<string | null>(null);
+  /** Why the last withdrawal was not made, or null. */
+  const [notice, setNotice] = useState<string | null>(null);
+  const [enqueuing, setEnqueuing] = useState(false);
+  const command = useWithdrawCommand(active, commandId);
+  const settledIds = useRef(new Set<string>());
+  const submitHintId = useId();
+  const sending =
+    enqueuing || (command != null && (command.state === 'queued' || command.state === 'sending'));
+
+  // The command's answer, once: the page says it, then moves on or lets the user try again.
+  useEffect(() => {
+    if (command == null || settledIds.current.has(command.id)) return;
+    // One still being sent from an earlier visit is followed by its id from now on.
+    if (commandId === null) setCommandId(command.id);
+    if (command.state === 'queued' || command.state === 'sending') return;
+    settledIds.current.add(command.id);
+    const clearCode = () => form.set('googleCode')('');
+    switch (command.state) {
+      case 'confirmed':
+        setNotice(null);
+        toast(t('withdraw.done'));
+        onSettled();
+        go(ROUTES.withdrawRecords);
+        return;
+      case 'rejected': {
+        const answer = command.answer ?? { code: 400, message: t('withdraw.refused_unknown') };
+        // 300, 4900 and 4901 go to their pages after 1.5 s; 401 to login; the rest is a toast.
+        handle({ kind: 'refused', code: answer.code, message: answer.message, data: null });
+        setNotice(t('withdraw.refused', { message: answer.message }));
+        clearCode();
+        // A wrong or used code is told beside the code field too (after clearing it).
+        if (answer.code === BodyCode.oneTimeCodeRejected) form.sink.show('googleCode', answer.message);
+        break;
+      }
+      case 'expired':
+        setNotice(t('withdraw.expired'));
+        clearCode();
+        break;
+      case 'cancelled':
+        setNotice(t('withdraw.cancelled'));
+        clearCode();
+        break;
+    }
+    onSettled();
+    // Told here: it need not wait on the pending-changes page for the user too.
+    if (command.state === 'rejected' || command.state === 'expired')
+      void send('outbox-dismiss', { id: command.id });
+    // `form.set` is stable; the effect runs for each new state of the command.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [command, commandId, go, handle, onSettled, t]);
+
+  const chosen = methods.find((method) => method.id === methodId) ?? null;
+  const usabilityOf = (method: PaymentMethodRecord): Usability =>
+    methodUsability(method, Date.now(), terms?.method);
+
+  /** Why the chosen method cannot be used, or null when it can. */
+  const methodProblem = (): string | null => {
+    if (chosen === null) return t('withdraw.choose_method');
+    return usabilityOf(chosen).usable ? null : t('withdraw.method_cooling');
+  };
+
+  const onSubmit = form.submit(
+    ({ amount, tradePassword, googleCode }) => {
+      setMethodError(methodProblem() ?? undefined);
+      const problem = checkWithdrawAmount(amount, terms);
+      return {
+        ...(problem === null ? {} : { amount: amountProblem(problem) }),
+        ...check({ tradePassword: checkPassword(tradePassword) }),
+        ...(checkCode(googleCode.trim()) === null
+          ? {}
+          : {
+              googleCode:
+                googleCode.trim() === ''
+                  ? t('server.field_required', { field: t('field.authenticatorCode') })
+                  : t('withdraw.code_format'),
+            }),
+      };
+    },
+    async ({ amount, tradePassword, googleCode }) => {
+      // Shown beside the picker by the check above.
+      if (chosen === null || methodProblem() !== null) return;
+      setNotice(null);
+      setEnqueuing(true);
+      try {
+        const result = await send('outbox-enqueue', {
+          kind: 'withdraw-create',
+          params: {
+            accountId: active.accountId,
+            amount: amount.trim(),
+            methodId: chosen.id,
+            googleCode: googleCode.trim(),
+            tradePassword,
+          },
+        });
+        if (result.kind === 'refused') {
+          const text = result.reason === 'offline' ? t('withdraw.offline') : refusal(result);
+          setNotice(text);
+          if (result.reason === 'invalid_input' && form.sink.fields.includes(result.field))
+            form.sink.show(result.field, text);
+          return;
+        }
+        setCommandId(result.id);
+      } finally {
+        setEnqueuing(false);
+      }
+    },
+  );
+
+  const breakdown = terms === null ? null : breakdownOf(form.values.amount, terms.fee);
+  const disabledReason = online ? null : t('withdraw.offline');
+
+  return (
+    <form className="card form" onSubmit={onSubmit} noValidate aria-labelledby="withdraw-form">
+      <h2 id="withdraw-form" className="card__title">
+        {t('withdraw.form_title')}
+      </h2>
+      <MethodPicker
+        methods={methods}
+        value={methodId}
+        usabilityOf={usabilityOf}
+        error={methodError}
+        onChange={(id) => {
+          setMethodError(undefined);
+          onChooseMethod(id);
+        }}
+      />
+      <Field
+        label={t('field.amount')}
+        {...form.bind('amount')}
+        inputMode="decimal"
+        autoComplete="off"
+        required
+        addon={
+          <button
+            type="button"
+            className="code-button withdraw-max"
+            disabled={terms === null}
+            onClick={() => {
+              if (terms !== null) form.set('amount')(maximumText(terms));
+            }}
+          >
+            {t('withdraw.max')}
+          </button>
+        }
+      />
+      {terms !== null && (
+        <dl className="withdraw-breakdown" aria-live="polite">
+          <div>
+            <dt>{t('withdraw.receive')}</dt>
+            <dd>{breakdown === null ? '—' : `${breakdown.receive} USDT`}</dd>
+          </div>
+          <div>
+            <dt>{t('withdraw.fee')}</dt>
+            <dd>{displayAmount(terms.fee)} USDT</dd>
+          </div>
+          <div>
+            <dt>{t('withdraw.total')}</dt>
+            <dd>{breakdown === null ? '—' : `${breakdown.total} USDT`}</dd>
+          </div>
+        </dl>
+      )}
+      <Field
+        label={t('field.tradePassword')}
+        type="password"
+        autoComplete="off"
+        maxLength={128}
+        required
+        {...form.bind('tradePassword')}
+      />
+      <Field
+        label={t('field.authenticatorCode')}
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        pattern="[0-9]*"
+        maxLength={6}
+        required
+        {...form.bind('googleCode')}
+      />
+      <p className="muted form__hint">{t('withdraw.online_only')}</p>
+      <Button
+        type="submit"
+        color="primary"
+        block
+        size="large"
+        loading={sending}
+        disabled={disabledReason !== null}
+        aria-describedby={disabledReason === null ? undefined : submitHintId}
+      >
+        {t('withdraw.submit')}
+      </Button>
+      {disabledReason !== null && (
+        <p id={submitHintId} className="muted withdraw-submit-hint">
+          {disabledReason}
+        </p>
+      )}
+      <CommandStatus command={command ?? null} sending={sending} notice={notice} />
+    </form>
+  );
+}
+
+/** The command being sent (a status), or why the last one was not made (an alert). */
+function CommandStatus({
+  command,
+  sending,
+  notice,
+}: {
+  command: WithdrawCommand | null;
+  sending: boolean;
+  notice: string | null;
+}) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <p className="withdraw-status" role="status">
+        {sending ? t('withdraw.sending', { amount: command === null ? '' : command.params.amount }) : ''}
+      </p>
+      <p className="withdraw-status withdraw-status--error" role="alert">
+        {sending ? '' : (notice ?? '')}
+      </p>
+    </>
+  );
+}
+
+/** The user's methods as choices; one still in its cooldown is shown with its time and cannot be chosen. */
+function MethodPicker({
+  methods,
+  value,
+  usabilityOf,
+  error,
+  onChange,
+}: {
+  methods: readonly PaymentMethodRecord[];
+  value: string | null;
+  usabilityOf: (method: PaymentMethodRecord) => Usability;
+  error: string | undefined;
+  onChange: (id: string) => void;
+}) {
+  const { t } = useTranslation();
+  const errorId = useId();
+  return (
+    <fieldset
+      className={`withdraw-methods${error ? ' field--error' : ''}`}
+      aria-describedby={error ? errorId : undefined}
+    >
+      <legend className="field__label">{t('withdraw.method')}</legend>
+      {methods.length === 0 ? (
+        <p className="muted">{t('withdraw.no_methods')}</p>
+      ) : (
+        <ul className="withdraw-methods__list">
+          {methods.map((method) => {
+            const usability = usabilityOf(method);
+            return (
+              <li key={method.id}>
+                <label className={`withdraw-method${usability.usable ? '' : ' withdraw-method--cooling'}`}>
+                  <input
+                    type="radio"
+                    name="withdraw-method"
+                    value={method.id}
+                    checked={value === method.id}
+                    disabled={!usability.usable}
+                    onChange={() => onChange(method.id)}
+                  />
+                  <span className="withdraw-method__text">
+                    <span className="withdraw-method__name">
+                      {method.kind === 'chain' ? t('withdraw.kind_chain') : t('withdraw.kind_bank')} ·{' '}
+                      {methodName(method)}
+                    </span>
+                    {!usability.usable && (
+                      <span className="withdraw-method__cooldown">
+                        {t('withdraw.usable_from')} <DateTime at={usability.usableAt} style="short" />
+                      </span>
+                    )}
+                  </span>
+                </label>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      <p id={errorId} className="field__error" role={error ? 'alert' : undefined}>
+        {error ?? ''}
+      </p>
+      <Link className="withdraw-methods__manage" to={ROUTES.withdraw2}>
+        {t('withdraw.manage_methods')}
+      </Link>
+    </fieldset>
+  );
+}

@@ -1,0 +1,152 @@
+/**
+ * Withdrawal records (pages/withdraw_record/withdraw_record): the active account's synced
+ * `withdrawals`, newest first, each with its amount, fee, destination, status and stage, the
+ * reason of a rejection or failure, the transaction hash (copyable) or bank reference, and its
+ * times. Read from IndexedDB, so the page opens offline, with how fresh the list is.
+ */
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { WithdrawalRecord } from '../../../contract/api/withdraw.js';
+import { useActiveAccount, type ActiveAccount } from '../../db/sync-db.js';
+import { AsOf } from '../../ui/AsOf.js';
+import { copyText } from '../../ui/copy.js';
+import { DateTime } from '../../ui/DateTime.js';
+import { useAccountSyncedAt } from '../accounts/account-data.js';
+import { displayAmount, shortHash } from '../recharge/recharge-view.js';
+import { useWithdrawals } from './use-withdraw.js';
+import {
+  destinationOf,
+  reasonOf,
+  stageKey,
+  statusKey,
+  statusTone,
+  WITHDRAWALS_PAGE,
+} from './withdraw-view.js';
+import './withdraw.css';
+
+const COLLECTIONS = ['withdrawals'] as const;
+
+export default function WithdrawRecordsPage() {
+  const { t } = useTranslation();
+  const active = useActiveAccount();
+  const syncedAt = useAccountSyncedAt(active ?? null, COLLECTIONS);
+  if (active === undefined) return null;
+  if (active === null)
+    return (
+      <div className="page-padding">
+        <p className="card muted">{t('my.no_account')}</p>
+      </div>
+    );
+  return (
+    <div className="page-padding stack">
+      <AsOf syncedAt={syncedAt} />
+      {/* Another account starts the list again, at its first page. */}
+      <Withdrawals key={`${active.userId}/${active.accountId}`} active={active} />
+    </div>
+  );
+}
+
+function Withdrawals({ active }: { active: ActiveAccount }) {
+  const { t } = useTranslation();
+  const [shown, setShown] = useState(WITHDRAWALS_PAGE);
+  // One more than shown, to know whether there is more.
+  const withdrawals = useWithdrawals(active, shown + 1);
+  if (withdrawals === undefined) return null;
+  if (withdrawals.length === 0) return <p className="card muted">{t('withdraw.records_empty')}</p>;
+  return (
+    <>
+      <ul className="card row-list" aria-label={t('withdraw.records_title')}>
+        {withdrawals.slice(0, shown).map((withdrawal) => (
+          <WithdrawalLine key={withdrawal.id} withdrawal={withdrawal} />
+        ))}
+      </ul>
+      {withdrawals.length > shown && (
+        <button
+          type="button"
+          className="link-button records__more"
+          onClick={() => setShown((count) => count + WITHDRAWALS_PAGE)}
+        >
+          {t('withdraw.more')}
+        </button>
+      )}
+    </>
+  );
+}
+
+function WithdrawalLine({ withdrawal }: { withdrawal: WithdrawalRecord }) {
+  const { t } = useTranslation();
+  const reason = reasonOf(withdrawal);
+  const copy = (text: string) =>
+    void copyText(text, {
+      empty: t('copy.empty'),
+      unsupported: t('copy.unsupported'),
+      failed: t('copy.failed'),
+      copied: t('copy.copied'),
+    });
+  return (
+    <li className="withdrawal">
+      <p className="withdrawal__amount">
+        {displayAmount(withdrawal.amount)} <span className="withdrawal__unit">USDT</span>
+      </p>
+      <p className={`withdrawal__status withdrawal__status--${statusTone(withdrawal.status)}`}>
+        {t(statusKey(withdrawal.status))} · {t(stageKey(withdrawal.stage))}
+      </p>
+      <dl className="withdrawal__details">
+        <div>
+          <dt>{t('withdraw.destination')}</dt>
+          <dd>{destinationOf(withdrawal)}</dd>
+        </div>
+        <div>
+          <dt>{t('withdraw.fee')}</dt>
+          <dd>{displayAmount(withdrawal.fee)} USDT</dd>
+        </div>
+        <div>
+          <dt>{t('withdraw.total')}</dt>
+          <dd>{displayAmount(withdrawal.total)} USDT</dd>
+        </div>
+        {reason !== null && (
+          <div className="withdrawal__reason">
+            <dt>{t('withdraw.reason')}</dt>
+            <dd>{reason}</dd>
+          </div>
+        )}
+        {withdrawal.txHash !== null && (
+          <div>
+            <dt>{t('withdraw.transaction')}</dt>
+            <dd className="withdrawal__hash">
+              <code title={withdrawal.txHash}>{shortHash(withdrawal.txHash)}</code>
+              <button
+                type="button"
+                className="link-button"
+                onClick={() => copy(withdrawal.txHash ?? '')}
+                aria-label={t('withdraw.copy_hash')}
+              >
+                {t('copy.action')}
+              </button>
+            </dd>
+          </div>
+        )}
+        {withdrawal.reference !== null && (
+          <div>
+            <dt>{t('withdraw.reference')}</dt>
+            <dd>{withdrawal.reference}</dd>
+          </div>
+        )}
+        <div>
+          <dt>{t('withdraw.created_at')}</dt>
+          <dd>
+            <DateTime at={withdrawal.createdAt} style="short" />
+          </dd>
+        </div>
+        {withdrawal.completedAt !== null && (
+          <div>
+            <dt>{t('withdraw.completed_at')}</dt>
+            <dd>
+              <DateTime at={withdrawal.completedAt} style="short" />
+            </dd>
+          </div>
+        )}
+      </dl>
+    </li>
+  );
+}

@@ -1,0 +1,111 @@
+/**
+ * Live reads and the command of the withdrawal pages: the terms of a withdrawal now (asked of the
+ * server each time, never stored: a stale window or limit would mislead), the withdrawal command
+ * in the outbox followed to its end, and the account's synced withdrawals. Import from lazy
+ * pages only (it loads the collections' schemas through src/db).
+ */
+import { useLiveQuery } from 'dexie-react-hooks';
+import { useCallback, useEffect, useState } from 'react';
+import type { WithdrawIndexData, WithdrawalRecord } from '../../../contract/api/withdraw.js';
+import type { OutboxRecord } from '../../../sync/commands.js';
+import { useOutcome } from '../../app/outcome.js';
+import { send } from '../../app/worker-client.js';
+import { accountDatabase, userDatabase, type ActiveAccount } from '../../db/sync-db.js';
+
+/**
+ * Where the terms stand: `loading` (asked, no answer yet), `ready` (the server answered),
+ * `unavailable` (no answer: offline or the server unreachable), `refused` (told as a toast).
+ */
+export type TermsState = 'loading' | 'ready' | 'unavailable' | 'refused';
+
+export interface TermsView {
+  /** The last answer for this account, kept while a new one is asked for; null before the first. */
+  terms: WithdrawIndexData | null;
+  state: TermsState;
+  /** Asks the server again. */
+  reload: () => void;
+}
+
+/**
+ * /api/v1/withdraw/index for the account (and the chosen method, whose usability the server then
+ * gives), asked again on `reload`, when the method changes, when the link comes back and when the
+ * window opens or closes. A refusal follows the body-code rules (useOutcome).
+ */
+export function useWithdrawTerms(accountId: string, methodId: string | null, online: boolean): TermsView {
+  const handle = useOutcome();
+  const [round, setRound] = useState(0);
+  const [last, setLast] = useState<{ accountId: string; terms: WithdrawIndexData } | null>(null);
+  const [answered, setAnswered] = useState<{ key: string; state: TermsState } | null>(null);
+  const reload = useCallback(() => setRound((value) => value + 1), []);
+  const key = `${accountId}/${methodId ?? ''}/${String(online)}/${round}`;
+
+  useEffect(() => {
+    let live = true;
+    void send('withdraw-index', methodId === null ? { accountId } : { accountId, methodId }).then(
+      (outcome) => {
+        if (!live) return;
+        if (outcome.kind === 'ok') {
+          setLast({ accountId, terms: outcome.data });
+          setAnswered({ key, state: 'ready' });
+        } else if (outcome.kind === 'transport') {
+          // Told on the page (a withdrawal needs a connection), not as a toast.
+          setAnswered({ key, state: 'unavailable' });
+        } else {
+          setAnswered({ key, state: 'refused' });
+          handle(outcome);
+        }
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [key, accountId, methodId, handle]);
+
+  const terms = last?.accountId === accountId ? last.terms : null;
+  // The window opens or closes at a known time: ask again then, so "open" is never stale.
+  const turn = terms === null ? null : (terms.window.closesAt ?? terms.window.nextOpen);
+  useEffect(() => {
+    if (turn === null) return;
+    // Capped: a timer longer than 2^31 ms fires at once; after a day the page asks again anyway.
+    const wait = Math.min(Math.max(Date.parse(turn) - Date.now(), 0) + 1_000, 24 * 60 * 60 * 1000);
+    const timer = setTimeout(reload, wait);
+    return () => clearTimeout(timer);
+  }, [turn, reload]);
+
+  return { terms, state: answered?.key === key ? answered.state : 'loading', reload };
+}
+
+export type WithdrawCommand = Extract<OutboxRecord, { kind: 'withdraw-create' }>;
+
+/**
+ * The withdrawal command this page follows: the one it queued (`id`), else one from the account
+ * still queued or being sent (the page was left and opened again meanwhile). Undefined while
+ * loading.
+ */
+export function useWithdrawCommand(
+  active: ActiveAccount,
+  id: string | null,
+): WithdrawCommand | null | undefined {
+  const { userId, accountId } = active;
+  return useLiveQuery(async () => {
+    const outbox = userDatabase(userId).outbox;
+    const isOwn = (row: OutboxRecord): row is WithdrawCommand =>
+      row.kind === 'withdraw-create' && row.params.accountId === accountId;
+    if (id !== null) {
+      const row = await outbox.get(id);
+      return row !== undefined && isOwn(row) ? row : null;
+    }
+    const pending = await outbox.where('state').anyOf('queued', 'sending').toArray();
+    return pending.find(isOwn) ?? null;
+  }, [userId, accountId, id]);
+}
+
+/** The account's newest `limit` withdrawals, newest first; undefined while loading. */
+export function useWithdrawals(active: ActiveAccount, limit: number): WithdrawalRecord[] | undefined {
+  const { userId, accountId } = active;
+  return useLiveQuery(
+    () =>
+      accountDatabase(userId, accountId).withdrawals.orderBy('createdAt').reverse().limit(limit).toArray(),
+    [userId, accountId, limit],
+  );
+}
