@@ -23,6 +23,7 @@ import {
 import { depositRecordSchema } from './api/recharge.js';
 import { withdrawalRecordSchema } from './api/withdraw.js';
 import { exchangeRecordSchema } from './api/exchange.js';
+import { deliveryRecordSchema } from './api/delivery.js';
 
 export type SyncScope = 'public' | 'user' | 'account';
 
@@ -46,6 +47,8 @@ export const SYNC_COLLECTIONS = {
   deposits: { scope: 'account', record: depositRecordSchema, index: 'id, detectedAt, status' },
   withdrawals: { scope: 'account', record: withdrawalRecordSchema, index: 'id, createdAt, status' },
   exchanges: { scope: 'account', record: exchangeRecordSchema, index: 'id, createdAt' },
+  /** The platform's published trade settlements (not anyone's positions). */
+  delivery: { scope: 'public', record: deliveryRecordSchema, index: 'id, closeTime' },
 } as const satisfies Record<string, CollectionSpec>;
 
 export type CollectionName = keyof typeof SYNC_COLLECTIONS;

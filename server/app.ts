@@ -49,6 +49,7 @@ import type { DevnetInfo } from './chains/devnet.js';
 import { RechargeService } from './services/recharge.service.js';
 import { DepositWatcher, WatcherLoop } from './services/deposit-watcher.js';
 import { SweepService } from './services/sweep.service.js';
+import { DeliveryService } from './services/delivery.service.js';
 import { PaymentService } from './services/payment.service.js';
 import { CalendarService } from './services/calendar.service.js';
 import { ExchangeService } from './services/exchange.service.js';
@@ -152,6 +153,7 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
     calendar: new CalendarService(db, commands, clock, config.timezone),
     security,
     exchange: new ExchangeService(db, commands, clock, security, config.exchange),
+    delivery: new DeliveryService(db, commands, clock),
   };
   const watchers = Object.values(chains).flatMap(({ adapter, finality, startBlock }) =>
     adapter

@@ -36,8 +36,9 @@ export function accountDbName(userId: string, accountId: string): string {
  * 3: `deposits` and the local `depositAddresses` in the account databases. Only tables were added.
  * 4: the local `paymentMethods` in the user database. Only a table was added.
  * 5: `withdrawals` and `exchanges` in the account databases. Only tables were added.
+ * 6: `delivery` in `coffer-public`. Only a table was added.
  */
-export const SYNC_DB_VERSION = 5;
+export const SYNC_DB_VERSION = 6;
 
 type ScopeOf<C extends CollectionName> = (typeof SYNC_COLLECTIONS)[C]['scope'];
 /** The collections of one scope, e.g. `CollectionIn<'public'>` = news | notices | quotes. */

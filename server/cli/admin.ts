@@ -15,6 +15,7 @@
  *                                                          from F or standard input, used, never stored)
  *   withdraw list [--status S]                            withdraw approve --id I [--as NAME]
  *   withdraw reject --id I --reason R [--as NAME]         withdraw paid --id I --reference X [--as NAME]
+ *   delivery import <file.csv>                            (publishes every line of the file, or none)
  * Works on the same database as `npm start` (DATA_DIR or DATABASE_URL); every change is audited as `cli`.
  */
 import fs from 'node:fs';
@@ -30,6 +31,7 @@ import {
   adminWithdrawRejectParamsSchema,
 } from '../../contract/api/withdraw.js';
 import { findDevnet } from '../chains/devnet.js';
+import { DELIVERY_COLUMNS } from '../../contract/api/delivery.js';
 import {
   feedbackReplyParamsSchema,
   newsWriteParamsSchema,
@@ -68,7 +70,8 @@ const USAGE = `usage: npm run admin -- <command>
   withdraw list [--status pending|success|failed]
   withdraw approve --id I [--as NAME]   (above the review threshold, two different NAMEs approve)
   withdraw reject --id I --reason R [--as NAME]
-  withdraw paid --id I --reference X [--as NAME]   (a bank card, or a TRC20 withdrawal sent by hand)`;
+  withdraw paid --id I --reference X [--as NAME]   (a bank card, or a TRC20 withdrawal sent by hand)
+  delivery import <file.csv>   (trade settlement records: a header naming ${DELIVERY_COLUMNS.join(',')}; all lines or none)`;
 
 /** Parses CLI values with a route's schema, so the CLI refuses what the API refuses. */
 function parsed<S extends z.ZodType>(schema: S, values: Record<string, unknown>): z.output<S> {
@@ -160,7 +163,8 @@ async function main(argv: string[]): Promise<void> {
     !withValue('price', 'set') &&
     !withValue('setting', 'set') &&
     !withValue('calendar', 'set') &&
-    !(positionals[0] === 'sweep' && positionals.length === 2)
+    !(positionals[0] === 'sweep' && positionals.length === 2) &&
+    !(positionals[0] === 'delivery' && positionals[1] === 'import' && positionals.length === 3)
   ) {
     throw new UsageError(USAGE);
   }
@@ -285,6 +289,12 @@ async function main(argv: string[]): Promise<void> {
             parsed(calendarSetParamsSchema, { date, kind }),
           );
           console.log(`${date} ${kind}; ${days.items.length} exception(s) in the calendar`);
+          return;
+        }
+        if (positionals[0] === 'delivery') {
+          const file = positionals[2] ?? '';
+          const imported = await server.services.delivery.importFromCli(fs.readFileSync(file, 'utf8'));
+          console.log(`${imported.imported} delivery record(s) published from ${file}`);
           return;
         }
         if (positionals[0] === 'sweep') {

@@ -14,6 +14,7 @@ import { paymentRoutes } from './payment.routes.js';
 import { calendarRoutes } from './calendar.routes.js';
 import { securityRoutes } from './security.routes.js';
 import { exchangeRoutes } from './exchange.routes.js';
+import { deliveryRoutes } from './delivery.routes.js';
 
 const ROUTE_LISTS: readonly RoutesOf[] = [
   ssoRoutes,
@@ -29,6 +30,7 @@ const ROUTE_LISTS: readonly RoutesOf[] = [
   calendarRoutes,
   securityRoutes,
   exchangeRoutes,
+  deliveryRoutes,
 ];
 
 /** Registers every route list; a path declared twice fails at start. */

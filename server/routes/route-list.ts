@@ -22,6 +22,7 @@ import type { PaymentService } from '../services/payment.service.js';
 import type { CalendarService } from '../services/calendar.service.js';
 import type { SecurityService } from '../services/security.service.js';
 import type { ExchangeService } from '../services/exchange.service.js';
+import type { DeliveryService } from '../services/delivery.service.js';
 
 export interface AppServices {
   translator: Translator;
@@ -41,6 +42,7 @@ export interface AppServices {
   calendar: CalendarService;
   security: SecurityService;
   exchange: ExchangeService;
+  delivery: DeliveryService;
 }
 
 export type Define = <P extends z.ZodType, D extends z.ZodType>(def: RouteDefinition<P, D>) => void;

@@ -23,6 +23,8 @@ import type { ExchangeRecord } from '../../contract/api/exchange.js';
 import type { ExchangeDirection } from '../../contract/exchange-quote.js';
 import type { Asset } from '../../contract/api/account.js';
 import type { ExchangeRow } from '../repositories/exchanges.repository.js';
+import type { DeliveryRecord } from '../../contract/api/delivery.js';
+import type { DeliveryRow } from '../repositories/delivery.repository.js';
 
 type AccountRow = typeof accounts.$inferSelect;
 
@@ -168,4 +170,21 @@ export const toWithdrawalRecord = (row: WithdrawalRow): WithdrawalRecord => ({
   createdAt: row.createdAt.toISOString(),
   completedAt: row.completedAt?.toISOString() ?? null,
   updatedAt: row.updatedAt.toISOString(),
+});
+
+export const toDeliveryRecord = (row: DeliveryRow): DeliveryRecord => ({
+  id: String(row.id),
+  orderNo: row.orderNo,
+  symbol: row.symbol,
+  direction: row.direction === 'sell' ? 'sell' : 'buy', // a CHECK keeps it to buy or sell
+  lots: row.lots,
+  leverage: row.leverage,
+  openPrice: row.openPrice,
+  closePrice: row.closePrice,
+  openTime: row.openTime.toISOString(),
+  closeTime: row.closeTime.toISOString(),
+  margin: formatMoney(minor(row.margin)),
+  spread: row.spread,
+  profitLoss: formatMoney(minor(row.profitLoss)),
+  publishedAt: row.publishedAt.toISOString(),
 });

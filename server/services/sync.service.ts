@@ -26,6 +26,7 @@ import { findUserById, listAccounts } from '../repositories/users.repository.js'
 import {
   toAccountRecord,
   toBalanceRecord,
+  toDeliveryRecord,
   toDepositRecord,
   toExchangeRecord,
   toFeedbackRecord,
@@ -43,6 +44,7 @@ import { rabPrice } from './settings.service.js';
 import { depositsByIds } from '../repositories/deposits.repository.js';
 import { withdrawalsByIds } from '../repositories/withdrawals.repository.js';
 import { exchangesByIds } from '../repositories/exchanges.repository.js';
+import { deliveryRecordsByIds } from '../repositories/delivery.repository.js';
 
 type Loader = (db: Executor, scopeId: number, ids: string[]) => Promise<Array<{ id: string }>>;
 const numericIds = (ids: string[]) => ids.filter((id) => /^\d{1,15}$/.test(id)).map(Number);
@@ -81,6 +83,8 @@ const LOADERS: Record<CollectionName, Loader> = {
   },
   deposits: async (db, accountId, ids) =>
     (await depositsByIds(db, accountId, numericIds(ids))).map(toDepositRecord),
+  delivery: async (db, _scope, ids) =>
+    (await deliveryRecordsByIds(db, numericIds(ids))).map(toDeliveryRecord),
   exchanges: async (db, accountId, ids) =>
     (await exchangesByIds(db, accountId, numericIds(ids))).map(toExchangeRecord),
   withdrawals: async (db, accountId, ids) =>

@@ -955,6 +955,21 @@ describe.each(tiers)('hostile input on %s', (tier) => {
       googleCode: '123456',
       stage: 'awaiting_review',
       reference: 'REF-1',
+      orderNo: 'D-1',
+      lots: '0.1',
+      leverage: '100',
+      openPrice: '2031.45',
+      closePrice: '2040.1',
+      openTime: '2026-01-02T01:00:00Z',
+      closeTime: '2026-01-02T03:00:00Z',
+      margin: '203.14',
+      spread: '0.25',
+      profitLoss: '-12.5',
+      csv: 'orderNo',
+    };
+    /** Where one field name means different things on different routes: the route's own valid sample. */
+    const ROUTE_SAMPLES: Record<string, Record<string, unknown>> = {
+      '/api/admin/hosting/delivery/add': { direction: 'buy' },
     };
     const probes: Probe[] = [];
     const expected = new Map<string, string>();
@@ -965,7 +980,7 @@ describe.each(tiers)('hostile input on %s', (tier) => {
       for (const field of target.fields.filter((item) => item.kind === 'string')) {
         const params: Record<string, unknown> = {};
         for (const other of target.fields) {
-          const sample = SAMPLES[other.name];
+          const sample = ROUTE_SAMPLES[target.path]?.[other.name] ?? SAMPLES[other.name];
           if (sample === undefined)
             throw new Error(`add a valid sample for field "${other.name}" of ${target.path}`);
           params[other.name] = sample;
