@@ -11,7 +11,7 @@ import {
   DIGITS_PATTERN,
   MAINLAND_MOBILE_PATTERN,
 } from '../contract/validation.js';
-import { errorOfIssue } from '../server/http/params.js';
+import { errorOfIssue } from '../server/core/params.js';
 
 const valid = {
   email: 'User@Example.com',

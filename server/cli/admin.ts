@@ -48,7 +48,7 @@ import { loadConfig } from '../config.js';
 import { BusinessError } from '../core/errors.js';
 import { loadTranslator } from '../i18n/i18n.js';
 import { JobName } from '../jobs/scheduler.js';
-import { errorOfIssue } from '../http/params.js';
+import { errorOfIssue } from '../core/params.js';
 
 const USAGE = `usage: npm run admin -- <command>
   operator create --email E --role superadmin|finance|compliance|support|content [--password P]

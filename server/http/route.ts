@@ -15,7 +15,8 @@ import { OperatorService } from '../services/operators.service.js';
 import { BusinessError, notLoggedIn } from '../core/errors.js';
 import { renderAnswer } from './answer.js';
 import type { Caller, RequestContext } from '../core/context.js';
-import { idempotencyKeyOf, mergeParams, parseParams, requestHashOf } from './params.js';
+import { parseParams } from '../core/params.js';
+import { idempotencyKeyOf, mergeParams, requestHashOf } from './params.js';
 
 /** Who may call: anyone, a customer, a customer or any operator, or operators with one of `roles`. */
 export type Access = 'public' | 'user' | 'signed-in' | { roles: readonly OperatorRole[] };

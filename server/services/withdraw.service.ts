@@ -35,7 +35,7 @@ import { userIdOf, type RequestContext } from '../core/context.js';
 import { BusinessError, invalidField, notFound, notLoggedIn } from '../core/errors.js';
 import type { CommandRunner } from '../db/commands.js';
 import type { Database, Executor } from '../db/database.js';
-import { parseParams } from '../http/params.js';
+import { parseParams } from '../core/params.js';
 import { omnibusOf, platformBook, type BookRef } from '../ledger/books.js';
 import { accountBalances, hold, postHold, voidHold } from '../ledger/ledger.js';
 import { appendAudit } from '../repositories/operators.repository.js';
