@@ -41,6 +41,11 @@ export const ROUTES = {
   withdraw: '/pages/withdraw/withdraw',
   recharge: '/pages/withdraw/withdraw1',
   withdrawRecords: '/pages/withdraw_record/withdraw_record',
+  /**
+   * Hosting (issue 12): order_detail holds the delivery (trade settlement) records the platform
+   * publishes, a list rather than one order's detail (the spec shows delivery orders only as records).
+   */
+  delivery: '/pages/order_detail/order_detail',
 } as const;
 
 /** The five bottom tabs, in the spec's order. */

@@ -222,6 +222,13 @@ const built: RouteEntry[] = [
     title: 'withdraw.records_title',
     page: page(() => import('../features/withdraw/WithdrawRecordsPage.js')),
   },
+  {
+    path: ROUTES.delivery,
+    header: 'standard',
+    access: 'user',
+    title: 'delivery.title',
+    page: page(() => import('../features/delivery/DeliveryPage.js')),
+  },
 ];
 
 const numbered = (base: string, numbers: number[]) => numbers.map((n) => `${base}${n}`);
@@ -242,7 +249,6 @@ const notYetOpen: string[] = [
   ...numbered('/pages/blance_record/blance_record', [1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 12]),
   ...numbered('/pages/withdraw/withdraw', [3, 4, 5, 6]),
   ...numbered('/pages/withdraw_record/withdraw_record', [1, 2, 6, 7]),
-  '/pages/order_detail/order_detail',
   '/choose-location',
   '/open-location',
 ];

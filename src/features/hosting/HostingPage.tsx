@@ -1,5 +1,9 @@
-/** The hosting tab's frame: what it will hold, until its feature lands. */
+/** The hosting tab's frame: what it will hold, until its feature lands, and its record pages. */
 import { useTranslation } from 'react-i18next';
+import { ROUTES } from '../../app/paths.js';
+import { LinkList } from '../../ui/LinkList.js';
+
+const RECORD_ENTRIES = [['delivery.title', ROUTES.delivery]] as const;
 
 export default function HostingPage() {
   const { t } = useTranslation();
@@ -9,6 +13,7 @@ export default function HostingPage() {
         <p>{t('hosting.intro')}</p>
         <p className="muted">{t('common.coming_soon')}</p>
       </section>
+      <LinkList entries={RECORD_ENTRIES} />
     </div>
   );
 }

@@ -1,0 +1,111 @@
+/**
+ * Delivery (trade settlement) records (pages/order_detail/order_detail, issue 12): the trades the
+ * platform publishes, newest close first, from the public `delivery` collection, so the page
+ * opens offline. It says plainly what they are: the platform's published trades, not the
+ * customer's own positions, and nothing here changes a balance.
+ */
+import { useLiveQuery } from 'dexie-react-hooks';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { DeliveryRecord } from '../../../contract/api/delivery.js';
+import { send } from '../../app/worker-client.js';
+import { publicDatabase, useSyncedAt } from '../../db/sync-db.js';
+import { AsOf } from '../../ui/AsOf.js';
+import { DateTime } from '../../ui/DateTime.js';
+import { DELIVERY_PAGE, directionKey, leverageLabel, profitView } from './delivery-view.js';
+import './delivery.css';
+
+const COLLECTIONS = ['delivery'] as const;
+
+export default function DeliveryPage() {
+  const { t } = useTranslation();
+  const db = publicDatabase();
+  const syncedAt = useSyncedAt(db, COLLECTIONS);
+  const [shown, setShown] = useState(DELIVERY_PAGE);
+  // One more than shown, to know whether "more" has anything to add.
+  const records = useLiveQuery(
+    () =>
+      db.delivery
+        .orderBy('closeTime')
+        .reverse()
+        .limit(shown + 1)
+        .toArray(),
+    [db, shown],
+  );
+  useEffect(() => {
+    void send('sync-pull');
+  }, []);
+
+  return (
+    <div className="page-padding stack">
+      <section className="card delivery-notice" aria-labelledby="delivery-what">
+        <h2 id="delivery-what" className="card__title">
+          {t('delivery.what_title')}
+        </h2>
+        <p>{t('delivery.what_text')}</p>
+      </section>
+      <AsOf syncedAt={syncedAt} />
+      {records !== undefined && records.length === 0 && <p className="card muted">{t('delivery.empty')}</p>}
+      {records !== undefined && records.length > 0 && (
+        <ul className="delivery-list" aria-label={t('delivery.list_label')}>
+          {records.slice(0, shown).map((record) => (
+            <Trade key={record.id} record={record} />
+          ))}
+        </ul>
+      )}
+      {records !== undefined && records.length > shown && (
+        <button
+          type="button"
+          className="link-button records__more"
+          onClick={() => setShown((count) => count + DELIVERY_PAGE)}
+        >
+          {t('delivery.more')}
+        </button>
+      )}
+    </div>
+  );
+}
+
+function Trade({ record }: { record: DeliveryRecord }) {
+  const { t } = useTranslation();
+  const profit = profitView(record.profitLoss);
+  return (
+    <li className="card delivery">
+      <div className="delivery__head">
+        <h3 className="delivery__symbol">
+          {record.symbol}{' '}
+          <span className={`badge delivery__direction delivery__direction--${record.direction}`}>
+            {t(directionKey(record.direction))}
+          </span>
+        </h3>
+        <p className={`delivery__profit delivery__profit--${profit.outcome}`}>
+          <span className="visually-hidden">{t('delivery.profit_loss')} </span>
+          {profit.text} <span className="record__unit">USDT</span>
+        </p>
+      </div>
+      <p className="muted delivery__order">{t('delivery.order_no', { orderNo: record.orderNo })}</p>
+      <dl className="figures delivery__figures">
+        <dt>{t('delivery.open_price')}</dt>
+        <dd>{record.openPrice}</dd>
+        <dt>{t('delivery.close_price')}</dt>
+        <dd>{record.closePrice}</dd>
+        <dt>{t('delivery.open_time')}</dt>
+        <dd>
+          <DateTime at={record.openTime} style="short" />
+        </dd>
+        <dt>{t('delivery.close_time')}</dt>
+        <dd>
+          <DateTime at={record.closeTime} style="short" />
+        </dd>
+        <dt>{t('delivery.lots')}</dt>
+        <dd>{record.lots}</dd>
+        <dt>{t('delivery.leverage')}</dt>
+        <dd>{leverageLabel(record.leverage)}</dd>
+        <dt>{t('delivery.margin')}</dt>
+        <dd>{record.margin} USDT</dd>
+        <dt>{t('delivery.spread')}</dt>
+        <dd>{record.spread}</dd>
+      </dl>
+    </li>
+  );
+}
