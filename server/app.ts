@@ -47,7 +47,11 @@ import path from 'node:path';
 import { setUpChains } from './chains/setup.js';
 import type { DevnetInfo } from './chains/devnet.js';
 import { RechargeService } from './services/recharge.service.js';
-import { DepositWatcher, WatcherLoop } from './services/deposit-watcher.js';
+import { DepositWatcher } from './services/deposit-watcher.js';
+import { PollLoop } from './jobs/poll-loop.js';
+import { WithdrawalSender } from './services/withdrawal-sender.js';
+import { WithdrawService } from './services/withdraw.service.js';
+import { createEvmUsdtSender } from './chains/evm-sender.js';
 import { SweepService } from './services/sweep.service.js';
 import { DeliveryService } from './services/delivery.service.js';
 import { PaymentService } from './services/payment.service.js';
@@ -81,6 +85,8 @@ export interface CofferServer {
   scheduler: Scheduler;
   /** Each chain's deposit watcher, when its node or API is configured. */
   watchers: DepositWatcher[];
+  /** The send jobs of approved withdrawals (BEP20 when a node and a hot wallet are configured). */
+  withdrawalSenders: WithdrawalSender[];
   /** The operator's sweep of deposit addresses to the hot wallet (CLI only). */
   sweeps: SweepService;
   mailer: Mailer;
@@ -130,6 +136,26 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
   const secrets = new SecretBox(
     config.secretKey ?? devSecretKey(config.dataDir, (line) => app.log.warn(line)),
   );
+  const bep20 = chains.BEP20;
+  const hotWalletKey = config.bep20HotWalletKey ?? options.devnet?.hotWalletKey;
+  // Approved BEP20 withdrawals are sent by the send job when a node and a hot wallet are there;
+  // others (TRC20, bank cards) are paid by an operator.
+  const withdrawalSenders =
+    bep20.url && hotWalletKey
+      ? [
+          new WithdrawalSender(
+            db,
+            clock,
+            'BEP20',
+            createEvmUsdtSender({
+              rpcUrl: bep20.url,
+              contract: bep20.info.contract,
+              decimals: bep20.info.decimals,
+              hotWalletKey,
+            }),
+          ),
+        ]
+      : [];
   const security = new SecurityService(db, commands, clock, codes, limits, secrets, config.scryptCost);
   const services: AppServices = {
     translator,
@@ -154,6 +180,15 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
     security,
     exchange: new ExchangeService(db, commands, clock, security, config.exchange),
     delivery: new DeliveryService(db, commands, clock),
+    withdraw: new WithdrawService(
+      db,
+      commands,
+      clock,
+      security,
+      config.timezone,
+      config.withdraw,
+      new Set(withdrawalSenders.map((sender) => sender.chain)),
+    ),
   };
   const watchers = Object.values(chains).flatMap(({ adapter, finality, startBlock }) =>
     adapter
@@ -164,7 +199,6 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
     info: (line: string) => app.log.info(line),
     warn: (line: string) => app.log.warn(line),
   };
-  const bep20 = chains.BEP20;
   const sweeps = new SweepService(
     db,
     clock,
@@ -173,11 +207,13 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
       ? {
           rpcUrl: bep20.url,
           contract: bep20.info.contract,
-          hotWalletKey: config.bep20HotWalletKey ?? options.devnet?.hotWalletKey,
+          hotWalletKey,
         }
       : undefined,
   );
-  const loops = watchers.map((watcher) => new WatcherLoop(watcher, config.chains.pollSeconds, watcherLog));
+  const loops = [...watchers, ...withdrawalSenders].map(
+    (poller) => new PollLoop(poller, config.chains.pollSeconds, watcherLog),
+  );
   const scheduler = new Scheduler(
     db,
     clock,
@@ -263,6 +299,7 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
     services,
     scheduler,
     watchers,
+    withdrawalSenders,
     sweeps,
     mailer,
     counters,

@@ -13,6 +13,7 @@ import { rechargeRoutes } from './recharge.routes.js';
 import { paymentRoutes } from './payment.routes.js';
 import { calendarRoutes } from './calendar.routes.js';
 import { securityRoutes } from './security.routes.js';
+import { withdrawRoutes } from './withdraw.routes.js';
 import { exchangeRoutes } from './exchange.routes.js';
 import { deliveryRoutes } from './delivery.routes.js';
 
@@ -31,6 +32,7 @@ const ROUTE_LISTS: readonly RoutesOf[] = [
   securityRoutes,
   exchangeRoutes,
   deliveryRoutes,
+  withdrawRoutes,
 ];
 
 /** Registers every route list; a path declared twice fails at start. */
