@@ -321,7 +321,7 @@ async function main(argv: string[]): Promise<void> {
             parsed(platformSettingsParamsSchema, change),
           );
           console.log(
-            `RAB price ${settings.rabPriceUsdt} USDT, newcomer incentive ${settings.newcomerIncentive} USDT`,
+            `RAB price ${settings.rabPriceUsdt} USDT (price version ${settings.rabPriceVersion ?? 'none'}), newcomer incentive ${settings.newcomerIncentive} USDT`,
           );
           return;
         }
