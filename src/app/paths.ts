@@ -40,6 +40,8 @@ export const ROUTES = {
   accounts: '/pages/setting/setting4',
   withdraw: '/pages/withdraw/withdraw',
   recharge: '/pages/withdraw/withdraw1',
+  /** The RAB/USDT exchange and its records. */
+  exchange: '/pages/withdraw/withdraw3',
   withdrawRecords: '/pages/withdraw_record/withdraw_record',
   /**
    * Hosting (issue 12): order_detail holds the delivery (trade settlement) records the platform

@@ -209,6 +209,13 @@ const built: RouteEntry[] = [
     page: page(() => import('../features/payments/PaymentMethodsPage.js')),
   },
   {
+    path: ROUTES.exchange,
+    header: 'standard',
+    access: 'user',
+    title: 'exchange.title',
+    page: page(() => import('../features/exchange/ExchangePage.js')),
+  },
+  {
     path: ROUTES.withdraw,
     header: 'standard',
     access: 'user',
@@ -247,7 +254,7 @@ const notYetOpen: string[] = [
   '/pages/share_poster/share_poster',
   ...numbered('/pages/setting/setting', [2, 5]),
   ...numbered('/pages/blance_record/blance_record', [1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 12]),
-  ...numbered('/pages/withdraw/withdraw', [3, 4, 5, 6]),
+  ...numbered('/pages/withdraw/withdraw', [4, 5, 6]),
   ...numbered('/pages/withdraw_record/withdraw_record', [1, 2, 6, 7]),
   '/choose-location',
   '/open-location',

@@ -106,9 +106,9 @@ describe('routes', () => {
       expect(routeOf(path)?.header, path).toBe('standard');
   });
 
-  test('built now: login, register and its verify code, forgot password, download, the five tabs, settings, nickname and avatar, feedback, the news article, the outbox, wallet records, accounts, recharge, withdrawal methods, the withdrawal and its records, delivery records, and the password and authenticator pages; the rest says "not yet open"', () => {
+  test('built now: login, register and its verify code, forgot password, download, the five tabs, settings, nickname and avatar, feedback, the news article, the outbox, wallet records, accounts, recharge, withdrawal methods, the exchange, the withdrawal and its records, delivery records, and the password and authenticator pages; the rest says "not yet open"', () => {
     const built = ROUTE_TABLE.filter((entry) => entry.page).map((entry) => entry.path);
-    expect(built).toHaveLength(28);
+    expect(built).toHaveLength(29);
     for (const path of [
       '/pages/setting/setting1',
       '/pages/setting/setting3',
@@ -118,6 +118,7 @@ describe('routes', () => {
       '/pages/second/second1',
       '/pages/withdraw/withdraw1',
       '/pages/withdraw/withdraw2',
+      '/pages/withdraw/withdraw3',
       '/pages/withdraw/withdraw',
       '/pages/withdraw_record/withdraw_record',
       '/pages/order_detail/order_detail',

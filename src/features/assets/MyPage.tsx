@@ -26,6 +26,7 @@ const MONEY_ENTRIES = [
   ['my.recharge', ROUTES.recharge],
   ['my.withdraw', ROUTES.withdraw],
   ['withdraw.records_title', ROUTES.withdrawRecords],
+  ['my.exchange', ROUTES.exchange],
   ['my.payment_methods', ROUTES.withdraw2],
   ['my.records', ROUTES.walletRecords],
   ['my.manage_accounts', ROUTES.accounts],

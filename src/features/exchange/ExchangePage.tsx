@@ -1,0 +1,592 @@
+/**
+ * The exchange (pages/withdraw/withdraw3, issue 11): RAB to USDT or back at the operators' price,
+ * with a live quote computed by the server's own integer rule (what you pay, what you receive
+ * after the fee, the fee and any rounding kept), the price version it stands on, the trade
+ * password, and the account's exchange records. The exchange is an outbox command sent only
+ * while online and expired after a minute: it names the price version shown, and when the price
+ * changed meanwhile the server refuses it (409) and the page shows the new price and asks to
+ * confirm again. Offline the records and the last pulled price still show, with their age.
+ */
+import { Button } from 'antd-mobile';
+import { useEffect, useId, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { BalanceRecord, PriceRecord } from '../../../contract/api/account.js';
+import type { ExchangeIndexData, ExchangeRecord } from '../../../contract/api/exchange.js';
+import { REQUEST_DEBOUNCE_MS } from '../../../contract/constants.js';
+import { checkPassword } from '../../../contract/validation.js';
+import { useOutcome } from '../../app/outcome.js';
+import { send } from '../../app/worker-client.js';
+import { useActiveAccount, type ActiveAccount } from '../../db/sync-db.js';
+import { AsOf } from '../../ui/AsOf.js';
+import { DateTime, formatTime } from '../../ui/DateTime.js';
+import { Field } from '../../ui/Field.js';
+import { useLink } from '../../ui/OfflineBanner.js';
+import { toast } from '../../ui/toast.js';
+import { useAccountSyncedAt, useBalance } from '../accounts/account-data.js';
+import { useChecks } from '../auth/messages.js';
+import { useForm } from '../auth/use-form.js';
+import { useRefusalMessage } from '../outbox/messages.js';
+import {
+  ASSETS_OF,
+  commandOutcome,
+  EXCHANGE_DIRECTIONS,
+  EXCHANGES_PAGE,
+  isDirection,
+  quoteView,
+  ratePercent,
+  shownAmount,
+  type ExchangeDirection,
+  type QuoteView,
+} from './exchange-view.js';
+import {
+  useExchangeCommand,
+  useExchanges,
+  useExchangeTerms,
+  usePullOnOpen,
+  useSyncedPrice,
+  type ExchangeCommand,
+} from './use-exchange.js';
+import './exchange.css';
+
+const BALANCE_COLLECTIONS = ['balances'] as const;
+const RECORD_COLLECTIONS = ['exchanges'] as const;
+const PRICE_COLLECTIONS = ['prices'] as const;
+
+export default function ExchangePage() {
+  const { t } = useTranslation();
+  const active = useActiveAccount();
+  if (active === undefined) return null;
+  if (active === null)
+    return (
+      <div className="page-padding">
+        <p className="card muted">{t('my.no_account')}</p>
+      </div>
+    );
+  // Another account starts the page again.
+  return <Exchange key={`${active.userId}/${active.accountId}`} active={active} />;
+}
+
+function Exchange({ active }: { active: ActiveAccount }) {
+  const { t } = useTranslation();
+  const online = useLink() === 'online';
+  const synced = useSyncedPrice();
+  const { terms, state, reload } = useExchangeTerms(active.accountId, online, synced?.priceVersion ?? null);
+  const balance = useBalance(active);
+  const [direction, setDirection] = useState<ExchangeDirection>('rab_to_usdt');
+  usePullOnOpen();
+
+  return (
+    <div className="page-padding stack">
+      <Balances active={active} terms={terms} balance={balance ?? null} />
+      <PriceCard active={active} terms={terms} synced={synced ?? null} />
+      {online && state === 'unavailable' && terms === null && (
+        <div className="card exchange-notice" role="status">
+          <p>{t('exchange.unavailable')}</p>
+          <Button size="small" onClick={reload}>
+            {t('exchange.retry')}
+          </Button>
+        </div>
+      )}
+      <DirectionPicker value={direction} onChange={setDirection} />
+      <ExchangeForm
+        active={active}
+        direction={direction}
+        terms={terms}
+        balance={balance ?? null}
+        online={online}
+        loading={state === 'loading' && terms === null}
+        onSettled={reload}
+      />
+      <Records active={active} />
+    </div>
+  );
+}
+
+/** The available figure of each asset: the server's (as of now), else the synced balance. */
+function availableOf(
+  asset: 'RAB' | 'USDT',
+  terms: ExchangeIndexData | null,
+  balance: BalanceRecord | null,
+): string | null {
+  if (terms !== null) return asset === 'RAB' ? terms.rab : terms.usdt;
+  if (balance === null) return null;
+  return asset === 'RAB' ? balance.rab : balance.cash;
+}
+
+function Balances({
+  active,
+  terms,
+  balance,
+}: {
+  active: ActiveAccount;
+  terms: ExchangeIndexData | null;
+  balance: BalanceRecord | null;
+}) {
+  const { t } = useTranslation();
+  const syncedAt = useAccountSyncedAt(active, BALANCE_COLLECTIONS);
+  const figure = (asset: 'RAB' | 'USDT') => {
+    const amount = availableOf(asset, terms, balance);
+    return amount === null ? '…' : shownAmount(amount);
+  };
+  return (
+    <section className="card card--accent" aria-labelledby="exchange-balances">
+      <h2 id="exchange-balances" className="card__label">
+        {t('exchange.balances_title')}
+      </h2>
+      <p className="card__figure exchange-balance">
+        {figure('RAB')} <span className="card__unit">RAB</span>
+      </p>
+      <p className="exchange-balance exchange-balance--second">
+        {figure('USDT')} <span className="card__unit">USDT</span>
+      </p>
+      {/* The synced figures say how fresh they are; the server's are as of now. */}
+      {terms === null && balance !== null && (
+        <div className="exchange-as-of">
+          <AsOf syncedAt={syncedAt} />
+        </div>
+      )}
+    </section>
+  );
+}
+
+/** The price and its version: the server's now, else the last pulled one with its age. */
+function PriceCard({
+  active,
+  terms,
+  synced,
+}: {
+  active: ActiveAccount;
+  terms: ExchangeIndexData | null;
+  synced: PriceRecord | null;
+}) {
+  const { t, i18n } = useTranslation();
+  const syncedAt = useAccountSyncedAt(active, [], PRICE_COLLECTIONS);
+  const price = terms !== null ? terms.price : (synced?.usdt ?? null);
+  const version = terms !== null ? terms.priceVersion : (synced?.priceVersion ?? null);
+  const setAt = terms !== null ? terms.priceUpdatedAt : (synced?.updatedAt ?? null);
+  const closed = terms !== null ? !terms.open : price === null || price === '0';
+  return (
+    <section className="card" aria-labelledby="exchange-price">
+      <h2 id="exchange-price" className="card__title">
+        {t('exchange.price_title')}
+      </h2>
+      {closed ? (
+        <p className="exchange-closed">{terms === null && synced === null ? '…' : t('exchange.closed')}</p>
+      ) : (
+        <>
+          <p className="exchange-price">{t('exchange.price_line', { price: shownAmount(price ?? '0') })}</p>
+          {version !== null && setAt !== null && (
+            <p className="muted exchange-price__version">
+              {t('exchange.price_version', { version, time: formatTime(setAt, i18n.language, 'short') })}
+            </p>
+          )}
+        </>
+      )}
+      {terms === null && synced !== null && <AsOf syncedAt={syncedAt} />}
+    </section>
+  );
+}
+
+function DirectionPicker({
+  value,
+  onChange,
+}: {
+  value: ExchangeDirection;
+  onChange: (direction: ExchangeDirection) => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <fieldset className="card choices">
+      <legend className="choices__legend">{t('exchange.direction')}</legend>
+      <div className="choices__options">
+        {EXCHANGE_DIRECTIONS.map((direction) => (
+          <label key={direction} className="choices__option">
+            <input
+              type="radio"
+              name="exchange-direction"
+              value={direction}
+              checked={value === direction}
+              onChange={(event) => {
+                if (isDirection(event.target.value)) onChange(event.target.value);
+              }}
+            />
+            <span className="choices__name">{t(`exchange.${direction}`)}</span>
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
+}
+
+/** Why the typed amount cannot be quoted, in the user's language; null when it can (or nothing is typed). */
+function useQuoteProblem() {
+  const { t } = useTranslation();
+  return (quote: QuoteView): string | null => {
+    switch (quote.kind) {
+      case 'invalid':
+        return t('server.amount_invalid');
+      case 'out_of_bounds':
+        return t('exchange.quote_out_of_bounds', {
+          minimum: shownAmount(quote.minimum),
+          maximum: shownAmount(quote.maximum),
+          asset: quote.asset,
+        });
+      case 'too_small':
+        return t('exchange.quote_too_small');
+      case 'too_large':
+        return t('server.exchange_amount_too_large');
+      case 'closed':
+        return t('exchange.closed');
+      case 'empty':
+        return t('server.field_required', { field: t('field.amount') });
+      case 'ok':
+        return null;
+    }
+  };
+}
+
+/** What the page tells after a command settled other than as done. */
+type Notice = { kind: 'stale'; version: string; message: string } | { kind: 'text'; text: string } | null;
+
+function ExchangeForm({
+  active,
+  direction,
+  terms,
+  balance,
+  online,
+  loading,
+  onSettled,
+}: {
+  active: ActiveAccount;
+  direction: ExchangeDirection;
+  terms: ExchangeIndexData | null;
+  balance: BalanceRecord | null;
+  online: boolean;
+  loading: boolean;
+  onSettled: () => void;
+}) {
+  const { t } = useTranslation();
+  const handle = useOutcome();
+  const refusal = useRefusalMessage();
+  const check = useChecks();
+  const quoteProblem = useQuoteProblem();
+  const form = useForm({ amount: '', tradePassword: '' });
+  const [commandId, setCommandId] = useState<string | null>(null);
+  const [notice, setNotice] = useState<Notice>(null);
+  const [enqueuing, setEnqueuing] = useState(false);
+  /** The trade password of the exchange under way, kept only until it settles (to confirm again after a price change). */
+  const password = useRef('');
+  const command = useExchangeCommand(active, commandId);
+  const settledIds = useRef(new Set<string>());
+  const staleReload = useRef<ReturnType<typeof setTimeout>>(undefined);
+  useEffect(() => () => clearTimeout(staleReload.current), []);
+  const boundsId = useId();
+  const submitHintId = useId();
+  const { assetIn } = ASSETS_OF[direction];
+  const quote = quoteView(direction, form.values.amount, terms, availableOf(assetIn, terms, balance));
+  const sending =
+    enqueuing || (command != null && (command.state === 'queued' || command.state === 'sending'));
+
+  // The command's answer, once: the page says it, then lets the user go on or confirm again.
+  useEffect(() => {
+    if (command == null || settledIds.current.has(command.id)) return;
+    const outcome = commandOutcome(command);
+    if (outcome === null) return;
+    settledIds.current.add(command.id);
+    switch (outcome.kind) {
+      case 'done':
+        setNotice(null);
+        password.current = '';
+        toast(
+          t('exchange.done', {
+            amount: command.params.amount,
+            asset: ASSETS_OF[command.params.direction].assetIn,
+          }),
+        );
+        form.set('amount')('');
+        break;
+      case 'stale':
+        // The password stays for one confirmation at the new price. The new price comes with a
+        // pull and a fresh read of the terms once the worker's debounce window (which would
+        // hand back the read made just before the refusal) has passed.
+        setNotice({ kind: 'stale', version: command.params.priceVersion, message: outcome.message });
+        void send('sync-pull');
+        clearTimeout(staleReload.current);
+        staleReload.current = setTimeout(onSettled, REQUEST_DEBOUNCE_MS + 100);
+        break;
+      case 'refused':
+        password.current = '';
+        // 300 goes to the trade password page after 1.5 s, 401 to login; the rest is a toast.
+        handle({ kind: 'refused', code: outcome.code, message: outcome.message, data: null });
+        setNotice({ kind: 'text', text: t('exchange.refused', { message: outcome.message }) });
+        break;
+      case 'expired':
+        password.current = '';
+        setNotice({ kind: 'text', text: t('exchange.expired') });
+        break;
+      case 'cancelled':
+        password.current = '';
+        setNotice({ kind: 'text', text: t('exchange.cancelled') });
+        break;
+    }
+    onSettled();
+    // Told here: it need not wait on the pending-changes page for the user too.
+    if (outcome.kind !== 'done' && outcome.kind !== 'cancelled')
+      void send('outbox-dismiss', { id: command.id });
+    // `form.set` is stable; the effect runs for each new state of the command.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [command, handle, onSettled, t]);
+
+  const enqueue = async (amount: string, tradePassword: string, priceVersion: string) => {
+    setNotice(null);
+    setEnqueuing(true);
+    try {
+      const result = await send('outbox-enqueue', {
+        kind: 'exchange-submit',
+        params: { accountId: active.accountId, direction, amount, priceVersion, tradePassword },
+      });
+      if (result.kind === 'refused') {
+        const text = result.reason === 'offline' ? t('exchange.offline') : refusal(result);
+        setNotice({ kind: 'text', text });
+        if (result.reason === 'invalid_input' && form.sink.fields.includes(result.field))
+          form.sink.show(result.field, text);
+        return;
+      }
+      password.current = tradePassword;
+      setCommandId(result.id);
+      form.set('tradePassword')('');
+    } finally {
+      setEnqueuing(false);
+    }
+  };
+
+  const onSubmit = form.submit(
+    ({ tradePassword }) => {
+      const problem = quoteProblem(quote);
+      return {
+        ...(problem === null ? {} : { amount: problem }),
+        ...check({ tradePassword: checkPassword(tradePassword) }),
+      };
+    },
+    async ({ amount, tradePassword }) => {
+      if (terms?.priceVersion == null) return;
+      await enqueue(amount.trim(), tradePassword, terms.priceVersion);
+    },
+  );
+
+  // After a price change: confirm the same amount again at the version now shown.
+  const newPrice =
+    notice?.kind === 'stale' && terms !== null && terms.open && terms.priceVersion !== notice.version
+      ? terms
+      : null;
+  const confirmAgain = () => {
+    if (newPrice?.priceVersion == null || quote.kind !== 'ok') return;
+    if (password.current === '') {
+      form.sink.show('tradePassword', t('server.field_required', { field: t('field.tradePassword') }));
+      return;
+    }
+    void enqueue(form.values.amount.trim(), password.current, newPrice.priceVersion);
+  };
+
+  const disabledReason = !online
+    ? t('exchange.offline')
+    : terms !== null && !terms.open
+      ? t('exchange.closed')
+      : null;
+
+  return (
+    <form className="card form" onSubmit={onSubmit} noValidate aria-labelledby="exchange-form">
+      <h2 id="exchange-form" className="card__title">
+        {t('exchange.form_title')}
+      </h2>
+      <Field
+        label={t('exchange.amount', { asset: assetIn })}
+        {...form.bind('amount')}
+        inputMode="decimal"
+        autoComplete="off"
+        maxLength={20}
+        required
+      />
+      <p id={boundsId} className="muted exchange-bounds">
+        {terms === null
+          ? loading
+            ? t('exchange.loading')
+            : ''
+          : t('exchange.bounds', {
+              minimum: shownAmount(terms.minimum),
+              maximum: shownAmount(terms.maximum),
+              asset: assetIn,
+            })}
+      </p>
+      <Quote quote={quote} feeRate={terms?.feeRate ?? null} />
+      <Field
+        label={t('exchange.trade_password')}
+        type="password"
+        autoComplete="off"
+        maxLength={128}
+        required
+        {...form.bind('tradePassword')}
+      />
+      <Button
+        type="submit"
+        color="primary"
+        block
+        size="large"
+        loading={sending}
+        disabled={disabledReason !== null || terms === null}
+        aria-describedby={disabledReason === null ? undefined : submitHintId}
+      >
+        {t('exchange.submit')}
+      </Button>
+      {disabledReason !== null && (
+        <p id={submitHintId} className="muted exchange-submit-hint">
+          {disabledReason}
+        </p>
+      )}
+      <CommandStatus command={command ?? null} sending={sending} />
+      {notice?.kind === 'stale' && (
+        <div className="exchange-stale" role="alert">
+          {newPrice === null ? (
+            <p>{notice.message}</p>
+          ) : (
+            <>
+              <p>{t('exchange.price_changed', { price: shownAmount(newPrice.price) })}</p>
+              <Button color="primary" onClick={confirmAgain} disabled={!online || quote.kind !== 'ok'}>
+                {t('exchange.confirm_again')}
+              </Button>
+            </>
+          )}
+        </div>
+      )}
+      <p className="exchange-status exchange-status--error" role="alert">
+        {notice?.kind === 'text' && !sending ? notice.text : ''}
+      </p>
+    </form>
+  );
+}
+
+/** The live quote: what the amount typed gets at the price shown, to the minor unit. */
+function Quote({ quote, feeRate }: { quote: QuoteView; feeRate: string | null }) {
+  const { t } = useTranslation();
+  const problem =
+    quote.kind === 'empty' || quote.kind === 'closed'
+      ? t('exchange.quote_empty')
+      : quote.kind === 'invalid'
+        ? t('server.amount_invalid')
+        : quote.kind === 'out_of_bounds'
+          ? t('exchange.quote_out_of_bounds', {
+              minimum: shownAmount(quote.minimum),
+              maximum: shownAmount(quote.maximum),
+              asset: quote.asset,
+            })
+          : quote.kind === 'too_small'
+            ? t('exchange.quote_too_small')
+            : quote.kind === 'too_large'
+              ? t('server.exchange_amount_too_large')
+              : null;
+  return (
+    <section className="exchange-quote" aria-labelledby="exchange-quote" aria-live="polite">
+      <h3 id="exchange-quote" className="exchange-quote__title">
+        {t('exchange.quote_title')}
+      </h3>
+      {quote.kind !== 'ok' ? (
+        <p className="muted">{problem}</p>
+      ) : (
+        <dl className="exchange-figures">
+          <div>
+            <dt>{t('exchange.quote_pay')}</dt>
+            <dd>
+              {quote.pay} {quote.payAsset}
+            </dd>
+          </div>
+          <div className="exchange-figures__receive">
+            <dt>{t('exchange.quote_receive')}</dt>
+            <dd>
+              {quote.receive} {quote.receiveAsset}
+            </dd>
+          </div>
+          <div>
+            <dt>{t('exchange.quote_fee', { rate: feeRate === null ? '' : ratePercent(feeRate) })}</dt>
+            <dd>{quote.fee} USDT</dd>
+          </div>
+          {quote.rounding !== null && (
+            <div>
+              <dt>{t('exchange.quote_rounding')}</dt>
+              <dd>{quote.rounding} USDT</dd>
+            </div>
+          )}
+        </dl>
+      )}
+      {quote.kind === 'ok' && quote.short && (
+        <p className="exchange-short">{t('exchange.quote_short', { asset: quote.payAsset })}</p>
+      )}
+    </section>
+  );
+}
+
+/** The exchange being sent, as a status. */
+function CommandStatus({ command, sending }: { command: ExchangeCommand | null; sending: boolean }) {
+  const { t } = useTranslation();
+  const asset = command === null ? '' : ASSETS_OF[command.params.direction].assetIn;
+  return (
+    <p className="exchange-status" role="status">
+      {sending && command !== null ? t('exchange.sending', { amount: command.params.amount, asset }) : ''}
+    </p>
+  );
+}
+
+function Records({ active }: { active: ActiveAccount }) {
+  const { t } = useTranslation();
+  const [shown, setShown] = useState(EXCHANGES_PAGE);
+  const syncedAt = useAccountSyncedAt(active, RECORD_COLLECTIONS);
+  // One more than shown, to know whether there is more.
+  const records = useExchanges(active, shown + 1);
+  const hasMore = records !== undefined && records.length > shown;
+  return (
+    <section className="stack" aria-labelledby="exchange-records">
+      <h2 id="exchange-records" className="section-title">
+        {t('exchange.records_title')}
+      </h2>
+      <AsOf syncedAt={syncedAt} />
+      {records !== undefined && records.length === 0 && (
+        <p className="card muted">{t('exchange.records_empty')}</p>
+      )}
+      {records !== undefined && records.length > 0 && (
+        <ul className="card row-list" aria-labelledby="exchange-records">
+          {records.slice(0, shown).map((record) => (
+            <RecordLine key={record.id} record={record} />
+          ))}
+        </ul>
+      )}
+      {hasMore && (
+        <button
+          type="button"
+          className="link-button records__more"
+          onClick={() => setShown((count) => count + EXCHANGES_PAGE)}
+        >
+          {t('exchange.more')}
+        </button>
+      )}
+    </section>
+  );
+}
+
+function RecordLine({ record }: { record: ExchangeRecord }) {
+  const { t } = useTranslation();
+  return (
+    <li className="exchange-record">
+      <p className="exchange-record__amounts">
+        {t('exchange.record_amounts', {
+          amountIn: shownAmount(record.amountIn),
+          assetIn: record.assetIn,
+          amountOut: shownAmount(record.amountOut),
+          assetOut: record.assetOut,
+        })}
+      </p>
+      <p className="muted exchange-record__detail">
+        {t('exchange.record_detail', { price: shownAmount(record.price), fee: shownAmount(record.fee) })}
+      </p>
+      <DateTime className="muted exchange-record__time" at={record.createdAt} style="short" />
+    </li>
+  );
+}

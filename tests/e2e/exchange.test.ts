@@ -1,0 +1,188 @@
+/**
+ * The exchange in Chromium (issue 11, "no surprise fills"): the page shows the operators' price
+ * and its version, quotes the amount typed to the minor unit, exchanges at the version shown; when
+ * the price changed meanwhile the server refuses, the page shows the new price and the exchange
+ * goes only once the user confirms again; the records show both exchanges, and still do offline
+ * (the loopback proxy cut), where the page says an exchange needs a connection; the page passes
+ * axe in English and Chinese on a phone. With COFFER_E2E_SCREENS=<folder>, screenshots are kept there.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { describe, expect, test } from 'vitest';
+import { z } from 'zod';
+import {
+  e2eHarness,
+  en,
+  expectAccessible,
+  expectPage,
+  expectToast,
+  hasChromium,
+  logIn,
+  navigateInApp,
+  storedToken,
+  strings,
+  WAIT_MS,
+} from './harness.js';
+
+const zh = strings('zh-Hans');
+const EXCHANGE = '/pages/withdraw/withdraw3';
+const TRADE_PASSWORD = 'trade-secret1';
+
+const tokenSchema = z.object({ token: z.string() });
+const accountsSchema = z.object({ items: z.array(z.object({ id: z.string(), kind: z.string() })) });
+const exchangesSchema = z.object({
+  items: z.array(z.object({ amountIn: z.string(), amountOut: z.string(), price: z.string() })),
+});
+
+/** Where screenshots go when asked for (a reviewer's look at the page), else nowhere. */
+async function keepScreen(page: Page, name: string): Promise<void> {
+  const folder = process.env['COFFER_E2E_SCREENS'];
+  if (!folder) return;
+  fs.mkdirSync(folder, { recursive: true });
+  await page.screenshot({ path: path.join(folder, `${name}.png`), fullPage: true });
+}
+
+describe.skipIf(!hasChromium)('the exchange in Chromium', () => {
+  const { running, openTab, launch, api, registerByApi, newAddress } = e2eHarness({ proxy: true });
+
+  async function financeToken(): Promise<string> {
+    const email = newAddress('finance');
+    await running().server.services.operators.createFromCli({
+      email,
+      role: 'finance',
+      password: 'secret123',
+    });
+    const login = await api('/api/admin/auth/login', { email, password: 'secret123' });
+    expect(login.code, login.message).toBe(200);
+    return tokenSchema.parse(login.data).token;
+  }
+
+  /** A user logged in on `page`, with a trade password and 100 RAB and 20 USDT on the main account. */
+  async function trader(page: Page, t: (key: string) => string, finance: string, name: string) {
+    const email = newAddress(name);
+    const password = `${name}-secret1`;
+    await registerByApi(email, password);
+    await launch(page, '/pages/login/login');
+    await logIn(page, t, email, password);
+    const token = await storedToken(page);
+    if (token === null) throw new Error('no stored token after logging in');
+    const bound = await api(
+      '/api/v1/user/bindTradePassword',
+      { tradePassword: TRADE_PASSWORD, confirmPassword: TRADE_PASSWORD },
+      token,
+    );
+    expect(bound.code, bound.message).toBe(200);
+    const accountId = accountsSchema.parse((await api('/api/v1/account/list', {}, token)).data).items[0]?.id;
+    for (const [asset, amount] of [
+      ['RAB', '100'],
+      ['USDT', '20'],
+    ] as const) {
+      const funded = await api(
+        '/api/admin/ledger/adjust',
+        { accountId, asset, amount, reason: 'e2e exchange' },
+        finance,
+      );
+      expect(funded.code, funded.message).toBe(200);
+    }
+    return { token, accountId: accountId ?? '' };
+  }
+
+  async function setPrice(finance: string, usdt: string): Promise<void> {
+    const answer = await api('/api/admin/settings/update', { rabPriceUsdt: usdt }, finance);
+    expect(answer.code, answer.message).toBe(200);
+  }
+
+  test(
+    'an exchange at the price shown; a price changed meanwhile is refused with the new price and goes once confirmed again; records show both',
+    { timeout: 240_000 },
+    async () => {
+      const finance = await financeToken();
+      await setPrice(finance, '0.5');
+      const tab = await openTab('en-US');
+      const { page } = tab;
+      const { token, accountId } = await trader(page, en, finance, 'exchange');
+
+      await navigateInApp(page, EXCHANGE);
+      await expectPage(page, en('exchange.title'));
+      await page.getByText('0.5 USDT per RAB', { exact: true }).waitFor({ timeout: WAIT_MS });
+
+      const amount = page.getByLabel(en('exchange.amount').replace('{{asset}}', 'RAB'), { exact: true });
+      await amount.fill('10');
+      // 10 RAB at 0.5: 5 USDT, the fee 0.2 % = 0.01, received 4.99.
+      await page.getByText('4.99 USDT', { exact: true }).waitFor({ timeout: WAIT_MS });
+      await page.getByText('0.01 USDT', { exact: true }).waitFor();
+      await expectAccessible(page, 'exchange (quote)');
+      await keepScreen(page, 'exchange-en-quote');
+
+      const password = page.getByLabel(en('exchange.trade_password'), { exact: true });
+      await password.fill(TRADE_PASSWORD);
+      await page.getByRole('button', { name: en('exchange.submit'), exact: true }).click();
+      await expectToast(page, 'Exchanged 10 RAB.');
+      await page.getByText('10 RAB → 4.99 USDT', { exact: true }).waitFor({ timeout: 30_000 });
+
+      // The operators change the price while the page still shows 0.5: the submit names the old
+      // version, the server refuses it, nothing moves, and the page shows the new price.
+      await setPrice(finance, '0.6');
+      await amount.fill('10');
+      await password.fill(TRADE_PASSWORD);
+      await page.getByRole('button', { name: en('exchange.submit'), exact: true }).click();
+      const changed = en('exchange.price_changed').replace('{{price}}', '0.6');
+      await page.getByText(changed, { exact: true }).waitFor({ timeout: 30_000 });
+      const listed = async () =>
+        exchangesSchema.parse((await api('/api/v1/exchange/list', { accountId }, token)).data).items;
+      expect(await listed()).toHaveLength(1);
+      await page.getByText('5.988 USDT', { exact: true }).waitFor({ timeout: WAIT_MS });
+      await expectAccessible(page, 'exchange (price changed)');
+      await keepScreen(page, 'exchange-en-price-changed');
+
+      await page.getByRole('button', { name: en('exchange.confirm_again'), exact: true }).click();
+      await expectToast(page, 'Exchanged 10 RAB.');
+      await page.getByText('10 RAB → 5.988 USDT', { exact: true }).waitFor({ timeout: 30_000 });
+      expect((await listed()).map((row) => [row.amountIn, row.amountOut, row.price])).toEqual([
+        ['10', '5.988', '0.6'],
+        ['10', '4.99', '0.5'],
+      ]);
+      await keepScreen(page, 'exchange-en-done');
+
+      // Offline: the records (and the last pulled price) still show, with their age; no exchange can be sent.
+      const { proxy } = running();
+      if (!proxy) throw new Error('this file runs behind the proxy');
+      proxy.down();
+      await navigateInApp(page, '/pages/my/my');
+      await expectPage(page, en('tabs.assets'));
+      await navigateInApp(page, EXCHANGE);
+      await expectPage(page, en('exchange.title'));
+      await page.getByText(en('exchange.offline'), { exact: true }).first().waitFor({ timeout: 30_000 });
+      await page.getByText('10 RAB → 5.988 USDT', { exact: true }).waitFor();
+      await page.getByText('10 RAB → 4.99 USDT', { exact: true }).waitFor();
+      expect(await page.getByRole('button', { name: en('exchange.submit'), exact: true }).isDisabled()).toBe(
+        true,
+      );
+      await keepScreen(page, 'exchange-en-offline');
+      proxy.up();
+      // A failed request while the link was cut is the browser's console error, not the app's.
+      expect(tab.errors.filter((error) => !error.includes('Failed to load resource'))).toEqual([]);
+    },
+  );
+
+  test(
+    'in Chinese: the page, its quote and its labels read in Chinese and pass axe',
+    { timeout: 180_000 },
+    async () => {
+      const finance = await financeToken();
+      await setPrice(finance, '0.333333');
+      const tab = await openTab('zh-CN');
+      const { page } = tab;
+      await trader(page, zh, finance, 'exchange-zh');
+      await navigateInApp(page, EXCHANGE);
+      await expectPage(page, zh('exchange.title'));
+      await page.getByLabel(zh('exchange.usdt_to_rab')).check({ force: true });
+      await page.getByLabel(zh('exchange.amount').replace('{{asset}}', 'USDT'), { exact: true }).fill('10');
+      await page.getByText(zh('exchange.quote_receive'), { exact: true }).waitFor({ timeout: WAIT_MS });
+      await expectAccessible(page, 'exchange (zh-Hans)');
+      await keepScreen(page, 'exchange-zh-quote');
+      expect(tab.errors, tab.errors.join('\n')).toEqual([]);
+    },
+  );
+});
