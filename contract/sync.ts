@@ -24,6 +24,8 @@ import { depositRecordSchema } from './api/recharge.js';
 import { withdrawalRecordSchema } from './api/withdraw.js';
 import { exchangeRecordSchema } from './api/exchange.js';
 import { deliveryRecordSchema } from './api/delivery.js';
+import { hostingChangeRecordSchema, hostingOrderRecordSchema } from './api/hosting.js';
+import { incomeRecordSchema } from './api/income.js';
 
 export type SyncScope = 'public' | 'user' | 'account';
 
@@ -49,6 +51,14 @@ export const SYNC_COLLECTIONS = {
   exchanges: { scope: 'account', record: exchangeRecordSchema, index: 'id, createdAt' },
   /** The platform's published trade settlements (not anyone's positions). */
   delivery: { scope: 'public', record: deliveryRecordSchema, index: 'id, closeTime' },
+  hosting_orders: { scope: 'account', record: hostingOrderRecordSchema, index: 'id, createdAt, status' },
+  /** The operator-log: each change of an order's principal. */
+  hosting_changes: { scope: 'account', record: hostingChangeRecordSchema, index: 'id, orderId, createdAt' },
+  income: {
+    scope: 'account',
+    record: incomeRecordSchema,
+    index: 'id, createdAt, type, status, [type+createdAt]',
+  },
 } as const satisfies Record<string, CollectionSpec>;
 
 export type CollectionName = keyof typeof SYNC_COLLECTIONS;

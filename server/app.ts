@@ -54,6 +54,9 @@ import { WithdrawService } from './services/withdraw.service.js';
 import { createEvmUsdtSender } from './chains/evm-sender.js';
 import { SweepService } from './services/sweep.service.js';
 import { DeliveryService } from './services/delivery.service.js';
+import { HostingService } from './services/hosting.service.js';
+import { IncomeService } from './services/income.service.js';
+import { hostingAccrualJob } from './jobs/hosting-accrual.job.js';
 import { PaymentService } from './services/payment.service.js';
 import { CalendarService } from './services/calendar.service.js';
 import { ExchangeService } from './services/exchange.service.js';
@@ -157,6 +160,7 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
         ]
       : [];
   const security = new SecurityService(db, commands, clock, codes, limits, secrets, config.scryptCost);
+  const hosting = new HostingService(db, commands, clock, security, config.timezone);
   const services: AppServices = {
     translator,
     sessions,
@@ -180,6 +184,8 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
     security,
     exchange: new ExchangeService(db, commands, clock, security, config.exchange),
     delivery: new DeliveryService(db, commands, clock),
+    hosting,
+    income: new IncomeService(db, commands, clock, translator, config.timezone),
     withdraw: new WithdrawService(
       db,
       commands,
@@ -217,7 +223,11 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
   const scheduler = new Scheduler(
     db,
     clock,
-    [purgeJob, ledgerCheckJob((message) => app.log.error(message))],
+    [
+      purgeJob,
+      ledgerCheckJob((message) => app.log.error(message)),
+      hostingAccrualJob(hosting, config.timezone),
+    ],
     log,
   );
 

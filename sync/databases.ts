@@ -37,8 +37,10 @@ export function accountDbName(userId: string, accountId: string): string {
  * 4: the local `paymentMethods` in the user database. Only a table was added.
  * 5: `withdrawals` and `exchanges` in the account databases. Only tables were added.
  * 6: `delivery` in `coffer-public`. Only a table was added.
+ * 7: `hosting_orders`, `hosting_changes` and `income` in the account databases. Only tables were
+ * added.
  */
-export const SYNC_DB_VERSION = 6;
+export const SYNC_DB_VERSION = 7;
 
 type ScopeOf<C extends CollectionName> = (typeof SYNC_COLLECTIONS)[C]['scope'];
 /** The collections of one scope, e.g. `CollectionIn<'public'>` = news | notices | quotes. */

@@ -103,7 +103,7 @@ export const hostingOrderRecordSchema = z.object({
   id: z.string(),
   accountId: z.string(),
   productId: z.string(),
-  /** The product's name in each language, as it was when the order was made. */
+  /** The product's name in each language (locale -> name). */
   names: z.record(z.string(), z.string()),
   /** The principal hosted now ("0" once expired). */
   amount: z.string(),

@@ -16,6 +16,7 @@
  *   withdraw list [--status S]                            withdraw approve --id I [--as NAME]
  *   withdraw reject --id I --reason R [--as NAME]         withdraw paid --id I --reference X [--as NAME]
  *   delivery import <file.csv>                            (publishes every line of the file, or none)
+ *   hosting product list|add|update|disable ...           income airdrop --accounts A,B --amount X --reason R
  * Works on the same database as `npm start` (DATA_DIR or DATABASE_URL); every change is audited as `cli`.
  */
 import fs from 'node:fs';
@@ -31,6 +32,7 @@ import {
   adminWithdrawRejectParamsSchema,
 } from '../../contract/api/withdraw.js';
 import { findDevnet } from '../chains/devnet.js';
+import { HOSTING_COMMANDS, HOSTING_OPTIONS, HOSTING_USAGE, runHostingCommand } from './hosting-cli.js';
 import { DELIVERY_COLUMNS } from '../../contract/api/delivery.js';
 import {
   feedbackReplyParamsSchema,
@@ -71,7 +73,8 @@ const USAGE = `usage: npm run admin -- <command>
   withdraw approve --id I [--as NAME]   (above the review threshold, two different NAMEs approve)
   withdraw reject --id I --reason R [--as NAME]
   withdraw paid --id I --reference X [--as NAME]   (a bank card, or a TRC20 withdrawal sent by hand)
-  delivery import <file.csv>   (trade settlement records: a header naming ${DELIVERY_COLUMNS.join(',')}; all lines or none)`;
+  delivery import <file.csv>   (trade settlement records: a header naming ${DELIVERY_COLUMNS.join(',')}; all lines or none)
+${HOSTING_USAGE}`;
 
 /** Parses CLI values with a route's schema, so the CLI refuses what the API refuses. */
 function parsed<S extends z.ZodType>(schema: S, values: Record<string, unknown>): z.output<S> {
@@ -134,6 +137,7 @@ async function main(argv: string[]): Promise<void> {
         'status',
         'as',
         'reference',
+        ...HOSTING_OPTIONS,
       ].map((name) => [name, { type: 'string' as const }]),
     ),
   });
@@ -154,6 +158,7 @@ async function main(argv: string[]): Promise<void> {
     'withdraw approve',
     'withdraw reject',
     'withdraw paid',
+    ...HOSTING_COMMANDS,
   ];
   const withValue = (first: string, second: string) =>
     positionals[0] === first && positionals[1] === second && positionals.length === 4;
@@ -175,6 +180,10 @@ async function main(argv: string[]): Promise<void> {
   try {
     const operators = server.services.operators;
     if (server.rootInviteCreated) console.log(`Root invite code (first start): ${server.rootInviteCreated}`);
+    if (HOSTING_COMMANDS.includes(command)) {
+      await runHostingCommand(server, command, values, parsed);
+      return;
+    }
     switch (command) {
       case 'operator create': {
         const parsed = createOperatorParamsSchema.safeParse({

@@ -7,7 +7,11 @@ import type { Clock } from '../clock.js';
 import type { Database, Transaction } from '../db/database.js';
 import { finishJobRun, startJobRun, tryJobLock } from '../repositories/jobs.repository.js';
 
-export const JobName = { purge: 'purge', ledgerCheck: 'ledger-check' } as const;
+export const JobName = {
+  purge: 'purge',
+  ledgerCheck: 'ledger-check',
+  hostingAccrual: 'hosting-accrual',
+} as const;
 export type JobName = (typeof JobName)[keyof typeof JobName];
 
 export interface Job {

@@ -5,11 +5,12 @@
  */
 import { and, asc, desc, eq, inArray, lt, type SQL } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
-import { income } from '../db/schema.js';
+import { airdrops, income } from '../db/schema.js';
 import { recordChanges } from './sync.repository.js';
 
 export type IncomeRow = typeof income.$inferSelect;
 export type NewIncomeRow = typeof income.$inferInsert;
+export type AirdropRow = typeof airdrops.$inferSelect;
 
 const changed = (rows: readonly IncomeRow[], at: Date) =>
   rows.map((row) => ({
@@ -119,4 +120,11 @@ export async function markIncomeArrived(
   if (!row) return null;
   await recordChanges(db, changed([row], input.arrivedAt));
   return row;
+}
+
+/** Records an operator's airdrop (its lines are written by the caller in the same transaction). */
+export async function insertAirdrop(db: Executor, row: typeof airdrops.$inferInsert): Promise<AirdropRow> {
+  const [saved] = await db.insert(airdrops).values(row).returning();
+  if (!saved) throw new Error('airdrops: insert returned no row');
+  return saved;
 }

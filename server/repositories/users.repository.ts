@@ -1,5 +1,5 @@
 /** SQL about users, their accounts and their referral chain. */
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
 import { accounts, inviteCodes, referralPaths, users } from '../db/schema.js';
 
@@ -119,4 +119,14 @@ export async function assignRootInvite(db: Executor, operatorId: number): Promis
 
 export async function listInvites(db: Executor) {
   return db.select().from(inviteCodes).orderBy(asc(inviteCodes.createdAt));
+}
+
+/** The accounts with these ids (those that exist). */
+export async function accountsByIds(db: Executor, ids: readonly number[]) {
+  if (ids.length === 0) return [];
+  return db
+    .select()
+    .from(accounts)
+    .where(inArray(accounts.id, [...ids]))
+    .orderBy(asc(accounts.id));
 }

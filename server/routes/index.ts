@@ -14,6 +14,8 @@ import { paymentRoutes } from './payment.routes.js';
 import { calendarRoutes } from './calendar.routes.js';
 import { securityRoutes } from './security.routes.js';
 import { withdrawRoutes } from './withdraw.routes.js';
+import { hostingRoutes } from './hosting.routes.js';
+import { incomeRoutes } from './income.routes.js';
 import { exchangeRoutes } from './exchange.routes.js';
 import { deliveryRoutes } from './delivery.routes.js';
 
@@ -33,6 +35,8 @@ const ROUTE_LISTS: readonly RoutesOf[] = [
   exchangeRoutes,
   deliveryRoutes,
   withdrawRoutes,
+  hostingRoutes,
+  incomeRoutes,
 ];
 
 /** Registers every route list; a path declared twice fails at start. */

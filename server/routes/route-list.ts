@@ -24,6 +24,8 @@ import type { SecurityService } from '../services/security.service.js';
 import type { ExchangeService } from '../services/exchange.service.js';
 import type { WithdrawService } from '../services/withdraw.service.js';
 import type { DeliveryService } from '../services/delivery.service.js';
+import type { HostingService } from '../services/hosting.service.js';
+import type { IncomeService } from '../services/income.service.js';
 
 export interface AppServices {
   translator: Translator;
@@ -45,6 +47,8 @@ export interface AppServices {
   exchange: ExchangeService;
   withdraw: WithdrawService;
   delivery: DeliveryService;
+  hosting: HostingService;
+  income: IncomeService;
 }
 
 export type Define = <P extends z.ZodType, D extends z.ZodType>(def: RouteDefinition<P, D>) => void;

@@ -46,6 +46,9 @@ import { withdrawalsByIds } from '../repositories/withdrawals.repository.js';
 import { exchangesByIds } from '../repositories/exchanges.repository.js';
 import { deliveryRecordsByIds } from '../repositories/delivery.repository.js';
 
+import { HostingService } from './hosting.service.js';
+import { IncomeService } from './income.service.js';
+
 type Loader = (db: Executor, scopeId: number, ids: string[]) => Promise<Array<{ id: string }>>;
 const numericIds = (ids: string[]) => ids.filter((id) => /^\d{1,15}$/.test(id)).map(Number);
 
@@ -87,6 +90,9 @@ const LOADERS: Record<CollectionName, Loader> = {
     (await deliveryRecordsByIds(db, numericIds(ids))).map(toDeliveryRecord),
   exchanges: async (db, accountId, ids) =>
     (await exchangesByIds(db, accountId, numericIds(ids))).map(toExchangeRecord),
+  hosting_orders: (db, accountId, ids) => HostingService.orderRecordsByIds(db, accountId, numericIds(ids)),
+  hosting_changes: (db, accountId, ids) => HostingService.changeRecordsByIds(db, accountId, numericIds(ids)),
+  income: (db, accountId, ids) => IncomeService.byIds(db, accountId, numericIds(ids)),
   withdrawals: async (db, accountId, ids) =>
     (await withdrawalsByIds(db, accountId, numericIds(ids))).map(toWithdrawalRecord),
   records: async (db, accountId, ids) => {

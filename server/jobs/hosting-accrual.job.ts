@@ -1,0 +1,22 @@
+/**
+ * The daily hosting accrual (issue 12, docs/protocol.md section 20): at 00:00 in COFFER_TIMEZONE
+ * it accrues the day that ended for every order, catches up any day missed while the server was
+ * down (oldest first), and matures the orders whose term ran out. Its period is that local day
+ * (job_runs), and all its work commits in the scheduler's one transaction: a run killed half-way
+ * leaves nothing, and each (order, day) is accrued once whatever runs again.
+ */
+import type { AccrualHooks, HostingService } from '../services/hosting.service.js';
+import { localDateOf, localMidnightAfter } from '../services/hosting-days.js';
+import { JobName, type Job } from './scheduler.js';
+
+export function hostingAccrualJob(hosting: HostingService, timezone: string, hooks: AccrualHooks = {}): Job {
+  return {
+    name: JobName.hostingAccrual,
+    // Tried every minute: the first try after local midnight runs it for the day that ended.
+    everySeconds: 60,
+    periodOf: (now) => localDateOf(localMidnightAfter(now, timezone, -1), timezone),
+    async run(tx, now) {
+      return { ...(await hosting.runAccrual(tx, now, hooks)) };
+    },
+  };
+}

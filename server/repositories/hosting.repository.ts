@@ -1,0 +1,226 @@
+/** SQL of hosting (issue 12): products, orders, their changes (the operator-log) and daily accruals. */
+import { and, asc, desc, eq, inArray, lt, lte, or, sql, type SQL } from 'drizzle-orm';
+import type { Executor } from '../db/database.js';
+import { hostingAccruals, hostingOrderChanges, hostingOrders, hostingProducts } from '../db/schema.js';
+
+export type HostingProductRow = typeof hostingProducts.$inferSelect;
+export type HostingOrderRow = typeof hostingOrders.$inferSelect;
+export type HostingChangeRow = typeof hostingOrderChanges.$inferSelect;
+export type HostingAccrualRow = typeof hostingAccruals.$inferSelect;
+
+// ---- products ----
+
+/** Every product (active ones only when `activeOnly`), shortest term first. */
+export async function listProducts(db: Executor, activeOnly: boolean): Promise<HostingProductRow[]> {
+  return db
+    .select()
+    .from(hostingProducts)
+    .where(activeOnly ? eq(hostingProducts.status, 'active') : undefined)
+    .orderBy(asc(hostingProducts.days), asc(hostingProducts.id));
+}
+
+export async function findProduct(db: Executor, id: number): Promise<HostingProductRow | undefined> {
+  const [row] = await db.select().from(hostingProducts).where(eq(hostingProducts.id, id));
+  return row;
+}
+
+export async function insertProduct(
+  db: Executor,
+  row: typeof hostingProducts.$inferInsert,
+): Promise<HostingProductRow> {
+  const [saved] = await db.insert(hostingProducts).values(row).returning();
+  if (!saved) throw new Error('hosting_products: insert returned no row');
+  return saved;
+}
+
+/** Updates a product; null when there is no such product. */
+export async function updateProduct(
+  db: Executor,
+  id: number,
+  change: Partial<typeof hostingProducts.$inferInsert>,
+): Promise<HostingProductRow | null> {
+  const [saved] = await db.update(hostingProducts).set(change).where(eq(hostingProducts.id, id)).returning();
+  return saved ?? null;
+}
+
+// ---- orders ----
+
+export async function insertOrder(
+  db: Executor,
+  row: typeof hostingOrders.$inferInsert,
+): Promise<HostingOrderRow> {
+  const [saved] = await db.insert(hostingOrders).values(row).returning();
+  if (!saved) throw new Error('hosting_orders: insert returned no row');
+  return saved;
+}
+
+/** The order, locked for the rest of the transaction (every change of an order takes this first). */
+export async function lockOrder(db: Executor, id: number): Promise<HostingOrderRow | undefined> {
+  const [row] = await db.select().from(hostingOrders).where(eq(hostingOrders.id, id)).for('update');
+  return row;
+}
+
+export async function findOrder(db: Executor, id: number): Promise<HostingOrderRow | undefined> {
+  const [row] = await db.select().from(hostingOrders).where(eq(hostingOrders.id, id));
+  return row;
+}
+
+export async function updateOrder(
+  db: Executor,
+  id: number,
+  change: Partial<typeof hostingOrders.$inferInsert>,
+): Promise<HostingOrderRow> {
+  const [saved] = await db.update(hostingOrders).set(change).where(eq(hostingOrders.id, id)).returning();
+  if (!saved) throw new Error(`hosting_orders: order ${id} vanished`);
+  return saved;
+}
+
+/** The account's orders newest first, below `beforeId`, of one status when given; at most `limit`. */
+export async function listOrders(
+  db: Executor,
+  filter: { accountId: number; status?: string | undefined; beforeId?: number | undefined; limit: number },
+): Promise<HostingOrderRow[]> {
+  const where: SQL[] = [eq(hostingOrders.accountId, filter.accountId)];
+  if (filter.status !== undefined) where.push(eq(hostingOrders.status, filter.status));
+  if (filter.beforeId !== undefined) where.push(lt(hostingOrders.id, filter.beforeId));
+  return db
+    .select()
+    .from(hostingOrders)
+    .where(and(...where))
+    .orderBy(desc(hostingOrders.id))
+    .limit(filter.limit);
+}
+
+export async function ordersByIds(
+  db: Executor,
+  accountId: number,
+  ids: readonly number[],
+): Promise<HostingOrderRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select()
+    .from(hostingOrders)
+    .where(and(eq(hostingOrders.accountId, accountId), inArray(hostingOrders.id, [...ids])));
+}
+
+/**
+ * The orders the daily job has work on, locked, by id: those with a whole local day of interest
+ * not yet accrued before `dayStart` (today's local midnight), and those in progress that matured
+ * by `now`. At most `limit`.
+ */
+export async function lockOrdersDue(
+  db: Executor,
+  query: { dayStart: Date; now: Date; limit: number },
+): Promise<HostingOrderRow[]> {
+  return db
+    .select()
+    .from(hostingOrders)
+    .where(
+      or(
+        and(
+          lt(hostingOrders.accruedUntil, hostingOrders.interestUntil),
+          lt(hostingOrders.accruedUntil, query.dayStart),
+        ),
+        and(eq(hostingOrders.status, 'in_progress'), lte(hostingOrders.endAt, query.now)),
+      ),
+    )
+    .orderBy(asc(hostingOrders.id))
+    .limit(query.limit)
+    .for('update');
+}
+
+/** The sum of the account's in-progress principals (what its hosting book holds for orders). */
+export async function hostingPrincipalOf(db: Executor, accountId: number): Promise<bigint> {
+  const [row] = await db
+    .select({ total: sql<string>`coalesce(sum(${hostingOrders.principal}), 0)::text` })
+    .from(hostingOrders)
+    .where(and(eq(hostingOrders.accountId, accountId), eq(hostingOrders.status, 'in_progress')));
+  return BigInt(row?.total ?? '0');
+}
+
+// ---- changes (the operator-log) ----
+
+export async function insertChange(
+  db: Executor,
+  row: typeof hostingOrderChanges.$inferInsert,
+): Promise<HostingChangeRow> {
+  const [saved] = await db.insert(hostingOrderChanges).values(row).returning();
+  if (!saved) throw new Error('hosting_order_changes: insert returned no row');
+  return saved;
+}
+
+/** One order's changes in the order they happened: its principal timeline. */
+export async function changesOfOrder(db: Executor, orderId: number): Promise<HostingChangeRow[]> {
+  return db
+    .select()
+    .from(hostingOrderChanges)
+    .where(eq(hostingOrderChanges.orderId, orderId))
+    .orderBy(asc(hostingOrderChanges.at), asc(hostingOrderChanges.id));
+}
+
+/** Changes newest first, of one order or one account, below `beforeId`; at most `limit`. */
+export async function listChanges(
+  db: Executor,
+  filter: { accountId: number; orderId?: number | undefined; beforeId?: number | undefined; limit: number },
+): Promise<HostingChangeRow[]> {
+  const where: SQL[] = [eq(hostingOrderChanges.accountId, filter.accountId)];
+  if (filter.orderId !== undefined) where.push(eq(hostingOrderChanges.orderId, filter.orderId));
+  if (filter.beforeId !== undefined) where.push(lt(hostingOrderChanges.id, filter.beforeId));
+  return db
+    .select()
+    .from(hostingOrderChanges)
+    .where(and(...where))
+    .orderBy(desc(hostingOrderChanges.id))
+    .limit(filter.limit);
+}
+
+export async function changesByIds(
+  db: Executor,
+  accountId: number,
+  ids: readonly number[],
+): Promise<HostingChangeRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select()
+    .from(hostingOrderChanges)
+    .where(and(eq(hostingOrderChanges.accountId, accountId), inArray(hostingOrderChanges.id, [...ids])));
+}
+
+// ---- accruals ----
+
+/**
+ * Records one order's interest for one local day, unless that day is already recorded: false
+ * then, and the caller pays nothing (the (order, day) key is what makes the job idempotent).
+ */
+export async function insertAccrual(
+  db: Executor,
+  row: typeof hostingAccruals.$inferInsert,
+): Promise<boolean> {
+  const saved = await db
+    .insert(hostingAccruals)
+    .values(row)
+    .onConflictDoNothing()
+    .returning({ orderId: hostingAccruals.orderId });
+  return saved.length > 0;
+}
+
+export async function setAccrualIncome(
+  db: Executor,
+  orderId: number,
+  day: string,
+  incomeId: number,
+): Promise<void> {
+  await db
+    .update(hostingAccruals)
+    .set({ incomeId })
+    .where(and(eq(hostingAccruals.orderId, orderId), eq(hostingAccruals.day, day)));
+}
+
+/** One order's accruals by day. */
+export async function accrualsOfOrder(db: Executor, orderId: number): Promise<HostingAccrualRow[]> {
+  return db
+    .select()
+    .from(hostingAccruals)
+    .where(eq(hostingAccruals.orderId, orderId))
+    .orderBy(asc(hostingAccruals.day));
+}

@@ -1,0 +1,108 @@
+/** Hosting and income rows to the contract's records (one mapping each, for lists and pulls). */
+import type {
+  AdminHostingProduct,
+  HostingChangeKind,
+  HostingCloseReason,
+  HostingChangeRecord,
+  HostingOrderRecord,
+  HostingOrderStatus,
+  HostingPayout,
+  HostingProduct,
+  ProductStatus,
+} from '../../contract/api/hosting.js';
+import type { IncomeRecord, IncomeStatus, IncomeType } from '../../contract/api/income.js';
+import { applyRate, parseRate } from '../../contract/hosting-interest.js';
+import type { Locale } from '../../contract/locales.js';
+import { formatMoney, minor } from '../../contract/money.js';
+import type {
+  HostingChangeRow,
+  HostingOrderRow,
+  HostingProductRow,
+} from '../repositories/hosting.repository.js';
+import type { IncomeRow } from '../repositories/income.repository.js';
+
+const usdt = (value: bigint) => formatMoney(minor(value));
+
+/** A product's name in `locale`, else Simplified Chinese, else English, else any. */
+export function nameIn(names: Record<string, string>, locale: Locale): string {
+  return names[locale] ?? names['zh-Hans'] ?? names['en'] ?? Object.values(names)[0] ?? '';
+}
+
+// The text columns below hold only the values their CHECK constraints allow.
+export const toHostingProduct = (row: HostingProductRow, locale: Locale): HostingProduct => ({
+  id: String(row.id),
+  name: nameIn(row.names, locale),
+  days: row.days,
+  dailyRate: row.dailyRate,
+  minimum: usdt(row.minimum),
+  maximum: usdt(row.maximum),
+  payout: row.payout as HostingPayout,
+  earlyExit: row.earlyExit,
+  penaltyRate: row.penaltyRate,
+});
+
+export const toAdminHostingProduct = (row: HostingProductRow, locale: Locale): AdminHostingProduct => ({
+  ...toHostingProduct(row, locale),
+  names: row.names,
+  status: row.status as ProductStatus,
+  createdAt: row.createdAt.toISOString(),
+  updatedAt: row.updatedAt.toISOString(),
+  updatedBy: row.updatedBy,
+});
+
+export const toHostingOrderRecord = (
+  row: HostingOrderRow,
+  names: Record<string, string>,
+): HostingOrderRecord => ({
+  id: String(row.id),
+  accountId: String(row.accountId),
+  productId: String(row.productId),
+  names,
+  amount: usdt(row.principal),
+  initialAmount: usdt(row.initialAmount),
+  days: row.days,
+  dailyRate: row.dailyRate,
+  minimum: usdt(row.minimum),
+  maximum: usdt(row.maximum),
+  payout: row.payout as HostingPayout,
+  earlyExit: row.earlyExit,
+  penaltyRate: row.penaltyRate,
+  status: row.status as HostingOrderStatus,
+  closeReason: row.closeReason as HostingCloseReason | null,
+  startAt: row.startAt.toISOString(),
+  endAt: row.endAt.toISOString(),
+  interestFrom: row.interestFrom.toISOString(),
+  accruedInterest: usdt(row.accrued),
+  paidInterest: usdt(row.paid),
+  penalty: usdt(row.penalty),
+  dailyInterest: usdt(applyRate(minor(row.principal), parseRate(row.dailyRate))),
+  closedAt: row.closedAt?.toISOString() ?? null,
+  createdAt: row.createdAt.toISOString(),
+  updatedAt: row.updatedAt.toISOString(),
+});
+
+export const toHostingChangeRecord = (row: HostingChangeRow): HostingChangeRecord => ({
+  id: String(row.id),
+  orderId: String(row.orderId),
+  accountId: String(row.accountId),
+  kind: row.kind as HostingChangeKind,
+  amount: usdt(row.amount),
+  penalty: usdt(row.penalty),
+  principalAfter: usdt(row.principalAfter),
+  createdAt: row.at.toISOString(),
+});
+
+export const toIncomeRecord = (row: IncomeRow): IncomeRecord => ({
+  id: String(row.id),
+  accountId: String(row.accountId),
+  type: row.type as IncomeType,
+  amount: usdt(row.amount),
+  earningsDate: row.earningsDate,
+  arrivalDate: row.arrivalDate,
+  status: row.status as IncomeStatus,
+  arrivedAt: row.arrivedAt?.toISOString() ?? null,
+  ref: { table: row.sourceTable, id: row.sourceId },
+  memo: row.memo,
+  createdAt: row.createdAt.toISOString(),
+  updatedAt: row.updatedAt.toISOString(),
+});

@@ -1,0 +1,243 @@
+/**
+ * Income records (issue 12, docs/protocol.md section 20): the lines a customer sees, each paid by
+ * one ledger transfer into the account's cash when it arrives, and the operators' airdrops.
+ *
+ * What stays true:
+ * - a line and its transfer are written in one transaction, both keyed by the cause: a repeated
+ *   cause writes no second line and moves nothing (`creditIncome`);
+ * - a pending line arrives once: the conditional update and the transfer commit together
+ *   (`arrivePendingIncome`), so of two racing callers one pays and the other finds it arrived;
+ * - every write records the `income` collection's change in the same transaction.
+ */
+import type {
+  AirdropData,
+  AirdropParams,
+  IncomeLogData,
+  IncomeStatus,
+  IncomeType,
+  IncomeTypeListData,
+} from '../../contract/api/income.js';
+import { INCOME_TYPES } from '../../contract/api/income.js';
+import { formatMoney, minor, parseMoney, type Minor } from '../../contract/money.js';
+import type { Clock } from '../clock.js';
+import type { RequestContext } from '../core/context.js';
+import { invalidField } from '../core/errors.js';
+import type { CommandRunner } from '../db/commands.js';
+import type { Database, Executor } from '../db/database.js';
+import { customerBook, platformBook, type PlatformBook } from '../ledger/books.js';
+import { transfer } from '../ledger/ledger.js';
+import type { Translator } from '../i18n/i18n.js';
+import {
+  incomeByIds,
+  insertIncome,
+  listIncome,
+  insertAirdrop,
+  markIncomeArrived,
+  type AirdropRow,
+  type IncomeRow,
+} from '../repositories/income.repository.js';
+import { appendAudit } from '../repositories/operators.repository.js';
+import { accountsByIds } from '../repositories/users.repository.js';
+import { localDateOf } from './hosting-days.js';
+import { toIncomeRecord } from './hosting-records.js';
+import { actorOf } from './operators.service.js';
+import { ownAccount } from './own-account.js';
+import { pageById } from './paging.js';
+
+export interface IncomeLine {
+  accountId: number;
+  userId: number;
+  type: IncomeType;
+  amount: Minor;
+  /** Local dates (YYYY-MM-DD, COFFER_TIMEZONE); for a pending line the arrival date is the expected one. */
+  earningsDate: string;
+  arrivalDate: string;
+  status: IncomeStatus;
+  /** Unique, derived from the cause (`hosting:12:interest:2026-01-06`, `airdrop:3:41`). */
+  key: string;
+  /** The ledger key of the transfer paying it (at once when arrived, later when pending). */
+  transferKey: string;
+  /** The platform book that pays it (interest expense, incentive expense ...). */
+  from: PlatformBook;
+  ref: { table: string; id: string };
+  memo?: string | null;
+}
+
+/**
+ * Writes an income line and, when it arrives now, the transfer paying it (`from` -> the account's
+ * cash, kind = the income type) in `tx`. Idempotent by `key`: a repeat returns the first line and
+ * moves nothing. Throws what the ledger throws (never 470: a platform book pays).
+ */
+export async function creditIncome(tx: Executor, line: IncomeLine, now: Date): Promise<IncomeRow> {
+  if (line.amount <= 0n) throw new Error(`income ${line.key}: an income line is above 0`);
+  const arrived = line.status === 'arrived';
+  const { row, created } = await insertIncome(tx, {
+    accountId: line.accountId,
+    userId: line.userId,
+    type: line.type,
+    amount: line.amount,
+    earningsDate: line.earningsDate,
+    arrivalDate: line.arrivalDate,
+    status: line.status,
+    key: line.key,
+    transferKey: line.transferKey,
+    sourceTable: line.ref.table,
+    sourceId: line.ref.id,
+    memo: line.memo ?? null,
+    arrivedAt: arrived ? now : null,
+    createdAt: now,
+    updatedAt: now,
+  });
+  if (created && arrived) await payLine(tx, row, line.from, now);
+  return row;
+}
+
+/**
+ * Pays a pending line into the account's cash (`from` -> cash) and marks it arrived on
+ * `arrivalDate`, once: null when it had already arrived (nothing moves).
+ */
+export async function arrivePendingIncome(
+  tx: Executor,
+  line: IncomeRow,
+  from: PlatformBook,
+  arrivalDate: string,
+  now: Date,
+): Promise<IncomeRow | null> {
+  const arrived = await markIncomeArrived(tx, { id: line.id, arrivedAt: now, arrivalDate });
+  if (!arrived) return null;
+  await payLine(tx, arrived, from, now);
+  return arrived;
+}
+
+async function payLine(tx: Executor, row: IncomeRow, from: PlatformBook, now: Date): Promise<void> {
+  await transfer(
+    tx,
+    [
+      {
+        key: row.transferKey,
+        kind: row.type as IncomeType, // the column holds only income types, which are record kinds
+        asset: 'USDT',
+        from: platformBook(from),
+        to: customerBook(row.accountId, 'cash'),
+        amount: minor(row.amount),
+        ref: { table: row.sourceTable, id: row.sourceId },
+      },
+    ],
+    now,
+  );
+}
+
+const toAirdropData = (row: AirdropRow): AirdropData => ({
+  id: String(row.id),
+  amount: formatMoney(minor(row.amount)),
+  reason: row.reason,
+  accountIds: row.accountIds.map(String),
+  total: formatMoney(minor(row.amount * BigInt(row.accountIds.length))),
+  createdBy: row.createdBy,
+  createdAt: row.createdAt.toISOString(),
+});
+
+export class IncomeService {
+  constructor(
+    private readonly db: Database,
+    private readonly commands: CommandRunner,
+    private readonly clock: Clock,
+    private readonly translator: Translator,
+    private readonly timezone: string,
+  ) {}
+
+  /** The six income types, each named in the request's language. Read-only. */
+  typeList(ctx: RequestContext): IncomeTypeListData {
+    return {
+      items: INCOME_TYPES.map((type) => ({
+        type,
+        name: this.translator.t(ctx.locale, `server.income_type_${type}`),
+      })),
+    };
+  }
+
+  /** The account's income lines, newest first, of one type when given. 403 for an account not the caller's. */
+  async log(
+    ctx: RequestContext,
+    params: {
+      accountId?: string | undefined;
+      type?: IncomeType | undefined;
+      cursor?: string | undefined;
+      limit?: number | undefined;
+    },
+  ): Promise<IncomeLogData> {
+    const { accountId } = await ownAccount(this.db, ctx, params.accountId);
+    return pageById(
+      params,
+      (beforeId, limit) => listIncome(this.db, { accountId, type: params.type, beforeId, limit }),
+      toIncomeRecord,
+    );
+  }
+
+  /** The account's lines with these ids, for a pull. */
+  static async byIds(db: Executor, accountId: number, ids: readonly number[]) {
+    return (await incomeByIds(db, accountId, ids)).map(toIncomeRecord);
+  }
+
+  /**
+   * Pays `amount` to each account named, from incentive expense (kind and income type `airdrop`,
+   * ledger keys `airdrop:<id>:<accountId>`), with the reason as the lines' memo; audited. 400 on
+   * `accountIds` naming an account that does not exist. All accounts or none.
+   */
+  airdrop(ctx: RequestContext, params: AirdropParams): Promise<AirdropData> {
+    return this.commands.run(ctx, (tx) => this.airdropIn(tx, actorOf(ctx), params));
+  }
+
+  /** `npm run admin -- income airdrop --accounts 3,7 --amount 5 --reason R`, audited as `cli`. */
+  airdropFromCli(params: AirdropParams): Promise<AirdropData> {
+    return this.db.transaction((tx) => this.airdropIn(tx, 'cli', params));
+  }
+
+  private async airdropIn(tx: Executor, actor: string, params: AirdropParams): Promise<AirdropData> {
+    const now = this.clock.now();
+    const amount = parseMoney(params.amount);
+    const found = await accountsByIds(tx, params.accountIds);
+    const missing = params.accountIds.filter((id) => !found.some((account) => account.id === id));
+    if (missing.length > 0)
+      throw invalidField('accountIds', 'server.airdrop_account_unknown', {
+        ids: missing.slice(0, 5).join(', '),
+      });
+    const row = await insertAirdrop(tx, {
+      amount,
+      reason: params.reason,
+      accountIds: params.accountIds,
+      createdBy: actor,
+      createdAt: now,
+    });
+    const today = localDateOf(now, this.timezone);
+    for (const account of found) {
+      const key = `airdrop:${row.id}:${account.id}`;
+      await creditIncome(
+        tx,
+        {
+          accountId: account.id,
+          userId: account.userId,
+          type: 'airdrop',
+          amount,
+          earningsDate: today,
+          arrivalDate: today,
+          status: 'arrived',
+          key,
+          transferKey: key,
+          from: 'incentive_expense',
+          ref: { table: 'airdrops', id: String(row.id) },
+          memo: params.reason,
+        },
+        now,
+      );
+    }
+    await appendAudit(tx, {
+      actor,
+      action: 'income.airdrop',
+      target: String(row.id),
+      detail: { amount: params.amount, reason: params.reason, accountIds: params.accountIds },
+      at: now,
+    });
+    return toAirdropData(row);
+  }
+}
