@@ -1,6 +1,6 @@
 /**
  * Every call the worker makes goes through one RequestQueue: it shares identical reads made
- * within the spec's request debounce (500 ms), retries what CONTRACT.md says to retry ("Exactly
+ * within the spec's request debounce (500 ms) with no command answered in between, retries what CONTRACT.md says to retry ("Exactly
  * once": transport failures, timeouts, HTTP 5xx, body code 500; nothing else) with bounded
  * exponential backoff and full jitter, and keeps at most a few calls in flight.
  */
@@ -78,7 +78,8 @@ export class RequestQueue {
    * Never throws unless `send` does.
    */
   run<T>(call: QueuedCall<T>): Promise<Outcome<T>> {
-    if (!isSharedRead(call)) return this.withRetries(call);
+    // A command may change what any read answers: a read made after it never shares one from before.
+    if (!isSharedRead(call)) return this.withRetries(call).finally(() => this.reads.clear());
     const now = this.now();
     for (const [key, entry] of this.reads) {
       if (now - entry.startedAt >= this.debounceMs) this.reads.delete(key);

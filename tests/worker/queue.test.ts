@@ -89,6 +89,15 @@ describe('the request debounce', () => {
     expect(calls).toHaveLength(5);
   });
 
+  test('a read after a command answered never shares a read from before it (a list refreshed after an add)', async () => {
+    const { send, calls } = scriptedSend([OK]);
+    const queue = new RequestQueue(send, { now: () => 0 });
+    await queue.run(read());
+    await queue.run(command('k1'));
+    await queue.run(read());
+    expect(calls.map((call) => call.idempotencyKey ?? 'read')).toEqual(['read', 'k1', 'read']);
+  });
+
   test('commands are never shared, even with the same params', async () => {
     const { send, calls } = scriptedSend([OK]);
     const queue = new RequestQueue(send, { now: () => 0 });
