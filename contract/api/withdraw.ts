@@ -84,6 +84,8 @@ export const withdrawIndexDataSchema = z.object({
       usableAt: isoTimeSchema,
     })
     .nullable(),
+  /** The server's time of this answer: the client compares `usableAt` and `lockedUntil` with it, not its own clock. */
+  serverTime: isoTimeSchema,
 });
 export type WithdrawIndexData = z.infer<typeof withdrawIndexDataSchema>;
 

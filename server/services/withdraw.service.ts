@@ -265,6 +265,7 @@ export class WithdrawService {
       method: method
         ? { id: String(method.id), usable: method.usableAt <= now, usableAt: method.usableAt.toISOString() }
         : null,
+      serverTime: now.toISOString(),
     };
   }
 

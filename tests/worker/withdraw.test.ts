@@ -38,6 +38,7 @@ function indexData(overrides: Partial<WithdrawIndexData> = {}): WithdrawIndexDat
     tradePasswordSet: true,
     authenticatorBound: true,
     method: null,
+    serverTime: '2026-01-05T02:00:00.000Z',
     ...overrides,
   };
 }

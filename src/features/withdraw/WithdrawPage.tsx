@@ -17,6 +17,7 @@ import { checkCode, checkPassword } from '../../../contract/validation.js';
 import { useGo } from '../../app/navigation.js';
 import { useOutcome } from '../../app/outcome.js';
 import { ROUTES } from '../../app/paths.js';
+import { serverNow } from '../../app/server-clock.js';
 import { send } from '../../app/worker-client.js';
 import { useActiveAccount, type ActiveAccount } from '../../db/sync-db.js';
 import { AsOf } from '../../ui/AsOf.js';
@@ -66,8 +67,8 @@ function Withdraw({ active }: { active: ActiveAccount }) {
   const online = useLink() === 'online';
   const { methods, state: methodsState } = usePaymentMethods(active.userId);
   const [chosenId, setChosenId] = useState<string | null>(null);
-  // Until the user chooses, the first method usable now (as stored on the device).
-  const firstUsable = methods?.find((method) => Date.parse(method.usableAt) <= Date.now()) ?? null;
+  // Until the user chooses, the first method usable now (as stored on the device, by the server's clock).
+  const firstUsable = methods?.find((method) => Date.parse(method.usableAt) <= serverNow()) ?? null;
   const methodId = chosenId ?? firstUsable?.id ?? null;
   const { terms, state, reload } = useWithdrawTerms(active.accountId, methodId, online);
   const methodsKnown = methods !== undefined && methodsState !== 'loading';
@@ -173,7 +174,7 @@ function Prerequisites({ terms, noMethod }: { terms: WithdrawIndexData | null; n
 
 function Lock({ lockedUntil }: { lockedUntil: string | null }) {
   const { t, i18n } = useTranslation();
-  const until = activeLock(lockedUntil, Date.now());
+  const until = activeLock(lockedUntil, serverNow());
   if (until === null) return null;
   return (
     <p className="card notice notice--warning" role="note">
@@ -364,7 +365,7 @@ function WithdrawForm({
 
   const chosen = methods.find((method) => method.id === methodId) ?? null;
   const usabilityOf = (method: PaymentMethodRecord): Usability =>
-    methodUsability(method, Date.now(), terms?.method);
+    methodUsability(method, serverNow(), terms?.method);
 
   /** Why the chosen method cannot be used, or null when it can. */
   const methodProblem = (): string | null => {

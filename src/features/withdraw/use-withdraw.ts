@@ -9,6 +9,7 @@ import { useCallback, useEffect, useState } from 'react';
 import type { WithdrawIndexData, WithdrawalRecord } from '../../../contract/api/withdraw.js';
 import type { OutboxRecord } from '../../../sync/commands.js';
 import { useOutcome } from '../../app/outcome.js';
+import { noteServerTime, serverNow } from '../../app/server-clock.js';
 import { send } from '../../app/worker-client.js';
 import { accountDatabase, userDatabase, type ActiveAccount } from '../../db/sync-db.js';
 
@@ -45,6 +46,7 @@ export function useWithdrawTerms(accountId: string, methodId: string | null, onl
       (outcome) => {
         if (!live) return;
         if (outcome.kind === 'ok') {
+          noteServerTime(outcome.data.serverTime);
           setLast({ accountId, terms: outcome.data });
           setAnswered({ key, state: 'ready' });
         } else if (outcome.kind === 'transport') {
@@ -67,7 +69,7 @@ export function useWithdrawTerms(accountId: string, methodId: string | null, onl
   useEffect(() => {
     if (turn === null) return;
     // Capped: a timer longer than 2^31 ms fires at once; after a day the page asks again anyway.
-    const wait = Math.min(Math.max(Date.parse(turn) - Date.now(), 0) + 1_000, 24 * 60 * 60 * 1000);
+    const wait = Math.min(Math.max(Date.parse(turn) - serverNow(), 0) + 1_000, 24 * 60 * 60 * 1000);
     const timer = setTimeout(reload, wait);
     return () => clearTimeout(timer);
   }, [turn, reload]);
