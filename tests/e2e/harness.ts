@@ -195,6 +195,11 @@ export interface HarnessOptions {
   proxy?: boolean;
   /** More of Coffer's environment, read when it starts (after the file's earlier beforeAll hooks). */
   env?: () => Record<string, string>;
+  /**
+   * The client build's environment, e.g. `VITE_TRANSPORT: 'plain'` for a file whose server runs
+   * on `COFFER_NOW` (the envelope's timestamp, from the browser's real clock, would be stale).
+   */
+  build?: Record<string, string>;
 }
 
 /**
@@ -214,7 +219,7 @@ export function e2eHarness(options: HarnessOptions = {}) {
   beforeAll(async () => {
     // One fresh production build of the client (vitest sets NODE_ENV=test, which would make a
     // development build), into this file's own folder, served beside the API.
-    await buildClient(distDir);
+    await buildClient(distDir, options.build);
     smtp = await startSmtp();
     coffer = await startHttpCoffer({
       smtpPort: smtp.port,
