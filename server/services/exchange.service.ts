@@ -40,11 +40,10 @@ import { insertExchange, listExchanges, type ExchangeRow } from '../repositories
 import { lockPrice } from '../repositories/prices.repository.js';
 import { recordChange } from '../repositories/sync.repository.js';
 import { ownAccount } from './own-account.js';
+import { pageById } from './paging.js';
 import { toExchangeRecord } from './records.js';
 import type { SecurityService } from './security.service.js';
 import { rabPrice, type RabPrice } from './settings.service.js';
-
-const LIST_PAGE = 20;
 
 export interface ExchangeSettings {
   /** The fee as an exact decimal fraction of the USDT side ("0.002"). */
@@ -192,18 +191,7 @@ export class ExchangeService {
     params: { cursor?: string | undefined; limit?: number | undefined },
     toItem: (row: ExchangeRow) => T,
   ): Promise<{ items: T[]; nextCursor: string | null }> {
-    const limit = params.limit ?? LIST_PAGE;
-    const rows = await listExchanges(db, {
-      accountId,
-      beforeId: params.cursor ? Number(params.cursor) : undefined,
-      limit: limit + 1,
-    });
-    const page = rows.slice(0, limit);
-    const last = page[page.length - 1];
-    return {
-      items: page.map(toItem),
-      nextCursor: rows.length > limit && last ? String(last.id) : null,
-    };
+    return pageById(params, (beforeId, limit) => listExchanges(db, { accountId, beforeId, limit }), toItem);
   }
 }
 

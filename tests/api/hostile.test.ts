@@ -966,10 +966,23 @@ describe.each(tiers)('hostile input on %s', (tier) => {
       spread: '0.25',
       profitLoss: '-12.5',
       csv: 'orderNo',
+      productId: '1',
+      orderId: '1',
+      days: '7',
+      dailyRate: '0.003',
+      minimum: '100',
+      maximum: '1000',
+      payout: 'daily',
+      earlyExit: 'true',
+      penaltyRate: '0.01',
+      type: 'static',
+      accountIds: '1',
     };
     /** Where one field name means different things on different routes: the route's own valid sample. */
     const ROUTE_SAMPLES: Record<string, Record<string, unknown>> = {
       '/api/admin/hosting/delivery/add': { direction: 'buy' },
+      '/api/v1/hosting/order': { status: 'in_progress' },
+      '/api/admin/hosting/product/update': { status: 'active' },
     };
     const probes: Probe[] = [];
     const expected = new Map<string, string>();
