@@ -24,6 +24,7 @@ import { depositRecordSchema } from './api/recharge.js';
 import { withdrawalRecordSchema } from './api/withdraw.js';
 import { exchangeRecordSchema } from './api/exchange.js';
 import { deliveryRecordSchema } from './api/delivery.js';
+import { dividendReleaseRecordSchema } from './api/dividend.js';
 import { hostingChangeRecordSchema, hostingOrderRecordSchema } from './api/hosting.js';
 import { incomeRecordSchema } from './api/income.js';
 
@@ -51,6 +52,12 @@ export const SYNC_COLLECTIONS = {
   exchanges: { scope: 'account', record: exchangeRecordSchema, index: 'id, createdAt' },
   /** The platform's published trade settlements (not anyone's positions). */
   delivery: { scope: 'public', record: deliveryRecordSchema, index: 'id, closeTime' },
+  /** AI dividend release records: one account's shares, to be claimed, claimed or expired. */
+  dividend_releases: {
+    scope: 'account',
+    record: dividendReleaseRecordSchema,
+    index: 'id, createdAt, status',
+  },
   hosting_orders: { scope: 'account', record: hostingOrderRecordSchema, index: 'id, createdAt, status' },
   /** The operator-log: each change of an order's principal. */
   hosting_changes: { scope: 'account', record: hostingChangeRecordSchema, index: 'id, orderId, createdAt' },

@@ -54,6 +54,8 @@ import { WithdrawService } from './services/withdraw.service.js';
 import { createEvmUsdtSender } from './chains/evm-sender.js';
 import { SweepService } from './services/sweep.service.js';
 import { DeliveryService } from './services/delivery.service.js';
+import { DividendService } from './services/dividend.service.js';
+import { dividendExpiryJob } from './jobs/dividend-expiry.job.js';
 import { HostingService } from './services/hosting.service.js';
 import { IncomeService } from './services/income.service.js';
 import { hostingAccrualJob } from './jobs/hosting-accrual.job.js';
@@ -184,6 +186,7 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
     security,
     exchange: new ExchangeService(db, commands, clock, security, config.exchange),
     delivery: new DeliveryService(db, commands, clock),
+    dividends: new DividendService(db, commands, clock, config.timezone, config.dividendClaimDays),
     hosting,
     income: new IncomeService(db, commands, clock, translator, config.timezone),
     withdraw: new WithdrawService(
@@ -226,6 +229,7 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
     [
       purgeJob,
       ledgerCheckJob((message) => app.log.error(message)),
+      dividendExpiryJob(services.dividends),
       hostingAccrualJob(hosting, config.timezone),
     ],
     log,

@@ -75,6 +75,7 @@ const envSchema = z.object({
     .default('0.002'),
   COFFER_EXCHANGE_MIN: exchangeBound.default('1'),
   COFFER_EXCHANGE_MAX: exchangeBound.default('100000'),
+  COFFER_DIVIDEND_CLAIM_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   DEVNET_PORT: z.coerce.number().int().min(0).max(65535).default(8545),
   DEVNET_BLOCK_SECONDS: z.coerce.number().int().min(0).max(3600).default(2),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -123,6 +124,8 @@ export interface Config {
   exchange: { feeRate: string; minimum: string; maximum: string };
   /** Withdrawals (USDT strings): the flat fee, the minimum, the per-user daily limit, and above what two operators approve. */
   withdraw: { fee: string; minimum: string; dailyLimit: string; reviewAbove: string };
+  /** Days a customer may claim an AI dividend's record after it is published; then it expires. */
+  dividendClaimDays: number;
 }
 
 export interface ChainConfig {
@@ -227,6 +230,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       dailyLimit: e.COFFER_WITHDRAW_DAILY_LIMIT,
       reviewAbove: e.COFFER_WITHDRAW_REVIEW_ABOVE,
     },
+    dividendClaimDays: e.COFFER_DIVIDEND_CLAIM_DAYS,
     chains: {
       BEP20: {
         xpub: e.CHAIN_BEP20_XPUB,

@@ -39,8 +39,9 @@ export function accountDbName(userId: string, accountId: string): string {
  * 6: `delivery` in `coffer-public`. Only a table was added.
  * 7: `hosting_orders`, `hosting_changes` and `income` in the account databases. Only tables were
  * added.
+ * 8: `dividend_releases` in the account databases. Only a table was added.
  */
-export const SYNC_DB_VERSION = 7;
+export const SYNC_DB_VERSION = 8;
 
 type ScopeOf<C extends CollectionName> = (typeof SYNC_COLLECTIONS)[C]['scope'];
 /** The collections of one scope, e.g. `CollectionIn<'public'>` = news | notices | quotes. */

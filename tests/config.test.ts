@@ -101,6 +101,12 @@ describe('configuration', () => {
       '2026-01-01T00:00:00.000Z',
     );
   });
+  test('AI dividend records may be claimed for COFFER_DIVIDEND_CLAIM_DAYS days (30 unless set; a whole number of at least 1)', () => {
+    expect(loadConfig({}).dividendClaimDays).toBe(30);
+    expect(loadConfig({ COFFER_DIVIDEND_CLAIM_DAYS: '7' }).dividendClaimDays).toBe(7);
+    for (const bad of ['0', '1.5', 'month'])
+      expect(() => loadConfig({ COFFER_DIVIDEND_CLAIM_DAYS: bad })).toThrow(/COFFER_DIVIDEND_CLAIM_DAYS/);
+  });
   test('bad values are named', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
     expect(() => loadConfig({ COFFER_TIMEZONE: 'Mars/Olympus' })).toThrow(/COFFER_TIMEZONE/);

@@ -16,6 +16,7 @@
  *   withdraw list [--status S]                            withdraw approve --id I [--as NAME]
  *   withdraw reject --id I --reason R [--as NAME]         withdraw paid --id I --reference X [--as NAME]
  *   delivery import <file.csv>                            (publishes every line of the file, or none)
+ *   dividend publish --day YYYY-MM-DD --total T | --rate R   dividend list
  *   hosting product list|add|update|disable ...           income airdrop --accounts A,B --amount X --reason R
  * Works on the same database as `npm start` (DATA_DIR or DATABASE_URL); every change is audited as `cli`.
  */
@@ -34,6 +35,7 @@ import {
 import { findDevnet } from '../chains/devnet.js';
 import { HOSTING_COMMANDS, HOSTING_OPTIONS, HOSTING_USAGE, runHostingCommand } from './hosting-cli.js';
 import { DELIVERY_COLUMNS } from '../../contract/api/delivery.js';
+import { dividendPublishParamsSchema } from '../../contract/api/dividend.js';
 import {
   feedbackReplyParamsSchema,
   newsWriteParamsSchema,
@@ -74,6 +76,8 @@ const USAGE = `usage: npm run admin -- <command>
   withdraw reject --id I --reason R [--as NAME]
   withdraw paid --id I --reference X [--as NAME]   (a bank card, or a TRC20 withdrawal sent by hand)
   delivery import <file.csv>   (trade settlement records: a header naming ${DELIVERY_COLUMNS.join(',')}; all lines or none)
+  dividend publish --day YYYY-MM-DD --total 1000 | --rate 0.001   (the AI dividend of a local day that has ended)
+  dividend list
 ${HOSTING_USAGE}`;
 
 /** Parses CLI values with a route's schema, so the CLI refuses what the API refuses. */
@@ -137,6 +141,9 @@ async function main(argv: string[]): Promise<void> {
         'status',
         'as',
         'reference',
+        'day',
+        'total',
+        'rate',
         ...HOSTING_OPTIONS,
       ].map((name) => [name, { type: 'string' as const }]),
     ),
@@ -158,6 +165,8 @@ async function main(argv: string[]): Promise<void> {
     'withdraw approve',
     'withdraw reject',
     'withdraw paid',
+    'dividend publish',
+    'dividend list',
     ...HOSTING_COMMANDS,
   ];
   const withValue = (first: string, second: string) =>
@@ -291,6 +300,21 @@ async function main(argv: string[]): Promise<void> {
         );
         return;
       }
+      case 'dividend publish': {
+        const published = await server.services.dividends.publishFromCli(
+          parsed(dividendPublishParamsSchema, { day: values.day, total: values.total, rate: values.rate }),
+        );
+        console.log(
+          `dividend ${published.id} of ${published.day}: ${published.total} USDT to ${published.accounts} account(s), residue ${published.residue} to rounding; claimable until ${published.expiresAt}`,
+        );
+        return;
+      }
+      case 'dividend list':
+        for (const item of (await server.services.dividends.adminList({ limit: 100 })).items)
+          console.log(
+            `${item.id}\t${item.day}\t${item.mode}${item.rate ? ` ${item.rate}` : ''}\t${item.total} USDT\t${item.accounts} account(s)\tresidue ${item.residue}`,
+          );
+        return;
       default: {
         if (withValue('calendar', 'set')) {
           const [, , date, kind] = positionals;

@@ -10,6 +10,7 @@ import { finishJobRun, startJobRun, tryJobLock } from '../repositories/jobs.repo
 export const JobName = {
   purge: 'purge',
   ledgerCheck: 'ledger-check',
+  dividendExpiry: 'dividend-expiry',
   hostingAccrual: 'hosting-accrual',
 } as const;
 export type JobName = (typeof JobName)[keyof typeof JobName];

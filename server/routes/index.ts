@@ -18,6 +18,7 @@ import { hostingRoutes } from './hosting.routes.js';
 import { incomeRoutes } from './income.routes.js';
 import { exchangeRoutes } from './exchange.routes.js';
 import { deliveryRoutes } from './delivery.routes.js';
+import { dividendRoutes } from './dividend.routes.js';
 
 const ROUTE_LISTS: readonly RoutesOf[] = [
   ssoRoutes,
@@ -34,6 +35,7 @@ const ROUTE_LISTS: readonly RoutesOf[] = [
   securityRoutes,
   exchangeRoutes,
   deliveryRoutes,
+  dividendRoutes,
   withdrawRoutes,
   hostingRoutes,
   incomeRoutes,

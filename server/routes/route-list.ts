@@ -24,6 +24,7 @@ import type { SecurityService } from '../services/security.service.js';
 import type { ExchangeService } from '../services/exchange.service.js';
 import type { WithdrawService } from '../services/withdraw.service.js';
 import type { DeliveryService } from '../services/delivery.service.js';
+import type { DividendService } from '../services/dividend.service.js';
 import type { HostingService } from '../services/hosting.service.js';
 import type { IncomeService } from '../services/income.service.js';
 
@@ -47,6 +48,7 @@ export interface AppServices {
   exchange: ExchangeService;
   withdraw: WithdrawService;
   delivery: DeliveryService;
+  dividends: DividendService;
   hosting: HostingService;
   income: IncomeService;
 }

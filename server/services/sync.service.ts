@@ -45,6 +45,7 @@ import { depositsByIds } from '../repositories/deposits.repository.js';
 import { withdrawalsByIds } from '../repositories/withdrawals.repository.js';
 import { exchangesByIds } from '../repositories/exchanges.repository.js';
 import { deliveryRecordsByIds } from '../repositories/delivery.repository.js';
+import { DividendService } from './dividend.service.js';
 
 import { HostingService } from './hosting.service.js';
 import { IncomeService } from './income.service.js';
@@ -88,6 +89,7 @@ const LOADERS: Record<CollectionName, Loader> = {
     (await depositsByIds(db, accountId, numericIds(ids))).map(toDepositRecord),
   delivery: async (db, _scope, ids) =>
     (await deliveryRecordsByIds(db, numericIds(ids))).map(toDeliveryRecord),
+  dividend_releases: (db, accountId, ids) => DividendService.recordsByIds(db, accountId, numericIds(ids)),
   exchanges: async (db, accountId, ids) =>
     (await exchangesByIds(db, accountId, numericIds(ids))).map(toExchangeRecord),
   hosting_orders: (db, accountId, ids) => HostingService.orderRecordsByIds(db, accountId, numericIds(ids)),

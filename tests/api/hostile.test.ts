@@ -977,12 +977,16 @@ describe.each(tiers)('hostile input on %s', (tier) => {
       penaltyRate: '0.01',
       type: 'static',
       accountIds: '1',
+      day: '2026-01-04',
+      total: '100',
+      rate: '0.001',
     };
     /** Where one field name means different things on different routes: the route's own valid sample. */
     const ROUTE_SAMPLES: Record<string, Record<string, unknown>> = {
       '/api/admin/hosting/delivery/add': { direction: 'buy' },
       '/api/v1/hosting/order': { status: 'in_progress' },
       '/api/admin/hosting/product/update': { status: 'active' },
+      '/api/v1/user/aiIncome': { status: 'to_be_claimed' },
     };
     const probes: Probe[] = [];
     const expected = new Map<string, string>();
