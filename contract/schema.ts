@@ -72,7 +72,7 @@ export const moneySchema = text({ max: 40 }).transform((value, context) => {
   try {
     return formatMoney(parseMoney(value));
   } catch {
-    context.addIssue({ code: 'custom', error: 'server.field_invalid' });
+    context.addIssue({ code: 'custom', message: 'server.field_invalid' });
     return z.NEVER;
   }
 });
@@ -88,7 +88,7 @@ export const userAmountSchema = text({ max: 40 }).transform((value, context) => 
   } catch {
     // falls through to the issue below
   }
-  context.addIssue({ code: 'custom', error: 'server.amount_invalid' });
+  context.addIssue({ code: 'custom', message: 'server.amount_invalid' });
   return z.NEVER;
 });
 

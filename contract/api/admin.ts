@@ -68,7 +68,7 @@ export const signedMoneySchema = text({ max: 40 }).transform((value, context) =>
   } catch {
     // falls through to the issue below
   }
-  context.addIssue({ code: 'custom', error: 'server.amount_signed_invalid' });
+  context.addIssue({ code: 'custom', message: 'server.amount_signed_invalid' });
   return z.NEVER;
 });
 

@@ -189,14 +189,14 @@ export const booleanSchema = z
 const daysSchema = text({ max: 5 }).transform((value, context) => {
   const days = /^[1-9]\d{0,3}$/.test(value) ? Number(value) : 0;
   if (days >= 1 && days <= HOSTING_MAX_DAYS) return days;
-  context.addIssue({ code: 'custom', error: 'server.hosting_days_invalid' });
+  context.addIssue({ code: 'custom', message: 'server.hosting_days_invalid' });
   return z.NEVER;
 });
 
 const rateSchema = (valid: (text: string) => boolean) =>
   text({ max: 20 }).transform((value, context) => {
     if (valid(value)) return normalizeRate(value);
-    context.addIssue({ code: 'custom', error: 'server.rate_invalid' });
+    context.addIssue({ code: 'custom', message: 'server.rate_invalid' });
     return z.NEVER;
   });
 

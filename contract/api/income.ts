@@ -94,7 +94,7 @@ export const accountIdListSchema = z
       distinct.every((id) => /^[1-9]\d{0,14}$/.test(id))
     )
       return distinct.map(Number);
-    context.addIssue({ code: 'custom', error: 'server.field_invalid' });
+    context.addIssue({ code: 'custom', message: 'server.field_invalid' });
     return z.NEVER;
   });
 
