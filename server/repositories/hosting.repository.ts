@@ -1,5 +1,5 @@
 /** SQL of hosting (issue 12): products, orders, their changes (the operator-log) and daily accruals. */
-import { and, asc, desc, eq, inArray, lt, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lt, lte, or, type SQL } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
 import { hostingAccruals, hostingOrderChanges, hostingOrders, hostingProducts } from '../db/schema.js';
 
@@ -127,15 +127,6 @@ export async function lockOrdersDue(
     .orderBy(asc(hostingOrders.id))
     .limit(query.limit)
     .for('update');
-}
-
-/** The sum of the account's in-progress principals (what its hosting book holds for orders). */
-export async function hostingPrincipalOf(db: Executor, accountId: number): Promise<bigint> {
-  const [row] = await db
-    .select({ total: sql<string>`coalesce(sum(${hostingOrders.principal}), 0)::text` })
-    .from(hostingOrders)
-    .where(and(eq(hostingOrders.accountId, accountId), eq(hostingOrders.status, 'in_progress')));
-  return BigInt(row?.total ?? '0');
 }
 
 // ---- changes (the operator-log) ----

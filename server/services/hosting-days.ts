@@ -9,7 +9,7 @@
  * start of D0 + days + 1), when the job pays the last day and returns the principal.
  */
 import { DateTime } from 'luxon';
-import { minor, type Minor } from '../../contract/money.js';
+import { minor } from '../../contract/money.js';
 import type { PrincipalSpan } from '../../contract/hosting-interest.js';
 
 const MINUTE_MS = 60_000;
@@ -95,11 +95,4 @@ export function spansOf(steps: readonly PrincipalStep[], from: Date, to: Date): 
   }
   spans.push({ principal: minor(principal), minutes: (end - cursor) / MINUTE_MS });
   return spans.filter((span) => span.minutes > 0);
-}
-
-/** The principal at `at` from the timeline (0 before the first step). Pure. */
-export function principalAt(steps: readonly PrincipalStep[], at: Date): Minor {
-  let principal = 0n;
-  for (const step of steps) if (minuteOf(step.at).getTime() <= at.getTime()) principal = step.principalAfter;
-  return minor(principal);
 }

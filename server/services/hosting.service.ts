@@ -80,8 +80,14 @@ import { notYourAccount, ownAccount } from './own-account.js';
 import { pageById } from './paging.js';
 import type { SecurityService } from './security.service.js';
 
-/** Orders the job locks and works through at a time (within its one transaction). */
-const JOB_BATCH = 500;
+/**
+ * Orders the job locks at a time, within its one transaction. Every due order is locked before
+ * the first transfer, so a customer's command (which locks its order, then ledger rows) can never
+ * wait on the job in a cycle; only beyond this many due orders in one run would a second batch
+ * lock orders after the first batch's transfers (PostgreSQL would then abort one side as a
+ * deadlock, and the job runs again a minute later).
+ */
+const JOB_BATCH = 100_000;
 
 const ORDERS = 'hosting_orders';
 
