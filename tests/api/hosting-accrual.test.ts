@@ -220,3 +220,64 @@ describe.each(tiers)('the accrual job on %s', (tier) => {
     await f.expectLedgerOk(finance);
   });
 });
+
+describe('the accrual job in a time zone with daylight saving (Europe/Berlin, PGlite)', () => {
+  let t: TestServer;
+  const f = withdrawFixtures(() => t);
+
+  beforeAll(async () => {
+    t = await startTestServer('pglite', { COFFER_TIMEZONE: 'Europe/Berlin' });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const to = (iso: string) => t.clock.advance((new Date(iso).getTime() - t.clock.now().getTime()) / 1000);
+
+  test('on the 23-hour day of 29 March 2026 a change halfway through is prorated over 1380 minutes, and the days follow local midnights', async () => {
+    const [finance] = await f.operators('dst');
+    to('2026-03-28T09:00:00Z'); // Saturday 10:00 CET (sessions are made after the clock's jump)
+    const { token } = await t.register('plain', 'dst@example.com');
+    const bound = await f.call(
+      '/api/v1/user/bindTradePassword',
+      { tradePassword: TRADE_PASSWORD, confirmPassword: TRADE_PASSWORD },
+      token,
+    );
+    expect(bound.code).toBe(200);
+    const accounts = await t.call<{ items: Array<{ id: string }> }>(
+      'plain',
+      '/api/v1/account/list',
+      {},
+      { token },
+    );
+    const accountId = accounts.data.items[0]?.id ?? '';
+    await f.fund(finance, accountId, '2000');
+    const created = await t.call<HostingCommandData>(
+      'plain',
+      '/api/v1/hosting/create',
+      { accountId, productId: '1', amount: '1000', tradePassword: TRADE_PASSWORD },
+      { token, key: newKey() },
+    );
+    expect(created.code, created.message).toBe(200);
+    expect(created.data.order.interestFrom).toBe('2026-03-28T23:00:00.000Z'); // Sunday 00:00 CET
+    to('2026-03-29T10:30:00Z'); // 12:30 CEST: 690 of the day's 1380 minutes
+    const added = await t.call<HostingCommandData>(
+      'plain',
+      '/api/v1/hosting/add',
+      { orderId: created.data.order.id, amount: '1000' },
+      { token, key: newKey() },
+    );
+    expect(added.code, added.message).toBe(200);
+    to('2026-03-29T22:05:00Z'); // Monday 00:05 CEST
+    expect((await t.server.scheduler.runNow('hosting-accrual')).period).toBe('2026-03-29');
+    const lines = await t.call<{ items: IncomeRecord[] }>(
+      'plain',
+      '/api/v1/income/log',
+      { accountId },
+      { token },
+    );
+    // (1000 × 690 + 2000 × 690) × 0.003 / 1380 = 4.5
+    expect(lines.data.items.map((line) => [line.earningsDate, line.amount])).toEqual([['2026-03-29', '4.5']]);
+    await f.expectLedgerOk(finance);
+  });
+});
