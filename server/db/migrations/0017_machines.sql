@@ -90,3 +90,7 @@ INSERT INTO "machines" ("names", "hash_power", "price", "ticket_price", "days", 
 ('{"zh-Hans":"入门矿机","zh-Hant":"入門礦機","en":"Starter miner","ja":"スターター採掘機","ko":"스타터 채굴기","th":"เครื่องขุดรุ่นเริ่มต้น","vi":"Máy đào khởi đầu"}', '10', 100000000, 1, 30, '0.36', 3500000, 'active', now(), now(), 'seed'),
 ('{"zh-Hans":"标准矿机","zh-Hant":"標準礦機","en":"Standard miner","ja":"スタンダード採掘機","ko":"스탠다드 채굴기","th":"เครื่องขุดรุ่นมาตรฐาน","vi":"Máy đào tiêu chuẩn"}', '50', 500000000, 5, 60, '0.18', 8800000, 'active', now(), now(), 'seed'),
 ('{"zh-Hans":"专业矿机","zh-Hant":"專業礦機","en":"Pro miner","ja":"プロ採掘機","ko":"프로 채굴기","th":"เครื่องขุดรุ่นโปร","vi":"Máy đào chuyên nghiệp"}', '120.5', 1500000000, 15, 180, '0.0755', NULL, 'active', now(), now(), 'seed');
+--> statement-breakpoint
+-- The seeded machines reach clients through the public `machines` collection like any other.
+INSERT INTO "sync_changes" ("collection", "scope_id", "record_id", "deleted", "at")
+SELECT 'machines', 0, "id"::text, false, now() FROM "machines";
