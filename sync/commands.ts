@@ -18,6 +18,8 @@ import {
 } from '../contract/api/content.js';
 import { withdrawCreateParamsSchema } from '../contract/api/withdraw.js';
 import { exchangeDirectionSchema, exchangeSubmitParamsSchema } from '../contract/api/exchange.js';
+import { aiReceiveParamsSchema } from '../contract/api/dividend.js';
+import { moneySchema } from '../contract/schema.js';
 import {
   MONEY_COMMAND_EXPIRY_MS,
   ONLINE_COMMAND_EXPIRY_MS,
@@ -88,6 +90,17 @@ export const COMMAND_KINDS = {
     uri: '/api/v1/exchange/submit',
     maxAgeMs: ONLINE_COMMAND_EXPIRY_MS,
     requiresOnline: true,
+    pullsEveryAccount: false,
+  },
+  /**
+   * A claim of AI dividends (one record, or every claimable one of the account): money to cash
+   * with no trade password and no price, so it may wait in the outbox for an hour; its account is
+   * named in its params and pulled after it.
+   */
+  'dividend-claim': {
+    uri: '/api/v1/user/aiReceive',
+    maxAgeMs: MONEY_COMMAND_EXPIRY_MS,
+    requiresOnline: false,
     pullsEveryAccount: false,
   },
 } as const satisfies Record<string, CommandKindSpec>;
@@ -195,6 +208,12 @@ export const outboxRecordSchema = z.discriminatedUnion('kind', [
       tradePassword: z.string(),
     }),
   }),
+  z.object({
+    ...commonFields,
+    kind: z.literal('dividend-claim'),
+    /** `id` null claims every claimable record; `amount` is what the user saw, shown only (never sent). */
+    params: z.object({ accountId: z.string(), id: z.string().nullable(), amount: z.string() }),
+  }),
 ]);
 /** One row of the `outbox` table of `coffer-u{user}`; the UI lists pending commands from it. */
 export type OutboxRecord = z.infer<typeof outboxRecordSchema>;
@@ -238,7 +257,9 @@ export function carriesSecrets(kind: CommandKind): boolean {
  * the time it is confirmed (a withdrawal's); null otherwise. Pure.
  */
 export function accountChangedBy(record: OutboxRecord): string | null {
-  return record.kind === 'withdraw-create' || record.kind === 'exchange-submit'
+  return record.kind === 'withdraw-create' ||
+    record.kind === 'exchange-submit' ||
+    record.kind === 'dividend-claim'
     ? record.params.accountId
     : null;
 }
@@ -275,6 +296,11 @@ export const enqueueInputSchema = z.discriminatedUnion('kind', [
     params: withdrawCreateParamsSchema.required({ accountId: true }),
   }),
   z.object({ kind: z.literal('exchange-submit'), params: exchangeSubmitParamsSchema }),
+  /** `amount` is the sum the user saw, kept to show the command; the server pays what the records hold. */
+  z.object({
+    kind: z.literal('dividend-claim'),
+    params: aiReceiveParamsSchema.required({ accountId: true }).extend({ amount: moneySchema }),
+  }),
 ]);
 export type EnqueueInput = z.input<typeof enqueueInputSchema>;
 export type ParsedEnqueueInput = z.output<typeof enqueueInputSchema>;
@@ -304,6 +330,9 @@ export function resourceOf(command: StoredCommand, id: string): string {
     case 'exchange-submit':
       // Each its own: a refused exchange (a stale price) holds nothing back.
       return `exchange:new:${id}`;
+    case 'dividend-claim':
+      // Each its own: a refused claim (already claimed, expired) holds nothing back.
+      return `dividend:claim:${id}`;
   }
 }
 
@@ -339,6 +368,10 @@ export function wireParamsOf(record: OutboxRecord): Record<string, unknown> | nu
     case 'exchange-submit': {
       const { accountId, direction, amount, priceVersion, tradePassword } = record.params;
       return { accountId, direction, amount, priceVersion, tradePassword };
+    }
+    case 'dividend-claim': {
+      const { accountId, id } = record.params;
+      return id === null ? { accountId } : { accountId, id };
     }
   }
 }

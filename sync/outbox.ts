@@ -451,6 +451,8 @@ export class Outbox {
         return { ...common, kind: stored.kind, params: stored.params };
       case 'exchange-submit':
         return { ...common, kind: stored.kind, params: stored.params };
+      case 'dividend-claim':
+        return { ...common, kind: stored.kind, params: stored.params };
     }
   }
 
@@ -498,6 +500,10 @@ export class Outbox {
       case 'exchange-submit': {
         const { accountId, direction, amount, priceVersion, tradePassword } = input.params;
         return { kind: input.kind, params: { accountId, direction, amount, priceVersion, tradePassword } };
+      }
+      case 'dividend-claim': {
+        const { accountId, id, amount } = input.params;
+        return { kind: input.kind, params: { accountId, id: id ?? null, amount } };
       }
     }
   }

@@ -48,6 +48,8 @@ export const ROUTES = {
    * publishes, a list rather than one order's detail (the spec shows delivery orders only as records).
    */
   delivery: '/pages/order_detail/order_detail',
+  /** AI dividends: blance_record2 of the spec's numbered record pages, the release records with claims. */
+  dividends: '/pages/blance_record/blance_record2',
 } as const;
 
 /** The five bottom tabs, in the spec's order. */

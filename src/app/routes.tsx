@@ -236,6 +236,13 @@ const built: RouteEntry[] = [
     title: 'delivery.title',
     page: page(() => import('../features/delivery/DeliveryPage.js')),
   },
+  {
+    path: ROUTES.dividends,
+    header: 'standard',
+    access: 'user',
+    title: 'dividends.title',
+    page: page(() => import('../features/dividends/DividendsPage.js')),
+  },
 ];
 
 const numbered = (base: string, numbers: number[]) => numbers.map((n) => `${base}${n}`);
@@ -253,7 +260,7 @@ const notYetOpen: string[] = [
   '/pages/goods_detail/goods_detail',
   '/pages/share_poster/share_poster',
   ...numbered('/pages/setting/setting', [2, 5]),
-  ...numbered('/pages/blance_record/blance_record', [1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 12]),
+  ...numbered('/pages/blance_record/blance_record', [1, 3, 4, 5, 7, 8, 9, 10, 11, 12]),
   ...numbered('/pages/withdraw/withdraw', [4, 5, 6]),
   ...numbered('/pages/withdraw_record/withdraw_record', [1, 2, 6, 7]),
   '/choose-location',

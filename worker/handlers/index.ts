@@ -22,6 +22,7 @@ import { syncHandlers } from './sync.handlers.js';
 import { userHandlers } from './user.handlers.js';
 import { withdrawHandlers } from './withdraw.handlers.js';
 import { exchangeHandlers } from './exchange.handlers.js';
+import { dividendHandlers } from './dividend.handlers.js';
 
 // `never` parameters accept a handler of any parameter type (parameters are contravariant).
 type Handler = (...params: never[]) => Promise<unknown>;
@@ -97,6 +98,7 @@ export function createHandlers(deps: WorkerDeps) {
     paymentHandlers(handlerDeps),
     withdrawHandlers(handlerDeps),
     exchangeHandlers(handlerDeps),
+    dividendHandlers(handlerDeps),
   );
 }
 

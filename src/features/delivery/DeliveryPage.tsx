@@ -37,14 +37,16 @@ export default function DeliveryPage() {
   }, []);
 
   return (
-    <div className="page-padding stack">
+    <div className="page-padding stack delivery-page">
       <section className="card delivery-notice" aria-labelledby="delivery-what">
         <h2 id="delivery-what" className="card__title">
           {t('delivery.what_title')}
         </h2>
         <p>{t('delivery.what_text')}</p>
       </section>
-      <AsOf syncedAt={syncedAt} />
+      <div>
+        <AsOf syncedAt={syncedAt} />
+      </div>
       {records !== undefined && records.length === 0 && <p className="card muted">{t('delivery.empty')}</p>}
       {records !== undefined && records.length > 0 && (
         <ul className="delivery-list" aria-label={t('delivery.list_label')}>

@@ -3,7 +3,10 @@ import { useTranslation } from 'react-i18next';
 import { ROUTES } from '../../app/paths.js';
 import { LinkList } from '../../ui/LinkList.js';
 
-const RECORD_ENTRIES = [['delivery.title', ROUTES.delivery]] as const;
+const RECORD_ENTRIES = [
+  ['dividends.title', ROUTES.dividends],
+  ['delivery.title', ROUTES.delivery],
+] as const;
 
 export default function HostingPage() {
   const { t } = useTranslation();

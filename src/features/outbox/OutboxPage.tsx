@@ -151,5 +151,7 @@ function summaryOf(row: OutboxRecord): string {
       return `${row.params.amount} USDT`;
     case 'exchange-submit':
       return `${row.params.amount} ${row.params.direction === 'rab_to_usdt' ? 'RAB' : 'USDT'}`;
+    case 'dividend-claim':
+      return `${row.params.amount} USDT`;
   }
 }

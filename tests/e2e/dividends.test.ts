@@ -1,0 +1,214 @@
+/**
+ * AI dividends and delivery records in Chromium (issue 12): both pages open from the Hosting tab;
+ * the dividends page shows what the account can claim and has claimed, the rules and its records,
+ * and a claim goes through the outbox and comes back as claimed, with the cash paid once; the
+ * delivery page lists the platform's published trades and says they are not the customer's own
+ * positions. Both pass axe, with one h1 and nothing wider than a 390 px phone, in English and in
+ * Chinese. With COFFER_E2E_SCREENS=<folder>, screenshots are kept there.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { DateTime } from 'luxon';
+import type { Page } from 'playwright-core';
+import { describe, expect, test } from 'vitest';
+import { z } from 'zod';
+import { parseMoney } from '../../contract/money.js';
+import { customerBook } from '../../server/ledger/books.js';
+import { dayLabel } from '../../src/features/dividends/dividends-view.js';
+import { transfer } from '../../server/ledger/ledger.js';
+import {
+  e2eHarness,
+  en,
+  expectAccessible,
+  expectPage,
+  expectToast,
+  hasChromium,
+  logIn,
+  navigateInApp,
+  storedToken,
+  strings,
+  WAIT_MS,
+} from './harness.js';
+
+const zh = strings('zh-Hans');
+const DIVIDENDS = '/pages/blance_record/blance_record2';
+const DELIVERY = '/pages/order_detail/order_detail';
+const HOSTING = '/pages/index/index2';
+
+const tokenSchema = z.object({ token: z.string() });
+const accountsSchema = z.object({ items: z.array(z.object({ id: z.string() })) });
+const assetsSchema = z.object({ cash: z.string() });
+
+/** Where screenshots go when asked for (a reviewer's look at the page), else nowhere. */
+async function keepScreen(page: Page, name: string): Promise<void> {
+  const folder = process.env['COFFER_E2E_SCREENS'];
+  if (!folder) return;
+  fs.mkdirSync(folder, { recursive: true });
+  await page.screenshot({ path: path.join(folder, `${name}.png`), fullPage: true });
+}
+
+/** A translated string with its `{{name}}` placeholders filled. */
+const fill = (text: string, values: Record<string, string>) =>
+  text.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => values[name] ?? whole);
+
+describe.skipIf(!hasChromium)('AI dividends and delivery records in Chromium', () => {
+  const { running, openTab, launch, api, registerByApi, newAddress } = e2eHarness();
+  let serial = 0;
+  async function operatorToken(role: 'finance' | 'content'): Promise<string> {
+    const email = newAddress(role);
+    await running().server.services.operators.createFromCli({ email, role, password: 'secret123' });
+    const login = await api('/api/admin/auth/login', { email, password: 'secret123' });
+    expect(login.code, login.message).toBe(200);
+    return tokenSchema.parse(login.data).token;
+  }
+
+  /**
+   * A user logged in on `page` whose main account held `hosting` USDT in hosting since two days
+   * ago (funded by an adjustment, then moved from cash to hosting at that time).
+   */
+  async function hoster(page: Page, t: (key: string) => string, finance: string, hosting: string) {
+    const email = newAddress('hoster');
+    const password = 'hoster-secret1';
+    await registerByApi(email, password);
+    await launch(page, '/pages/login/login');
+    await logIn(page, t, email, password);
+    const token = await storedToken(page);
+    if (token === null) throw new Error('no stored token after logging in');
+    const accountId =
+      accountsSchema.parse((await api('/api/v1/account/list', {}, token)).data).items[0]?.id ?? '';
+    const funded = await api(
+      '/api/admin/ledger/adjust',
+      { accountId, asset: 'USDT', amount: hosting, reason: 'e2e dividends' },
+      finance,
+    );
+    expect(funded.code, funded.message).toBe(200);
+    serial += 1;
+    await transfer(
+      running().server.database.db,
+      [
+        {
+          key: `e2e:hosting:${accountId}:${serial}`,
+          kind: 'trust_deposit',
+          asset: 'USDT',
+          from: customerBook(Number(accountId), 'cash'),
+          to: customerBook(Number(accountId), 'hosting'),
+          amount: parseMoney(hosting),
+          ref: { table: 'e2e', id: String(serial) },
+        },
+      ],
+      new Date(Date.now() - 2 * 24 * 3600 * 1000),
+    );
+    return { token, accountId };
+  }
+
+  /** The local date `back` days ago in the business time zone: a day that has ended. */
+  const pastDay = (back: number) =>
+    DateTime.now().setZone('Asia/Shanghai').minus({ days: back }).toISODate() ?? '';
+
+  async function publishTrades(content: string): Promise<void> {
+    const header =
+      'orderNo,symbol,direction,lots,leverage,openPrice,closePrice,openTime,closeTime,margin,spread,profitLoss';
+    const csv = [
+      header,
+      'E2E-1001,XAUUSD,buy,0.50,100,2031.45,2040.10,2026-01-02T01:00:00Z,2026-01-02T03:30:00Z,1015.725,0.25,432.5',
+      'E2E-1002,BTC/USDT,sell,0.01,20,64210.5,64800,2026-01-03T08:00:00Z,2026-01-03T09:15:00Z,32.10525,1.5,-5.895',
+    ].join('\n');
+    const imported = await api('/api/admin/hosting/delivery/import', { csv }, content);
+    expect(imported.code, imported.message).toBe(200);
+  }
+
+  test(
+    'from the Hosting tab: AI dividends claimable, one claimed through the outbox (paid once), and the delivery records, in English',
+    { timeout: 240_000 },
+    async () => {
+      const finance = await operatorToken('finance');
+      const content = await operatorToken('content');
+      const tab = await openTab('en-US');
+      const { page } = tab;
+      const { token, accountId } = await hoster(page, en, finance, '1500');
+      // Yesterday's dividend: this account held the only valid hosting at its end.
+      const day = pastDay(1);
+      const published = await api('/api/admin/dividend/publish', { day, total: '30' }, finance);
+      expect(published.code, published.message).toBe(200);
+      await publishTrades(content);
+
+      await navigateInApp(page, HOSTING);
+      await expectPage(page, en('tabs.hosting'));
+      await page.getByRole('button', { name: en('dividends.title'), exact: true }).click();
+      await expectPage(page, en('dividends.title'));
+      // The only valid hosting of the day: the whole 30 USDT is this account's share.
+      const claimButton = page.getByRole('button', {
+        name: fill(en('dividends.claim_named'), { amount: '30', day: dayLabel(day, 'en') }),
+        exact: true,
+      });
+      await claimButton.waitFor({ timeout: 30_000 });
+      await page.getByText(fill(en('dividends.claimed_total'), { amount: '0' }), { exact: true }).waitFor();
+      await page
+        .getByText(fill(en('dividends.rule_expiry'), { days: '30' }), { exact: true })
+        .waitFor({ timeout: WAIT_MS });
+      await expectAccessible(page, 'dividends (to be claimed)');
+      await keepScreen(page, 'dividends-en-claimable');
+
+      const cashBefore = parseMoney(
+        assetsSchema.parse((await api('/api/v1/user/assets', { accountId }, token)).data).cash,
+      );
+      await claimButton.click();
+      await expectToast(page, fill(en('dividends.claimed_toast'), { amount: '30' }));
+      // The record now says claimed, and its claim button is gone.
+      await page
+        .getByRole('listitem')
+        .filter({ hasText: en('dividends.status_claimed') })
+        .waitFor({ timeout: 30_000 });
+      expect(await claimButton.count()).toBe(0);
+      await page.getByText(fill(en('dividends.claimed_total'), { amount: '30' }), { exact: true }).waitFor();
+      const cashAfter = parseMoney(
+        assetsSchema.parse((await api('/api/v1/user/assets', { accountId }, token)).data).cash,
+      );
+      expect(cashAfter - cashBefore).toBe(30_000_000n);
+      await expectAccessible(page, 'dividends (claimed)');
+      await keepScreen(page, 'dividends-en-claimed');
+
+      await navigateInApp(page, HOSTING);
+      await expectPage(page, en('tabs.hosting'));
+      await page.getByRole('button', { name: en('delivery.title'), exact: true }).click();
+      await expectPage(page, en('delivery.title'));
+      await page.getByText(en('delivery.what_text'), { exact: true }).waitFor();
+      await page.getByText('-5.895', { exact: false }).waitFor({ timeout: 30_000 });
+      await page.getByText('+432.5', { exact: false }).waitFor();
+      await page.getByText('1:100', { exact: true }).waitFor();
+      await expectAccessible(page, 'delivery records');
+      await keepScreen(page, 'delivery-en');
+      expect(tab.errors, tab.errors.join('\n')).toEqual([]);
+    },
+  );
+
+  test('in Chinese: both pages read in Chinese and pass axe on a phone', { timeout: 180_000 }, async () => {
+    const finance = await operatorToken('finance');
+    const tab = await openTab('zh-CN');
+    const { page } = tab;
+    await hoster(page, zh, finance, '800');
+    // The day before yesterday, at a rate: 0.001 of 800 USDT.
+    const day = pastDay(2);
+    const published = await api('/api/admin/dividend/publish', { day, rate: '0.001' }, finance);
+    expect(published.code, published.message).toBe(200);
+
+    await navigateInApp(page, DIVIDENDS);
+    await expectPage(page, zh('dividends.title'));
+    await page
+      .getByRole('button', {
+        name: fill(zh('dividends.claim_named'), { amount: '0.8', day: dayLabel(day, 'zh-Hans') }),
+        exact: true,
+      })
+      .waitFor({ timeout: 30_000 });
+    await expectAccessible(page, 'dividends (zh-Hans)');
+    await keepScreen(page, 'dividends-zh');
+
+    await navigateInApp(page, DELIVERY);
+    await expectPage(page, zh('delivery.title'));
+    await page.getByText(zh('delivery.what_text'), { exact: true }).waitFor();
+    await page.getByText('+432.5', { exact: false }).waitFor({ timeout: 30_000 });
+    await expectAccessible(page, 'delivery (zh-Hans)');
+    await keepScreen(page, 'delivery-zh');
+    expect(tab.errors, tab.errors.join('\n')).toEqual([]);
+  });
+});

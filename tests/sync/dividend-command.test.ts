@@ -1,0 +1,126 @@
+/**
+ * An AI dividend claim as an outbox command (`dividend-claim`, issue 12): money to cash with no
+ * trade password and no price, so it waits in the outbox while offline, for at most the hour of a
+ * money command; it names its account and the record (or none: every claimable one), never sends
+ * the amount the user saw, and a refusal (already claimed, expired) holds nothing back. On
+ * IndexedDB and on the in-memory twin.
+ */
+import 'fake-indexeddb/auto';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { MONEY_COMMAND_EXPIRY_MS } from '../../contract/constants.js';
+import { DexieSyncStorage } from '../../sync/dexie-storage.js';
+import { MemorySyncStorage } from '../../sync/memory-storage.js';
+import type { SyncStorage } from '../../sync/storage.js';
+import { MemorySessionStore } from '../../worker/session.js';
+import { deleteAllDatabases, FakeClock, FakeServer, login, tab } from './helpers.js';
+
+const RECEIVE = '/api/v1/user/aiReceive';
+
+const storages = [
+  ['IndexedDB', () => new DexieSyncStorage()],
+  ['the in-memory twin', () => new MemorySyncStorage()],
+] as const;
+
+function claim(id?: string, amount = '12.50') {
+  return {
+    kind: 'dividend-claim' as const,
+    params: { accountId: 'm7', ...(id === undefined ? {} : { id }), amount },
+  };
+}
+
+describe.each(storages)('a dividend claim in the outbox on %s', (_name, makeStorage) => {
+  let storage: SyncStorage;
+  let server: FakeServer;
+  let clock: FakeClock;
+  const network = { online: true };
+
+  beforeEach(async () => {
+    await deleteAllDatabases();
+    storage = makeStorage();
+    server = new FakeServer();
+    clock = new FakeClock();
+    network.online = true;
+    server.addAccount('7', 'm7', 100_000_000n);
+  });
+
+  afterEach(() => {
+    if (storage instanceof DexieSyncStorage) storage.close();
+  });
+
+  async function loggedIn() {
+    const session = new MemorySessionStore();
+    const t = tab({ server, storage, clock, session, online: () => network.online });
+    await login(server, session, '7', 'tok-7');
+    return t.engine;
+  }
+
+  const stored = (id: string) => storage.userStores('7').outbox.get(id);
+
+  test('queued offline (no trade password, no price), it is sent once back online with its key: the account and the record, never the amount shown; its account is pulled', async () => {
+    const engine = await loggedIn();
+    network.online = false;
+    const queued = await engine.enqueue(claim('41'));
+    if (queued.kind !== 'ok') throw new Error('refused');
+    expect(await stored(queued.id)).toMatchObject({
+      state: 'queued',
+      resource: `dividend:claim:${queued.id}`,
+      expiresAtMs: clock.now() + MONEY_COMMAND_EXPIRY_MS,
+      params: { accountId: 'm7', id: '41', amount: '12.5' },
+    });
+    expect((await engine.drain()).status).toBe('offline');
+    expect(server.seenOn(RECEIVE)).toHaveLength(0);
+    network.online = true;
+    const drained = await engine.drain();
+    expect(drained.confirmed).toEqual([queued.id]);
+    expect(server.seenOn(RECEIVE)).toEqual([
+      { uri: RECEIVE, key: queued.id, token: 'tok-7', params: { accountId: 'm7', id: '41' } },
+    ]);
+    expect(drained.pull).toMatchObject({ status: 'done', accountId: 'm7' });
+  });
+
+  test('a claim of everything names only the account', async () => {
+    const engine = await loggedIn();
+    const queued = await engine.enqueue(claim(undefined, '30.5'));
+    if (queued.kind !== 'ok') throw new Error('refused');
+    await engine.drain();
+    expect(server.seenOn(RECEIVE).map((call) => call.params)).toEqual([{ accountId: 'm7' }]);
+  });
+
+  test('an amount that is not money is refused at enqueue naming the field', async () => {
+    const engine = await loggedIn();
+    expect(await engine.enqueue(claim('41', 'lots'))).toMatchObject({
+      kind: 'refused',
+      reason: 'invalid_input',
+      field: 'amount',
+    });
+  });
+
+  test('not sent within the hour of a money command it expires, never sent', async () => {
+    const engine = await loggedIn();
+    network.online = false;
+    const queued = await engine.enqueue(claim('41'));
+    if (queued.kind !== 'ok') throw new Error('refused');
+    await clock.advance(MONEY_COMMAND_EXPIRY_MS, 60_000);
+    network.online = true;
+    expect((await engine.drain()).expired).toEqual([queued.id]);
+    expect(server.seenOn(RECEIVE)).toHaveLength(0);
+  });
+
+  test('a refusal (already claimed) rejects it with the server message and holds nothing back: the next claim goes', async () => {
+    const engine = await loggedIn();
+    server.refuse = (call) =>
+      call.uri === RECEIVE && call.params['id'] === '41'
+        ? { code: 409, message: 'This dividend has already been claimed' }
+        : null;
+    const first = await engine.enqueue(claim('41'));
+    const second = await engine.enqueue(claim('42'));
+    if (first.kind !== 'ok' || second.kind !== 'ok') throw new Error('refused at enqueue');
+    const drained = await engine.drain();
+    expect(drained.rejected).toEqual([first.id]);
+    expect(drained.confirmed).toEqual([second.id]);
+    expect(await stored(first.id)).toMatchObject({
+      state: 'rejected',
+      answer: { code: 409, message: 'This dividend has already been claimed' },
+    });
+  });
+});
