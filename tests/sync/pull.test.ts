@@ -4,7 +4,14 @@
  */
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { openPublicDb, openUserDb, PUBLIC_DB_NAME, userDbName, type UserDb } from '../../sync/databases.js';
+import {
+  openPublicDb,
+  openUserDb,
+  PUBLIC_COLLECTIONS,
+  PUBLIC_DB_NAME,
+  userDbName,
+  type UserDb,
+} from '../../sync/databases.js';
 import { DexieSyncStorage } from '../../sync/dexie-storage.js';
 import { MemorySessionStore } from '../../worker/session.js';
 import {
@@ -82,7 +89,12 @@ describe('pull', () => {
     const cursors = Object.fromEntries(
       (await publicDb().cursors.toArray()).map((row) => [row.collection, row.cursor]),
     );
-    expect(cursors).toEqual({ news: '0.1', notices: '0.2', quotes: '0.0', prices: '0.0' });
+    // Every public collection has its cursor; those with nothing new stay at the start.
+    expect(cursors).toEqual({
+      ...Object.fromEntries(PUBLIC_COLLECTIONS.map((name) => [name, '0.0'])),
+      news: '0.1',
+      notices: '0.2',
+    });
     expect(await userDb('7').cursors.get('profile')).toMatchObject({ cursor: '0.3' });
     expect(await userDb('7').profile.get('7')).toEqual(profileRecord('7'));
 
