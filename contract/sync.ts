@@ -27,6 +27,7 @@ import { deliveryRecordSchema } from './api/delivery.js';
 import { dividendReleaseRecordSchema } from './api/dividend.js';
 import { hostingChangeRecordSchema, hostingOrderRecordSchema } from './api/hosting.js';
 import { incomeRecordSchema } from './api/income.js';
+import { machineRecordSchema, ownedMachineRecordSchema, ticketRecordSchema } from './api/machine.js';
 
 export type SyncScope = 'public' | 'user' | 'account';
 
@@ -66,6 +67,11 @@ export const SYNC_COLLECTIONS = {
     record: incomeRecordSchema,
     index: 'id, createdAt, type, status, [type+createdAt]',
   },
+  /** The mining machines operators offer (disabled ones too: holdings still name them). */
+  machines: { scope: 'public', record: machineRecordSchema, index: 'id, status' },
+  /** The account's holdings of mining machines. */
+  owned_machines: { scope: 'account', record: ownedMachineRecordSchema, index: 'id, createdAt, status' },
+  tickets: { scope: 'account', record: ticketRecordSchema, index: 'id, createdAt, status' },
 } as const satisfies Record<string, CollectionSpec>;
 
 export type CollectionName = keyof typeof SYNC_COLLECTIONS;

@@ -59,6 +59,8 @@ import { dividendExpiryJob } from './jobs/dividend-expiry.job.js';
 import { HostingService } from './services/hosting.service.js';
 import { IncomeService } from './services/income.service.js';
 import { hostingAccrualJob } from './jobs/hosting-accrual.job.js';
+import { MachineService } from './services/machine.service.js';
+import { machineOutputJob } from './jobs/machine-output.job.js';
 import { PaymentService } from './services/payment.service.js';
 import { CalendarService } from './services/calendar.service.js';
 import { ExchangeService } from './services/exchange.service.js';
@@ -163,6 +165,7 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
       : [];
   const security = new SecurityService(db, commands, clock, codes, limits, secrets, config.scryptCost);
   const hosting = new HostingService(db, commands, clock, security, config.timezone);
+  const machines = new MachineService(db, commands, clock, security, config.timezone);
   const services: AppServices = {
     translator,
     sessions,
@@ -189,6 +192,7 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
     dividends: new DividendService(db, commands, clock, config.timezone, config.dividendClaimDays),
     hosting,
     income: new IncomeService(db, commands, clock, translator, config.timezone),
+    machines,
     withdraw: new WithdrawService(
       db,
       commands,
@@ -231,6 +235,7 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
       ledgerCheckJob((message) => app.log.error(message)),
       dividendExpiryJob(services.dividends),
       hostingAccrualJob(hosting, config.timezone),
+      machineOutputJob(machines, config.timezone),
     ],
     log,
   );

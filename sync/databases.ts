@@ -40,8 +40,10 @@ export function accountDbName(userId: string, accountId: string): string {
  * 7: `hosting_orders`, `hosting_changes` and `income` in the account databases. Only tables were
  * added.
  * 8: `dividend_releases` in the account databases. Only a table was added.
+ * 10: `machines` in `coffer-public`, `owned_machines` and `tickets` in the account databases. Only
+ * tables were added.
  */
-export const SYNC_DB_VERSION = 8;
+export const SYNC_DB_VERSION = 10;
 
 type ScopeOf<C extends CollectionName> = (typeof SYNC_COLLECTIONS)[C]['scope'];
 /** The collections of one scope, e.g. `CollectionIn<'public'>` = news | notices | quotes. */

@@ -18,6 +18,7 @@
  *   delivery import <file.csv>                            (publishes every line of the file, or none)
  *   dividend publish --day YYYY-MM-DD --total T | --rate R   dividend list
  *   hosting product list|add|update|disable ...           income airdrop --accounts A,B --amount X --reason R
+ *   machine list|add|update|disable ...                   ticket issue --accounts A,B --count N --reason R
  * Works on the same database as `npm start` (DATA_DIR or DATABASE_URL); every change is audited as `cli`.
  */
 import fs from 'node:fs';
@@ -34,6 +35,7 @@ import {
 } from '../../contract/api/withdraw.js';
 import { findDevnet } from '../chains/devnet.js';
 import { HOSTING_COMMANDS, HOSTING_OPTIONS, HOSTING_USAGE, runHostingCommand } from './hosting-cli.js';
+import { MACHINE_COMMANDS, MACHINE_OPTIONS, MACHINE_USAGE, runMachineCommand } from './machine-cli.js';
 import { DELIVERY_COLUMNS } from '../../contract/api/delivery.js';
 import { dividendPublishParamsSchema } from '../../contract/api/dividend.js';
 import {
@@ -78,7 +80,8 @@ const USAGE = `usage: npm run admin -- <command>
   delivery import <file.csv>   (trade settlement records: a header naming ${DELIVERY_COLUMNS.join(',')}; all lines or none)
   dividend publish --day YYYY-MM-DD --total 1000 | --rate 0.001   (the AI dividend of a local day that has ended)
   dividend list
-${HOSTING_USAGE}`;
+${HOSTING_USAGE}
+${MACHINE_USAGE}`;
 
 /** Parses CLI values with a route's schema, so the CLI refuses what the API refuses. */
 function parsed<S extends z.ZodType>(schema: S, values: Record<string, unknown>): z.output<S> {
@@ -145,6 +148,7 @@ async function main(argv: string[]): Promise<void> {
         'total',
         'rate',
         ...HOSTING_OPTIONS,
+        ...MACHINE_OPTIONS,
       ].map((name) => [name, { type: 'string' as const }]),
     ),
   });
@@ -168,6 +172,7 @@ async function main(argv: string[]): Promise<void> {
     'dividend publish',
     'dividend list',
     ...HOSTING_COMMANDS,
+    ...MACHINE_COMMANDS,
   ];
   const withValue = (first: string, second: string) =>
     positionals[0] === first && positionals[1] === second && positionals.length === 4;
@@ -191,6 +196,10 @@ async function main(argv: string[]): Promise<void> {
     if (server.rootInviteCreated) console.log(`Root invite code (first start): ${server.rootInviteCreated}`);
     if (HOSTING_COMMANDS.includes(command)) {
       await runHostingCommand(server, command, values, parsed);
+      return;
+    }
+    if (MACHINE_COMMANDS.includes(command)) {
+      await runMachineCommand(server, command, values, parsed);
       return;
     }
     switch (command) {

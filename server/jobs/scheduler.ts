@@ -12,6 +12,7 @@ export const JobName = {
   ledgerCheck: 'ledger-check',
   dividendExpiry: 'dividend-expiry',
   hostingAccrual: 'hosting-accrual',
+  machineOutput: 'machine-output',
 } as const;
 export type JobName = (typeof JobName)[keyof typeof JobName];
 

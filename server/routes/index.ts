@@ -19,6 +19,7 @@ import { incomeRoutes } from './income.routes.js';
 import { exchangeRoutes } from './exchange.routes.js';
 import { deliveryRoutes } from './delivery.routes.js';
 import { dividendRoutes } from './dividend.routes.js';
+import { machineRoutes } from './machine.routes.js';
 
 const ROUTE_LISTS: readonly RoutesOf[] = [
   ssoRoutes,
@@ -39,6 +40,7 @@ const ROUTE_LISTS: readonly RoutesOf[] = [
   withdrawRoutes,
   hostingRoutes,
   incomeRoutes,
+  machineRoutes,
 ];
 
 /** Registers every route list; a path declared twice fails at start. */

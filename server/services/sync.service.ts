@@ -49,6 +49,7 @@ import { DividendService } from './dividend.service.js';
 
 import { HostingService } from './hosting.service.js';
 import { IncomeService } from './income.service.js';
+import { MachineService } from './machine.service.js';
 
 type Loader = (db: Executor, scopeId: number, ids: string[]) => Promise<Array<{ id: string }>>;
 const numericIds = (ids: string[]) => ids.filter((id) => /^\d{1,15}$/.test(id)).map(Number);
@@ -95,6 +96,9 @@ const LOADERS: Record<CollectionName, Loader> = {
   hosting_orders: (db, accountId, ids) => HostingService.orderRecordsByIds(db, accountId, numericIds(ids)),
   hosting_changes: (db, accountId, ids) => HostingService.changeRecordsByIds(db, accountId, numericIds(ids)),
   income: (db, accountId, ids) => IncomeService.byIds(db, accountId, numericIds(ids)),
+  machines: (db, _scope, ids) => MachineService.machineRecordsByIds(db, numericIds(ids)),
+  owned_machines: (db, accountId, ids) => MachineService.ownedRecordsByIds(db, accountId, numericIds(ids)),
+  tickets: (db, accountId, ids) => MachineService.ticketRecordsByIds(db, accountId, numericIds(ids)),
   withdrawals: async (db, accountId, ids) =>
     (await withdrawalsByIds(db, accountId, numericIds(ids))).map(toWithdrawalRecord),
   records: async (db, accountId, ids) => {

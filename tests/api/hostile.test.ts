@@ -980,6 +980,14 @@ describe.each(tiers)('hostile input on %s', (tier) => {
       day: '2026-01-04',
       total: '100',
       rate: '0.001',
+      machineId: '1',
+      quantity: '1',
+      payWith: 'usdt',
+      hashPower: '10',
+      ticketPrice: '1',
+      dailyOutput: '0.35',
+      rentPrice: '3',
+      count: '1',
     };
     /** Where one field name means different things on different routes: the route's own valid sample. */
     const ROUTE_SAMPLES: Record<string, Record<string, unknown>> = {
@@ -987,6 +995,9 @@ describe.each(tiers)('hostile input on %s', (tier) => {
       '/api/v1/hosting/order': { status: 'in_progress' },
       '/api/admin/hosting/product/update': { status: 'active' },
       '/api/v1/user/aiIncome': { status: 'to_be_claimed' },
+      '/api/v1/machine/index': { status: 'active' },
+      '/api/v1/user/tickets': { status: 'available' },
+      '/api/admin/machine/update': { status: 'active' },
     };
     const probes: Probe[] = [];
     const expected = new Map<string, string>();

@@ -52,7 +52,8 @@ describe.each(tiers)('sync on %s', (tier) => {
     );
     const answer = await pull();
     expect(answer.code).toBe(200);
-    expect(Object.keys(answer.data.changes).sort()).toEqual(['news', 'notices', 'quotes']);
+    // `machines` holds the mining machines a new database is seeded with (issue 13).
+    expect(Object.keys(answer.data.changes).sort()).toEqual(['machines', 'news', 'notices', 'quotes']);
     expect(answer.data.changes['news']?.upserts).toEqual([
       expect.objectContaining({ title: 'First', body: 'First body' }),
     ]);

@@ -1,0 +1,129 @@
+/**
+ * The mining machine and ticket commands of `npm run admin` (server/cli/admin.ts hands them over):
+ *   machine list
+ *   machine add --name N [--name-en N ...] --hash-power 10 --price 100 --ticket-price 1 --days 30
+ *       --daily-output 0.36 [--rent-price 3.5]
+ *   machine update --id I [any of the fields above] [--status active|disabled]
+ *   machine disable --id I
+ *   ticket issue --accounts 3,7,12 --count 2 --reason R
+ * Each parses its values with the admin API's schema, so the CLI refuses what the API refuses;
+ * every change is audited as `cli`.
+ */
+import type { z } from 'zod';
+import {
+  machineAddParamsSchema,
+  machineUpdateParamsSchema,
+  ticketIssueParamsSchema,
+  type AdminMachine,
+} from '../../contract/api/machine.js';
+import { LOCALES } from '../../contract/locales.js';
+import type { CofferServer } from '../app.js';
+
+export const MACHINE_USAGE = `  machine list
+  machine add --name N [--name-en N --name-zh-Hans N ...] --hash-power 10 --price 100 --days 30
+      --daily-output 0.36 [--ticket-price 1] [--rent-price 3.5]   (daily output in USDT per T; no rent price: not for rent)
+  machine update --id I [the fields of add] [--status active|disabled]   (--rent-price 0: no longer for rent)
+  machine disable --id I
+  ticket issue --accounts 3,7,12 --count 2 --reason R   (each account gets count tickets)`;
+
+/** The options these commands add to the CLI's (all strings). */
+export const MACHINE_OPTIONS = [
+  'hash-power',
+  'price',
+  'ticket-price',
+  'days',
+  'daily-output',
+  'rent-price',
+  'count',
+  'accounts',
+  ...LOCALES.map((locale) => `name-${locale}`),
+];
+
+export const MACHINE_COMMANDS = [
+  'machine list',
+  'machine add',
+  'machine update',
+  'machine disable',
+  'ticket issue',
+];
+
+type Values = Record<string, string | boolean | undefined>;
+type Parse = <S extends z.ZodType>(schema: S, values: Record<string, unknown>) => z.output<S>;
+
+/** `--name` for every language, `--name-<locale>` for one; undefined when neither is given. */
+function nameOf(values: Values): string | Record<string, string> | undefined {
+  const perLocale = Object.fromEntries(
+    LOCALES.flatMap((locale) => {
+      const value = values[`name-${locale}`];
+      return typeof value === 'string' ? [[locale, value]] : [];
+    }),
+  );
+  const all = typeof values['name'] === 'string' ? values['name'] : undefined;
+  if (Object.keys(perLocale).length === 0) return all;
+  return all === undefined
+    ? perLocale
+    : { ...Object.fromEntries(LOCALES.map((locale) => [locale, all])), ...perLocale };
+}
+
+const fieldsOf = (values: Values) => ({
+  name: nameOf(values),
+  hashPower: values['hash-power'],
+  price: values['price'],
+  ticketPrice: values['ticket-price'],
+  days: values['days'],
+  dailyOutput: values['daily-output'],
+  rentPrice: values['rent-price'],
+});
+
+const withoutUndefined = (record: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined));
+
+const lineOf = (machine: AdminMachine) =>
+  `${machine.id}\t${machine.status}\t${machine.hashPower} T\t${machine.price} USDT or ${machine.ticketPrice} ticket(s)\t${machine.days} days\t${machine.dailyOutput} USDT/T a day (${machine.machineDailyOutput} a machine)\trent ${machine.rentPrice === null ? 'no' : `${machine.rentPrice} USDT a day`}\t${machine.name}`;
+
+/** Runs one of MACHINE_COMMANDS; throws what the services throw. */
+export async function runMachineCommand(
+  server: CofferServer,
+  command: string,
+  values: Values,
+  parsed: Parse,
+): Promise<void> {
+  const machines = server.services.machines;
+  switch (command) {
+    case 'machine list':
+      for (const machine of await machines.machinesForCli()) console.log(lineOf(machine));
+      return;
+    case 'machine add':
+      console.log(
+        `added ${lineOf(await machines.addMachineFromCli(parsed(machineAddParamsSchema, withoutUndefined(fieldsOf(values)))))}`,
+      );
+      return;
+    case 'machine update':
+    case 'machine disable': {
+      const change =
+        command === 'machine disable'
+          ? { id: values['id'], status: 'disabled' }
+          : { id: values['id'], ...fieldsOf(values), status: values['status'] };
+      const machine = await machines.updateMachineFromCli(
+        parsed(machineUpdateParamsSchema, withoutUndefined(change)),
+      );
+      console.log(`saved ${lineOf(machine)}`);
+      return;
+    }
+    case 'ticket issue': {
+      const issue = await machines.issueTicketsFromCli(
+        parsed(ticketIssueParamsSchema, {
+          accountIds: values['accounts'],
+          count: values['count'],
+          reason: values['reason'],
+        }),
+      );
+      console.log(
+        `ticket issue ${issue.id}: ${issue.count} ticket(s) to each of ${issue.accountIds.length} account(s), ${issue.total} in all`,
+      );
+      return;
+    }
+    default:
+      throw new Error(`not a machine command: ${command}`);
+  }
+}

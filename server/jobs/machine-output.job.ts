@@ -1,0 +1,22 @@
+/**
+ * The daily machine output (issue 13, docs/protocol.md section 22): at 00:00 in COFFER_TIMEZONE
+ * it pays every active holding the day that ended, catches up any day missed while the server
+ * was down (oldest first), and expires the holdings whose last day is paid. Its period is that
+ * local day (job_runs), and all its work commits in the scheduler's one transaction: a run killed
+ * half-way leaves nothing, and each (holding, day) is paid once whatever runs again.
+ */
+import type { MachineService, OutputHooks } from '../services/machine.service.js';
+import { localDateOf, localMidnightAfter } from '../services/hosting-days.js';
+import { JobName, type Job } from './scheduler.js';
+
+export function machineOutputJob(machines: MachineService, timezone: string, hooks: OutputHooks = {}): Job {
+  return {
+    name: JobName.machineOutput,
+    // Tried every minute: the first try after local midnight runs it for the day that ended.
+    everySeconds: 60,
+    periodOf: (now) => localDateOf(localMidnightAfter(now, timezone, -1), timezone),
+    async run(tx, now) {
+      return { ...(await machines.runOutput(tx, now, hooks)) };
+    },
+  };
+}

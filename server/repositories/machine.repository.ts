@@ -1,0 +1,268 @@
+/**
+ * SQL of mining machines and tickets (issue 13): the machines on offer, customers' holdings,
+ * each holding's daily output (`machine_earnings`), tickets and operators' ticket issues.
+ */
+import { and, asc, desc, eq, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import type { Executor } from '../db/database.js';
+import { machineEarnings, machines, ownedMachines, ticketIssues, tickets } from '../db/schema.js';
+
+export type MachineRow = typeof machines.$inferSelect;
+export type OwnedMachineRow = typeof ownedMachines.$inferSelect;
+export type TicketRow = typeof tickets.$inferSelect;
+export type TicketIssueRow = typeof ticketIssues.$inferSelect;
+
+// ---- machines ----
+
+/** Every machine (active ones only when `activeOnly`), by id. */
+export async function listMachines(db: Executor, activeOnly: boolean): Promise<MachineRow[]> {
+  return db
+    .select()
+    .from(machines)
+    .where(activeOnly ? eq(machines.status, 'active') : undefined)
+    .orderBy(asc(machines.id));
+}
+
+export async function findMachine(db: Executor, id: number): Promise<MachineRow | undefined> {
+  const [row] = await db.select().from(machines).where(eq(machines.id, id));
+  return row;
+}
+
+/** The machines with these ids (a pull's loader). */
+export async function machinesByIds(db: Executor, ids: readonly number[]): Promise<MachineRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select()
+    .from(machines)
+    .where(inArray(machines.id, [...ids]));
+}
+
+export async function insertMachine(db: Executor, row: typeof machines.$inferInsert): Promise<MachineRow> {
+  const [saved] = await db.insert(machines).values(row).returning();
+  if (!saved) throw new Error('machines: insert returned no row');
+  return saved;
+}
+
+/** Updates a machine; null when there is no such machine. */
+export async function updateMachine(
+  db: Executor,
+  id: number,
+  change: Partial<typeof machines.$inferInsert>,
+): Promise<MachineRow | null> {
+  const [saved] = await db.update(machines).set(change).where(eq(machines.id, id)).returning();
+  return saved ?? null;
+}
+
+// ---- holdings ----
+
+export async function insertOwnedMachine(
+  db: Executor,
+  row: typeof ownedMachines.$inferInsert,
+): Promise<OwnedMachineRow> {
+  const [saved] = await db.insert(ownedMachines).values(row).returning();
+  if (!saved) throw new Error('owned_machines: insert returned no row');
+  return saved;
+}
+
+export async function updateOwnedMachine(
+  db: Executor,
+  id: number,
+  change: Partial<typeof ownedMachines.$inferInsert>,
+): Promise<OwnedMachineRow> {
+  const [saved] = await db.update(ownedMachines).set(change).where(eq(ownedMachines.id, id)).returning();
+  if (!saved) throw new Error(`owned_machines: holding ${id} vanished`);
+  return saved;
+}
+
+/** The account's holdings newest first, below `beforeId`, of one status when given; at most `limit`. */
+export async function listOwnedMachines(
+  db: Executor,
+  filter: { accountId: number; status?: string | undefined; beforeId?: number | undefined; limit: number },
+): Promise<OwnedMachineRow[]> {
+  const where: SQL[] = [eq(ownedMachines.accountId, filter.accountId)];
+  if (filter.status !== undefined) where.push(eq(ownedMachines.status, filter.status));
+  if (filter.beforeId !== undefined) where.push(lt(ownedMachines.id, filter.beforeId));
+  return db
+    .select()
+    .from(ownedMachines)
+    .where(and(...where))
+    .orderBy(desc(ownedMachines.id))
+    .limit(filter.limit);
+}
+
+/** The account's holdings with these ids (a pull's loader): others' ids find nothing. */
+export async function ownedMachinesByIds(
+  db: Executor,
+  accountId: number,
+  ids: readonly number[],
+): Promise<OwnedMachineRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select()
+    .from(ownedMachines)
+    .where(and(eq(ownedMachines.accountId, accountId), inArray(ownedMachines.id, [...ids])));
+}
+
+/** Every active holding of the account (the totals of machine/index; a holding is at most 100 machines). */
+export async function activeOwnedMachines(db: Executor, accountId: number): Promise<OwnedMachineRow[]> {
+  return db
+    .select()
+    .from(ownedMachines)
+    .where(and(eq(ownedMachines.accountId, accountId), eq(ownedMachines.status, 'active')))
+    .orderBy(asc(ownedMachines.id));
+}
+
+/** USDT all the account's holdings earned (minor units). */
+export async function earnedOfAccount(db: Executor, accountId: number): Promise<bigint> {
+  const [row] = await db
+    .select({ total: sql<string>`coalesce(sum(${ownedMachines.earned}), 0)::text` })
+    .from(ownedMachines)
+    .where(eq(ownedMachines.accountId, accountId));
+  return BigInt(row?.total ?? '0');
+}
+
+/**
+ * The active holdings with a whole local day not yet paid before `dayStart` (today's local
+ * midnight), locked, by id, at most `limit`: the daily job's work (a holding whose term ended
+ * is among them until its last day is paid and it expires).
+ */
+export async function lockOwnedMachinesDue(
+  db: Executor,
+  query: { dayStart: Date; limit: number },
+): Promise<OwnedMachineRow[]> {
+  return db
+    .select()
+    .from(ownedMachines)
+    .where(and(eq(ownedMachines.status, 'active'), lt(ownedMachines.earnedUntil, query.dayStart)))
+    .orderBy(asc(ownedMachines.id))
+    .limit(query.limit)
+    .for('update');
+}
+
+/**
+ * Records a holding's output for a local day, once: false when that (holding, day) was recorded
+ * before (nothing is written again).
+ */
+export async function insertEarning(
+  db: Executor,
+  row: typeof machineEarnings.$inferInsert,
+): Promise<boolean> {
+  const saved = await db
+    .insert(machineEarnings)
+    .values(row)
+    .onConflictDoNothing()
+    .returning({ day: machineEarnings.day });
+  return saved.length > 0;
+}
+
+export async function setEarningIncome(
+  db: Executor,
+  ownedMachineId: number,
+  day: string,
+  incomeId: number,
+): Promise<void> {
+  await db
+    .update(machineEarnings)
+    .set({ incomeId })
+    .where(and(eq(machineEarnings.ownedMachineId, ownedMachineId), eq(machineEarnings.day, day)));
+}
+
+// ---- tickets ----
+
+/**
+ * Inserts tickets, skipping any whose `key` exists (a repeated cause issues nothing twice);
+ * returns the tickets written.
+ */
+export async function insertTickets(
+  db: Executor,
+  rows: ReadonlyArray<typeof tickets.$inferInsert>,
+): Promise<TicketRow[]> {
+  if (rows.length === 0) return [];
+  return db
+    .insert(tickets)
+    .values([...rows])
+    .onConflictDoNothing({ target: tickets.key })
+    .returning();
+}
+
+/**
+ * Takes up to `count` of the account's available tickets, oldest first, locked until the
+ * transaction ends. A ticket a concurrent buy took meanwhile is re-checked once that buy
+ * commits and skipped (no longer available), and the scan goes on to the next, so two racing
+ * buys never get the same ticket; fewer than `count` come back only when no more are left.
+ */
+export async function lockAvailableTickets(
+  db: Executor,
+  accountId: number,
+  count: number,
+): Promise<TicketRow[]> {
+  return db
+    .select()
+    .from(tickets)
+    .where(and(eq(tickets.accountId, accountId), eq(tickets.status, 'available')))
+    .orderBy(asc(tickets.id))
+    .limit(count)
+    .for('update');
+}
+
+/** Marks locked tickets used for a holding; returns them. */
+export async function useTickets(
+  db: Executor,
+  ids: readonly number[],
+  usedFor: number,
+  at: Date,
+): Promise<TicketRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .update(tickets)
+    .set({ status: 'used', usedAt: at, usedFor, updatedAt: at })
+    .where(and(inArray(tickets.id, [...ids]), eq(tickets.status, 'available')))
+    .returning();
+}
+
+/** The account's tickets newest first, below `beforeId`, of one status when given; at most `limit`. */
+export async function listTickets(
+  db: Executor,
+  filter: { accountId: number; status?: string | undefined; beforeId?: number | undefined; limit: number },
+): Promise<TicketRow[]> {
+  const where: SQL[] = [eq(tickets.accountId, filter.accountId)];
+  if (filter.status !== undefined) where.push(eq(tickets.status, filter.status));
+  if (filter.beforeId !== undefined) where.push(lt(tickets.id, filter.beforeId));
+  return db
+    .select()
+    .from(tickets)
+    .where(and(...where))
+    .orderBy(desc(tickets.id))
+    .limit(filter.limit);
+}
+
+/** How many tickets the account has available. */
+export async function availableTicketCount(db: Executor, accountId: number): Promise<number> {
+  const [row] = await db
+    .select({ count: sql<string>`count(*)::text` })
+    .from(tickets)
+    .where(and(eq(tickets.accountId, accountId), eq(tickets.status, 'available')));
+  return Number(row?.count ?? '0');
+}
+
+/** The account's tickets with these ids (a pull's loader): others' ids find nothing. */
+export async function ticketsByIds(
+  db: Executor,
+  accountId: number,
+  ids: readonly number[],
+): Promise<TicketRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select()
+    .from(tickets)
+    .where(and(eq(tickets.accountId, accountId), inArray(tickets.id, [...ids])));
+}
+
+/** Records an operator's ticket issue (its tickets are written by the caller in the same transaction). */
+export async function insertTicketIssue(
+  db: Executor,
+  row: typeof ticketIssues.$inferInsert,
+): Promise<TicketIssueRow> {
+  const [saved] = await db.insert(ticketIssues).values(row).returning();
+  if (!saved) throw new Error('ticket_issues: insert returned no row');
+  return saved;
+}

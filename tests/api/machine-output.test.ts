@@ -1,0 +1,160 @@
+/**
+ * The daily machine output job against independent arithmetic (issue 13), through the API on
+ * PGlite and PostgreSQL, as a property test over random figures (fast-check): machines of random
+ * hash power and daily output per T, bought in random quantities at a random minute, run over
+ * their whole term (the job run once at the end, catching every day up, or once a day), pay
+ * exactly days × floor(quantity × hashPower × dailyOutput) — each day's line that floor — then
+ * expire; running the job again pays nothing more. `ledger check` holds after the cases.
+ */
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { IncomeRecord } from '../../contract/api/income.js';
+import type { AdminMachine, MachineCommandData, MachineIndexData } from '../../contract/api/machine.js';
+import { formatMoney, minor } from '../../contract/money.js';
+import { availableTiers } from '../helpers/database.js';
+import { newKey, startTestServer, type Answer, type TestServer } from '../helpers/server.js';
+import { TRADE_PASSWORD, withdrawFixtures } from '../helpers/withdraw.js';
+
+const tiers = await availableTiers('machine-output');
+
+const DAY_MS = 86_400_000;
+const MINUTE_MS = 60_000;
+/** Asia/Shanghai (the default COFFER_TIMEZONE) is UTC+8 all year. */
+const ZONE_OFFSET_MS = 8 * 3_600_000;
+const wire = (value: bigint) => formatMoney(minor(value));
+
+/** `units / 10^scale` as a plain decimal. */
+function decimal(units: bigint, scale: number): string {
+  const digits = units.toString().padStart(scale + 1, '0');
+  return `${digits.slice(0, digits.length - scale)}.${digits.slice(digits.length - scale)}`;
+}
+
+describe.each(tiers)('the machine output job on %s', (tier) => {
+  let t: TestServer;
+  let finance: string;
+  const f = withdrawFixtures(() => t);
+  let users = 0;
+
+  beforeAll(async () => {
+    t = await startTestServer(tier);
+    [finance] = await f.operators(`machine-output-${tier}`);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const ok = <T>(answer: Answer<T>): T => {
+    expect(answer.code, answer.message).toBe(200);
+    return answer.data;
+  };
+
+  /** Moves the clock to the next local midnight, plus `minutes`. */
+  const toNextMidnight = (minutes = 0) => {
+    const local = t.clock.now().getTime() + ZONE_OFFSET_MS;
+    const target = (Math.floor(local / DAY_MS) + 1) * DAY_MS + minutes * MINUTE_MS;
+    t.clock.advance((target - local) / 1000);
+  };
+
+  const outputNow = () =>
+    t.server.database.db.transaction((tx) => t.server.services.machines.runOutput(tx, t.clock.now()));
+
+  test('a whole term pays days × floor(quantity × hashPower × dailyOutput) to the minor unit, whether caught up at the end or paid daily; then it expires (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.bigInt({ min: 1n, max: 1_000_000n * 1_000_000n }), // millionths of a T
+        fc.bigInt({ min: 1n, max: 1_000n * 10_000_000_000n }), // 10^-10 USDT per T a day
+        fc.integer({ min: 1, max: 100 }),
+        fc.integer({ min: 1, max: 5 }),
+        fc.integer({ min: 0, max: 1439 }), // when in the day it is bought
+        fc.boolean(), // run the job daily, or once after the term
+        async (hpUnits, outputUnits, quantity, days, minuteOfDay, daily) => {
+          const machine = ok(
+            await f.asFinance<AdminMachine>(finance, '/api/admin/machine/add', {
+              name: 'property machine',
+              hashPower: decimal(hpUnits, 6),
+              price: '0.01',
+              days: String(days),
+              dailyOutput: decimal(outputUnits, 10),
+            }),
+          );
+          users += 1;
+          const { token } = await t.register('plain', `machine-output-${users}-${tier}@example.com`);
+          ok(
+            await f.call(
+              '/api/v1/user/bindTradePassword',
+              { tradePassword: TRADE_PASSWORD, confirmPassword: TRADE_PASSWORD },
+              token,
+            ),
+          );
+          const accounts = await t.call<{ items: Array<{ id: string }> }>(
+            'plain',
+            '/api/v1/account/list',
+            {},
+            { token },
+          );
+          const accountId = accounts.data.items[0]?.id ?? '';
+          await f.fund(finance, accountId, '1');
+          toNextMidnight(minuteOfDay);
+          const bought = ok(
+            await t.call<MachineCommandData>(
+              'plain',
+              '/api/v1/machine/buy',
+              {
+                accountId,
+                machineId: machine.id,
+                quantity: String(quantity),
+                payWith: 'usdt',
+                tradePassword: TRADE_PASSWORD,
+              },
+              { token, key: newKey() },
+            ),
+          );
+          // The oracle: hpUnits / 10^6 T × outputUnits / 10^10 USDT × 10^6 minor units.
+          const perDay = (BigInt(quantity) * hpUnits * outputUnits) / 10_000_000_000n;
+          expect(bought.machine.holdingDailyOutput).toBe(wire(perDay));
+          for (let day = 0; day <= days + 1; day += 1) {
+            toNextMidnight(1);
+            if (daily) await outputNow();
+          }
+          await outputNow();
+          const lines = (
+            await t.call<{ items: IncomeRecord[] }>(
+              'plain',
+              '/api/v1/income/log',
+              { accountId, type: 'mining_machine', limit: '100' },
+              { token },
+            )
+          ).data.items;
+          expect(lines).toHaveLength(perDay > 0n ? days : 0);
+          for (const line of lines) expect(line).toMatchObject({ amount: wire(perDay), status: 'arrived' });
+          const holding = (
+            await t.call<MachineIndexData>('plain', '/api/v1/machine/index', { accountId }, { token })
+          ).data.items[0];
+          expect(holding).toMatchObject({
+            status: 'expired',
+            paidDays: days,
+            daysLeft: 0,
+            earned: wire(perDay * BigInt(days)),
+          });
+          const cash = (
+            await t.call<{ cash: string }>('plain', '/api/v1/user/assets', { accountId }, { token })
+          ).data.cash;
+          expect(cash).toBe(wire(1_000_000n - 10_000n * BigInt(quantity) + perDay * BigInt(days)));
+          // The job again: nothing more for this holding.
+          await outputNow();
+          const after = (
+            await t.call<{ items: IncomeRecord[] }>(
+              'plain',
+              '/api/v1/income/log',
+              { accountId, type: 'mining_machine', limit: '100' },
+              { token },
+            )
+          ).data.items;
+          expect(after).toHaveLength(lines.length);
+        },
+      ),
+      { numRuns: 8 },
+    );
+    await f.expectLedgerOk(finance);
+  });
+});
