@@ -30,7 +30,7 @@ export function exactDecimal(fraction: number, positive: boolean) {
   const pattern = new RegExp(`^(0|[1-9]\\d{0,11})(\\.\\d{1,${fraction}})?$`);
   return text({ max: 40 }).transform((value, context) => {
     if (!pattern.test(value) || (positive && /^[0.]+$/.test(value))) {
-      context.addIssue({ code: 'custom', error: 'server.field_invalid' });
+      context.addIssue({ code: 'custom', message: 'server.field_invalid' });
       return z.NEVER;
     }
     return value.includes('.') ? value.replace(/0+$/, '').replace(/\.$/, '') : value;
@@ -46,7 +46,7 @@ function usdt(signed: boolean) {
     } catch {
       // falls through to the issue below
     }
-    context.addIssue({ code: 'custom', error: 'server.field_invalid' });
+    context.addIssue({ code: 'custom', message: 'server.field_invalid' });
     return z.NEVER;
   });
 }
@@ -56,7 +56,7 @@ const zonedTimeSchema = text({ max: 40 }).transform((value, context) => {
   const parsed = z.iso.datetime({ offset: true }).safeParse(value);
   const at = parsed.success ? new Date(value) : null;
   if (at === null || Number.isNaN(at.getTime())) {
-    context.addIssue({ code: 'custom', error: 'server.field_invalid' });
+    context.addIssue({ code: 'custom', message: 'server.field_invalid' });
     return z.NEVER;
   }
   return at.toISOString();

@@ -43,7 +43,7 @@ export const localDaySchema = text({ max: 16 }).refine(
 /** A rate above 0 and below 1 as an exact decimal (at most 12 fraction digits), normalised. */
 export const dividendRateSchema = text({ max: 20 }).transform((value, context) => {
   if (isRate(value) && /[1-9]/.test(value)) return normalizeRate(value);
-  context.addIssue({ code: 'custom', error: 'server.field_invalid' });
+  context.addIssue({ code: 'custom', message: 'server.field_invalid' });
   return z.NEVER;
 });
 

@@ -324,13 +324,26 @@ describe.each(tiers)('AI dividends on %s', (tier) => {
 
   test('records read offline: the account-scoped `dividend_releases` collection', async () => {
     const who = customers['larger'] as Customer;
-    const pull = await t.call<{ changes: Record<string, { upserts: Array<Record<string, unknown>> }> }>(
-      'plain',
-      '/api/v1/sync/pull',
-      { cursors: {}, accountId: who.accountId },
-      { token: who.token },
-    );
-    expect(pull.data.changes['dividend_releases']?.upserts).toMatchObject([
+    type Pulled = { changes: Record<string, { upserts: Array<Record<string, unknown>> }> };
+    // A pull delivers only changes below its snapshot's horizon, which on a PostgreSQL server shared
+    // with other test files' databases a transaction elsewhere can hold back for a moment: pull again.
+    const pull = () =>
+      t.call<Pulled>(
+        'plain',
+        '/api/v1/sync/pull',
+        { cursors: {}, accountId: who.accountId },
+        { token: who.token },
+      );
+    let pulled = await pull();
+    for (
+      let tries = 0;
+      tries < 100 && !pulled.data.changes['dividend_releases']?.upserts.length;
+      tries += 1
+    ) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      pulled = await pull();
+    }
+    expect(pulled.data.changes['dividend_releases']?.upserts).toMatchObject([
       { status: 'claimed', day: '2026-01-05' },
     ]);
   });
