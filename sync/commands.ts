@@ -18,6 +18,11 @@ import {
 } from '../contract/api/content.js';
 import { withdrawCreateParamsSchema } from '../contract/api/withdraw.js';
 import { exchangeDirectionSchema, exchangeSubmitParamsSchema } from '../contract/api/exchange.js';
+import {
+  hostingChangeParamsSchema,
+  hostingCreateParamsSchema,
+  hostingRedeemParamsSchema,
+} from '../contract/api/hosting.js';
 import { aiReceiveParamsSchema } from '../contract/api/dividend.js';
 import { moneySchema } from '../contract/schema.js';
 import {
@@ -52,6 +57,12 @@ export interface CommandKindSpec {
 }
 
 const everyday = { maxAgeMs: DAY_MS, requiresOnline: false, pullsEveryAccount: false } as const;
+/** An order's increase, decrease or redeem: no password, so it may wait an hour in the outbox. */
+const hostingChange = {
+  maxAgeMs: MONEY_COMMAND_EXPIRY_MS,
+  requiresOnline: false,
+  pullsEveryAccount: false,
+} as const;
 
 /**
  * A command names the accounts it acts on in its own params (never "the active account"), so a
@@ -103,6 +114,24 @@ export const COMMAND_KINDS = {
     requiresOnline: false,
     pullsEveryAccount: false,
   },
+  /**
+   * A hosting order from the account's cash: it carries the trade password, so it never waits
+   * for the network (as a withdrawal); its account is named in its params and pulled after it.
+   */
+  'hosting-create': {
+    uri: '/api/v1/hosting/create',
+    maxAgeMs: ONLINE_COMMAND_EXPIRY_MS,
+    requiresOnline: true,
+    pullsEveryAccount: false,
+  },
+  /**
+   * An order's increase, decrease and redeem carry no password (docs/protocol.md section 20):
+   * they wait in the outbox while offline, at most the hour of a money command. The order's
+   * account rides along in the stored params (the routes take only `orderId`) and is pulled after.
+   */
+  'hosting-add': { uri: '/api/v1/hosting/add', ...hostingChange },
+  'hosting-sub': { uri: '/api/v1/hosting/sub', ...hostingChange },
+  'hosting-redeem': { uri: '/api/v1/hosting/redeem', ...hostingChange },
 } as const satisfies Record<string, CommandKindSpec>;
 
 export type CommandKind = keyof typeof COMMAND_KINDS;
@@ -214,6 +243,32 @@ export const outboxRecordSchema = z.discriminatedUnion('kind', [
     /** `id` null claims every claimable record; `amount` is what the user saw, shown only (never sent). */
     params: z.object({ accountId: z.string(), id: z.string().nullable(), amount: z.string() }),
   }),
+  z.object({
+    ...commonFields,
+    kind: z.literal('hosting-create'),
+    /** `tradePassword` is blanked once the command settles (`withoutSecrets`). */
+    params: z.object({
+      accountId: z.string(),
+      productId: z.string(),
+      amount: z.string(),
+      tradePassword: z.string(),
+    }),
+  }),
+  z.object({
+    ...commonFields,
+    kind: z.literal('hosting-add'),
+    params: z.object({ accountId: z.string(), orderId: z.string(), amount: z.string() }),
+  }),
+  z.object({
+    ...commonFields,
+    kind: z.literal('hosting-sub'),
+    params: z.object({ accountId: z.string(), orderId: z.string(), amount: z.string() }),
+  }),
+  z.object({
+    ...commonFields,
+    kind: z.literal('hosting-redeem'),
+    params: z.object({ accountId: z.string(), orderId: z.string() }),
+  }),
 ]);
 /** One row of the `outbox` table of `coffer-u{user}`; the UI lists pending commands from it. */
 export type OutboxRecord = z.infer<typeof outboxRecordSchema>;
@@ -244,12 +299,22 @@ export function withoutSecrets(record: OutboxRecord): OutboxRecord {
     return { ...record, params: { ...record.params, googleCode: '', tradePassword: '' } };
   if (record.kind === 'exchange-submit')
     return { ...record, params: { ...record.params, tradePassword: '' } };
+  if (record.kind === 'hosting-create') return { ...record, params: { ...record.params, tradePassword: '' } };
   return record;
 }
 
 /** True for a kind whose secrets are blanked when it settles: it is never retried, the user acts again. */
 export function carriesSecrets(kind: CommandKind): boolean {
-  return kind === 'withdraw-create' || kind === 'exchange-submit';
+  return kind === 'withdraw-create' || kind === 'exchange-submit' || kind === 'hosting-create';
+}
+
+/** The hosting commands: each names the account of its order (docs/protocol.md section 20). */
+export const HOSTING_KINDS = ['hosting-create', 'hosting-add', 'hosting-sub', 'hosting-redeem'] as const;
+export type HostingCommand = Extract<OutboxRecord, { kind: (typeof HOSTING_KINDS)[number] }>;
+
+/** True for a hosting command (create, add, sub, redeem). Pure. */
+export function isHostingCommand(record: OutboxRecord): record is HostingCommand {
+  return HOSTING_KINDS.some((kind) => kind === record.kind);
 }
 
 /**
@@ -257,6 +322,7 @@ export function carriesSecrets(kind: CommandKind): boolean {
  * the time it is confirmed (a withdrawal's); null otherwise. Pure.
  */
 export function accountChangedBy(record: OutboxRecord): string | null {
+  if (isHostingCommand(record)) return record.params.accountId;
   return record.kind === 'withdraw-create' ||
     record.kind === 'exchange-submit' ||
     record.kind === 'dividend-claim'
@@ -269,6 +335,9 @@ const imageBlobSchema = z
   .instanceof(Blob)
   .refine((blob) => blob.size > 0, { error: 'server.upload_missing' })
   .refine((blob) => blob.size <= UPLOAD_MAX_BYTES, { error: 'server.upload_too_large' });
+
+/** The account of a hosting order's change: named as `create` names it. */
+const orderAccountSchema = hostingCreateParamsSchema.shape.accountId;
 
 /** What the UI enqueues (`outbox-enqueue`): a kind and its params, as the route takes them. */
 export const enqueueInputSchema = z.discriminatedUnion('kind', [
@@ -300,6 +369,20 @@ export const enqueueInputSchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('dividend-claim'),
     params: aiReceiveParamsSchema.required({ accountId: true }).extend({ amount: moneySchema }),
+  }),
+  z.object({ kind: z.literal('hosting-create'), params: hostingCreateParamsSchema }),
+  /** The order's account is named too (the routes do not take it): it is pulled after the change. */
+  z.object({
+    kind: z.literal('hosting-add'),
+    params: hostingChangeParamsSchema.extend({ accountId: orderAccountSchema }),
+  }),
+  z.object({
+    kind: z.literal('hosting-sub'),
+    params: hostingChangeParamsSchema.extend({ accountId: orderAccountSchema }),
+  }),
+  z.object({
+    kind: z.literal('hosting-redeem'),
+    params: hostingRedeemParamsSchema.extend({ accountId: orderAccountSchema }),
   }),
 ]);
 export type EnqueueInput = z.input<typeof enqueueInputSchema>;
@@ -333,6 +416,14 @@ export function resourceOf(command: StoredCommand, id: string): string {
     case 'dividend-claim':
       // Each its own: a refused claim (already claimed, expired) holds nothing back.
       return `dividend:claim:${id}`;
+    case 'hosting-create':
+      // Each its own, as a withdrawal: a refused order holds nothing back.
+      return `hosting:new:${id}`;
+    case 'hosting-add':
+    case 'hosting-sub':
+    case 'hosting-redeem':
+      // One order's changes go in the order they were made; a refused one holds the later back.
+      return `hosting:order:${command.params.orderId}`;
   }
 }
 
@@ -373,5 +464,15 @@ export function wireParamsOf(record: OutboxRecord): Record<string, unknown> | nu
       const { accountId, id } = record.params;
       return id === null ? { accountId } : { accountId, id };
     }
+    case 'hosting-create': {
+      const { accountId, productId, amount, tradePassword } = record.params;
+      return { accountId, productId, amount, tradePassword };
+    }
+    // The account is the client's own note: the routes name the order only.
+    case 'hosting-add':
+    case 'hosting-sub':
+      return { orderId: record.params.orderId, amount: record.params.amount };
+    case 'hosting-redeem':
+      return { orderId: record.params.orderId };
   }
 }

@@ -12,6 +12,7 @@
 import { Dexie, type EntityTable, type Table } from 'dexie';
 import type { z } from 'zod';
 import type { PaymentMethod } from '../contract/api/payment.js';
+import type { HostingConfigData } from '../contract/api/hosting.js';
 import type { RechargeAddressData } from '../contract/api/recharge.js';
 import { COLLECTION_NAMES, SYNC_COLLECTIONS, type CollectionName, type SyncScope } from '../contract/sync.js';
 import type { OutboxRecord } from './commands.js';
@@ -40,6 +41,7 @@ export function accountDbName(userId: string, accountId: string): string {
  * 7: `hosting_orders`, `hosting_changes` and `income` in the account databases. Only tables were
  * added.
  * 8: `dividend_releases` in the account databases. Only a table was added.
+ * 9: the local `hostingConfig` in the user database. Only a table was added.
  * 10: `machines` in `coffer-public`, `owned_machines` and `tickets` in the account databases. Only
  * tables were added.
  */
@@ -98,6 +100,19 @@ export interface PaymentMethodRecord extends PaymentMethod {
   fetchedAt: string;
 }
 
+/**
+ * The hosting products and terms as /api/v1/hosting/hosting-config last answered them, kept so the
+ * Hosting tab shows them offline with their age. Local: never synced, one row (`id` 'current'),
+ * replaced whole by the worker's `hosting-config` handler only, deleted with the user's database.
+ */
+export interface HostingConfigRecord extends HostingConfigData {
+  id: 'current';
+  /** The language the product names are in (the request's `lang`). */
+  locale: string;
+  /** ISO time the server gave this answer. */
+  fetchedAt: string;
+}
+
 export type AccountDb = Dexie &
   CollectionTables<'account'> & {
     cursors: EntityTable<CursorRecord, 'collection'>;
@@ -115,6 +130,7 @@ export type UserDb = Dexie &
     outbox: EntityTable<OutboxRecord, 'id'>;
     meta: Table<MetaRecord, MetaRecord['id']>;
     paymentMethods: EntityTable<PaymentMethodRecord, 'id'>;
+    hostingConfig: EntityTable<HostingConfigRecord, 'id'>;
   };
 
 /** The tables a database holds beside its synced collections; none of them is ever pulled or pushed. */
@@ -124,6 +140,7 @@ const OWN_TABLES = {
   meta: 'id',
   depositAddresses: 'chain',
   paymentMethods: 'id, createdAt',
+  hostingConfig: 'id',
 } as const;
 
 function storesOf(scope: SyncScope, own: ReadonlyArray<keyof typeof OWN_TABLES>): Record<string, string> {
@@ -139,8 +156,14 @@ function storesOf(scope: SyncScope, own: ReadonlyArray<keyof typeof OWN_TABLES>)
 
 /** Dexie stores of `coffer-public`, from SYNC_COLLECTIONS. */
 export const PUBLIC_DB_STORES = storesOf('public', ['cursors']);
-/** Dexie stores of `coffer-u{user}`, from SYNC_COLLECTIONS, plus the outbox, its lease and the cached withdrawal methods. */
-export const USER_DB_STORES = storesOf('user', ['cursors', 'outbox', 'meta', 'paymentMethods']);
+/** Dexie stores of `coffer-u{user}`, from SYNC_COLLECTIONS, plus the outbox, its lease, the cached withdrawal methods and hosting products. */
+export const USER_DB_STORES = storesOf('user', [
+  'cursors',
+  'outbox',
+  'meta',
+  'paymentMethods',
+  'hostingConfig',
+]);
 /** Dexie stores of `coffer-u{user}-a{account}`, from SYNC_COLLECTIONS, plus the cached deposit addresses. */
 export const ACCOUNT_DB_STORES = storesOf('account', ['cursors', 'depositAddresses']);
 

@@ -453,6 +453,14 @@ export class Outbox {
         return { ...common, kind: stored.kind, params: stored.params };
       case 'dividend-claim':
         return { ...common, kind: stored.kind, params: stored.params };
+      case 'hosting-create':
+        return { ...common, kind: stored.kind, params: stored.params };
+      case 'hosting-add':
+        return { ...common, kind: stored.kind, params: stored.params };
+      case 'hosting-sub':
+        return { ...common, kind: stored.kind, params: stored.params };
+      case 'hosting-redeem':
+        return { ...common, kind: stored.kind, params: stored.params };
     }
   }
 
@@ -504,6 +512,19 @@ export class Outbox {
       case 'dividend-claim': {
         const { accountId, id, amount } = input.params;
         return { kind: input.kind, params: { accountId, id: id ?? null, amount } };
+      }
+      case 'hosting-create': {
+        const { accountId, productId, amount, tradePassword } = input.params;
+        return { kind: input.kind, params: { accountId, productId, amount, tradePassword } };
+      }
+      case 'hosting-add':
+      case 'hosting-sub': {
+        const { accountId, orderId, amount } = input.params;
+        return { kind: input.kind, params: { accountId, orderId, amount } };
+      }
+      case 'hosting-redeem': {
+        const { accountId, orderId } = input.params;
+        return { kind: input.kind, params: { accountId, orderId } };
       }
     }
   }

@@ -57,27 +57,27 @@ describe('the databases', () => {
     expect(accountDbName('42', '3')).toBe('coffer-u42-a3');
   });
 
-  test('declare every collection of SYNC_COLLECTIONS in the database of its scope, with its index, plus cursors (and the outbox and cached withdrawal methods for the user, the cached deposit addresses for an account)', () => {
-    expect(PUBLIC_DB_STORES).toEqual({
-      news: SYNC_COLLECTIONS.news.index,
-      notices: SYNC_COLLECTIONS.notices.index,
-      quotes: SYNC_COLLECTIONS.quotes.index,
-      prices: SYNC_COLLECTIONS.prices.index,
-      cursors: 'collection',
-    });
+  test('declare every collection of SYNC_COLLECTIONS in the database of its scope, with its index, plus cursors (and the outbox, the cached withdrawal methods and hosting products for the user, the cached deposit addresses for an account)', () => {
+    const collectionsOf = (scope: 'public' | 'user' | 'account') =>
+      Object.fromEntries(
+        Object.entries(SYNC_COLLECTIONS)
+          .filter(([, spec]) => spec.scope === scope)
+          .map(([name, spec]) => [name, spec.index]),
+      );
+    expect(Object.keys(collectionsOf('public'))).toEqual(
+      expect.arrayContaining(['news', 'notices', 'quotes', 'prices']),
+    );
+    expect(PUBLIC_DB_STORES).toEqual({ ...collectionsOf('public'), cursors: 'collection' });
     expect(USER_DB_STORES).toEqual({
-      profile: SYNC_COLLECTIONS.profile.index,
-      feedback: SYNC_COLLECTIONS.feedback.index,
-      accounts: SYNC_COLLECTIONS.accounts.index,
+      ...collectionsOf('user'),
       cursors: 'collection',
       outbox: 'id, seq, state, resource',
       meta: 'id',
       paymentMethods: 'id, createdAt',
+      hostingConfig: 'id',
     });
     expect(ACCOUNT_DB_STORES).toEqual({
-      balances: SYNC_COLLECTIONS.balances.index,
-      records: SYNC_COLLECTIONS.records.index,
-      deposits: SYNC_COLLECTIONS.deposits.index,
+      ...collectionsOf('account'),
       cursors: 'collection',
       depositAddresses: 'chain',
     });

@@ -22,6 +22,7 @@ import { syncHandlers } from './sync.handlers.js';
 import { userHandlers } from './user.handlers.js';
 import { withdrawHandlers } from './withdraw.handlers.js';
 import { exchangeHandlers } from './exchange.handlers.js';
+import { hostingHandlers } from './hosting.handlers.js';
 import { dividendHandlers } from './dividend.handlers.js';
 
 // `never` parameters accept a handler of any parameter type (parameters are contravariant).
@@ -99,6 +100,7 @@ export function createHandlers(deps: WorkerDeps) {
     withdrawHandlers(handlerDeps),
     exchangeHandlers(handlerDeps),
     dividendHandlers(handlerDeps),
+    hostingHandlers(handlerDeps),
   );
 }
 

@@ -1,8 +1,31 @@
-/** The hosting tab's frame: what it will hold, until its feature lands, and its record pages. */
+/**
+ * The Hosting tab (pages/index/index2, issue 12): the account's hosting balance and whether it
+ * counts as valid hosting; the products on offer (kept on the device, shown offline with their
+ * age) with an earnings preview of the amount typed, computed by the daily job's own integer rule;
+ * a new order with the trade password (an outbox command sent only while online); the account's
+ * orders with their progress to maturity, interest accrued and paid, their change records, and
+ * increase, decrease and redeem, each confirmed with its exact figures and any early-exit penalty
+ * (outbox commands that wait for the network for up to an hour); the income records by type; and
+ * the hosting record pages.
+ */
+import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { BalanceRecord } from '../../../contract/api/account.js';
 import { ROUTES } from '../../app/paths.js';
+import { send } from '../../app/worker-client.js';
+import { useActiveAccount, type ActiveAccount } from '../../db/sync-db.js';
+import { AsOf } from '../../ui/AsOf.js';
 import { LinkList } from '../../ui/LinkList.js';
+import { useLink } from '../../ui/OfflineBanner.js';
+import { useAccountName, useAccounts, useAccountSyncedAt, useBalance } from '../accounts/account-data.js';
+import { CreateOrder } from './CreateOrder.js';
+import { shownAmount, validHostingOf } from './hosting-view.js';
+import { IncomeRecords } from './IncomeRecords.js';
+import { Orders } from './Orders.js';
+import { useHostingConfig, usePendingHostingCommands, usePullOnOpen } from './use-hosting.js';
+import './hosting.css';
 
+const BALANCE_COLLECTIONS = ['balances'] as const;
 const RECORD_ENTRIES = [
   ['dividends.title', ROUTES.dividends],
   ['delivery.title', ROUTES.delivery],
@@ -10,13 +33,103 @@ const RECORD_ENTRIES = [
 
 export default function HostingPage() {
   const { t } = useTranslation();
+  const active = useActiveAccount();
+  if (active === undefined) return null;
+  if (active === null)
+    return (
+      <div className="page-padding">
+        <p className="card muted">{t('my.no_account')}</p>
+      </div>
+    );
+  // Another account starts the tab again.
+  return <Hosting key={`${active.userId}/${active.accountId}`} active={active} />;
+}
+
+function Hosting({ active }: { active: ActiveAccount }) {
+  const { t, i18n } = useTranslation();
+  const online = useLink() === 'online';
+  const { config, state } = useHostingConfig(active.userId, online, i18n.language);
+  const balance = useBalance(active) ?? null;
+  const pending = usePendingHostingCommands(active) ?? [];
+  usePullOnOpen();
+
   return (
-    <div className="page-padding stack">
-      <section className="card">
-        <p>{t('hosting.intro')}</p>
-        <p className="muted">{t('common.coming_soon')}</p>
-      </section>
-      <LinkList entries={RECORD_ENTRIES} />
+    <div className="page-padding stack hosting">
+      <AccountCard active={active} balance={balance} threshold={config?.validHostingThreshold ?? null} />
+      <CreateOrder active={active} config={config} state={state} balance={balance} online={online} />
+      <Orders active={active} pending={pending} online={online} />
+      <IncomeRecords active={active} />
+      <nav aria-label={t('hosting.more_records')}>
+        <LinkList entries={RECORD_ENTRIES} />
+      </nav>
     </div>
+  );
+}
+
+/** The account the tab shows (switchable here), its cash and hosting balances, and its valid-hosting standing. */
+function AccountCard({
+  active,
+  balance,
+  threshold,
+}: {
+  active: ActiveAccount;
+  balance: BalanceRecord | null;
+  threshold: string | null;
+}) {
+  const { t } = useTranslation();
+  const accounts = useAccounts();
+  const nameOf = useAccountName();
+  const syncedAt = useAccountSyncedAt(active, BALANCE_COLLECTIONS);
+  const selectId = useId();
+  const standing = validHostingOf(balance?.hosting ?? null, threshold);
+  const ordered = [...(accounts ?? [])].sort((a, b) =>
+    a.kind === b.kind ? a.createdAt.localeCompare(b.createdAt) : a.kind === 'main' ? -1 : 1,
+  );
+  return (
+    <section className="card card--accent hosting-summary" aria-labelledby="hosting-summary">
+      <h2 id="hosting-summary" className="card__label">
+        {t('hosting.hosting_balance')}
+      </h2>
+      <p className="card__figure">
+        {balance === null ? '…' : shownAmount(balance.hosting)} <span className="card__unit">USDT</span>
+      </p>
+      <p className="card__note">
+        {t('hosting.cash_balance', { amount: balance === null ? '…' : shownAmount(balance.cash) })}
+      </p>
+      {standing !== null && (
+        <p className="card__note hosting-summary__valid">
+          {standing.valid
+            ? t('hosting.valid_yes', { threshold: standing.threshold })
+            : t('hosting.valid_no', { threshold: standing.threshold, missing: standing.missing ?? '' })}
+        </p>
+      )}
+      {ordered.length > 1 && (
+        <div className="hosting-summary__account">
+          <label className="field__label" htmlFor={selectId}>
+            {t('hosting.account')}
+          </label>
+          <select
+            id={selectId}
+            className="select"
+            value={active.accountId}
+            onChange={(event) => void send('account-select', { accountId: event.target.value })}
+          >
+            {ordered.map((account) => (
+              <option key={account.id} value={account.id}>
+                {nameOf(account)}
+              </option>
+            ))}
+          </select>
+        </div>
+      )}
+      {ordered.length === 1 && ordered[0] !== undefined && (
+        <p className="card__note">{t('hosting.account_named', { name: nameOf(ordered[0]) })}</p>
+      )}
+      {balance !== null && (
+        <div className="hosting-summary__as-of">
+          <AsOf syncedAt={syncedAt} />
+        </div>
+      )}
+    </section>
   );
 }

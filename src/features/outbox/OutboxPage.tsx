@@ -153,5 +153,11 @@ function summaryOf(row: OutboxRecord): string {
       return `${row.params.amount} ${row.params.direction === 'rab_to_usdt' ? 'RAB' : 'USDT'}`;
     case 'dividend-claim':
       return `${row.params.amount} USDT`;
+    case 'hosting-create':
+    case 'hosting-add':
+    case 'hosting-sub':
+      return `${row.params.amount} USDT`;
+    case 'hosting-redeem':
+      return `#${row.params.orderId}`;
   }
 }

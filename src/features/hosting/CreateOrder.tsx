@@ -1,0 +1,359 @@
+/**
+ * A new hosting order on the Hosting tab: the products on offer as radio cards (kept on the
+ * device, shown offline with their age), the amount with its earnings preview computed by the
+ * daily job's own integer rule, and the trade password. The order is the outbox command
+ * `hosting-create`, sent only while online and expired after a minute; the form follows it to
+ * its answer.
+ */
+import { Button } from 'antd-mobile';
+import { useEffect, useId, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { BalanceRecord } from '../../../contract/api/account.js';
+import type { HostingProduct } from '../../../contract/api/hosting.js';
+import { checkPassword } from '../../../contract/validation.js';
+import type { HostingConfigRecord } from '../../../sync/databases.js';
+import { useOutcome } from '../../app/outcome.js';
+import { send } from '../../app/worker-client.js';
+import type { ActiveAccount } from '../../db/sync-db.js';
+import { AsOf } from '../../ui/AsOf.js';
+import { Field } from '../../ui/Field.js';
+import { toast } from '../../ui/toast.js';
+import { useChecks } from '../auth/messages.js';
+import { useForm } from '../auth/use-form.js';
+import { useRefusalMessage } from '../outbox/messages.js';
+import { Figure, useAmountProblemText } from './hosting-parts.js';
+import {
+  commandOutcome,
+  earningsPreview,
+  payoutKey,
+  ratePercent,
+  shownAmount,
+  type EarningsPreview,
+} from './hosting-view.js';
+import { useHostingCommand, type ConfigState } from './use-hosting.js';
+/** The products (as radio cards), the amount with its earnings preview, the trade password. */
+export function CreateOrder({
+  active,
+  config,
+  state,
+  balance,
+  online,
+}: {
+  active: ActiveAccount;
+  config: HostingConfigRecord | null | undefined;
+  state: ConfigState;
+  balance: BalanceRecord | null;
+  online: boolean;
+}) {
+  const { t } = useTranslation();
+  const handle = useOutcome();
+  const refusal = useRefusalMessage();
+  const check = useChecks();
+  const problemText = useAmountProblemText();
+  const form = useForm({ amount: '', tradePassword: '' });
+  const [chosenId, setChosenId] = useState<string | null>(null);
+  const [productError, setProductError] = useState<string | undefined>(undefined);
+  const [commandId, setCommandId] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [enqueuing, setEnqueuing] = useState(false);
+  const command = useHostingCommand(active.userId, commandId);
+  const settled = useRef(new Set<string>());
+  const submitHintId = useId();
+  const products = config?.products ?? [];
+  const product = products.find((candidate) => candidate.id === chosenId) ?? products[0] ?? null;
+  const preview =
+    product === null ? null : earningsPreview(product, form.values.amount, balance?.cash ?? null);
+  const sending =
+    enqueuing || (command != null && (command.state === 'queued' || command.state === 'sending'));
+
+  // The command's answer, once: the tab says it, then lets the user go on.
+  useEffect(() => {
+    if (command == null || settled.current.has(command.id)) return;
+    const outcome = commandOutcome(command);
+    if (outcome === null) return;
+    settled.current.add(command.id);
+    switch (outcome.kind) {
+      case 'done':
+        setNotice(null);
+        toast(
+          t('hosting.created', { amount: command.kind === 'hosting-create' ? command.params.amount : '' }),
+        );
+        form.set('amount')('');
+        break;
+      case 'refused':
+        // 300 goes to the trade password page after 1.5 s, 401 to login; the rest is a toast.
+        handle({ kind: 'refused', code: outcome.code, message: outcome.message, data: null });
+        setNotice(t('hosting.refused', { message: outcome.message }));
+        break;
+      case 'expired':
+        setNotice(t('hosting.create_expired'));
+        break;
+      case 'cancelled':
+        setNotice(t('hosting.cancelled'));
+        break;
+    }
+    // Told here: it need not wait on the pending-changes page for the user too.
+    if (outcome.kind === 'refused' || outcome.kind === 'expired')
+      void send('outbox-dismiss', { id: command.id });
+    // `form.set` is stable; the effect runs for each new state of the command.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [command, handle, t]);
+
+  const onSubmit = form.submit(
+    ({ tradePassword }) => {
+      setProductError(product === null ? t('hosting.choose_product') : undefined);
+      const amountProblem =
+        preview === null || preview.kind === 'ok'
+          ? null
+          : preview.kind === 'empty'
+            ? problemText({ key: 'required' })
+            : problemText(preview.problem);
+      return {
+        ...(amountProblem === null ? {} : { amount: amountProblem }),
+        ...check({ tradePassword: checkPassword(tradePassword) }),
+      };
+    },
+    async ({ amount, tradePassword }) => {
+      if (product === null) return;
+      setNotice(null);
+      setEnqueuing(true);
+      try {
+        const result = await send('outbox-enqueue', {
+          kind: 'hosting-create',
+          params: {
+            accountId: active.accountId,
+            productId: product.id,
+            amount: amount.trim(),
+            tradePassword,
+          },
+        });
+        if (result.kind === 'refused') {
+          const text = result.reason === 'offline' ? t('hosting.create_offline') : refusal(result);
+          setNotice(text);
+          if (result.reason === 'invalid_input' && form.sink.fields.includes(result.field))
+            form.sink.show(result.field, text);
+          return;
+        }
+        setCommandId(result.id);
+        form.set('tradePassword')('');
+      } finally {
+        setEnqueuing(false);
+      }
+    },
+  );
+
+  const disabledReason = online ? null : t('hosting.create_offline');
+  return (
+    <form
+      className="card form hosting-create"
+      onSubmit={onSubmit}
+      noValidate
+      aria-labelledby="hosting-products"
+    >
+      <h2 id="hosting-products" className="card__title">
+        {t('hosting.products_title')}
+      </h2>
+      <ProductsState config={config} state={state} online={online} />
+      {products.length > 0 && (
+        <ProductPicker
+          products={products}
+          value={product?.id ?? null}
+          error={productError}
+          onChange={(id) => {
+            setProductError(undefined);
+            setChosenId(id);
+          }}
+        />
+      )}
+      <Field
+        label={t('hosting.amount')}
+        {...form.bind('amount')}
+        inputMode="decimal"
+        autoComplete="off"
+        maxLength={20}
+        required
+      />
+      {product !== null && preview !== null && <Preview product={product} preview={preview} />}
+      <Field
+        label={t('field.tradePassword')}
+        type="password"
+        autoComplete="off"
+        maxLength={128}
+        required
+        {...form.bind('tradePassword')}
+      />
+      <p className="muted form__hint">{t('hosting.create_online_only')}</p>
+      <Button
+        type="submit"
+        color="primary"
+        block
+        size="large"
+        loading={sending}
+        disabled={disabledReason !== null || products.length === 0}
+        aria-describedby={disabledReason === null ? undefined : submitHintId}
+      >
+        {t('hosting.create')}
+      </Button>
+      {disabledReason !== null && (
+        <p id={submitHintId} className="muted hosting-hint">
+          {disabledReason}
+        </p>
+      )}
+      <p className="hosting-status" role="status">
+        {sending && command?.kind === 'hosting-create'
+          ? t('hosting.creating', { amount: command.params.amount })
+          : ''}
+      </p>
+      <p className="hosting-status hosting-status--error" role="alert">
+        {sending ? '' : (notice ?? '')}
+      </p>
+    </form>
+  );
+}
+
+/** Where the products come from: their age when saved, or why none are shown. */
+function ProductsState({
+  config,
+  state,
+  online,
+}: {
+  config: HostingConfigRecord | null | undefined;
+  state: ConfigState;
+  online: boolean;
+}) {
+  const { t, i18n } = useTranslation();
+  if (config === undefined) return null;
+  if (config === null)
+    return (
+      <p className="muted">
+        {state === 'loading' ? t('hosting.products_loading') : t('hosting.products_none_saved')}
+      </p>
+    );
+  return (
+    <>
+      {config.products.length === 0 && <p className="muted">{t('hosting.products_empty')}</p>}
+      {state !== 'fresh' && <AsOf syncedAt={config.fetchedAt} />}
+      {(!online || state === 'saved') && <p className="muted hosting-hint">{t('hosting.products_saved')}</p>}
+      {config.locale !== i18n.language && state !== 'fresh' && (
+        <p className="muted hosting-hint">{t('hosting.products_other_language')}</p>
+      )}
+    </>
+  );
+}
+
+function ProductPicker({
+  products,
+  value,
+  error,
+  onChange,
+}: {
+  products: readonly HostingProduct[];
+  value: string | null;
+  error: string | undefined;
+  onChange: (id: string) => void;
+}) {
+  const { t } = useTranslation();
+  const errorId = useId();
+  const baseId = useId();
+  return (
+    <fieldset
+      className={`hosting-products${error ? ' field--error' : ''}`}
+      aria-describedby={error ? errorId : undefined}
+    >
+      {/* The card's title says "Products" already; the legend names the group for screen readers. */}
+      <legend className="visually-hidden">{t('hosting.product')}</legend>
+      <ul className="hosting-products__list">
+        {products.map((product) => {
+          const termsId = `${baseId}-${product.id}`;
+          return (
+            <li key={product.id} className="hosting-product">
+              <label className="hosting-product__choice">
+                <input
+                  type="radio"
+                  name="hosting-product"
+                  value={product.id}
+                  checked={value === product.id}
+                  onChange={() => onChange(product.id)}
+                  aria-describedby={termsId}
+                />
+                <span className="hosting-product__name">{product.name}</span>
+                <span className="hosting-product__rate">
+                  {t('hosting.rate_per_day', { rate: ratePercent(product.dailyRate) })}
+                </span>
+              </label>
+              <ProductTerms id={termsId} product={product} />
+            </li>
+          );
+        })}
+      </ul>
+      <p id={errorId} className="field__error" role={error ? 'alert' : undefined}>
+        {error ?? ''}
+      </p>
+    </fieldset>
+  );
+}
+
+/** A product's terms: term, bounds, payout and its early-exit rule. */
+function ProductTerms({ id, product }: { id: string; product: HostingProduct }) {
+  const { t } = useTranslation();
+  return (
+    <p id={id} className="hosting-product__terms">
+      <span>{t('hosting.term_days', { count: product.days })}</span>
+      <span>
+        {t('hosting.bounds', {
+          minimum: shownAmount(product.minimum),
+          maximum: shownAmount(product.maximum),
+        })}
+      </span>
+      <span>{t(payoutKey(product.payout))}</span>
+      <span>
+        {product.earlyExit
+          ? t('hosting.early_exit_yes', { rate: ratePercent(product.penaltyRate) })
+          : t('hosting.early_exit_no')}
+      </span>
+    </p>
+  );
+}
+
+/** What the amount typed earns under the product chosen, as the daily job will pay it. */
+function Preview({ product, preview }: { product: HostingProduct; preview: EarningsPreview }) {
+  const { t } = useTranslation();
+  const problemText = useAmountProblemText();
+  return (
+    <section className="hosting-preview" aria-labelledby="hosting-preview" aria-live="polite">
+      <h3 id="hosting-preview" className="hosting-preview__title">
+        {t('hosting.preview_title')}
+      </h3>
+      {preview.kind === 'ok' ? (
+        <>
+          <dl className="hosting-figures">
+            <Figure label={t('hosting.preview_daily')} value={`${preview.daily} USDT`} />
+            <Figure
+              label={t('hosting.preview_total', { count: preview.days })}
+              value={`${preview.total} USDT`}
+            />
+            <Figure label={t('hosting.preview_at_maturity')} value={`${preview.atMaturity} USDT`} strong />
+          </dl>
+          <p className="muted hosting-hint">
+            {t(
+              product.payout === 'daily' ? 'hosting.preview_note_daily' : 'hosting.preview_note_at_maturity',
+              {
+                count: product.days,
+              },
+            )}
+          </p>
+          {preview.short && <p className="hosting-short">{t('hosting.preview_short')}</p>}
+        </>
+      ) : (
+        <p className="muted">
+          {preview.kind === 'empty'
+            ? t('hosting.preview_empty', {
+                minimum: shownAmount(product.minimum),
+                maximum: shownAmount(product.maximum),
+              })
+            : problemText(preview.problem)}
+        </p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,99 @@
+/** The account's income records on the Hosting tab (the synced `income` collection), filtered by type. */
+import { useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { IncomeRecord, IncomeType } from '../../../contract/api/income.js';
+import type { ActiveAccount } from '../../db/sync-db.js';
+import { AsOf } from '../../ui/AsOf.js';
+import { useAccountSyncedAt } from '../accounts/account-data.js';
+import {
+  INCOME_PAGE,
+  INCOME_TYPE_LIST,
+  incomeStatusKey,
+  incomeTypeKey,
+  isIncomeType,
+  shownAmount,
+} from './hosting-view.js';
+import { useIncome } from './use-hosting.js';
+const INCOME_COLLECTIONS = ['income'] as const;
+
+export function IncomeRecords({ active }: { active: ActiveAccount }) {
+  const { t } = useTranslation();
+  const filterId = useId();
+  const [type, setType] = useState<IncomeType | 'all'>('all');
+  const [shown, setShown] = useState(INCOME_PAGE);
+  const syncedAt = useAccountSyncedAt(active, INCOME_COLLECTIONS);
+  // One more than shown, to know whether there is more.
+  const lines = useIncome(active, type, shown + 1);
+  return (
+    <section className="stack" aria-labelledby="hosting-income">
+      <h2 id="hosting-income" className="section-title">
+        {t('hosting.income_title')}
+      </h2>
+      <AsOf syncedAt={syncedAt} />
+      <div className="card">
+        <label className="field__label" htmlFor={filterId}>
+          {t('hosting.income_filter')}
+        </label>
+        <select
+          id={filterId}
+          className="select"
+          value={type}
+          onChange={(event) => {
+            const value = event.target.value;
+            setType(isIncomeType(value) ? value : 'all');
+            setShown(INCOME_PAGE);
+          }}
+        >
+          <option value="all">{t('hosting.income_all')}</option>
+          {INCOME_TYPE_LIST.map((option) => (
+            <option key={option} value={option}>
+              {t(incomeTypeKey(option))}
+            </option>
+          ))}
+        </select>
+      </div>
+      {lines !== undefined && lines.length === 0 && (
+        <p className="card muted">
+          {t(type === 'all' ? 'hosting.income_empty' : 'hosting.income_empty_type')}
+        </p>
+      )}
+      {lines !== undefined && lines.length > 0 && (
+        <ul className="card row-list" aria-labelledby="hosting-income">
+          {lines.slice(0, shown).map((line) => (
+            <IncomeLine key={line.id} line={line} />
+          ))}
+        </ul>
+      )}
+      {lines !== undefined && lines.length > shown && (
+        <button
+          type="button"
+          className="link-button records__more"
+          onClick={() => setShown((count) => count + INCOME_PAGE)}
+        >
+          {t('hosting.income_more')}
+        </button>
+      )}
+    </section>
+  );
+}
+
+function IncomeLine({ line }: { line: IncomeRecord }) {
+  const { t } = useTranslation();
+  const arrived = line.status === 'arrived';
+  return (
+    <li className="record hosting-income">
+      <p className="record__kind">{t(incomeTypeKey(line.type))}</p>
+      <p className="record__amount record__amount--in">
+        +{shownAmount(line.amount)} <span className="record__unit">USDT</span>
+      </p>
+      <p className="muted record__book">
+        {t('hosting.income_earned', { date: line.earningsDate })} ·{' '}
+        {t(arrived ? 'hosting.income_arrived_on' : 'hosting.income_due_on', { date: line.arrivalDate })}
+        {line.memo !== null && line.memo !== '' && ` · ${line.memo}`}
+      </p>
+      <span className={`badge hosting-badge hosting-badge--${line.status}`}>
+        {t(incomeStatusKey(line.status))}
+      </span>
+    </li>
+  );
+}

@@ -1,0 +1,598 @@
+/**
+ * The account's hosting orders on the Hosting tab: each with its progress to maturity, interest
+ * accrued and paid, its terms and its change records, and increase, decrease and redeem, each
+ * confirmed in a dialog stating its exact figures and any early-exit penalty. The changes are the
+ * outbox commands `hosting-add`, `hosting-sub` and `hosting-redeem`: queued while offline (shown
+ * on the order as waiting) and expired after an hour; each is followed to its answer.
+ */
+import type { TFunction } from 'i18next';
+import { Button } from 'antd-mobile';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { HostingChangeRecord, HostingOrderRecord } from '../../../contract/api/hosting.js';
+import type { HostingCommand } from '../../../sync/commands.js';
+import { useOutcome } from '../../app/outcome.js';
+import { serverNow } from '../../app/server-clock.js';
+import { send } from '../../app/worker-client.js';
+import type { ActiveAccount } from '../../db/sync-db.js';
+import { AsOf } from '../../ui/AsOf.js';
+import { DateTime } from '../../ui/DateTime.js';
+import { Field } from '../../ui/Field.js';
+import { toast } from '../../ui/toast.js';
+import { useAccountSyncedAt } from '../accounts/account-data.js';
+import { useForm } from '../auth/use-form.js';
+import { useRefusalMessage } from '../outbox/messages.js';
+import { Figure, useAmountProblemText } from './hosting-parts.js';
+import {
+  changeKindKey,
+  changePreview,
+  CHANGES_SHOWN,
+  commandOutcome,
+  nameIn,
+  orderStatusKey,
+  payoutKey,
+  progressOf,
+  ratePercent,
+  shownAmount,
+  signedChange,
+  sortOrders,
+  type ChangeKind,
+  type ChangePreview,
+  type ChangeRefusal,
+} from './hosting-view.js';
+import { useHostingChanges, useHostingCommand, useHostingOrders } from './use-hosting.js';
+
+const ORDER_COLLECTIONS = ['hosting_orders', 'hosting_changes'] as const;
+
+export function Orders({
+  active,
+  pending,
+  online,
+}: {
+  active: ActiveAccount;
+  pending: readonly HostingCommand[];
+  online: boolean;
+}) {
+  const { t } = useTranslation();
+  const orders = useHostingOrders(active);
+  const changes = useHostingChanges(active);
+  const syncedAt = useAccountSyncedAt(active, ORDER_COLLECTIONS);
+  return (
+    <section className="stack" aria-labelledby="hosting-orders">
+      <h2 id="hosting-orders" className="section-title">
+        {t('hosting.orders_title')}
+      </h2>
+      <AsOf syncedAt={syncedAt} />
+      {orders !== undefined && orders.length === 0 && (
+        <p className="card muted">{t('hosting.orders_empty')}</p>
+      )}
+      {orders !== undefined && orders.length > 0 && (
+        <ul className="hosting-orders" aria-labelledby="hosting-orders">
+          {sortOrders(orders).map((order) => (
+            <OrderItem
+              key={order.id}
+              active={active}
+              order={order}
+              changes={changes?.get(order.id) ?? []}
+              pending={pending.filter(
+                (command) => command.kind !== 'hosting-create' && command.params.orderId === order.id,
+              )}
+              online={online}
+            />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function OrderItem({
+  active,
+  order,
+  changes,
+  pending,
+  online,
+}: {
+  active: ActiveAccount;
+  order: HostingOrderRecord;
+  changes: readonly HostingChangeRecord[];
+  pending: readonly HostingCommand[];
+  online: boolean;
+}) {
+  const { t, i18n } = useTranslation();
+  const handle = useOutcome();
+  const name = nameIn(order.names, i18n.language);
+  const label = t('hosting.order_label', { name, id: order.id });
+  const [action, setAction] = useState<ChangeKind | null>(null);
+  const [commandId, setCommandId] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const command = useHostingCommand(active.userId, commandId);
+  const settled = useRef(new Set<string>());
+  const progress = progressOf(order, serverNow());
+  const inProgress = order.status === 'in_progress';
+  const matured = serverNow() >= Date.parse(order.endAt);
+  const headingId = useId();
+
+  // The change's answer, once.
+  useEffect(() => {
+    if (command == null || settled.current.has(command.id)) return;
+    const outcome = commandOutcome(command);
+    if (outcome === null) return;
+    settled.current.add(command.id);
+    switch (outcome.kind) {
+      case 'done':
+        setNotice(null);
+        toast(doneText(t, command));
+        break;
+      case 'refused':
+        handle({ kind: 'refused', code: outcome.code, message: outcome.message, data: null });
+        setNotice(t('hosting.refused', { message: outcome.message }));
+        break;
+      case 'expired':
+        setNotice(t('hosting.change_expired'));
+        break;
+      case 'cancelled':
+        setNotice(t('hosting.cancelled'));
+        break;
+    }
+    if (outcome.kind === 'refused' || outcome.kind === 'expired')
+      void send('outbox-dismiss', { id: command.id });
+  }, [command, handle, t]);
+
+  return (
+    <li className="card hosting-order" aria-labelledby={headingId}>
+      <div className="hosting-order__head">
+        <h3 id={headingId} className="hosting-order__name">
+          {name} <span className="muted hosting-order__id">#{order.id}</span>
+        </h3>
+        <span className={`badge hosting-badge hosting-badge--${order.status}`}>
+          {t(orderStatusKey(order))}
+        </span>
+      </div>
+      <p className="hosting-order__principal">
+        <span className="muted">{t('hosting.principal')}</span>{' '}
+        <strong>{shownAmount(order.amount)} USDT</strong>
+      </p>
+      <div className="hosting-progress">
+        <progress
+          max={100}
+          value={progress.percent}
+          aria-label={t('hosting.progress_label', { name })}
+          aria-valuetext={t('hosting.progress', {
+            done: progress.daysDone,
+            days: progress.days,
+            percent: progress.percent,
+          })}
+        />
+        <p className="muted hosting-progress__text">
+          {t('hosting.progress', { done: progress.daysDone, days: progress.days, percent: progress.percent })}
+        </p>
+      </div>
+      <dl className="hosting-figures hosting-order__figures">
+        <Figure label={t('hosting.daily_rate')} value={ratePercent(order.dailyRate)} />
+        <Figure label={t('hosting.term')} value={t('hosting.term_days', { count: order.days })} />
+        <Figure label={t('hosting.accrued')} value={`${shownAmount(order.accruedInterest)} USDT`} />
+        <Figure label={t('hosting.paid')} value={`${shownAmount(order.paidInterest)} USDT`} />
+        {inProgress && (
+          <Figure label={t('hosting.per_day')} value={`${shownAmount(order.dailyInterest)} USDT`} />
+        )}
+        {order.penalty !== '0' && (
+          <Figure label={t('hosting.penalty')} value={`${shownAmount(order.penalty)} USDT`} />
+        )}
+        <div>
+          <dt>{t('hosting.start')}</dt>
+          <dd>
+            <DateTime at={order.startAt} style="short" />
+          </dd>
+        </div>
+        <div>
+          <dt>{t('hosting.end')}</dt>
+          <dd>
+            <DateTime at={order.endAt} style="short" />
+          </dd>
+        </div>
+      </dl>
+      <p className="muted hosting-hint">
+        {t(payoutKey(order.payout))} ·{' '}
+        {order.earlyExit
+          ? t('hosting.early_exit_yes', { rate: ratePercent(order.penaltyRate) })
+          : t('hosting.early_exit_no')}
+      </p>
+      {pending.length > 0 && (
+        <ul className="hosting-pending" aria-label={t('hosting.pending_label')}>
+          {pending.map((waiting) => (
+            <li key={waiting.id}>{pendingText(t, waiting, online)}</li>
+          ))}
+        </ul>
+      )}
+      <p className="hosting-status hosting-status--error" role="alert">
+        {notice ?? ''}
+      </p>
+      {inProgress && (
+        <div className="row__actions hosting-order__actions">
+          {!matured && (
+            <Button
+              size="small"
+              onClick={() => setAction('add')}
+              aria-label={t('hosting.add_named', { name: label })}
+            >
+              {t('hosting.add')}
+            </Button>
+          )}
+          {!matured && order.earlyExit && (
+            <Button
+              size="small"
+              onClick={() => setAction('sub')}
+              aria-label={t('hosting.sub_named', { name: label })}
+            >
+              {t('hosting.sub')}
+            </Button>
+          )}
+          {(matured || order.earlyExit) && (
+            <Button
+              size="small"
+              onClick={() => setAction('redeem')}
+              aria-label={t('hosting.redeem_named', { name: label })}
+            >
+              {t('hosting.redeem')}
+            </Button>
+          )}
+        </div>
+      )}
+      {inProgress && action !== null && (
+        <ChangePanel
+          key={action}
+          active={active}
+          order={order}
+          name={label}
+          kind={action}
+          online={online}
+          onClose={() => setAction(null)}
+          onQueued={(id) => {
+            setNotice(null);
+            setCommandId(id);
+            setAction(null);
+          }}
+        />
+      )}
+      <Changes changes={changes} label={label} />
+    </li>
+  );
+}
+
+/** What a confirmed change says. */
+function doneText(t: TFunction, command: HostingCommand): string {
+  switch (command.kind) {
+    case 'hosting-create':
+      return t('hosting.created', { amount: command.params.amount });
+    case 'hosting-add':
+      return t('hosting.added', { amount: command.params.amount });
+    case 'hosting-sub':
+      return t('hosting.subtracted', { amount: command.params.amount });
+    case 'hosting-redeem':
+      return t('hosting.redeemed');
+  }
+}
+
+/** A change still waiting in the outbox, and why it waits. */
+function pendingText(t: TFunction, command: HostingCommand, online: boolean): string {
+  const what =
+    command.kind === 'hosting-add'
+      ? t('hosting.pending_add', { amount: command.params.amount })
+      : command.kind === 'hosting-sub'
+        ? t('hosting.pending_sub', { amount: command.params.amount })
+        : command.kind === 'hosting-redeem'
+          ? t('hosting.pending_redeem')
+          : t('hosting.pending_create', { amount: command.params.amount });
+  const state =
+    command.state === 'sending'
+      ? t('hosting.pending_sending')
+      : online
+        ? t('hosting.pending_queued')
+        : t('hosting.pending_offline');
+  return `${what}: ${state}`;
+}
+
+/** A refusal known before sending, in the user's language. */
+function useRefusalText() {
+  const { t } = useTranslation();
+  return (refusal: ChangeRefusal): string => {
+    switch (refusal.key) {
+      case 'ended':
+        return t('server.hosting_order_ended');
+      case 'matured':
+        return t('server.hosting_order_matured');
+      case 'no_early_exit':
+        return t('server.hosting_early_exit_not_allowed');
+      case 'above_room':
+        return t('server.hosting_add_above_maximum', { maximum: refusal.maximum, room: refusal.room });
+      case 'above_principal':
+        return t('server.hosting_sub_too_much', { principal: refusal.principal });
+    }
+  };
+}
+
+/**
+ * An increase or decrease: the amount, its figures as they stand, then a confirmation stating
+ * them; a redeem goes straight to its confirmation. Confirming queues the command.
+ */
+function ChangePanel({
+  active,
+  order,
+  name,
+  kind,
+  online,
+  onClose,
+  onQueued,
+}: {
+  active: ActiveAccount;
+  order: HostingOrderRecord;
+  name: string;
+  kind: ChangeKind;
+  online: boolean;
+  onClose: () => void;
+  onQueued: (id: string) => void;
+}) {
+  const { t } = useTranslation();
+  const refusal = useRefusalMessage();
+  const refusalText = useRefusalText();
+  const problemText = useAmountProblemText();
+  const form = useForm({ amount: '' });
+  const [confirming, setConfirming] = useState(kind === 'redeem');
+  const [busy, setBusy] = useState(false);
+  const preview = changePreview(order, kind, form.values.amount, serverNow());
+
+  const problemOf = (shown: ChangePreview): string | null => {
+    switch (shown.kind) {
+      case 'empty':
+        return problemText({ key: 'required' });
+      case 'invalid':
+        return problemText(shown.problem);
+      case 'refused':
+        return refusalText(shown.refusal);
+      default:
+        return null;
+    }
+  };
+
+  const onReview = form.submit(
+    () => {
+      const problem = problemOf(preview);
+      return problem === null ? {} : { amount: problem };
+    },
+    async () => {
+      setConfirming(true);
+    },
+  );
+
+  const confirm = async () => {
+    if (preview.kind !== 'add' && preview.kind !== 'sub' && preview.kind !== 'redeem') return;
+    setBusy(true);
+    try {
+      const amount = form.values.amount.trim();
+      const params = { accountId: active.accountId, orderId: order.id };
+      const result = await send(
+        'outbox-enqueue',
+        kind === 'redeem'
+          ? { kind: 'hosting-redeem', params }
+          : { kind: kind === 'add' ? 'hosting-add' : 'hosting-sub', params: { ...params, amount } },
+      );
+      if (result.kind === 'refused') {
+        toast(refusal(result));
+        setConfirming(false);
+        if (kind === 'redeem') onClose();
+        return;
+      }
+      if (!online) toast(t('hosting.queued_offline'));
+      onQueued(result.id);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const title = t(`hosting.confirm_${kind}`);
+  const redeemRefused = kind === 'redeem' && preview.kind === 'refused' ? refusalText(preview.refusal) : null;
+  return (
+    <div className="hosting-panel">
+      {kind !== 'redeem' && (
+        <form
+          className="form"
+          onSubmit={onReview}
+          noValidate
+          aria-label={t(`hosting.${kind}_named`, { name })}
+        >
+          <Field
+            label={t(kind === 'add' ? 'hosting.add_amount' : 'hosting.sub_amount')}
+            {...form.bind('amount')}
+            inputMode="decimal"
+            autoComplete="off"
+            maxLength={20}
+            required
+          />
+          <ChangeFigures preview={preview} />
+          <div className="row__actions">
+            <Button type="submit" color="primary" size="small">
+              {t('hosting.review')}
+            </Button>
+            <Button size="small" onClick={onClose}>
+              {t('hosting.close')}
+            </Button>
+          </div>
+        </form>
+      )}
+      {redeemRefused !== null && (
+        <p className="hosting-status hosting-status--error" role="alert">
+          {redeemRefused}
+        </p>
+      )}
+      {confirming && redeemRefused === null && (
+        <ConfirmDialog
+          title={title}
+          subtitle={name}
+          confirmLabel={t('hosting.confirm')}
+          busy={busy}
+          onConfirm={() => void confirm()}
+          onClose={() => {
+            setConfirming(false);
+            if (kind === 'redeem') onClose();
+          }}
+        >
+          <ChangeFigures preview={preview} />
+          <p className="muted hosting-hint">
+            {t(online ? 'hosting.confirm_note_online' : 'hosting.confirm_note_offline')}
+          </p>
+        </ConfirmDialog>
+      )}
+    </div>
+  );
+}
+
+/** The exact figures of a change; nothing while the amount is not one. */
+function ChangeFigures({ preview }: { preview: ChangePreview }) {
+  const { t } = useTranslation();
+  switch (preview.kind) {
+    case 'add':
+      return (
+        <dl className="hosting-figures" aria-live="polite">
+          <Figure label={t('hosting.figure_added')} value={`${preview.amount} USDT`} />
+          <Figure
+            label={t('hosting.figure_principal_after')}
+            value={`${preview.principalAfter} USDT`}
+            strong
+          />
+          <Figure
+            label={t('hosting.figure_daily_after')}
+            value={`${preview.dailyBefore} → ${preview.dailyAfter} USDT`}
+          />
+        </dl>
+      );
+    case 'sub':
+      return (
+        <dl className="hosting-figures" aria-live="polite">
+          <Figure label={t('hosting.figure_taken_out')} value={`${preview.amount} USDT`} />
+          <Figure
+            label={t('hosting.figure_penalty', { rate: preview.penaltyRate })}
+            value={`${preview.penalty} USDT`}
+          />
+          <Figure label={t('hosting.figure_to_cash')} value={`${preview.toCash} USDT`} strong />
+          <Figure label={t('hosting.figure_principal_after')} value={`${preview.principalAfter} USDT`} />
+          <Figure label={t('hosting.figure_daily_after_only')} value={`${preview.dailyAfter} USDT`} />
+        </dl>
+      );
+    case 'redeem':
+      return (
+        <div aria-live="polite">
+          {preview.becauseMinimum !== null && (
+            <p className="hosting-short">
+              {t('hosting.sub_becomes_redeem', { minimum: preview.becauseMinimum })}
+            </p>
+          )}
+          <dl className="hosting-figures">
+            <Figure label={t('hosting.figure_principal')} value={`${preview.principal} USDT`} />
+            <Figure
+              label={
+                preview.atMaturity
+                  ? t('hosting.figure_no_penalty')
+                  : t('hosting.figure_penalty', { rate: preview.penaltyRate })
+              }
+              value={`${preview.penalty} USDT`}
+            />
+            <Figure label={t('hosting.figure_to_cash')} value={`${preview.toCash} USDT`} strong />
+          </dl>
+          <p className="muted hosting-hint">{t('hosting.redeem_interest_note')}</p>
+        </div>
+      );
+    default:
+      return null;
+  }
+}
+
+/** A modal confirmation (a native <dialog>): its title, the figures, confirm and cancel. */
+function ConfirmDialog({
+  title,
+  subtitle,
+  confirmLabel,
+  busy,
+  onConfirm,
+  onClose,
+  children,
+}: {
+  title: string;
+  subtitle: string;
+  confirmLabel: string;
+  busy: boolean;
+  onConfirm: () => void;
+  onClose: () => void;
+  children: ReactNode;
+}) {
+  const { t } = useTranslation();
+  const dialog = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  useEffect(() => {
+    const element = dialog.current;
+    if (element && !element.open) element.showModal();
+    return () => element?.close();
+  }, []);
+  return (
+    <dialog
+      ref={dialog}
+      className="hosting-dialog"
+      aria-labelledby={titleId}
+      onCancel={(event) => {
+        event.preventDefault();
+        onClose();
+      }}
+    >
+      <h2 id={titleId} className="hosting-dialog__title">
+        {title}
+      </h2>
+      <p className="muted hosting-dialog__subtitle">{subtitle}</p>
+      {children}
+      <div className="hosting-dialog__actions">
+        <Button block onClick={onClose}>
+          {t('hosting.cancel')}
+        </Button>
+        <Button block color="primary" loading={busy} onClick={onConfirm}>
+          {confirmLabel}
+        </Button>
+      </div>
+    </dialog>
+  );
+}
+
+/** An order's change records (the operator-log), newest first. */
+function Changes({ changes, label }: { changes: readonly HostingChangeRecord[]; label: string }) {
+  const { t } = useTranslation();
+  const [all, setAll] = useState(false);
+  if (changes.length === 0) return null;
+  const shown = all ? changes : changes.slice(0, CHANGES_SHOWN);
+  return (
+    <details className="hosting-changes">
+      <summary>{t('hosting.changes_title', { count: changes.length })}</summary>
+      <ul className="row-list" aria-label={t('hosting.changes_of', { name: label })}>
+        {shown.map((change) => {
+          const amount = signedChange(change.amount);
+          return (
+            <li key={change.id} className="record hosting-change">
+              <p className="record__kind">{t(changeKindKey(change.kind))}</p>
+              <p className={`record__amount record__amount--${amount.direction}`}>
+                {amount.text} <span className="record__unit">USDT</span>
+              </p>
+              <p className="muted record__book">
+                {t('hosting.change_after', { amount: shownAmount(change.principalAfter) })}
+                {change.penalty !== '0' &&
+                  ` · ${t('hosting.change_penalty', { amount: shownAmount(change.penalty) })}`}
+              </p>
+              <DateTime className="muted record__time" at={change.createdAt} style="short" />
+            </li>
+          );
+        })}
+      </ul>
+      {!all && changes.length > CHANGES_SHOWN && (
+        <button type="button" className="link-button" onClick={() => setAll(true)}>
+          {t('hosting.changes_all')}
+        </button>
+      )}
+    </details>
+  );
+}

@@ -1,0 +1,256 @@
+/**
+ * Hosting as outbox commands (issue 12, docs/protocol.md section 20): an order (`hosting-create`)
+ * carries the trade password, so it is sent only while online, expires a minute after the user
+ * acted and keeps the password only until it settles; an increase, decrease or redeem
+ * (`hosting-add`, `hosting-sub`, `hosting-redeem`) carries none, waits in the outbox while
+ * offline and expires an hour after the user acted; each names its order only on the wire, and
+ * its account (kept on the device) is pulled once it is confirmed. One order's changes go in the
+ * order they were made. On IndexedDB and on the in-memory twin.
+ */
+import 'fake-indexeddb/auto';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { MONEY_COMMAND_EXPIRY_MS, ONLINE_COMMAND_EXPIRY_MS } from '../../contract/constants.js';
+import { DexieSyncStorage } from '../../sync/dexie-storage.js';
+import { MemorySyncStorage } from '../../sync/memory-storage.js';
+import type { SyncStorage } from '../../sync/storage.js';
+import { MemorySessionStore } from '../../worker/session.js';
+import { deleteAllDatabases, FakeClock, FakeServer, login, tab } from './helpers.js';
+
+const CREATE = '/api/v1/hosting/create';
+const ADD = '/api/v1/hosting/add';
+const SUB = '/api/v1/hosting/sub';
+const REDEEM = '/api/v1/hosting/redeem';
+
+const storages = [
+  ['IndexedDB', () => new DexieSyncStorage()],
+  ['the in-memory twin', () => new MemorySyncStorage()],
+] as const;
+
+function order(overrides: Record<string, string> = {}) {
+  return {
+    kind: 'hosting-create' as const,
+    params: {
+      accountId: 'm7',
+      productId: '1',
+      amount: '1000.50',
+      tradePassword: 'trade-secret1',
+      ...overrides,
+    },
+  };
+}
+
+const add = (orderId = '12', amount = '50.00', accountId = 'm7') => ({
+  kind: 'hosting-add' as const,
+  params: { accountId, orderId, amount },
+});
+const sub = (orderId = '12', amount = '20.5', accountId = 'm7') => ({
+  kind: 'hosting-sub' as const,
+  params: { accountId, orderId, amount },
+});
+const redeem = (orderId = '12', accountId = 'm7') => ({
+  kind: 'hosting-redeem' as const,
+  params: { accountId, orderId },
+});
+
+describe.each(storages)('hosting commands in the outbox on %s', (_name, makeStorage) => {
+  let storage: SyncStorage;
+  let server: FakeServer;
+  let clock: FakeClock;
+  const network = { online: true };
+
+  beforeEach(async () => {
+    await deleteAllDatabases();
+    storage = makeStorage();
+    server = new FakeServer();
+    clock = new FakeClock();
+    network.online = true;
+    server.addAccount('7', 'm7', 100_000_000n);
+    server.addAccount('7', 's7');
+  });
+
+  afterEach(() => {
+    if (storage instanceof DexieSyncStorage) storage.close();
+  });
+
+  async function loggedIn() {
+    const session = new MemorySessionStore();
+    const t = tab({ server, storage, clock, session, online: () => network.online });
+    await login(server, session, '7', 'tok-7');
+    return t.engine;
+  }
+
+  const stored = (id: string) => storage.userStores('7').outbox.get(id);
+
+  describe('an order (hosting-create)', () => {
+    test('offline it is refused at enqueue: nothing is stored, nothing is sent', async () => {
+      const engine = await loggedIn();
+      network.online = false;
+      expect(await engine.enqueue(order())).toEqual({ kind: 'refused', reason: 'offline' });
+      expect(await engine.pendingCount()).toBe(0);
+      network.online = true;
+      await engine.drain();
+      expect(server.seen).toHaveLength(0);
+    });
+
+    test('online it is sent with its key and the amount normalised, confirmed, its trade password then blanked, its account pulled', async () => {
+      const engine = await loggedIn();
+      const queued = await engine.enqueue(order());
+      if (queued.kind !== 'ok') throw new Error('refused');
+      expect(await stored(queued.id)).toMatchObject({
+        state: 'queued',
+        resource: `hosting:new:${queued.id}`,
+        expiresAtMs: clock.now() + ONLINE_COMMAND_EXPIRY_MS,
+      });
+
+      const drained = await engine.drain();
+
+      expect(drained.confirmed).toEqual([queued.id]);
+      expect(server.seenOn(CREATE)).toEqual([
+        {
+          uri: CREATE,
+          key: queued.id,
+          token: 'tok-7',
+          params: { accountId: 'm7', productId: '1', amount: '1000.5', tradePassword: 'trade-secret1' },
+        },
+      ]);
+      expect(await stored(queued.id)).toMatchObject({
+        state: 'confirmed',
+        params: { accountId: 'm7', productId: '1', amount: '1000.5', tradePassword: '' },
+      });
+      expect(drained.pull).toMatchObject({ status: 'done', accountId: 'm7' });
+    });
+
+    test('a refusal (300: no trade password) rejects it with the server message, its password blanked; it cannot be retried', async () => {
+      const engine = await loggedIn();
+      server.refuse = (call) =>
+        call.uri === CREATE ? { code: 300, message: 'Set a trade password first' } : null;
+      const queued = await engine.enqueue(order());
+      if (queued.kind !== 'ok') throw new Error('refused at enqueue');
+      expect((await engine.drain()).rejected).toEqual([queued.id]);
+      expect(await stored(queued.id)).toMatchObject({
+        state: 'rejected',
+        answer: { code: 300, message: 'Set a trade password first' },
+        params: { tradePassword: '' },
+      });
+      expect(await engine.retry(queued.id)).toMatchObject({ kind: 'refused', reason: 'not_retryable' });
+    });
+
+    test('not sent within a minute of the user acting it expires, never sent, its trade password blanked', async () => {
+      const engine = await loggedIn();
+      const queued = await engine.enqueue(order());
+      if (queued.kind !== 'ok') throw new Error('refused');
+      network.online = false;
+      expect((await engine.drain()).status).toBe('offline');
+      await clock.advance(ONLINE_COMMAND_EXPIRY_MS, 1_000);
+      network.online = true;
+      expect((await engine.drain()).expired).toEqual([queued.id]);
+      expect(server.seenOn(CREATE)).toHaveLength(0);
+      expect(await stored(queued.id)).toMatchObject({ state: 'expired', params: { tradePassword: '' } });
+    });
+
+    test('an amount with 3 decimals or a product id that is not one is refused at enqueue naming the field', async () => {
+      const engine = await loggedIn();
+      expect(await engine.enqueue(order({ amount: '1.001' }))).toMatchObject({
+        kind: 'refused',
+        reason: 'invalid_input',
+        field: 'amount',
+      });
+      expect(await engine.enqueue(order({ productId: '1; drop' }))).toMatchObject({
+        kind: 'refused',
+        reason: 'invalid_input',
+        field: 'productId',
+      });
+    });
+  });
+
+  describe('an increase, a decrease, a redeem', () => {
+    test('offline they are queued with the hour of a money command, and sent once online naming the order only', async () => {
+      const engine = await loggedIn();
+      network.online = false;
+      const ids: string[] = [];
+      for (const command of [add(), sub(), redeem()]) {
+        const queued = await engine.enqueue(command);
+        if (queued.kind !== 'ok') throw new Error('refused');
+        ids.push(queued.id);
+        expect(await stored(queued.id)).toMatchObject({
+          state: 'queued',
+          resource: 'hosting:order:12',
+          expiresAtMs: clock.now() + MONEY_COMMAND_EXPIRY_MS,
+        });
+      }
+      expect((await engine.drain()).status).toBe('offline');
+      expect(server.seen).toHaveLength(0);
+
+      network.online = true;
+      const drained = await engine.drain();
+
+      expect(drained.confirmed).toEqual(ids);
+      expect(server.seenOn(ADD).map((call) => call.params)).toEqual([{ orderId: '12', amount: '50' }]);
+      expect(server.seenOn(SUB).map((call) => call.params)).toEqual([{ orderId: '12', amount: '20.5' }]);
+      expect(server.seenOn(REDEEM).map((call) => call.params)).toEqual([{ orderId: '12' }]);
+      expect(server.seen.filter((call) => call.uri !== '/api/v1/sync/pull').map((call) => call.uri)).toEqual([
+        ADD,
+        SUB,
+        REDEEM,
+      ]);
+      expect(drained.pull).toMatchObject({ status: 'done', accountId: 'm7' });
+    });
+
+    test('59 minutes after the user acted it is still sent; an hour after, it expires, never sent, and may be retried', async () => {
+      const engine = await loggedIn();
+      network.online = false;
+      const early = await engine.enqueue(add('12'));
+      await clock.advance(MONEY_COMMAND_EXPIRY_MS - 60_000, 60_000);
+      network.online = true;
+      expect((await engine.drain()).confirmed).toEqual([early.kind === 'ok' ? early.id : '']);
+
+      network.online = false;
+      const late = await engine.enqueue(add('13'));
+      if (late.kind !== 'ok') throw new Error('refused');
+      await clock.advance(MONEY_COMMAND_EXPIRY_MS, 60_000);
+      network.online = true;
+      expect((await engine.drain()).expired).toEqual([late.id]);
+      expect(server.seenOn(ADD).map((call) => call.params['orderId'])).toEqual(['12']);
+      expect(await engine.retry(late.id)).toMatchObject({ kind: 'ok' });
+    });
+
+    test('a refused change of an order (409: it ended) holds that order’s later changes back until dismissed; another order’s go', async () => {
+      const engine = await loggedIn();
+      server.refuse = (call) =>
+        call.uri === ADD && call.params['orderId'] === '12'
+          ? { code: 409, message: 'This hosting order has already ended' }
+          : null;
+      const refused = await engine.enqueue(add('12'));
+      const held = await engine.enqueue(redeem('12'));
+      const other = await engine.enqueue(sub('13'));
+      if (refused.kind !== 'ok' || held.kind !== 'ok' || other.kind !== 'ok') throw new Error('refused');
+
+      const drained = await engine.drain();
+
+      expect(drained.rejected).toEqual([refused.id]);
+      expect(drained.confirmed).toEqual([other.id]);
+      expect(drained.heldBack).toEqual([held.id]);
+      expect(await stored(refused.id)).toMatchObject({
+        state: 'rejected',
+        answer: { code: 409, message: 'This hosting order has already ended' },
+      });
+
+      expect(await engine.dismiss(refused.id)).toEqual({ kind: 'ok' });
+      expect((await engine.drain()).confirmed).toEqual([held.id]);
+    });
+
+    test('confirmed after the user switched to another account, the order’s account is pulled too', async () => {
+      const engine = await loggedIn();
+      await engine.catchUp();
+      network.online = false;
+      expect((await engine.enqueue(add('12', '5', 'm7'))).kind).toBe('ok');
+      await engine.selectAccount('s7');
+      network.online = true;
+
+      const drained = await engine.drain();
+
+      expect(drained.pull).toMatchObject({ accountId: 's7' });
+      expect(drained.accountPulls.map((summary) => summary.accountId)).toEqual(['m7']);
+    });
+  });
+});
