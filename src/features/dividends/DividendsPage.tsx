@@ -17,7 +17,8 @@ import type {
 import { MIN_VALID_HOSTING_USD } from '../../../contract/constants.js';
 import type { OutboxRecord } from '../../../sync/commands.js';
 import { send } from '../../app/worker-client.js';
-import { accountDatabase, useActiveAccount, userDatabase, type ActiveAccount } from '../../db/sync-db.js';
+import { accountDatabase, userDatabase, type ActiveAccount } from '../../db/sync-db.js';
+import { PerAccount } from '../accounts/PerAccount.js';
 import { AsOf } from '../../ui/AsOf.js';
 import { DateTime, formatTime } from '../../ui/DateTime.js';
 import { useLink } from '../../ui/OfflineBanner.js';
@@ -43,17 +44,8 @@ const COLLECTIONS = ['dividend_releases'] as const;
 type ClaimCommand = Extract<OutboxRecord, { kind: 'dividend-claim' }>;
 
 export default function DividendsPage() {
-  const { t } = useTranslation();
-  const active = useActiveAccount();
-  if (active === undefined) return null;
-  if (active === null)
-    return (
-      <div className="page-padding">
-        <p className="card muted">{t('my.no_account')}</p>
-      </div>
-    );
   // Another account starts the page again.
-  return <Dividends key={`${active.userId}/${active.accountId}`} active={active} />;
+  return <PerAccount>{(active) => <Dividends active={active} />}</PerAccount>;
 }
 
 /** The time now, again every 30 s, so a record passing its expiry shows it without new data. */

@@ -16,7 +16,9 @@ import { REQUEST_DEBOUNCE_MS } from '../../../contract/constants.js';
 import { checkPassword } from '../../../contract/validation.js';
 import { useOutcome } from '../../app/outcome.js';
 import { send } from '../../app/worker-client.js';
-import { useActiveAccount, type ActiveAccount } from '../../db/sync-db.js';
+import type { ActiveAccount } from '../../db/sync-db.js';
+import { PerAccount } from '../accounts/PerAccount.js';
+import { useAccountCommand } from '../outbox/use-account-command.js';
 import { AsOf } from '../../ui/AsOf.js';
 import { DateTime, formatTime } from '../../ui/DateTime.js';
 import { Field } from '../../ui/Field.js';
@@ -39,7 +41,6 @@ import {
   type QuoteView,
 } from './exchange-view.js';
 import {
-  useExchangeCommand,
   useExchanges,
   useExchangeTerms,
   usePullOnOpen,
@@ -53,17 +54,8 @@ const RECORD_COLLECTIONS = ['exchanges'] as const;
 const PRICE_COLLECTIONS = ['prices'] as const;
 
 export default function ExchangePage() {
-  const { t } = useTranslation();
-  const active = useActiveAccount();
-  if (active === undefined) return null;
-  if (active === null)
-    return (
-      <div className="page-padding">
-        <p className="card muted">{t('my.no_account')}</p>
-      </div>
-    );
   // Another account starts the page again.
-  return <Exchange key={`${active.userId}/${active.accountId}`} active={active} />;
+  return <PerAccount>{(active) => <Exchange active={active} />}</PerAccount>;
 }
 
 function Exchange({ active }: { active: ActiveAccount }) {
@@ -276,7 +268,7 @@ function ExchangeForm({
   const [enqueuing, setEnqueuing] = useState(false);
   /** The trade password of the exchange under way, kept only until it settles (to confirm again after a price change). */
   const password = useRef('');
-  const command = useExchangeCommand(active, commandId);
+  const command = useAccountCommand('exchange-submit', active, commandId);
   const settledIds = useRef(new Set<string>());
   const staleReload = useRef<ReturnType<typeof setTimeout>>(undefined);
   useEffect(() => () => clearTimeout(staleReload.current), []);

@@ -11,7 +11,7 @@ import type { ExchangeIndexData, ExchangeRecord } from '../../../contract/api/ex
 import type { OutboxRecord } from '../../../sync/commands.js';
 import { useOutcome } from '../../app/outcome.js';
 import { send } from '../../app/worker-client.js';
-import { accountDatabase, publicDatabase, userDatabase, type ActiveAccount } from '../../db/sync-db.js';
+import { accountDatabase, publicDatabase, type ActiveAccount } from '../../db/sync-db.js';
 
 /**
  * Where the terms stand: `loading` (asked, no answer yet), `ready` (the server answered),
@@ -77,29 +77,6 @@ export function useExchangeTerms(
 }
 
 export type ExchangeCommand = Extract<OutboxRecord, { kind: 'exchange-submit' }>;
-
-/**
- * The exchange command this page follows: the one it queued (`id`), else one from the account
- * still queued or being sent (the page was left and opened again meanwhile). Undefined while
- * loading.
- */
-export function useExchangeCommand(
-  active: ActiveAccount,
-  id: string | null,
-): ExchangeCommand | null | undefined {
-  const { userId, accountId } = active;
-  return useLiveQuery(async () => {
-    const outbox = userDatabase(userId).outbox;
-    const isOwn = (row: OutboxRecord): row is ExchangeCommand =>
-      row.kind === 'exchange-submit' && row.params.accountId === accountId;
-    if (id !== null) {
-      const row = await outbox.get(id);
-      return row !== undefined && isOwn(row) ? row : null;
-    }
-    const pending = await outbox.where('state').anyOf('queued', 'sending').toArray();
-    return pending.find(isOwn) ?? null;
-  }, [userId, accountId, id]);
-}
 
 /** The account's newest `limit` exchanges, newest first; undefined while loading. */
 export function useExchanges(active: ActiveAccount, limit: number): ExchangeRecord[] | undefined {

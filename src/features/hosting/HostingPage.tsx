@@ -13,7 +13,8 @@ import { useTranslation } from 'react-i18next';
 import type { BalanceRecord } from '../../../contract/api/account.js';
 import { ROUTES } from '../../app/paths.js';
 import { send } from '../../app/worker-client.js';
-import { useActiveAccount, type ActiveAccount } from '../../db/sync-db.js';
+import type { ActiveAccount } from '../../db/sync-db.js';
+import { PerAccount } from '../accounts/PerAccount.js';
 import { AsOf } from '../../ui/AsOf.js';
 import { LinkList } from '../../ui/LinkList.js';
 import { useLink } from '../../ui/OfflineBanner.js';
@@ -32,17 +33,8 @@ const RECORD_ENTRIES = [
 ] as const;
 
 export default function HostingPage() {
-  const { t } = useTranslation();
-  const active = useActiveAccount();
-  if (active === undefined) return null;
-  if (active === null)
-    return (
-      <div className="page-padding">
-        <p className="card muted">{t('my.no_account')}</p>
-      </div>
-    );
   // Another account starts the tab again.
-  return <Hosting key={`${active.userId}/${active.accountId}`} active={active} />;
+  return <PerAccount>{(active) => <Hosting active={active} />}</PerAccount>;
 }
 
 function Hosting({ active }: { active: ActiveAccount }) {

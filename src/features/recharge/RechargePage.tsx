@@ -11,7 +11,8 @@ import { useTranslation } from 'react-i18next';
 import type { DepositRecord } from '../../../contract/api/recharge.js';
 import { DEPOSIT_CONFIRMATIONS, type Chain } from '../../../contract/constants.js';
 import type { DepositAddressRecord } from '../../../sync/databases.js';
-import { useActiveAccount, type ActiveAccount } from '../../db/sync-db.js';
+import type { ActiveAccount } from '../../db/sync-db.js';
+import { PerAccount } from '../accounts/PerAccount.js';
 import { AsOf } from '../../ui/AsOf.js';
 import { copyText } from '../../ui/copy.js';
 import { DateTime, formatTime } from '../../ui/DateTime.js';
@@ -40,17 +41,8 @@ import './recharge.css';
 const DEPOSIT_COLLECTIONS = ['deposits'] as const;
 
 export default function RechargePage() {
-  const { t } = useTranslation();
-  const active = useActiveAccount();
-  if (active === undefined) return null;
-  if (active === null)
-    return (
-      <div className="page-padding">
-        <p className="card muted">{t('my.no_account')}</p>
-      </div>
-    );
   // Another account starts the page again, on its first chain.
-  return <Recharge key={`${active.userId}/${active.accountId}`} active={active} />;
+  return <PerAccount>{(active) => <Recharge active={active} />}</PerAccount>;
 }
 
 function Recharge({ active }: { active: ActiveAccount }) {

@@ -19,7 +19,9 @@ import { useOutcome } from '../../app/outcome.js';
 import { ROUTES } from '../../app/paths.js';
 import { serverNow } from '../../app/server-clock.js';
 import { send } from '../../app/worker-client.js';
-import { useActiveAccount, type ActiveAccount } from '../../db/sync-db.js';
+import type { ActiveAccount } from '../../db/sync-db.js';
+import { PerAccount } from '../accounts/PerAccount.js';
+import { useAccountCommand } from '../outbox/use-account-command.js';
 import { AsOf } from '../../ui/AsOf.js';
 import { DateTime, formatTime } from '../../ui/DateTime.js';
 import { Field } from '../../ui/Field.js';
@@ -43,23 +45,14 @@ import {
   type TwoZoneTime,
   type Usability,
 } from './withdraw-view.js';
-import { useWithdrawCommand, useWithdrawTerms, type WithdrawCommand } from './use-withdraw.js';
+import { useWithdrawTerms, type WithdrawCommand } from './use-withdraw.js';
 import './withdraw.css';
 
 const BALANCE_COLLECTIONS = ['balances'] as const;
 
 export default function WithdrawPage() {
-  const { t } = useTranslation();
-  const active = useActiveAccount();
-  if (active === undefined) return null;
-  if (active === null)
-    return (
-      <div className="page-padding">
-        <p className="card muted">{t('my.no_account')}</p>
-      </div>
-    );
   // Another account starts the page again.
-  return <Withdraw key={`${active.userId}/${active.accountId}`} active={active} />;
+  return <PerAccount>{(active) => <Withdraw active={active} />}</PerAccount>;
 }
 
 function Withdraw({ active }: { active: ActiveAccount }) {
@@ -315,7 +308,7 @@ function WithdrawForm({
   /** Why the last withdrawal was not made, or null. */
   const [notice, setNotice] = useState<string | null>(null);
   const [enqueuing, setEnqueuing] = useState(false);
-  const command = useWithdrawCommand(active, commandId);
+  const command = useAccountCommand('withdraw-create', active, commandId);
   const settledIds = useRef(new Set<string>());
   const submitHintId = useId();
   const sending =

@@ -11,7 +11,7 @@ import type { OutboxRecord } from '../../../sync/commands.js';
 import { useOutcome } from '../../app/outcome.js';
 import { noteServerTime, serverNow } from '../../app/server-clock.js';
 import { send } from '../../app/worker-client.js';
-import { accountDatabase, userDatabase, type ActiveAccount } from '../../db/sync-db.js';
+import { accountDatabase, type ActiveAccount } from '../../db/sync-db.js';
 
 /**
  * Where the terms stand: `loading` (asked, no answer yet), `ready` (the server answered),
@@ -78,29 +78,6 @@ export function useWithdrawTerms(accountId: string, methodId: string | null, onl
 }
 
 export type WithdrawCommand = Extract<OutboxRecord, { kind: 'withdraw-create' }>;
-
-/**
- * The withdrawal command this page follows: the one it queued (`id`), else one from the account
- * still queued or being sent (the page was left and opened again meanwhile). Undefined while
- * loading.
- */
-export function useWithdrawCommand(
-  active: ActiveAccount,
-  id: string | null,
-): WithdrawCommand | null | undefined {
-  const { userId, accountId } = active;
-  return useLiveQuery(async () => {
-    const outbox = userDatabase(userId).outbox;
-    const isOwn = (row: OutboxRecord): row is WithdrawCommand =>
-      row.kind === 'withdraw-create' && row.params.accountId === accountId;
-    if (id !== null) {
-      const row = await outbox.get(id);
-      return row !== undefined && isOwn(row) ? row : null;
-    }
-    const pending = await outbox.where('state').anyOf('queued', 'sending').toArray();
-    return pending.find(isOwn) ?? null;
-  }, [userId, accountId, id]);
-}
 
 /** The account's newest `limit` withdrawals, newest first; undefined while loading. */
 export function useWithdrawals(active: ActiveAccount, limit: number): WithdrawalRecord[] | undefined {

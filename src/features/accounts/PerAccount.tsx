@@ -1,0 +1,25 @@
+/**
+ * A page about the active account: nothing while the account loads, a note when the user has
+ * none, otherwise `children` for the account, keyed by it, so switching accounts starts the
+ * page's own state again (its form, its chosen method, its page of records).
+ */
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useActiveAccount, type ActiveAccount } from '../../db/sync-db.js';
+
+export function PerAccount({ children }: { children: (active: ActiveAccount) => ReactNode }) {
+  const { t } = useTranslation();
+  const active = useActiveAccount();
+  if (active === undefined) return null;
+  if (active === null)
+    return (
+      <div className="page-padding">
+        <p className="card muted">{t('my.no_account')}</p>
+      </div>
+    );
+  return <KeyedByAccount key={`${active.userId}/${active.accountId}`}>{children(active)}</KeyedByAccount>;
+}
+
+function KeyedByAccount({ children }: { children: ReactNode }) {
+  return <>{children}</>;
+}
