@@ -4,6 +4,7 @@
  * a restart on the same data, and the production guard.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -289,6 +290,118 @@ describe('npm start (node --import tsx server/main.ts)', () => {
       expect(exit.code).not.toBeNull();
       expect(production.output()).toContain('SMTP_URL');
       expect(production.output()).not.toMatch(BANNER);
+    },
+  );
+});
+
+describe('hosting across restarts with COFFER_NOW (issue 12, as the black-box check runs it)', () => {
+  const dataDir = freshDataDir();
+  const address = 'hoster@example.com';
+
+  /** Runs the operator CLI on this DATA_DIR (the server must be stopped: the embedded database is one process's). */
+  const admin = (args: string[], now: string) =>
+    spawnSync(tsx, ['server/cli/admin.ts', ...args], {
+      cwd: repoRoot,
+      env: startEnv(dataDir, { COFFER_NOW: now, COFFER_DEVNET: 'off' }),
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+  /** The caller's token, and a new Idempotency-Key for a command. */
+  const as = (token: string, command = false): Record<string, string> => ({
+    authorization: `Bearer ${token}`,
+    ...(command ? { 'idempotency-key': crypto.randomUUID() } : {}),
+  });
+  const serve = async (now: string) => {
+    const started = start(startEnv(dataDir, { COFFER_NOW: now, COFFER_DEVNET: 'off' }));
+    return { started, base: (await waitForOutput(started, BANNER))[1] ?? '' };
+  };
+
+  test(
+    'an order made from an adjusted balance on a Wednesday earns floor(1000 x 0.003) for each day that ended while the server was down, paid once, after a restart three days later',
+    { timeout: 180_000 },
+    async () => {
+      // Wednesday 25 November 2026, 10:00 in Asia/Shanghai.
+      const created = admin(
+        ['operator', 'create', '--email', 'fin@example.com', '--role', 'finance', '--password', 'secret123'],
+        '2026-11-25T02:00:00Z',
+      );
+      expect(created.status, created.stdout + created.stderr).toBe(0);
+      const rootInvite = created.stdout.match(/Root invite code \(first start\): ([A-Z0-9]{8})/)?.[1];
+      const first = await serve('2026-11-25T02:00:00Z');
+      await call(first.base, '/api/v1/sso/sendRegisterCode', { email: address });
+      const eml = fs.readdirSync(path.join(dataDir, 'mailbox')).find((name) => name.endsWith('.eml')) ?? '';
+      const mail = await simpleParser(fs.readFileSync(path.join(dataDir, 'mailbox', eml)));
+      const registered = await call(first.base, '/api/v1/sso/register', {
+        email: address,
+        code: (mail.text ?? '').match(/(?<!\d)(\d{6})(?!\d)/)?.[1],
+        inviteCode: rootInvite,
+        password: 'secret123',
+        confirmPassword: 'secret123',
+      });
+      expect(registered.code, registered.message).toBe(200);
+      const token = String(registered.data?.['token']);
+      const finance = String(
+        (await call(first.base, '/api/admin/auth/login', { email: 'fin@example.com', password: 'secret123' }))
+          .data?.['token'],
+      );
+      const accounts = await call(first.base, '/api/v1/account/list', {}, as(token));
+      const accountId = String((accounts.data?.['items'] as Array<{ id: string }>)[0]?.id);
+      expect(
+        (
+          await call(
+            first.base,
+            '/api/admin/ledger/adjust',
+            { accountId, asset: 'USDT', amount: '1000', reason: 'opening balance' },
+            as(finance, true),
+          )
+        ).code,
+      ).toBe(200);
+      await call(
+        first.base,
+        '/api/v1/user/bindTradePassword',
+        { tradePassword: 'trade123', confirmPassword: 'trade123' },
+        as(token, true),
+      );
+      const config = await call(first.base, '/api/v1/hosting/hosting-config', {}, as(token));
+      const product = (
+        config.data?.['products'] as Array<{ id: string; days: number; dailyRate: string }>
+      ).find((item) => item.days === 7);
+      expect(product?.dailyRate).toBe('0.003');
+      const order = await call(
+        first.base,
+        '/api/v1/hosting/create',
+        { accountId, productId: product?.id, amount: '1000', tradePassword: 'trade123' },
+        as(token, true),
+      );
+      expect(order.code, order.message).toBe(200);
+      expect((await stop(first.started)).code).toBe(0);
+
+      // Saturday 28 November, 10:00: Thursday and Friday ended while the server was down.
+      const second = await serve('2026-11-28T02:00:00Z');
+      const deadline = Date.now() + 60_000;
+      let lines: Array<{ type: string; amount: string; earningsDate: string; status: string }> = [];
+      while (Date.now() < deadline) {
+        const log = await call(second.base, '/api/v1/income/log', { accountId }, as(token));
+        lines = (log.data?.['items'] ?? []) as typeof lines;
+        if (lines.length >= 2) break;
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+      expect(lines.map((line) => [line.type, line.amount, line.earningsDate, line.status]).sort()).toEqual([
+        ['static', '3', '2026-11-26', 'arrived'],
+        ['static', '3', '2026-11-27', 'arrived'],
+      ]);
+      const assets = await call(second.base, '/api/v1/user/assets', { accountId }, as(token));
+      expect(assets.data).toMatchObject({ cash: '6', hosting: '1000' });
+      expect((await stop(second.started)).code).toBe(0);
+
+      // Started again the same day: nothing is paid twice.
+      const third = await serve('2026-11-28T03:00:00Z');
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      const again = await call(third.base, '/api/v1/income/log', { accountId }, as(token));
+      expect(again.data?.['items']).toHaveLength(2);
+      expect((await stop(third.started)).code).toBe(0);
+      const check = admin(['ledger', 'check'], '2026-11-28T03:00:00Z');
+      expect(check.status, check.stdout + check.stderr).toBe(0);
     },
   );
 });
