@@ -18,6 +18,7 @@ import {
 } from '../contract/api/content.js';
 import { withdrawCreateParamsSchema } from '../contract/api/withdraw.js';
 import { exchangeDirectionSchema, exchangeSubmitParamsSchema } from '../contract/api/exchange.js';
+import { machineBuyParamsSchema, machineRentParamsSchema, payWithSchema } from '../contract/api/machine.js';
 import {
   hostingChangeParamsSchema,
   hostingCreateParamsSchema,
@@ -132,6 +133,23 @@ export const COMMAND_KINDS = {
   'hosting-add': { uri: '/api/v1/hosting/add', ...hostingChange },
   'hosting-sub': { uri: '/api/v1/hosting/sub', ...hostingChange },
   'hosting-redeem': { uri: '/api/v1/hosting/redeem', ...hostingChange },
+  /**
+   * A buy of mining machines, or a rent of them: each carries the trade password, so it never
+   * waits for the network (sent only while online, expired after a minute) and is never retried
+   * (the password is blanked once it settles); its account is named in its params and pulled after it.
+   */
+  'machine-buy': {
+    uri: '/api/v1/machine/buy',
+    maxAgeMs: ONLINE_COMMAND_EXPIRY_MS,
+    requiresOnline: true,
+    pullsEveryAccount: false,
+  },
+  'machine-rent': {
+    uri: '/api/v1/machine/rent',
+    maxAgeMs: ONLINE_COMMAND_EXPIRY_MS,
+    requiresOnline: true,
+    pullsEveryAccount: false,
+  },
 } as const satisfies Record<string, CommandKindSpec>;
 
 export type CommandKind = keyof typeof COMMAND_KINDS;
@@ -269,6 +287,30 @@ export const outboxRecordSchema = z.discriminatedUnion('kind', [
     kind: z.literal('hosting-redeem'),
     params: z.object({ accountId: z.string(), orderId: z.string() }),
   }),
+  z.object({
+    ...commonFields,
+    kind: z.literal('machine-buy'),
+    /** `tradePassword` is blanked once the command settles (`withoutSecrets`). */
+    params: z.object({
+      accountId: z.string(),
+      machineId: z.string(),
+      quantity: z.number().int(),
+      payWith: payWithSchema,
+      tradePassword: z.string(),
+    }),
+  }),
+  z.object({
+    ...commonFields,
+    kind: z.literal('machine-rent'),
+    /** `tradePassword` is blanked once the command settles (`withoutSecrets`). */
+    params: z.object({
+      accountId: z.string(),
+      machineId: z.string(),
+      days: z.number().int(),
+      quantity: z.number().int(),
+      tradePassword: z.string(),
+    }),
+  }),
 ]);
 /** One row of the `outbox` table of `coffer-u{user}`; the UI lists pending commands from it. */
 export type OutboxRecord = z.infer<typeof outboxRecordSchema>;
@@ -300,11 +342,14 @@ export function withoutSecrets(record: OutboxRecord): OutboxRecord {
   if (record.kind === 'exchange-submit')
     return { ...record, params: { ...record.params, tradePassword: '' } };
   if (record.kind === 'hosting-create') return { ...record, params: { ...record.params, tradePassword: '' } };
+  if (record.kind === 'machine-buy') return { ...record, params: { ...record.params, tradePassword: '' } };
+  if (record.kind === 'machine-rent') return { ...record, params: { ...record.params, tradePassword: '' } };
   return record;
 }
 
 /** True for a kind whose secrets are blanked when it settles: it is never retried, the user acts again. */
 export function carriesSecrets(kind: CommandKind): boolean {
+  if (kind === 'machine-buy' || kind === 'machine-rent') return true;
   return kind === 'withdraw-create' || kind === 'exchange-submit' || kind === 'hosting-create';
 }
 
@@ -322,6 +367,7 @@ export function isHostingCommand(record: OutboxRecord): record is HostingCommand
  * the time it is confirmed (a withdrawal's); null otherwise. Pure.
  */
 export function accountChangedBy(record: OutboxRecord): string | null {
+  if (record.kind === 'machine-buy' || record.kind === 'machine-rent') return record.params.accountId;
   if (isHostingCommand(record)) return record.params.accountId;
   return record.kind === 'withdraw-create' ||
     record.kind === 'exchange-submit' ||
@@ -384,6 +430,12 @@ export const enqueueInputSchema = z.discriminatedUnion('kind', [
     kind: z.literal('hosting-redeem'),
     params: hostingRedeemParamsSchema.extend({ accountId: orderAccountSchema }),
   }),
+  z.object({ kind: z.literal('machine-buy'), params: machineBuyParamsSchema }),
+  /** `quantity` defaults to 1 here, so the stored command shows what is sent. */
+  z.object({
+    kind: z.literal('machine-rent'),
+    params: machineRentParamsSchema.extend({ quantity: machineRentParamsSchema.shape.quantity.default(1) }),
+  }),
 ]);
 export type EnqueueInput = z.input<typeof enqueueInputSchema>;
 export type ParsedEnqueueInput = z.output<typeof enqueueInputSchema>;
@@ -413,6 +465,10 @@ export function resourceOf(command: StoredCommand, id: string): string {
     case 'exchange-submit':
       // Each its own: a refused exchange (a stale price) holds nothing back.
       return `exchange:new:${id}`;
+    case 'machine-buy':
+    case 'machine-rent':
+      // Each its own: a refused buy (short cash, a wrong password) holds nothing back.
+      return `machine:new:${id}`;
     case 'dividend-claim':
       // Each its own: a refused claim (already claimed, expired) holds nothing back.
       return `dividend:claim:${id}`;
@@ -459,6 +515,14 @@ export function wireParamsOf(record: OutboxRecord): Record<string, unknown> | nu
     case 'exchange-submit': {
       const { accountId, direction, amount, priceVersion, tradePassword } = record.params;
       return { accountId, direction, amount, priceVersion, tradePassword };
+    }
+    case 'machine-buy': {
+      const { accountId, machineId, quantity, payWith, tradePassword } = record.params;
+      return { accountId, machineId, quantity: String(quantity), payWith, tradePassword };
+    }
+    case 'machine-rent': {
+      const { accountId, machineId, days, quantity, tradePassword } = record.params;
+      return { accountId, machineId, days: String(days), quantity: String(quantity), tradePassword };
     }
     case 'dividend-claim': {
       const { accountId, id } = record.params;

@@ -451,6 +451,10 @@ export class Outbox {
         return { ...common, kind: stored.kind, params: stored.params };
       case 'exchange-submit':
         return { ...common, kind: stored.kind, params: stored.params };
+      case 'machine-buy':
+        return { ...common, kind: stored.kind, params: stored.params };
+      case 'machine-rent':
+        return { ...common, kind: stored.kind, params: stored.params };
       case 'dividend-claim':
         return { ...common, kind: stored.kind, params: stored.params };
       case 'hosting-create':
@@ -508,6 +512,14 @@ export class Outbox {
       case 'exchange-submit': {
         const { accountId, direction, amount, priceVersion, tradePassword } = input.params;
         return { kind: input.kind, params: { accountId, direction, amount, priceVersion, tradePassword } };
+      }
+      case 'machine-buy': {
+        const { accountId, machineId, quantity, payWith, tradePassword } = input.params;
+        return { kind: input.kind, params: { accountId, machineId, quantity, payWith, tradePassword } };
+      }
+      case 'machine-rent': {
+        const { accountId, machineId, days, quantity, tradePassword } = input.params;
+        return { kind: input.kind, params: { accountId, machineId, days, quantity, tradePassword } };
       }
       case 'dividend-claim': {
         const { accountId, id, amount } = input.params;

@@ -48,6 +48,15 @@ export const ROUTES = {
    * publishes, a list rather than one order's detail (the spec shows delivery orders only as records).
    */
   delivery: '/pages/order_detail/order_detail',
+  /**
+   * Mining machines (issue 13): goods_detail holds the machines on offer, each with its buy and
+   * rent (the spec's machines are the only goods it shows); blance_record10, 11 and 12 hold the
+   * customer's machines, the mining records (income lines of type mining_machine) and the tickets.
+   */
+  machines: '/pages/goods_detail/goods_detail',
+  myMachines: '/pages/blance_record/blance_record10',
+  miningRecords: '/pages/blance_record/blance_record11',
+  tickets: '/pages/blance_record/blance_record12',
   /** AI dividends: blance_record2 of the spec's numbered record pages, the release records with claims. */
   dividends: '/pages/blance_record/blance_record2',
 } as const;

@@ -151,6 +151,9 @@ function summaryOf(row: OutboxRecord): string {
       return `${row.params.amount} USDT`;
     case 'exchange-submit':
       return `${row.params.amount} ${row.params.direction === 'rab_to_usdt' ? 'RAB' : 'USDT'}`;
+    case 'machine-buy':
+    case 'machine-rent':
+      return `#${row.params.machineId} × ${row.params.quantity}`;
     case 'dividend-claim':
       return `${row.params.amount} USDT`;
     case 'hosting-create':

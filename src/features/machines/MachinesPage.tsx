@@ -1,0 +1,409 @@
+/**
+ * Mining machines (pages/goods_detail/goods_detail, issue 13): the account's mining summary, the
+ * machines on offer (from the public `machines` collection, so the page opens offline), and on
+ * each a buy (with USDT or tickets) and, when it is for rent, a rent for days. Each shows what it
+ * costs and earns by the server's own exact rule before it is sent. A buy or rent carries the
+ * trade password: it is an outbox command sent only while online, expired after a minute, its
+ * password blanked once it settles; offline the buttons say why they wait.
+ */
+import { Button } from 'antd-mobile';
+import { useEffect, useId, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { MachineRecord, PayWith } from '../../../contract/api/machine.js';
+import { checkPassword } from '../../../contract/validation.js';
+import { ROUTES } from '../../app/paths.js';
+import { useOutcome } from '../../app/outcome.js';
+import { send } from '../../app/worker-client.js';
+import { publicDatabase, useSyncedAt, type ActiveAccount } from '../../db/sync-db.js';
+import { AsOf } from '../../ui/AsOf.js';
+import { PerAccount } from '../accounts/PerAccount.js';
+import { Field } from '../../ui/Field.js';
+import { useLink } from '../../ui/OfflineBanner.js';
+import { toast } from '../../ui/toast.js';
+import { useBalance } from '../accounts/account-data.js';
+import { useChecks } from '../auth/messages.js';
+import { useForm } from '../auth/use-form.js';
+import { useRefusalMessage } from '../outbox/messages.js';
+import { MachineLinks, MiningSummary } from './machine-parts.js';
+import {
+  acquirePreview,
+  commandOutcome,
+  nameIn,
+  type AcquireMode,
+  type AcquirePreview,
+} from './machine-view.js';
+import {
+  useAvailableTickets,
+  useMachineCommand,
+  useOfferedMachines,
+  usePullOnOpen,
+  type MachineCommand,
+} from './use-machines.js';
+import './machines.css';
+
+const OFFER_COLLECTIONS = ['machines'] as const;
+
+export default function MachinesPage() {
+  // Another account starts the page again.
+  return <PerAccount>{(active) => <Machines active={active} />}</PerAccount>;
+}
+
+function Machines({ active }: { active: ActiveAccount }) {
+  const { t } = useTranslation();
+  const machines = useOfferedMachines();
+  const syncedAt = useSyncedAt(publicDatabase(), OFFER_COLLECTIONS);
+  usePullOnOpen();
+  return (
+    <div className="page-padding stack">
+      <MiningSummary active={active} />
+      <MachineLinks except={ROUTES.machines} />
+      <section className="stack" aria-labelledby="machine-offer">
+        <h2 id="machine-offer" className="section-title">
+          {t('machine.offer_title')}
+        </h2>
+        <AsOf syncedAt={syncedAt} />
+        {machines !== undefined && machines.length === 0 && (
+          <p className="card muted">
+            {syncedAt === null ? t('machine.offer_not_synced') : t('machine.offer_empty')}
+          </p>
+        )}
+        {machines !== undefined && machines.length > 0 && (
+          <ul className="machine-list" aria-labelledby="machine-offer">
+            {machines.map((machine) => (
+              <MachineCard key={machine.id} active={active} machine={machine} />
+            ))}
+          </ul>
+        )}
+      </section>
+    </div>
+  );
+}
+
+function MachineCard({ active, machine }: { active: ActiveAccount; machine: MachineRecord }) {
+  const { t, i18n } = useTranslation();
+  const name = nameIn(machine.names, i18n.language);
+  const [mode, setMode] = useState<AcquireMode | null>(null);
+  const titleId = useId();
+  const toggle = (next: AcquireMode) => setMode((current) => (current === next ? null : next));
+  return (
+    <li className="card machine" aria-labelledby={titleId}>
+      <h3 id={titleId} className="machine__name">
+        {name}
+      </h3>
+      <dl className="figures machine__figures">
+        <dt>{t('machine.hash_power')}</dt>
+        <dd>{machine.hashPower} T</dd>
+        <dt>{t('machine.price')}</dt>
+        <dd>{machine.price} USDT</dd>
+        <dt>{t('machine.ticket_price')}</dt>
+        <dd>
+          {machine.ticketPrice === 0
+            ? t('machine.not_for_tickets')
+            : t('machine.tickets_count', { count: machine.ticketPrice })}
+        </dd>
+        <dt>{t('machine.term')}</dt>
+        <dd>{t('machine.days_count', { count: machine.days })}</dd>
+        <dt>{t('machine.output_per_t')}</dt>
+        <dd>{t('machine.usdt_a_day', { amount: machine.dailyOutput })}</dd>
+        <dt>{t('machine.output_per_machine')}</dt>
+        <dd>{t('machine.usdt_a_day', { amount: machine.machineDailyOutput })}</dd>
+        <dt>{t('machine.rent_price')}</dt>
+        <dd>
+          {machine.rentPrice === null
+            ? t('machine.not_for_rent')
+            : t('machine.usdt_a_day', { amount: machine.rentPrice })}
+        </dd>
+      </dl>
+      <div className="machine__actions">
+        <Button
+          color="primary"
+          aria-expanded={mode === 'buy'}
+          aria-label={t('machine.buy_named', { name })}
+          onClick={() => toggle('buy')}
+        >
+          {t('machine.buy')}
+        </Button>
+        {machine.rentPrice !== null && (
+          <Button
+            aria-expanded={mode === 'rent'}
+            aria-label={t('machine.rent_named', { name })}
+            onClick={() => toggle('rent')}
+          >
+            {t('machine.rent')}
+          </Button>
+        )}
+      </div>
+      {mode !== null && (
+        <AcquireForm
+          key={mode}
+          active={active}
+          machine={machine}
+          mode={mode}
+          name={name}
+          onClose={() => setMode(null)}
+        />
+      )}
+    </li>
+  );
+}
+
+/** What the form tells after a command settled other than as done. */
+type Notice = { text: string } | null;
+
+function AcquireForm({
+  active,
+  machine,
+  mode,
+  name,
+  onClose,
+}: {
+  active: ActiveAccount;
+  machine: MachineRecord;
+  mode: AcquireMode;
+  name: string;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const online = useLink() === 'online';
+  const handle = useOutcome();
+  const refusal = useRefusalMessage();
+  const check = useChecks();
+  const balance = useBalance(active);
+  const ticketsAvailable = useAvailableTickets(active);
+  const form = useForm({ quantity: '1', days: String(Math.min(machine.days, 7)), tradePassword: '' });
+  const [payWith, setPayWith] = useState<PayWith>('usdt');
+  const [commandId, setCommandId] = useState<string | null>(null);
+  const [notice, setNotice] = useState<Notice>(null);
+  const [enqueuing, setEnqueuing] = useState(false);
+  const command = useMachineCommand(active, machine.id, commandId);
+  const settledIds = useRef(new Set<string>());
+  const hintId = useId();
+  const formTitleId = useId();
+  const preview = acquirePreview(
+    machine,
+    mode,
+    { quantityText: form.values.quantity, daysText: form.values.days, payWith },
+    { cash: balance?.cash ?? null, ticketsAvailable: ticketsAvailable ?? null },
+  );
+  const sending =
+    enqueuing || (command != null && (command.state === 'queued' || command.state === 'sending'));
+
+  // The command's answer, once: the form says it, then lets the user go on.
+  useEffect(() => {
+    if (command == null || settledIds.current.has(command.id)) return;
+    const outcome = commandOutcome(command);
+    if (outcome === null) return;
+    settledIds.current.add(command.id);
+    switch (outcome.kind) {
+      case 'done':
+        setNotice(null);
+        toast(
+          t(command.kind === 'machine-buy' ? 'machine.bought' : 'machine.rented', {
+            quantity: command.params.quantity,
+            name,
+          }),
+        );
+        break;
+      case 'refused':
+        // 300 goes to the trade password page after 1.5 s, 401 to login; the rest is a toast.
+        handle({ kind: 'refused', code: outcome.code, message: outcome.message, data: null });
+        setNotice({ text: t('machine.refused', { message: outcome.message }) });
+        break;
+      case 'expired':
+        setNotice({ text: t('machine.expired') });
+        break;
+      case 'cancelled':
+        setNotice({ text: t('machine.cancelled') });
+        break;
+    }
+    // Told here: it need not wait on the pending-changes page for the user too.
+    if (outcome.kind !== 'done' && outcome.kind !== 'cancelled')
+      void send('outbox-dismiss', { id: command.id });
+  }, [command, handle, name, t]);
+
+  const problem = (view: AcquirePreview): Partial<Record<'quantity' | 'days', string>> => {
+    if (view.kind !== 'invalid') return {};
+    return {
+      [view.field]: t(view.field === 'quantity' ? 'machine.quantity_range' : 'machine.days_range', {
+        max: view.max,
+      }),
+    };
+  };
+
+  const onSubmit = form.submit(
+    ({ tradePassword }) => ({
+      ...problem(preview),
+      ...check({ tradePassword: checkPassword(tradePassword) }),
+    }),
+    async ({ tradePassword }) => {
+      if (preview.kind !== 'ok') return;
+      setNotice(null);
+      setEnqueuing(true);
+      try {
+        const common = { accountId: active.accountId, machineId: machine.id, tradePassword };
+        const result = await send(
+          'outbox-enqueue',
+          mode === 'buy'
+            ? { kind: 'machine-buy', params: { ...common, quantity: preview.quantity, payWith } }
+            : { kind: 'machine-rent', params: { ...common, quantity: preview.quantity, days: preview.days } },
+        );
+        if (result.kind === 'refused') {
+          const text = result.reason === 'offline' ? t('machine.offline') : refusal(result);
+          setNotice({ text });
+          if (result.reason === 'invalid_input' && form.sink.fields.includes(result.field))
+            form.sink.show(result.field, text);
+          return;
+        }
+        setCommandId(result.id);
+        form.set('tradePassword')('');
+      } finally {
+        setEnqueuing(false);
+      }
+    },
+  );
+
+  const disabledReason = !online
+    ? t('machine.offline')
+    : preview.kind === 'not_for_tickets'
+      ? t('machine.not_for_tickets')
+      : null;
+
+  return (
+    <form className="machine-form form" onSubmit={onSubmit} noValidate aria-labelledby={formTitleId}>
+      <h4 id={formTitleId} className="machine-form__title">
+        {t(mode === 'buy' ? 'machine.buy_title' : 'machine.rent_title', { name })}
+      </h4>
+      <Field
+        label={t('machine.quantity_label')}
+        {...form.bind('quantity')}
+        inputMode="numeric"
+        autoComplete="off"
+        maxLength={3}
+        required
+      />
+      {mode === 'rent' && (
+        <Field
+          label={t('machine.days_label', { max: machine.days })}
+          {...form.bind('days')}
+          inputMode="numeric"
+          autoComplete="off"
+          maxLength={4}
+          required
+        />
+      )}
+      {mode === 'buy' && (
+        <fieldset className="choices machine-form__pay">
+          <legend className="choices__legend">{t('machine.pay_with')}</legend>
+          <div className="choices__options">
+            {(['usdt', 'ticket'] as const).map((option) => (
+              <label key={option} className="choices__option">
+                <input
+                  type="radio"
+                  name={`pay-with-${machine.id}`}
+                  value={option}
+                  checked={payWith === option}
+                  disabled={option === 'ticket' && machine.ticketPrice === 0}
+                  onChange={() => setPayWith(option)}
+                />
+                <span className="choices__name">{t(`machine.pay_${option}`)}</span>
+                <span className="muted">
+                  {option === 'usdt'
+                    ? `${balance?.cash ?? '…'} USDT`
+                    : t('machine.tickets_available', { count: ticketsAvailable ?? 0 })}
+                </span>
+              </label>
+            ))}
+          </div>
+        </fieldset>
+      )}
+      <Preview preview={preview} mode={mode} />
+      <Field
+        label={t('machine.trade_password')}
+        type="password"
+        autoComplete="off"
+        maxLength={128}
+        required
+        {...form.bind('tradePassword')}
+      />
+      <p className="muted machine-form__note">{t('machine.online_only')}</p>
+      <div className="machine-form__actions">
+        <Button
+          type="submit"
+          color="primary"
+          loading={sending}
+          disabled={disabledReason !== null}
+          aria-describedby={disabledReason === null ? undefined : hintId}
+        >
+          {t(mode === 'buy' ? 'machine.confirm_buy' : 'machine.confirm_rent')}
+        </Button>
+        <Button onClick={onClose}>{t('machine.close')}</Button>
+      </div>
+      {disabledReason !== null && (
+        <p id={hintId} className="muted machine-form__hint">
+          {disabledReason}
+        </p>
+      )}
+      <CommandStatus command={command ?? null} sending={sending} />
+      <p className="machine-form__status machine-form__status--error" role="alert">
+        {notice !== null && !sending ? notice.text : ''}
+      </p>
+    </form>
+  );
+}
+
+/** What the buy or rent typed costs and earns, to the minor unit. */
+function Preview({ preview, mode }: { preview: AcquirePreview; mode: AcquireMode }) {
+  const { t } = useTranslation();
+  return (
+    <section className="machine-preview" aria-live="polite" aria-label={t('machine.preview_title')}>
+      {preview.kind === 'ok' ? (
+        <>
+          <dl className="machine-preview__figures">
+            <div>
+              <dt>{t(mode === 'buy' ? 'machine.preview_cost' : 'machine.preview_rent_cost')}</dt>
+              <dd>
+                {preview.tickets > 0
+                  ? t('machine.tickets_count', { count: preview.tickets })
+                  : `${preview.cost} USDT`}
+              </dd>
+            </div>
+            <div>
+              <dt>{t('machine.preview_daily')}</dt>
+              <dd>{preview.daily} USDT</dd>
+            </div>
+            <div className="machine-preview__total">
+              <dt>{t('machine.preview_total', { count: preview.days })}</dt>
+              <dd>{preview.total} USDT</dd>
+            </div>
+          </dl>
+          <p className="muted">{t('machine.preview_note')}</p>
+          {preview.short && (
+            <p className="machine-preview__short">
+              {t(preview.tickets > 0 ? 'machine.short_tickets' : 'machine.short_cash')}
+            </p>
+          )}
+        </>
+      ) : (
+        <p className="muted">
+          {preview.kind === 'not_for_tickets'
+            ? t('machine.not_for_tickets')
+            : preview.kind === 'not_for_rent'
+              ? t('machine.not_for_rent')
+              : t(preview.field === 'quantity' ? 'machine.quantity_range' : 'machine.days_range', {
+                  max: preview.max,
+                })}
+        </p>
+      )}
+    </section>
+  );
+}
+
+/** The buy or rent being sent, as a status. */
+function CommandStatus({ command, sending }: { command: MachineCommand | null; sending: boolean }) {
+  const { t } = useTranslation();
+  return (
+    <p className="machine-form__status" role="status">
+      {sending && command !== null ? t('machine.sending') : ''}
+    </p>
+  );
+}

@@ -1,0 +1,95 @@
+/**
+ * Mining records (pages/blance_record/blance_record11, issue 13): the account's income lines of
+ * type mining_machine from the synced `income` collection, newest first, each with the machine
+ * that earned it, the day it was earned and whether it arrived; readable offline.
+ */
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ROUTES } from '../../app/paths.js';
+import type { ActiveAccount } from '../../db/sync-db.js';
+import { AsOf } from '../../ui/AsOf.js';
+import { PerAccount } from '../accounts/PerAccount.js';
+import { useAccountSyncedAt } from '../accounts/account-data.js';
+import { MachineLinks } from './machine-parts.js';
+import { holdingsSummary, MACHINE_PAGE, miningLines, type MiningLine } from './machine-view.js';
+import { useHoldings, useMiningIncome, usePullOnOpen } from './use-machines.js';
+import './machines.css';
+
+const COLLECTIONS = ['income', 'owned_machines'] as const;
+
+export default function MiningRecordsPage() {
+  // Another account starts the page again.
+  return <PerAccount>{(active) => <MiningRecords active={active} />}</PerAccount>;
+}
+
+function MiningRecords({ active }: { active: ActiveAccount }) {
+  const { t, i18n } = useTranslation();
+  const [shown, setShown] = useState(MACHINE_PAGE);
+  // One more than shown, to know whether there is more.
+  const income = useMiningIncome(active, shown + 1);
+  const holdings = useHoldings(active);
+  const syncedAt = useAccountSyncedAt(active, COLLECTIONS);
+  usePullOnOpen();
+  const lines = income === undefined ? undefined : miningLines(income, holdings ?? [], i18n.language);
+  const earned = holdings === undefined ? null : holdingsSummary(holdings).earned;
+  return (
+    <div className="page-padding stack">
+      <section className="card card--accent" aria-labelledby="mining-total">
+        <h2 id="mining-total" className="card__label">
+          {t('machine.records_total')}
+        </h2>
+        <p className="card__figure">
+          {earned ?? '…'} <span className="card__unit">USDT</span>
+        </p>
+      </section>
+      <section className="stack" aria-labelledby="mining-lines">
+        <h2 id="mining-lines" className="section-title">
+          {t('machine.records_list')}
+        </h2>
+        <AsOf syncedAt={syncedAt} />
+        {lines !== undefined && lines.length === 0 && (
+          <p className="card muted">{t('machine.records_empty')}</p>
+        )}
+        {lines !== undefined && lines.length > 0 && (
+          <ul className="card row-list" aria-labelledby="mining-lines">
+            {lines.slice(0, shown).map((line) => (
+              <Line key={line.id} line={line} />
+            ))}
+          </ul>
+        )}
+        {lines !== undefined && lines.length > shown && (
+          <button
+            type="button"
+            className="link-button records__more"
+            onClick={() => setShown((count) => count + MACHINE_PAGE)}
+          >
+            {t('machine.more')}
+          </button>
+        )}
+      </section>
+      <MachineLinks except={ROUTES.miningRecords} />
+    </div>
+  );
+}
+
+function Line({ line }: { line: MiningLine }) {
+  const { t } = useTranslation();
+  return (
+    <li className="record">
+      <span className="record__kind">
+        {line.name === null
+          ? t('machine.record_holding', { id: line.holdingId })
+          : t('machine.holding_label', { name: line.name, id: line.holdingId })}
+      </span>
+      <span className="record__amount record__amount--in">
+        +{line.amount} <span className="record__unit">USDT</span>
+      </span>
+      <span className="record__book muted">{t('machine.record_earned', { date: line.earningsDate })}</span>
+      <span className="record__time muted">
+        {t(line.status === 'arrived' ? 'machine.record_arrived' : 'machine.record_pending', {
+          date: line.arrivalDate,
+        })}
+      </span>
+    </li>
+  );
+}

@@ -1,0 +1,99 @@
+/**
+ * My machines (pages/blance_record/blance_record10, issue 13): the account's holdings from the
+ * synced `owned_machines`, newest first, each with its hash power, status, days left of its term
+ * and what it earned, readable offline with the age of the data.
+ */
+import { useTranslation } from 'react-i18next';
+import type { OwnedMachineRecord } from '../../../contract/api/machine.js';
+import { ROUTES } from '../../app/paths.js';
+import type { ActiveAccount } from '../../db/sync-db.js';
+import { DateTime } from '../../ui/DateTime.js';
+import { PerAccount } from '../accounts/PerAccount.js';
+import { MachineLinks, MiningSummary } from './machine-parts.js';
+import { acquisitionOf, nameIn, termPercent } from './machine-view.js';
+import { useHoldings, usePullOnOpen } from './use-machines.js';
+import './machines.css';
+
+export default function MyMachinesPage() {
+  // Another account starts the page again.
+  return <PerAccount>{(active) => <MyMachines active={active} />}</PerAccount>;
+}
+
+function MyMachines({ active }: { active: ActiveAccount }) {
+  const { t } = useTranslation();
+  const holdings = useHoldings(active);
+  usePullOnOpen();
+  return (
+    <div className="page-padding stack">
+      <MiningSummary active={active} />
+      <section className="stack" aria-labelledby="machine-holdings">
+        <h2 id="machine-holdings" className="section-title">
+          {t('machine.holdings_title')}
+        </h2>
+        {holdings !== undefined && holdings.length === 0 && (
+          <p className="card muted">{t('machine.holdings_empty')}</p>
+        )}
+        {holdings !== undefined && holdings.length > 0 && (
+          <ul className="machine-list" aria-labelledby="machine-holdings">
+            {holdings.map((holding) => (
+              <Holding key={holding.id} holding={holding} />
+            ))}
+          </ul>
+        )}
+      </section>
+      <MachineLinks except={ROUTES.myMachines} />
+    </div>
+  );
+}
+
+function Holding({ holding }: { holding: OwnedMachineRecord }) {
+  const { t, i18n } = useTranslation();
+  const name = nameIn(holding.names, i18n.language);
+  const percent = termPercent(holding);
+  return (
+    <li className="card machine">
+      <div className="machine__head">
+        <h3 className="machine__name">{t('machine.holding_label', { name, id: holding.id })}</h3>
+        <span className={`badge ${holding.status === 'active' ? 'machine-badge--on' : 'badge--muted'}`}>
+          {t(`machine.status_${holding.status}`)}
+        </span>
+      </div>
+      <p className="muted">{t(`machine.acquired_${acquisitionOf(holding)}`, { count: holding.quantity })}</p>
+      <div
+        className="machine__progress"
+        role="progressbar"
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={percent}
+        aria-label={t('machine.progress_label', { name })}
+      >
+        <div className="machine__progress-bar" style={{ width: `${percent}%` }} />
+      </div>
+      <p className="machine__days">
+        {t('machine.days_left', { count: holding.daysLeft, days: holding.days })}
+      </p>
+      <dl className="figures machine__figures">
+        <dt>{t('machine.hash_power')}</dt>
+        <dd>{holding.totalHashPower} T</dd>
+        <dt>{t('machine.output_per_day')}</dt>
+        <dd>{holding.holdingDailyOutput} USDT</dd>
+        <dt>{t('machine.earned')}</dt>
+        <dd>{holding.earned} USDT</dd>
+        <dt>{t('machine.paid')}</dt>
+        <dd>
+          {holding.payWith === 'ticket'
+            ? t('machine.tickets_count', { count: holding.tickets })
+            : `${holding.price} USDT`}
+        </dd>
+        <dt>{t('machine.started')}</dt>
+        <dd>
+          <DateTime at={holding.startAt} style="short" />
+        </dd>
+        <dt>{t('machine.ends')}</dt>
+        <dd>
+          <DateTime at={holding.endAt} style="short" />
+        </dd>
+      </dl>
+    </li>
+  );
+}

@@ -1,0 +1,125 @@
+/**
+ * Tickets (pages/blance_record/blance_record12, issue 13): how many the account has available
+ * and each ticket (available or used, where it came from, what it paid for), from the synced
+ * `tickets` collection, newest first, readable offline.
+ */
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { TicketRecord, TicketStatus } from '../../../contract/api/machine.js';
+import { ROUTES } from '../../app/paths.js';
+import type { ActiveAccount } from '../../db/sync-db.js';
+import { AsOf } from '../../ui/AsOf.js';
+import { PerAccount } from '../accounts/PerAccount.js';
+import { DateTime } from '../../ui/DateTime.js';
+import { useAccountSyncedAt } from '../accounts/account-data.js';
+import { MachineLinks } from './machine-parts.js';
+import { MACHINE_PAGE, nameIn } from './machine-view.js';
+import { useAvailableTickets, useHoldings, usePullOnOpen, useTickets } from './use-machines.js';
+import './machines.css';
+
+const COLLECTIONS = ['tickets'] as const;
+const FILTERS = ['all', 'available', 'used'] as const;
+type Filter = (typeof FILTERS)[number];
+
+export default function TicketsPage() {
+  // Another account starts the page again.
+  return <PerAccount>{(active) => <Tickets active={active} />}</PerAccount>;
+}
+
+function Tickets({ active }: { active: ActiveAccount }) {
+  const { t } = useTranslation();
+  const [filter, setFilter] = useState<Filter>('all');
+  const [shown, setShown] = useState(MACHINE_PAGE);
+  const tickets = useTickets(active, filter as TicketStatus | 'all', shown + 1);
+  const available = useAvailableTickets(active);
+  const holdings = useHoldings(active);
+  const syncedAt = useAccountSyncedAt(active, COLLECTIONS);
+  usePullOnOpen();
+  const names = new Map((holdings ?? []).map((holding) => [holding.id, holding.names]));
+  return (
+    <div className="page-padding stack">
+      <section className="card card--accent" aria-labelledby="tickets-available">
+        <h2 id="tickets-available" className="card__label">
+          {t('machine.tickets_available_title')}
+        </h2>
+        <p className="card__figure">{available ?? '…'}</p>
+        <p>{t('machine.tickets_intro')}</p>
+      </section>
+      <fieldset className="card choices">
+        <legend className="choices__legend">{t('machine.tickets_filter')}</legend>
+        <div className="choices__options machine-filter">
+          {FILTERS.map((option) => (
+            <label key={option} className="choices__option">
+              <input
+                type="radio"
+                name="ticket-filter"
+                value={option}
+                checked={filter === option}
+                onChange={() => {
+                  setFilter(option);
+                  setShown(MACHINE_PAGE);
+                }}
+              />
+              <span className="choices__name">{t(`machine.filter_${option}`)}</span>
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      <section className="stack" aria-labelledby="tickets-list">
+        <h2 id="tickets-list" className="section-title">
+          {t('machine.tickets_list')}
+        </h2>
+        <AsOf syncedAt={syncedAt} />
+        {tickets !== undefined && tickets.length === 0 && (
+          <p className="card muted">{t('machine.tickets_empty')}</p>
+        )}
+        {tickets !== undefined && tickets.length > 0 && (
+          <ul className="card row-list" aria-labelledby="tickets-list">
+            {tickets.slice(0, shown).map((ticket) => (
+              <Ticket key={ticket.id} ticket={ticket} names={names} />
+            ))}
+          </ul>
+        )}
+        {tickets !== undefined && tickets.length > shown && (
+          <button
+            type="button"
+            className="link-button records__more"
+            onClick={() => setShown((count) => count + MACHINE_PAGE)}
+          >
+            {t('machine.more')}
+          </button>
+        )}
+      </section>
+      <MachineLinks except={ROUTES.tickets} />
+    </div>
+  );
+}
+
+function Ticket({ ticket, names }: { ticket: TicketRecord; names: Map<string, Record<string, string>> }) {
+  const { t, i18n } = useTranslation();
+  const usedFor = ticket.usedFor === null ? undefined : names.get(ticket.usedFor);
+  return (
+    <li className="record">
+      <span className="record__kind">{t('machine.ticket_label', { id: ticket.id })}</span>
+      <span
+        className={`badge machine-ticket__status ${ticket.status === 'used' ? 'badge--muted' : 'machine-badge--on'}`}
+      >
+        {t(`machine.ticket_${ticket.status}`)}
+      </span>
+      <span className="record__book muted">
+        {t(`machine.ticket_source_${ticket.source}`)}
+        {ticket.memo ? ` · ${ticket.memo}` : ''}
+      </span>
+      <span className="record__time muted">
+        <DateTime at={ticket.createdAt} style="short" />
+      </span>
+      {ticket.status === 'used' && ticket.usedFor !== null && (
+        <span className="record__after muted">
+          {usedFor === undefined
+            ? t('machine.ticket_used_for_id', { id: ticket.usedFor })
+            : t('machine.ticket_used_for', { name: nameIn(usedFor, i18n.language), id: ticket.usedFor })}
+        </span>
+      )}
+    </li>
+  );
+}

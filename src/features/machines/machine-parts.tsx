@@ -1,0 +1,63 @@
+/** Parts the mining machine pages share: the account's mining summary and the links between them. */
+import { useTranslation } from 'react-i18next';
+import { ROUTES } from '../../app/paths.js';
+import type { ActiveAccount } from '../../db/sync-db.js';
+import { AsOf } from '../../ui/AsOf.js';
+import { LinkList } from '../../ui/LinkList.js';
+import { useAccountSyncedAt } from '../accounts/account-data.js';
+import { holdingsSummary } from './machine-view.js';
+import { useAvailableTickets, useHoldings } from './use-machines.js';
+
+const SUMMARY_COLLECTIONS = ['owned_machines', 'tickets'] as const;
+
+/** The pages of the feature, linked from each other. */
+export const MACHINE_LINKS = [
+  ['machine.title', ROUTES.machines],
+  ['machine.mine_title', ROUTES.myMachines],
+  ['machine.records_title', ROUTES.miningRecords],
+  ['machine.tickets_title', ROUTES.tickets],
+] as const;
+
+/** Links to the feature's other pages (not the one shown). */
+export function MachineLinks({ except }: { except: string }) {
+  return <LinkList entries={MACHINE_LINKS.filter(([, path]) => path !== except)} />;
+}
+
+/** The account's active hash power, output a day, all earned and tickets available, as synced. */
+export function MiningSummary({ active }: { active: ActiveAccount }) {
+  const { t } = useTranslation();
+  const holdings = useHoldings(active);
+  const tickets = useAvailableTickets(active);
+  const syncedAt = useAccountSyncedAt(active, SUMMARY_COLLECTIONS);
+  const summary = holdings === undefined ? null : holdingsSummary(holdings);
+  const figure = (value: string | number | undefined | null) => (value == null ? '…' : value);
+  return (
+    <section className="card card--accent machine-summary" aria-labelledby="machine-summary">
+      <h2 id="machine-summary" className="card__label">
+        {t('machine.summary_title')}
+      </h2>
+      <p className="card__figure">
+        {figure(summary?.hashPower)} <span className="card__unit">T</span>
+      </p>
+      <dl className="figures machine-summary__figures">
+        <div>
+          <dt>{t('machine.summary_daily')}</dt>
+          <dd>{figure(summary?.dailyOutput)} USDT</dd>
+        </div>
+        <div>
+          <dt>{t('machine.summary_earned')}</dt>
+          <dd>{figure(summary?.earned)} USDT</dd>
+        </div>
+        <div>
+          <dt>{t('machine.summary_active')}</dt>
+          <dd>{figure(summary?.active)}</dd>
+        </div>
+        <div>
+          <dt>{t('machine.summary_tickets')}</dt>
+          <dd>{figure(tickets)}</dd>
+        </div>
+      </dl>
+      <AsOf syncedAt={syncedAt} />
+    </section>
+  );
+}

@@ -1,0 +1,114 @@
+/**
+ * Live reads and the command of the mining machine pages (issue 13), all from IndexedDB so the
+ * pages read offline: the machines on offer (the public `machines`), the account's holdings
+ * (`owned_machines`), tickets (`tickets`) and mining records (`income` of type mining_machine),
+ * and the buy or rent command in the outbox followed to its end. Import from lazy pages only (it
+ * loads the collections' schemas through src/db).
+ */
+import { Dexie } from 'dexie';
+import { useLiveQuery } from 'dexie-react-hooks';
+import { useEffect } from 'react';
+import type { IncomeRecord } from '../../../contract/api/income.js';
+import type {
+  MachineRecord,
+  OwnedMachineRecord,
+  TicketRecord,
+  TicketStatus,
+} from '../../../contract/api/machine.js';
+import type { OutboxRecord } from '../../../sync/commands.js';
+import { send } from '../../app/worker-client.js';
+import { accountDatabase, publicDatabase, userDatabase, type ActiveAccount } from '../../db/sync-db.js';
+
+/** The machines on offer (active), in the operators' order (by id); undefined while loading. */
+export function useOfferedMachines(): MachineRecord[] | undefined {
+  return useLiveQuery(async () => {
+    const rows = await publicDatabase().machines.where('status').equals('active').toArray();
+    return rows.sort((a, b) => Number(a.id) - Number(b.id));
+  }, []);
+}
+
+/** The account's holdings, newest first; undefined while loading. */
+export function useHoldings(active: ActiveAccount): OwnedMachineRecord[] | undefined {
+  const { userId, accountId } = active;
+  return useLiveQuery(
+    () => accountDatabase(userId, accountId).owned_machines.orderBy('createdAt').reverse().toArray(),
+    [userId, accountId],
+  );
+}
+
+/** The account's newest `limit` tickets, of one status or all, newest first; undefined while loading. */
+export function useTickets(
+  active: ActiveAccount,
+  status: TicketStatus | 'all',
+  limit: number,
+): TicketRecord[] | undefined {
+  const { userId, accountId } = active;
+  return useLiveQuery(async () => {
+    const table = accountDatabase(userId, accountId).tickets;
+    const rows =
+      status === 'all'
+        ? await table.orderBy('createdAt').reverse().limit(limit).toArray()
+        : await table.where('status').equals(status).reverse().sortBy('createdAt');
+    return status === 'all' ? rows : rows.slice(0, limit);
+  }, [userId, accountId, status, limit]);
+}
+
+/** How many tickets the account has available, as synced; undefined while loading. */
+export function useAvailableTickets(active: ActiveAccount): number | undefined {
+  const { userId, accountId } = active;
+  return useLiveQuery(
+    () => accountDatabase(userId, accountId).tickets.where('status').equals('available').count(),
+    [userId, accountId],
+  );
+}
+
+/** The account's newest `limit` income lines of type mining_machine; undefined while loading. */
+export function useMiningIncome(active: ActiveAccount, limit: number): IncomeRecord[] | undefined {
+  const { userId, accountId } = active;
+  return useLiveQuery(
+    () =>
+      accountDatabase(userId, accountId)
+        .income.where('[type+createdAt]')
+        .between(['mining_machine', Dexie.minKey], ['mining_machine', Dexie.maxKey])
+        .reverse()
+        .limit(limit)
+        .toArray(),
+    [userId, accountId, limit],
+  );
+}
+
+export type MachineCommand = Extract<OutboxRecord, { kind: 'machine-buy' | 'machine-rent' }>;
+
+const isMachineCommand = (row: OutboxRecord): row is MachineCommand =>
+  row.kind === 'machine-buy' || row.kind === 'machine-rent';
+
+/**
+ * The buy or rent this page follows: the one it queued (`id`), else one of the account's for
+ * `machineId` still queued or being sent (the page was left and opened again meanwhile).
+ * Undefined while loading.
+ */
+export function useMachineCommand(
+  active: ActiveAccount,
+  machineId: string,
+  id: string | null,
+): MachineCommand | null | undefined {
+  const { userId, accountId } = active;
+  return useLiveQuery(async () => {
+    const outbox = userDatabase(userId).outbox;
+    const isOwn = (row: OutboxRecord): row is MachineCommand =>
+      isMachineCommand(row) && row.params.accountId === accountId && row.params.machineId === machineId;
+    if (id !== null) {
+      const row = await outbox.get(id);
+      return row !== undefined && isOwn(row) ? row : null;
+    }
+    const pending = await outbox.where('state').anyOf('queued', 'sending').toArray();
+    return pending.find(isOwn) ?? null;
+  }, [userId, accountId, machineId, id]);
+}
+
+/** Pulls once when the page opens, so the figures are as fresh as the link allows. */
+export function usePullOnOpen(): void {
+  useEffect(() => {
+    void send('sync-pull');
+  }, []);
+}
