@@ -61,6 +61,8 @@ import { IncomeService } from './services/income.service.js';
 import { hostingAccrualJob } from './jobs/hosting-accrual.job.js';
 import { MachineService } from './services/machine.service.js';
 import { machineOutputJob } from './jobs/machine-output.job.js';
+import { TeamService } from './services/team.service.js';
+import { teamIncomeJob } from './jobs/team-income.job.js';
 import { PaymentService } from './services/payment.service.js';
 import { CalendarService } from './services/calendar.service.js';
 import { ExchangeService } from './services/exchange.service.js';
@@ -192,6 +194,7 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
     dividends: new DividendService(db, commands, clock, config.timezone, config.dividendClaimDays),
     hosting,
     income: new IncomeService(db, commands, clock, translator, config.timezone),
+    team: new TeamService(db, commands, clock, config.timezone, config.teamManagementDepth),
     machines,
     withdraw: new WithdrawService(
       db,
@@ -235,6 +238,7 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
       ledgerCheckJob((message) => app.log.error(message)),
       dividendExpiryJob(services.dividends),
       hostingAccrualJob(hosting, config.timezone),
+      teamIncomeJob(services.team, config.timezone),
       machineOutputJob(machines, config.timezone),
     ],
     log,

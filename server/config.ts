@@ -76,6 +76,7 @@ const envSchema = z.object({
   COFFER_EXCHANGE_MIN: exchangeBound.default('1'),
   COFFER_EXCHANGE_MAX: exchangeBound.default('100000'),
   COFFER_DIVIDEND_CLAIM_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  COFFER_TEAM_MANAGEMENT_DEPTH: z.coerce.number().int().min(1).max(100).default(10),
   DEVNET_PORT: z.coerce.number().int().min(0).max(65535).default(8545),
   DEVNET_BLOCK_SECONDS: z.coerce.number().int().min(0).max(3600).default(2),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -126,6 +127,8 @@ export interface Config {
   withdraw: { fee: string; minimum: string; dailyLimit: string; reviewAbove: string };
   /** Days a customer may claim an AI dividend's record after it is published; then it expires. */
   dividendClaimDays: number;
+  /** Generations up from a member that management income reaches (the team job, issue 13). */
+  teamManagementDepth: number;
 }
 
 export interface ChainConfig {
@@ -231,6 +234,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       reviewAbove: e.COFFER_WITHDRAW_REVIEW_ABOVE,
     },
     dividendClaimDays: e.COFFER_DIVIDEND_CLAIM_DAYS,
+    teamManagementDepth: e.COFFER_TEAM_MANAGEMENT_DEPTH,
     chains: {
       BEP20: {
         xpub: e.CHAIN_BEP20_XPUB,

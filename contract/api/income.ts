@@ -40,6 +40,23 @@ export type IncomeTypeListData = z.infer<typeof incomeTypeListDataSchema>;
 /** A local business date (COFFER_TIMEZONE), `YYYY-MM-DD`. */
 export const localDateSchema = z.string().describe('a local date YYYY-MM-DD in the business time zone');
 
+/**
+ * Where a team line (`promotion`, `management`; issue 13) comes from: the member whose static
+ * income of `earningsDate` paid it, how many generations below the receiver they are, that static
+ * income (`base`), the rate applied to it (for management, the level difference) and the level the
+ * receiver was paid at. `amount` = floor(base × rate).
+ */
+export const incomeSourceSchema = z.object({
+  memberId: z.string(),
+  /** As teamMembers shows it (a nickname still taken from the e-mail address is masked). */
+  nickname: z.string(),
+  generation: z.number().int(),
+  base: z.string(),
+  rate: z.string(),
+  level: z.number().int(),
+});
+export type IncomeSource = z.infer<typeof incomeSourceSchema>;
+
 /** One income line (the `income` collection; id = the line's id). */
 export const incomeRecordSchema = z.object({
   id: z.string(),
@@ -58,6 +75,8 @@ export const incomeRecordSchema = z.object({
   ref: z.object({ table: z.string(), id: z.string() }),
   /** An airdrop's reason, or another note for the customer; null when none. */
   memo: z.string().nullable(),
+  /** A team line's source (member, generation, base, rate); null for other types (absent in rows stored before it). */
+  source: incomeSourceSchema.nullable().default(null),
   createdAt: isoTimeSchema,
   updatedAt: isoTimeSchema,
 });

@@ -19,6 +19,7 @@
  *   dividend publish --day YYYY-MM-DD --total T | --rate R   dividend list
  *   hosting product list|add|update|disable ...           income airdrop --accounts A,B --amount X --reason R
  *   machine list|add|update|disable ...                   ticket issue --accounts A,B --count N --reason R
+ *   team level list|set|remove ...                        team run --day YYYY-MM-DD   (re-runs a paid day)
  * Works on the same database as `npm start` (DATA_DIR or DATABASE_URL); every change is audited as `cli`.
  */
 import fs from 'node:fs';
@@ -36,6 +37,7 @@ import {
 import { findDevnet } from '../chains/devnet.js';
 import { HOSTING_COMMANDS, HOSTING_OPTIONS, HOSTING_USAGE, runHostingCommand } from './hosting-cli.js';
 import { MACHINE_COMMANDS, MACHINE_OPTIONS, MACHINE_USAGE, runMachineCommand } from './machine-cli.js';
+import { runTeamCommand, TEAM_COMMANDS, TEAM_OPTIONS, TEAM_USAGE } from './team-cli.js';
 import { DELIVERY_COLUMNS } from '../../contract/api/delivery.js';
 import { dividendPublishParamsSchema } from '../../contract/api/dividend.js';
 import {
@@ -81,7 +83,8 @@ const USAGE = `usage: npm run admin -- <command>
   dividend publish --day YYYY-MM-DD --total 1000 | --rate 0.001   (the AI dividend of a local day that has ended)
   dividend list
 ${HOSTING_USAGE}
-${MACHINE_USAGE}`;
+${MACHINE_USAGE}
+${TEAM_USAGE}`;
 
 /** Parses CLI values with a route's schema, so the CLI refuses what the API refuses. */
 function parsed<S extends z.ZodType>(schema: S, values: Record<string, unknown>): z.output<S> {
@@ -149,6 +152,7 @@ async function main(argv: string[]): Promise<void> {
         'rate',
         ...HOSTING_OPTIONS,
         ...MACHINE_OPTIONS,
+        ...TEAM_OPTIONS,
       ].map((name) => [name, { type: 'string' as const }]),
     ),
   });
@@ -173,6 +177,7 @@ async function main(argv: string[]): Promise<void> {
     'dividend list',
     ...HOSTING_COMMANDS,
     ...MACHINE_COMMANDS,
+    ...TEAM_COMMANDS,
   ];
   const withValue = (first: string, second: string) =>
     positionals[0] === first && positionals[1] === second && positionals.length === 4;
@@ -200,6 +205,10 @@ async function main(argv: string[]): Promise<void> {
     }
     if (MACHINE_COMMANDS.includes(command)) {
       await runMachineCommand(server, command, values, parsed);
+      return;
+    }
+    if (TEAM_COMMANDS.includes(command)) {
+      await runTeamCommand(server, command, values, parsed);
       return;
     }
     switch (command) {

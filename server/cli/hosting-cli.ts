@@ -9,15 +9,14 @@
  * Each parses its values with the admin API's schema, so the CLI refuses what the API refuses;
  * every change is audited as `cli`.
  */
-import type { z } from 'zod';
 import {
   productAddParamsSchema,
   productUpdateParamsSchema,
   type AdminHostingProduct,
 } from '../../contract/api/hosting.js';
 import { airdropParamsSchema } from '../../contract/api/income.js';
-import { LOCALES } from '../../contract/locales.js';
 import type { CofferServer } from '../app.js';
+import { nameOf, NAME_OPTIONS, withoutUndefined, type Parse, type Values } from './cli-values.js';
 
 export const HOSTING_USAGE = `  hosting product list
   hosting product add --name N [--name-en N --name-zh-Hans N ...] --days 30 --daily-rate 0.0035
@@ -36,7 +35,7 @@ export const HOSTING_OPTIONS = [
   'early-exit',
   'penalty-rate',
   'accounts',
-  ...LOCALES.map((locale) => `name-${locale}`),
+  ...NAME_OPTIONS,
 ];
 
 export const HOSTING_COMMANDS = [
@@ -46,24 +45,6 @@ export const HOSTING_COMMANDS = [
   'hosting product disable',
   'income airdrop',
 ];
-
-type Values = Record<string, string | boolean | undefined>;
-type Parse = <S extends z.ZodType>(schema: S, values: Record<string, unknown>) => z.output<S>;
-
-/** `--name` for every language, `--name-<locale>` for one; undefined when neither is given. */
-function nameOf(values: Values): string | Record<string, string> | undefined {
-  const perLocale = Object.fromEntries(
-    LOCALES.flatMap((locale) => {
-      const value = values[`name-${locale}`];
-      return typeof value === 'string' ? [[locale, value]] : [];
-    }),
-  );
-  const all = typeof values['name'] === 'string' ? values['name'] : undefined;
-  if (Object.keys(perLocale).length === 0) return all;
-  return all === undefined
-    ? perLocale
-    : { ...Object.fromEntries(LOCALES.map((locale) => [locale, all])), ...perLocale };
-}
 
 const fieldsOf = (values: Values) => ({
   name: nameOf(values),
@@ -75,9 +56,6 @@ const fieldsOf = (values: Values) => ({
   earlyExit: values['early-exit'],
   penaltyRate: values['penalty-rate'],
 });
-
-const withoutUndefined = (record: Record<string, unknown>) =>
-  Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined));
 
 const lineOf = (product: AdminHostingProduct) =>
   `${product.id}\t${product.status}\t${product.days} days\t${product.dailyRate}/day\t${product.minimum}-${product.maximum} USDT\t${product.payout}\tearly exit ${product.earlyExit ? `yes (penalty ${product.penaltyRate})` : 'no'}\t${product.name}`;

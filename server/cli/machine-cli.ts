@@ -9,15 +9,14 @@
  * Each parses its values with the admin API's schema, so the CLI refuses what the API refuses;
  * every change is audited as `cli`.
  */
-import type { z } from 'zod';
 import {
   machineAddParamsSchema,
   machineUpdateParamsSchema,
   ticketIssueParamsSchema,
   type AdminMachine,
 } from '../../contract/api/machine.js';
-import { LOCALES } from '../../contract/locales.js';
 import type { CofferServer } from '../app.js';
+import { nameOf, NAME_OPTIONS, withoutUndefined, type Parse, type Values } from './cli-values.js';
 
 export const MACHINE_USAGE = `  machine list
   machine add --name N [--name-en N --name-zh-Hans N ...] --hash-power 10 --price 100 --days 30
@@ -36,7 +35,7 @@ export const MACHINE_OPTIONS = [
   'rent-price',
   'count',
   'accounts',
-  ...LOCALES.map((locale) => `name-${locale}`),
+  ...NAME_OPTIONS,
 ];
 
 export const MACHINE_COMMANDS = [
@@ -47,24 +46,6 @@ export const MACHINE_COMMANDS = [
   'ticket issue',
 ];
 
-type Values = Record<string, string | boolean | undefined>;
-type Parse = <S extends z.ZodType>(schema: S, values: Record<string, unknown>) => z.output<S>;
-
-/** `--name` for every language, `--name-<locale>` for one; undefined when neither is given. */
-function nameOf(values: Values): string | Record<string, string> | undefined {
-  const perLocale = Object.fromEntries(
-    LOCALES.flatMap((locale) => {
-      const value = values[`name-${locale}`];
-      return typeof value === 'string' ? [[locale, value]] : [];
-    }),
-  );
-  const all = typeof values['name'] === 'string' ? values['name'] : undefined;
-  if (Object.keys(perLocale).length === 0) return all;
-  return all === undefined
-    ? perLocale
-    : { ...Object.fromEntries(LOCALES.map((locale) => [locale, all])), ...perLocale };
-}
-
 const fieldsOf = (values: Values) => ({
   name: nameOf(values),
   hashPower: values['hash-power'],
@@ -74,9 +55,6 @@ const fieldsOf = (values: Values) => ({
   dailyOutput: values['daily-output'],
   rentPrice: values['rent-price'],
 });
-
-const withoutUndefined = (record: Record<string, unknown>) =>
-  Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined));
 
 const lineOf = (machine: AdminMachine) =>
   `${machine.id}\t${machine.status}\t${machine.hashPower} T\t${machine.price} USDT or ${machine.ticketPrice} ticket(s)\t${machine.days} days\t${machine.dailyOutput} USDT/T a day (${machine.machineDailyOutput} a machine)\trent ${machine.rentPrice === null ? 'no' : `${machine.rentPrice} USDT a day`}\t${machine.name}`;

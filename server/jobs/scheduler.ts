@@ -13,6 +13,7 @@ export const JobName = {
   dividendExpiry: 'dividend-expiry',
   hostingAccrual: 'hosting-accrual',
   machineOutput: 'machine-output',
+  teamIncome: 'team-income',
 } as const;
 export type JobName = (typeof JobName)[keyof typeof JobName];
 
@@ -24,13 +25,21 @@ export interface Job {
   periodOf(now: Date): string;
   /** Does the work in `tx`; returns what it did, for the job_runs record. */
   run(tx: Transaction, now: Date): Promise<Record<string, unknown>>;
+  /**
+   * What the period's run needs first (e.g. the team job: the hosting accrual of the same day).
+   * False: the try answers `waiting` and records nothing, so a later try runs the period.
+   */
+  ready?(tx: Transaction, period: string): Promise<boolean>;
+  /** Jobs this one runs after: it is tried again as soon as one of them completes a run. */
+  follows?: readonly JobName[];
 }
 
-export type JobStatus = 'done' | 'already_done' | 'locked_elsewhere';
+export type JobStatus = 'done' | 'already_done' | 'locked_elsewhere' | 'waiting';
 
 export class Scheduler {
   readonly #timers: NodeJS.Timeout[] = [];
   readonly #jobs = new Map<JobName, Job>();
+  #started = false;
 
   constructor(
     private readonly db: Database,
@@ -46,7 +55,8 @@ export class Scheduler {
 
   /**
    * Runs one job for the current period now. Atomic: the work and its record commit together.
-   * Returns `already_done` when this period ran, `locked_elsewhere` when another instance runs it.
+   * Returns `already_done` when this period ran, `locked_elsewhere` when another instance runs it,
+   * `waiting` when what the job needs first is not done yet (nothing recorded).
    */
   async runNow(
     name: JobName,
@@ -57,6 +67,7 @@ export class Scheduler {
     const period = job.periodOf(now);
     return this.db.transaction(async (tx) => {
       if (!(await tryJobLock(tx, name))) return { status: 'locked_elsewhere', period };
+      if (job.ready && !(await job.ready(tx, period))) return { status: 'waiting', period };
       if (!(await startJobRun(tx, name, period, now))) return { status: 'already_done', period };
       const detail = await job.run(tx, now);
       await finishJobRun(tx, name, period, 'done', detail, this.clock.now());
@@ -66,10 +77,21 @@ export class Scheduler {
 
   /** Starts the timers (first run shortly after start); they never keep the process alive. */
   start(): void {
+    const ticks = new Map<JobName, () => void>();
+    this.#started = true;
     for (const job of this.#jobs.values()) {
       const tick = () => {
-        this.runNow(job.name).catch((error: unknown) => this.log(`job ${job.name} failed`, error));
+        this.runNow(job.name).then(
+          (result) => {
+            // A job that follows this one need not wait for its own next try.
+            if (result.status !== 'done' || !this.#started) return;
+            for (const other of this.#jobs.values())
+              if (other.follows?.includes(job.name)) ticks.get(other.name)?.();
+          },
+          (error: unknown) => this.log(`job ${job.name} failed`, error),
+        );
       };
+      ticks.set(job.name, tick);
       const first = setTimeout(tick, 5_000);
       const every = setInterval(tick, job.everySeconds * 1000);
       first.unref();
@@ -79,6 +101,7 @@ export class Scheduler {
   }
 
   stop(): void {
+    this.#started = false;
     for (const timer of this.#timers) clearTimeout(timer);
     this.#timers.length = 0;
   }

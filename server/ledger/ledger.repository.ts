@@ -282,3 +282,129 @@ export async function invariantViolations(db: Executor) {
       order by pending.owner, pending.asset limit 20)`);
   return violationRowsSchema.parse(result).rows;
 }
+
+/** One credit of a batch (`applyCredits`), with the customer book's balance right after it. */
+export interface CreditRow {
+  key: string;
+  kind: string;
+  owner: number;
+  amount: bigint;
+  balanceAfter: bigint;
+  refTable: string;
+  refId: string;
+}
+
+const keyRowsSchema = z.object({ rows: z.array(z.object({ key: z.string() })) });
+const insertedRowsSchema = z.object({
+  rows: z.array(z.object({ id: z.union([z.string(), z.number()]), key: z.string() })),
+});
+const balanceRowsSchema = z.object({
+  rows: z.array(
+    z.object({ owner: z.union([z.string(), z.number()]), balance: z.union([z.string(), z.number()]) }),
+  ),
+});
+
+/** Which of `keys` have a transfer already (one statement, through the unique index). */
+export async function existingTransferKeys(db: Executor, keys: readonly string[]): Promise<Set<string>> {
+  if (keys.length === 0) return new Set();
+  const result = keyRowsSchema.parse(
+    await db.execute(sql`select t.key from ledger_transfers t
+      where t.key in (select value from jsonb_array_elements_text(${JSON.stringify(keys)}::jsonb))`),
+  );
+  return new Set(result.rows.map((row) => row.key));
+}
+
+/**
+ * Locks one platform slot's row and the customers' rows of `book` (created at 0 on first use), in
+ * the global order `ledger_transfer` locks in (owner, book, asset, slot), and answers each
+ * customer's balance now.
+ */
+export async function lockCreditRows(
+  db: Executor,
+  input: { asset: string; fromBook: string; slot: number; toBook: string; owners: readonly number[] },
+): Promise<Map<number, bigint>> {
+  const owners = JSON.stringify(input.owners.map(String));
+  await db.execute(sql`insert into ledger_balances (owner, book, asset, slot, balance)
+    select o::bigint, ${input.toBook}, ${input.asset}, 0, 0 from jsonb_array_elements_text(${owners}::jsonb) o
+    union all select 0, ${input.fromBook}, ${input.asset}, ${input.slot}::smallint, 0
+    on conflict do nothing`);
+  const result = balanceRowsSchema.parse(
+    await db.execute(sql`select b.owner, b.balance::text as balance from ledger_balances b
+      where (b.owner = 0 and b.book = ${input.fromBook} and b.asset = ${input.asset} and b.slot = ${input.slot}::smallint)
+         or (b.book = ${input.toBook} and b.asset = ${input.asset} and b.slot = 0
+             and b.owner in (select o::bigint from jsonb_array_elements_text(${owners}::jsonb) o))
+      order by b.owner, b.book collate "C", b.asset collate "C", b.slot
+      for update`),
+  );
+  return new Map(
+    result.rows
+      .filter((row) => Number(row.owner) !== 0)
+      .map((row) => [Number(row.owner), BigInt(row.balance)]),
+  );
+}
+
+/**
+ * Writes a batch of credits from one platform slot to customers' `toBook` whose rows the caller
+ * locked (`lockCreditRows`) and whose keys are new: both balances, the transfers in the order
+ * given (each with the customer's balance after it) and the sync change log (each customer side
+ * as a wallet record, each account's balances), in three statements. Answers each key's id.
+ */
+export async function applyCredits(
+  db: Executor,
+  input: {
+    asset: string;
+    fromBook: string;
+    slot: number;
+    toBook: string;
+    at: Date;
+    rows: readonly CreditRow[];
+  },
+): Promise<Map<string, number>> {
+  if (input.rows.length === 0) return new Map();
+  const totals = new Map<number, bigint>();
+  let sum = 0n;
+  for (const row of input.rows) {
+    totals.set(row.owner, (totals.get(row.owner) ?? 0n) + row.amount);
+    sum += row.amount;
+  }
+  const totalsJson = JSON.stringify(
+    [...totals].map(([owner, total]) => ({ owner: String(owner), total: String(total) })),
+  );
+  await db.execute(sql`update ledger_balances b set balance = b.balance + d.total
+    from jsonb_to_recordset(${totalsJson}::jsonb) as d(owner bigint, total bigint)
+    where b.owner = d.owner and b.book = ${input.toBook} and b.asset = ${input.asset} and b.slot = 0`);
+  await db.execute(sql`update ledger_balances set balance = balance - ${String(sum)}::bigint
+    where owner = 0 and book = ${input.fromBook} and asset = ${input.asset} and slot = ${input.slot}::smallint`);
+  const rowsJson = JSON.stringify(
+    input.rows.map((row, n) => ({
+      n,
+      key: row.key,
+      kind: row.kind,
+      owner: String(row.owner),
+      amount: String(row.amount),
+      after: String(row.balanceAfter),
+      ref_table: row.refTable,
+      ref_id: row.refId,
+    })),
+  );
+  const result = insertedRowsSchema.parse(
+    await db.execute(sql`
+      with inserted as (
+        insert into ledger_transfers (key, kind, asset, debit_owner, debit_book, credit_owner, credit_book,
+                                      amount, debit_balance_after, credit_balance_after, ref_table, ref_id, created_at)
+        select i.key, i.kind, ${input.asset}, 0, ${input.fromBook}, i.owner, ${input.toBook},
+               i.amount, null, i.after, i.ref_table, i.ref_id, ${input.at}::timestamptz
+          from jsonb_to_recordset(${rowsJson}::jsonb)
+               as i(n integer, key text, kind text, owner bigint, amount bigint, after bigint, ref_table text, ref_id text)
+         order by i.n
+        returning id, key, credit_owner
+      ), changes as (
+        insert into sync_changes (collection, scope_id, record_id, deleted, at)
+        select 'records', credit_owner, id::text || '-c', false, ${input.at}::timestamptz from inserted
+        union all
+        select distinct 'balances', credit_owner, credit_owner::text, false, ${input.at}::timestamptz from inserted
+      )
+      select id, key from inserted`),
+  );
+  return new Map(result.rows.map((row) => [row.key, Number(row.id)]));
+}

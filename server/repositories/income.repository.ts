@@ -45,6 +45,24 @@ export async function insertIncome(
   return { row: existing, created: false };
 }
 
+/**
+ * Inserts many income lines in one statement, each unless a line with its `key` exists, and
+ * records the `income` changes of those written. Idempotent per key like `insertIncome`; answers
+ * only the lines written now. At most 1000 rows a call (PostgreSQL's parameter limit).
+ */
+export async function insertIncomeMany(db: Executor, rows: readonly NewIncomeRow[]): Promise<IncomeRow[]> {
+  if (rows.length === 0) return [];
+  if (rows.length > 1000) throw new Error('income: at most 1000 lines an insert');
+  const created = await db
+    .insert(income)
+    .values([...rows])
+    .onConflictDoNothing({ target: income.key })
+    .returning();
+  const at = created[0]?.updatedAt;
+  if (at) await recordChanges(db, changed(created, at));
+  return created;
+}
+
 /** The account's lines newest first, below `beforeId`, of one type when given; at most `limit`. */
 export async function listIncome(
   db: Executor,

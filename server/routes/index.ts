@@ -20,6 +20,7 @@ import { exchangeRoutes } from './exchange.routes.js';
 import { deliveryRoutes } from './delivery.routes.js';
 import { dividendRoutes } from './dividend.routes.js';
 import { machineRoutes } from './machine.routes.js';
+import { teamRoutes } from './team.routes.js';
 
 const ROUTE_LISTS: readonly RoutesOf[] = [
   ssoRoutes,
@@ -41,6 +42,7 @@ const ROUTE_LISTS: readonly RoutesOf[] = [
   hostingRoutes,
   incomeRoutes,
   machineRoutes,
+  teamRoutes,
 ];
 
 /** Registers every route list; a path declared twice fails at start. */

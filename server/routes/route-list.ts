@@ -27,6 +27,7 @@ import type { DeliveryService } from '../services/delivery.service.js';
 import type { DividendService } from '../services/dividend.service.js';
 import type { HostingService } from '../services/hosting.service.js';
 import type { IncomeService } from '../services/income.service.js';
+import type { TeamService } from '../services/team.service.js';
 import type { MachineService } from '../services/machine.service.js';
 
 export interface AppServices {
@@ -52,6 +53,7 @@ export interface AppServices {
   dividends: DividendService;
   hosting: HostingService;
   income: IncomeService;
+  team: TeamService;
   machines: MachineService;
 }
 

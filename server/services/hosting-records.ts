@@ -10,7 +10,13 @@ import type {
   HostingProduct,
   ProductStatus,
 } from '../../contract/api/hosting.js';
-import type { IncomeRecord, IncomeStatus, IncomeType } from '../../contract/api/income.js';
+import {
+  incomeSourceSchema,
+  type IncomeRecord,
+  type IncomeSource,
+  type IncomeStatus,
+  type IncomeType,
+} from '../../contract/api/income.js';
 import { applyRate, parseRate } from '../../contract/hosting-interest.js';
 import type { Locale } from '../../contract/locales.js';
 import { formatMoney, minor } from '../../contract/money.js';
@@ -103,6 +109,14 @@ export const toIncomeRecord = (row: IncomeRow): IncomeRecord => ({
   arrivedAt: row.arrivedAt?.toISOString() ?? null,
   ref: { table: row.sourceTable, id: row.sourceId },
   memo: row.memo,
+  source: incomeSourceOf(row.source),
   createdAt: row.createdAt.toISOString(),
   updatedAt: row.updatedAt.toISOString(),
 });
+
+/** A stored team line's source, parsed (STYLE rule 5); null for other lines, or a row of another shape. */
+function incomeSourceOf(stored: unknown): IncomeSource | null {
+  if (stored === null || stored === undefined) return null;
+  const parsed = incomeSourceSchema.safeParse(stored);
+  return parsed.success ? parsed.data : null;
+}

@@ -13,6 +13,7 @@ import type {
   AirdropData,
   AirdropParams,
   IncomeLogData,
+  IncomeSource,
   IncomeStatus,
   IncomeType,
   IncomeTypeListData,
@@ -25,11 +26,12 @@ import { invalidField } from '../core/errors.js';
 import type { CommandRunner } from '../db/commands.js';
 import type { Database, Executor } from '../db/database.js';
 import { customerBook, platformBook, type PlatformBook } from '../ledger/books.js';
-import { transfer } from '../ledger/ledger.js';
+import { creditMany, transfer } from '../ledger/ledger.js';
 import type { Translator } from '../i18n/i18n.js';
 import {
   incomeByIds,
   insertIncome,
+  insertIncomeMany,
   listIncome,
   insertAirdrop,
   markIncomeArrived,
@@ -61,6 +63,8 @@ export interface IncomeLine {
   from: PlatformBook;
   ref: { table: string; id: string };
   memo?: string | null;
+  /** A team line's source (issue 13): the member, generation, base and rate. */
+  source?: IncomeSource | null;
 }
 
 /**
@@ -84,12 +88,77 @@ export async function creditIncome(tx: Executor, line: IncomeLine, now: Date): P
     sourceTable: line.ref.table,
     sourceId: line.ref.id,
     memo: line.memo ?? null,
+    source: line.source ?? null,
     arrivedAt: arrived ? now : null,
     createdAt: now,
     updatedAt: now,
   });
   if (created && arrived) await payLine(tx, row, line.from, now);
   return row;
+}
+
+/** Lines `creditIncomeMany` writes per statement (PostgreSQL's parameter limit). */
+const LINES_PER_INSERT = 1000;
+
+/**
+ * `creditIncome` for many lines at once (a daily job's): each line and the transfer paying it
+ * (`from` -> the account's cash, kind = its type) are written in `tx`, in a few statements per
+ * thousand lines however many there are. Every line arrives now, from one platform book.
+ * Idempotent per key: a line whose key exists is neither written nor paid again. Answers the lines
+ * written now. The caller is the only writer of these keys at a time (see `creditMany`).
+ */
+export async function creditIncomeMany(
+  tx: Executor,
+  from: PlatformBook,
+  lines: readonly IncomeLine[],
+  now: Date,
+): Promise<IncomeRow[]> {
+  const written: IncomeRow[] = [];
+  for (let start = 0; start < lines.length; start += LINES_PER_INSERT) {
+    const chunk = lines.slice(start, start + LINES_PER_INSERT);
+    for (const line of chunk) {
+      if (line.amount <= 0n) throw new Error(`income ${line.key}: an income line is above 0`);
+      if (line.status !== 'arrived' || line.from !== from)
+        throw new Error(`income ${line.key}: a batch pays arrived lines from ${from}`);
+    }
+    const created = await insertIncomeMany(
+      tx,
+      chunk.map((line) => ({
+        accountId: line.accountId,
+        userId: line.userId,
+        type: line.type,
+        amount: line.amount,
+        earningsDate: line.earningsDate,
+        arrivalDate: line.arrivalDate,
+        status: line.status,
+        key: line.key,
+        transferKey: line.transferKey,
+        sourceTable: line.ref.table,
+        sourceId: line.ref.id,
+        memo: line.memo ?? null,
+        source: line.source ?? null,
+        arrivedAt: now,
+        createdAt: now,
+        updatedAt: now,
+      })),
+    );
+    await creditMany(
+      tx,
+      platformBook(from),
+      'cash',
+      'USDT',
+      created.map((row) => ({
+        key: row.transferKey,
+        kind: row.type as IncomeType, // the column holds only income types, which are record kinds
+        accountId: row.accountId,
+        amount: minor(row.amount),
+        ref: { table: row.sourceTable, id: row.sourceId },
+      })),
+      now,
+    );
+    written.push(...created);
+  }
+  return written;
 }
 
 /**

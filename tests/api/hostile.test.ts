@@ -988,6 +988,14 @@ describe.each(tiers)('hostile input on %s', (tier) => {
       dailyOutput: '0.35',
       rentPrice: '3',
       count: '1',
+      generation: '1',
+      level: '1',
+      ownHosting: '500',
+      directValidMembers: '1',
+      smallAreaPerformance: '0',
+      promotionRate1: '0.1',
+      promotionRate2: '0.05',
+      managementRate: '0.02',
     };
     /** Where one field name means different things on different routes: the route's own valid sample. */
     const ROUTE_SAMPLES: Record<string, Record<string, unknown>> = {

@@ -1,0 +1,26 @@
+/**
+ * The daily team job (issue 13, docs/protocol.md section 23): for the local day that ended in
+ * COFFER_TIMEZONE, after the hosting accrual of that same day is done (`ready`: its job_runs
+ * period has reached the day; until then a try answers `waiting` and records nothing), it decides
+ * every user's level from the figures at the day's end and pays `promotion` and `management`
+ * income on the day's static income, catching up any day missed. It is tried every minute and
+ * at once after each accrual run (`follows`). All its work commits in the scheduler's one
+ * transaction; each line's key makes a re-run pay nothing twice.
+ */
+import type { TeamJobHooks, TeamService } from '../services/team.service.js';
+import { localDateOf, localMidnightAfter } from '../services/hosting-days.js';
+import { JobName, type Job } from './scheduler.js';
+
+export function teamIncomeJob(team: TeamService, timezone: string, hooks: TeamJobHooks = {}): Job {
+  const periodOf = (now: Date) => localDateOf(localMidnightAfter(now, timezone, -1), timezone);
+  return {
+    name: JobName.teamIncome,
+    everySeconds: 60,
+    periodOf,
+    follows: [JobName.hostingAccrual],
+    ready: (tx, period) => team.accrualDone(tx, period),
+    async run(tx, now) {
+      return { ...(await team.runJob(tx, now, periodOf(now), hooks)) };
+    },
+  };
+}
