@@ -66,6 +66,7 @@ import { teamIncomeJob } from './jobs/team-income.job.js';
 import { PaymentService } from './services/payment.service.js';
 import { CalendarService } from './services/calendar.service.js';
 import { ExchangeService } from './services/exchange.service.js';
+import { OtcService } from './services/otc.service.js';
 
 /** Bodies of JSON and form calls; uploads have their own limit. A 200 KB password never reaches a hash. */
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -190,6 +191,7 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
     calendar: new CalendarService(db, commands, clock, config.timezone),
     security,
     exchange: new ExchangeService(db, commands, clock, security, config.exchange),
+    otc: new OtcService(db, commands, clock, security, config.otc),
     delivery: new DeliveryService(db, commands, clock),
     dividends: new DividendService(db, commands, clock, config.timezone, config.dividendClaimDays),
     hosting,

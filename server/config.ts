@@ -75,6 +75,19 @@ const envSchema = z.object({
     .default('0.002'),
   COFFER_EXCHANGE_MIN: exchangeBound.default('1'),
   COFFER_EXCHANGE_MAX: exchangeBound.default('100000'),
+  COFFER_OTC_PRICE_BAND: z
+    .string()
+    .refine(isFeeRate, 'a decimal from 0 to below 1 such as 0.1')
+    .default('0.1'),
+  COFFER_OTC_MAKER_FEE_RATE: z
+    .string()
+    .refine(isFeeRate, 'a decimal from 0 to below 1 such as 0.001')
+    .default('0.001'),
+  COFFER_OTC_TAKER_FEE_RATE: z
+    .string()
+    .refine(isFeeRate, 'a decimal from 0 to below 1 such as 0.002')
+    .default('0.002'),
+  COFFER_OTC_MIN: exchangeBound.default('1'),
   COFFER_DIVIDEND_CLAIM_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   COFFER_TEAM_MANAGEMENT_DEPTH: z.coerce.number().int().min(1).max(100).default(10),
   DEVNET_PORT: z.coerce.number().int().min(0).max(65535).default(8545),
@@ -123,6 +136,8 @@ export interface Config {
    * amount in the asset given (RAB for rab_to_usdt, USDT for usdt_to_rab), as wire decimals.
    */
   exchange: { feeRate: string; minimum: string; maximum: string };
+  /** The OTC market: the band around the guide price and the fees (exact decimal fractions), the least RAB an order or take moves. */
+  otc: { priceBand: string; makerFeeRate: string; takerFeeRate: string; minimum: string };
   /** Withdrawals (USDT strings): the flat fee, the minimum, the per-user daily limit, and above what two operators approve. */
   withdraw: { fee: string; minimum: string; dailyLimit: string; reviewAbove: string };
   /** Days a customer may claim an AI dividend's record after it is published; then it expires. */
@@ -198,6 +213,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   ) {
     throw new ConfigError('COFFER_EXCHANGE_MIN must be above 0, and COFFER_EXCHANGE_MAX at least as much');
   }
+  if (parseMoney(e.COFFER_OTC_MIN) <= 0n) throw new ConfigError('COFFER_OTC_MIN must be above 0');
   const devnet =
     !production && e.COFFER_DEVNET === 'auto' && !e.CHAIN_BEP20_RPC_URL
       ? { port: e.DEVNET_PORT, blockSeconds: e.DEVNET_BLOCK_SECONDS }
@@ -226,6 +242,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       feeRate: e.COFFER_EXCHANGE_FEE_RATE,
       minimum: formatMoney(parseMoney(e.COFFER_EXCHANGE_MIN)),
       maximum: formatMoney(parseMoney(e.COFFER_EXCHANGE_MAX)),
+    },
+    otc: {
+      priceBand: e.COFFER_OTC_PRICE_BAND,
+      makerFeeRate: e.COFFER_OTC_MAKER_FEE_RATE,
+      takerFeeRate: e.COFFER_OTC_TAKER_FEE_RATE,
+      minimum: formatMoney(parseMoney(e.COFFER_OTC_MIN)),
     },
     withdraw: {
       fee: e.COFFER_WITHDRAW_FEE,

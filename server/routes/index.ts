@@ -17,6 +17,7 @@ import { withdrawRoutes } from './withdraw.routes.js';
 import { hostingRoutes } from './hosting.routes.js';
 import { incomeRoutes } from './income.routes.js';
 import { exchangeRoutes } from './exchange.routes.js';
+import { otcRoutes } from './otc.routes.js';
 import { deliveryRoutes } from './delivery.routes.js';
 import { dividendRoutes } from './dividend.routes.js';
 import { machineRoutes } from './machine.routes.js';
@@ -36,6 +37,7 @@ const ROUTE_LISTS: readonly RoutesOf[] = [
   calendarRoutes,
   securityRoutes,
   exchangeRoutes,
+  otcRoutes,
   deliveryRoutes,
   dividendRoutes,
   withdrawRoutes,

@@ -22,6 +22,7 @@ import type { PaymentService } from '../services/payment.service.js';
 import type { CalendarService } from '../services/calendar.service.js';
 import type { SecurityService } from '../services/security.service.js';
 import type { ExchangeService } from '../services/exchange.service.js';
+import type { OtcService } from '../services/otc.service.js';
 import type { WithdrawService } from '../services/withdraw.service.js';
 import type { DeliveryService } from '../services/delivery.service.js';
 import type { DividendService } from '../services/dividend.service.js';
@@ -48,6 +49,7 @@ export interface AppServices {
   calendar: CalendarService;
   security: SecurityService;
   exchange: ExchangeService;
+  otc: OtcService;
   withdraw: WithdrawService;
   delivery: DeliveryService;
   dividends: DividendService;

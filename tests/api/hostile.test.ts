@@ -988,6 +988,9 @@ describe.each(tiers)('hostile input on %s', (tier) => {
       dailyOutput: '0.35',
       rentPrice: '3',
       count: '1',
+      volume: '10',
+      splittable: 'true',
+      sort: 'price',
       generation: '1',
       level: '1',
       ownHosting: '500',
@@ -1006,6 +1009,8 @@ describe.each(tiers)('hostile input on %s', (tier) => {
       '/api/v1/machine/index': { status: 'active' },
       '/api/v1/user/tickets': { status: 'available' },
       '/api/admin/machine/update': { status: 'active' },
+      '/api/v1/otc/meBuyList': { status: 'pending_match' },
+      '/api/v1/otc/meSellList': { status: 'pending_match' },
     };
     const probes: Probe[] = [];
     const expected = new Map<string, string>();
