@@ -28,6 +28,7 @@ import { dividendReleaseRecordSchema } from './api/dividend.js';
 import { hostingChangeRecordSchema, hostingOrderRecordSchema } from './api/hosting.js';
 import { incomeRecordSchema } from './api/income.js';
 import { machineRecordSchema, ownedMachineRecordSchema, ticketRecordSchema } from './api/machine.js';
+import { otcBookRecordSchema, otcOrderSchema } from './api/otc.js';
 
 export type SyncScope = 'public' | 'user' | 'account';
 
@@ -72,6 +73,10 @@ export const SYNC_COLLECTIONS = {
   /** The account's holdings of mining machines. */
   owned_machines: { scope: 'account', record: ownedMachineRecordSchema, index: 'id, createdAt, status' },
   tickets: { scope: 'account', record: ticketRecordSchema, index: 'id, createdAt, status' },
+  /** The account's OTC orders, buys and sells, with their fills so far and what is still held. */
+  otc_orders: { scope: 'account', record: otcOrderSchema, index: 'id, createdAt, side, status' },
+  /** The open OTC book: every order still pending_match (one that closes is a delete). */
+  otc_book: { scope: 'public', record: otcBookRecordSchema, index: 'id, side, price, createdAt' },
 } as const satisfies Record<string, CollectionSpec>;
 
 export type CollectionName = keyof typeof SYNC_COLLECTIONS;

@@ -44,8 +44,9 @@ export function accountDbName(userId: string, accountId: string): string {
  * 9: the local `hostingConfig` in the user database. Only a table was added.
  * 10: `machines` in `coffer-public`, `owned_machines` and `tickets` in the account databases. Only
  * tables were added.
+ * 11: `otc_book` in `coffer-public`, `otc_orders` in the account databases. Only tables were added.
  */
-export const SYNC_DB_VERSION = 10;
+export const SYNC_DB_VERSION = 11;
 
 type ScopeOf<C extends CollectionName> = (typeof SYNC_COLLECTIONS)[C]['scope'];
 /** The collections of one scope, e.g. `CollectionIn<'public'>` = news | notices | quotes. */

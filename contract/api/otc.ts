@@ -100,6 +100,10 @@ export const otcBookOrderSchema = z.object({
 });
 export type OtcBookOrder = z.infer<typeof otcBookOrderSchema>;
 
+/** An open order in the public `otc_book` collection: the book's view without `mine` (it is the same for everyone). */
+export const otcBookRecordSchema = otcBookOrderSchema.omit({ mine: true });
+export type OtcBookRecord = z.infer<typeof otcBookRecordSchema>;
+
 export const otcOrderIdParamsSchema = z.object({ orderId: idSchema });
 
 export const otcTakeParamsSchema = z.object({

@@ -1,5 +1,5 @@
 /** SQL of OTC orders and their fills. */
-import { and, asc, desc, eq, lt, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lt, type SQL } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
 import { otcFills, otcOrders } from '../db/schema.js';
 
@@ -82,4 +82,22 @@ export async function listAccountOtcOrders(
     .where(and(...where))
     .orderBy(desc(otcOrders.id))
     .limit(filter.limit);
+}
+
+/** The orders of `ids` listed from `accountId` (the `otc_orders` collection). */
+export async function otcOrdersByIds(db: Executor, accountId: number, ids: number[]): Promise<OtcOrderRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select()
+    .from(otcOrders)
+    .where(and(eq(otcOrders.accountId, accountId), inArray(otcOrders.id, ids)));
+}
+
+/** The open orders among `ids` (the public `otc_book` collection: an order no longer open is a delete). */
+export async function openOtcOrdersByIds(db: Executor, ids: number[]): Promise<OtcOrderRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select()
+    .from(otcOrders)
+    .where(and(eq(otcOrders.status, 'pending_match'), inArray(otcOrders.id, ids)));
 }

@@ -21,6 +21,7 @@ import type { Asset, RecordKind } from '../../contract/api/account.js';
 import type {
   OtcBookData,
   OtcBookOrder,
+  OtcBookRecord,
   OtcInfoData,
   OtcListParams,
   OtcMyListData,
@@ -45,7 +46,7 @@ import type { Clock } from '../clock.js';
 import { userIdOf, type RequestContext } from '../core/context.js';
 import { BusinessError, invalidField, notFound } from '../core/errors.js';
 import type { CommandRunner } from '../db/commands.js';
-import type { Database } from '../db/database.js';
+import type { Database, Executor } from '../db/database.js';
 import { customerBook, platformBook, type BookRef } from '../ledger/books.js';
 import { accountBalances, hold, postHold, transfer, voidHold, type TransferInput } from '../ledger/ledger.js';
 import {
@@ -55,10 +56,13 @@ import {
   listAccountOtcOrders,
   listOpenOtcOrders,
   lockOtcOrder,
+  openOtcOrdersByIds,
+  otcOrdersByIds,
   updateOtcOrder,
   type OtcOrderRow,
 } from '../repositories/otc.repository.js';
 import { lockPrice } from '../repositories/prices.repository.js';
+import { recordChanges } from '../repositories/sync.repository.js';
 import { ownAccount } from './own-account.js';
 import { DEFAULT_PAGE_SIZE, pageById } from './paging.js';
 import type { SecurityService } from './security.service.js';
@@ -86,9 +90,24 @@ const marketClosed = () => new BusinessError(BodyCode.conflict, 'server.otc_clos
 /** 403 naming `orderId`: the order is the caller's own (take) or someone else's (cancel). */
 const orderRefused = (key: string) => new BusinessError(BodyCode.forbidden, key, {}, { field: 'orderId' });
 
-/** What an order's escrow still holds, from its figures: escrow minus what the fills posted. */
-const postedOf = (row: OtcOrderRow): bigint =>
-  row.side === 'buy' ? row.usdtFilled + row.makerFeeFilled : row.filled;
+/** What an order's escrow still holds: escrow minus what the fills posted while open, else nothing. */
+const heldOf = (row: OtcOrderRow): bigint =>
+  row.status !== 'pending_match'
+    ? 0n
+    : row.escrow - (row.side === 'buy' ? row.usdtFilled + row.makerFeeFilled : row.filled);
+
+/** Records the order's change for sync: its maker's `otc_orders` and the public `otc_book`. */
+const changed = (tx: Executor, row: OtcOrderRow, now: Date) =>
+  recordChanges(tx, [
+    { collection: 'otc_orders', scopeId: row.accountId, recordId: String(row.id), deleted: false, at: now },
+    {
+      collection: 'otc_book',
+      scopeId: 0,
+      recordId: String(row.id),
+      deleted: row.status !== 'pending_match',
+      at: now,
+    },
+  ]);
 
 export class OtcService {
   private readonly band: FeeRate;
@@ -190,7 +209,9 @@ export class OtcService {
         },
         now,
       );
-      return toOtcOrder(await updateOtcOrder(tx, order.id, { holdId: held.id }), held.amount);
+      const saved = await updateOtcOrder(tx, order.id, { holdId: held.id });
+      await changed(tx, saved, now);
+      return toOtcOrder(saved, held.amount);
     });
   }
 
@@ -320,6 +341,7 @@ export class OtcService {
         status,
         updatedAt: now,
       });
+      await changed(tx, updated, now);
       const usdtSide =
         order.side === 'buy' ? figures.usdt - figures.takerFee : figures.usdt + figures.takerFee;
       return {
@@ -369,7 +391,21 @@ export class OtcService {
         status: order.filled > 0n ? 'match_ended' : 'cancelled',
         updatedAt: now,
       });
+      await changed(tx, updated, now);
       return toOtcOrder(updated, 0n);
+    });
+  }
+
+  /** The `otc_orders` records of `ids` listed from the account (sync). Read-only. */
+  static async orderRecordsByIds(db: Executor, accountId: number, ids: number[]): Promise<OtcOrder[]> {
+    return (await otcOrdersByIds(db, accountId, ids)).map((row) => toOtcOrder(row, heldOf(row)));
+  }
+
+  /** The `otc_book` records of `ids` still open (sync; the others are deletes). Read-only. */
+  static async bookRecordsByIds(db: Executor, ids: number[]): Promise<OtcBookRecord[]> {
+    return (await openOtcOrdersByIds(db, ids)).map((row) => {
+      const { mine: _mine, ...record } = toBookOrder(row, null);
+      return record;
     });
   }
 
@@ -414,7 +450,7 @@ export class OtcService {
       params,
       (beforeId, limit) =>
         listAccountOtcOrders(this.db, { accountId, side, status: params.status, beforeId, limit }),
-      (row) => toOtcOrder(row, row.status === 'pending_match' ? row.escrow - postedOf(row) : 0n),
+      (row) => toOtcOrder(row, heldOf(row)),
     );
   }
 

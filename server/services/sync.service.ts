@@ -50,6 +50,7 @@ import { DividendService } from './dividend.service.js';
 import { HostingService } from './hosting.service.js';
 import { IncomeService } from './income.service.js';
 import { MachineService } from './machine.service.js';
+import { OtcService } from './otc.service.js';
 
 type Loader = (db: Executor, scopeId: number, ids: string[]) => Promise<Array<{ id: string }>>;
 const numericIds = (ids: string[]) => ids.filter((id) => /^\d{1,15}$/.test(id)).map(Number);
@@ -99,6 +100,8 @@ const LOADERS: Record<CollectionName, Loader> = {
   machines: (db, _scope, ids) => MachineService.machineRecordsByIds(db, numericIds(ids)),
   owned_machines: (db, accountId, ids) => MachineService.ownedRecordsByIds(db, accountId, numericIds(ids)),
   tickets: (db, accountId, ids) => MachineService.ticketRecordsByIds(db, accountId, numericIds(ids)),
+  otc_orders: (db, accountId, ids) => OtcService.orderRecordsByIds(db, accountId, numericIds(ids)),
+  otc_book: (db, _scope, ids) => OtcService.bookRecordsByIds(db, numericIds(ids)),
   withdrawals: async (db, accountId, ids) =>
     (await withdrawalsByIds(db, accountId, numericIds(ids))).map(toWithdrawalRecord),
   records: async (db, accountId, ids) => {
