@@ -1,5 +1,5 @@
 /** SQL of OTC orders and their fills. */
-import { and, asc, desc, eq, inArray, lt, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
 import { otcFills, otcOrders } from '../db/schema.js';
 
@@ -21,6 +21,15 @@ export async function findOtcOrder(db: Executor, id: number): Promise<OtcOrderRo
 export async function lockOtcOrder(db: Executor, id: number): Promise<OtcOrderRow | undefined> {
   const [row] = await db.select().from(otcOrders).where(eq(otcOrders.id, id)).for('update');
   return row;
+}
+
+/**
+ * Waits for the OTC settlement lock (a transaction-scoped advisory lock, released at commit or
+ * rollback): one fill's ledger transfers at a time, so two fills never lock balance rows in
+ * crossed orders across their several ledger calls.
+ */
+export async function lockOtcSettlement(db: Executor): Promise<void> {
+  await db.execute(sql`select pg_advisory_xact_lock(hashtextextended('otc:settle', 0))`);
 }
 
 export async function updateOtcOrder(

@@ -56,6 +56,7 @@ import {
   listAccountOtcOrders,
   listOpenOtcOrders,
   lockOtcOrder,
+  lockOtcSettlement,
   openOtcOrdersByIds,
   otcOrdersByIds,
   updateOtcOrder,
@@ -263,6 +264,10 @@ export class OtcService {
       );
       if (figures.usdt <= 0n) throw invalidField('volume', 'server.otc_volume_too_small');
       await this.security.verifyTradePassword(tx, userId, params.tradePassword);
+      // A fill writes several ledger events (the hold's posts and the taker's transfers), each
+      // locking its balance rows in the global order, but not all of them before the first: two
+      // fills of different orders could otherwise cross (customer rows, platform fee slots).
+      await lockOtcSettlement(tx);
       const now = this.clock.now();
       const fill = await insertOtcFill(tx, {
         orderId: order.id,
