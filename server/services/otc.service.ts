@@ -238,32 +238,15 @@ export class OtcService {
     const userId = userIdOf(ctx);
     return this.commands.run(ctx, async (tx) => {
       const { accountId } = await ownAccount(tx, ctx, params.accountId);
-      const order = SAFE_ID.test(params.orderId) ? await lockOtcOrder(tx, Number(params.orderId)) : undefined;
-      if (!order) throw notFound();
-      if (order.userId === userId) throw orderRefused('server.otc_own_order');
+      if (!SAFE_ID.test(params.orderId)) throw notFound();
+      const orderId = Number(params.orderId);
       const volume = parseMoney(params.volume);
-      const remaining = order.volume - order.filled;
-      if (
-        order.status !== 'pending_match' ||
-        parseMoney(params.price) !== order.price ||
-        volume > remaining
-      ) {
-        throw orderChanged(toBookOrder(order, userId));
-      }
-      if (!order.splittable && volume !== remaining) {
-        throw invalidField('volume', 'server.otc_not_splittable', { volume: formatMoney(minor(remaining)) });
-      }
-      if (volume < this.minimum && volume !== remaining) {
-        throw invalidField('volume', 'server.otc_volume_minimum', { minimum: this.settings.minimum });
-      }
-      const figures = fillOf(
-        order,
-        volume,
-        parseFeeRate(order.makerFeeRate),
-        parseFeeRate(order.takerFeeRate),
-      );
-      if (figures.usdt <= 0n) throw invalidField('volume', 'server.otc_volume_too_small');
+      const price = parseMoney(params.price);
+      // The checks run on the order as read, then the trade password (slow by design: scrypt) is
+      // verified without holding the order's row, then the checks run again under its lock.
+      this.checkTake(await findOtcOrder(tx, orderId), userId, volume, price);
       await this.security.verifyTradePassword(tx, userId, params.tradePassword);
+      const { order, figures } = this.checkTake(await lockOtcOrder(tx, orderId), userId, volume, price);
       // A fill writes several ledger events (the hold's posts and the taker's transfers), each
       // locking its balance rows in the global order, but not all of them before the first: two
       // fills of different orders could otherwise cross (customer rows, platform fee slots).
@@ -366,6 +349,25 @@ export class OtcService {
         createdAt: now.toISOString(),
       };
     });
+  }
+
+  /** The refusals of a take of `volume` at `price` from `order` (in the documented order), and its figures. */
+  private checkTake(order: OtcOrderRow | undefined, userId: number, volume: Minor, price: Minor) {
+    if (!order) throw notFound();
+    if (order.userId === userId) throw orderRefused('server.otc_own_order');
+    const remaining = order.volume - order.filled;
+    if (order.status !== 'pending_match' || price !== order.price || volume > remaining) {
+      throw orderChanged(toBookOrder(order, userId));
+    }
+    if (!order.splittable && volume !== remaining) {
+      throw invalidField('volume', 'server.otc_not_splittable', { volume: formatMoney(minor(remaining)) });
+    }
+    if (volume < this.minimum && volume !== remaining) {
+      throw invalidField('volume', 'server.otc_volume_minimum', { minimum: this.settings.minimum });
+    }
+    const figures = fillOf(order, volume, parseFeeRate(order.makerFeeRate), parseFeeRate(order.takerFeeRate));
+    if (figures.usdt <= 0n) throw invalidField('volume', 'server.otc_volume_too_small');
+    return { order, figures };
   }
 
   /**
