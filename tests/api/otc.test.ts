@@ -307,6 +307,32 @@ describe.each(tiers)('the OTC market on %s', (tier) => {
     expect(aliceAfter.rabHeld - aliceBefore.rabHeld).toBe(-4_000_000n);
     expect(carolAfter.rab - carolBefore.rab).toBe(4_000_000n);
     expect(carolBefore.usdt - carolAfter.usdt).toBe(1_362_720n);
+    // The records of both sides explain every figure of the fill.
+    const recordsOf = async (user: ReadyUser) =>
+      (
+        await fx.call<{
+          items: Array<{
+            kind: string;
+            asset: string;
+            book: string;
+            amount: string;
+            ref: { table: string; id: string };
+          }>;
+        }>('/api/v1/wallet/records', { accountId: user.accountId, limit: 100 }, user.token)
+      ).data.items
+        .filter((item) => item.ref.table === 'otc_fills' && item.ref.id === taken.data.id)
+        .map(({ kind, asset, book, amount }) => `${kind} ${asset} ${book} ${amount}`)
+        .sort();
+    expect(await recordsOf(carol)).toEqual([
+      'fee USDT cash -0.00272',
+      'otc_buy RAB cash 4',
+      'otc_buy USDT cash -1.36',
+    ]);
+    expect(await recordsOf(alice)).toEqual([
+      'fee USDT cash -0.00136',
+      'otc_buy RAB held -4',
+      'otc_buy USDT cash 1.36',
+    ]);
     await expectAllAccounted();
   });
 
