@@ -45,8 +45,10 @@ export function accountDbName(userId: string, accountId: string): string {
  * 10: `machines` in `coffer-public`, `owned_machines` and `tickets` in the account databases. Only
  * tables were added.
  * 11: `otc_book` in `coffer-public`, `otc_orders` in the account databases. Only tables were added.
+ * 12: the local `teamCache` in the user database (the Team tab's answers, issue 13). Only a table
+ * was added.
  */
-export const SYNC_DB_VERSION = 11;
+export const SYNC_DB_VERSION = 12;
 
 type ScopeOf<C extends CollectionName> = (typeof SYNC_COLLECTIONS)[C]['scope'];
 /** The collections of one scope, e.g. `CollectionIn<'public'>` = news | notices | quotes. */
@@ -114,6 +116,22 @@ export interface HostingConfigRecord extends HostingConfigData {
   fetchedAt: string;
 }
 
+/** What the Team tab keeps (issue 13): teamInfo, myLevel, levelConfig and each generation's first page. */
+export const TEAM_CACHE_IDS = ['info', 'my-level', 'levels', 'members-1', 'members-2'] as const;
+export type TeamCacheId = (typeof TEAM_CACHE_IDS)[number];
+
+/**
+ * One of the team's answers as the server last gave it, kept so the Team tab shows it offline with
+ * its age. Local: never synced, written by the worker's team handlers only (one row per id,
+ * replaced whole), deleted with the user's database. `data` is parsed by its id's schema when read.
+ */
+export interface TeamCacheRecord {
+  id: TeamCacheId;
+  data: unknown;
+  /** ISO time the server gave this answer. */
+  fetchedAt: string;
+}
+
 export type AccountDb = Dexie &
   CollectionTables<'account'> & {
     cursors: EntityTable<CursorRecord, 'collection'>;
@@ -132,6 +150,7 @@ export type UserDb = Dexie &
     meta: Table<MetaRecord, MetaRecord['id']>;
     paymentMethods: EntityTable<PaymentMethodRecord, 'id'>;
     hostingConfig: EntityTable<HostingConfigRecord, 'id'>;
+    teamCache: EntityTable<TeamCacheRecord, 'id'>;
   };
 
 /** The tables a database holds beside its synced collections; none of them is ever pulled or pushed. */
@@ -142,6 +161,7 @@ const OWN_TABLES = {
   depositAddresses: 'chain',
   paymentMethods: 'id, createdAt',
   hostingConfig: 'id',
+  teamCache: 'id',
 } as const;
 
 function storesOf(scope: SyncScope, own: ReadonlyArray<keyof typeof OWN_TABLES>): Record<string, string> {
@@ -157,13 +177,14 @@ function storesOf(scope: SyncScope, own: ReadonlyArray<keyof typeof OWN_TABLES>)
 
 /** Dexie stores of `coffer-public`, from SYNC_COLLECTIONS. */
 export const PUBLIC_DB_STORES = storesOf('public', ['cursors']);
-/** Dexie stores of `coffer-u{user}`, from SYNC_COLLECTIONS, plus the outbox, its lease, the cached withdrawal methods and hosting products. */
+/** Dexie stores of `coffer-u{user}`, from SYNC_COLLECTIONS, plus the outbox, its lease, the cached withdrawal methods, hosting products and team answers. */
 export const USER_DB_STORES = storesOf('user', [
   'cursors',
   'outbox',
   'meta',
   'paymentMethods',
   'hostingConfig',
+  'teamCache',
 ]);
 /** Dexie stores of `coffer-u{user}-a{account}`, from SYNC_COLLECTIONS, plus the cached deposit addresses. */
 export const ACCOUNT_DB_STORES = storesOf('account', ['cursors', 'depositAddresses']);

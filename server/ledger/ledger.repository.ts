@@ -329,12 +329,13 @@ export async function lockCreditRows(
     union all select 0, ${input.fromBook}, ${input.asset}, ${input.slot}::smallint, 0
     on conflict do nothing`);
   const result = balanceRowsSchema.parse(
-    await db.execute(sql`select b.owner, b.balance::text as balance from ledger_balances b
-      where (b.owner = 0 and b.book = ${input.fromBook} and b.asset = ${input.asset} and b.slot = ${input.slot}::smallint)
-         or (b.book = ${input.toBook} and b.asset = ${input.asset} and b.slot = 0
-             and b.owner in (select o::bigint from jsonb_array_elements_text(${owners}::jsonb) o))
+    await db.execute(sql`select b.owner, b.balance::text as balance
+      from (select 0::bigint as owner, ${input.fromBook}::text as book, ${input.slot}::smallint as slot
+            union all
+            select o::bigint, ${input.toBook}::text, 0::smallint from jsonb_array_elements_text(${owners}::jsonb) o) w
+      join ledger_balances b on b.owner = w.owner and b.book = w.book and b.asset = ${input.asset} and b.slot = w.slot
       order by b.owner, b.book collate "C", b.asset collate "C", b.slot
-      for update`),
+      for update of b`),
   );
   return new Map(
     result.rows

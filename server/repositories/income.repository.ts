@@ -3,7 +3,8 @@
  * records the change of the account-scoped `income` collection in the same transaction, so a
  * caller cannot forget it and a pull never misses a line.
  */
-import { and, asc, desc, eq, inArray, lt, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Executor } from '../db/database.js';
 import { airdrops, income } from '../db/schema.js';
 import { recordChanges } from './sync.repository.js';
@@ -45,22 +46,91 @@ export async function insertIncome(
   return { row: existing, created: false };
 }
 
+/** What `insertIncomeMany` answers of each line it wrote: enough to pay it. */
+export interface WrittenIncome {
+  id: number;
+  accountId: number;
+  type: string;
+  amount: bigint;
+  transferKey: string;
+  sourceTable: string;
+  sourceId: string;
+}
+
+const writtenRowsSchema = z.object({
+  rows: z.array(
+    z.object({
+      id: z.union([z.string(), z.number()]),
+      account_id: z.union([z.string(), z.number()]),
+      type: z.string(),
+      amount: z.union([z.string(), z.number()]),
+      transfer_key: z.string(),
+      source_table: z.string(),
+      source_id: z.string(),
+    }),
+  ),
+});
+
 /**
- * Inserts many income lines in one statement, each unless a line with its `key` exists, and
- * records the `income` changes of those written. Idempotent per key like `insertIncome`; answers
- * only the lines written now. At most 1000 rows a call (PostgreSQL's parameter limit).
+ * Inserts many income lines in one statement (their values as one JSON parameter, however many),
+ * each unless a line with its `key` exists, and records the `income` changes of those written in
+ * the same statement. Idempotent per key like `insertIncome`; answers only the lines written now,
+ * in the order given.
  */
-export async function insertIncomeMany(db: Executor, rows: readonly NewIncomeRow[]): Promise<IncomeRow[]> {
+export async function insertIncomeMany(
+  db: Executor,
+  rows: readonly NewIncomeRow[],
+  at: Date,
+): Promise<WrittenIncome[]> {
   if (rows.length === 0) return [];
-  if (rows.length > 1000) throw new Error('income: at most 1000 lines an insert');
-  const created = await db
-    .insert(income)
-    .values([...rows])
-    .onConflictDoNothing({ target: income.key })
-    .returning();
-  const at = created[0]?.updatedAt;
-  if (at) await recordChanges(db, changed(created, at));
-  return created;
+  const values = JSON.stringify(
+    rows.map((row, n) => ({
+      n,
+      account_id: String(row.accountId),
+      user_id: String(row.userId),
+      type: row.type,
+      amount: String(row.amount),
+      earnings_date: row.earningsDate,
+      arrival_date: row.arrivalDate,
+      status: row.status,
+      key: row.key,
+      transfer_key: row.transferKey,
+      source_table: row.sourceTable,
+      source_id: row.sourceId,
+      memo: row.memo ?? null,
+      source: row.source ?? null,
+      arrived_at: row.arrivedAt?.toISOString() ?? null,
+    })),
+  );
+  const result = writtenRowsSchema.parse(
+    await db.execute(sql`
+      with inserted as (
+        insert into income (account_id, user_id, type, amount, earnings_date, arrival_date, status, key,
+                            transfer_key, source_table, source_id, memo, source, arrived_at, created_at, updated_at)
+        select v.account_id, v.user_id, v.type, v.amount, v.earnings_date, v.arrival_date, v.status, v.key,
+               v.transfer_key, v.source_table, v.source_id, v.memo, v.source, v.arrived_at,
+               ${at}::timestamptz, ${at}::timestamptz
+          from jsonb_to_recordset(${values}::jsonb) as v(n integer, account_id bigint, user_id bigint, type text,
+               amount bigint, earnings_date text, arrival_date text, status text, key text, transfer_key text,
+               source_table text, source_id text, memo text, source jsonb, arrived_at timestamptz)
+         order by v.n
+        on conflict (key) do nothing
+        returning id, account_id, type, amount, transfer_key, source_table, source_id
+      ), changes as (
+        insert into sync_changes (collection, scope_id, record_id, deleted, at)
+        select 'income', account_id, id::text, false, ${at}::timestamptz from inserted
+      )
+      select * from inserted order by id`),
+  );
+  return result.rows.map((row) => ({
+    id: Number(row.id),
+    accountId: Number(row.account_id),
+    type: row.type,
+    amount: BigInt(row.amount),
+    transferKey: row.transfer_key,
+    sourceTable: row.source_table,
+    sourceId: row.source_id,
+  }));
 }
 
 /** The account's lines newest first, below `beforeId`, of one type when given; at most `limit`. */

@@ -419,6 +419,7 @@ export async function buildDayLines(db: Executor, depth: number): Promise<number
       from lines l
       join accounts a on a.user_id = l.receiver and a.kind = 'main'
      where floor(l.base * l.rate) > 0`);
+  await db.execute(sql`create unique index on team_day_lines (n)`);
   const result = z
     .object({ rows: z.array(z.object({ lines: count })) })
     .parse(await db.execute(sql`select count(*) as lines from team_day_lines`));

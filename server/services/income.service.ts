@@ -37,6 +37,7 @@ import {
   markIncomeArrived,
   type AirdropRow,
   type IncomeRow,
+  type WrittenIncome,
 } from '../repositories/income.repository.js';
 import { appendAudit } from '../repositories/operators.repository.js';
 import { accountsByIds } from '../repositories/users.repository.js';
@@ -97,13 +98,13 @@ export async function creditIncome(tx: Executor, line: IncomeLine, now: Date): P
   return row;
 }
 
-/** Lines `creditIncomeMany` writes per statement (PostgreSQL's parameter limit). */
-const LINES_PER_INSERT = 1000;
+/** Lines `creditIncomeMany` writes per statement (one JSON parameter each: memory, not a limit). */
+const LINES_PER_INSERT = 5000;
 
 /**
  * `creditIncome` for many lines at once (a daily job's): each line and the transfer paying it
  * (`from` -> the account's cash, kind = its type) are written in `tx`, in a few statements per
- * thousand lines however many there are. Every line arrives now, from one platform book.
+ * five thousand lines however many there are. Every line arrives now, from one platform book.
  * Idempotent per key: a line whose key exists is neither written nor paid again. Answers the lines
  * written now. The caller is the only writer of these keys at a time (see `creditMany`).
  */
@@ -112,8 +113,8 @@ export async function creditIncomeMany(
   from: PlatformBook,
   lines: readonly IncomeLine[],
   now: Date,
-): Promise<IncomeRow[]> {
-  const written: IncomeRow[] = [];
+): Promise<WrittenIncome[]> {
+  const written: WrittenIncome[] = [];
   for (let start = 0; start < lines.length; start += LINES_PER_INSERT) {
     const chunk = lines.slice(start, start + LINES_PER_INSERT);
     for (const line of chunk) {
@@ -141,6 +142,7 @@ export async function creditIncomeMany(
         createdAt: now,
         updatedAt: now,
       })),
+      now,
     );
     await creditMany(
       tx,

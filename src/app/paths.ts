@@ -59,6 +59,8 @@ export const ROUTES = {
   tickets: '/pages/blance_record/blance_record12',
   /** AI dividends: blance_record2 of the spec's numbered record pages, the release records with claims. */
   dividends: '/pages/blance_record/blance_record2',
+  /** The user's invite code and register link as a QR code, savable as an image (issue 13). */
+  sharePoster: '/pages/share_poster/share_poster',
 } as const;
 
 /** The five bottom tabs, in the spec's order. */

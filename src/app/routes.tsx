@@ -271,6 +271,13 @@ const built: RouteEntry[] = [
     title: 'dividends.title',
     page: page(() => import('../features/dividends/DividendsPage.js')),
   },
+  {
+    path: ROUTES.sharePoster,
+    header: 'standard',
+    access: 'user',
+    title: 'team.poster_title',
+    page: page(() => import('../features/team/SharePosterPage.js')),
+  },
 ];
 
 const numbered = (base: string, numbers: number[]) => numbers.map((n) => `${base}${n}`);
@@ -285,7 +292,6 @@ const notYetOpen: string[] = [
   ...numbered('/pages/login/login', [1, 2]),
   '/pages/register/register1',
   '/pages/register/verify_code1',
-  '/pages/share_poster/share_poster',
   ...numbered('/pages/setting/setting', [2, 5]),
   ...numbered('/pages/blance_record/blance_record', [1, 3, 4, 5, 7, 8, 9]),
   ...numbered('/pages/withdraw/withdraw', [4, 5, 6]),

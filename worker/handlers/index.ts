@@ -24,6 +24,7 @@ import { withdrawHandlers } from './withdraw.handlers.js';
 import { exchangeHandlers } from './exchange.handlers.js';
 import { hostingHandlers } from './hosting.handlers.js';
 import { dividendHandlers } from './dividend.handlers.js';
+import { teamHandlers } from './team.handlers.js';
 
 // `never` parameters accept a handler of any parameter type (parameters are contravariant).
 type Handler = (...params: never[]) => Promise<unknown>;
@@ -101,6 +102,7 @@ export function createHandlers(deps: WorkerDeps) {
     exchangeHandlers(handlerDeps),
     dividendHandlers(handlerDeps),
     hostingHandlers(handlerDeps),
+    teamHandlers(handlerDeps),
   );
 }
 

@@ -5,8 +5,7 @@
  * server each time and kept on the device by the worker, so the page opens offline too.
  */
 import { Button } from 'antd-mobile';
-import QRCode from 'qrcode';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { DepositRecord } from '../../../contract/api/recharge.js';
 import { DEPOSIT_CONFIRMATIONS, type Chain } from '../../../contract/constants.js';
@@ -16,6 +15,7 @@ import { PerAccount } from '../accounts/PerAccount.js';
 import { AsOf } from '../../ui/AsOf.js';
 import { copyText } from '../../ui/copy.js';
 import { DateTime, formatTime } from '../../ui/DateTime.js';
+import { useQrCode } from '../../ui/use-qr-code.js';
 import { useAccountSyncedAt } from '../accounts/account-data.js';
 import {
   CHAIN_LIST,
@@ -82,32 +82,6 @@ function ChainPicker({ value, onChange }: { value: Chain; onChange: (chain: Chai
       </div>
     </fieldset>
   );
-}
-
-/** The QR code of `text` as an SVG data URL, or null while it is drawn (or without text). */
-function useQrCode(text: string | null): string | null {
-  const [drawn, setDrawn] = useState<{ text: string; url: string } | null>(null);
-  useEffect(() => {
-    if (text === null || text === '') return;
-    let live = true;
-    QRCode.toString(text, {
-      type: 'svg',
-      errorCorrectionLevel: 'M',
-      margin: 2,
-      color: { dark: '#17201e', light: '#ffffff' },
-    }).then(
-      (svg) => {
-        if (live) setDrawn({ text, url: `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}` });
-      },
-      () => {
-        // An address too long for a QR code: the text and its copy button remain.
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [text]);
-  return drawn !== null && drawn.text === text ? drawn.url : null;
 }
 
 function useCopy() {
