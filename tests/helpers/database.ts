@@ -4,8 +4,10 @@
  * When the server is unreachable the PostgreSQL tier is skipped with a line in the log saying so.
  */
 import crypto from 'node:crypto';
+import { sql, type SQL } from 'drizzle-orm';
 import pg from 'pg';
-import { openDatabase, type OpenDatabase } from '../../server/db/database.js';
+import { z } from 'zod';
+import { openDatabase, type Executor, type OpenDatabase } from '../../server/db/database.js';
 
 export type Tier = 'pglite' | 'postgres';
 
@@ -74,4 +76,22 @@ export async function openTestDatabase(tier: Tier): Promise<OpenDatabase> {
       await created.drop();
     },
   };
+}
+
+const xidSchema = z.object({ rows: z.array(z.object({ x: z.string() })) });
+
+/**
+ * Waits (up to 30 s) until every transaction that began before this call has ended, so that a
+ * pull's horizon has passed all writes made so far. On PostgreSQL the horizon is the whole
+ * server's: another test file's open transaction, in another database, holds it back meanwhile
+ * (a pull then delivers nothing new yet, which is right, but not what a test means to check).
+ */
+export async function horizonSettled(db: Executor): Promise<void> {
+  const read = async (query: SQL) => BigInt(xidSchema.parse(await db.execute(query)).rows[0]?.x ?? '0');
+  const mark = await read(sql`select pg_current_xact_id()::text as x`);
+  const deadline = Date.now() + 30_000;
+  while ((await read(sql`select pg_snapshot_xmin(pg_current_snapshot())::text as x`)) <= mark) {
+    if (Date.now() > deadline) throw new Error(`transaction ${mark} is still behind the horizon after 30 s`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
