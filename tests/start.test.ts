@@ -405,3 +405,160 @@ describe('hosting across restarts with COFFER_NOW (issue 12, as the black-box ch
     },
   );
 });
+
+describe('team income across restarts with COFFER_NOW (issue 13, as the black-box check runs it)', () => {
+  const dataDir = freshDataDir();
+  const admin = (args: string[], now: string) =>
+    spawnSync(tsx, ['server/cli/admin.ts', ...args], {
+      cwd: repoRoot,
+      env: startEnv(dataDir, { COFFER_NOW: now, COFFER_DEVNET: 'off' }),
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+  const as = (token: string, command = false): Record<string, string> => ({
+    authorization: `Bearer ${token}`,
+    lang: 'EN',
+    ...(command ? { 'idempotency-key': crypto.randomUUID() } : {}),
+  });
+  const serve = async (now: string) => {
+    const started = start(startEnv(dataDir, { COFFER_NOW: now, COFFER_DEVNET: 'off' }));
+    return { started, base: (await waitForOutput(started, BANNER))[1] ?? '' };
+  };
+  /** The newest code mailed to `address` in the dev mailbox. */
+  const codeFor = async (address: string) => {
+    const folder = path.join(dataDir, 'mailbox');
+    for (const name of fs
+      .readdirSync(folder)
+      .filter((file) => file.endsWith('.eml'))
+      .sort()
+      .reverse()) {
+      const mail = await simpleParser(fs.readFileSync(path.join(folder, name)));
+      const to = mail.to && !Array.isArray(mail.to) ? mail.to.value[0]?.address : undefined;
+      if (to === address) return (mail.text ?? '').match(/(?<!\d)(\d{6})(?!\d)/)?.[1];
+    }
+    throw new Error(`no mail to ${address}`);
+  };
+
+  test(
+    'A ── B ── C register through each other’s invite codes and host on a Wednesday; restarted on Saturday, the team job pays Thursday’s and Friday’s promotion and management lines once, after the accrual',
+    { timeout: 240_000 },
+    async () => {
+      const created = admin(
+        ['operator', 'create', '--email', 'fin@example.com', '--role', 'finance', '--password', 'secret123'],
+        '2026-11-25T02:00:00Z',
+      );
+      expect(created.status, created.stdout + created.stderr).toBe(0);
+      const rootInvite = created.stdout.match(/Root invite code \(first start\): ([A-Z0-9]{8})/)?.[1] ?? '';
+      const first = await serve('2026-11-25T02:00:00Z');
+      const finance = String(
+        (await call(first.base, '/api/admin/auth/login', { email: 'fin@example.com', password: 'secret123' }))
+          .data?.['token'],
+      );
+      const member = async (address: string, invite: string, hosting: string) => {
+        await call(first.base, '/api/v1/sso/sendRegisterCode', { email: address });
+        const registered = await call(first.base, '/api/v1/sso/register', {
+          email: address,
+          code: await codeFor(address),
+          inviteCode: invite,
+          password: 'secret123',
+          confirmPassword: 'secret123',
+        });
+        expect(registered.code, registered.message).toBe(200);
+        const token = String(registered.data?.['token']);
+        const info = await call(first.base, '/api/v1/user/info', {}, as(token));
+        const accountId = String(info.data?.['defaultAccountId']);
+        const adjusted = await call(
+          first.base,
+          '/api/admin/ledger/adjust',
+          { accountId, asset: 'USDT', amount: hosting, reason: 'opening balance' },
+          as(finance, true),
+        );
+        expect(adjusted.code, adjusted.message).toBe(200);
+        await call(
+          first.base,
+          '/api/v1/user/bindTradePassword',
+          { tradePassword: 'trade123', confirmPassword: 'trade123' },
+          as(token, true),
+        );
+        const order = await call(
+          first.base,
+          '/api/v1/hosting/create',
+          { accountId, productId: '1', amount: hosting, tradePassword: 'trade123' },
+          as(token, true),
+        );
+        expect(order.code, order.message).toBe(200);
+        return { token, accountId, inviteCode: String(info.data?.['inviteCode']) };
+      };
+      const a = await member('team.a@example.com', rootInvite, '1000');
+      const b = await member('team.b@example.com', a.inviteCode, '2000');
+      const c = await member('team.c@example.com', b.inviteCode, '800');
+      expect((await stop(first.started)).code).toBe(0);
+
+      // Saturday 28 November, 10:00: Thursday and Friday ended while the server was down.
+      const second = await serve('2026-11-28T02:00:00Z');
+      type Line = {
+        type: string;
+        amount: string;
+        earningsDate: string;
+        source: { generation: number } | null;
+      };
+      let base = second.base;
+      const teamLines = async (who: typeof a) => {
+        const lines: Line[] = [];
+        for (const type of ['promotion', 'management']) {
+          const log = await call(
+            base,
+            '/api/v1/income/log',
+            { accountId: who.accountId, type },
+            as(who.token),
+          );
+          lines.push(...((log.data?.['items'] ?? []) as Line[]));
+        }
+        return lines
+          .map(
+            (line) => `${line.earningsDate} ${line.type} ${line.amount} g${line.source?.generation ?? '?'}`,
+          )
+          .sort();
+      };
+      const deadline = Date.now() + 90_000;
+      while (Date.now() < deadline && (await teamLines(b)).length < 4)
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      // Static income a day: A 3, B 6, C 2.4. A and B are V1, C has no level.
+      expect(await teamLines(a)).toEqual([
+        '2026-11-26 promotion 0.12 g2',
+        '2026-11-26 promotion 0.6 g1',
+        '2026-11-27 promotion 0.12 g2',
+        '2026-11-27 promotion 0.6 g1',
+      ]);
+      expect(await teamLines(b)).toEqual([
+        '2026-11-26 management 0.048 g1',
+        '2026-11-26 promotion 0.24 g1',
+        '2026-11-27 management 0.048 g1',
+        '2026-11-27 promotion 0.24 g1',
+      ]);
+      expect(await teamLines(c)).toEqual([]);
+      const info = await call(second.base, '/api/v1/user/teamInfo', {}, as(a.token));
+      expect(info.data).toMatchObject({
+        level: 1,
+        teamPerformance: '2800',
+        directPerformance: '2000',
+        indirectPerformance: '800',
+        directCount: 1,
+        teamCount: 2,
+        smallAreaPerformance: '0',
+      });
+      expect((await stop(second.started)).code).toBe(0);
+
+      // Started again the same day, and the job run by hand: nothing is paid twice.
+      const third = await serve('2026-11-28T03:00:00Z');
+      base = third.base;
+      await new Promise((resolve) => setTimeout(resolve, 8_000));
+      expect(await teamLines(a)).toHaveLength(4);
+      expect((await stop(third.started)).code).toBe(0);
+      const rerun = admin(['team', 'run', '--day', '2026-11-27'], '2026-11-28T03:00:00Z');
+      expect(rerun.stdout, rerun.stderr).toContain('0 promotion line(s)');
+      const check = admin(['ledger', 'check'], '2026-11-28T03:00:00Z');
+      expect(check.status, check.stdout + check.stderr).toBe(0);
+    },
+  );
+});
