@@ -229,7 +229,8 @@ describe.skipIf(!hasChromium)('the Team tab and the share poster in Chromium', (
       await page.context().setOffline(true);
       await navigateInApp(page, TEAM);
       await expectPage(page, en('tabs.team'));
-      await page.getByText(en('team.saved'), { exact: true }).waitFor({ timeout: 30_000 });
+      // The worker gives up on the network after its retries (about 15 s, longer on a loaded machine).
+      await page.getByText(en('team.saved'), { exact: true }).waitFor({ timeout: 90_000 });
       await page
         .getByText(fill(en('team.small_area_explained'), { team: '2500', largest: '2500', small: '0' }), {
           exact: true,

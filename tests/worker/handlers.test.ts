@@ -30,7 +30,7 @@ describe('the handler map', () => {
     expect(await merged.b({ n: 7 })).toBe(7);
   });
 
-  test('the worker exposes every command: auth, user, common, session, sync, outbox, account, recharge, withdrawal methods, withdrawals and the exchange', () => {
+  test('the worker exposes every command: auth, user, common, session, sync, outbox, account, recharge, withdrawal methods, withdrawals, the exchange, hosting, dividends, machines and the team', () => {
     expect(Object.keys(setup().handlers).sort()).toEqual([
       'account-active',
       'account-select',
@@ -74,6 +74,10 @@ describe('the handler map', () => {
       'sync-quiesce',
       'sync-start',
       'sync-status',
+      'team-info',
+      'team-levels',
+      'team-members',
+      'team-my-level',
       'user-assets',
       'user-info',
       'withdraw-index',
