@@ -294,27 +294,39 @@ describe('npm start (node --import tsx server/main.ts)', () => {
   );
 });
 
+/** The caller's token (answers in English), and a new Idempotency-Key for a command. */
+const as = (token: string, command = false): Record<string, string> => ({
+  authorization: `Bearer ${token}`,
+  lang: 'EN',
+  ...(command ? { 'idempotency-key': crypto.randomUUID() } : {}),
+});
+
+/**
+ * A DATA_DIR run as the black-box check runs it: the server started at `now` (COFFER_NOW, no
+ * devnet) and stopped, and the operator CLI in between (the embedded database is one process's).
+ */
+function restartable(dataDir: string) {
+  const env = (now: string) => startEnv(dataDir, { COFFER_NOW: now, COFFER_DEVNET: 'off' });
+  return {
+    admin: (args: string[], now: string) =>
+      spawnSync(tsx, ['server/cli/admin.ts', ...args], {
+        cwd: repoRoot,
+        env: env(now),
+        encoding: 'utf8',
+        timeout: 60_000,
+      }),
+    serve: async (now: string) => {
+      const started = start(env(now));
+      return { started, base: (await waitForOutput(started, BANNER))[1] ?? '' };
+    },
+  };
+}
+
 describe('hosting across restarts with COFFER_NOW (issue 12, as the black-box check runs it)', () => {
   const dataDir = freshDataDir();
   const address = 'hoster@example.com';
 
-  /** Runs the operator CLI on this DATA_DIR (the server must be stopped: the embedded database is one process's). */
-  const admin = (args: string[], now: string) =>
-    spawnSync(tsx, ['server/cli/admin.ts', ...args], {
-      cwd: repoRoot,
-      env: startEnv(dataDir, { COFFER_NOW: now, COFFER_DEVNET: 'off' }),
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
-  /** The caller's token, and a new Idempotency-Key for a command. */
-  const as = (token: string, command = false): Record<string, string> => ({
-    authorization: `Bearer ${token}`,
-    ...(command ? { 'idempotency-key': crypto.randomUUID() } : {}),
-  });
-  const serve = async (now: string) => {
-    const started = start(startEnv(dataDir, { COFFER_NOW: now, COFFER_DEVNET: 'off' }));
-    return { started, base: (await waitForOutput(started, BANNER))[1] ?? '' };
-  };
+  const { admin, serve } = restartable(dataDir);
 
   test(
     'an order made from an adjusted balance on a Wednesday earns floor(1000 x 0.003) for each day that ended while the server was down, paid once, after a restart three days later',
@@ -408,22 +420,7 @@ describe('hosting across restarts with COFFER_NOW (issue 12, as the black-box ch
 
 describe('team income across restarts with COFFER_NOW (issue 13, as the black-box check runs it)', () => {
   const dataDir = freshDataDir();
-  const admin = (args: string[], now: string) =>
-    spawnSync(tsx, ['server/cli/admin.ts', ...args], {
-      cwd: repoRoot,
-      env: startEnv(dataDir, { COFFER_NOW: now, COFFER_DEVNET: 'off' }),
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
-  const as = (token: string, command = false): Record<string, string> => ({
-    authorization: `Bearer ${token}`,
-    lang: 'EN',
-    ...(command ? { 'idempotency-key': crypto.randomUUID() } : {}),
-  });
-  const serve = async (now: string) => {
-    const started = start(startEnv(dataDir, { COFFER_NOW: now, COFFER_DEVNET: 'off' }));
-    return { started, base: (await waitForOutput(started, BANNER))[1] ?? '' };
-  };
+  const { admin, serve } = restartable(dataDir);
   /** The newest code mailed to `address` in the dev mailbox. */
   const codeFor = async (address: string) => {
     const folder = path.join(dataDir, 'mailbox');
