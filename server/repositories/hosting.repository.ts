@@ -1,5 +1,5 @@
 /** SQL of hosting (issue 12): products, orders, their changes (the operator-log) and daily accruals. */
-import { and, asc, desc, eq, inArray, lt, lte, or, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
 import { hostingAccruals, hostingOrderChanges, hostingOrders, hostingProducts } from '../db/schema.js';
 
@@ -205,6 +205,23 @@ export async function setAccrualIncome(
     .update(hostingAccruals)
     .set({ incomeId })
     .where(and(eq(hostingAccruals.orderId, orderId), eq(hostingAccruals.day, day)));
+}
+
+/**
+ * Names the income line of each of many (order, day) accruals, in one statement however many
+ * (their values as one JSON parameter).
+ */
+export async function setAccrualIncomeMany(
+  db: Executor,
+  rows: readonly { orderId: number; day: string; incomeId: number }[],
+): Promise<void> {
+  if (rows.length === 0) return;
+  const values = JSON.stringify(
+    rows.map((row) => ({ order_id: String(row.orderId), day: row.day, income_id: String(row.incomeId) })),
+  );
+  await db.execute(sql`update hosting_accruals a set income_id = v.income_id
+    from jsonb_to_recordset(${values}::jsonb) as v(order_id bigint, day text, income_id bigint)
+    where a.order_id = v.order_id and a.day = v.day`);
 }
 
 /** One order's accruals by day. */

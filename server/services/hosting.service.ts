@@ -12,6 +12,9 @@
  *   a transfer keyed `hosting:<order>:interest:<day>` with its income line, in the job's
  *   transaction: a re-run, or a run killed half-way (which commits nothing), never pays twice;
  *   every day not yet accrued is caught up, oldest first, on the next run;
+ * - the job pays the interest it pays at once in batches (`creditIncomeMany`: no lock per line),
+ *   so the locks its one transaction holds do not grow with the number of orders (a day of
+ *   10 000 orders paid one transfer at a time would fill PostgreSQL's lock table);
  * - exactly once per Idempotency-Key for customers' commands (CommandRunner).
  */
 import type {
@@ -58,13 +61,14 @@ import {
   lockOrdersDue,
   ordersByIds,
   setAccrualIncome,
+  setAccrualIncomeMany,
   updateOrder,
   updateProduct,
   type HostingChangeRow,
   type HostingOrderRow,
   type HostingProductRow,
 } from '../repositories/hosting.repository.js';
-import { pendingIncomeOf } from '../repositories/income.repository.js';
+import { findIncomeByKey, pendingIncomeOf } from '../repositories/income.repository.js';
 import { appendAudit } from '../repositories/operators.repository.js';
 import { recordChanges } from '../repositories/sync.repository.js';
 import { localDateOf, localDayOf, minuteOf, spansOf, startOfLocalDay, termOf } from './hosting-days.js';
@@ -74,7 +78,7 @@ import {
   toHostingOrderRecord,
   toHostingProduct,
 } from './hosting-records.js';
-import { arrivePendingIncome, creditIncome } from './income.service.js';
+import { arrivePendingIncome, creditIncome, creditIncomeMany, type IncomeLine } from './income.service.js';
 import { actorOf } from './operators.service.js';
 import { notYourAccount, ownAccount } from './own-account.js';
 import { pageById } from './paging.js';
@@ -88,6 +92,12 @@ import type { SecurityService } from './security.service.js';
  * deadlock, and the job runs again a minute later).
  */
 const JOB_BATCH = 100_000;
+
+/**
+ * Interest lines the job collects before paying them in one batch (`creditIncomeMany`): memory,
+ * not a limit (a batch takes no lock per line).
+ */
+const LINES_PER_PAYMENT = 5000;
 
 const ORDERS = 'hosting_orders';
 
@@ -104,6 +114,13 @@ const productUnknown = () =>
 export interface AccrualHooks {
   /** Called after each order's work, inside the run's transaction. */
   afterOrder?(orderId: number): void | Promise<void>;
+}
+
+/** An interest line the job pays at once, and the accrual it pays. */
+interface DueLine {
+  line: IncomeLine;
+  orderId: number;
+  day: string;
 }
 
 /** What one run of the accrual job did (job_runs.detail). */
@@ -517,31 +534,35 @@ export class HostingService {
    * The accrual job's work at `now`, in `tx`: every order with a whole local day of interest not
    * yet accrued gets each such day, oldest first (a day missed while the server was down is
    * caught up); then each order in progress whose maturity has come returns its principal and
-   * any interest pending arrival. Idempotent: what is done is never done again.
+   * any interest pending arrival. Idempotent: what is done is never done again. Interest paid at
+   * once goes out in batches of up to LINES_PER_PAYMENT lines, all in `tx`.
    */
   async runAccrual(tx: Executor, now: Date, hooks: AccrualHooks = {}): Promise<AccrualReport> {
     const dayStart = startOfLocalDay(now, this.timezone);
     const report = { orders: 0, days: 0, paid: 0n, pending: 0n, matured: 0 };
     const seen = new Set<number>();
+    const due: DueLine[] = [];
     for (;;) {
-      const due = await lockOrdersDue(tx, { dayStart, now, limit: JOB_BATCH });
-      const fresh = due.filter((order) => !seen.has(order.id));
+      const locked = await lockOrdersDue(tx, { dayStart, now, limit: JOB_BATCH });
+      const fresh = locked.filter((order) => !seen.has(order.id));
       if (fresh.length === 0) {
-        if (due.length > 0)
-          throw new Error(`hosting accrual: orders ${due.map((o) => o.id).join(', ')} stay due`);
+        if (locked.length > 0)
+          throw new Error(`hosting accrual: orders ${locked.map((o) => o.id).join(', ')} stay due`);
         break;
       }
       for (const order of fresh) {
         seen.add(order.id);
         report.orders += 1;
-        let current = await this.accrue(tx, order, dayStart, now, report);
+        let current = await this.accrue(tx, order, dayStart, now, report, due);
         if (current.status === 'in_progress' && current.endAt <= now) {
           current = (await this.closeOrder(tx, current, 'maturity', now)).order;
           report.matured += 1;
         }
+        if (due.length >= LINES_PER_PAYMENT) await payInterest(tx, due.splice(0), now);
         await hooks.afterOrder?.(order.id);
       }
     }
+    await payInterest(tx, due.splice(0), now);
     return {
       orders: report.orders,
       days: report.days,
@@ -551,13 +572,17 @@ export class HostingService {
     };
   }
 
-  /** Accrues each whole local day of `order` before `dayStart` not yet accrued. */
+  /**
+   * Accrues each whole local day of `order` before `dayStart` not yet accrued: a line pending
+   * arrival is written now, a line paid at once is added to `due` (the caller pays it in `tx`).
+   */
   private async accrue(
     tx: Executor,
     order: HostingOrderRow,
     dayStart: Date,
     now: Date,
     report: { days: number; paid: bigint; pending: bigint },
+    due: DueLine[],
   ): Promise<HostingOrderRow> {
     if (!(order.accruedUntil < order.interestUntil && order.accruedUntil < dayStart)) return order;
     const steps = (await changesOfOrder(tx, order.id)).map((change) => ({
@@ -590,29 +615,29 @@ export class HostingService {
       // Paid at once for a daily payout, and for an order that already ended (redeemed early).
       const payNow = order.payout === 'daily' || ended;
       const key = `hosting:${order.id}:interest:${day.date}`;
-      const line = await creditIncome(
-        tx,
-        {
-          accountId: order.accountId,
-          userId: order.userId,
-          type: 'static',
-          amount,
-          earningsDate: day.date,
-          arrivalDate: payNow ? today : localDateOf(order.endAt, this.timezone),
-          status: payNow ? 'arrived' : 'pending_arrival',
-          key,
-          transferKey: key,
-          from: 'interest_expense',
-          ref: { table: ORDERS, id: String(order.id) },
-        },
-        now,
-      );
-      await setAccrualIncome(tx, order.id, day.date, line.id);
+      const line: IncomeLine = {
+        accountId: order.accountId,
+        userId: order.userId,
+        type: 'static',
+        amount,
+        earningsDate: day.date,
+        arrivalDate: payNow ? today : localDateOf(order.endAt, this.timezone),
+        status: payNow ? 'arrived' : 'pending_arrival',
+        key,
+        transferKey: key,
+        from: 'interest_expense',
+        ref: { table: ORDERS, id: String(order.id) },
+      };
       accrued += amount;
       if (payNow) {
+        due.push({ line, orderId: order.id, day: day.date });
         paid += amount;
         report.paid += amount;
       } else {
+        // A pending line moves no money now (no transfer, no lock): written at once, so that a
+        // maturity later in this run finds it.
+        const written = await creditIncome(tx, line, now);
+        await setAccrualIncome(tx, order.id, day.date, written.id);
         report.pending += amount;
       }
     }
@@ -712,6 +737,30 @@ export class HostingService {
       change: toHostingChangeRecord(change),
     };
   }
+}
+
+/**
+ * Pays the job's interest lines due at once, in `tx`: each line and its transfer (interest
+ * expense -> the account's cash) in a few statements per batch, with no lock per line; then names
+ * each accrual's line. A line whose key exists already (written before its accrual, which the
+ * job never does) is named as it is, and not paid again.
+ */
+async function payInterest(tx: Executor, due: readonly DueLine[], now: Date): Promise<void> {
+  if (due.length === 0) return;
+  const written = await creditIncomeMany(
+    tx,
+    'interest_expense',
+    due.map(({ line }) => line),
+    now,
+  );
+  const ids = new Map(written.map((row) => [row.transferKey, row.id]));
+  const named: { orderId: number; day: string; incomeId: number }[] = [];
+  for (const { line, orderId, day } of due) {
+    const id = ids.get(line.transferKey) ?? (await findIncomeByKey(tx, line.key))?.id;
+    if (id === undefined) throw new Error(`hosting accrual: income ${line.key} vanished`);
+    named.push({ orderId, day, incomeId: id });
+  }
+  await setAccrualIncomeMany(tx, named);
 }
 
 /** Refuses a change of an order that ended (409) or reached its maturity (409: the job returns it). */
