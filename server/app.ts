@@ -21,6 +21,8 @@ import { answerFrameworkError, installErrorHandling } from './http/errors.js';
 import { INNER_CALL_HEADER, newInnerSecret, registerGateway } from './http/gateway.js';
 import { loadTranslator } from './i18n/i18n.js';
 import { registerStatic } from './http/static.js';
+import { registerSecurityHeaders, setSecurityHeaders } from './http/security-headers.js';
+import { registerClientConfig } from './http/client-config.js';
 import { purgeJob } from './jobs/purge.job.js';
 import { Scheduler } from './jobs/scheduler.js';
 import { devMailbox, smtpMailer, type Mailer } from './mail/mailer.js';
@@ -115,13 +117,18 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
   const translator = loadTranslator();
   const app = Fastify({
     // Errors the router raises before any handler (a malformed URL) get the same answer shape.
-    frameworkErrors: (error, request, reply) => answerFrameworkError(translator, error, request, reply),
+    frameworkErrors: (error, request, reply) => {
+      setSecurityHeaders(request, reply);
+      answerFrameworkError(translator, error, request, reply);
+    },
     logger: options.logger === false ? false : { level: config.logLevel },
     bodyLimit: BODY_LIMIT_BYTES,
     logController: new LogController({
       disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace',
     }),
     requestIdHeader: false,
+    // Only the proxies COFFER_TRUST_PROXY names may speak for the client (its address, https).
+    trustProxy: config.trustProxy ?? false,
     genReqId: () => `req-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`,
   });
   const log = (message: string, error?: unknown) => app.log.error({ err: error }, message);
@@ -246,7 +253,8 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
     log,
   );
 
-  // Plugins first, then the app's routes (fastify/demo's order).
+  // Plugins first, then the app's routes (fastify/demo's order); security headers before all.
+  registerSecurityHeaders(app);
   app.setValidatorCompiler(() => (value) => ({ value })); // params are parsed by each route with its zod schema
   app.setSerializerCompiler(serializerCompiler);
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
@@ -304,6 +312,7 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
       .code(up ? 200 : 503)
       .send({ status: up ? 'ok' : 'unavailable', database: database.kind, version: APP_VERSION });
   });
+  registerClientConfig(app, config);
   await registerStatic(app, servedDist, publicDir);
 
   const rootInviteCreated = await services.operators.ensureRootInvite(config.rootInvite);

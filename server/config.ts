@@ -8,6 +8,17 @@ import { parseSecretKey } from './security/secret-box.js';
 
 const segmentSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'a path segment of letters, digits, _ or -');
 
+/**
+ * The proxies whose `X-Forwarded-*` headers count: comma-separated addresses or CIDR ranges, or
+ * `loopback`, `linklocal`, `uniquelocal` (Fastify's `trustProxy`, proxy-addr's names).
+ */
+const trustProxySchema = z
+  .string()
+  .regex(
+    /^\s*(loopback|linklocal|uniquelocal|[0-9A-Fa-f:.]+(\/\d{1,3})?)(\s*,\s*(loopback|linklocal|uniquelocal|[0-9A-Fa-f:.]+(\/\d{1,3})?))*\s*$/,
+    'comma-separated addresses, CIDR ranges, loopback, linklocal or uniquelocal',
+  );
+
 /** A USDT amount in plain notation (`10000`, `0.5`). */
 const usdtSetting = z.string().regex(/^(0|[1-9]\d{0,14})(\.\d{1,6})?$/, 'a USDT amount such as 10000');
 
@@ -30,6 +41,8 @@ const envSchema = z.object({
     .optional(),
   COFFER_GATEWAY_SEGMENT: segmentSchema.default('gw'),
   COFFER_UPLOAD_SEGMENT: segmentSchema.default('up'),
+  COFFER_CLIENT_TRANSPORT: z.enum(['envelope', 'plain']).default('envelope'),
+  COFFER_TRUST_PROXY: trustProxySchema.optional(),
   COFFER_TIMEZONE: z.string().default('Asia/Shanghai'),
   COFFER_NOW: z.iso.datetime({ offset: true }).optional(),
   COFFER_SCRYPT_COST: z.coerce.number().int().min(4).max(20).default(15),
@@ -106,6 +119,13 @@ export interface Config {
   rootInvite: string | undefined;
   gatewaySegment: string;
   uploadSegment: string;
+  /** The transport the web app uses, told to it at run time by GET /client-config.json. */
+  clientTransport: 'envelope' | 'plain';
+  /**
+   * The proxies trusted for `X-Forwarded-For` and `X-Forwarded-Proto` (client address for rate
+   * limits, https for HSTS); undefined trusts none.
+   */
+  trustProxy: string | undefined;
   timezone: string;
   now: Date | undefined;
   /** log2 of scrypt's N; tests lower it so they stay fast. */
@@ -229,6 +249,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rootInvite: e.COFFER_ROOT_INVITE,
     gatewaySegment: e.COFFER_GATEWAY_SEGMENT,
     uploadSegment: e.COFFER_UPLOAD_SEGMENT,
+    clientTransport: e.COFFER_CLIENT_TRANSPORT,
+    trustProxy: e.COFFER_TRUST_PROXY?.trim(),
     timezone: e.COFFER_TIMEZONE,
     now: e.COFFER_NOW ? new Date(e.COFFER_NOW) : undefined,
     scryptCost: e.COFFER_SCRYPT_COST,
