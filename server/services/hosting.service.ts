@@ -12,9 +12,11 @@
  *   a transfer keyed `hosting:<order>:interest:<day>` with its income line, in the job's
  *   transaction: a re-run, or a run killed half-way (which commits nothing), never pays twice;
  *   every day not yet accrued is caught up, oldest first, on the next run;
- * - the job pays the interest it pays at once in batches (`creditIncomeMany`: no lock per line),
- *   so the locks its one transaction holds do not grow with the number of orders (a day of
- *   10 000 orders paid one transfer at a time would fill PostgreSQL's lock table);
+ * - interest is paid in batches with no lock per line (the job's lines due at once through
+ *   `creditIncomeMany`, a maturing order's pending lines through `arrivePendingIncomeMany`), so
+ *   the locks the job's one transaction holds do not grow with the orders accruing (a day of
+ *   10 000 orders paid one transfer at a time would fill PostgreSQL's lock table); only each
+ *   maturity's principal is one transfer with its own lock;
  * - exactly once per Idempotency-Key for customers' commands (CommandRunner).
  */
 import type {
@@ -78,7 +80,12 @@ import {
   toHostingOrderRecord,
   toHostingProduct,
 } from './hosting-records.js';
-import { arrivePendingIncome, creditIncome, creditIncomeMany, type IncomeLine } from './income.service.js';
+import {
+  arrivePendingIncomeMany,
+  creditIncome,
+  creditIncomeMany,
+  type IncomeLine,
+} from './income.service.js';
 import { actorOf } from './operators.service.js';
 import { notYourAccount, ownAccount } from './own-account.js';
 import { pageById } from './paging.js';
@@ -706,9 +713,11 @@ export class HostingService {
     await transfer(tx, exitLegs(order, `hosting:${order.id}:${kind}`, principal, penalty), now);
     let paid = order.paid;
     const today = localDateOf(now, this.timezone);
-    for (const line of await pendingIncomeOf(tx, { table: ORDERS, id: String(order.id) })) {
-      if (await arrivePendingIncome(tx, line, 'interest_expense', today, now)) paid += line.amount;
-    }
+    // Its lines pending arrival are paid in one batch: no lock per line (an order of a long term
+    // paid at maturity has one line a day).
+    const pending = await pendingIncomeOf(tx, { table: ORDERS, id: String(order.id) });
+    for (const line of await arrivePendingIncomeMany(tx, pending, 'interest_expense', today, now))
+      paid += line.amount;
     const saved = await updateOrder(tx, order.id, {
       principal: 0n,
       status: 'expired',

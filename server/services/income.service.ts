@@ -6,7 +6,7 @@
  * - a line and its transfer are written in one transaction, both keyed by the cause: a repeated
  *   cause writes no second line and moves nothing (`creditIncome`);
  * - a pending line arrives once: the conditional update and the transfer commit together
- *   (`arrivePendingIncome`), so of two racing callers one pays and the other finds it arrived;
+ *   (`arrivePendingIncomeMany`), so of two racing callers one pays and the other finds it arrived;
  * - every write records the `income` collection's change in the same transaction.
  */
 import type {
@@ -164,19 +164,38 @@ export async function creditIncomeMany(
 }
 
 /**
- * Pays a pending line into the account's cash (`from` -> cash) and marks it arrived on
- * `arrivalDate`, once: null when it had already arrived (nothing moves).
+ * Pays lines pending arrival from one platform book (an order's interest at its maturity), each
+ * once: each line still pending is marked arrived on `arrivalDate`, and those marked now are
+ * paid into their accounts' cash in a few statements with no lock per line (`creditMany`: the
+ * conditional update makes this caller the only writer of their transfer keys). Answers the lines
+ * that arrived now; a line that had arrived already moves nothing.
  */
-export async function arrivePendingIncome(
+export async function arrivePendingIncomeMany(
   tx: Executor,
-  line: IncomeRow,
+  lines: readonly IncomeRow[],
   from: PlatformBook,
   arrivalDate: string,
   now: Date,
-): Promise<IncomeRow | null> {
-  const arrived = await markIncomeArrived(tx, { id: line.id, arrivedAt: now, arrivalDate });
-  if (!arrived) return null;
-  await payLine(tx, arrived, from, now);
+): Promise<IncomeRow[]> {
+  const arrived: IncomeRow[] = [];
+  for (const line of lines) {
+    const row = await markIncomeArrived(tx, { id: line.id, arrivedAt: now, arrivalDate });
+    if (row) arrived.push(row);
+  }
+  await creditMany(
+    tx,
+    platformBook(from),
+    'cash',
+    'USDT',
+    arrived.map((row) => ({
+      key: row.transferKey,
+      kind: row.type as IncomeType, // the column holds only income types, which are record kinds
+      accountId: row.accountId,
+      amount: minor(row.amount),
+      ref: { table: row.sourceTable, id: row.sourceId },
+    })),
+    now,
+  );
   return arrived;
 }
 
