@@ -2,8 +2,8 @@
  * The hosting accrual job killed mid-run, on PostgreSQL (skipped, with a line saying so, when no
  * server answers): three orders miss two interest days; the job runs in a process of its own
  * (tests/api/hosting-accrual-child.ts) and is killed with SIGKILL right after the second order's
- * interest was written, inside its transaction. Nothing of that run remains (no line, no
- * transfer, no job_runs row); run again, the job pays every order each missed day exactly once;
+ * accruals were written, inside its transaction. Nothing of that run remains (no accrual, no line,
+ * no transfer, no job_runs row); run again, the job pays every order each missed day exactly once;
  * a third run pays nothing more. The ledger's invariants hold after each step.
  */
 import { sql } from 'drizzle-orm';
