@@ -1,4 +1,5 @@
 /** The app's entry: language first (so the first paint is in it), then the shell. */
+import '../contract/zod-jitless.js'; // first: before any schema parses (CSP, no eval)
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App.js';

@@ -9,18 +9,23 @@ import { BodyCode } from '../contract/codes.js';
 import { PROTOCOL_VERSION, REQUEST_TIMEOUT_MS } from '../contract/constants.js';
 import { answerOf } from '../contract/schema.js';
 import type { Outcome } from '../sync/ports.js';
+import type { ClientConfigSource, TransportRoute } from './client-config.js';
 import { EnvelopeError, openAnswer, sealRequest } from './envelope.js';
 
-export interface TransportOptions {
-  mode: 'envelope' | 'plain';
-  /** The envelope gateway, `/api/{COFFER_GATEWAY_SEGMENT}` (default `/api/gw`). */
-  gatewayPath: string;
+interface TransportBase {
   fetch: typeof fetch;
   /** The device clock in Unix seconds (the envelope's `timestamp`). */
   nowSeconds(): number;
   /** Origin put before every path (`http://127.0.0.1:3000`); empty or absent means same origin. */
   baseUrl?: string;
 }
+
+/**
+ * Either a fixed route (tests, benches, other clients: `mode` and `gatewayPath`, the gateway
+ * being `/api/{COFFER_GATEWAY_SEGMENT}`), or the serving server's word, read at run time before
+ * the first request (the web app: `serverConfig`).
+ */
+export type TransportOptions = TransportBase & (TransportRoute | { serverConfig: ClientConfigSource });
 
 export interface Call<T> {
   method: 'GET' | 'POST';
@@ -68,16 +73,20 @@ function queryOf(params: Record<string, unknown>): string {
   return query.toString();
 }
 
-function requestOf(options: TransportOptions, call: Call<unknown>): { url: string; init: RequestInit } {
+function requestOf(
+  options: TransportOptions,
+  route: TransportRoute,
+  call: Call<unknown>,
+): { url: string; init: RequestInit } {
   const base = options.baseUrl ?? '';
   const headers = headersOf(call);
-  if (options.mode === 'envelope') {
+  if (route.mode === 'envelope') {
     const fields = sealRequest(
       { method: call.method, uri: call.uri, headers, params: call.params },
       options.nowSeconds(),
     );
     return {
-      url: `${base}${options.gatewayPath}`,
+      url: `${base}${route.gatewayPath}`,
       init: {
         method: 'POST',
         // Only the inner headers count for the inner call; the outer `lang` makes the gateway's
@@ -179,13 +188,52 @@ async function exchange(
 }
 
 /**
- * Sends `call` once over `options.mode` and returns its outcome. Never throws for network,
+ * The route (read from the server first when `options` says so), then one exchange on it. A
+ * gateway that is not there (HTTP 404) makes the next call read the configuration anew.
+ */
+async function exchangeOnRoute(
+  options: TransportOptions,
+  call: Call<unknown>,
+  signal: AbortSignal,
+): Promise<
+  TransportFailure | { kind: 'answer'; status: number; text: string; mode: TransportRoute['mode'] }
+> {
+  const route = 'serverConfig' in options ? await options.serverConfig.route(signal) : options;
+  if (route === null) return { kind: 'transport', status: null, message: 'client configuration unavailable' };
+  const { url, init } = requestOf(options, route, call);
+  const result = await exchange(options, url, init, signal);
+  if (result.kind === 'transport') {
+    if ('serverConfig' in options && route.mode === 'envelope' && result.status === 404)
+      options.serverConfig.forget();
+    return result;
+  }
+  return { ...result, mode: route.mode };
+}
+
+/**
+ * Whether an envelope call's answer says the gateway is not there: the server answers an unknown
+ * `/api/` path with an unsealed 404 (HTTP 200), which the gateway itself never sends to the
+ * JSON calls this worker makes. It means the server now has another gateway segment.
+ */
+function gatewayMissing(
+  options: TransportOptions,
+  mode: TransportRoute['mode'],
+  body: unknown,
+): options is TransportBase & { serverConfig: ClientConfigSource } {
+  if (!('serverConfig' in options) || mode !== 'envelope') return false;
+  const plain = anyAnswerSchema.safeParse(body);
+  return (
+    plain.success && plain.data.code === BodyCode.notFound && !sealedAnswerSchema.safeParse(body).success
+  );
+}
+
+/**
+ * Sends `call` once over the route's transport and returns its outcome. Never throws for network,
  * HTTP or parse failures; gives up after REQUEST_TIMEOUT_MS (60 s, spec section 9), reading the
  * body included, even with a `fetch` that ignores its abort signal. Each envelope is sealed anew
  * (new handshake, IV and sign).
  */
 export async function sendOnce<T>(options: TransportOptions, call: Call<T>): Promise<Outcome<T>> {
-  const { url, init } = requestOf(options, call);
   const controller = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<TransportFailure>((resolve) => {
@@ -194,12 +242,18 @@ export async function sendOnce<T>(options: TransportOptions, call: Call<T>): Pro
       resolve({ kind: 'transport', status: null, message: 'timed out' });
     }, REQUEST_TIMEOUT_MS);
   });
-  const result = await Promise.race([exchange(options, url, init, controller.signal), timeout]);
+  const result = await Promise.race([exchangeOnRoute(options, call, controller.signal), timeout]);
   clearTimeout(timer);
   if (result.kind === 'transport') return result;
   const body = parseJson(result.text);
   if (!body.ok) return { kind: 'transport', status: result.status, message: 'malformed answer' };
-  const answer = options.mode === 'envelope' ? await unwrapEnvelope(body.value) : body.value;
+  if (gatewayMissing(options, result.mode, body.value)) {
+    // Like a call that never arrived (status null), so the queue retries it (sync/retry.ts), and
+    // the retry reads where the gateway went.
+    options.serverConfig.forget();
+    return { kind: 'transport', status: null, message: 'gateway moved' };
+  }
+  const answer = result.mode === 'envelope' ? await unwrapEnvelope(body.value) : body.value;
   return outcomeOf(call, result.status, answer);
 }
 

@@ -12,16 +12,17 @@ const HSTS_MAX_AGE_SECONDS = 31_536_000;
 /**
  * The app's policy, as the built app needs it in Chromium (tests/e2e/served-config.test.ts):
  * scripts, workers, the service worker and every request from this origin only; images also as
- * `data:` (QR codes are SVG data URLs) and `blob:` (the share poster, picked images); styles
- * allow inline because index.html carries the boot screen's inline `<style>` and antd-mobile
- * writes style attributes; no plugins, no framing, no `<base>`.
+ * `data:` (QR codes are SVG and PNG data URLs; the share poster's `blob:` is a download, which
+ * img-src does not govern); styles from this origin's sheets only (React and antd-mobile set
+ * styles through the CSSOM, which a policy does not block; the boot screen's rule lives in
+ * src/styles.css for this); no plugins, no framing, no `<base>`.
  */
 export const CONTENT_SECURITY_POLICY = {
   'default-src': ["'self'"],
   'script-src': ["'self'"],
-  'style-src': ["'self'", "'unsafe-inline'"],
-  'img-src': ["'self'", 'data:', 'blob:'],
-  'font-src': ["'self'", 'data:'],
+  'style-src': ["'self'"],
+  'img-src': ["'self'", 'data:'],
+  'font-src': ["'self'"],
   'connect-src': ["'self'"],
   'worker-src': ["'self'"],
   'manifest-src': ["'self'"],

@@ -10,7 +10,7 @@ import compress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 
 const BUILDING_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="refresh" content="3"><title>Coffer</title></head><body style="font-family:system-ui;padding:24px">
+<meta http-equiv="refresh" content="3"><title>Coffer</title></head><body>
 <h1>Coffer is starting</h1><p>The app is being built for the first time; this page reloads itself.</p></body></html>`;
 
 export async function registerStatic(
