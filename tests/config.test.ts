@@ -113,6 +113,16 @@ describe('configuration', () => {
     expect(() => loadConfig({ COFFER_GATEWAY_SEGMENT: 'v1' })).toThrow(ConfigError);
     expect(() => loadConfig({ COFFER_GATEWAY_SEGMENT: 'a/b' })).toThrow(/COFFER_GATEWAY_SEGMENT/);
   });
+  test('no proxy is trusted unless COFFER_TRUST_PROXY names it; the web app is told the envelope unless COFFER_CLIENT_TRANSPORT says plain', () => {
+    expect(loadConfig({})).toMatchObject({ trustProxy: undefined, clientTransport: 'envelope' });
+    expect(loadConfig({ COFFER_TRUST_PROXY: ' loopback, 10.0.0.0/8 ,fd00::1 ' }).trustProxy).toBe(
+      'loopback, 10.0.0.0/8 ,fd00::1',
+    );
+    for (const bad of ['true', '*', 'everyone', '10.0.0.0/8;rm', ''])
+      expect(() => loadConfig({ COFFER_TRUST_PROXY: bad })).toThrow(/COFFER_TRUST_PROXY/);
+    expect(loadConfig({ COFFER_CLIENT_TRANSPORT: 'plain' }).clientTransport).toBe('plain');
+    expect(() => loadConfig({ COFFER_CLIENT_TRANSPORT: 'json' })).toThrow(/COFFER_CLIENT_TRANSPORT/);
+  });
   test.each([
     ['KO', 'ko'],
     ['EN', 'en'],
