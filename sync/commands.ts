@@ -25,6 +25,12 @@ import {
   hostingRedeemParamsSchema,
 } from '../contract/api/hosting.js';
 import { aiReceiveParamsSchema } from '../contract/api/dividend.js';
+import {
+  otcListParamsSchema,
+  otcOrderIdParamsSchema,
+  otcSideSchema,
+  otcTakeParamsSchema,
+} from '../contract/api/otc.js';
 import { moneySchema } from '../contract/schema.js';
 import {
   MONEY_COMMAND_EXPIRY_MS,
@@ -62,6 +68,13 @@ const everyday = { maxAgeMs: DAY_MS, requiresOnline: false, pullsEveryAccount: f
 const hostingChange = {
   maxAgeMs: MONEY_COMMAND_EXPIRY_MS,
   requiresOnline: false,
+  pullsEveryAccount: false,
+} as const;
+
+/** A command at a price the user saw, with the trade password: sent only while online, within a minute. */
+const priced = {
+  maxAgeMs: ONLINE_COMMAND_EXPIRY_MS,
+  requiresOnline: true,
   pullsEveryAccount: false,
 } as const;
 
@@ -150,6 +163,26 @@ export const COMMAND_KINDS = {
     requiresOnline: true,
     pullsEveryAccount: false,
   },
+  /**
+   * An OTC order listed, or an order taken (issue 14): each carries the price the user saw and
+   * the trade password, so it never waits for the network (sent only while online, expired after
+   * a minute; a take of an order changed meanwhile is refused with its new state). The account
+   * is named in the params and pulled after it, with the public book.
+   */
+  'otc-buy': { uri: '/api/v1/otc/buy', ...priced },
+  'otc-sell': { uri: '/api/v1/otc/sell', ...priced },
+  'otc-take': { uri: '/api/v1/otc/take', ...priced },
+  /**
+   * A cancel carries no password and no price: it may wait in the outbox for the hour of a money
+   * command (an order filled meanwhile refuses it with its state). The order's account rides
+   * along in the stored params (the route takes only `orderId`) and is pulled after.
+   */
+  'otc-cancel': {
+    uri: '/api/v1/otc/cancel',
+    maxAgeMs: MONEY_COMMAND_EXPIRY_MS,
+    requiresOnline: false,
+    pullsEveryAccount: false,
+  },
 } as const satisfies Record<string, CommandKindSpec>;
 
 export type CommandKind = keyof typeof COMMAND_KINDS;
@@ -179,6 +212,15 @@ const storedImageSchema = z.discriminatedUnion('source', [
   }),
 ]);
 export type StoredImage = z.infer<typeof storedImageSchema>;
+
+/** A listed OTC order as stored (`otc-buy`, `otc-sell`). */
+const storedOtcListSchema = z.object({
+  accountId: z.string(),
+  volume: z.string(),
+  price: z.string(),
+  splittable: z.boolean(),
+  tradePassword: z.string(),
+});
 
 const commonFields = {
   /** The command's Idempotency-Key, made when the user acted; every send reuses it. */
@@ -311,6 +353,35 @@ export const outboxRecordSchema = z.discriminatedUnion('kind', [
       tradePassword: z.string(),
     }),
   }),
+  z.object({
+    ...commonFields,
+    kind: z.literal('otc-buy'),
+    /** `tradePassword` is blanked once the command settles (`withoutSecrets`). */
+    params: storedOtcListSchema,
+  }),
+  z.object({ ...commonFields, kind: z.literal('otc-sell'), params: storedOtcListSchema }),
+  z.object({
+    ...commonFields,
+    kind: z.literal('otc-take'),
+    /**
+     * `side` is the order's (buy: the user sells into it); `received` what the user was shown to
+     * receive; both only shown, never sent. `tradePassword` is blanked once it settles.
+     */
+    params: z.object({
+      accountId: z.string(),
+      orderId: z.string(),
+      side: otcSideSchema,
+      volume: z.string(),
+      price: z.string(),
+      received: z.string(),
+      tradePassword: z.string(),
+    }),
+  }),
+  z.object({
+    ...commonFields,
+    kind: z.literal('otc-cancel'),
+    params: z.object({ accountId: z.string(), orderId: z.string() }),
+  }),
 ]);
 /** One row of the `outbox` table of `coffer-u{user}`; the UI lists pending commands from it. */
 export type OutboxRecord = z.infer<typeof outboxRecordSchema>;
@@ -344,13 +415,34 @@ export function withoutSecrets(record: OutboxRecord): OutboxRecord {
   if (record.kind === 'hosting-create') return { ...record, params: { ...record.params, tradePassword: '' } };
   if (record.kind === 'machine-buy') return { ...record, params: { ...record.params, tradePassword: '' } };
   if (record.kind === 'machine-rent') return { ...record, params: { ...record.params, tradePassword: '' } };
+  if (record.kind === 'otc-buy') return { ...record, params: { ...record.params, tradePassword: '' } };
+  if (record.kind === 'otc-sell') return { ...record, params: { ...record.params, tradePassword: '' } };
+  if (record.kind === 'otc-take') return { ...record, params: { ...record.params, tradePassword: '' } };
   return record;
 }
 
 /** True for a kind whose secrets are blanked when it settles: it is never retried, the user acts again. */
 export function carriesSecrets(kind: CommandKind): boolean {
-  if (kind === 'machine-buy' || kind === 'machine-rent') return true;
-  return kind === 'withdraw-create' || kind === 'exchange-submit' || kind === 'hosting-create';
+  return SECRET_KINDS.has(kind);
+}
+const SECRET_KINDS: ReadonlySet<CommandKind> = new Set<CommandKind>([
+  'withdraw-create',
+  'exchange-submit',
+  'hosting-create',
+  'machine-buy',
+  'machine-rent',
+  'otc-buy',
+  'otc-sell',
+  'otc-take',
+]);
+
+/** The OTC commands: each names its account (docs/protocol.md section 24). */
+export const OTC_KINDS = ['otc-buy', 'otc-sell', 'otc-take', 'otc-cancel'] as const;
+export type OtcCommand = Extract<OutboxRecord, { kind: (typeof OTC_KINDS)[number] }>;
+
+/** True for an OTC command (list, take, cancel). Pure. */
+export function isOtcCommand(record: OutboxRecord): record is OtcCommand {
+  return OTC_KINDS.some((kind) => kind === record.kind);
 }
 
 /** The hosting commands: each names the account of its order (docs/protocol.md section 20). */
@@ -368,7 +460,7 @@ export function isHostingCommand(record: OutboxRecord): record is HostingCommand
  */
 export function accountChangedBy(record: OutboxRecord): string | null {
   if (record.kind === 'machine-buy' || record.kind === 'machine-rent') return record.params.accountId;
-  if (isHostingCommand(record)) return record.params.accountId;
+  if (isHostingCommand(record) || isOtcCommand(record)) return record.params.accountId;
   return record.kind === 'withdraw-create' ||
     record.kind === 'exchange-submit' ||
     record.kind === 'dividend-claim'
@@ -436,6 +528,18 @@ export const enqueueInputSchema = z.discriminatedUnion('kind', [
     kind: z.literal('machine-rent'),
     params: machineRentParamsSchema.extend({ quantity: machineRentParamsSchema.shape.quantity.default(1) }),
   }),
+  z.object({ kind: z.literal('otc-buy'), params: otcListParamsSchema }),
+  z.object({ kind: z.literal('otc-sell'), params: otcListParamsSchema }),
+  /** The order's side and the amount the user was shown to receive ride along to show the command. */
+  z.object({
+    kind: z.literal('otc-take'),
+    params: otcTakeParamsSchema.extend({ side: otcSideSchema, received: moneySchema }),
+  }),
+  /** The order's account is named too (the route does not take it): it is pulled after the cancel. */
+  z.object({
+    kind: z.literal('otc-cancel'),
+    params: otcOrderIdParamsSchema.extend({ accountId: otcListParamsSchema.shape.accountId }),
+  }),
 ]);
 export type EnqueueInput = z.input<typeof enqueueInputSchema>;
 export type ParsedEnqueueInput = z.output<typeof enqueueInputSchema>;
@@ -480,6 +584,13 @@ export function resourceOf(command: StoredCommand, id: string): string {
     case 'hosting-redeem':
       // One order's changes go in the order they were made; a refused one holds the later back.
       return `hosting:order:${command.params.orderId}`;
+    case 'otc-buy':
+    case 'otc-sell':
+    case 'otc-take':
+      // Each its own: a refused listing or take (a changed order, short money) holds nothing back.
+      return `otc:new:${id}`;
+    case 'otc-cancel':
+      return `otc:order:${command.params.orderId}`;
   }
 }
 
@@ -537,6 +648,17 @@ export function wireParamsOf(record: OutboxRecord): Record<string, unknown> | nu
     case 'hosting-sub':
       return { orderId: record.params.orderId, amount: record.params.amount };
     case 'hosting-redeem':
+      return { orderId: record.params.orderId };
+    case 'otc-buy':
+    case 'otc-sell': {
+      const { accountId, volume, price, splittable, tradePassword } = record.params;
+      return { accountId, volume, price, splittable, tradePassword };
+    }
+    case 'otc-take': {
+      const { accountId, orderId, volume, price, tradePassword } = record.params;
+      return { accountId, orderId, volume, price, tradePassword };
+    }
+    case 'otc-cancel':
       return { orderId: record.params.orderId };
   }
 }

@@ -47,8 +47,10 @@ export function accountDbName(userId: string, accountId: string): string {
  * 11: `otc_book` in `coffer-public`, `otc_orders` in the account databases. Only tables were added.
  * 12: the local `teamCache` in the user database (the Team tab's answers, issue 13). Only a table
  * was added.
+ * 13: `otc_book` records gained `takerFeeRate` (issue 14's Trading tab): the upgrade empties
+ * `otc_book` and forgets its cursor, so the open book is pulled whole again with the field.
  */
-export const SYNC_DB_VERSION = 12;
+export const SYNC_DB_VERSION = 13;
 
 type ScopeOf<C extends CollectionName> = (typeof SYNC_COLLECTIONS)[C]['scope'];
 /** The collections of one scope, e.g. `CollectionIn<'public'>` = news | notices | quotes. */
@@ -201,7 +203,12 @@ export const ACCOUNT_COLLECTIONS = COLLECTION_NAMES.filter(
 /** Opens (lazily, on first use) a handle on `coffer-public`. Never throws here. */
 export function openPublicDb(): PublicDb {
   const db = new Dexie(PUBLIC_DB_NAME) as PublicDb; // Dexie's documented typing pattern for declared tables
-  db.version(SYNC_DB_VERSION).stores(PUBLIC_DB_STORES);
+  db.version(SYNC_DB_VERSION)
+    .stores(PUBLIC_DB_STORES)
+    .upgrade(async (tx) => {
+      await tx.table('otc_book').clear();
+      await tx.table('cursors').delete('otc_book');
+    });
   return db;
 }
 

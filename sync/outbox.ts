@@ -465,6 +465,14 @@ export class Outbox {
         return { ...common, kind: stored.kind, params: stored.params };
       case 'hosting-redeem':
         return { ...common, kind: stored.kind, params: stored.params };
+      case 'otc-buy':
+        return { ...common, kind: stored.kind, params: stored.params };
+      case 'otc-sell':
+        return { ...common, kind: stored.kind, params: stored.params };
+      case 'otc-take':
+        return { ...common, kind: stored.kind, params: stored.params };
+      case 'otc-cancel':
+        return { ...common, kind: stored.kind, params: stored.params };
     }
   }
 
@@ -534,9 +542,22 @@ export class Outbox {
         const { accountId, orderId, amount } = input.params;
         return { kind: input.kind, params: { accountId, orderId, amount } };
       }
-      case 'hosting-redeem': {
+      case 'hosting-redeem':
+      case 'otc-cancel': {
         const { accountId, orderId } = input.params;
         return { kind: input.kind, params: { accountId, orderId } };
+      }
+      case 'otc-buy':
+      case 'otc-sell': {
+        const { accountId, volume, price, splittable, tradePassword } = input.params;
+        return { kind: input.kind, params: { accountId, volume, price, splittable, tradePassword } };
+      }
+      case 'otc-take': {
+        const { accountId, orderId, side, volume, price, received, tradePassword } = input.params;
+        return {
+          kind: input.kind,
+          params: { accountId, orderId, side, volume, price, received, tradePassword },
+        };
       }
     }
   }

@@ -93,6 +93,8 @@ export const otcBookOrderSchema = z.object({
   completionRate: z.string(),
   splittable: z.boolean(),
   status: otcStatusSchema,
+  /** The taker's fee rate fixed on the order when listed (an exact decimal fraction of the USDT side). */
+  takerFeeRate: z.string(),
   /** True when the caller listed it (a customer cannot take their own order). */
   mine: z.boolean(),
   createdAt: isoTimeSchema,

@@ -478,6 +478,7 @@ function toBookOrder(row: OtcOrderRow, userId: number | null): OtcBookOrder {
     completionRate: completionRate(row.filled, row.volume),
     splittable: row.splittable,
     status: row.status as OtcStatus, // a CHECK allows only the four statuses
+    takerFeeRate: row.takerFeeRate,
     mine: row.userId === userId,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),

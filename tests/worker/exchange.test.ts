@@ -8,10 +8,7 @@ import 'fake-indexeddb/auto';
 import { Dexie } from 'dexie';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { ExchangeIndexData } from '../../contract/api/exchange.js';
-import { MemorySyncStorage } from '../../sync/memory-storage.js';
-import { createHandlers } from '../../worker/handlers/index.js';
-import { MemorySessionStore } from '../../worker/session.js';
-import { fakeApi, ok, refusal, transportFor, type Reply, type SeenCall } from './fake-api.js';
+import { loggedInHandlers, ok, refusal, type Reply, type SeenCall } from './fake-api.js';
 
 const USER = '42';
 
@@ -34,16 +31,7 @@ function indexData(overrides: Partial<ExchangeIndexData> = {}): ExchangeIndexDat
 }
 
 async function setup(script: (call: SeenCall, attempt: number) => Reply, online = true) {
-  const api = fakeApi('envelope', script);
-  const session = new MemorySessionStore();
-  await session.saveSession({ token: 'tok-1', userId: USER, email: 'a@example.com' });
-  const handlers = createHandlers({
-    transport: transportFor('envelope', api.fetch),
-    session,
-    queue: { sleep: async () => {}, debounceMs: 0 },
-    sync: { storage: new MemorySyncStorage(), online: () => online },
-  });
-  return { handlers, seen: api.seen };
+  return loggedInHandlers(script, { userId: USER, online: () => online });
 }
 
 afterEach(async () => {

@@ -4,6 +4,9 @@
  * the worker's crypto-js one) and seals answers the same way the gateway does.
  */
 import { z } from 'zod';
+import { MemorySyncStorage } from '../../sync/memory-storage.js';
+import { createHandlers } from '../../worker/handlers/index.js';
+import { MemorySessionStore } from '../../worker/session.js';
 import {
   open,
   randomHandshake,
@@ -124,4 +127,25 @@ export function fakeApi(mode: Mode, script: (call: SeenCall, attempt: number) =>
 /** Transport options around a fake fetch, with a fixed clock. */
 export function transportFor(mode: Mode, fetch: typeof globalThis.fetch) {
   return { mode, gatewayPath: '/api/gw', fetch, nowSeconds: () => 1_767_225_600 };
+}
+
+/**
+ * The worker's handlers for a logged-in user (token `tok-1`) over a scripted envelope API, with
+ * the sync engine on in-memory storage; `online` is read at each call.
+ */
+export async function loggedInHandlers(
+  script: (call: SeenCall, attempt: number) => Reply,
+  options: { userId?: string; online?: () => boolean } = {},
+) {
+  const api = fakeApi('envelope', script);
+  const session = new MemorySessionStore();
+  await session.saveSession({ token: 'tok-1', userId: options.userId ?? '42', email: 'a@example.com' });
+  const storage = new MemorySyncStorage();
+  const handlers = createHandlers({
+    transport: transportFor('envelope', api.fetch),
+    session,
+    queue: { sleep: async () => {}, debounceMs: 0 },
+    sync: { storage, online: options.online ?? (() => true) },
+  });
+  return { handlers, seen: api.seen, session, storage };
 }

@@ -50,6 +50,7 @@ describe('the handler map', () => {
       'hosting-config',
       'logout-discard',
       'logout-pending-count',
+      'otc-info',
       'outbox-cancel',
       'outbox-dismiss',
       'outbox-drain',

@@ -10,10 +10,7 @@ import { Dexie } from 'dexie';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { TeamInfoData, TeamMembersData } from '../../contract/api/team.js';
 import { openUserDb } from '../../sync/databases.js';
-import { MemorySyncStorage } from '../../sync/memory-storage.js';
-import { createHandlers } from '../../worker/handlers/index.js';
-import { MemorySessionStore } from '../../worker/session.js';
-import { fakeApi, ok, refusal, transportFor, type Reply, type SeenCall } from './fake-api.js';
+import { loggedInHandlers, ok, refusal, type Reply, type SeenCall } from './fake-api.js';
 
 const USER = '42';
 
@@ -52,16 +49,7 @@ const members = (generation: number, nextCursor: string | null, ids: string[]): 
 });
 
 async function setup(script: (call: SeenCall, attempt: number) => Reply) {
-  const api = fakeApi('envelope', script);
-  const session = new MemorySessionStore();
-  await session.saveSession({ token: 'tok-1', userId: USER, email: 'a@example.com' });
-  const handlers = createHandlers({
-    transport: transportFor('envelope', api.fetch),
-    session,
-    queue: { sleep: async () => {}, debounceMs: 0 },
-    sync: { storage: new MemorySyncStorage(), online: () => true },
-  });
-  return { handlers, seen: api.seen };
+  return loggedInHandlers(script, { userId: USER });
 }
 
 async function stored() {

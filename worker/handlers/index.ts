@@ -25,6 +25,7 @@ import { exchangeHandlers } from './exchange.handlers.js';
 import { hostingHandlers } from './hosting.handlers.js';
 import { dividendHandlers } from './dividend.handlers.js';
 import { teamHandlers } from './team.handlers.js';
+import { otcHandlers } from './otc.handlers.js';
 
 // `never` parameters accept a handler of any parameter type (parameters are contravariant).
 type Handler = (...params: never[]) => Promise<unknown>;
@@ -103,6 +104,7 @@ export function createHandlers(deps: WorkerDeps) {
     dividendHandlers(handlerDeps),
     hostingHandlers(handlerDeps),
     teamHandlers(handlerDeps),
+    otcHandlers(handlerDeps),
   );
 }
 

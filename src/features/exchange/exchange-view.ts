@@ -21,6 +21,9 @@ import {
   parseUserAmount,
   type Minor,
 } from '../../../contract/money.js';
+import { ratePercent, shownAmount } from '../../ui/amounts.js';
+
+export { ratePercent, shownAmount };
 
 export { ASSETS_OF, EXCHANGE_DIRECTIONS, type ExchangeDirection };
 
@@ -115,16 +118,6 @@ export function quoteView(
   };
 }
 
-/** A fee rate as a percentage, exactly ("0.002" -> "0.2%", "0.0015" -> "0.15%", "0" -> "0%"). Pure. */
-export function ratePercent(rate: string): string {
-  if (!isFeeRate(rate)) return rate;
-  const fraction = rate.split('.')[1] ?? '';
-  const digits = `0${fraction.padEnd(2, '0')}`;
-  const whole = digits.slice(0, 3).replace(/^0+(?=\d)/, '');
-  const rest = digits.slice(3).replace(/0+$/, '');
-  return `${whole}${rest ? `.${rest}` : ''}%`;
-}
-
 /** The newer of two price versions (digit strings; null: none), so a pulled price change is noticed. Pure. */
 export function newerVersion(a: string | null | undefined, b: string | null | undefined): string | null {
   if (a == null || !/^\d+$/.test(a)) return b != null && /^\d+$/.test(b) ? b : null;
@@ -132,42 +125,4 @@ export function newerVersion(a: string | null | undefined, b: string | null | un
   return BigInt(b) > BigInt(a) ? b : a;
 }
 
-/**
- * How a settled exchange command reads: `done`; `stale` for the 409 of a changed price (the page
- * shows the new price and asks to confirm again); `refused` with the server's message;
- * `expired` (never sent within its minute); `cancelled`. Null while queued or sending. Pure.
- */
-export type CommandOutcome =
-  | { kind: 'done' }
-  | { kind: 'stale'; message: string }
-  | { kind: 'refused'; code: number; message: string }
-  | { kind: 'expired' }
-  | { kind: 'cancelled' };
-
-export function commandOutcome(command: {
-  state: string;
-  answer: { code: number; message: string } | null;
-}): CommandOutcome | null {
-  switch (command.state) {
-    case 'confirmed':
-      return { kind: 'done' };
-    case 'rejected': {
-      const answer = command.answer ?? { code: 500, message: '' };
-      return answer.code === 409
-        ? { kind: 'stale', message: answer.message }
-        : { kind: 'refused', code: answer.code, message: answer.message };
-    }
-    case 'expired':
-      return { kind: 'expired' };
-    case 'cancelled':
-      return { kind: 'cancelled' };
-    default:
-      return null;
-  }
-}
-
-/** A wire amount as shown: exact, trailing zeros dropped; kept as is when it is not one. Pure. */
-export function shownAmount(amount: string): string {
-  const parsed = parseOrNull(amount, parseMoney);
-  return parsed === null ? amount : formatMoney(parsed);
-}
+export { pricedOutcome as commandOutcome } from '../outbox/command-outcome.js';

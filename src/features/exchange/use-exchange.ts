@@ -5,27 +5,12 @@
  * exchanges. Import from lazy pages only (it loads the collections' schemas through src/db).
  */
 import { useLiveQuery } from 'dexie-react-hooks';
-import { useCallback, useEffect, useState } from 'react';
 import type { PriceRecord } from '../../../contract/api/account.js';
 import type { ExchangeIndexData, ExchangeRecord } from '../../../contract/api/exchange.js';
 import type { OutboxRecord } from '../../../sync/commands.js';
-import { useOutcome } from '../../app/outcome.js';
+import { useServerRead, type ReadState } from '../../app/use-server-read.js';
 import { send } from '../../app/worker-client.js';
 import { accountDatabase, publicDatabase, type ActiveAccount } from '../../db/sync-db.js';
-
-/**
- * Where the terms stand: `loading` (asked, no answer yet), `ready` (the server answered),
- * `unavailable` (no answer: offline or the server unreachable), `refused` (told as a toast).
- */
-export type TermsState = 'loading' | 'ready' | 'unavailable' | 'refused';
-
-export interface TermsView {
-  /** The last answer for this account, kept while a new one is asked for; null before the first. */
-  terms: ExchangeIndexData | null;
-  state: TermsState;
-  /** Asks the server again. */
-  reload: () => void;
-}
 
 /** The RAB price as last pulled (the public `prices` record): undefined while loading, null before it was synced. */
 export function useSyncedPrice(): PriceRecord | null | undefined {
@@ -35,45 +20,17 @@ export function useSyncedPrice(): PriceRecord | null | undefined {
 /**
  * /api/v1/exchange/index for the account, asked again on `reload`, when the link comes back and
  * when a price version other than the one shown is pulled (`pulledVersion`), so the quote follows
- * the operators' price live. A refusal follows the body-code rules (useOutcome).
+ * the operators' price live.
  */
 export function useExchangeTerms(
   accountId: string,
   online: boolean,
   pulledVersion: string | null,
-): TermsView {
-  const handle = useOutcome();
-  const [round, setRound] = useState(0);
-  const [last, setLast] = useState<{ accountId: string; terms: ExchangeIndexData } | null>(null);
-  const [answered, setAnswered] = useState<{ key: string; state: TermsState } | null>(null);
-  const reload = useCallback(() => setRound((value) => value + 1), []);
-  const key = `${accountId}/${String(online)}/${pulledVersion ?? ''}/${round}`;
-
-  useEffect(() => {
-    let live = true;
-    void send('exchange-index', { accountId }).then((outcome) => {
-      if (!live) return;
-      if (outcome.kind === 'ok') {
-        setLast({ accountId, terms: outcome.data });
-        setAnswered({ key, state: 'ready' });
-      } else if (outcome.kind === 'transport') {
-        // Told on the page (an exchange needs a connection), not as a toast.
-        setAnswered({ key, state: 'unavailable' });
-      } else {
-        setAnswered({ key, state: 'refused' });
-        handle(outcome);
-      }
-    });
-    return () => {
-      live = false;
-    };
-  }, [key, accountId, handle]);
-
-  return {
-    terms: last?.accountId === accountId ? last.terms : null,
-    state: answered?.key === key ? answered.state : 'loading',
-    reload,
-  };
+): { terms: ExchangeIndexData | null; state: ReadState; reload: () => void } {
+  const read = useServerRead(accountId, `${String(online)}/${pulledVersion ?? ''}`, () =>
+    send('exchange-index', { accountId }),
+  );
+  return { terms: read.data, state: read.state, reload: read.reload };
 }
 
 export type ExchangeCommand = Extract<OutboxRecord, { kind: 'exchange-submit' }>;
@@ -87,9 +44,4 @@ export function useExchanges(active: ActiveAccount, limit: number): ExchangeReco
   );
 }
 
-/** Pulls once when the page opens, so the price and the records are as fresh as the link allows. */
-export function usePullOnOpen(): void {
-  useEffect(() => {
-    void send('sync-pull');
-  }, []);
-}
+export { usePullOnOpen } from '../../app/use-pull-on-open.js';

@@ -7,7 +7,7 @@
  */
 import type { TFunction } from 'i18next';
 import { Button } from 'antd-mobile';
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { HostingChangeRecord, HostingOrderRecord } from '../../../contract/api/hosting.js';
 import type { HostingCommand } from '../../../sync/commands.js';
@@ -16,6 +16,7 @@ import { serverNow } from '../../app/server-clock.js';
 import { send } from '../../app/worker-client.js';
 import type { ActiveAccount } from '../../db/sync-db.js';
 import { AsOf } from '../../ui/AsOf.js';
+import { ConfirmDialog } from '../../ui/ConfirmDialog.js';
 import { DateTime } from '../../ui/DateTime.js';
 import { Field } from '../../ui/Field.js';
 import { toast } from '../../ui/toast.js';
@@ -168,7 +169,7 @@ function OrderItem({
           {t('hosting.progress', { done: progress.daysDone, days: progress.days, percent: progress.percent })}
         </p>
       </div>
-      <dl className="hosting-figures hosting-order__figures">
+      <dl className="figures hosting-order__figures">
         <Figure label={t('hosting.daily_rate')} value={ratePercent(order.dailyRate)} />
         <Figure label={t('hosting.term')} value={t('hosting.term_days', { count: order.days })} />
         <Figure label={t('hosting.accrued')} value={`${shownAmount(order.accruedInterest)} USDT`} />
@@ -453,7 +454,7 @@ function ChangeFigures({ preview }: { preview: ChangePreview }) {
   switch (preview.kind) {
     case 'add':
       return (
-        <dl className="hosting-figures" aria-live="polite">
+        <dl className="figures" aria-live="polite">
           <Figure label={t('hosting.figure_added')} value={`${preview.amount} USDT`} />
           <Figure
             label={t('hosting.figure_principal_after')}
@@ -468,7 +469,7 @@ function ChangeFigures({ preview }: { preview: ChangePreview }) {
       );
     case 'sub':
       return (
-        <dl className="hosting-figures" aria-live="polite">
+        <dl className="figures" aria-live="polite">
           <Figure label={t('hosting.figure_taken_out')} value={`${preview.amount} USDT`} />
           <Figure
             label={t('hosting.figure_penalty', { rate: preview.penaltyRate })}
@@ -487,7 +488,7 @@ function ChangeFigures({ preview }: { preview: ChangePreview }) {
               {t('hosting.sub_becomes_redeem', { minimum: preview.becauseMinimum })}
             </p>
           )}
-          <dl className="hosting-figures">
+          <dl className="figures">
             <Figure label={t('hosting.figure_principal')} value={`${preview.principal} USDT`} />
             <Figure
               label={
@@ -505,59 +506,6 @@ function ChangeFigures({ preview }: { preview: ChangePreview }) {
     default:
       return null;
   }
-}
-
-/** A modal confirmation (a native <dialog>): its title, the figures, confirm and cancel. */
-function ConfirmDialog({
-  title,
-  subtitle,
-  confirmLabel,
-  busy,
-  onConfirm,
-  onClose,
-  children,
-}: {
-  title: string;
-  subtitle: string;
-  confirmLabel: string;
-  busy: boolean;
-  onConfirm: () => void;
-  onClose: () => void;
-  children: ReactNode;
-}) {
-  const { t } = useTranslation();
-  const dialog = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
-  useEffect(() => {
-    const element = dialog.current;
-    if (element && !element.open) element.showModal();
-    return () => element?.close();
-  }, []);
-  return (
-    <dialog
-      ref={dialog}
-      className="hosting-dialog"
-      aria-labelledby={titleId}
-      onCancel={(event) => {
-        event.preventDefault();
-        onClose();
-      }}
-    >
-      <h2 id={titleId} className="hosting-dialog__title">
-        {title}
-      </h2>
-      <p className="muted hosting-dialog__subtitle">{subtitle}</p>
-      {children}
-      <div className="hosting-dialog__actions">
-        <Button block onClick={onClose}>
-          {t('hosting.cancel')}
-        </Button>
-        <Button block color="primary" loading={busy} onClick={onConfirm}>
-          {confirmLabel}
-        </Button>
-      </div>
-    </dialog>
-  );
 }
 
 /** An order's change records (the operator-log), newest first. */

@@ -22,12 +22,4 @@ export function useAmountProblemText() {
   };
 }
 
-/** One figure of a <dl>: its label and value; `strong` for the one that matters most. */
-export function Figure({ label, value, strong = false }: { label: string; value: string; strong?: boolean }) {
-  return (
-    <div className={strong ? 'hosting-figures__strong' : undefined}>
-      <dt>{label}</dt>
-      <dd>{value}</dd>
-    </div>
-  );
-}
+export { Figure } from '../../ui/Figure.js';

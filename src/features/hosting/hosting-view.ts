@@ -19,6 +19,9 @@ import {
 } from '../../../contract/hosting-interest.js';
 import { formatMoney, minor, MoneyFormatError, parseMoney, type Minor } from '../../../contract/money.js';
 import { AMOUNT_PATTERN } from '../../../contract/validation.js';
+import { ratePercent, shownAmount } from '../../ui/amounts.js';
+
+export { ratePercent, shownAmount };
 
 /** Income lines read from IndexedDB at first, and added each time "more" is pressed. */
 export const INCOME_PAGE = 20;
@@ -82,25 +85,6 @@ function moneyOf(text: string): Minor | null {
 
 function rateOf(text: string): Rate | null {
   return isRate(text) ? parseRate(text) : null;
-}
-
-/** A wire amount as shown: exact, trailing zeros dropped; kept as is when it is not one. Pure. */
-export function shownAmount(amount: string): string {
-  const parsed = moneyOf(amount);
-  return parsed === null ? amount : formatMoney(parsed);
-}
-
-/**
- * An exact decimal rate as a percentage ("0.0035" -> "0.35%", "0.01" -> "1%", "0" -> "0%"): the
- * decimal point moved two places in the digits, never through a float. Kept as is when it is not
- * a rate. Pure.
- */
-export function ratePercent(rate: string): string {
-  if (!isRate(rate)) return rate;
-  const digits = (rate.split('.')[1] ?? '').padEnd(2, '0');
-  const whole = digits.slice(0, 2).replace(/^0(?=\d)/, '');
-  const rest = digits.slice(2).replace(/0+$/, '');
-  return `${whole}${rest ? `.${rest}` : ''}%`;
 }
 
 /** A product's or order's name in `locale`: the Simplified Chinese one, else the English one, else any. */
@@ -395,33 +379,4 @@ export function signedChange(amount: string): { text: string; direction: 'in' | 
   return shown.startsWith('-') ? { text: shown, direction: 'out' } : { text: `+${shown}`, direction: 'in' };
 }
 
-/**
- * How a settled command reads: `done`; `refused` with the server's code and message (300, 4900
- * and 4901 then redirect); `expired` (never sent in time); `cancelled`. Null while queued or
- * sending. Pure.
- */
-export type CommandOutcome =
-  | { kind: 'done' }
-  | { kind: 'refused'; code: number; message: string }
-  | { kind: 'expired' }
-  | { kind: 'cancelled' };
-
-export function commandOutcome(command: {
-  state: string;
-  answer: { code: number; message: string } | null;
-}): CommandOutcome | null {
-  switch (command.state) {
-    case 'confirmed':
-      return { kind: 'done' };
-    case 'rejected': {
-      const answer = command.answer ?? { code: 500, message: '' };
-      return { kind: 'refused', code: answer.code, message: answer.message };
-    }
-    case 'expired':
-      return { kind: 'expired' };
-    case 'cancelled':
-      return { kind: 'cancelled' };
-    default:
-      return null;
-  }
-}
+export { commandOutcome, type CommandOutcome } from '../outbox/command-outcome.js';

@@ -124,9 +124,4 @@ export function useHostingCommand(userId: string, id: string | null): HostingCom
   }, [userId, id]);
 }
 
-/** Pulls once when the tab opens, so orders and income are as fresh as the link allows. */
-export function usePullOnOpen(): void {
-  useEffect(() => {
-    void send('sync-pull');
-  }, []);
-}
+export { usePullOnOpen } from '../../app/use-pull-on-open.js';

@@ -20,6 +20,9 @@ import {
   totalHashPower,
 } from '../../../contract/machine-output.js';
 import { formatMoney, minor, MoneyFormatError, parseMoney, type Minor } from '../../../contract/money.js';
+import { shownAmount } from '../../ui/amounts.js';
+
+export { shownAmount };
 
 /** Lines read from IndexedDB at first, and added each time "more" is pressed. */
 export const MACHINE_PAGE = 20;
@@ -207,38 +210,4 @@ export function ticketCounts(tickets: readonly Pick<TicketRecord, 'status'>[]): 
   return { available, used: tickets.length - available };
 }
 
-/**
- * How a settled buy or rent command reads: `done`; `refused` with the server's code and message;
- * `expired` (never sent within its minute); `cancelled`. Null while queued or sending. Pure.
- */
-export type CommandOutcome =
-  | { kind: 'done' }
-  | { kind: 'refused'; code: number; message: string }
-  | { kind: 'expired' }
-  | { kind: 'cancelled' };
-
-export function commandOutcome(command: {
-  state: string;
-  answer: { code: number; message: string } | null;
-}): CommandOutcome | null {
-  switch (command.state) {
-    case 'confirmed':
-      return { kind: 'done' };
-    case 'rejected': {
-      const answer = command.answer ?? { code: 500, message: '' };
-      return { kind: 'refused', code: answer.code, message: answer.message };
-    }
-    case 'expired':
-      return { kind: 'expired' };
-    case 'cancelled':
-      return { kind: 'cancelled' };
-    default:
-      return null;
-  }
-}
-
-/** A wire amount as shown: exact, trailing zeros dropped; kept as is when it is not one. Pure. */
-export function shownAmount(amount: string): string {
-  const parsed = moneyOrNull(amount);
-  return parsed === null ? amount : formatMoney(parsed);
-}
+export { commandOutcome, type CommandOutcome } from '../outbox/command-outcome.js';

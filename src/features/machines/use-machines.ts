@@ -7,7 +7,6 @@
  */
 import { Dexie } from 'dexie';
 import { useLiveQuery } from 'dexie-react-hooks';
-import { useEffect } from 'react';
 import type { IncomeRecord } from '../../../contract/api/income.js';
 import type {
   MachineRecord,
@@ -16,7 +15,6 @@ import type {
   TicketStatus,
 } from '../../../contract/api/machine.js';
 import type { OutboxRecord } from '../../../sync/commands.js';
-import { send } from '../../app/worker-client.js';
 import { accountDatabase, publicDatabase, userDatabase, type ActiveAccount } from '../../db/sync-db.js';
 
 /** The machines on offer (active), in the operators' order (by id); undefined while loading. */
@@ -106,9 +104,4 @@ export function useMachineCommand(
   }, [userId, accountId, machineId, id]);
 }
 
-/** Pulls once when the page opens, so the figures are as fresh as the link allows. */
-export function usePullOnOpen(): void {
-  useEffect(() => {
-    void send('sync-pull');
-  }, []);
-}
+export { usePullOnOpen } from '../../app/use-pull-on-open.js';

@@ -161,6 +161,11 @@ function summaryOf(row: OutboxRecord): string {
     case 'hosting-sub':
       return `${row.params.amount} USDT`;
     case 'hosting-redeem':
+    case 'otc-cancel':
       return `#${row.params.orderId}`;
+    case 'otc-buy':
+    case 'otc-sell':
+    case 'otc-take':
+      return `${row.params.volume} RAB × ${row.params.price} USDT`;
   }
 }

@@ -5,24 +5,18 @@
  * pages only (it loads the collections' schemas through src/db).
  */
 import { useLiveQuery } from 'dexie-react-hooks';
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import type { WithdrawIndexData, WithdrawalRecord } from '../../../contract/api/withdraw.js';
 import type { OutboxRecord } from '../../../sync/commands.js';
-import { useOutcome } from '../../app/outcome.js';
+import { useServerRead, type ReadState } from '../../app/use-server-read.js';
 import { noteServerTime, serverNow } from '../../app/server-clock.js';
 import { send } from '../../app/worker-client.js';
 import { accountDatabase, type ActiveAccount } from '../../db/sync-db.js';
 
-/**
- * Where the terms stand: `loading` (asked, no answer yet), `ready` (the server answered),
- * `unavailable` (no answer: offline or the server unreachable), `refused` (told as a toast).
- */
-export type TermsState = 'loading' | 'ready' | 'unavailable' | 'refused';
-
 export interface TermsView {
   /** The last answer for this account, kept while a new one is asked for; null before the first. */
   terms: WithdrawIndexData | null;
-  state: TermsState;
+  state: ReadState;
   /** Asks the server again. */
   reload: () => void;
 }
@@ -30,40 +24,19 @@ export interface TermsView {
 /**
  * /api/v1/withdraw/index for the account (and the chosen method, whose usability the server then
  * gives), asked again on `reload`, when the method changes, when the link comes back and when the
- * window opens or closes. A refusal follows the body-code rules (useOutcome).
+ * window opens or closes.
  */
 export function useWithdrawTerms(accountId: string, methodId: string | null, online: boolean): TermsView {
-  const handle = useOutcome();
-  const [round, setRound] = useState(0);
-  const [last, setLast] = useState<{ accountId: string; terms: WithdrawIndexData } | null>(null);
-  const [answered, setAnswered] = useState<{ key: string; state: TermsState } | null>(null);
-  const reload = useCallback(() => setRound((value) => value + 1), []);
-  const key = `${accountId}/${methodId ?? ''}/${String(online)}/${round}`;
+  const {
+    data: terms,
+    state,
+    reload,
+  } = useServerRead(accountId, `${methodId ?? ''}/${String(online)}`, async () => {
+    const outcome = await send('withdraw-index', methodId === null ? { accountId } : { accountId, methodId });
+    if (outcome.kind === 'ok') noteServerTime(outcome.data.serverTime);
+    return outcome;
+  });
 
-  useEffect(() => {
-    let live = true;
-    void send('withdraw-index', methodId === null ? { accountId } : { accountId, methodId }).then(
-      (outcome) => {
-        if (!live) return;
-        if (outcome.kind === 'ok') {
-          noteServerTime(outcome.data.serverTime);
-          setLast({ accountId, terms: outcome.data });
-          setAnswered({ key, state: 'ready' });
-        } else if (outcome.kind === 'transport') {
-          // Told on the page (a withdrawal needs a connection), not as a toast.
-          setAnswered({ key, state: 'unavailable' });
-        } else {
-          setAnswered({ key, state: 'refused' });
-          handle(outcome);
-        }
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [key, accountId, methodId, handle]);
-
-  const terms = last?.accountId === accountId ? last.terms : null;
   // The window opens or closes at a known time: ask again then, so "open" is never stale.
   const turn = terms === null ? null : (terms.window.closesAt ?? terms.window.nextOpen);
   useEffect(() => {
@@ -74,7 +47,7 @@ export function useWithdrawTerms(accountId: string, methodId: string | null, onl
     return () => clearTimeout(timer);
   }, [turn, reload]);
 
-  return { terms, state: answered?.key === key ? answered.state : 'loading', reload };
+  return { terms, state, reload };
 }
 
 export type WithdrawCommand = Extract<OutboxRecord, { kind: 'withdraw-create' }>;

@@ -1,0 +1,485 @@
+/**
+ * The Trading tab's two forms: listing an order (its side, volume, price and whether it may be
+ * taken in parts, with what listing holds now, the maker's fee and what filling it whole brings,
+ * all shown before confirming), and taking an order from the book (the volume, what the user pays,
+ * the taker's fee and the amount received). Both are outbox commands sent only while online and
+ * expired after a minute: they carry the price the user saw and the trade password, which is
+ * blanked once they settle. A take of an order that changed meanwhile is refused (409) with the
+ * order's new state; the page says so and the book is pulled again.
+ */
+import { Button } from 'antd-mobile';
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { OtcBookRecord } from '../../../contract/api/otc.js';
+import { checkPassword } from '../../../contract/validation.js';
+import type { EnqueueInput, OutboxRecord } from '../../../sync/commands.js';
+import { useOutcome } from '../../app/outcome.js';
+import { send } from '../../app/worker-client.js';
+import type { ActiveAccount } from '../../db/sync-db.js';
+import { ratePercent, shownAmount } from '../../ui/amounts.js';
+import { Choice } from '../../ui/Choice.js';
+import { Field } from '../../ui/Field.js';
+import { Figure } from '../../ui/Figure.js';
+import { toast } from '../../ui/toast.js';
+import { useChecks } from '../auth/messages.js';
+import { useForm } from '../auth/use-form.js';
+import { pricedOutcome, useSettled, type PricedOutcome } from '../outbox/command-outcome.js';
+import { useRefusalMessage } from '../outbox/messages.js';
+import { useAccountCommand } from '../outbox/use-account-command.js';
+import {
+  isOpen,
+  listingView,
+  OTC_SIDES,
+  takeView,
+  type ListingView,
+  type OtcSide,
+  type OtcTerms,
+  type TakeView,
+} from './otc-view.js';
+
+type OtcKind = 'otc-buy' | 'otc-sell' | 'otc-take';
+type Command<K extends OtcKind = OtcKind> = Extract<OutboxRecord, { kind: K }>;
+type Input = Extract<EnqueueInput, { kind: OtcKind }>;
+
+/**
+ * What a form does with its command: enqueue it (refusals at the worker's edge shown beside the
+ * field they name), follow it to its end, and tell the end once.
+ */
+function useOtcCommand(
+  kind: OtcKind,
+  active: ActiveAccount,
+  fields: readonly string[],
+  show: (field: string, message: string) => void,
+  onSettled: (command: Command, outcome: PricedOutcome) => void,
+) {
+  const { t } = useTranslation();
+  const handle = useOutcome();
+  const refusal = useRefusalMessage();
+  const [commandId, setCommandId] = useState<string | null>(null);
+  const [enqueuing, setEnqueuing] = useState(false);
+  const [notice, setNotice] = useState<string | null>(null);
+  const command = useAccountCommand(kind, active, commandId);
+
+  useSettled(command, pricedOutcome, (settled, outcome) => {
+    switch (outcome.kind) {
+      case 'stale':
+        setNotice(t('trading.changed', { message: outcome.message }));
+        void send('sync-pull');
+        break;
+      case 'refused':
+        // 300 goes to the trade password page after 1.5 s, 401 to login; the rest is a toast too.
+        handle({ kind: 'refused', code: outcome.code, message: outcome.message, data: null });
+        setNotice(t('trading.refused', { message: outcome.message }));
+        break;
+      case 'expired':
+        setNotice(t('trading.expired'));
+        break;
+      case 'cancelled':
+        setNotice(t('trading.cancelled'));
+        break;
+      case 'done':
+        setNotice(null);
+        break;
+    }
+    onSettled(settled, outcome);
+    // Told here: it need not wait on the pending-changes page for the user too.
+    if (outcome.kind !== 'done' && outcome.kind !== 'cancelled')
+      void send('outbox-dismiss', { id: settled.id });
+  });
+
+  const enqueue = async (params: Input['params']) => {
+    setNotice(null);
+    setEnqueuing(true);
+    try {
+      // The form passes its own kind's params (checked again at the worker's edge).
+      const result = await send('outbox-enqueue', { kind, params } as Input);
+      if (result.kind === 'refused') {
+        const text = result.reason === 'offline' ? t('trading.offline') : refusal(result);
+        setNotice(text);
+        if (result.reason === 'invalid_input' && fields.includes(result.field)) show(result.field, text);
+        return false;
+      }
+      setCommandId(result.id);
+      return true;
+    } finally {
+      setEnqueuing(false);
+    }
+  };
+
+  const sending =
+    enqueuing || (command != null && (command.state === 'queued' || command.state === 'sending'));
+  return { enqueue, sending, notice };
+}
+
+/** Why the listing cannot go as typed, in the user's language; null when it can (or nothing is typed). */
+function useListingProblem() {
+  const { t } = useTranslation();
+  return (view: ListingView): { field: 'volume' | 'price'; text: string } | null => {
+    switch (view.kind) {
+      case 'closed':
+        return { field: 'price', text: t('server.otc_closed') };
+      case 'empty':
+        return null;
+      case 'invalid':
+        return {
+          field: view.field,
+          text: t(view.field === 'volume' ? 'server.amount_invalid' : 'trading.price_invalid'),
+        };
+      case 'below_minimum':
+        return {
+          field: 'volume',
+          text: t('server.otc_volume_minimum', { minimum: shownAmount(view.minimum) }),
+        };
+      case 'out_of_band':
+        return {
+          field: 'price',
+          text: t('server.otc_price_band', {
+            minPrice: shownAmount(view.minPrice),
+            maxPrice: shownAmount(view.maxPrice),
+          }),
+        };
+      case 'too_large':
+        return { field: 'volume', text: t('server.otc_volume_too_large') };
+      case 'ok':
+        return view.short ? { field: 'volume', text: t('trading.short', { asset: view.heldAsset }) } : null;
+    }
+  };
+}
+
+export function ListForm({
+  active,
+  terms,
+  online,
+  onSettled,
+}: {
+  active: ActiveAccount;
+  terms: OtcTerms | null;
+  online: boolean;
+  onSettled: () => void;
+}) {
+  const { t } = useTranslation();
+  const check = useChecks();
+  const problemOf = useListingProblem();
+  const form = useForm({ volume: '', price: '', tradePassword: '' });
+  const [side, setSide] = useState<OtcSide>('buy');
+  const [splittable, setSplittable] = useState(true);
+  const hintId = useId();
+  const view = listingView(side, form.values.volume, form.values.price, terms);
+  const problem = problemOf(view);
+  const settled = useCallback(
+    (command: Command, outcome: PricedOutcome) => {
+      if (outcome.kind === 'done' && command.kind !== 'otc-take') {
+        toast(
+          t(command.kind === 'otc-buy' ? 'trading.listed_buy' : 'trading.listed_sell', {
+            volume: command.params.volume,
+            price: command.params.price,
+          }),
+        );
+        form.set('volume')('');
+      }
+      onSettled();
+    },
+    // `form.set` is stable.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [onSettled, t],
+  );
+  const buy = useOtcCommand('otc-buy', active, form.sink.fields, form.sink.show, settled);
+  const sell = useOtcCommand('otc-sell', active, form.sink.fields, form.sink.show, settled);
+  const current = side === 'buy' ? buy : sell;
+
+  const onSubmit = form.submit(
+    ({ volume, price, tradePassword }) => ({
+      ...(volume.trim() === '' ? { volume: t('server.field_required', { field: t('trading.volume') }) } : {}),
+      ...(price.trim() === '' ? { price: t('server.field_required', { field: t('trading.price') }) } : {}),
+      ...(problem === null ? {} : { [problem.field]: problem.text }),
+      ...check({ tradePassword: checkPassword(tradePassword) }),
+    }),
+    async ({ volume, price, tradePassword }) => {
+      const params = {
+        accountId: active.accountId,
+        volume: volume.trim(),
+        price: price.trim(),
+        splittable,
+        tradePassword,
+      };
+      if (await current.enqueue(params)) form.set('tradePassword')('');
+    },
+  );
+
+  const disabledReason = !online
+    ? t('trading.offline')
+    : terms !== null && !isOpen(terms)
+      ? t('server.otc_closed')
+      : null;
+
+  return (
+    <form className="card form" onSubmit={onSubmit} noValidate aria-labelledby="otc-list-title">
+      <h2 id="otc-list-title" className="card__title">
+        {t('trading.list_title')}
+      </h2>
+      <Choice
+        legend={t('trading.list_side')}
+        name="otc-list-side"
+        options={OTC_SIDES.map((value) => ({ value, label: t(`trading.list_${value}`) }))}
+        value={side}
+        onChange={setSide}
+      />
+      <Field
+        label={t('trading.volume')}
+        {...form.bind('volume')}
+        inputMode="decimal"
+        autoComplete="off"
+        maxLength={20}
+        required
+      />
+      <Field
+        label={t('trading.price')}
+        {...form.bind('price')}
+        inputMode="decimal"
+        autoComplete="off"
+        maxLength={20}
+        required
+        addon={
+          terms !== null && isOpen(terms) ? (
+            <Button size="small" onClick={() => form.set('price')(shownAmount(terms.guidePrice))}>
+              {t('trading.use_guide')}
+            </Button>
+          ) : undefined
+        }
+      />
+      {terms !== null && isOpen(terms) && (
+        <p className="muted otc-hint">
+          {t('trading.band_line', {
+            minPrice: shownAmount(terms.minPrice),
+            maxPrice: shownAmount(terms.maxPrice),
+          })}
+        </p>
+      )}
+      <label className="otc-check">
+        <input
+          type="checkbox"
+          checked={splittable}
+          onChange={(event) => setSplittable(event.target.checked)}
+        />
+        <span>{t('trading.splittable')}</span>
+      </label>
+      <ListingFigures view={view} side={side} makerFeeRate={terms?.makerFeeRate ?? null} />
+      {problem !== null && view.kind !== 'empty' && (
+        <p className="otc-problem" role="status">
+          {problem.text}
+        </p>
+      )}
+      <Field
+        label={t('trading.trade_password')}
+        type="password"
+        autoComplete="off"
+        maxLength={128}
+        required
+        {...form.bind('tradePassword')}
+      />
+      <Button
+        type="submit"
+        color="primary"
+        block
+        size="large"
+        loading={current.sending}
+        disabled={disabledReason !== null || terms === null}
+        aria-describedby={disabledReason === null ? undefined : hintId}
+      >
+        {t(`trading.submit_${side}`)}
+      </Button>
+      {disabledReason !== null && (
+        <p id={hintId} className="muted otc-hint">
+          {disabledReason}
+        </p>
+      )}
+      <p className="otc-notice" role="alert">
+        {current.sending ? '' : (current.notice ?? '')}
+      </p>
+    </form>
+  );
+}
+
+function ListingFigures({
+  view,
+  side,
+  makerFeeRate,
+}: {
+  view: ListingView;
+  side: OtcSide;
+  makerFeeRate: string | null;
+}) {
+  const { t } = useTranslation();
+  if (view.kind !== 'ok') return <p className="muted otc-figures-empty">{t('trading.figures_empty')}</p>;
+  const fee = t('trading.maker_fee', { rate: makerFeeRate === null ? '' : ratePercent(makerFeeRate) });
+  return (
+    <dl className="figures otc-figures" aria-label={t('trading.figures_title')}>
+      <Figure label={t('trading.total_usdt')} value={`${view.usdt} USDT`} />
+      <Figure label={fee} value={`${view.makerFee} USDT`} />
+      <Figure label={t('trading.held_now')} value={`${view.held} ${view.heldAsset}`} strong />
+      <Figure
+        label={t(side === 'buy' ? 'trading.receive_whole_buy' : 'trading.receive_whole_sell')}
+        value={`${view.receive} ${view.receiveAsset}`}
+      />
+    </dl>
+  );
+}
+
+/** Why the take cannot go as typed, in the user's language; null when it can. */
+function useTakeProblem() {
+  const { t } = useTranslation();
+  return (view: TakeView): string | null => {
+    switch (view.kind) {
+      case 'empty':
+        return t('server.field_required', { field: t('trading.volume') });
+      case 'invalid':
+        return t('server.amount_invalid');
+      case 'too_much':
+        return t('trading.too_much', { remaining: shownAmount(view.remaining) });
+      case 'whole_only':
+        return t('server.otc_not_splittable', { volume: shownAmount(view.volume) });
+      case 'below_minimum':
+        return t('server.otc_volume_minimum', { minimum: shownAmount(view.minimum) });
+      case 'worthless':
+        return t('server.otc_volume_too_small');
+      case 'ok':
+        return view.short ? t('trading.short', { asset: view.payAsset }) : null;
+    }
+  };
+}
+
+/** Taking one order of the book: it opens below the order and closes when done or dismissed. */
+export function TakeForm({
+  active,
+  order,
+  terms,
+  online,
+  onClose,
+  onSettled,
+}: {
+  active: ActiveAccount;
+  order: OtcBookRecord;
+  terms: OtcTerms | null;
+  online: boolean;
+  onClose: () => void;
+  onSettled: () => void;
+}) {
+  const { t } = useTranslation();
+  const check = useChecks();
+  const problemOf = useTakeProblem();
+  const form = useForm({ volume: shownAmount(order.remaining), tradePassword: '' });
+  const titleId = useId();
+  const hintId = useId();
+  const view = takeView(order, form.values.volume, terms);
+  const problem = problemOf(view);
+  const selling = order.side === 'buy';
+  const formRef = useRef<HTMLFormElement>(null);
+  // Opened from a row further down the book: brought into view.
+  useEffect(() => {
+    formRef.current?.scrollIntoView({ block: 'nearest' });
+  }, []);
+  const take = useOtcCommand(
+    'otc-take',
+    active,
+    form.sink.fields,
+    form.sink.show,
+    useCallback(
+      (command: Command, outcome: PricedOutcome) => {
+        if (outcome.kind === 'done' && command.kind === 'otc-take') {
+          const { volume, received } = command.params;
+          toast(
+            t(command.params.side === 'buy' ? 'trading.took_sell' : 'trading.took_buy', { volume, received }),
+          );
+          onClose();
+        }
+        onSettled();
+      },
+      [onClose, onSettled, t],
+    ),
+  );
+
+  const onSubmit = form.submit(
+    ({ tradePassword }) => ({
+      ...(problem === null ? {} : { volume: problem }),
+      ...check({ tradePassword: checkPassword(tradePassword) }),
+    }),
+    async ({ tradePassword }) => {
+      if (view.kind !== 'ok') return;
+      const sent = await take.enqueue({
+        accountId: active.accountId,
+        orderId: order.id,
+        side: order.side,
+        volume: view.volume,
+        price: order.price,
+        received: view.receive,
+        tradePassword,
+      });
+      if (sent) form.set('tradePassword')('');
+    },
+  );
+
+  return (
+    <form ref={formRef} className="otc-take form" onSubmit={onSubmit} noValidate aria-labelledby={titleId}>
+      <h3 id={titleId} className="otc-take__title">
+        {t(selling ? 'trading.take_sell_title' : 'trading.take_buy_title', { id: order.id })}
+      </h3>
+      <p className="muted otc-hint">
+        {order.splittable
+          ? t('trading.take_parts', { remaining: shownAmount(order.remaining) })
+          : t('trading.take_whole', { remaining: shownAmount(order.remaining) })}
+      </p>
+      <Field
+        label={t('trading.volume')}
+        {...form.bind('volume')}
+        inputMode="decimal"
+        autoComplete="off"
+        maxLength={20}
+        readOnly={!order.splittable}
+        required
+      />
+      {view.kind === 'ok' ? (
+        <dl className="figures otc-figures" aria-label={t('trading.figures_title')}>
+          <Figure label={t('trading.you_pay')} value={`${view.pay} ${view.payAsset}`} />
+          <Figure
+            label={t('trading.taker_fee', { rate: ratePercent(order.takerFeeRate) })}
+            value={`${view.takerFee} USDT`}
+          />
+          <Figure label={t('trading.you_receive')} value={`${view.receive} ${view.receiveAsset}`} strong />
+        </dl>
+      ) : null}
+      {problem !== null && form.values.volume.trim() !== '' && (
+        <p className="otc-problem" role="status">
+          {problem}
+        </p>
+      )}
+      <Field
+        label={t('trading.trade_password')}
+        type="password"
+        autoComplete="off"
+        maxLength={128}
+        required
+        {...form.bind('tradePassword')}
+      />
+      <div className="otc-take__actions">
+        <Button onClick={onClose}>{t('common.cancel')}</Button>
+        <Button
+          type="submit"
+          color="primary"
+          loading={take.sending}
+          disabled={!online}
+          aria-describedby={online ? undefined : hintId}
+        >
+          {t(selling ? 'trading.confirm_sell' : 'trading.confirm_buy')}
+        </Button>
+      </div>
+      {!online && (
+        <p id={hintId} className="muted otc-hint">
+          {t('trading.offline')}
+        </p>
+      )}
+      <p className="otc-notice" role="alert">
+        {take.sending ? '' : (take.notice ?? '')}
+      </p>
+    </form>
+  );
+}

@@ -1,0 +1,247 @@
+/**
+ * The OTC market's outbox commands (issue 14): listing a buy or a sell order and taking an order
+ * carry the price the user saw and the trade password, so they are sent only while online,
+ * expire a minute after the user acted and keep the password only until they settle; a take
+ * refused because the order changed (409) holds nothing back and cannot be retried. A cancel
+ * carries neither: it waits for the network for up to an hour and goes in order with the
+ * order's other cancels. On IndexedDB and on the in-memory twin. Also the public database's
+ * upgrade to version 13, which pulls the book again with each order's taker fee rate.
+ */
+import 'fake-indexeddb/auto';
+import { Dexie } from 'dexie';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { MONEY_COMMAND_EXPIRY_MS, ONLINE_COMMAND_EXPIRY_MS } from '../../contract/constants.js';
+import type { EnqueueInput } from '../../sync/commands.js';
+import { openPublicDb, PUBLIC_DB_NAME, PUBLIC_DB_STORES, SYNC_DB_VERSION } from '../../sync/databases.js';
+import { DexieSyncStorage } from '../../sync/dexie-storage.js';
+import { MemorySyncStorage } from '../../sync/memory-storage.js';
+import type { SyncStorage } from '../../sync/storage.js';
+import { MemorySessionStore } from '../../worker/session.js';
+import { deleteAllDatabases, FakeClock, FakeServer, login, tab } from './helpers.js';
+
+const BUY = '/api/v1/otc/buy';
+const SELL = '/api/v1/otc/sell';
+const TAKE = '/api/v1/otc/take';
+const CANCEL = '/api/v1/otc/cancel';
+
+const storages = [
+  ['IndexedDB', () => new DexieSyncStorage()],
+  ['the in-memory twin', () => new MemorySyncStorage()],
+] as const;
+
+/** Hostile overrides go through as the UI could send them: the worker's edge parses them. */
+const listing = (kind: 'otc-buy' | 'otc-sell', overrides: Record<string, unknown> = {}): EnqueueInput =>
+  ({
+    kind,
+    params: {
+      accountId: 'm7',
+      volume: '10.50',
+      price: '0.500000',
+      splittable: 'true',
+      tradePassword: 'trade-secret1',
+      ...overrides,
+    },
+  }) as EnqueueInput;
+
+const take = (overrides: Record<string, string> = {}): EnqueueInput =>
+  ({
+    kind: 'otc-take' as const,
+    params: {
+      accountId: 'm7',
+      orderId: '41',
+      side: 'buy',
+      volume: '3',
+      price: '0.5',
+      received: '1.497',
+      tradePassword: 'trade-secret1',
+      ...overrides,
+    },
+  }) as EnqueueInput;
+
+const cancel = (orderId = '41') => ({ kind: 'otc-cancel' as const, params: { accountId: 'm7', orderId } });
+
+describe.each(storages)('the OTC commands in the outbox on %s', (_name, makeStorage) => {
+  let storage: SyncStorage;
+  let server: FakeServer;
+  let clock: FakeClock;
+  const network = { online: true };
+
+  beforeEach(async () => {
+    await deleteAllDatabases();
+    storage = makeStorage();
+    server = new FakeServer();
+    clock = new FakeClock();
+    network.online = true;
+    server.addAccount('7', 'm7', 100_000_000n);
+  });
+
+  afterEach(() => {
+    if (storage instanceof DexieSyncStorage) storage.close();
+  });
+
+  async function loggedIn() {
+    const session = new MemorySessionStore();
+    const t = tab({ server, storage, clock, session, online: () => network.online });
+    await login(server, session, '7', 'tok-7');
+    return t.engine;
+  }
+
+  const stored = (id: string) => storage.userStores('7').outbox.get(id);
+
+  test('offline a listing or a take is refused at enqueue (it carries a price the user saw): nothing stored, nothing sent', async () => {
+    const engine = await loggedIn();
+    network.online = false;
+    for (const input of [listing('otc-buy'), listing('otc-sell'), take()])
+      expect(await engine.enqueue(input)).toEqual({ kind: 'refused', reason: 'offline' });
+    expect(await engine.pendingCount()).toBe(0);
+    network.online = true;
+    await engine.drain();
+    expect(server.seen).toHaveLength(0);
+  });
+
+  test('a volume with 3 decimals, a price of letters or a splittable of "maybe" is refused at enqueue naming the field', async () => {
+    const engine = await loggedIn();
+    for (const [field, value] of [
+      ['volume', '1.001'],
+      ['price', 'abc'],
+      ['splittable', 'maybe'],
+    ] as const) {
+      expect(await engine.enqueue(listing('otc-buy', { [field]: value }))).toMatchObject({
+        kind: 'refused',
+        reason: 'invalid_input',
+        field,
+      });
+    }
+    expect(await engine.enqueue(take({ volume: '0' }))).toMatchObject({
+      reason: 'invalid_input',
+      field: 'volume',
+    });
+  });
+
+  test.each([
+    ['otc-buy', BUY],
+    ['otc-sell', SELL],
+  ] as const)(
+    'online %s is sent to its route with its key, volume and price normalised and splittable a boolean; confirmed, its trade password blanked, its account pulled',
+    async (kind, uri) => {
+      const engine = await loggedIn();
+      const queued = await engine.enqueue(listing(kind));
+      if (queued.kind !== 'ok') throw new Error('refused');
+      expect(await stored(queued.id)).toMatchObject({
+        state: 'queued',
+        resource: `otc:new:${queued.id}`,
+        expiresAtMs: clock.now() + ONLINE_COMMAND_EXPIRY_MS,
+      });
+
+      const drained = await engine.drain();
+
+      expect(drained.confirmed).toEqual([queued.id]);
+      expect(server.seenOn(uri)).toEqual([
+        {
+          uri,
+          key: queued.id,
+          token: 'tok-7',
+          params: {
+            accountId: 'm7',
+            volume: '10.5',
+            price: '0.5',
+            splittable: true,
+            tradePassword: 'trade-secret1',
+          },
+        },
+      ]);
+      expect(await stored(queued.id)).toMatchObject({
+        state: 'confirmed',
+        params: { volume: '10.5', price: '0.5', splittable: true, tradePassword: '' },
+      });
+      expect(drained.pull).toMatchObject({ status: 'done', accountId: 'm7' });
+    },
+  );
+
+  test('a take sends the order, the volume and the price seen, never the side or the amount shown; refused as changed (409) it cannot be retried and holds nothing back', async () => {
+    const engine = await loggedIn();
+    server.refuse = (call) =>
+      call.uri === TAKE && call.params['price'] === '0.5'
+        ? { code: 409, message: 'This order has changed (now completed). Nothing was traded' }
+        : null;
+    const stale = await engine.enqueue(take());
+    if (stale.kind !== 'ok') throw new Error('refused at enqueue');
+    expect((await engine.drain()).rejected).toEqual([stale.id]);
+    expect(server.seenOn(TAKE)[0]?.params).toEqual({
+      accountId: 'm7',
+      orderId: '41',
+      volume: '3',
+      price: '0.5',
+      tradePassword: 'trade-secret1',
+    });
+    expect(await stored(stale.id)).toMatchObject({
+      state: 'rejected',
+      answer: { code: 409 },
+      params: { side: 'buy', received: '1.497', tradePassword: '' },
+    });
+    expect(await engine.retry(stale.id)).toMatchObject({ kind: 'refused', reason: 'not_retryable' });
+
+    const other = await engine.enqueue(take({ price: '0.51' }));
+    expect((await engine.drain()).confirmed).toEqual([other.kind === 'ok' ? other.id : '']);
+  });
+
+  test('a listing not sent within a minute of the user acting expires, never sent, its trade password blanked', async () => {
+    const engine = await loggedIn();
+    const queued = await engine.enqueue(listing('otc-sell'));
+    if (queued.kind !== 'ok') throw new Error('refused');
+    network.online = false;
+    expect((await engine.drain()).status).toBe('offline');
+    await clock.advance(ONLINE_COMMAND_EXPIRY_MS, 1_000);
+    network.online = true;
+    expect((await engine.drain()).expired).toEqual([queued.id]);
+    expect(server.seenOn(SELL)).toHaveLength(0);
+    expect(await stored(queued.id)).toMatchObject({ state: 'expired', params: { tradePassword: '' } });
+  });
+
+  test('a cancel waits offline and is sent (the order id only) once the link is back, within the hour of a money command', async () => {
+    const engine = await loggedIn();
+    network.online = false;
+    const queued = await engine.enqueue(cancel());
+    if (queued.kind !== 'ok') throw new Error('refused');
+    expect(await stored(queued.id)).toMatchObject({
+      state: 'queued',
+      resource: 'otc:order:41',
+      expiresAtMs: clock.now() + MONEY_COMMAND_EXPIRY_MS,
+    });
+    expect((await engine.drain()).status).toBe('offline');
+
+    network.online = true;
+    const drained = await engine.drain();
+    expect(drained.confirmed).toEqual([queued.id]);
+    expect(server.seenOn(CANCEL)).toEqual([
+      { uri: CANCEL, key: queued.id, token: 'tok-7', params: { orderId: '41' } },
+    ]);
+    expect(drained.pull).toMatchObject({ status: 'done', accountId: 'm7' });
+  });
+});
+
+describe('the public database at version 13', () => {
+  beforeEach(deleteAllDatabases);
+
+  test('an otc_book saved by version 12 (without takerFeeRate) is emptied and its cursor forgotten, so the book is pulled whole again; the other collections stay', async () => {
+    expect(SYNC_DB_VERSION).toBe(13);
+    const old = new Dexie(PUBLIC_DB_NAME);
+    old.version(12).stores(PUBLIC_DB_STORES);
+    await old
+      .table('otc_book')
+      .put({ id: '5', side: 'buy', price: '0.5', createdAt: '2026-01-05T02:00:00.000Z' });
+    await old.table('news').put({ id: '1', createdAt: '2026-01-05T02:00:00.000Z' });
+    await old.table('cursors').bulkPut([
+      { collection: 'otc_book', cursor: '9', syncedAt: null },
+      { collection: 'news', cursor: '3', syncedAt: null },
+    ]);
+    old.close();
+
+    const db = openPublicDb();
+    expect(await db.otc_book.count()).toBe(0);
+    expect(await db.cursors.get('otc_book')).toBeUndefined();
+    expect(await db.cursors.get('news')).toMatchObject({ cursor: '3' });
+    expect(await db.news.count()).toBe(1);
+    db.close();
+  });
+});

@@ -1,0 +1,62 @@
+/**
+ * The OTC market in the worker (issue 14): `otc-info` reads the guide price, its band, the fee
+ * rates, the minimum and the account's money now and keeps nothing (offline it is a transport
+ * failure, never an old band); an answer of another shape is not trusted.
+ */
+import 'fake-indexeddb/auto';
+import { Dexie } from 'dexie';
+import { afterEach, describe, expect, test } from 'vitest';
+import type { OtcInfoData } from '../../contract/api/otc.js';
+import { loggedInHandlers, ok, refusal } from './fake-api.js';
+
+function info(overrides: Partial<OtcInfoData> = {}): OtcInfoData {
+  return {
+    accountId: '7',
+    guidePrice: '0.5',
+    priceBand: '0.1',
+    minPrice: '0.45',
+    maxPrice: '0.55',
+    makerFeeRate: '0.001',
+    takerFeeRate: '0.002',
+    minimum: '1',
+    usdt: '20',
+    rab: '100',
+    asOf: '2026-01-05T02:00:00.000Z',
+    ...overrides,
+  };
+}
+
+afterEach(async () => {
+  for (const name of await Dexie.getDatabaseNames()) await Dexie.delete(name);
+});
+
+describe('otc-info', () => {
+  test('reads /api/v1/otc/info for the account with the token', async () => {
+    const { handlers, seen } = await loggedInHandlers(() => ok(info()));
+    expect(await handlers['otc-info']({ accountId: '7' })).toEqual({
+      kind: 'ok',
+      message: 'OK',
+      data: info(),
+    });
+    expect(seen[0]).toMatchObject({ method: 'GET', uri: '/api/v1/otc/info', params: { accountId: '7' } });
+    expect(seen[0]?.headers['authorization']).toBe('Bearer tok-1');
+  });
+
+  test('offline it is a transport failure: no earlier band is served in its place', async () => {
+    let online = true;
+    const { handlers } = await loggedInHandlers(() => (online ? ok(info()) : { network: true }));
+    expect((await handlers['otc-info']({ accountId: '7' })).kind).toBe('ok');
+    online = false;
+    expect(await handlers['otc-info']({ accountId: '7' })).toMatchObject({ kind: 'transport', status: null });
+  });
+
+  test('a refusal comes back with its code and message; an answer of another shape is not trusted', async () => {
+    const refused = await loggedInHandlers(() => refusal(403, 'You are not allowed to do this'));
+    expect(await refused.handlers['otc-info']({ accountId: '8' })).toMatchObject({
+      kind: 'refused',
+      code: 403,
+    });
+    const odd = await loggedInHandlers(() => ok({ ...info(), guidePrice: 0.5 }));
+    expect((await odd.handlers['otc-info']({ accountId: '7' })).kind).toBe('transport');
+  });
+});
