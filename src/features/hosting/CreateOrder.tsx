@@ -326,7 +326,7 @@ function Preview({ product, preview }: { product: HostingProduct; preview: Earni
       </h3>
       {preview.kind === 'ok' ? (
         <>
-          <dl className="figures">
+          <dl className="figure-list">
             <Figure label={t('hosting.preview_daily')} value={`${preview.daily} USDT`} />
             <Figure
               label={t('hosting.preview_total', { count: preview.days })}

@@ -169,7 +169,7 @@ function OrderItem({
           {t('hosting.progress', { done: progress.daysDone, days: progress.days, percent: progress.percent })}
         </p>
       </div>
-      <dl className="figures hosting-order__figures">
+      <dl className="figure-list hosting-order__figures">
         <Figure label={t('hosting.daily_rate')} value={ratePercent(order.dailyRate)} />
         <Figure label={t('hosting.term')} value={t('hosting.term_days', { count: order.days })} />
         <Figure label={t('hosting.accrued')} value={`${shownAmount(order.accruedInterest)} USDT`} />
@@ -454,7 +454,7 @@ function ChangeFigures({ preview }: { preview: ChangePreview }) {
   switch (preview.kind) {
     case 'add':
       return (
-        <dl className="figures" aria-live="polite">
+        <dl className="figure-list" aria-live="polite">
           <Figure label={t('hosting.figure_added')} value={`${preview.amount} USDT`} />
           <Figure
             label={t('hosting.figure_principal_after')}
@@ -469,7 +469,7 @@ function ChangeFigures({ preview }: { preview: ChangePreview }) {
       );
     case 'sub':
       return (
-        <dl className="figures" aria-live="polite">
+        <dl className="figure-list" aria-live="polite">
           <Figure label={t('hosting.figure_taken_out')} value={`${preview.amount} USDT`} />
           <Figure
             label={t('hosting.figure_penalty', { rate: preview.penaltyRate })}
@@ -488,7 +488,7 @@ function ChangeFigures({ preview }: { preview: ChangePreview }) {
               {t('hosting.sub_becomes_redeem', { minimum: preview.becauseMinimum })}
             </p>
           )}
-          <dl className="figures">
+          <dl className="figure-list">
             <Figure label={t('hosting.figure_principal')} value={`${preview.principal} USDT`} />
             <Figure
               label={

@@ -121,7 +121,7 @@ function Market({
       </p>
       {terms !== null && !isOpen(terms) && <p className="card__note">{t('server.otc_closed')}</p>}
       {terms !== null && isOpen(terms) && (
-        <dl className="figures otc-terms">
+        <dl className="figure-list otc-terms">
           <Figure
             label={t('trading.band')}
             value={t('trading.band_value', {
@@ -421,7 +421,7 @@ function MyOrder({
           onConfirm={() => void cancel()}
           onClose={() => setConfirming(false)}
         >
-          <dl className="figures">
+          <dl className="figure-list">
             <Figure label={t('trading.filled')} value={`${shownAmount(order.filled)} RAB`} />
             <Figure label={t('trading.released')} value={`${shownAmount(order.held)} ${asset}`} strong />
           </dl>
