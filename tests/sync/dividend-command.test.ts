@@ -6,20 +6,11 @@
  * IndexedDB and on the in-memory twin.
  */
 import 'fake-indexeddb/auto';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { MONEY_COMMAND_EXPIRY_MS } from '../../contract/constants.js';
-import { DexieSyncStorage } from '../../sync/dexie-storage.js';
-import { MemorySyncStorage } from '../../sync/memory-storage.js';
-import type { SyncStorage } from '../../sync/storage.js';
-import { MemorySessionStore } from '../../worker/session.js';
-import { deleteAllDatabases, FakeClock, FakeServer, login, tab } from './helpers.js';
+import { COMMAND_STORAGES, commandWorld } from './helpers.js';
 
 const RECEIVE = '/api/v1/user/aiReceive';
-
-const storages = [
-  ['IndexedDB', () => new DexieSyncStorage()],
-  ['the in-memory twin', () => new MemorySyncStorage()],
-] as const;
 
 function claim(id?: string, amount = '12.50') {
   return {
@@ -28,33 +19,9 @@ function claim(id?: string, amount = '12.50') {
   };
 }
 
-describe.each(storages)('a dividend claim in the outbox on %s', (_name, makeStorage) => {
-  let storage: SyncStorage;
-  let server: FakeServer;
-  let clock: FakeClock;
-  const network = { online: true };
-
-  beforeEach(async () => {
-    await deleteAllDatabases();
-    storage = makeStorage();
-    server = new FakeServer();
-    clock = new FakeClock();
-    network.online = true;
-    server.addAccount('7', 'm7', 100_000_000n);
-  });
-
-  afterEach(() => {
-    if (storage instanceof DexieSyncStorage) storage.close();
-  });
-
-  async function loggedIn() {
-    const session = new MemorySessionStore();
-    const t = tab({ server, storage, clock, session, online: () => network.online });
-    await login(server, session, '7', 'tok-7');
-    return t.engine;
-  }
-
-  const stored = (id: string) => storage.userStores('7').outbox.get(id);
+describe.each(COMMAND_STORAGES)('a dividend claim in the outbox on %s', (_name, makeStorage) => {
+  const world = commandWorld(makeStorage);
+  const { network, loggedIn, stored } = world;
 
   test('queued offline (no trade password, no price), it is sent once back online with its key: the account and the record, never the amount shown; its account is pulled', async () => {
     const engine = await loggedIn();
@@ -64,15 +31,15 @@ describe.each(storages)('a dividend claim in the outbox on %s', (_name, makeStor
     expect(await stored(queued.id)).toMatchObject({
       state: 'queued',
       resource: `dividend:claim:${queued.id}`,
-      expiresAtMs: clock.now() + MONEY_COMMAND_EXPIRY_MS,
+      expiresAtMs: world.clock.now() + MONEY_COMMAND_EXPIRY_MS,
       params: { accountId: 'm7', id: '41', amount: '12.5' },
     });
     expect((await engine.drain()).status).toBe('offline');
-    expect(server.seenOn(RECEIVE)).toHaveLength(0);
+    expect(world.server.seenOn(RECEIVE)).toHaveLength(0);
     network.online = true;
     const drained = await engine.drain();
     expect(drained.confirmed).toEqual([queued.id]);
-    expect(server.seenOn(RECEIVE)).toEqual([
+    expect(world.server.seenOn(RECEIVE)).toEqual([
       { uri: RECEIVE, key: queued.id, token: 'tok-7', params: { accountId: 'm7', id: '41' } },
     ]);
     expect(drained.pull).toMatchObject({ status: 'done', accountId: 'm7' });
@@ -83,7 +50,7 @@ describe.each(storages)('a dividend claim in the outbox on %s', (_name, makeStor
     const queued = await engine.enqueue(claim(undefined, '30.5'));
     if (queued.kind !== 'ok') throw new Error('refused');
     await engine.drain();
-    expect(server.seenOn(RECEIVE).map((call) => call.params)).toEqual([{ accountId: 'm7' }]);
+    expect(world.server.seenOn(RECEIVE).map((call) => call.params)).toEqual([{ accountId: 'm7' }]);
   });
 
   test('an amount that is not money is refused at enqueue naming the field', async () => {
@@ -100,15 +67,15 @@ describe.each(storages)('a dividend claim in the outbox on %s', (_name, makeStor
     network.online = false;
     const queued = await engine.enqueue(claim('41'));
     if (queued.kind !== 'ok') throw new Error('refused');
-    await clock.advance(MONEY_COMMAND_EXPIRY_MS, 60_000);
+    await world.clock.advance(MONEY_COMMAND_EXPIRY_MS, 60_000);
     network.online = true;
     expect((await engine.drain()).expired).toEqual([queued.id]);
-    expect(server.seenOn(RECEIVE)).toHaveLength(0);
+    expect(world.server.seenOn(RECEIVE)).toHaveLength(0);
   });
 
-  test('a refusal (already claimed) rejects it with the server message and holds nothing back: the next claim goes', async () => {
+  test('a refusal (already claimed) rejects it with the world.server message and holds nothing back: the next claim goes', async () => {
     const engine = await loggedIn();
-    server.refuse = (call) =>
+    world.server.refuse = (call) =>
       call.uri === RECEIVE && call.params['id'] === '41'
         ? { code: 409, message: 'This dividend has already been claimed' }
         : null;

@@ -6,20 +6,11 @@
  * and holds nothing back. On IndexedDB and on the in-memory twin.
  */
 import 'fake-indexeddb/auto';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { ONLINE_COMMAND_EXPIRY_MS } from '../../contract/constants.js';
-import { DexieSyncStorage } from '../../sync/dexie-storage.js';
-import { MemorySyncStorage } from '../../sync/memory-storage.js';
-import type { SyncStorage } from '../../sync/storage.js';
-import { MemorySessionStore } from '../../worker/session.js';
-import { deleteAllDatabases, FakeClock, FakeServer, login, tab } from './helpers.js';
+import { COMMAND_STORAGES, commandWorld } from './helpers.js';
 
 const SUBMIT = '/api/v1/exchange/submit';
-
-const storages = [
-  ['IndexedDB', () => new DexieSyncStorage()],
-  ['the in-memory twin', () => new MemorySyncStorage()],
-] as const;
 
 function exchange(overrides: Record<string, string> = {}) {
   return {
@@ -35,33 +26,9 @@ function exchange(overrides: Record<string, string> = {}) {
   };
 }
 
-describe.each(storages)('an exchange in the outbox on %s', (_name, makeStorage) => {
-  let storage: SyncStorage;
-  let server: FakeServer;
-  let clock: FakeClock;
-  const network = { online: true };
-
-  beforeEach(async () => {
-    await deleteAllDatabases();
-    storage = makeStorage();
-    server = new FakeServer();
-    clock = new FakeClock();
-    network.online = true;
-    server.addAccount('7', 'm7', 100_000_000n);
-  });
-
-  afterEach(() => {
-    if (storage instanceof DexieSyncStorage) storage.close();
-  });
-
-  async function loggedIn() {
-    const session = new MemorySessionStore();
-    const t = tab({ server, storage, clock, session, online: () => network.online });
-    await login(server, session, '7', 'tok-7');
-    return t.engine;
-  }
-
-  const stored = (id: string) => storage.userStores('7').outbox.get(id);
+describe.each(COMMAND_STORAGES)('an exchange in the outbox on %s', (_name, makeStorage) => {
+  const world = commandWorld(makeStorage);
+  const { network, loggedIn, stored } = world;
 
   test('offline it is refused at enqueue: nothing is stored, nothing is sent', async () => {
     const engine = await loggedIn();
@@ -70,7 +37,7 @@ describe.each(storages)('an exchange in the outbox on %s', (_name, makeStorage) 
     expect(await engine.pendingCount()).toBe(0);
     network.online = true;
     await engine.drain();
-    expect(server.seen).toHaveLength(0);
+    expect(world.server.seen).toHaveLength(0);
   });
 
   test('a direction other than the two, or an amount with 3 decimals, is refused at enqueue naming the field', async () => {
@@ -94,13 +61,13 @@ describe.each(storages)('an exchange in the outbox on %s', (_name, makeStorage) 
     expect(await stored(queued.id)).toMatchObject({
       state: 'queued',
       resource: `exchange:new:${queued.id}`,
-      expiresAtMs: clock.now() + ONLINE_COMMAND_EXPIRY_MS,
+      expiresAtMs: world.clock.now() + ONLINE_COMMAND_EXPIRY_MS,
     });
 
     const drained = await engine.drain();
 
     expect(drained.confirmed).toEqual([queued.id]);
-    expect(server.seenOn(SUBMIT)).toEqual([
+    expect(world.server.seenOn(SUBMIT)).toEqual([
       {
         uri: SUBMIT,
         key: queued.id,
@@ -121,9 +88,9 @@ describe.each(storages)('an exchange in the outbox on %s', (_name, makeStorage) 
     expect(drained.pull).toMatchObject({ status: 'done', accountId: 'm7' });
   });
 
-  test('a stale price (409) rejects it with the server message; it cannot be retried, and the exchange confirmed again at the new version goes', async () => {
+  test('a stale price (409) rejects it with the world.server message; it cannot be retried, and the exchange confirmed again at the new version goes', async () => {
     const engine = await loggedIn();
-    server.refuse = (call) =>
+    world.server.refuse = (call) =>
       call.uri === SUBMIT && call.params['priceVersion'] === '4'
         ? { code: 409, message: 'The price has changed to 0.6 USDT per RAB' }
         : null;
@@ -147,11 +114,11 @@ describe.each(storages)('an exchange in the outbox on %s', (_name, makeStorage) 
     if (queued.kind !== 'ok') throw new Error('refused');
     network.online = false;
     expect((await engine.drain()).status).toBe('offline');
-    await clock.advance(ONLINE_COMMAND_EXPIRY_MS, 1_000);
+    await world.clock.advance(ONLINE_COMMAND_EXPIRY_MS, 1_000);
     network.online = true;
     const drained = await engine.drain();
     expect(drained.expired).toEqual([queued.id]);
-    expect(server.seenOn(SUBMIT)).toHaveLength(0);
+    expect(world.server.seenOn(SUBMIT)).toHaveLength(0);
     expect(await stored(queued.id)).toMatchObject({ state: 'expired', params: { tradePassword: '' } });
   });
 });

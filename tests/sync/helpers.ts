@@ -4,12 +4,15 @@
  * unknown token, a change log behind the pull), record factories, and an engine builder.
  */
 import { Dexie } from 'dexie';
+import { afterEach, beforeEach } from 'vitest';
 import { PULL_PAGE_SIZE, SYNC_COLLECTIONS, type CollectionName } from '../../contract/sync.js';
 import type { FeedbackRecord, NewsRecord, ProfileRecord } from '../../contract/api/content.js';
 import type { AccountRecord, BalanceRecord } from '../../contract/api/account.js';
 import type { SyncClock, Timers } from '../../sync/clock.js';
 import { createSyncEngine, type SyncEngine, type SyncEnvironment } from '../../sync/engine.js';
+import { DexieSyncStorage } from '../../sync/dexie-storage.js';
 import { MemoryLocks } from '../../sync/lease.js';
+import { MemorySyncStorage } from '../../sync/memory-storage.js';
 import type { SyncStorage } from '../../sync/storage.js';
 import type { LocalImage, Uploader, UploadOptions } from '../../sync/uploader.js';
 import { createApiClient } from '../../worker/api-client.js';
@@ -498,4 +501,58 @@ export async function until(check: () => boolean, turns = 500): Promise<void> {
 /** Deletes every IndexedDB database (between tests). */
 export async function deleteAllDatabases(): Promise<void> {
   for (const name of await Dexie.getDatabaseNames()) await Dexie.delete(name);
+}
+
+/** The two storages the outbox's command tests run on: IndexedDB and its in-memory twin. */
+export const COMMAND_STORAGES = [
+  ['IndexedDB', () => new DexieSyncStorage()],
+  ['the in-memory twin', () => new MemorySyncStorage()],
+] as const;
+
+/**
+ * The world of one outbox command test, made afresh before each test: user '7' (token 'tok-7')
+ * with a main account 'm7' holding 100 USDT (and a sub-account 's7' when asked), the fake server,
+ * the clock and `storage`; `network.online` is read at each send. Read the fields inside tests.
+ */
+export function commandWorld(makeStorage: () => SyncStorage, options: { subAccount?: boolean } = {}) {
+  let current: { storage: SyncStorage; server: FakeServer; clock: FakeClock } | null = null;
+  const network = { online: true };
+  const now = () => {
+    if (current === null) throw new Error('the command world is made before each test');
+    return current;
+  };
+  beforeEach(async () => {
+    await deleteAllDatabases();
+    current = { storage: makeStorage(), server: new FakeServer(), clock: new FakeClock() };
+    network.online = true;
+    current.server.addAccount('7', 'm7', 100_000_000n);
+    if (options.subAccount) current.server.addAccount('7', 's7');
+  });
+  afterEach(() => {
+    const storage = current?.storage;
+    if (storage instanceof DexieSyncStorage) storage.close();
+    current = null;
+  });
+  return {
+    network,
+    get storage() {
+      return now().storage;
+    },
+    get server() {
+      return now().server;
+    },
+    get clock() {
+      return now().clock;
+    },
+    /** The user logged in on a new tab; its sync engine. */
+    async loggedIn() {
+      const { server, storage, clock } = now();
+      const session = new MemorySessionStore();
+      const t = tab({ server, storage, clock, session, online: () => network.online });
+      await login(server, session, '7', 'tok-7');
+      return t.engine;
+    },
+    /** The outbox row `id` as stored. */
+    stored: (id: string) => now().storage.userStores('7').outbox.get(id),
+  };
 }

@@ -8,23 +8,14 @@
  * order they were made. On IndexedDB and on the in-memory twin.
  */
 import 'fake-indexeddb/auto';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { MONEY_COMMAND_EXPIRY_MS, ONLINE_COMMAND_EXPIRY_MS } from '../../contract/constants.js';
-import { DexieSyncStorage } from '../../sync/dexie-storage.js';
-import { MemorySyncStorage } from '../../sync/memory-storage.js';
-import type { SyncStorage } from '../../sync/storage.js';
-import { MemorySessionStore } from '../../worker/session.js';
-import { deleteAllDatabases, FakeClock, FakeServer, login, tab } from './helpers.js';
+import { COMMAND_STORAGES, commandWorld } from './helpers.js';
 
 const CREATE = '/api/v1/hosting/create';
 const ADD = '/api/v1/hosting/add';
 const SUB = '/api/v1/hosting/sub';
 const REDEEM = '/api/v1/hosting/redeem';
-
-const storages = [
-  ['IndexedDB', () => new DexieSyncStorage()],
-  ['the in-memory twin', () => new MemorySyncStorage()],
-] as const;
 
 function order(overrides: Record<string, string> = {}) {
   return {
@@ -52,34 +43,9 @@ const redeem = (orderId = '12', accountId = 'm7') => ({
   params: { accountId, orderId },
 });
 
-describe.each(storages)('hosting commands in the outbox on %s', (_name, makeStorage) => {
-  let storage: SyncStorage;
-  let server: FakeServer;
-  let clock: FakeClock;
-  const network = { online: true };
-
-  beforeEach(async () => {
-    await deleteAllDatabases();
-    storage = makeStorage();
-    server = new FakeServer();
-    clock = new FakeClock();
-    network.online = true;
-    server.addAccount('7', 'm7', 100_000_000n);
-    server.addAccount('7', 's7');
-  });
-
-  afterEach(() => {
-    if (storage instanceof DexieSyncStorage) storage.close();
-  });
-
-  async function loggedIn() {
-    const session = new MemorySessionStore();
-    const t = tab({ server, storage, clock, session, online: () => network.online });
-    await login(server, session, '7', 'tok-7');
-    return t.engine;
-  }
-
-  const stored = (id: string) => storage.userStores('7').outbox.get(id);
+describe.each(COMMAND_STORAGES)('hosting commands in the outbox on %s', (_name, makeStorage) => {
+  const world = commandWorld(makeStorage, { subAccount: true });
+  const { network, loggedIn, stored } = world;
 
   describe('an order (hosting-create)', () => {
     test('offline it is refused at enqueue: nothing is stored, nothing is sent', async () => {
@@ -89,7 +55,7 @@ describe.each(storages)('hosting commands in the outbox on %s', (_name, makeStor
       expect(await engine.pendingCount()).toBe(0);
       network.online = true;
       await engine.drain();
-      expect(server.seen).toHaveLength(0);
+      expect(world.server.seen).toHaveLength(0);
     });
 
     test('online it is sent with its key and the amount normalised, confirmed, its trade password then blanked, its account pulled', async () => {
@@ -99,13 +65,13 @@ describe.each(storages)('hosting commands in the outbox on %s', (_name, makeStor
       expect(await stored(queued.id)).toMatchObject({
         state: 'queued',
         resource: `hosting:new:${queued.id}`,
-        expiresAtMs: clock.now() + ONLINE_COMMAND_EXPIRY_MS,
+        expiresAtMs: world.clock.now() + ONLINE_COMMAND_EXPIRY_MS,
       });
 
       const drained = await engine.drain();
 
       expect(drained.confirmed).toEqual([queued.id]);
-      expect(server.seenOn(CREATE)).toEqual([
+      expect(world.server.seenOn(CREATE)).toEqual([
         {
           uri: CREATE,
           key: queued.id,
@@ -120,9 +86,9 @@ describe.each(storages)('hosting commands in the outbox on %s', (_name, makeStor
       expect(drained.pull).toMatchObject({ status: 'done', accountId: 'm7' });
     });
 
-    test('a refusal (300: no trade password) rejects it with the server message, its password blanked; it cannot be retried', async () => {
+    test('a refusal (300: no trade password) rejects it with the world.server message, its password blanked; it cannot be retried', async () => {
       const engine = await loggedIn();
-      server.refuse = (call) =>
+      world.server.refuse = (call) =>
         call.uri === CREATE ? { code: 300, message: 'Set a trade password first' } : null;
       const queued = await engine.enqueue(order());
       if (queued.kind !== 'ok') throw new Error('refused at enqueue');
@@ -141,10 +107,10 @@ describe.each(storages)('hosting commands in the outbox on %s', (_name, makeStor
       if (queued.kind !== 'ok') throw new Error('refused');
       network.online = false;
       expect((await engine.drain()).status).toBe('offline');
-      await clock.advance(ONLINE_COMMAND_EXPIRY_MS, 1_000);
+      await world.clock.advance(ONLINE_COMMAND_EXPIRY_MS, 1_000);
       network.online = true;
       expect((await engine.drain()).expired).toEqual([queued.id]);
-      expect(server.seenOn(CREATE)).toHaveLength(0);
+      expect(world.server.seenOn(CREATE)).toHaveLength(0);
       expect(await stored(queued.id)).toMatchObject({ state: 'expired', params: { tradePassword: '' } });
     });
 
@@ -175,24 +141,24 @@ describe.each(storages)('hosting commands in the outbox on %s', (_name, makeStor
         expect(await stored(queued.id)).toMatchObject({
           state: 'queued',
           resource: 'hosting:order:12',
-          expiresAtMs: clock.now() + MONEY_COMMAND_EXPIRY_MS,
+          expiresAtMs: world.clock.now() + MONEY_COMMAND_EXPIRY_MS,
         });
       }
       expect((await engine.drain()).status).toBe('offline');
-      expect(server.seen).toHaveLength(0);
+      expect(world.server.seen).toHaveLength(0);
 
       network.online = true;
       const drained = await engine.drain();
 
       expect(drained.confirmed).toEqual(ids);
-      expect(server.seenOn(ADD).map((call) => call.params)).toEqual([{ orderId: '12', amount: '50' }]);
-      expect(server.seenOn(SUB).map((call) => call.params)).toEqual([{ orderId: '12', amount: '20.5' }]);
-      expect(server.seenOn(REDEEM).map((call) => call.params)).toEqual([{ orderId: '12' }]);
-      expect(server.seen.filter((call) => call.uri !== '/api/v1/sync/pull').map((call) => call.uri)).toEqual([
-        ADD,
-        SUB,
-        REDEEM,
+      expect(world.server.seenOn(ADD).map((call) => call.params)).toEqual([{ orderId: '12', amount: '50' }]);
+      expect(world.server.seenOn(SUB).map((call) => call.params)).toEqual([
+        { orderId: '12', amount: '20.5' },
       ]);
+      expect(world.server.seenOn(REDEEM).map((call) => call.params)).toEqual([{ orderId: '12' }]);
+      expect(
+        world.server.seen.filter((call) => call.uri !== '/api/v1/sync/pull').map((call) => call.uri),
+      ).toEqual([ADD, SUB, REDEEM]);
       expect(drained.pull).toMatchObject({ status: 'done', accountId: 'm7' });
     });
 
@@ -200,23 +166,23 @@ describe.each(storages)('hosting commands in the outbox on %s', (_name, makeStor
       const engine = await loggedIn();
       network.online = false;
       const early = await engine.enqueue(add('12'));
-      await clock.advance(MONEY_COMMAND_EXPIRY_MS - 60_000, 60_000);
+      await world.clock.advance(MONEY_COMMAND_EXPIRY_MS - 60_000, 60_000);
       network.online = true;
       expect((await engine.drain()).confirmed).toEqual([early.kind === 'ok' ? early.id : '']);
 
       network.online = false;
       const late = await engine.enqueue(add('13'));
       if (late.kind !== 'ok') throw new Error('refused');
-      await clock.advance(MONEY_COMMAND_EXPIRY_MS, 60_000);
+      await world.clock.advance(MONEY_COMMAND_EXPIRY_MS, 60_000);
       network.online = true;
       expect((await engine.drain()).expired).toEqual([late.id]);
-      expect(server.seenOn(ADD).map((call) => call.params['orderId'])).toEqual(['12']);
+      expect(world.server.seenOn(ADD).map((call) => call.params['orderId'])).toEqual(['12']);
       expect(await engine.retry(late.id)).toMatchObject({ kind: 'ok' });
     });
 
     test('a refused change of an order (409: it ended) holds that order’s later changes back until dismissed; another order’s go', async () => {
       const engine = await loggedIn();
-      server.refuse = (call) =>
+      world.server.refuse = (call) =>
         call.uri === ADD && call.params['orderId'] === '12'
           ? { code: 409, message: 'This hosting order has already ended' }
           : null;

@@ -7,21 +7,12 @@
  * on the in-memory twin.
  */
 import 'fake-indexeddb/auto';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { ONLINE_COMMAND_EXPIRY_MS } from '../../contract/constants.js';
-import { DexieSyncStorage } from '../../sync/dexie-storage.js';
-import { MemorySyncStorage } from '../../sync/memory-storage.js';
-import type { SyncStorage } from '../../sync/storage.js';
-import { MemorySessionStore } from '../../worker/session.js';
-import { deleteAllDatabases, FakeClock, FakeServer, login, tab } from './helpers.js';
+import { COMMAND_STORAGES, commandWorld } from './helpers.js';
 
 const BUY = '/api/v1/machine/buy';
 const RENT = '/api/v1/machine/rent';
-
-const storages = [
-  ['IndexedDB', () => new DexieSyncStorage()],
-  ['the in-memory twin', () => new MemorySyncStorage()],
-] as const;
 
 function buy(overrides: Record<string, unknown> = {}) {
   return {
@@ -44,33 +35,9 @@ function rent(overrides: Record<string, unknown> = {}) {
   };
 }
 
-describe.each(storages)('machine commands in the outbox on %s', (_name, makeStorage) => {
-  let storage: SyncStorage;
-  let server: FakeServer;
-  let clock: FakeClock;
-  const network = { online: true };
-
-  beforeEach(async () => {
-    await deleteAllDatabases();
-    storage = makeStorage();
-    server = new FakeServer();
-    clock = new FakeClock();
-    network.online = true;
-    server.addAccount('7', 'm7', 100_000_000n);
-  });
-
-  afterEach(() => {
-    if (storage instanceof DexieSyncStorage) storage.close();
-  });
-
-  async function loggedIn() {
-    const session = new MemorySessionStore();
-    const t = tab({ server, storage, clock, session, online: () => network.online });
-    await login(server, session, '7', 'tok-7');
-    return t.engine;
-  }
-
-  const stored = (id: string) => storage.userStores('7').outbox.get(id);
+describe.each(COMMAND_STORAGES)('machine commands in the outbox on %s', (_name, makeStorage) => {
+  const world = commandWorld(makeStorage);
+  const { network, loggedIn, stored } = world;
 
   test('offline a buy or a rent is refused at enqueue: nothing is stored, nothing is sent', async () => {
     const engine = await loggedIn();
@@ -80,7 +47,7 @@ describe.each(storages)('machine commands in the outbox on %s', (_name, makeStor
     expect(await engine.pendingCount()).toBe(0);
     network.online = true;
     await engine.drain();
-    expect(server.seen).toHaveLength(0);
+    expect(world.server.seen).toHaveLength(0);
   });
 
   test('a quantity outside 1 to 100, a way to pay other than usdt or ticket, or days of 0 are refused at enqueue naming the field', async () => {
@@ -108,7 +75,7 @@ describe.each(storages)('machine commands in the outbox on %s', (_name, makeStor
     expect(await stored(queued.id)).toMatchObject({
       state: 'queued',
       resource: `machine:new:${queued.id}`,
-      expiresAtMs: clock.now() + ONLINE_COMMAND_EXPIRY_MS,
+      expiresAtMs: world.clock.now() + ONLINE_COMMAND_EXPIRY_MS,
       params: {
         accountId: 'm7',
         machineId: '2',
@@ -121,7 +88,7 @@ describe.each(storages)('machine commands in the outbox on %s', (_name, makeStor
     const drained = await engine.drain();
 
     expect(drained.confirmed).toEqual([queued.id]);
-    expect(server.seenOn(BUY)).toEqual([
+    expect(world.server.seenOn(BUY)).toEqual([
       {
         uri: BUY,
         key: queued.id,
@@ -144,7 +111,7 @@ describe.each(storages)('machine commands in the outbox on %s', (_name, makeStor
     const queued = await engine.enqueue(rent());
     if (queued.kind !== 'ok') throw new Error('refused');
     await engine.drain();
-    expect(server.seenOn(RENT)[0]?.params).toEqual({
+    expect(world.server.seenOn(RENT)[0]?.params).toEqual({
       accountId: 'm7',
       machineId: '1',
       days: '5',
@@ -157,9 +124,9 @@ describe.each(storages)('machine commands in the outbox on %s', (_name, makeStor
     });
   });
 
-  test('a refusal (470, too few tickets) rejects it with the server message, its password blanked; it cannot be retried and the next buy goes', async () => {
+  test('a refusal (470, too few tickets) rejects it with the world.server message, its password blanked; it cannot be retried and the next buy goes', async () => {
     const engine = await loggedIn();
-    server.refuse = (call) =>
+    world.server.refuse = (call) =>
       call.uri === BUY && call.params['quantity'] === '3'
         ? { code: 470, message: 'Not enough tickets: this needs 15, and 6 are available' }
         : null;
@@ -182,11 +149,11 @@ describe.each(storages)('machine commands in the outbox on %s', (_name, makeStor
     if (queued.kind !== 'ok') throw new Error('refused');
     network.online = false;
     expect((await engine.drain()).status).toBe('offline');
-    await clock.advance(ONLINE_COMMAND_EXPIRY_MS, 1_000);
+    await world.clock.advance(ONLINE_COMMAND_EXPIRY_MS, 1_000);
     network.online = true;
     const drained = await engine.drain();
     expect(drained.expired).toEqual([queued.id]);
-    expect(server.seenOn(BUY)).toHaveLength(0);
+    expect(world.server.seenOn(BUY)).toHaveLength(0);
     expect(await stored(queued.id)).toMatchObject({ state: 'expired', params: { tradePassword: '' } });
   });
 });

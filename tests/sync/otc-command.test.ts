@@ -9,25 +9,16 @@
  */
 import 'fake-indexeddb/auto';
 import { Dexie } from 'dexie';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { beforeEach, describe, expect, test } from 'vitest';
 import { MONEY_COMMAND_EXPIRY_MS, ONLINE_COMMAND_EXPIRY_MS } from '../../contract/constants.js';
 import type { EnqueueInput } from '../../sync/commands.js';
 import { openPublicDb, PUBLIC_DB_NAME, PUBLIC_DB_STORES, SYNC_DB_VERSION } from '../../sync/databases.js';
-import { DexieSyncStorage } from '../../sync/dexie-storage.js';
-import { MemorySyncStorage } from '../../sync/memory-storage.js';
-import type { SyncStorage } from '../../sync/storage.js';
-import { MemorySessionStore } from '../../worker/session.js';
-import { deleteAllDatabases, FakeClock, FakeServer, login, tab } from './helpers.js';
+import { deleteAllDatabases, COMMAND_STORAGES, commandWorld } from './helpers.js';
 
 const BUY = '/api/v1/otc/buy';
 const SELL = '/api/v1/otc/sell';
 const TAKE = '/api/v1/otc/take';
 const CANCEL = '/api/v1/otc/cancel';
-
-const storages = [
-  ['IndexedDB', () => new DexieSyncStorage()],
-  ['the in-memory twin', () => new MemorySyncStorage()],
-] as const;
 
 /** Hostile overrides go through as the UI could send them: the worker's edge parses them. */
 const listing = (kind: 'otc-buy' | 'otc-sell', overrides: Record<string, unknown> = {}): EnqueueInput =>
@@ -60,33 +51,9 @@ const take = (overrides: Record<string, string> = {}): EnqueueInput =>
 
 const cancel = (orderId = '41') => ({ kind: 'otc-cancel' as const, params: { accountId: 'm7', orderId } });
 
-describe.each(storages)('the OTC commands in the outbox on %s', (_name, makeStorage) => {
-  let storage: SyncStorage;
-  let server: FakeServer;
-  let clock: FakeClock;
-  const network = { online: true };
-
-  beforeEach(async () => {
-    await deleteAllDatabases();
-    storage = makeStorage();
-    server = new FakeServer();
-    clock = new FakeClock();
-    network.online = true;
-    server.addAccount('7', 'm7', 100_000_000n);
-  });
-
-  afterEach(() => {
-    if (storage instanceof DexieSyncStorage) storage.close();
-  });
-
-  async function loggedIn() {
-    const session = new MemorySessionStore();
-    const t = tab({ server, storage, clock, session, online: () => network.online });
-    await login(server, session, '7', 'tok-7');
-    return t.engine;
-  }
-
-  const stored = (id: string) => storage.userStores('7').outbox.get(id);
+describe.each(COMMAND_STORAGES)('the OTC commands in the outbox on %s', (_name, makeStorage) => {
+  const world = commandWorld(makeStorage);
+  const { network, loggedIn, stored } = world;
 
   test('offline a listing or a take is refused at enqueue (it carries a price the user saw): nothing stored, nothing sent', async () => {
     const engine = await loggedIn();
@@ -96,7 +63,7 @@ describe.each(storages)('the OTC commands in the outbox on %s', (_name, makeStor
     expect(await engine.pendingCount()).toBe(0);
     network.online = true;
     await engine.drain();
-    expect(server.seen).toHaveLength(0);
+    expect(world.server.seen).toHaveLength(0);
   });
 
   test('a volume with 3 decimals, a price of letters or a splittable of "maybe" is refused at enqueue naming the field', async () => {
@@ -130,13 +97,13 @@ describe.each(storages)('the OTC commands in the outbox on %s', (_name, makeStor
       expect(await stored(queued.id)).toMatchObject({
         state: 'queued',
         resource: `otc:new:${queued.id}`,
-        expiresAtMs: clock.now() + ONLINE_COMMAND_EXPIRY_MS,
+        expiresAtMs: world.clock.now() + ONLINE_COMMAND_EXPIRY_MS,
       });
 
       const drained = await engine.drain();
 
       expect(drained.confirmed).toEqual([queued.id]);
-      expect(server.seenOn(uri)).toEqual([
+      expect(world.server.seenOn(uri)).toEqual([
         {
           uri,
           key: queued.id,
@@ -160,14 +127,14 @@ describe.each(storages)('the OTC commands in the outbox on %s', (_name, makeStor
 
   test('a take sends the order, the volume and the price seen, never the side or the amount shown; refused as changed (409) it cannot be retried and holds nothing back', async () => {
     const engine = await loggedIn();
-    server.refuse = (call) =>
+    world.server.refuse = (call) =>
       call.uri === TAKE && call.params['price'] === '0.5'
         ? { code: 409, message: 'This order has changed (now completed). Nothing was traded' }
         : null;
     const stale = await engine.enqueue(take());
     if (stale.kind !== 'ok') throw new Error('refused at enqueue');
     expect((await engine.drain()).rejected).toEqual([stale.id]);
-    expect(server.seenOn(TAKE)[0]?.params).toEqual({
+    expect(world.server.seenOn(TAKE)[0]?.params).toEqual({
       accountId: 'm7',
       orderId: '41',
       volume: '3',
@@ -191,10 +158,10 @@ describe.each(storages)('the OTC commands in the outbox on %s', (_name, makeStor
     if (queued.kind !== 'ok') throw new Error('refused');
     network.online = false;
     expect((await engine.drain()).status).toBe('offline');
-    await clock.advance(ONLINE_COMMAND_EXPIRY_MS, 1_000);
+    await world.clock.advance(ONLINE_COMMAND_EXPIRY_MS, 1_000);
     network.online = true;
     expect((await engine.drain()).expired).toEqual([queued.id]);
-    expect(server.seenOn(SELL)).toHaveLength(0);
+    expect(world.server.seenOn(SELL)).toHaveLength(0);
     expect(await stored(queued.id)).toMatchObject({ state: 'expired', params: { tradePassword: '' } });
   });
 
@@ -206,14 +173,14 @@ describe.each(storages)('the OTC commands in the outbox on %s', (_name, makeStor
     expect(await stored(queued.id)).toMatchObject({
       state: 'queued',
       resource: 'otc:order:41',
-      expiresAtMs: clock.now() + MONEY_COMMAND_EXPIRY_MS,
+      expiresAtMs: world.clock.now() + MONEY_COMMAND_EXPIRY_MS,
     });
     expect((await engine.drain()).status).toBe('offline');
 
     network.online = true;
     const drained = await engine.drain();
     expect(drained.confirmed).toEqual([queued.id]);
-    expect(server.seenOn(CANCEL)).toEqual([
+    expect(world.server.seenOn(CANCEL)).toEqual([
       { uri: CANCEL, key: queued.id, token: 'tok-7', params: { orderId: '41' } },
     ]);
     expect(drained.pull).toMatchObject({ status: 'done', accountId: 'm7' });

@@ -5,20 +5,11 @@
  * its account is pulled once it is confirmed. On IndexedDB and on the in-memory twin.
  */
 import 'fake-indexeddb/auto';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { ONLINE_COMMAND_EXPIRY_MS } from '../../contract/constants.js';
-import { DexieSyncStorage } from '../../sync/dexie-storage.js';
-import { MemorySyncStorage } from '../../sync/memory-storage.js';
-import type { SyncStorage } from '../../sync/storage.js';
-import { MemorySessionStore } from '../../worker/session.js';
-import { deleteAllDatabases, FakeClock, FakeServer, login, tab } from './helpers.js';
+import { COMMAND_STORAGES, commandWorld } from './helpers.js';
 
 const CREATE = '/api/v1/withdraw/create';
-
-const storages = [
-  ['IndexedDB', () => new DexieSyncStorage()],
-  ['the in-memory twin', () => new MemorySyncStorage()],
-] as const;
 
 function withdrawal(overrides: Record<string, string> = {}) {
   return {
@@ -34,34 +25,9 @@ function withdrawal(overrides: Record<string, string> = {}) {
   };
 }
 
-describe.each(storages)('a withdrawal in the outbox on %s', (_name, makeStorage) => {
-  let storage: SyncStorage;
-  let server: FakeServer;
-  let clock: FakeClock;
-  const network = { online: true };
-
-  beforeEach(async () => {
-    await deleteAllDatabases();
-    storage = makeStorage();
-    server = new FakeServer();
-    clock = new FakeClock();
-    network.online = true;
-    server.addAccount('7', 'm7', 100_000_000n);
-    server.addAccount('7', 's7');
-  });
-
-  afterEach(() => {
-    if (storage instanceof DexieSyncStorage) storage.close();
-  });
-
-  async function loggedIn() {
-    const session = new MemorySessionStore();
-    const t = tab({ server, storage, clock, session, online: () => network.online });
-    await login(server, session, '7', 'tok-7');
-    return t.engine;
-  }
-
-  const stored = (id: string) => storage.userStores('7').outbox.get(id);
+describe.each(COMMAND_STORAGES)('a withdrawal in the outbox on %s', (_name, makeStorage) => {
+  const world = commandWorld(makeStorage, { subAccount: true });
+  const { network, loggedIn, stored } = world;
 
   test('offline it is refused at enqueue: nothing is stored, nothing is sent', async () => {
     const engine = await loggedIn();
@@ -70,7 +36,7 @@ describe.each(storages)('a withdrawal in the outbox on %s', (_name, makeStorage)
     expect(await engine.pendingCount()).toBe(0);
     network.online = true;
     await engine.drain();
-    expect(server.seen).toHaveLength(0);
+    expect(world.server.seen).toHaveLength(0);
   });
 
   test('online it is sent with its key and the amount normalised, confirmed, and its code and trade password are then blanked', async () => {
@@ -80,13 +46,13 @@ describe.each(storages)('a withdrawal in the outbox on %s', (_name, makeStorage)
     expect(await stored(queued.id)).toMatchObject({
       state: 'queued',
       resource: `withdraw:new:${queued.id}`,
-      expiresAtMs: clock.now() + ONLINE_COMMAND_EXPIRY_MS,
+      expiresAtMs: world.clock.now() + ONLINE_COMMAND_EXPIRY_MS,
     });
 
     const drained = await engine.drain();
 
     expect(drained.confirmed).toEqual([queued.id]);
-    expect(server.seenOn(CREATE)).toEqual([
+    expect(world.server.seenOn(CREATE)).toEqual([
       {
         uri: CREATE,
         key: queued.id,
@@ -115,12 +81,12 @@ describe.each(storages)('a withdrawal in the outbox on %s', (_name, makeStorage)
     network.online = false;
     expect((await engine.drain()).status).toBe('offline');
 
-    await clock.advance(ONLINE_COMMAND_EXPIRY_MS, 1_000);
+    await world.clock.advance(ONLINE_COMMAND_EXPIRY_MS, 1_000);
     network.online = true;
     const drained = await engine.drain();
 
     expect(drained.expired).toEqual([queued.id]);
-    expect(server.seenOn(CREATE)).toHaveLength(0);
+    expect(world.server.seenOn(CREATE)).toHaveLength(0);
     expect(await stored(queued.id)).toMatchObject({
       state: 'expired',
       params: { googleCode: '', tradePassword: '' },
@@ -131,7 +97,7 @@ describe.each(storages)('a withdrawal in the outbox on %s', (_name, makeStorage)
   test('59 seconds after the user acted it is still sent', async () => {
     const engine = await loggedIn();
     const queued = await engine.enqueue(withdrawal());
-    await clock.advance(ONLINE_COMMAND_EXPIRY_MS - 1_000, 1_000);
+    await world.clock.advance(ONLINE_COMMAND_EXPIRY_MS - 1_000, 1_000);
     expect((await engine.drain()).confirmed).toEqual([queued.kind === 'ok' ? queued.id : '']);
   });
 
@@ -139,7 +105,7 @@ describe.each(storages)('a withdrawal in the outbox on %s', (_name, makeStorage)
     const engine = await loggedIn();
     // Every answer is lost (the queue's own retries too) until the network heals.
     let lose = true;
-    server.fault = (call) => (call.uri === CREATE && lose ? 'lose-answer' : null);
+    world.server.fault = (call) => (call.uri === CREATE && lose ? 'lose-answer' : null);
     const queued = await engine.enqueue(withdrawal());
     if (queued.kind !== 'ok') throw new Error('refused');
 
@@ -151,16 +117,16 @@ describe.each(storages)('a withdrawal in the outbox on %s', (_name, makeStorage)
 
     lose = false;
     expect((await engine.drain()).confirmed).toEqual([queued.id]);
-    const sends = server.seenOn(CREATE);
+    const sends = world.server.seenOn(CREATE);
     expect(sends.length).toBeGreaterThan(1);
     expect(new Set(sends.map((call) => call.key))).toEqual(new Set([queued.id]));
     for (const call of sends) expect(call.params).toEqual(sends[0]?.params);
-    expect(server.effectsOn(CREATE)).toHaveLength(1);
+    expect(world.server.effectsOn(CREATE)).toHaveLength(1);
   });
 
-  test('a refusal (472, a used code) rejects it with the server message; it cannot be retried, and the next withdrawal is not held back', async () => {
+  test('a refusal (472, a used code) rejects it with the world.server message; it cannot be retried, and the next withdrawal is not held back', async () => {
     const engine = await loggedIn();
-    server.refuse = (call) =>
+    world.server.refuse = (call) =>
       call.uri === CREATE && call.params['googleCode'] === '111111'
         ? { code: 472, message: 'This code was already used' }
         : null;
@@ -188,7 +154,7 @@ describe.each(storages)('a withdrawal in the outbox on %s', (_name, makeStorage)
       params: { googleCode: '', tradePassword: '' },
     });
     await engine.drain();
-    expect(server.seenOn(CREATE)).toHaveLength(0);
+    expect(world.server.seenOn(CREATE)).toHaveLength(0);
   });
 
   test('confirmed after the user switched to another account, the withdrawal’s account is pulled too', async () => {
