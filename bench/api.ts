@@ -1,34 +1,42 @@
 /**
- * `npm run bench:api`: requests per second of `emailLogin` and `user/info`, plain and through
- * the envelope, beside a bare Fastify route on the same machine, with the ratio to the bare
- * route. Loopback only, fixed concurrency, fixed duration per scenario; stops by itself.
+ * `npm run bench:api`: requests per second of authenticated `user/info` (plain and through the
+ * envelope), `user/assets` and `emailLogin`, in one run on the embedded PGlite and on
+ * PostgreSQL, each beside two bare Fastify routes on the same machine: one answering with no
+ * query, and the fair anchor doing the same single primary-key query (the user's row) straight
+ * through the driver (`pg`'s pool of 10, Coffer's own size; on PGlite its one client). Prints the
+ * ratio of each to both. Loopback only, fixed concurrency, fixed duration per scenario; stops by
+ * itself.
  *
  * Environment:
  * - BENCH_SECONDS        seconds per scenario (default 5)
  * - BENCH_CONCURRENCY    requests in flight (default 16)
- * - BENCH_DATABASE_URL   a PostgreSQL database to use (default: in-memory PGlite); it is migrated,
- *                        and keeps the bench user (a random address) and its sessions
+ * - BENCH_DATABASE_URL   a PostgreSQL database to use; it is migrated, and keeps the bench user
+ *                        (a random address) and its sessions. Unset: a scratch database on the
+ *                        server at TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432),
+ *                        dropped afterwards; when no server answers, only PGlite runs (it says so)
  * - COFFER_SCRYPT_COST   log2 of scrypt's N for passwords (default 15, the production default)
  *
- * The load is driven in-process with fetch, so client and server share this process's CPU;
- * the bare route pays the same client cost, which is what makes the ratios comparable.
+ * The load is driven in-process with fetch, so client and servers share this process's CPU;
+ * the bare routes pay the same client cost, which is what makes the ratios comparable.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import Fastify from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
+import pg from 'pg';
 import { createServer, type CofferServer } from '../server/app.js';
 import { loadConfig } from '../server/config.js';
 import { openDatabase } from '../server/db/database.js';
 import { sealRequest, type EnvelopeInner } from '../server/http/envelope-codec.js';
 import { findRootInvite } from '../server/repositories/users.repository.js';
+import { createPostgresDatabase, postgresReachable } from '../tests/helpers/database.js';
 import { CapturingMailer } from '../tests/helpers/server.js';
 
 const SECONDS = positiveNumber('BENCH_SECONDS', 5);
 const CONCURRENCY = Math.floor(positiveNumber('BENCH_CONCURRENCY', 16));
 const SCRYPT_COST = process.env['COFFER_SCRYPT_COST'] ?? '15';
-const DATABASE_URL = process.env['BENCH_DATABASE_URL'];
+const BENCH_DATABASE_URL = process.env['BENCH_DATABASE_URL'];
 const PASSWORD = 'bench-secret-1';
 
 function positiveNumber(name: string, fallback: number): number {
@@ -39,7 +47,7 @@ function positiveNumber(name: string, fallback: number): number {
   return value;
 }
 
-/** A ratio to the bare route, with two significant digits when it is small. */
+/** A ratio to a bare route, with two significant digits when it is small. */
 const ratio = (rate: number, bare: number) => {
   const value = rate / bare;
   return `${value >= 0.1 ? value.toFixed(2) : value.toPrecision(2)}x`;
@@ -90,16 +98,22 @@ async function answeredOk(response: Response): Promise<boolean> {
   return typeof body === 'object' && body !== null && 'code' in body && body.code === 200;
 }
 
-async function main(): Promise<void> {
-  // The bare route: the ceiling of Fastify plus this load generator on this machine.
-  const bare = Fastify({ logger: false });
-  bare.get('/bare', async () => ({ ok: true }));
-  const bareUrl = `${await bare.listen({ port: 0, host: '127.0.0.1' })}/bare`;
+/** The fair anchor's one query: the user's row by primary key, as Coffer's own read of it. */
+const ANCHOR_SQL = 'select * from users where id = $1';
 
+/** A bare Fastify route on loopback; returns its URL and its closer. */
+async function bareRoute(answer: () => Promise<unknown>): Promise<{ url: string; app: FastifyInstance }> {
+  const app = Fastify({ logger: false });
+  app.get('/bare', answer);
+  return { url: `${await app.listen({ port: 0, host: '127.0.0.1' })}/bare`, app };
+}
+
+/** Runs every scenario against a Coffer server on one database; prints and returns nothing else. */
+async function benchOn(databaseUrl: string | undefined): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-bench-'));
   const config = loadConfig({
     DATA_DIR: dataDir,
-    ...(DATABASE_URL ? { DATABASE_URL } : {}),
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     COFFER_RATE_LIMIT: '0',
     COFFER_SCRYPT_COST: SCRYPT_COST,
     COFFER_JOBS: 'off',
@@ -107,12 +121,13 @@ async function main(): Promise<void> {
   });
   const mailer = new CapturingMailer();
   let coffer: CofferServer | undefined;
+  const closers: Array<() => Promise<unknown>> = [];
   try {
     coffer = await createServer({
       config,
       mailer,
       logger: false,
-      ...(DATABASE_URL ? {} : { database: await openDatabase({}) }),
+      ...(databaseUrl ? {} : { database: await openDatabase({}) }),
     });
     const origin = await coffer.app.listen({ port: 0, host: '127.0.0.1' });
     const gateway = `${origin}/api/${config.gatewaySegment}`;
@@ -146,29 +161,50 @@ async function main(): Promise<void> {
       confirmPassword: PASSWORD,
     });
     const registration: unknown = await registered.json();
-    const token =
-      typeof registration === 'object' &&
-      registration !== null &&
-      'data' in registration &&
-      typeof registration.data === 'object' &&
-      registration.data !== null &&
-      'token' in registration.data
-        ? String(registration.data.token)
+    const data =
+      typeof registration === 'object' && registration !== null && 'data' in registration
+        ? registration.data
         : undefined;
-    if (!token) throw new Error(`register failed: ${JSON.stringify(registration)}`);
+    const token =
+      typeof data === 'object' && data !== null && 'token' in data ? String(data.token) : undefined;
+    const userId = typeof data === 'object' && data !== null && 'userId' in data ? Number(data.userId) : NaN;
+    if (!token || !Number.isSafeInteger(userId))
+      throw new Error(`register failed: ${JSON.stringify(registration)}`);
     const auth = { authorization: `Bearer ${token}` };
     const login = { email, password: PASSWORD };
 
-    // The bare route comes first: every ratio is against it.
+    // The bare routes: no query, and the fair anchor's one query straight through the driver.
+    const bare = await bareRoute(async () => ({ ok: true }));
+    closers.push(() => bare.app.close());
+    let anchorQuery: () => Promise<unknown>;
+    if (databaseUrl) {
+      const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+      closers.push(() => pool.end());
+      anchorQuery = async () => (await pool.query(ANCHOR_SQL, [userId])).rows[0];
+    } else {
+      // drizzle keeps its driver as $client: here the server's own in-memory PGlite.
+      const client = (
+        coffer.database.db as unknown as {
+          $client: { query(text: string, values: unknown[]): Promise<{ rows: unknown[] }> };
+        }
+      ).$client;
+      anchorQuery = async () => (await client.query(ANCHOR_SQL, [userId])).rows[0];
+    }
+    const anchor = await bareRoute(async () => {
+      const row = (await anchorQuery()) as Record<string, unknown> | undefined; // a row of users, or none
+      return { ok: row !== undefined, email: row?.['email'] };
+    });
+    closers.push(() => anchor.app.close());
+    const fetchOk = async (url: string) => {
+      const response = await fetch(url);
+      await response.arrayBuffer();
+      return response.status === 200;
+    };
+
+    // The bare routes come first: every ratio is against them.
     const scenarios: Array<[string, Request]> = [
-      [
-        'bare fastify',
-        async () => {
-          const response = await fetch(bareUrl);
-          await response.arrayBuffer();
-          return response.status === 200;
-        },
-      ],
+      ['bare fastify, no query', () => fetchOk(bare.url)],
+      ['bare fastify + 1 pk query (anchor)', () => fetchOk(anchor.url)],
       [
         'user/info plain',
         async () => answeredOk(await fetch(`${origin}/api/v1/user/info`, { headers: auth })),
@@ -185,6 +221,10 @@ async function main(): Promise<void> {
             }),
           ),
       ],
+      [
+        'user/assets plain',
+        async () => answeredOk(await fetch(`${origin}/api/v1/user/assets`, { headers: auth })),
+      ],
       ['emailLogin plain', async () => answeredOk(await post('/api/v1/sso/emailLogin', login))],
       [
         'emailLogin envelope',
@@ -195,12 +235,9 @@ async function main(): Promise<void> {
       ],
     ];
 
-    const cpus = os.cpus();
+    console.log('');
     console.log(
-      `Coffer API bench: ${cpus.length} x ${cpus[0]?.model.trim() ?? 'unknown cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, node ${process.version}, ${process.platform}/${process.arch}`,
-    );
-    console.log(
-      `database ${coffer.database.kind}${DATABASE_URL ? '' : ' (in memory)'}, scrypt cost ${config.scryptCost}, concurrency ${CONCURRENCY}, ${SECONDS} s per scenario, client and servers in this process on loopback`,
+      `database ${coffer.database.kind}${databaseUrl ? '' : ' (in memory)'}, scrypt cost ${config.scryptCost}, concurrency ${CONCURRENCY}, ${SECONDS} s per scenario, client and servers in this process on loopback`,
     );
 
     const results: Result[] = [];
@@ -208,20 +245,23 @@ async function main(): Promise<void> {
       const result = await drive(name, request);
       results.push(result);
       const bareRate = results[0]?.perSecond ?? result.perSecond;
+      const anchorRate = results[1]?.perSecond ?? result.perSecond;
       console.log(
-        `${name}: ${Math.round(result.perSecond)} req/s (${ratio(result.perSecond, bareRate)} bare)${result.errors ? `, ${result.errors} errors` : ''}`,
+        `${name}: ${Math.round(result.perSecond)} req/s (${ratio(result.perSecond, bareRate)} bare, ${ratio(result.perSecond, anchorRate)} anchor)${result.errors ? `, ${result.errors} errors` : ''}`,
       );
     }
 
     const bareRate = results[0]?.perSecond ?? 1;
+    const anchorRate = results[1]?.perSecond ?? 1;
     const rows = results.map((result) => [
       result.name,
       String(Math.round(result.perSecond)),
       ratio(result.perSecond, bareRate),
+      ratio(result.perSecond, anchorRate),
       String(result.requests),
       String(result.errors),
     ]);
-    const header = ['scenario', 'req/s', 'vs bare', 'requests', 'errors'];
+    const header = [coffer.database.kind, 'req/s', 'vs bare', 'vs anchor', 'requests', 'errors'];
     const widths = header.map((title, column) =>
       Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)),
     );
@@ -236,9 +276,30 @@ async function main(): Promise<void> {
     console.log(line(widths.map((width) => '-'.repeat(width))));
     for (const row of rows) console.log(line(row));
   } finally {
+    for (const close of closers.reverse()) await close();
     await coffer?.close();
-    await bare.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<void> {
+  const cpus = os.cpus();
+  console.log(
+    `Coffer API bench: ${cpus.length} x ${cpus[0]?.model.trim() ?? 'unknown cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, node ${process.version}, ${process.platform}/${process.arch}`,
+  );
+  await benchOn(undefined);
+  if (BENCH_DATABASE_URL) {
+    await benchOn(BENCH_DATABASE_URL);
+  } else if (await postgresReachable()) {
+    const scratch = await createPostgresDatabase();
+    try {
+      await benchOn(scratch.url);
+    } finally {
+      await scratch.drop();
+    }
+  } else {
+    console.log('');
+    console.log('SKIPPED PostgreSQL: no server at TEST_DATABASE_URL (or BENCH_DATABASE_URL unset)');
   }
 }
 

@@ -37,6 +37,7 @@ import { CommonService } from './services/common.service.js';
 import { servedHotVersionCode } from './client-build.js';
 import { OperatorService } from './services/operators.service.js';
 import { SessionService } from './services/sessions.service.js';
+import { redisEvictionChannel } from './security/session-evictions.js';
 import { UploadService } from './services/uploads.service.js';
 import { UserService } from './services/user.service.js';
 import { ContentService } from './services/content.service.js';
@@ -145,6 +146,8 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
   const commands = new CommandRunner(db, clock);
   const limits = new Limits(counters);
   const sessions = new SessionService(db, clock);
+  const { redisUrl } = config;
+  if (redisUrl) await sessions.shareEvictions((onEvict) => redisEvictionChannel(redisUrl, onEvict));
   const codes = new CodeService(clock, mailer, translator, limits);
   const servedDist = options.distDir ?? distDir;
   const accounts = new AccountService(db, commands, clock);
@@ -173,7 +176,16 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
           ),
         ]
       : [];
-  const security = new SecurityService(db, commands, clock, codes, limits, secrets, config.scryptCost);
+  const security = new SecurityService(
+    db,
+    commands,
+    clock,
+    codes,
+    limits,
+    secrets,
+    config.scryptCost,
+    sessions,
+  );
   const hosting = new HostingService(db, commands, clock, security, config.timezone);
   const machines = new MachineService(db, commands, clock, security, config.timezone);
   const services: AppServices = {
@@ -342,6 +354,7 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
       scheduler.stop();
       await Promise.all(loops.map((loop) => loop.stop()));
       await app.close();
+      await sessions.close();
       await counters.close();
       mailer.close();
       await database.close();

@@ -1,23 +1,45 @@
 /** SQL about session tokens (stored hashed). */
 import { and, eq, gt, isNotNull, isNull, lt, ne, or } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
-import { sessions } from '../db/schema.js';
+import { operators, sessions, users } from '../db/schema.js';
 
 export type SessionRow = typeof sessions.$inferSelect;
 type SubjectKind = SessionRow['subjectKind'];
+
+/** A live session with what its subject's standing is (null columns: the subject is gone or of the other kind). */
+export interface SessionCallerRow {
+  subjectKind: SubjectKind;
+  subjectId: number;
+  lastSeenAt: Date;
+  expiresAt: Date;
+  userFrozen: boolean | null;
+  operatorRole: string | null;
+  operatorDisabled: boolean | null;
+}
 
 export async function insertSession(db: Executor, session: typeof sessions.$inferInsert): Promise<void> {
   await db.insert(sessions).values(session);
 }
 
-export async function findLiveSession(
+/** The live session of `tokenHash` joined with its user or operator: one query. */
+export async function findLiveSessionCaller(
   db: Executor,
   tokenHash: string,
   now: Date,
-): Promise<SessionRow | undefined> {
+): Promise<SessionCallerRow | undefined> {
   const [row] = await db
-    .select()
+    .select({
+      subjectKind: sessions.subjectKind,
+      subjectId: sessions.subjectId,
+      lastSeenAt: sessions.lastSeenAt,
+      expiresAt: sessions.expiresAt,
+      userFrozen: users.frozen,
+      operatorRole: operators.role,
+      operatorDisabled: operators.disabled,
+    })
     .from(sessions)
+    .leftJoin(users, and(eq(sessions.subjectKind, 'user'), eq(users.id, sessions.subjectId)))
+    .leftJoin(operators, and(eq(sessions.subjectKind, 'operator'), eq(operators.id, sessions.subjectId)))
     .where(and(eq(sessions.tokenHash, tokenHash), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)));
   return row;
 }
@@ -38,19 +60,19 @@ export async function revokeSession(db: Executor, tokenHash: string, at: Date): 
     .where(and(eq(sessions.tokenHash, tokenHash), isNull(sessions.revokedAt)));
 }
 
-/** Revokes every live session of a subject (a password reset); returns how many. */
+/** Revokes every live session of a subject (a password reset); returns their token hashes. */
 export async function revokeAllSessions(
   db: Executor,
   kind: SubjectKind,
   subjectId: number,
   at: Date,
-): Promise<number> {
+): Promise<string[]> {
   const rows = await db
     .update(sessions)
     .set({ revokedAt: at })
     .where(and(eq(sessions.subjectKind, kind), eq(sessions.subjectId, subjectId), isNull(sessions.revokedAt)))
     .returning({ tokenHash: sessions.tokenHash });
-  return rows.length;
+  return rows.map((row) => row.tokenHash);
 }
 
 /** Deletes sessions expired or revoked before `before`; returns how many. */
@@ -64,14 +86,14 @@ export async function purgeSessions(db: Executor, before: Date): Promise<number>
   return rows.length;
 }
 
-/** Revokes every live session of a subject but `keepTokenHash` (a password change keeps the device that made it); returns how many. */
+/** Revokes every live session of a subject but `keepTokenHash` (a password change keeps the device that made it); returns their token hashes. */
 export async function revokeOtherSessions(
   db: Executor,
   kind: SubjectKind,
   subjectId: number,
   keepTokenHash: string,
   at: Date,
-): Promise<number> {
+): Promise<string[]> {
   const rows = await db
     .update(sessions)
     .set({ revokedAt: at })
@@ -84,5 +106,5 @@ export async function revokeOtherSessions(
       ),
     )
     .returning({ tokenHash: sessions.tokenHash });
-  return rows.length;
+  return rows.map((row) => row.tokenHash);
 }

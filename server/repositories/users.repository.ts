@@ -1,5 +1,6 @@
 /** SQL about users, their accounts and their referral chain. */
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../db/database.js';
 import { accounts, inviteCodes, referralPaths, users } from '../db/schema.js';
 
@@ -13,6 +14,21 @@ export async function findUserByEmail(db: Executor, email: string): Promise<User
 
 export async function findUserById(db: Executor, id: number): Promise<UserRow | undefined> {
   const [row] = await db.select().from(users).where(eq(users.id, id));
+  return row;
+}
+
+const referrers = alias(users, 'referrers');
+
+/** A user and its referrer's invite code (null: none), in one query. */
+export async function findUserWithReferrerCode(
+  db: Executor,
+  id: number,
+): Promise<{ user: UserRow; referrerInviteCode: string | null } | undefined> {
+  const [row] = await db
+    .select({ user: users, referrerInviteCode: referrers.inviteCode })
+    .from(users)
+    .leftJoin(referrers, eq(referrers.id, users.referrerId))
+    .where(eq(users.id, id));
   return row;
 }
 
@@ -67,6 +83,25 @@ export async function findAccount(db: Executor, accountId: number) {
 
 export async function listAccounts(db: Executor, userId: number) {
   return db.select().from(accounts).where(eq(accounts.userId, userId)).orderBy(asc(accounts.id));
+}
+
+/**
+ * The id of the user's account `accountId`, or with null the user's default account (else its
+ * first); undefined when there is none such. One query.
+ */
+export async function findOwnAccountId(
+  db: Executor,
+  userId: number,
+  accountId: number | null,
+): Promise<number | undefined> {
+  const [row] = await db
+    .select({ id: accounts.id })
+    .from(accounts)
+    .innerJoin(users, eq(users.id, accounts.userId))
+    .where(and(eq(accounts.userId, userId), accountId === null ? undefined : eq(accounts.id, accountId)))
+    .orderBy(sql`(${accounts.id} = ${users.defaultAccountId}) is true desc`, asc(accounts.id))
+    .limit(1);
+  return row?.id;
 }
 
 /** Stores the whole chain: the new user under the referrer and under each of the referrer's ancestors. */

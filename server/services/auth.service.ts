@@ -15,7 +15,6 @@ import { type CommandRunner, Refusal } from '../db/commands.js';
 import type { Transaction } from '../db/database.js';
 import { BusinessError } from '../core/errors.js';
 import type { RequestContext } from '../core/context.js';
-import { revokeAllSessions } from '../repositories/sessions.repository.js';
 import { recordChange } from '../repositories/sync.repository.js';
 import { updateUserSecurity } from '../repositories/security.repository.js';
 import {
@@ -149,12 +148,18 @@ export class AuthService {
     });
   }
 
-  /** Revokes the caller's token. */
-  logout(ctx: RequestContext) {
-    return this.commands.run(ctx, async (tx) => {
-      if (ctx.caller.kind !== 'anonymous') await this.sessions.revoke(tx, ctx.caller.tokenHash);
-      return { done: true as const };
-    });
+  /** Revokes the caller's token; once committed, no instance accepts it any more. */
+  async logout(ctx: RequestContext) {
+    const revoked = ctx.caller.kind === 'anonymous' ? [] : [ctx.caller.tokenHash];
+    try {
+      return await this.commands.run(ctx, async (tx) => {
+        for (const tokenHash of revoked) await this.sessions.revoke(tx, tokenHash);
+        return { done: true as const };
+      });
+    } finally {
+      // Also after a replayed answer or a failure: dropping a cached caller is always safe.
+      await this.sessions.forget(revoked);
+    }
   }
 
   /** Mails a password reset code; 404 when no account uses the address. */
@@ -175,8 +180,9 @@ export class AuthService {
   }
 
   /** Sets a new password with a reset code, uses the code up and revokes every session. */
-  forgot(ctx: RequestContext, params: ForgotParams) {
-    return this.commands.run(ctx, async (tx) => {
+  async forgot(ctx: RequestContext, params: ForgotParams) {
+    let revoked: string[] = [];
+    const done = await this.commands.run(ctx, async (tx) => {
       const user = await findUserByEmail(tx, params.email);
       if (!user) throw emailUnknown();
       const refusal = await this.codes.check(ctx, tx, params.email, 'forget', params.code, true);
@@ -185,10 +191,12 @@ export class AuthService {
       await setPasswordHash(tx, user.id, await hashPassword(params.password, this.scryptCost), now);
       // A reset is a change of the login password: withdrawals wait 24 hours (security.service.ts).
       await updateUserSecurity(tx, user.id, { securityChangedAt: now });
-      await revokeAllSessions(tx, 'user', user.id, now);
+      revoked = await this.sessions.revokeAll(tx, 'user', user.id);
       await this.limits.clearAccount(params.email);
       return { done: true as const };
     });
+    await this.sessions.forget(revoked);
+    return done;
   }
 
   private async assertRegistrable(tx: Transaction, email: string, inviteCode: string) {

@@ -30,7 +30,6 @@ import { type CommandRunner, Refusal } from '../db/commands.js';
 import type { Database, Executor, Transaction } from '../db/database.js';
 import { BusinessError, notLoggedIn } from '../core/errors.js';
 import { userIdOf, type RequestContext } from '../core/context.js';
-import { revokeOtherSessions } from '../repositories/sessions.repository.js';
 import { findSecurityChangedAt, updateUserSecurity } from '../repositories/security.repository.js';
 import { findUserById, lockUser, setPasswordHash, type UserRow } from '../repositories/users.repository.js';
 import type { Limits } from '../security/limits.js';
@@ -38,6 +37,7 @@ import { hashPassword, verifyPassword } from '../security/passwords.js';
 import type { SecretBox } from '../security/secret-box.js';
 import { checkTotp, newTotpSecret, totpUri } from '../security/totp.js';
 import type { CodeService } from './codes.service.js';
+import type { SessionService } from './sessions.service.js';
 
 const LOCK_MS = SECURITY_CHANGE_LOCK_HOURS * 3600 * 1000;
 
@@ -75,6 +75,7 @@ export class SecurityService {
     private readonly limits: Limits,
     private readonly secrets: SecretBox,
     private readonly scryptCost: number,
+    private readonly sessions: SessionService,
   ) {}
 
   // ---- for other services (withdrawals, exchange) ----
@@ -252,11 +253,15 @@ export class SecurityService {
    * sessions (this one stays) and locks withdrawals for 24 hours. Wrong old passwords lock like
    * wrong logins (the same counter, keyed by the address).
    */
-  updateLoginPassword(ctx: RequestContext, params: UpdateLoginPasswordParams): Promise<SecurityChangeData> {
+  async updateLoginPassword(
+    ctx: RequestContext,
+    params: UpdateLoginPasswordParams,
+  ): Promise<SecurityChangeData> {
     const userId = userIdOf(ctx);
     if (ctx.caller.kind !== 'user') throw notLoggedIn();
     const keepToken = ctx.caller.tokenHash;
-    return this.commands.run(ctx, async (tx) => {
+    let revoked: string[] = [];
+    const changed = await this.commands.run(ctx, async (tx) => {
       const user = await this.lockedUser(tx, userId);
       await this.limits.assertNotLocked(user.email, ctx.ip);
       if (!(await verifyPassword(params.oldPassword, user.passwordHash))) {
@@ -269,9 +274,11 @@ export class SecurityService {
       const now = this.clock.now();
       await setPasswordHash(tx, userId, await hashPassword(params.password, this.scryptCost), now);
       await updateUserSecurity(tx, userId, { securityChangedAt: now });
-      await revokeOtherSessions(tx, 'user', userId, keepToken, now);
+      revoked = await this.sessions.revokeOthers(tx, 'user', userId, keepToken);
       return this.changed(now);
     });
+    await this.sessions.forget(revoked);
+    return changed;
   }
 
   // ---- helpers ----

@@ -2,25 +2,42 @@
 import type { Clock } from '../clock.js';
 import type { Database, Executor } from '../db/database.js';
 import type { Caller } from '../core/context.js';
-import { findOperatorById } from '../repositories/operators.repository.js';
 import {
   extendSession,
-  findLiveSession,
+  findLiveSessionCaller,
   insertSession,
+  revokeAllSessions,
+  revokeOtherSessions,
   revokeSession,
+  type SessionCallerRow,
 } from '../repositories/sessions.repository.js';
-import { findUserById } from '../repositories/users.repository.js';
+import type { EvictionChannel, Eviction } from '../security/session-evictions.js';
 import { newSessionToken, sha256Hex } from '../security/tokens.js';
+import { CallerCache } from './caller-cache.js';
 
 const LIFETIME_SECONDS = { user: 30 * 24 * 3600, operator: 12 * 3600 } as const;
-/** A session's expiry moves forward at most this often, so each request does not write. */
+/**
+ * A session's expiry moves forward at most this often, so a read does not write: the one write
+ * (last seen, expiry) happens on a cache miss at most once a minute per session.
+ */
 const TOUCH_EVERY_SECONDS = 60;
 
 export class SessionService {
+  readonly #cache = new CallerCache();
+  #channel: EvictionChannel | undefined;
+
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
   ) {}
+
+  /**
+   * Shares evictions with every other instance through the channel `open` makes (Redis when
+   * REDIS_URL is set); without one, evictions reach only this process.
+   */
+  async shareEvictions(open: (onEvict: (eviction: Eviction) => void) => Promise<EvictionChannel>) {
+    this.#channel = await open((eviction) => this.#cache.evict(eviction));
+  }
 
   /** Starts a session in `tx`; returns the token (shown once) and its expiry. */
   async start(tx: Executor, kind: 'user' | 'operator', subjectId: number) {
@@ -41,6 +58,8 @@ export class SessionService {
   /**
    * The caller behind an `Authorization` header (`Bearer <token>` or a bare token); anonymous
    * when absent, null when present but invalid, expired, revoked, or its owner is frozen/disabled.
+   * A live session seen in the last few seconds costs no query (caller-cache.ts); otherwise one,
+   * plus the expiry's move at most once a minute.
    */
   async authenticate(header: string | undefined): Promise<Caller | null> {
     if (header === undefined || header.trim() === '') return { kind: 'anonymous' };
@@ -48,23 +67,68 @@ export class SessionService {
     if (token.length < 20 || token.length > 200) return null;
     const tokenHash = sha256Hex(token);
     const now = this.clock.now();
-    const session = await findLiveSession(this.db, tokenHash, now);
+    const cached = this.#cache.get(tokenHash, now);
+    if (cached) return cached;
+    const epoch = this.#cache.epoch;
+    const session = await findLiveSessionCaller(this.db, tokenHash, now);
     if (!session) return null;
+    let expiresAt = session.expiresAt;
     if (now.getTime() - session.lastSeenAt.getTime() > TOUCH_EVERY_SECONDS * 1000) {
-      const expiresAt = new Date(now.getTime() + LIFETIME_SECONDS[session.subjectKind] * 1000);
+      expiresAt = new Date(now.getTime() + LIFETIME_SECONDS[session.subjectKind] * 1000);
       await extendSession(this.db, tokenHash, now, expiresAt);
     }
-    if (session.subjectKind === 'user') {
-      const user = await findUserById(this.db, session.subjectId);
-      return user && !user.frozen ? { kind: 'user', userId: user.id, tokenHash } : null;
-    }
-    const operator = await findOperatorById(this.db, session.subjectId);
-    return operator && !operator.disabled
-      ? { kind: 'operator', operatorId: operator.id, role: operator.role, tokenHash }
-      : null;
+    const caller = callerOf(session, tokenHash);
+    // While the shared channel is down an eviction could be missed: then every request asks the database.
+    if (caller && (this.#channel?.listening ?? true))
+      this.#cache.set(tokenHash, caller, expiresAt, now, epoch);
+    return caller;
   }
 
+  /** Revokes one token in `tx`; call `forget` with it once `tx` has committed. */
   async revoke(tx: Executor, tokenHash: string): Promise<void> {
     await revokeSession(tx, tokenHash, this.clock.now());
   }
+
+  /** Revokes every session of a subject in `tx` (a password reset); returns the hashes for `forget`. */
+  revokeAll(tx: Executor, kind: 'user' | 'operator', subjectId: number): Promise<string[]> {
+    return revokeAllSessions(tx, kind, subjectId, this.clock.now());
+  }
+
+  /** Revokes every session of a subject but `keepTokenHash` in `tx`; returns the hashes for `forget`. */
+  revokeOthers(
+    tx: Executor,
+    kind: 'user' | 'operator',
+    subjectId: number,
+    keepTokenHash: string,
+  ): Promise<string[]> {
+    return revokeOtherSessions(tx, kind, subjectId, keepTokenHash, this.clock.now());
+  }
+
+  /**
+   * Drops revoked tokens from the caller cache of this process and, through the shared channel,
+   * of every instance; resolves once the message went out (bounded, never throws). Called after
+   * the revoking transaction committed, so that no instance re-reads the token as live.
+   */
+  async forget(tokenHashes: readonly string[]): Promise<void> {
+    if (tokenHashes.length === 0) return;
+    this.#cache.evict(tokenHashes);
+    await this.#channel?.publish(tokenHashes);
+  }
+
+  async close(): Promise<void> {
+    await this.#channel?.close();
+  }
+}
+
+/** The caller a live session stands for: null when its user is frozen or gone, or its operator disabled or gone. */
+function callerOf(
+  session: SessionCallerRow,
+  tokenHash: string,
+): Exclude<Caller, { kind: 'anonymous' }> | null {
+  if (session.subjectKind === 'user') {
+    return session.userFrozen === false ? { kind: 'user', userId: session.subjectId, tokenHash } : null;
+  }
+  return session.operatorDisabled === false && session.operatorRole !== null
+    ? { kind: 'operator', operatorId: session.subjectId, role: session.operatorRole, tokenHash }
+    : null;
 }

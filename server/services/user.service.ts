@@ -3,7 +3,11 @@ import type { UserInfo } from '../../contract/api/user.js';
 import type { Database } from '../db/database.js';
 import { invalidField, notLoggedIn } from '../core/errors.js';
 import { userIdOf, type RequestContext } from '../core/context.js';
-import { findUserById, listAccounts, updateUserProfile } from '../repositories/users.repository.js';
+import {
+  findUserWithReferrerCode,
+  listAccounts,
+  updateUserProfile,
+} from '../repositories/users.repository.js';
 import { recordChange } from '../repositories/sync.repository.js';
 import type { Clock } from '../clock.js';
 import type { CommandRunner } from '../db/commands.js';
@@ -47,19 +51,20 @@ export class UserService {
 
   /** The caller's full profile (CONTRACT.md: email, nickname, avatar, inviteCode, KYC, trade password, authenticator). */
   async info(ctx: RequestContext): Promise<UserInfo> {
-    const user = await findUserById(this.db, userIdOf(ctx));
-    if (!user) throw notLoggedIn();
-    const [accountRows, referrer] = await Promise.all([
-      listAccounts(this.db, user.id),
-      user.referrerId === null ? undefined : findUserById(this.db, user.referrerId),
+    const userId = userIdOf(ctx);
+    const [found, accountRows] = await Promise.all([
+      findUserWithReferrerCode(this.db, userId),
+      listAccounts(this.db, userId),
     ]);
+    if (!found) throw notLoggedIn();
+    const { user, referrerInviteCode } = found;
     return {
       id: String(user.id),
       email: user.email,
       nickname: user.nickname,
       avatar: user.avatar,
       inviteCode: user.inviteCode,
-      referrerInviteCode: referrer?.inviteCode ?? null,
+      referrerInviteCode,
       kycStatus: user.kycStatus as UserInfo['kycStatus'], // the column only ever holds kycStatusSchema values
       tradePasswordSet: user.tradePasswordHash !== null,
       authenticatorBound: user.authenticatorSecret !== null,

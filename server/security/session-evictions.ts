@@ -1,0 +1,89 @@
+/**
+ * Session evictions shared by every instance through Redis pub/sub (REDIS_URL): a revocation
+ * made on one instance drops the token from every instance's caller cache at once.
+ */
+import crypto from 'node:crypto';
+import { z } from 'zod';
+
+/** The channel every instance subscribes to. */
+export const SESSION_EVICTION_CHANNEL = 'coffer:session-evictions';
+/** How long a publish waits for its own message to come back before it answers anyway. */
+const ECHO_WAIT_MS = 250;
+
+const evictionMessageSchema = z.object({ id: z.string(), tokenHashes: z.array(z.string()) });
+
+/** What an eviction handler is given: token hashes, or `'all'` when messages may have been missed. */
+export type Eviction = readonly string[] | 'all';
+
+export interface EvictionChannel {
+  /**
+   * Sends `tokenHashes` to every subscribed instance (this one too). Resolves once this instance
+   * has received its own message back (Redis sent it to every subscriber in the same step), or
+   * after a quarter second; never throws: the revocation is already committed, and an instance
+   * that cannot hear Redis does not cache (`listening`).
+   */
+  publish(tokenHashes: readonly string[]): Promise<void>;
+  /** False while the subscription is down: messages may be missed, so callers must not be cached. */
+  readonly listening: boolean;
+  close(): Promise<void>;
+}
+
+/**
+ * Subscribes to the eviction channel with ioredis (the same connection setup as the shared
+ * counters, counters.ts) and calls `onEvict` for each message from any instance, and with `'all'`
+ * after a reconnection, when messages may have been missed. Throws when Redis cannot be reached.
+ */
+export async function redisEvictionChannel(
+  url: string,
+  onEvict: (eviction: Eviction) => void,
+  channel = SESSION_EVICTION_CHANNEL,
+): Promise<EvictionChannel> {
+  const { Redis } = await import('ioredis');
+  const publisher = new Redis(url, { maxRetriesPerRequest: 2, lazyConnect: true });
+  const subscriber = new Redis(url, { maxRetriesPerRequest: 2, lazyConnect: true });
+  try {
+    await Promise.all([publisher.connect(), subscriber.connect()]);
+  } catch (error) {
+    publisher.disconnect();
+    subscriber.disconnect();
+    throw error;
+  }
+  const echoes = new Map<string, () => void>();
+  subscriber.on('message', (from: string, text: string) => {
+    if (from !== channel) return;
+    let message: z.infer<typeof evictionMessageSchema>;
+    try {
+      message = evictionMessageSchema.parse(JSON.parse(text));
+    } catch {
+      return; // not ours: someone else wrote to the channel
+    }
+    onEvict(message.tokenHashes);
+    echoes.get(message.id)?.();
+  });
+  await subscriber.subscribe(channel);
+  // ioredis resubscribes by itself after a reconnection; what was sent meanwhile is lost.
+  subscriber.on('ready', () => onEvict('all'));
+  return {
+    get listening() {
+      return subscriber.status === 'ready';
+    },
+    async publish(tokenHashes) {
+      if (tokenHashes.length === 0) return;
+      const id = crypto.randomUUID();
+      const echoed = new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, ECHO_WAIT_MS);
+        echoes.set(id, () => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+      publisher.publish(channel, JSON.stringify({ id, tokenHashes })).catch(() => undefined);
+      await echoed;
+      echoes.delete(id);
+    },
+    async close() {
+      for (const resolve of echoes.values()) resolve();
+      await Promise.all([subscriber.quit(), publisher.quit()]);
+    },
+  };
+}
