@@ -27,6 +27,13 @@ export function errorOfIssue(issue: Issue): BusinessError {
   return new BusinessError(BodyCode.invalidInput, key, vars, { field });
 }
 
+/**
+ * A row id from the wire: 1 to 15 decimal digits (within bigint and a safe integer), else null.
+ * Ids on the wire are any short token (`idSchema`); one that is not a row id names no row, and
+ * must not reach SQL (NaN or 1e30 there is a database error, answered 500).
+ */
+export const rowIdOf = (id: string): number | null => (/^\d{1,15}$/.test(id) ? Number(id) : null);
+
 /** Parses params with a route's schema; throws a 400 naming the first bad field. */
 export function parseParams<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> {
   const result = schema.safeParse(raw);

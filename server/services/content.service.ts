@@ -13,6 +13,7 @@ import type { Clock } from '../clock.js';
 import type { CommandRunner } from '../db/commands.js';
 import type { Database, Executor } from '../db/database.js';
 import { notFound } from '../core/errors.js';
+import { rowIdOf } from '../core/params.js';
 import type { RequestContext } from '../core/context.js';
 import {
   deleteNews,
@@ -101,14 +102,18 @@ export class ContentService {
   updateNews(ctx: RequestContext, params: NewsUpdate) {
     return this.commands.run(ctx, async (tx) => {
       const now = this.clock.now();
-      const row = await updateNews(tx, Number(params.id), {
-        title: params.title,
-        summary: params.summary,
-        body: params.body,
-        imageUrl: params.imageUrl || null,
-        lang: params.lang ?? null,
-        updatedAt: now,
-      });
+      const id = rowIdOf(params.id);
+      const row =
+        id === null
+          ? undefined
+          : await updateNews(tx, id, {
+              title: params.title,
+              summary: params.summary,
+              body: params.body,
+              imageUrl: params.imageUrl || null,
+              lang: params.lang ?? null,
+              updatedAt: now,
+            });
       if (!row) throw notFound();
       await this.changed(tx, actorOf(ctx), 'news.update', 'news', params.id, false, now);
       return toNewsRecord(row);
@@ -117,7 +122,8 @@ export class ContentService {
 
   deleteNews(ctx: RequestContext, id: string) {
     return this.commands.run(ctx, async (tx) => {
-      if (!(await deleteNews(tx, Number(id)))) throw notFound();
+      const rowId = rowIdOf(id);
+      if (rowId === null || !(await deleteNews(tx, rowId))) throw notFound();
       await this.changed(tx, actorOf(ctx), 'news.delete', 'news', id, true, this.clock.now());
       return { done: true as const };
     });
@@ -145,7 +151,8 @@ export class ContentService {
 
   deleteNotice(ctx: RequestContext, id: string) {
     return this.commands.run(ctx, async (tx) => {
-      if (!(await deleteNotice(tx, Number(id)))) throw notFound();
+      const rowId = rowIdOf(id);
+      if (rowId === null || !(await deleteNotice(tx, rowId))) throw notFound();
       await this.changed(tx, actorOf(ctx), 'notice.delete', 'notices', id, true, this.clock.now());
       return { done: true as const };
     });

@@ -4,6 +4,7 @@ import type { Clock } from '../clock.js';
 import type { CommandRunner } from '../db/commands.js';
 import type { Database, Executor } from '../db/database.js';
 import { invalidField, notFound } from '../core/errors.js';
+import { rowIdOf } from '../core/params.js';
 import { userIdOf, type RequestContext } from '../core/context.js';
 import {
   insertFeedback,
@@ -95,7 +96,9 @@ export class FeedbackService {
     params: { id: string; reply: string },
   ) {
     const now = this.clock.now();
-    const row = await replyFeedback(tx, Number(params.id), { reply: params.reply, operatorId, at: now });
+    const id = rowIdOf(params.id);
+    const row =
+      id === null ? undefined : await replyFeedback(tx, id, { reply: params.reply, operatorId, at: now });
     if (!row) throw notFound();
     await appendAudit(tx, {
       actor,

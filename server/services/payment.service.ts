@@ -14,6 +14,7 @@ import { isEvmAddress, isTronAddress } from '../chains/addresses.js';
 import type { Clock } from '../clock.js';
 import { userIdOf, type RequestContext } from '../core/context.js';
 import { BusinessError, invalidField, notFound } from '../core/errors.js';
+import { rowIdOf } from '../core/params.js';
 import type { CommandRunner } from '../db/commands.js';
 import type { Database } from '../db/database.js';
 import {
@@ -95,7 +96,8 @@ export class PaymentService {
 
   async delete(ctx: RequestContext, params: { id: string }): Promise<{ id: string }> {
     return this.commands.run(ctx, async (tx) => {
-      if (!(await deletePaymentMethod(tx, userIdOf(ctx), Number(params.id), this.clock.now())))
+      const id = rowIdOf(params.id);
+      if (id === null || !(await deletePaymentMethod(tx, userIdOf(ctx), id, this.clock.now())))
         throw notFound();
       return { id: params.id };
     });

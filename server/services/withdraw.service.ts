@@ -35,7 +35,7 @@ import { userIdOf, type RequestContext } from '../core/context.js';
 import { BusinessError, invalidField, notFound, notLoggedIn } from '../core/errors.js';
 import type { CommandRunner } from '../db/commands.js';
 import type { Database, Executor } from '../db/database.js';
-import { parseParams } from '../core/params.js';
+import { parseParams, rowIdOf } from '../core/params.js';
 import { omnibusOf, platformBook, type BookRef } from '../ledger/books.js';
 import { accountBalances, hold, postHold, voidHold } from '../ledger/ledger.js';
 import { appendAudit } from '../repositories/operators.repository.js';
@@ -289,7 +289,8 @@ export class WithdrawService {
       const { accountId } = await ownAccount(tx, ctx, params.accountId);
       const method = methods.find((candidate) => String(candidate.id) === params.methodId);
       if (!method) {
-        const other = await findPaymentMethod(tx, Number(params.methodId));
+        const methodRowId = rowIdOf(params.methodId);
+        const other = methodRowId === null ? undefined : await findPaymentMethod(tx, methodRowId);
         if (other && other.deletedAt === null)
           throw new BusinessError(BodyCode.forbidden, 'server.forbidden', {}, { field: 'methodId' });
         throw invalidField('methodId', 'server.method_unknown');
