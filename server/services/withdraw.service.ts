@@ -241,6 +241,8 @@ export class WithdrawService {
     const remaining = used >= this.#dailyLimit ? 0n : this.#dailyLimit - used;
     const spendable = available > this.#fee ? available - this.#fee : 0n;
     const method = methods.find((candidate) => String(candidate.id) === params.methodId);
+    // Another user's method is refused as in `create`; one deleted or unknown is shown as none.
+    if (!method && params.methodId !== undefined) await refuseOthersMethod(this.db, params.methodId);
     return {
       accountId: String(accountId),
       asset: 'USDT',
@@ -289,10 +291,7 @@ export class WithdrawService {
       const { accountId } = await ownAccount(tx, ctx, params.accountId);
       const method = methods.find((candidate) => String(candidate.id) === params.methodId);
       if (!method) {
-        const methodRowId = rowIdOf(params.methodId);
-        const other = methodRowId === null ? undefined : await findPaymentMethod(tx, methodRowId);
-        if (other && other.deletedAt === null)
-          throw new BusinessError(BodyCode.forbidden, 'server.forbidden', {}, { field: 'methodId' });
+        await refuseOthersMethod(tx, params.methodId);
         throw invalidField('methodId', 'server.method_unknown');
       }
       if (method.usableAt > now) {
@@ -496,4 +495,16 @@ export class WithdrawService {
     });
     return toAdminWithdrawal(saved);
   }
+}
+
+/**
+ * 403 naming `methodId` when it is another user's live withdrawal method (never told apart from
+ * one of the caller's by anything else); returns when it names no live method at all.
+ * @throws BusinessError forbidden.
+ */
+async function refuseOthersMethod(db: Executor, methodId: string): Promise<void> {
+  const rowId = rowIdOf(methodId);
+  const other = rowId === null ? undefined : await findPaymentMethod(db, rowId);
+  if (other && other.deletedAt === null)
+    throw new BusinessError(BodyCode.forbidden, 'server.forbidden', {}, { field: 'methodId' });
 }

@@ -247,12 +247,7 @@ const MATRIX: Record<string, Case> = {
   },
   '/api/v1/recharge/list accountId': { owned: 'account', params: (a) => ({ accountId: a.account }) },
   '/api/v1/withdraw/index accountId': { owned: 'account', params: (a) => ({ accountId: a.account }) },
-  '/api/v1/withdraw/index methodId': {
-    disregarded:
-      'withdraw/index shows the method asked for only when it is the caller’s (contract/api/withdraw.ts): another user’s is shown as none',
-    params: (a) => ({ methodId: a.method }),
-    answersOwn: (data, b) => data['method'] === null && data['accountId'] === b.user.accountId,
-  },
+  '/api/v1/withdraw/index methodId': { owned: 'method', params: (a) => ({ methodId: a.method }) },
   '/api/v1/withdraw/create accountId': {
     owned: 'account',
     params: async (a, b) => ({
