@@ -6,8 +6,6 @@
  * positions. Both pass axe, with one h1 and nothing wider than a 390 px phone, in English and in
  * Chinese. With COFFER_E2E_SCREENS=<folder>, screenshots are kept there.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { DateTime } from 'luxon';
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
@@ -28,6 +26,8 @@ import {
   storedToken,
   strings,
   WAIT_MS,
+  keepScreen,
+  fill,
 } from './harness.js';
 
 const zh = strings('zh-Hans');
@@ -38,18 +38,6 @@ const HOSTING = '/pages/index/index2';
 const tokenSchema = z.object({ token: z.string() });
 const accountsSchema = z.object({ items: z.array(z.object({ id: z.string() })) });
 const assetsSchema = z.object({ cash: z.string() });
-
-/** Where screenshots go when asked for (a reviewer's look at the page), else nowhere. */
-async function keepScreen(page: Page, name: string): Promise<void> {
-  const folder = process.env['COFFER_E2E_SCREENS'];
-  if (!folder) return;
-  fs.mkdirSync(folder, { recursive: true });
-  await page.screenshot({ path: path.join(folder, `${name}.png`), fullPage: true });
-}
-
-/** A translated string with its `{{name}}` placeholders filled. */
-const fill = (text: string, values: Record<string, string>) =>
-  text.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => values[name] ?? whole);
 
 describe.skipIf(!hasChromium)('AI dividends and delivery records in Chromium', () => {
   const { running, openTab, launch, api, registerByApi, newAddress } = e2eHarness();

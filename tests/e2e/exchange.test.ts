@@ -6,8 +6,6 @@
  * (the loopback proxy cut), where the page says an exchange needs a connection; the page passes
  * axe in English and Chinese on a phone. With COFFER_E2E_SCREENS=<folder>, screenshots are kept there.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
@@ -23,40 +21,22 @@ import {
   storedToken,
   strings,
   WAIT_MS,
+  keepScreen,
 } from './harness.js';
 
 const zh = strings('zh-Hans');
 const EXCHANGE = '/pages/withdraw/withdraw3';
 const TRADE_PASSWORD = 'trade-secret1';
 
-const tokenSchema = z.object({ token: z.string() });
 const accountsSchema = z.object({ items: z.array(z.object({ id: z.string(), kind: z.string() })) });
 const exchangesSchema = z.object({
   items: z.array(z.object({ amountIn: z.string(), amountOut: z.string(), price: z.string() })),
 });
 
-/** Where screenshots go when asked for (a reviewer's look at the page), else nowhere. */
-async function keepScreen(page: Page, name: string): Promise<void> {
-  const folder = process.env['COFFER_E2E_SCREENS'];
-  if (!folder) return;
-  fs.mkdirSync(folder, { recursive: true });
-  await page.screenshot({ path: path.join(folder, `${name}.png`), fullPage: true });
-}
-
 describe.skipIf(!hasChromium)('the exchange in Chromium', () => {
-  const { running, openTab, launch, api, registerByApi, newAddress } = e2eHarness({ proxy: true });
-
-  async function financeToken(): Promise<string> {
-    const email = newAddress('finance');
-    await running().server.services.operators.createFromCli({
-      email,
-      role: 'finance',
-      password: 'secret123',
-    });
-    const login = await api('/api/admin/auth/login', { email, password: 'secret123' });
-    expect(login.code, login.message).toBe(200);
-    return tokenSchema.parse(login.data).token;
-  }
+  const { running, openTab, launch, api, registerByApi, newAddress, financeToken } = e2eHarness({
+    proxy: true,
+  });
 
   /** A user logged in on `page`, with a trade password and 100 RAB and 20 USDT on the main account. */
   async function trader(page: Page, t: (key: string) => string, finance: string, name: string) {

@@ -328,7 +328,33 @@ export function e2eHarness(options: HarnessOptions = {}) {
   let serial = 0;
   const newAddress = (name: string) => `e2e.${name}.${Date.now()}.${++serial}@example.com`;
 
-  return { distDir, running, openTab, launch, api, codeMailedTo, registerByApi, newAddress };
+  /** A new finance operator, logged in through the admin API; its token. */
+  async function financeToken(): Promise<string> {
+    const email = newAddress('finance');
+    await running().server.services.operators.createFromCli({
+      email,
+      role: 'finance',
+      password: 'secret123',
+    });
+    const login = await api('/api/admin/auth/login', { email, password: 'secret123' });
+    expect(login.code, login.message).toBe(200);
+    return z.object({ token: z.string() }).parse(login.data).token;
+  }
+
+  return { distDir, running, openTab, launch, api, codeMailedTo, registerByApi, newAddress, financeToken };
+}
+
+/** Keeps a full-page screenshot named `name` when COFFER_E2E_SCREENS names a folder (a reviewer's look), else nothing. */
+export async function keepScreen(page: Page, name: string): Promise<void> {
+  const folder = process.env['COFFER_E2E_SCREENS'];
+  if (!folder) return;
+  fs.mkdirSync(folder, { recursive: true });
+  await page.screenshot({ path: path.join(folder, `${name}.png`), fullPage: true });
+}
+
+/** A catalogue string with its `{{name}}` placeholders filled (an unknown one is left as it is). */
+export function fill(template: string, values: Record<string, string | number>): string {
+  return template.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => String(values[name] ?? whole));
 }
 
 /** After a failure: a screenshot of every open page, named in the log. */

@@ -19,8 +19,6 @@
  *
  * With COFFER_E2E_SCREENS=<folder>, screenshots are kept there.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
@@ -36,6 +34,8 @@ import {
   storedToken,
   strings,
   WAIT_MS,
+  keepScreen,
+  fill,
 } from './harness.js';
 
 const zh = strings('zh-Hans');
@@ -54,7 +54,6 @@ function nextShanghaiMorning(): string {
 }
 const COFFER_NOW = nextShanghaiMorning();
 
-const tokenSchema = z.object({ token: z.string() });
 const accountsSchema = z.object({ items: z.array(z.object({ id: z.string(), kind: z.string() })) });
 const incomeSchema = z.object({
   items: z.array(
@@ -63,37 +62,12 @@ const incomeSchema = z.object({
 });
 const checkSchema = z.object({ ok: z.boolean() });
 
-/** Where screenshots go when asked for (a reviewer's look at the page), else nowhere. */
-async function keepScreen(page: Page, name: string): Promise<void> {
-  const folder = process.env['COFFER_E2E_SCREENS'];
-  if (!folder) return;
-  fs.mkdirSync(folder, { recursive: true });
-  await page.screenshot({ path: path.join(folder, `${name}.png`), fullPage: true });
-}
-
-/** `{{name}}` placeholders of a catalogue string filled in. */
-function fill(text: string, values: Record<string, string | number>): string {
-  return text.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(values[name] ?? ''));
-}
-
 describe.skipIf(!hasChromium)('hosting in Chromium', () => {
-  const { running, openTab, launch, api, registerByApi, newAddress } = e2eHarness({
+  const { running, openTab, launch, api, registerByApi, newAddress, financeToken } = e2eHarness({
     proxy: true,
     env: () => ({ COFFER_NOW, COFFER_TIMEZONE: 'Asia/Shanghai' }),
     build: { VITE_TRANSPORT: 'plain' },
   });
-
-  async function financeToken(): Promise<string> {
-    const email = newAddress('finance');
-    await running().server.services.operators.createFromCli({
-      email,
-      role: 'finance',
-      password: 'secret123',
-    });
-    const login = await api('/api/admin/auth/login', { email, password: 'secret123' });
-    expect(login.code, login.message).toBe(200);
-    return tokenSchema.parse(login.data).token;
-  }
 
   /** A user logged in on `page` with a trade password and `usdt` adjusted into the main account. */
   async function customer(

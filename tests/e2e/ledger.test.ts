@@ -25,7 +25,6 @@ const RECONNECT_MS = 60_000;
 /** A pull after a confirmed command, or on start, lands within this. */
 const SYNC_MS = 30_000;
 
-const tokenSchema = z.object({ token: z.string() });
 const accountsSchema = z.object({
   items: z.array(z.object({ id: z.string(), kind: z.enum(['main', 'sub']), name: z.string() })),
 });
@@ -33,7 +32,9 @@ const assetsSchema = z.object({ cash: z.string(), totalUsdt: z.string() });
 const recordsSchema = z.object({ items: z.array(z.object({ kind: z.string(), amount: z.string() })) });
 
 describe.skipIf(!hasChromium)('money through a loopback proxy, in Chromium', () => {
-  const { running, openTab, launch, api, registerByApi, newAddress } = e2eHarness({ proxy: true });
+  const { running, openTab, launch, api, registerByApi, newAddress, financeToken } = e2eHarness({
+    proxy: true,
+  });
 
   async function loggedIn(page: Page, name: string): Promise<string> {
     const email = newAddress(name);
@@ -44,19 +45,6 @@ describe.skipIf(!hasChromium)('money through a loopback proxy, in Chromium', () 
     const token = await storedToken(page);
     if (token === null) throw new Error('no stored token after logging in');
     return token;
-  }
-
-  /** A finance operator's session, for the adjustment. */
-  async function financeToken(): Promise<string> {
-    const email = newAddress('finance');
-    await running().server.services.operators.createFromCli({
-      email,
-      role: 'finance',
-      password: 'secret123',
-    });
-    const login = await api('/api/admin/auth/login', { email, password: 'secret123' });
-    expect(login.code, login.message).toBe(200);
-    return tokenSchema.parse(login.data).token;
   }
 
   test(

@@ -6,8 +6,6 @@
  * connection; every page passes axe in English and Chinese on a phone (390 x 844). With
  * COFFER_E2E_SCREENS=<folder>, screenshots are kept there.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
@@ -24,6 +22,8 @@ import {
   storedToken,
   strings,
   WAIT_MS,
+  keepScreen,
+  fill,
 } from './harness.js';
 
 const zh = strings('zh-Hans');
@@ -35,37 +35,12 @@ const TICKETS = '/pages/blance_record/blance_record12';
 const TRADE_PASSWORD = 'trade-secret1';
 const DAY_MS = 86_400_000;
 
-const tokenSchema = z.object({ token: z.string() });
 const accountsSchema = z.object({ items: z.array(z.object({ id: z.string() })) });
 
-/** Where screenshots go when asked for (a reviewer's look at the page), else nowhere. */
-async function keepScreen(page: Page, name: string): Promise<void> {
-  const folder = process.env['COFFER_E2E_SCREENS'];
-  if (!folder) return;
-  fs.mkdirSync(folder, { recursive: true });
-  await page.screenshot({ path: path.join(folder, `${name}.png`), fullPage: true });
-}
-
-const fill = (template: string, values: Record<string, string | number>) =>
-  Object.entries(values).reduce(
-    (text, [name, value]) => text.replace(`{{${name}}}`, String(value)),
-    template,
-  );
-
 describe.skipIf(!hasChromium)('mining machines in Chromium', () => {
-  const { running, openTab, launch, api, registerByApi, newAddress } = e2eHarness({ proxy: true });
-
-  async function financeToken(): Promise<string> {
-    const email = newAddress('finance');
-    await running().server.services.operators.createFromCli({
-      email,
-      role: 'finance',
-      password: 'secret123',
-    });
-    const login = await api('/api/admin/auth/login', { email, password: 'secret123' });
-    expect(login.code, login.message).toBe(200);
-    return tokenSchema.parse(login.data).token;
-  }
+  const { running, openTab, launch, api, registerByApi, newAddress, financeToken } = e2eHarness({
+    proxy: true,
+  });
 
   /** A user logged in on `page` in the language of `t`, with a trade password and 300 USDT on the main account. */
   async function miner(page: Page, t: (key: string) => string, finance: string, name: string) {

@@ -9,8 +9,6 @@
  * and in Chinese. With COFFER_E2E_SCREENS=<folder>, screenshots are kept there.
  */
 import fs from 'node:fs';
-import path from 'node:path';
-import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { minor, parseMoney } from '../../contract/money.js';
@@ -29,6 +27,8 @@ import {
   storedToken,
   strings,
   WAIT_MS,
+  keepScreen,
+  fill,
 } from './harness.js';
 
 const zh = strings('zh-Hans');
@@ -38,18 +38,8 @@ const POSTER = '/pages/share_poster/share_poster';
 const infoSchema = z.object({ inviteCode: z.string(), defaultAccountId: z.string(), id: z.string() });
 const tokenSchema = z.object({ token: z.string() });
 
-async function keepScreen(page: Page, name: string): Promise<void> {
-  const folder = process.env['COFFER_E2E_SCREENS'];
-  if (!folder) return;
-  fs.mkdirSync(folder, { recursive: true });
-  await page.screenshot({ path: path.join(folder, `${name}.png`), fullPage: true });
-}
-
-const fill = (text: string, values: Record<string, string>) =>
-  text.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => values[name] ?? whole);
-
 describe.skipIf(!hasChromium)('the Team tab and the share poster in Chromium', () => {
-  const { running, openTab, launch, api, codeMailedTo, newAddress } = e2eHarness();
+  const { running, openTab, launch, api, codeMailedTo, newAddress, financeToken } = e2eHarness();
   let serial = 0;
 
   interface Member {
@@ -86,17 +76,6 @@ describe.skipIf(!hasChromium)('the Team tab and the share poster in Chromium', (
       accountId: info.defaultAccountId,
       inviteCode: info.inviteCode,
     };
-  }
-
-  async function financeToken(): Promise<string> {
-    const email = newAddress('finance');
-    await running().server.services.operators.createFromCli({
-      email,
-      role: 'finance',
-      password: 'secret123',
-    });
-    return tokenSchema.parse((await api('/api/admin/auth/login', { email, password: 'secret123' })).data)
-      .token;
   }
 
   /** `amount` USDT into the member's hosting book (funded by an adjustment, then cash -> hosting). */

@@ -7,8 +7,6 @@
  * the rest. Balances from the API and the ledger check agree at the end. Also: the tab reads in
  * Chinese and passes axe on a phone. With COFFER_E2E_SCREENS=<folder>, screenshots are kept there.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
@@ -25,6 +23,8 @@ import {
   storedToken,
   strings,
   WAIT_MS,
+  keepScreen,
+  fill,
 } from './harness.js';
 
 const zh = strings('zh-Hans');
@@ -37,32 +37,8 @@ const infoSchema = z.object({ usdt: z.string(), rab: z.string() });
 const orderSchema = z.object({ id: z.string(), status: z.string(), filled: z.string(), held: z.string() });
 const checkSchema = z.object({ ok: z.boolean() });
 
-async function keepScreen(page: Page, name: string): Promise<void> {
-  const folder = process.env['COFFER_E2E_SCREENS'];
-  if (!folder) return;
-  fs.mkdirSync(folder, { recursive: true });
-  await page.screenshot({ path: path.join(folder, `${name}.png`), fullPage: true });
-}
-
-/** `en(key)` with its placeholders filled. */
-function fill(template: string, values: Record<string, string>): string {
-  return template.replace(/\{\{(\w+)\}\}/g, (_match, name: string) => values[name] ?? '');
-}
-
 describe.skipIf(!hasChromium)('the OTC market in Chromium', () => {
-  const { running, openTab, launch, api, registerByApi, newAddress } = e2eHarness();
-
-  async function financeToken(): Promise<string> {
-    const email = newAddress('finance');
-    await running().server.services.operators.createFromCli({
-      email,
-      role: 'finance',
-      password: 'secret123',
-    });
-    const login = await api('/api/admin/auth/login', { email, password: 'secret123' });
-    expect(login.code, login.message).toBe(200);
-    return tokenSchema.parse(login.data).token;
-  }
+  const { openTab, launch, api, registerByApi, newAddress, financeToken } = e2eHarness();
 
   /** A customer with a trade password and 100 RAB and 20 USDT, logged in on `page` when one is given. */
   async function trader(finance: string, name: string, page: Page | null, t: (key: string) => string = en) {

@@ -27,6 +27,7 @@ import { toast } from '../../ui/toast.js';
 import { useAccountSyncedAt, useBalance } from '../accounts/account-data.js';
 import { useChecks } from '../auth/messages.js';
 import { useForm } from '../auth/use-form.js';
+import { useSettled } from '../outbox/command-outcome.js';
 import { useRefusalMessage } from '../outbox/messages.js';
 import {
   ASSETS_OF,
@@ -269,7 +270,6 @@ function ExchangeForm({
   /** The trade password of the exchange under way, kept only until it settles (to confirm again after a price change). */
   const password = useRef('');
   const command = useAccountCommand('exchange-submit', active, commandId);
-  const settledIds = useRef(new Set<string>());
   const staleReload = useRef<ReturnType<typeof setTimeout>>(undefined);
   useEffect(() => () => clearTimeout(staleReload.current), []);
   const boundsId = useId();
@@ -280,11 +280,7 @@ function ExchangeForm({
     enqueuing || (command != null && (command.state === 'queued' || command.state === 'sending'));
 
   // The command's answer, once: the page says it, then lets the user go on or confirm again.
-  useEffect(() => {
-    if (command == null || settledIds.current.has(command.id)) return;
-    const outcome = commandOutcome(command);
-    if (outcome === null) return;
-    settledIds.current.add(command.id);
+  useSettled(command, commandOutcome, (command, outcome) => {
     switch (outcome.kind) {
       case 'done':
         setNotice(null);
@@ -325,9 +321,7 @@ function ExchangeForm({
     // Told here: it need not wait on the pending-changes page for the user too.
     if (outcome.kind !== 'done' && outcome.kind !== 'cancelled')
       void send('outbox-dismiss', { id: command.id });
-    // `form.set` is stable; the effect runs for each new state of the command.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [command, handle, onSettled, t]);
+  });
 
   const enqueue = async (amount: string, tradePassword: string, priceVersion: string) => {
     setNotice(null);

@@ -6,7 +6,7 @@
  * its answer.
  */
 import { Button } from 'antd-mobile';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { BalanceRecord } from '../../../contract/api/account.js';
 import type { HostingProduct } from '../../../contract/api/hosting.js';
@@ -20,6 +20,7 @@ import { Field } from '../../ui/Field.js';
 import { toast } from '../../ui/toast.js';
 import { useChecks } from '../auth/messages.js';
 import { useForm } from '../auth/use-form.js';
+import { useSettled } from '../outbox/command-outcome.js';
 import { useRefusalMessage } from '../outbox/messages.js';
 import { Figure, useAmountProblemText } from './hosting-parts.js';
 import {
@@ -57,7 +58,6 @@ export function CreateOrder({
   const [notice, setNotice] = useState<string | null>(null);
   const [enqueuing, setEnqueuing] = useState(false);
   const command = useHostingCommand(active.userId, commandId);
-  const settled = useRef(new Set<string>());
   const submitHintId = useId();
   const products = config?.products ?? [];
   const product = products.find((candidate) => candidate.id === chosenId) ?? products[0] ?? null;
@@ -67,11 +67,7 @@ export function CreateOrder({
     enqueuing || (command != null && (command.state === 'queued' || command.state === 'sending'));
 
   // The command's answer, once: the tab says it, then lets the user go on.
-  useEffect(() => {
-    if (command == null || settled.current.has(command.id)) return;
-    const outcome = commandOutcome(command);
-    if (outcome === null) return;
-    settled.current.add(command.id);
+  useSettled(command, commandOutcome, (command, outcome) => {
     switch (outcome.kind) {
       case 'done':
         setNotice(null);
@@ -95,9 +91,7 @@ export function CreateOrder({
     // Told here: it need not wait on the pending-changes page for the user too.
     if (outcome.kind === 'refused' || outcome.kind === 'expired')
       void send('outbox-dismiss', { id: command.id });
-    // `form.set` is stable; the effect runs for each new state of the command.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [command, handle, t]);
+  });
 
   const onSubmit = form.submit(
     ({ tradePassword }) => {

@@ -7,7 +7,7 @@
  */
 import type { TFunction } from 'i18next';
 import { Button } from 'antd-mobile';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { HostingChangeRecord, HostingOrderRecord } from '../../../contract/api/hosting.js';
 import type { HostingCommand } from '../../../sync/commands.js';
@@ -22,6 +22,7 @@ import { Field } from '../../ui/Field.js';
 import { toast } from '../../ui/toast.js';
 import { useAccountSyncedAt } from '../accounts/account-data.js';
 import { useForm } from '../auth/use-form.js';
+import { useSettled } from '../outbox/command-outcome.js';
 import { useRefusalMessage } from '../outbox/messages.js';
 import { Figure, useAmountProblemText } from './hosting-parts.js';
 import {
@@ -108,18 +109,13 @@ function OrderItem({
   const [commandId, setCommandId] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const command = useHostingCommand(active.userId, commandId);
-  const settled = useRef(new Set<string>());
   const progress = progressOf(order, serverNow());
   const inProgress = order.status === 'in_progress';
   const matured = serverNow() >= Date.parse(order.endAt);
   const headingId = useId();
 
   // The change's answer, once.
-  useEffect(() => {
-    if (command == null || settled.current.has(command.id)) return;
-    const outcome = commandOutcome(command);
-    if (outcome === null) return;
-    settled.current.add(command.id);
+  useSettled(command, commandOutcome, (command, outcome) => {
     switch (outcome.kind) {
       case 'done':
         setNotice(null);
@@ -138,7 +134,7 @@ function OrderItem({
     }
     if (outcome.kind === 'refused' || outcome.kind === 'expired')
       void send('outbox-dismiss', { id: command.id });
-  }, [command, handle, t]);
+  });
 
   return (
     <li className="card hosting-order" aria-labelledby={headingId}>

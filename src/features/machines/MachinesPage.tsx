@@ -7,7 +7,7 @@
  * password blanked once it settles; offline the buttons say why they wait.
  */
 import { Button } from 'antd-mobile';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { MachineRecord, PayWith } from '../../../contract/api/machine.js';
 import { checkPassword } from '../../../contract/validation.js';
@@ -23,6 +23,7 @@ import { toast } from '../../ui/toast.js';
 import { useBalance } from '../accounts/account-data.js';
 import { useChecks } from '../auth/messages.js';
 import { useForm } from '../auth/use-form.js';
+import { useSettled } from '../outbox/command-outcome.js';
 import { useRefusalMessage } from '../outbox/messages.js';
 import { MachineLinks, MiningSummary } from './machine-parts.js';
 import {
@@ -176,7 +177,6 @@ function AcquireForm({
   const [notice, setNotice] = useState<Notice>(null);
   const [enqueuing, setEnqueuing] = useState(false);
   const command = useMachineCommand(active, machine.id, commandId);
-  const settledIds = useRef(new Set<string>());
   const hintId = useId();
   const formTitleId = useId();
   const preview = acquirePreview(
@@ -189,11 +189,7 @@ function AcquireForm({
     enqueuing || (command != null && (command.state === 'queued' || command.state === 'sending'));
 
   // The command's answer, once: the form says it, then lets the user go on.
-  useEffect(() => {
-    if (command == null || settledIds.current.has(command.id)) return;
-    const outcome = commandOutcome(command);
-    if (outcome === null) return;
-    settledIds.current.add(command.id);
+  useSettled(command, commandOutcome, (command, outcome) => {
     switch (outcome.kind) {
       case 'done':
         setNotice(null);
@@ -219,7 +215,7 @@ function AcquireForm({
     // Told here: it need not wait on the pending-changes page for the user too.
     if (outcome.kind !== 'done' && outcome.kind !== 'cancelled')
       void send('outbox-dismiss', { id: command.id });
-  }, [command, handle, name, t]);
+  });
 
   const problem = (view: AcquirePreview): Partial<Record<'quantity' | 'days', string>> => {
     if (view.kind !== 'invalid') return {};
