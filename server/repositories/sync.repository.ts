@@ -37,6 +37,56 @@ export async function snapshotHorizon(db: Executor): Promise<number> {
   return Number(result.rows[0]?.horizon ?? 0);
 }
 
+/** Where a pull stands in one collection: its scope and the cursor's position. */
+export interface CollectionProbe {
+  collection: string;
+  scopeId: number;
+  afterTxid: number;
+  afterSeq: number;
+}
+
+const pendingSchema = z.object({
+  rows: z.array(
+    z.object({
+      horizon: z.union([z.string(), z.number(), z.bigint()]),
+      pending: z.array(z.string()).nullable(),
+    }),
+  ),
+});
+
+/**
+ * The horizon (as `snapshotHorizon`) and, in the same statement, the collections that have a
+ * change after their cursor below it: one indexed probe per collection, so a pull with nothing
+ * new costs this one query.
+ */
+export async function pendingCollections(
+  db: Executor,
+  probes: readonly CollectionProbe[],
+): Promise<{ horizon: number; pending: Set<string> }> {
+  const values = probes.map(
+    (probe) =>
+      sql`(${probe.collection}::text, ${probe.scopeId}::bigint, ${probe.afterTxid}::bigint, ${probe.afterSeq}::bigint)`,
+  );
+  const pendingList =
+    values.length === 0
+      ? sql`null::text[]`
+      : sql`array(
+          select probe.collection from (values ${sql.join(values, sql`, `)})
+            as probe(collection, scope_id, after_txid, after_seq)
+          where exists (
+            select 1 from ${syncChanges} change
+            where change.collection = probe.collection and change.scope_id = probe.scope_id
+              and (change.txid, change.seq) > (probe.after_txid, probe.after_seq)
+              and change.txid < horizon.value))`;
+  const result = pendingSchema.parse(
+    await db.execute(sql`
+      select horizon.value as horizon, ${pendingList} as pending
+      from (select ((pg_snapshot_xmin(pg_current_snapshot()))::text)::bigint as value) horizon`),
+  );
+  const row = result.rows[0];
+  return { horizon: Number(row?.horizon ?? 0), pending: new Set(row?.pending ?? []) };
+}
+
 /** Changes of one collection and scope after the cursor and below the horizon, oldest first. */
 export async function changesAfter(
   db: Executor,

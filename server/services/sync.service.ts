@@ -21,8 +21,9 @@ import {
   noticesByIds,
   quotesBySymbols,
 } from '../repositories/content.repository.js';
-import { changesAfter, snapshotHorizon } from '../repositories/sync.repository.js';
-import { findUserById, listAccounts } from '../repositories/users.repository.js';
+import { changesAfter, pendingCollections } from '../repositories/sync.repository.js';
+import { findOwnAccountId, findUserById, listAccounts } from '../repositories/users.repository.js';
+import { rowIdOf } from '../core/params.js';
 import {
   toAccountRecord,
   toBalanceRecord,
@@ -133,57 +134,57 @@ function parseCursor(cursor: string | undefined): { txid: number; seq: number } 
 export class SyncService {
   constructor(private readonly db: Database) {}
 
-  /** One page of changes per collection the caller may read. Read-only; never throws for an old cursor. */
+  /**
+   * One page of changes per collection the caller may read. Read-only; never throws for an old
+   * cursor. Nothing new costs two queries: the account, then the horizon with the collections
+   * that have changes (sync.repository.ts `pendingCollections`); only those are read.
+   */
   async pull(ctx: RequestContext, params: PullParams): Promise<PullData> {
-    return this.db.transaction(async (tx) => {
-      const userId = ctx.caller.kind === 'user' ? ctx.caller.userId : null;
-      const accountId = await this.checkedAccount(tx, userId, params.accountId);
-      const horizon = await snapshotHorizon(tx);
-      const data: PullData = { changes: {}, cursors: {}, hasMore: false };
-      for (const name of COLLECTION_NAMES) {
-        const scope = SYNC_COLLECTIONS[name].scope;
-        const scopeId = scope === 'public' ? 0 : scope === 'user' ? userId : accountId;
-        if (scopeId === null) continue;
-        const after = parseCursor(params.cursors[name]);
-        const rows = await changesAfter(tx, {
-          collection: name,
-          scopeId,
-          afterTxid: after.txid,
-          afterSeq: after.seq,
-          horizon,
-          limit: PULL_PAGE_SIZE + 1,
-        });
-        const page = rows.slice(0, PULL_PAGE_SIZE);
-        if (rows.length > PULL_PAGE_SIZE) data.hasMore = true;
-        const last = page[page.length - 1];
-        data.cursors[name] = last ? `${last.txid}.${last.seq}` : `${after.txid}.${after.seq}`;
-        if (page.length === 0) continue;
-        // The newest change of each record wins; a record gone from its table is a delete.
-        const latest = new Map(page.map((row) => [row.recordId, row.deleted]));
-        const live = [...latest].filter(([, deleted]) => !deleted).map(([id]) => id);
-        const upserts = live.length > 0 ? await LOADERS[name](tx, scopeId, live) : [];
-        const found = new Set(upserts.map((record) => record.id));
-        const deletes = [...latest].filter(([id, deleted]) => deleted || !found.has(id)).map(([id]) => id);
-        data.changes[name] = { upserts, deletes };
-      }
-      return data;
+    const db = this.db;
+    const userId = ctx.caller.kind === 'user' ? ctx.caller.userId : null;
+    const accountId = await this.checkedAccount(db, userId, params.accountId);
+    const probes = COLLECTION_NAMES.flatMap((collection) => {
+      const scope = SYNC_COLLECTIONS[collection].scope;
+      const scopeId = scope === 'public' ? 0 : scope === 'user' ? userId : accountId;
+      if (scopeId === null) return [];
+      const after = parseCursor(params.cursors[collection]);
+      return [{ collection, scopeId, afterTxid: after.txid, afterSeq: after.seq }];
     });
+    const { horizon, pending } = await pendingCollections(db, probes);
+    const data: PullData = { changes: {}, cursors: {}, hasMore: false };
+    for (const probe of probes) {
+      const name = probe.collection;
+      data.cursors[name] = `${probe.afterTxid}.${probe.afterSeq}`;
+      if (!pending.has(name)) continue;
+      const rows = await changesAfter(db, { ...probe, horizon, limit: PULL_PAGE_SIZE + 1 });
+      const page = rows.slice(0, PULL_PAGE_SIZE);
+      if (rows.length > PULL_PAGE_SIZE) data.hasMore = true;
+      const last = page[page.length - 1];
+      if (last) data.cursors[name] = `${last.txid}.${last.seq}`;
+      if (page.length === 0) continue;
+      // The newest change of each record wins; a record gone from its table is a delete.
+      const latest = new Map(page.map((row) => [row.recordId, row.deleted]));
+      const live = [...latest].filter(([, deleted]) => !deleted).map(([id]) => id);
+      const upserts = live.length > 0 ? await LOADERS[name](db, probe.scopeId, live) : [];
+      const found = new Set(upserts.map((record) => record.id));
+      const deletes = [...latest].filter(([id, deleted]) => deleted || !found.has(id)).map(([id]) => id);
+      data.changes[name] = { upserts, deletes };
+    }
+    return data;
   }
 
-  /** The account a pull names (or the caller's default); 403 when it is not the caller's. */
+  /** The account a pull names (or the caller's default, else first); 403 when it is not the caller's. One query. */
   private async checkedAccount(
     db: Executor,
     userId: number | null,
     requested: string | undefined,
   ): Promise<number | null> {
     if (userId === null) return null;
-    const accounts = await listAccounts(db, userId);
-    if (requested === undefined) {
-      const user = await findUserById(db, userId);
-      return user?.defaultAccountId ?? accounts[0]?.id ?? null;
-    }
-    const account = accounts.find((candidate) => String(candidate.id) === requested);
-    if (!account) throw new BusinessError(BodyCode.forbidden, 'server.forbidden', {}, { field: 'accountId' });
-    return account.id;
+    const wanted = requested === undefined ? null : rowIdOf(requested);
+    const accountId =
+      wanted === null && requested !== undefined ? undefined : await findOwnAccountId(db, userId, wanted);
+    if (accountId === undefined && requested !== undefined)
+      throw new BusinessError(BodyCode.forbidden, 'server.forbidden', {}, { field: 'accountId' });
+    return accountId ?? null;
   }
 }
