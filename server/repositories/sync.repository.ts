@@ -63,16 +63,20 @@ export async function pendingCollections(
   db: Executor,
   probes: readonly CollectionProbe[],
 ): Promise<{ horizon: number; pending: Set<string> }> {
-  const values = probes.map(
-    (probe) =>
-      sql`(${probe.collection}::text, ${probe.scopeId}::bigint, ${probe.afterTxid}::bigint, ${probe.afterSeq}::bigint)`,
-  );
+  // Four arrays, one parameter each (a Postgres array literal): far cheaper to parse and plan
+  // than a row of four parameters per collection. Collection names are the contract's own words.
+  const column = (values: ReadonlyArray<string | number>) => `{${values.join(',')}}`;
   const pendingList =
-    values.length === 0
+    probes.length === 0
       ? sql`null::text[]`
       : sql`array(
-          select probe.collection from (values ${sql.join(values, sql`, `)})
-            as probe(collection, scope_id, after_txid, after_seq)
+          select probe.collection
+          from unnest(
+            ${column(probes.map((probe) => probe.collection))}::text[],
+            ${column(probes.map((probe) => probe.scopeId))}::bigint[],
+            ${column(probes.map((probe) => probe.afterTxid))}::bigint[],
+            ${column(probes.map((probe) => probe.afterSeq))}::bigint[]
+          ) as probe(collection, scope_id, after_txid, after_seq)
           where exists (
             select 1 from ${syncChanges} change
             where change.collection = probe.collection and change.scope_id = probe.scope_id
