@@ -39,6 +39,11 @@ export async function openDatabase(options: {
     const { migrate } = await import('drizzle-orm/node-postgres/migrator');
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
     pool.on('error', () => undefined); // an idle client's error is reported by the next query
+    // A client checked out of the pool (a transaction's) whose connection dies (PostgreSQL
+    // restarted) emits `error` on itself, where the pool listens only while it is idle: unheard,
+    // that error ended the process. Its queries fail anyway (the command answers 500 and is
+    // retried with its key) and the pool drops it on release (npm run chaos found it).
+    pool.on('connect', (client) => client.on('error', () => undefined));
     const db = drizzle(pool, { schema });
     await migrate(db, { migrationsFolder });
     return {
