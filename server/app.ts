@@ -150,7 +150,7 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
   if (redisUrl) await sessions.shareEvictions((onEvict) => redisEvictionChannel(redisUrl, onEvict));
   const codes = new CodeService(clock, mailer, translator, limits);
   const servedDist = options.distDir ?? distDir;
-  const accounts = new AccountService(db, commands, clock);
+  const accounts = new AccountService(db, commands, clock, sessions);
   const chains = setUpChains(config, options.devnet, (line) => app.log.warn(line));
   const recharge = new RechargeService(db, clock, chains);
   const secrets = new SecretBox(
@@ -192,7 +192,7 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
     translator,
     sessions,
     auth: new AuthService(commands, clock, codes, sessions, limits, config.scryptCost, accounts),
-    user: new UserService(db, commands, clock),
+    user: new UserService(db, commands, clock, sessions),
     content: new ContentService(db, commands, clock),
     feedback: new FeedbackService(db, commands, clock),
     sync: new SyncService(db),

@@ -1,6 +1,7 @@
 /**
- * Session evictions shared by every instance through Redis pub/sub (REDIS_URL): a revocation
- * made on one instance drops the token from every instance's caller cache at once.
+ * Evictions shared by every instance through Redis pub/sub (REDIS_URL): a revocation made on one
+ * instance drops the token from every instance's caller cache at once, and a change to a user's
+ * profile drops that user's cached profile (read-cache.ts).
  */
 import crypto from 'node:crypto';
 import { z } from 'zod';
@@ -10,21 +11,33 @@ export const SESSION_EVICTION_CHANNEL = 'coffer:session-evictions';
 /** How long a publish waits for its own message to come back before it answers anyway. */
 const ECHO_WAIT_MS = 250;
 
-const evictionMessageSchema = z.object({ id: z.string(), tokenHashes: z.array(z.string()) });
+const evictionMessageSchema = z.object({
+  id: z.string(),
+  tokenHashes: z.array(z.string()),
+  userIds: z.array(z.number().int()).default([]),
+});
 
-/** What an eviction handler is given: token hashes, or `'all'` when messages may have been missed. */
-export type Eviction = readonly string[] | 'all';
+/** What is evicted: sessions' token hashes and users' profiles. */
+export interface EvictedKeys {
+  tokenHashes: readonly string[];
+  userIds: readonly number[];
+}
+
+/** What an eviction handler is given: the keys, or `'all'` when messages may have been missed. */
+export type Eviction = EvictedKeys | 'all';
 
 export interface EvictionChannel {
   /**
-   * Sends `tokenHashes` to every subscribed instance (this one too). Resolves once this instance
+   * Sends the keys to every subscribed instance (this one too). Resolves once this instance
    * has received its own message back (Redis sent it to every subscriber in the same step), or
    * after a quarter second; never throws: the revocation is already committed, and an instance
    * that cannot hear Redis does not cache (`listening`).
    */
-  publish(tokenHashes: readonly string[]): Promise<void>;
+  publish(keys: EvictedKeys): Promise<void>;
   /** False while the subscription is down: messages may be missed, so callers must not be cached. */
   readonly listening: boolean;
+  /** The subscriber's client name on the Redis server (CLIENT LIST), unique per channel. */
+  readonly clientName: string;
   close(): Promise<void>;
 }
 
@@ -40,7 +53,12 @@ export async function redisEvictionChannel(
 ): Promise<EvictionChannel> {
   const { Redis } = await import('ioredis');
   const publisher = new Redis(url, { maxRetriesPerRequest: 2, lazyConnect: true });
-  const subscriber = new Redis(url, { maxRetriesPerRequest: 2, lazyConnect: true });
+  const clientName = `coffer-evictions-${process.pid}-${crypto.randomBytes(4).toString('hex')}`;
+  const subscriber = new Redis(url, {
+    maxRetriesPerRequest: 2,
+    lazyConnect: true,
+    connectionName: clientName,
+  });
   try {
     await Promise.all([publisher.connect(), subscriber.connect()]);
   } catch (error) {
@@ -57,18 +75,22 @@ export async function redisEvictionChannel(
     } catch {
       return; // not ours: someone else wrote to the channel
     }
-    onEvict(message.tokenHashes);
+    onEvict({ tokenHashes: message.tokenHashes, userIds: message.userIds });
     echoes.get(message.id)?.();
   });
   await subscriber.subscribe(channel);
-  // ioredis resubscribes by itself after a reconnection; what was sent meanwhile is lost.
+  // ioredis resubscribes by itself after a reconnection; what was sent meanwhile is lost. So
+  // everything cached is forgotten the moment the subscription drops (nothing is cached while it
+  // is down: `listening`) and again once it is back, for what was cached as it dropped.
+  subscriber.on('close', () => onEvict('all'));
   subscriber.on('ready', () => onEvict('all'));
   return {
     get listening() {
       return subscriber.status === 'ready';
     },
-    async publish(tokenHashes) {
-      if (tokenHashes.length === 0) return;
+    clientName,
+    async publish({ tokenHashes, userIds }) {
+      if (tokenHashes.length === 0 && userIds.length === 0) return;
       const id = crypto.randomUUID();
       const echoed = new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, ECHO_WAIT_MS);
@@ -77,7 +99,7 @@ export async function redisEvictionChannel(
           resolve();
         });
       });
-      publisher.publish(channel, JSON.stringify({ id, tokenHashes })).catch(() => undefined);
+      publisher.publish(channel, JSON.stringify({ id, tokenHashes, userIds })).catch(() => undefined);
       await echoed;
       echoes.delete(id);
     },

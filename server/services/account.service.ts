@@ -3,6 +3,7 @@
  * registration, up to 10 sub-accounts, the default shown first, transfers between one's own
  * accounts, balances and wallet records, all read from the ledger.
  */
+import type { SessionService } from './sessions.service.js';
 import type {
   AccountListData,
   AccountRecord,
@@ -63,6 +64,8 @@ export class AccountService {
     private readonly db: Database,
     private readonly commands: CommandRunner,
     private readonly clock: Clock,
+    /** Told of every change to a user's accounts, which user/info shows (its cache). */
+    private readonly sessions: SessionService,
   ) {}
 
   /**
@@ -103,9 +106,9 @@ export class AccountService {
   }
 
   /** Opens a sub-account (name 1-20 characters; at most 10 per user, also when creations race). */
-  createSubAccount(ctx: RequestContext, params: { name: string }): Promise<AccountRecord> {
+  async createSubAccount(ctx: RequestContext, params: { name: string }): Promise<AccountRecord> {
     const userId = userIdOf(ctx);
-    return this.commands.run(ctx, async (tx) => {
+    const created = await this.commands.run(ctx, async (tx) => {
       const user = await lockUser(tx, userId);
       if (!user) throw notLoggedIn();
       const existing = await listAccounts(tx, userId);
@@ -116,12 +119,14 @@ export class AccountService {
       const account = await openAccount(tx, { userId, kind: 'sub', name: params.name, createdAt: now });
       return toAccountRecord(account, user.defaultAccountId);
     });
+    await this.sessions.forgetUsers([userId]);
+    return created;
   }
 
   /** Makes one of the caller's accounts the default shown first; changes nothing else. */
-  switch(ctx: RequestContext, params: { accountId: string }): Promise<AccountRecord> {
+  async switch(ctx: RequestContext, params: { accountId: string }): Promise<AccountRecord> {
     const userId = userIdOf(ctx);
-    return this.commands.run(ctx, async (tx) => {
+    const switched = await this.commands.run(ctx, async (tx) => {
       const user = await lockUser(tx, userId);
       if (!user) throw notLoggedIn();
       const accounts = await listAccounts(tx, userId);
@@ -141,6 +146,8 @@ export class AccountService {
       }
       return toAccountRecord(account, account.id);
     });
+    await this.sessions.forgetUsers([userId]);
+    return switched;
   }
 
   /**

@@ -144,9 +144,9 @@ export class SecurityService {
   }
 
   /** Binds the pending key with one of its codes (first binding: no withdrawal lock). 409 when one is bound. */
-  bindGoogle2Fa(ctx: RequestContext, params: BindGoogle2FaParams): Promise<SecurityChangeData> {
+  async bindGoogle2Fa(ctx: RequestContext, params: BindGoogle2FaParams): Promise<SecurityChangeData> {
     const userId = userIdOf(ctx);
-    return this.commands.run(ctx, async (tx) => {
+    const bound = await this.commands.run(ctx, async (tx) => {
       const user = await this.lockedUser(tx, userId);
       if (user.authenticatorSecret !== null) {
         throw new BusinessError(BodyCode.conflict, 'server.authenticator_already_bound');
@@ -161,6 +161,8 @@ export class SecurityService {
       });
       return this.changed(user.securityChangedAt);
     });
+    await this.sessions.forgetUsers([userId]); // user/info shows whether one is set
+    return bound;
   }
 
   /**
@@ -190,9 +192,9 @@ export class SecurityService {
   }
 
   /** Sets the first trade password (no withdrawal lock); 409 when one is set (change it with updateTradePassword). */
-  bindTradePassword(ctx: RequestContext, params: BindTradePasswordParams): Promise<SecurityChangeData> {
+  async bindTradePassword(ctx: RequestContext, params: BindTradePasswordParams): Promise<SecurityChangeData> {
     const userId = userIdOf(ctx);
-    return this.commands.run(ctx, async (tx) => {
+    const set = await this.commands.run(ctx, async (tx) => {
       const user = await this.lockedUser(tx, userId);
       if (user.tradePasswordHash !== null) {
         throw new BusinessError(BodyCode.conflict, 'server.trade_password_already_set');
@@ -202,6 +204,8 @@ export class SecurityService {
       });
       return this.changed(user.securityChangedAt);
     });
+    await this.sessions.forgetUsers([userId]); // user/info shows whether one is set
+    return set;
   }
 
   /** Mails the caller a code for updateTradePassword (60 s countdown); 300 when no trade password is set. */

@@ -25,6 +25,7 @@ const TOUCH_EVERY_SECONDS = 60;
 export class SessionService {
   readonly #cache = new CallerCache();
   #channel: EvictionChannel | undefined;
+  readonly #userEvictions: Array<(userIds: readonly number[] | 'all') => void> = [];
 
   constructor(
     private readonly db: Database,
@@ -36,7 +37,32 @@ export class SessionService {
    * REDIS_URL is set); without one, evictions reach only this process.
    */
   async shareEvictions(open: (onEvict: (eviction: Eviction) => void) => Promise<EvictionChannel>) {
-    this.#channel = await open((eviction) => this.#cache.evict(eviction));
+    this.#channel = await open((eviction) => this.#evictLocally(eviction));
+  }
+
+  /**
+   * False while the shared channel is down: an eviction could be missed, so nothing may be
+   * cached (callers here, profiles in user.service.ts). True without a channel (one process).
+   */
+  get evictionsHeard(): boolean {
+    return this.#channel?.listening ?? true;
+  }
+
+  /** The shared channel, when there is one (tests cut it to see the cache stop). */
+  get evictionChannel(): EvictionChannel | undefined {
+    return this.#channel;
+  }
+
+  /** Calls `evict` with the users whose profile changed (anywhere, once shared), or `'all'`. */
+  onUserEvictions(evict: (userIds: readonly number[] | 'all') => void): void {
+    this.#userEvictions.push(evict);
+  }
+
+  #evictLocally(eviction: Eviction): void {
+    const { tokenHashes, userIds } =
+      eviction === 'all' ? ({ tokenHashes: 'all', userIds: 'all' } as const) : eviction;
+    if (tokenHashes.length > 0) this.#cache.evict(tokenHashes);
+    if (userIds.length > 0) for (const evict of this.#userEvictions) evict(userIds);
   }
 
   /** Starts a session in `tx`; returns the token (shown once) and its expiry. */
@@ -79,8 +105,7 @@ export class SessionService {
     }
     const caller = callerOf(session, tokenHash);
     // While the shared channel is down an eviction could be missed: then every request asks the database.
-    if (caller && (this.#channel?.listening ?? true))
-      this.#cache.set(tokenHash, caller, expiresAt, now, epoch);
+    if (caller && this.evictionsHeard) this.#cache.set(tokenHash, caller, expiresAt, now, epoch);
     return caller;
   }
 
@@ -112,7 +137,17 @@ export class SessionService {
   async forget(tokenHashes: readonly string[]): Promise<void> {
     if (tokenHashes.length === 0) return;
     this.#cache.evict(tokenHashes);
-    await this.#channel?.publish(tokenHashes);
+    await this.#channel?.publish({ tokenHashes, userIds: [] });
+  }
+
+  /**
+   * Drops the cached profiles of users whose profile or accounts changed, here and on every
+   * instance; called after the changing transaction committed (bounded, never throws).
+   */
+  async forgetUsers(userIds: readonly number[]): Promise<void> {
+    if (userIds.length === 0) return;
+    this.#evictLocally({ tokenHashes: [], userIds });
+    await this.#channel?.publish({ tokenHashes: [], userIds });
   }
 
   async close(): Promise<void> {

@@ -11,15 +11,23 @@ import {
 import { recordChange } from '../repositories/sync.repository.js';
 import type { Clock } from '../clock.js';
 import type { CommandRunner } from '../db/commands.js';
+import { ReadCache } from './read-cache.js';
+import type { SessionService } from './sessions.service.js';
 import { AVATARS } from './common.service.js';
 import { toProfileRecord } from './records.js';
 
 export class UserService {
+  /** user/info's answer per user, read on every screen; evicted by `sessions.forgetUsers` (read-cache.ts). */
+  readonly #infos = new ReadCache<number, UserInfo>();
+
   constructor(
     private readonly db: Database,
     private readonly commands: CommandRunner,
     private readonly clock: Clock,
-  ) {}
+    private readonly sessions: SessionService,
+  ) {
+    sessions.onUserEvictions((userIds) => this.#infos.evict(userIds));
+  }
 
   /** Sets the nickname (spec: required); the profile reaches the user's other devices by sync. */
   updateNickname(ctx: RequestContext, nickname: string) {
@@ -32,9 +40,9 @@ export class UserService {
     return this.updateProfile(ctx, { avatar });
   }
 
-  private updateProfile(ctx: RequestContext, change: { nickname?: string; avatar?: string }) {
+  private async updateProfile(ctx: RequestContext, change: { nickname?: string; avatar?: string }) {
     const userId = userIdOf(ctx);
-    return this.commands.run(ctx, async (tx) => {
+    const profile = await this.commands.run(ctx, async (tx) => {
       const now = this.clock.now();
       const user = await updateUserProfile(tx, userId, { ...change, updatedAt: now });
       if (!user) throw notLoggedIn();
@@ -47,11 +55,26 @@ export class UserService {
       });
       return toProfileRecord(user);
     });
+    await this.sessions.forgetUsers([userId]);
+    return profile;
   }
 
-  /** The caller's full profile (CONTRACT.md: email, nickname, avatar, inviteCode, KYC, trade password, authenticator). */
+  /**
+   * The caller's full profile (CONTRACT.md: email, nickname, avatar, inviteCode, KYC, trade password,
+   * authenticator). Read on every screen, so kept for a few seconds; every change to it evicts it.
+   */
   async info(ctx: RequestContext): Promise<UserInfo> {
     const userId = userIdOf(ctx);
+    const now = this.clock.now();
+    const cached = this.#infos.get(userId, now);
+    if (cached) return cached;
+    const epoch = this.#infos.epoch;
+    const info = await this.readInfo(userId);
+    if (this.sessions.evictionsHeard) this.#infos.put(userId, info, now, epoch);
+    return info;
+  }
+
+  private async readInfo(userId: number): Promise<UserInfo> {
     const [found, accountRows] = await Promise.all([
       findUserWithReferrerCode(this.db, userId),
       listAccounts(this.db, userId),

@@ -8,7 +8,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { BodyCode } from '../../contract/codes.js';
 import { redisCounterStore } from '../../server/security/counters.js';
 import { availableTiers, createPostgresDatabase, postgresReachable } from '../helpers/database.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { newKey, startTestServer, type TestServer } from '../helpers/server.js';
+import { totpCode } from '../../server/security/totp.js';
+import { LoopbackProxy } from '../e2e/proxy.js';
 
 const tiers = await availableTiers('session-cache');
 const REDIS_URL = process.env['TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
@@ -47,6 +49,14 @@ async function queriesDuring(t: TestServer, action: () => Promise<unknown>): Pro
   return count;
 }
 
+/** Waits (up to 10 s) until `condition` holds. */
+async function until(condition: () => boolean): Promise<void> {
+  for (let waited = 0; !condition(); waited += 20) {
+    if (waited > 10_000) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 const okOrThrow = async (answer: Promise<{ code: number }>) => {
   const { code } = await answer;
   if (code !== 200) throw new Error(`answered ${code}`);
@@ -61,15 +71,82 @@ describe.each(tiers)('the caller cache on %s', (tier) => {
     await t.close();
   });
 
-  test('a repeated authenticated user/info runs at most 2 queries and user/assets at most 3', async () => {
+  test('a repeated authenticated user/info runs no query (its profile is cached too) and user/assets at most 3', async () => {
     const { token } = await t.register('plain', 'hot-reads@example.com');
     const info = () => okOrThrow(t.call('plain', '/api/v1/user/info', {}, { token }));
     const assets = () => okOrThrow(t.call('plain', '/api/v1/user/assets', {}, { token }));
     await info();
     for (let i = 0; i < 3; i += 1) {
-      expect(await queriesDuring(t, info)).toBeLessThanOrEqual(2);
+      expect(await queriesDuring(t, info)).toBe(0);
       expect(await queriesDuring(t, assets)).toBeLessThanOrEqual(3);
     }
+    t.clock.advance(6); // past the cache's life: read again (the caller and the profile, 2 queries, and at most the session's touch)
+    expect(await queriesDuring(t, info)).toBeLessThanOrEqual(4);
+    expect(await queriesDuring(t, info)).toBe(0);
+  });
+
+  test('sync/pull with nothing new runs 2 queries, news/list 1', async () => {
+    const { token } = await t.register('plain', 'hot-pull@example.com');
+    const first = await t.call<{ cursors: Record<string, string> }>(
+      'plain',
+      '/api/v1/sync/pull',
+      {},
+      { token },
+    );
+    expect(first.code).toBe(200);
+    const again = () =>
+      okOrThrow(t.call('plain', '/api/v1/sync/pull', { cursors: first.data.cursors }, { token }));
+    await again();
+    expect(await queriesDuring(t, again)).toBe(2);
+    const news = () => okOrThrow(t.call('plain', '/api/v1/news/list', {}, { token }));
+    await news();
+    expect(await queriesDuring(t, news)).toBe(1);
+  });
+
+  test('every change user/info shows is seen at once, though its profile was cached a moment before', async () => {
+    const { token } = await t.register('plain', 'info-changes@example.com');
+    type Info = {
+      nickname: string;
+      tradePasswordSet: boolean;
+      authenticatorBound: boolean;
+      defaultAccountId: string;
+      accounts: Array<{ id: string }>;
+    };
+    const info = async () => {
+      const answer = await t.call<Info>('plain', '/api/v1/user/info', {}, { token });
+      expect(answer.code).toBe(200);
+      return answer.data;
+    };
+    const command = async (uri: string, params: Record<string, unknown>) => {
+      const answer = await t.call<{ id?: string }>('plain', uri, params, { token, key: newKey() });
+      expect(answer.code, answer.message).toBe(200);
+      return answer.data;
+    };
+    const before = await info();
+    expect(await queriesDuring(t, info)).toBe(0); // cached
+
+    await command('/api/v1/user/name-update', { nickname: 'Renamed' });
+    expect((await info()).nickname).toBe('Renamed');
+
+    await command('/api/v1/user/bindTradePassword', {
+      tradePassword: 'trade123',
+      confirmPassword: 'trade123',
+    });
+    expect((await info()).tradePasswordSet).toBe(true);
+
+    const key = await t.call<{ secret: string }>('plain', '/api/v1/user/getGoogle2Fa', {}, { token });
+    await command('/api/v1/user/bindGoogle2Fa', { code: await totpCode(key.data.secret, t.clock.now()) });
+    expect((await info()).authenticatorBound).toBe(true);
+
+    const sub = await command('/api/v1/account/createSubAccount', { name: 'Savings' });
+    expect((await info()).accounts.map((account) => account.id)).toEqual([
+      ...before.accounts.map((account) => account.id),
+      sub.id,
+    ]);
+
+    await command('/api/v1/account/switch', { accountId: sub.id });
+    expect((await info()).defaultAccountId).toBe(sub.id);
+    expect(await queriesDuring(t, info)).toBe(0); // and cached again
   });
 
   test('a token costs one query the first time, none while its session was seen in the last seconds, and its expiry still slides (one write a minute)', async () => {
@@ -157,6 +234,68 @@ describe('two instances on one PostgreSQL database and one Redis', () => {
       expect((await a.call('plain', '/api/v1/sso/logout', {}, { token })).code).toBe(200);
       expect((await b.call('plain', '/api/v1/user/info', {}, { token })).code).toBe(BodyCode.notLoggedIn);
       expect((await a.call('plain', '/api/v1/user/info', {}, { token })).code).toBe(BodyCode.notLoggedIn);
+    },
+  );
+
+  test.skipIf(!redisUp || !postgresUp)(
+    'a profile change through one instance is seen at once through the other, which had the profile cached',
+    async () => {
+      const [a, b] = await twoInstances();
+      const { token } = await a.register('plain', 'two-instances-profile@example.com');
+      const nickname = async (server: TestServer) =>
+        (await server.call<{ nickname: string }>('plain', '/api/v1/user/info', {}, { token })).data.nickname;
+      await nickname(b);
+      expect(await queriesDuring(b, () => nickname(b))).toBe(0); // b answers from its cache
+      const renamed = await a.call(
+        'plain',
+        '/api/v1/user/name-update',
+        { nickname: 'Elsewhere' },
+        { token, key: newKey() },
+      );
+      expect(renamed.code).toBe(200);
+      expect(await nickname(b)).toBe('Elsewhere');
+    },
+  );
+
+  test.skipIf(!redisUp || !postgresUp)(
+    'while an instance cannot hear Redis it caches nothing, so a logout it did not hear is refused at once; once it hears again it caches again',
+    async () => {
+      // b reaches Redis through a proxy the test cuts, as a network fault would.
+      const proxy = await LoopbackProxy.start(new URL(REDIS_URL));
+      try {
+        const database = await createPostgresDatabase();
+        drops.push(database.drop);
+        const a = await startTestServer('postgres', { DATABASE_URL: database.url, REDIS_URL });
+        started.push(a);
+        const b = await startTestServer('postgres', {
+          DATABASE_URL: database.url,
+          REDIS_URL: `redis://127.0.0.1:${proxy.port}`,
+        });
+        started.push(b);
+        const { sessions } = b.server.services;
+        const { token } = await a.register('plain', 'redis-down@example.com');
+        const info = (each: string) => okOrThrow(b.call('plain', '/api/v1/user/info', {}, { token: each }));
+        await info(token);
+        expect(await queriesDuring(b, () => info(token))).toBe(0); // b holds the caller and the profile
+
+        proxy.down();
+        await until(() => !sessions.evictionsHeard);
+        // The logout's message never reaches b, which held the token a moment ago: refused anyway.
+        expect((await a.call('plain', '/api/v1/sso/logout', {}, { token })).code).toBe(200);
+        expect((await b.call('plain', '/api/v1/user/info', {}, { token })).code).toBe(BodyCode.notLoggedIn);
+        // Deaf, b caches nothing: every read asks the database.
+        const { token: other } = await a.register('plain', 'redis-down-2@example.com');
+        await info(other);
+        expect(await queriesDuring(b, () => info(other))).toBeGreaterThan(0);
+        expect(await queriesDuring(b, () => info(other))).toBeGreaterThan(0);
+
+        proxy.up();
+        await until(() => sessions.evictionsHeard);
+        await info(other);
+        expect(await queriesDuring(b, () => info(other))).toBe(0); // caching again
+      } finally {
+        await proxy.close();
+      }
     },
   );
 
