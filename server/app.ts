@@ -3,7 +3,7 @@
  * routes), routes, the envelope gateway, uploads, docs and health. Used by `npm start`, the
  * admin CLI, the tests and the benchmarks alike.
  */
-import { fileURLToPath } from 'node:url';
+import { projectPath } from './paths.js';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
@@ -109,8 +109,8 @@ export interface CofferServer {
   close(): Promise<void>;
 }
 
-const publicDir = fileURLToPath(new URL('../public/', import.meta.url));
-const distDir = fileURLToPath(new URL('../dist/', import.meta.url));
+const publicDir = projectPath('public');
+const distDir = projectPath('dist');
 
 export async function createServer(options: ServerOptions): Promise<CofferServer> {
   const { config } = options;

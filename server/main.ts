@@ -1,7 +1,7 @@
 /** `npm start`: serves the API (and the app) on PORT, on PGlite in DATA_DIR unless DATABASE_URL is set. */
 import type { AddressInfo } from 'node:net';
 import { createServer } from './app.js';
-import { fileURLToPath } from 'node:url';
+import { projectRoot } from './paths.js';
 import { buildClientIfMissing } from './client-build.js';
 import { ConfigError, loadConfig } from './config.js';
 import { startDevnet, type Devnet } from './chains/devnet.js';
@@ -45,7 +45,7 @@ async function main(): Promise<void> {
   else lines.push('Root invite code: created on the first start; `npm run admin -- invite list` shows it');
   console.log(lines.join('\n'));
   if (config.clientBuild)
-    buildClientIfMissing(fileURLToPath(new URL('..', import.meta.url)), (line) => console.log(line));
+    buildClientIfMissing(projectRoot, (line) => console.log(line));
   const stop = async (signal: string) => {
     console.log(`${signal}: shutting down`);
     await server.close();

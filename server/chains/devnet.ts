@@ -9,7 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { projectRoot } from '../paths.js';
 import { generateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
 import {
@@ -68,7 +68,7 @@ const STOP_GRACE_MS = 5_000;
 /** How much of the child's output is kept for error messages and the exit log line. */
 const OUTPUT_TAIL_CHARS = 8_000;
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const repoRoot = projectRoot;
 const HARDHAT_CLI = path.join(repoRoot, 'node_modules', 'hardhat', 'internal', 'cli', 'cli.js');
 const HARDHAT_CONFIG = path.join(repoRoot, 'devnet', 'hardhat.config.cjs');
 /**

@@ -2,6 +2,9 @@
  * The server's messages, from the same locales/*.json catalogues the client uses.
  * The `lang` header carries the spec's codes (KO, EN, JP, CN, DE = Thai, FH = Vietnamese, TW).
  */
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { projectPath } from '../paths.js';
 import fs from 'node:fs';
 import { z } from 'zod';
 import { DEFAULT_LOCALE, LANGUAGES, LOCALES, type Locale } from '../../contract/locales.js';
@@ -47,7 +50,7 @@ export interface Translator {
 }
 
 /** Loads every catalogue once; throws when one is missing or not an object. */
-export function loadTranslator(localesDir: URL = new URL('../../locales/', import.meta.url)): Translator {
+export function loadTranslator(localesDir: URL = pathToFileURL(projectPath('locales') + path.sep)): Translator {
   const catalogues = new Map<Locale, Catalogue>();
   for (const locale of LOCALES) {
     const file = new URL(`${locale}.json`, localesDir);
