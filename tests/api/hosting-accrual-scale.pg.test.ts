@@ -1,10 +1,10 @@
 /**
- * The hosting accrual on a day of 4 000 orders, on PostgreSQL (skipped, with a line saying so,
+ * The hosting accrual on a day of 2 000 orders, on PostgreSQL (skipped, with a line saying so,
  * when no server answers). On stock PostgreSQL (max_locks_per_transaction = 64) the shared lock
  * table holds about 64 × max_connections entries; a job that took one advisory lock per transfer
  * in its one transaction held one per order, and failed with "out of shared memory" past about
  * 10 000 orders. Here the job's transaction, counted just before it commits, holds no advisory
- * lock at all, so the count cannot grow with the orders (4 000 keeps the test short; the rule is
+ * lock at all, so the count cannot grow with the orders (2 000 keeps the test short; the rule is
  * the same at any number). At maturity, the interest lines pending arrival are paid in a batch
  * too: a maturing order holds one advisory lock (its principal's transfer), however many days it
  * pays. The users, accounts, hosting books and orders are inserted with set-based SQL; the job
@@ -25,7 +25,7 @@ import { withdrawFixtures } from '../helpers/withdraw.js';
 const reachable = await postgresReachable();
 if (!reachable) console.warn('[hosting accrual scale] SKIPPED: no PostgreSQL server at TEST_DATABASE_URL');
 
-const ORDERS = 4_000;
+const ORDERS = 2_000;
 const PRINCIPAL = 1_000_000_000n; // 1000 USDT
 const RATE = '0.003';
 const DAY_INTEREST = (PRINCIPAL * 3n) / 1000n; // floor(1000 × 0.003) = 3 USDT
@@ -40,7 +40,7 @@ const TERM_DAYS = 3;
 const countSchema = z.object({ rows: z.array(z.object({ n: z.union([z.string(), z.number()]) })) });
 const count = (result: unknown) => Number(countSchema.parse(result).rows[0]?.n ?? -1);
 
-describe.skipIf(!reachable)('the hosting accrual on 4 000 orders on postgres', () => {
+describe.skipIf(!reachable)('the hosting accrual on 2 000 orders on postgres', () => {
   let t: TestServer;
   let finance = '';
   const f = withdrawFixtures(() => t);
@@ -155,7 +155,7 @@ describe.skipIf(!reachable)('the hosting accrual on 4 000 orders on postgres', (
     await t?.close();
   });
 
-  test('a day of 4 000 orders takes no advisory lock per order: the lock table does not grow with the orders, and each (order, day) is paid once', async () => {
+  test('a day of 2 000 orders takes no advisory lock per order: the lock table does not grow with the orders, and each (order, day) is paid once', async () => {
     const db = t.server.database.db;
     // Wednesday 00:05 in Shanghai: Tuesday is due.
     t.clock.advance((Date.parse('2026-01-06T16:05:00Z') - t.clock.now().getTime()) / 1000);
