@@ -17,6 +17,7 @@ import { SecretBox, devSecretKey } from './security/secret-box.js';
 import { SecurityService } from './services/security.service.js';
 import { CommandRunner } from './db/commands.js';
 import { openDatabase, type OpenDatabase } from './db/database.js';
+import { redisWritePositions } from './db/read-routing.js';
 import { answerFrameworkError, installErrorHandling } from './http/errors.js';
 import { INNER_CALL_HEADER, newInnerSecret, registerGateway } from './http/gateway.js';
 import { loadTranslator } from './i18n/i18n.js';
@@ -135,7 +136,12 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
   const log = (message: string, error?: unknown) => app.log.error({ err: error }, message);
 
   const database =
-    options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
+    options.database ??
+    (await openDatabase({
+      databaseUrl: config.databaseUrl,
+      readUrl: config.databaseReadUrl,
+      dataDir: config.dataDir,
+    }));
   const counters = config.redisUrl ? await redisCounterStore(config.redisUrl) : new MemoryCounterStore(clock);
   const mailer =
     options.mailer ??
@@ -143,6 +149,10 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
       ? smtpMailer(config.smtpUrl, config.mailFrom)
       : devMailbox(path.join(config.dataDir, 'mailbox'), config.mailFrom, (line) => app.log.info(line)));
   const db = database.db;
+  // Customers' pure reads (pulls, record lists) may run on the replica: database.reads decides.
+  const { reads } = database;
+  if (reads.replicated && config.redisUrl)
+    reads.shareWritePositions(await redisWritePositions(config.redisUrl));
   const commands = new CommandRunner(db, clock);
   const limits = new Limits(counters);
   const sessions = new SessionService(db, clock);
@@ -150,9 +160,9 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
   if (redisUrl) await sessions.shareEvictions((onEvict) => redisEvictionChannel(redisUrl, onEvict));
   const codes = new CodeService(clock, mailer, translator, limits);
   const servedDist = options.distDir ?? distDir;
-  const accounts = new AccountService(db, commands, clock, sessions);
+  const accounts = new AccountService(db, commands, clock, reads, sessions);
   const chains = setUpChains(config, options.devnet, (line) => app.log.warn(line));
-  const recharge = new RechargeService(db, clock, chains);
+  const recharge = new RechargeService(db, clock, chains, reads);
   const secrets = new SecretBox(
     config.secretKey ?? devSecretKey(config.dataDir, (line) => app.log.warn(line)),
   );
@@ -186,16 +196,17 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
     config.scryptCost,
     sessions,
   );
-  const hosting = new HostingService(db, commands, clock, security, config.timezone);
+  const hosting = new HostingService(db, commands, clock, security, config.timezone, reads);
   const machines = new MachineService(db, commands, clock, security, config.timezone);
   const services: AppServices = {
     translator,
     sessions,
+    reads,
     auth: new AuthService(commands, clock, codes, sessions, limits, config.scryptCost, accounts),
     user: new UserService(db, commands, clock, sessions),
     content: new ContentService(db, commands, clock),
     feedback: new FeedbackService(db, commands, clock),
-    sync: new SyncService(db),
+    sync: new SyncService(reads),
     common: new CommonService(
       config.timezone,
       () => recharge.chainInfos(),
@@ -209,12 +220,12 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
     payments: new PaymentService(db, commands, clock, config.newMethodCooldownHours),
     calendar: new CalendarService(db, commands, clock, config.timezone),
     security,
-    exchange: new ExchangeService(db, commands, clock, security, config.exchange),
+    exchange: new ExchangeService(db, commands, clock, security, config.exchange, reads),
     otc: new OtcService(db, commands, clock, security, config.otc),
     delivery: new DeliveryService(db, commands, clock),
     dividends: new DividendService(db, commands, clock, config.timezone, config.dividendClaimDays),
     hosting,
-    income: new IncomeService(db, commands, clock, translator, config.timezone),
+    income: new IncomeService(db, commands, clock, translator, config.timezone, reads),
     team: new TeamService(db, commands, clock, config.timezone, config.teamManagementDepth),
     machines,
     withdraw: new WithdrawService(
@@ -225,6 +236,7 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
       config.timezone,
       config.withdraw,
       new Set(withdrawalSenders.map((sender) => sender.chain)),
+      reads,
     ),
   };
   const watchers = Object.values(chains).flatMap(({ adapter, finality, startBlock }) =>

@@ -33,6 +33,7 @@ const envSchema = z.object({
   HOST: z.string().default('0.0.0.0'),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.string().url().optional(),
+  DATABASE_READ_URL: z.string().url().optional(),
   SMTP_URL: z.string().url().optional(),
   MAIL_FROM: z.string().default('Coffer <no-reply@coffer.local>'),
   COFFER_ROOT_INVITE: z
@@ -114,6 +115,11 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /**
+   * A streaming replica of DATABASE_URL's server for customers' sync pulls and record lists, with
+   * read-your-writes (server/db/read-routing.ts); undefined: every read on the primary.
+   */
+  databaseReadUrl: string | undefined;
   smtpUrl: string | undefined;
   mailFrom: string;
   rootInvite: string | undefined;
@@ -217,6 +223,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       'COFFER_SECRET_KEY is required when NODE_ENV=production (32 bytes, hex or base64: openssl rand -hex 32)',
     );
   }
+  if (e.DATABASE_READ_URL && !e.DATABASE_URL) {
+    throw new ConfigError(
+      'DATABASE_READ_URL (a streaming replica) needs DATABASE_URL (its PostgreSQL primary); the embedded database has no replica',
+    );
+  }
   if (production && e.COFFER_NOW) throw new ConfigError('COFFER_NOW is refused when NODE_ENV=production');
   if (
     e.COFFER_GATEWAY_SEGMENT === e.COFFER_UPLOAD_SEGMENT ||
@@ -244,6 +255,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
+    databaseReadUrl: e.DATABASE_READ_URL,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     rootInvite: e.COFFER_ROOT_INVITE,

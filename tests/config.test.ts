@@ -101,6 +101,21 @@ describe('configuration', () => {
       '2026-01-01T00:00:00.000Z',
     );
   });
+  test('DATABASE_READ_URL (a streaming replica) is taken beside DATABASE_URL and refused without it: the embedded database has none', () => {
+    expect(loadConfig({}).databaseReadUrl).toBeUndefined();
+    const both = loadConfig({
+      DATABASE_URL: 'postgres://db-primary:5432/coffer',
+      DATABASE_READ_URL: 'postgres://db-replica:5432/coffer',
+    });
+    expect(both.databaseReadUrl).toBe('postgres://db-replica:5432/coffer');
+    expect(() => loadConfig({ DATABASE_READ_URL: 'postgres://db-replica:5432/coffer' })).toThrow(ConfigError);
+    expect(() => loadConfig({ DATABASE_READ_URL: 'postgres://db-replica:5432/coffer' })).toThrow(
+      /DATABASE_URL/,
+    );
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://a/b', DATABASE_READ_URL: 'replica' })).toThrow(
+      /DATABASE_READ_URL/,
+    );
+  });
   test('AI dividend records may be claimed for COFFER_DIVIDEND_CLAIM_DAYS days (30 unless set; a whole number of at least 1)', () => {
     expect(loadConfig({}).dividendClaimDays).toBe(30);
     expect(loadConfig({ COFFER_DIVIDEND_CLAIM_DAYS: '7' }).dividendClaimDays).toBe(7);

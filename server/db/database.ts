@@ -1,6 +1,7 @@
 /**
  * Opens the one database: embedded PGlite in DATA_DIR by default, a PostgreSQL server when
- * DATABASE_URL is set. Both run the same Drizzle schema and migrations.
+ * DATABASE_URL is set. Both run the same Drizzle schema and migrations. With DATABASE_READ_URL,
+ * also a streaming replica of that server for customers' pure reads (read-routing.ts).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -8,6 +9,7 @@ import { projectPath } from '../paths.js';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import * as schema from './schema.js';
+import { primaryOnly, ReplicaRouting, type ReadRouting } from './read-routing.js';
 
 export type Schema = typeof schema;
 export type Database = PgDatabase<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
@@ -18,6 +20,8 @@ export type Executor = Database | Transaction;
 export interface OpenDatabase {
   db: Database;
   kind: 'pglite' | 'postgres';
+  /** Where customers' pure reads run: the replica (DATABASE_READ_URL) when caught up, else `db`. */
+  reads: ReadRouting;
   /** True when the database answers a trivial query. */
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -25,14 +29,23 @@ export interface OpenDatabase {
 
 const migrationsFolder = projectPath('server', 'db', 'migrations');
 
+/** The replica's connections are named so that they can be told apart in `pg_stat_activity`. */
+export const REPLICA_APPLICATION_NAME = 'coffer-read';
+
 /**
  * Opens and migrates the database. `dataDir` undefined with no URL gives an in-memory PGlite
- * (tests). Throws when the server cannot be reached or a migration fails.
+ * (tests). `readUrl` (PostgreSQL only) opens a pool on a streaming replica, never migrated (a
+ * replica is read-only) and never needed at start: an unreachable replica only sends reads to
+ * the primary. Throws when the server cannot be reached or a migration fails.
  */
 export async function openDatabase(options: {
   databaseUrl?: string | undefined;
+  readUrl?: string | undefined;
   dataDir?: string | undefined;
 }): Promise<OpenDatabase> {
+  if (options.readUrl && !options.databaseUrl) {
+    throw new Error('a read replica (DATABASE_READ_URL) needs a PostgreSQL primary (DATABASE_URL)');
+  }
   if (options.databaseUrl) {
     const { default: pg } = await import('pg');
     const { drizzle } = await import('drizzle-orm/node-postgres');
@@ -46,9 +59,26 @@ export async function openDatabase(options: {
     pool.on('connect', (client) => client.on('error', () => undefined));
     const db = drizzle(pool, { schema });
     await migrate(db, { migrationsFolder });
+    let reads: ReadRouting = primaryOnly(db);
+    if (options.readUrl) {
+      const replicaPool = new pg.Pool({
+        connectionString: options.readUrl,
+        max: 10,
+        application_name: REPLICA_APPLICATION_NAME,
+        // A replica that does not answer must cost a read little: it is then read from the primary.
+        connectionTimeoutMillis: 1000,
+        query_timeout: 15_000,
+      });
+      replicaPool.on('error', () => undefined); // a stopped replica drops idle clients; reads fall back
+      reads = await ReplicaRouting.start(
+        { db, pool },
+        { db: drizzle(replicaPool, { schema }), pool: replicaPool },
+      );
+    }
     return {
       db,
       kind: 'postgres',
+      reads,
       ping: async () => {
         try {
           await pool.query('select 1');
@@ -57,7 +87,10 @@ export async function openDatabase(options: {
           return false;
         }
       },
-      close: () => pool.end(),
+      close: async () => {
+        await reads.close();
+        await pool.end();
+      },
     };
   }
   const { PGlite } = await import('@electric-sql/pglite');
@@ -75,6 +108,7 @@ export async function openDatabase(options: {
   return {
     db,
     kind: 'pglite',
+    reads: primaryOnly(db),
     ping: async () => {
       try {
         await client.query('select 1');

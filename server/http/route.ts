@@ -11,6 +11,7 @@ import { answerOf } from '../../contract/schema.js';
 import type { Locale, Translator } from '../i18n/i18n.js';
 import { localeFromHeader } from '../i18n/i18n.js';
 import type { SessionService } from '../services/sessions.service.js';
+import type { ReadRouting } from '../db/read-routing.js';
 import { OperatorService } from '../services/operators.service.js';
 import { BusinessError, notLoggedIn } from '../core/errors.js';
 import { renderAnswer } from './answer.js';
@@ -36,6 +37,8 @@ export interface RouteDefinition<P extends z.ZodType, D extends z.ZodType> {
 export interface RouteDeps {
   translator: Translator;
   sessions: SessionService;
+  /** With a read replica: notes each command's write position before its answer leaves (read-your-writes). */
+  reads?: ReadRouting;
 }
 
 declare module 'fastify' {
@@ -108,6 +111,7 @@ export function defineRoute<P extends z.ZodType, D extends z.ZodType>(
       ctx.idempotency = key === null ? null : { key, requestHash: requestHashOf(def.path, raw) };
     }
     const data = await def.handle(ctx, params);
+    if (def.kind === 'command' && deps.reads?.replicated) await deps.reads.noteCommand(ctx.caller, data);
     return sendAnswer(reply, ctx.answerText ?? ctx.renderSuccess(data));
   };
   const base = { summary: def.summary, tags: [tag], response: { 200: answerOf(def.data) } };

@@ -30,10 +30,13 @@ import type { HostingService } from '../services/hosting.service.js';
 import type { IncomeService } from '../services/income.service.js';
 import type { TeamService } from '../services/team.service.js';
 import type { MachineService } from '../services/machine.service.js';
+import type { ReadRouting } from '../db/read-routing.js';
 
 export interface AppServices {
   translator: Translator;
   sessions: SessionService;
+  /** Where customers' pure reads run; route.ts notes each command's write position with it. */
+  reads: ReadRouting;
   auth: AuthService;
   user: UserService;
   common: CommonService;

@@ -21,6 +21,7 @@ import { idempotencyOwnerOf, userIdOf, type RequestContext } from '../core/conte
 import { BusinessError, invalidField, notLoggedIn } from '../core/errors.js';
 import type { CommandRunner } from '../db/commands.js';
 import type { Database, Executor } from '../db/database.js';
+import type { ReadRouting } from '../db/read-routing.js';
 import { customerBook, platformBook } from '../ledger/books.js';
 import { accountBalances, openAccountBooks, transfer, type AccountBalances } from '../ledger/ledger.js';
 import { transfersOfSide } from '../ledger/ledger.repository.js';
@@ -64,6 +65,8 @@ export class AccountService {
     private readonly db: Database,
     private readonly commands: CommandRunner,
     private readonly clock: Clock,
+    /** Where the customer's record lists run (a caught-up replica or the primary). */
+    private readonly reads: ReadRouting,
     /** Told of every change to a user's accounts, which user/info shows (its cache). */
     private readonly sessions: SessionService,
   ) {}
@@ -228,7 +231,15 @@ export class AccountService {
       limit?: number | undefined;
     },
   ): Promise<WalletRecordsData> {
-    const accountId = (await ownAccount(this.db, ctx, params.accountId)).accountId;
+    return this.reads.read(ctx.caller, (db) => this.recordsFrom(db, ctx, params));
+  }
+
+  private async recordsFrom(
+    db: Executor,
+    ctx: RequestContext,
+    params: Parameters<AccountService['records']>[1],
+  ): Promise<WalletRecordsData> {
+    const accountId = (await ownAccount(db, ctx, params.accountId)).accountId;
     const limit = params.limit ?? RECORDS_PAGE;
     const query = {
       owner: accountId,
@@ -237,8 +248,8 @@ export class AccountService {
       limit: limit + 1,
     };
     const [debits, credits] = await Promise.all([
-      transfersOfSide(this.db, { ...query, side: 'debit' }),
-      transfersOfSide(this.db, { ...query, side: 'credit' }),
+      transfersOfSide(db, { ...query, side: 'debit' }),
+      transfersOfSide(db, { ...query, side: 'credit' }),
     ]);
     const sides = [
       ...debits.map((row) => ({ row, side: 'd' as const })),

@@ -34,6 +34,7 @@ import { userIdOf, type RequestContext } from '../core/context.js';
 import { BusinessError, invalidField } from '../core/errors.js';
 import type { CommandRunner } from '../db/commands.js';
 import type { Database, Executor } from '../db/database.js';
+import type { ReadRouting } from '../db/read-routing.js';
 import { customerBook, platformBook, type BookRef } from '../ledger/books.js';
 import { accountBalances, transfer, type TransferInput } from '../ledger/ledger.js';
 import { insertExchange, listExchanges, type ExchangeRow } from '../repositories/exchanges.repository.js';
@@ -79,6 +80,8 @@ export class ExchangeService {
     private readonly clock: Clock,
     private readonly security: SecurityService,
     private readonly settings: ExchangeSettings,
+    /** Where the customer's record lists run (a caught-up replica or the primary). */
+    private readonly reads: ReadRouting,
   ) {
     this.rate = parseFeeRate(settings.feeRate);
     this.minimum = parseMoney(settings.minimum);
@@ -168,8 +171,10 @@ export class ExchangeService {
     ctx: RequestContext,
     params: { accountId?: string | undefined; cursor?: string | undefined; limit?: number | undefined },
   ): Promise<ExchangeListData> {
-    const { accountId } = await ownAccount(this.db, ctx, params.accountId);
-    return this.page(this.db, accountId, params, toExchangeRecord);
+    return this.reads.read(ctx.caller, async (db) => {
+      const { accountId } = await ownAccount(db, ctx, params.accountId);
+      return this.page(db, accountId, params, toExchangeRecord);
+    });
   }
 
   /** Every exchange (or one account's) for finance operators, newest first. Read-only. */

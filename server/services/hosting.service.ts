@@ -45,6 +45,7 @@ import { userIdOf, type RequestContext } from '../core/context.js';
 import { BusinessError, invalidField } from '../core/errors.js';
 import type { CommandRunner } from '../db/commands.js';
 import type { Database, Executor } from '../db/database.js';
+import type { ReadRouting } from '../db/read-routing.js';
 import { customerBook, platformBook } from '../ledger/books.js';
 import { transfer, type TransferInput } from '../ledger/ledger.js';
 import {
@@ -148,6 +149,8 @@ export class HostingService {
     private readonly clock: Clock,
     private readonly security: SecurityService,
     private readonly timezone: string,
+    /** Where the customer's record lists run (a caught-up replica or the primary). */
+    private readonly reads: ReadRouting,
   ) {}
 
   // ---- customers ----
@@ -347,13 +350,15 @@ export class HostingService {
       limit?: number | undefined;
     },
   ): Promise<HostingOrderListData> {
-    const { accountId } = await ownAccount(this.db, ctx, params.accountId);
-    const names = await productNames(this.db);
-    return pageById(
-      params,
-      (beforeId, limit) => listOrders(this.db, { accountId, status: params.status, beforeId, limit }),
-      (row) => toHostingOrderRecord(row, names.get(row.productId) ?? {}),
-    );
+    return this.reads.read(ctx.caller, async (db) => {
+      const { accountId } = await ownAccount(db, ctx, params.accountId);
+      const names = await productNames(db);
+      return pageById(
+        params,
+        (beforeId, limit) => listOrders(db, { accountId, status: params.status, beforeId, limit }),
+        (row) => toHostingOrderRecord(row, names.get(row.productId) ?? {}),
+      );
+    });
   }
 
   /**
@@ -369,22 +374,24 @@ export class HostingService {
       limit?: number | undefined;
     },
   ): Promise<HostingOperatorLogData> {
-    let accountId: number;
-    let orderId: number | undefined;
-    if (params.orderId !== undefined) {
-      const order = await this.ownOrder(this.db, ctx, params.orderId, false);
-      if (params.accountId !== undefined && params.accountId !== String(order.accountId))
-        throw notYourAccount('orderId');
-      accountId = order.accountId;
-      orderId = order.id;
-    } else {
-      accountId = (await ownAccount(this.db, ctx, params.accountId)).accountId;
-    }
-    return pageById(
-      params,
-      (beforeId, limit) => listChanges(this.db, { accountId, orderId, beforeId, limit }),
-      toHostingChangeRecord,
-    );
+    return this.reads.read(ctx.caller, async (db) => {
+      let accountId: number;
+      let orderId: number | undefined;
+      if (params.orderId !== undefined) {
+        const order = await this.ownOrder(db, ctx, params.orderId, false);
+        if (params.accountId !== undefined && params.accountId !== String(order.accountId))
+          throw notYourAccount('orderId');
+        accountId = order.accountId;
+        orderId = order.id;
+      } else {
+        accountId = (await ownAccount(db, ctx, params.accountId)).accountId;
+      }
+      return pageById(
+        params,
+        (beforeId, limit) => listChanges(db, { accountId, orderId, beforeId, limit }),
+        toHostingChangeRecord,
+      );
+    });
   }
 
   // ---- pulls ----

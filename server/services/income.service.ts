@@ -25,6 +25,7 @@ import type { RequestContext } from '../core/context.js';
 import { invalidField } from '../core/errors.js';
 import type { CommandRunner } from '../db/commands.js';
 import type { Database, Executor } from '../db/database.js';
+import type { ReadRouting } from '../db/read-routing.js';
 import { customerBook, platformBook, type PlatformBook } from '../ledger/books.js';
 import { creditMany, transfer } from '../ledger/ledger.js';
 import type { Translator } from '../i18n/i18n.js';
@@ -234,6 +235,8 @@ export class IncomeService {
     private readonly clock: Clock,
     private readonly translator: Translator,
     private readonly timezone: string,
+    /** Where the customer's record lists run (a caught-up replica or the primary). */
+    private readonly reads: ReadRouting,
   ) {}
 
   /** The six income types, each named in the request's language. Read-only. */
@@ -256,12 +259,14 @@ export class IncomeService {
       limit?: number | undefined;
     },
   ): Promise<IncomeLogData> {
-    const { accountId } = await ownAccount(this.db, ctx, params.accountId);
-    return pageById(
-      params,
-      (beforeId, limit) => listIncome(this.db, { accountId, type: params.type, beforeId, limit }),
-      toIncomeRecord,
-    );
+    return this.reads.read(ctx.caller, async (db) => {
+      const { accountId } = await ownAccount(db, ctx, params.accountId);
+      return pageById(
+        params,
+        (beforeId, limit) => listIncome(db, { accountId, type: params.type, beforeId, limit }),
+        toIncomeRecord,
+      );
+    });
   }
 
   /** The account's lines with these ids, for a pull. */

@@ -9,6 +9,7 @@ import { depositAddress } from '../chains/addresses.js';
 import type { Clock } from '../clock.js';
 import type { RequestContext } from '../core/context.js';
 import type { Database } from '../db/database.js';
+import type { ReadRouting } from '../db/read-routing.js';
 import {
   depositsOfAccount,
   findDepositAddress,
@@ -29,6 +30,8 @@ export class RechargeService {
     private readonly db: Database,
     private readonly clock: Clock,
     private readonly chains: Readonly<Record<Chain, DepositChain>>,
+    /** Where the customer's record lists run (a caught-up replica or the primary). */
+    private readonly reads: ReadRouting,
   ) {}
 
   /** The enabled chains with their USDT contract, minimum and confirmations (common/config). */
@@ -61,11 +64,13 @@ export class RechargeService {
     ctx: RequestContext,
     params: { accountId?: string | undefined; cursor?: string | undefined; limit?: number | undefined },
   ): Promise<RechargeListData> {
-    const { accountId } = await ownAccount(this.db, ctx, params.accountId);
-    return pageById(
-      params,
-      (beforeId, take) => depositsOfAccount(this.db, accountId, beforeId, take),
-      toDepositRecord,
-    );
+    return this.reads.read(ctx.caller, async (db) => {
+      const { accountId } = await ownAccount(db, ctx, params.accountId);
+      return pageById(
+        params,
+        (beforeId, take) => depositsOfAccount(db, accountId, beforeId, take),
+        toDepositRecord,
+      );
+    });
   }
 }

@@ -13,6 +13,7 @@ import {
   type PullParams,
 } from '../../contract/sync.js';
 import type { Database, Executor } from '../db/database.js';
+import type { ReadRouting } from '../db/read-routing.js';
 import { BusinessError } from '../core/errors.js';
 import type { RequestContext } from '../core/context.js';
 import {
@@ -132,7 +133,7 @@ function parseCursor(cursor: string | undefined): { txid: number; seq: number } 
 }
 
 export class SyncService {
-  constructor(private readonly db: Database) {}
+  constructor(private readonly reads: ReadRouting) {}
 
   /**
    * One page of changes per collection the caller may read. Read-only; never throws for an old
@@ -140,7 +141,16 @@ export class SyncService {
    * that have changes (sync.repository.ts `pendingCollections`); only those are read.
    */
   async pull(ctx: RequestContext, params: PullParams): Promise<PullData> {
-    const db = this.db;
+    return this.reads.read(ctx.caller, (db) => this.pullFrom(db, ctx, params));
+  }
+
+  /**
+   * The pull on `db`: the primary, or a streaming replica that has replayed the caller's last
+   * write (read-routing.ts). On a hot standby the horizon rule holds as on the primary: its
+   * snapshot's xmin is the oldest transaction of the primary still running as far as replay has
+   * seen, so every change below it is committed there (or aborted) for good.
+   */
+  private async pullFrom(db: Database, ctx: RequestContext, params: PullParams): Promise<PullData> {
     const userId = ctx.caller.kind === 'user' ? ctx.caller.userId : null;
     const accountId = await this.checkedAccount(db, userId, params.accountId);
     const probes = COLLECTION_NAMES.flatMap((collection) => {

@@ -35,6 +35,7 @@ import { userIdOf, type RequestContext } from '../core/context.js';
 import { BusinessError, invalidField, notFound, notLoggedIn } from '../core/errors.js';
 import type { CommandRunner } from '../db/commands.js';
 import type { Database, Executor } from '../db/database.js';
+import type { ReadRouting } from '../db/read-routing.js';
 import { parseParams, rowIdOf } from '../core/params.js';
 import { omnibusOf, platformBook, type BookRef } from '../ledger/books.js';
 import { accountBalances, hold, postHold, voidHold } from '../ledger/ledger.js';
@@ -206,6 +207,8 @@ export class WithdrawService {
     settings: WithdrawSettings,
     /** Networks whose approved withdrawals the send job sends; others are paid by an operator. */
     private readonly sentByJob: ReadonlySet<string>,
+    /** Where the customer's record lists run (a caught-up replica or the primary). */
+    private readonly reads: ReadRouting,
   ) {
     this.#fee = parseMoney(settings.fee);
     this.#minimum = parseMoney(settings.minimum);
@@ -360,12 +363,14 @@ export class WithdrawService {
     ctx: RequestContext,
     params: { accountId?: string | undefined; cursor?: string | undefined; limit?: number | undefined },
   ): Promise<WithdrawListData> {
-    const { accountId } = await ownAccount(this.db, ctx, params.accountId);
-    return pageById(
-      params,
-      (beforeId, take) => withdrawalsOfAccount(this.db, accountId, beforeId, take),
-      toWithdrawalRecord,
-    );
+    return this.reads.read(ctx.caller, async (db) => {
+      const { accountId } = await ownAccount(db, ctx, params.accountId);
+      return pageById(
+        params,
+        (beforeId, take) => withdrawalsOfAccount(db, accountId, beforeId, take),
+        toWithdrawalRecord,
+      );
+    });
   }
 
   // ---- operators ----

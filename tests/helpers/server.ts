@@ -93,7 +93,7 @@ export async function startTestServer(
   const mailer = new CapturingMailer();
   // A test that shares its database with a child process names it in DATABASE_URL (not dropped here).
   const database = env['DATABASE_URL']
-    ? await openDatabase({ databaseUrl: env['DATABASE_URL'] })
+    ? await openDatabase({ databaseUrl: env['DATABASE_URL'], readUrl: env['DATABASE_READ_URL'] })
     : await openTestDatabase(tier);
   const server = await createServer({
     config,
