@@ -197,7 +197,7 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
     sessions,
   );
   const hosting = new HostingService(db, commands, clock, security, config.timezone, reads);
-  const machines = new MachineService(db, commands, clock, security, config.timezone);
+  const machines = new MachineService(db, commands, clock, security, config.timezone, reads);
   const services: AppServices = {
     translator,
     sessions,
@@ -221,9 +221,9 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
     calendar: new CalendarService(db, commands, clock, config.timezone),
     security,
     exchange: new ExchangeService(db, commands, clock, security, config.exchange, reads),
-    otc: new OtcService(db, commands, clock, security, config.otc),
+    otc: new OtcService(db, commands, clock, security, config.otc, reads),
     delivery: new DeliveryService(db, commands, clock),
-    dividends: new DividendService(db, commands, clock, config.timezone, config.dividendClaimDays),
+    dividends: new DividendService(db, commands, clock, config.timezone, config.dividendClaimDays, reads),
     hosting,
     income: new IncomeService(db, commands, clock, translator, config.timezone, reads),
     team: new TeamService(db, commands, clock, config.timezone, config.teamManagementDepth),

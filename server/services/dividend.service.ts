@@ -35,6 +35,7 @@ import type { RequestContext } from '../core/context.js';
 import { BusinessError, invalidField } from '../core/errors.js';
 import type { CommandRunner } from '../db/commands.js';
 import type { Database, Executor } from '../db/database.js';
+import type { ReadRouting } from '../db/read-routing.js';
 import { customerBook, platformBook } from '../ledger/books.js';
 import { transfer, type TransferInput } from '../ledger/ledger.js';
 import {
@@ -109,6 +110,8 @@ export class DividendService {
     private readonly clock: Clock,
     private readonly timeZone: string,
     private readonly claimDays: number,
+    /** Where the customer's record lists run (a caught-up replica or the primary). */
+    private readonly reads: ReadRouting,
   ) {}
 
   /**
@@ -169,17 +172,19 @@ export class DividendService {
       limit?: number | undefined;
     },
   ): Promise<AiIncomeData> {
-    const { accountId } = await ownAccount(this.db, ctx, params.accountId);
-    const now = this.clock.now();
-    const limit = params.limit ?? LIST_PAGE;
-    const rows = await listReleases(this.db, {
-      accountId,
-      status: params.status,
-      now,
-      beforeId: params.cursor ? Number(params.cursor) : undefined,
-      limit: limit + 1,
+    return this.reads.read(ctx.caller, async (db) => {
+      const { accountId } = await ownAccount(db, ctx, params.accountId);
+      const now = this.clock.now();
+      const limit = params.limit ?? LIST_PAGE;
+      const rows = await listReleases(db, {
+        accountId,
+        status: params.status,
+        now,
+        beforeId: params.cursor ? Number(params.cursor) : undefined,
+        limit: limit + 1,
+      });
+      return pageOf(rows, limit, (row) => toReleaseRecord(row, now));
     });
-    return pageOf(rows, limit, (row) => toReleaseRecord(row, now));
   }
 
   /**

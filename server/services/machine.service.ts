@@ -46,6 +46,7 @@ import { userIdOf, type RequestContext } from '../core/context.js';
 import { BusinessError, invalidField } from '../core/errors.js';
 import type { CommandRunner } from '../db/commands.js';
 import type { Database, Executor } from '../db/database.js';
+import type { ReadRouting } from '../db/read-routing.js';
 import { customerBook, platformBook } from '../ledger/books.js';
 import { transfer } from '../ledger/ledger.js';
 import {
@@ -161,6 +162,8 @@ export class MachineService {
     private readonly clock: Clock,
     private readonly security: SecurityService,
     private readonly timezone: string,
+    /** Where the customer's record lists run (a caught-up replica or the primary). */
+    private readonly reads: ReadRouting,
   ) {}
 
   // ---- customers ----
@@ -253,22 +256,24 @@ export class MachineService {
       limit?: number | undefined;
     },
   ): Promise<MachineIndexData> {
-    const { accountId } = await ownAccount(this.db, ctx, params.accountId);
-    const names = await machineNames(this.db);
-    const page = await pageById(
-      params,
-      (beforeId, limit) => listOwnedMachines(this.db, { accountId, status: params.status, beforeId, limit }),
-      (row) => toOwnedMachineRecord(row, names.get(row.machineId) ?? {}),
-    );
-    const active = await activeOwnedMachines(this.db, accountId);
-    let daily = 0n;
-    for (const row of active) daily += dayOutput(row.hashPower, row.quantity, row.dailyOutput);
-    return {
-      ...page,
-      activeHashPower: sumHashPower(active.map((row) => totalHashPower(row.hashPower, row.quantity))),
-      activeDailyOutput: formatMoney(minor(daily)),
-      totalEarned: formatMoney(minor(await earnedOfAccount(this.db, accountId))),
-    };
+    return this.reads.read(ctx.caller, async (db) => {
+      const { accountId } = await ownAccount(db, ctx, params.accountId);
+      const names = await machineNames(db);
+      const page = await pageById(
+        params,
+        (beforeId, limit) => listOwnedMachines(db, { accountId, status: params.status, beforeId, limit }),
+        (row) => toOwnedMachineRecord(row, names.get(row.machineId) ?? {}),
+      );
+      const active = await activeOwnedMachines(db, accountId);
+      let daily = 0n;
+      for (const row of active) daily += dayOutput(row.hashPower, row.quantity, row.dailyOutput);
+      return {
+        ...page,
+        activeHashPower: sumHashPower(active.map((row) => totalHashPower(row.hashPower, row.quantity))),
+        activeDailyOutput: formatMoney(minor(daily)),
+        totalEarned: formatMoney(minor(await earnedOfAccount(db, accountId))),
+      };
+    });
   }
 
   /** The account's tickets, newest first (of one status when given), and how many are available. */
@@ -281,13 +286,15 @@ export class MachineService {
       limit?: number | undefined;
     },
   ): Promise<TicketListData> {
-    const { accountId } = await ownAccount(this.db, ctx, params.accountId);
-    const page = await pageById(
-      params,
-      (beforeId, limit) => listTickets(this.db, { accountId, status: params.status, beforeId, limit }),
-      toTicketRecord,
-    );
-    return { ...page, available: await availableTicketCount(this.db, accountId) };
+    return this.reads.read(ctx.caller, async (db) => {
+      const { accountId } = await ownAccount(db, ctx, params.accountId);
+      const page = await pageById(
+        params,
+        (beforeId, limit) => listTickets(db, { accountId, status: params.status, beforeId, limit }),
+        toTicketRecord,
+      );
+      return { ...page, available: await availableTicketCount(db, accountId) };
+    });
   }
 
   // ---- pulls ----

@@ -47,6 +47,7 @@ import { userIdOf, type RequestContext } from '../core/context.js';
 import { BusinessError, invalidField, notFound } from '../core/errors.js';
 import type { CommandRunner } from '../db/commands.js';
 import type { Database, Executor } from '../db/database.js';
+import type { ReadRouting } from '../db/read-routing.js';
 import { customerBook, platformBook, type BookRef } from '../ledger/books.js';
 import { accountBalances, hold, postHold, transfer, voidHold, type TransferInput } from '../ledger/ledger.js';
 import {
@@ -122,6 +123,8 @@ export class OtcService {
     private readonly clock: Clock,
     private readonly security: SecurityService,
     private readonly settings: OtcSettings,
+    /** Where the customer's record lists run (a caught-up replica or the primary). */
+    private readonly reads: ReadRouting,
   ) {
     this.band = parseFeeRate(settings.priceBand);
     this.makerRate = parseFeeRate(settings.makerFeeRate);
@@ -452,13 +455,15 @@ export class OtcService {
       limit?: number | undefined;
     },
   ): Promise<OtcMyListData> {
-    const { accountId } = await ownAccount(this.db, ctx, params.accountId);
-    return pageById(
-      params,
-      (beforeId, limit) =>
-        listAccountOtcOrders(this.db, { accountId, side, status: params.status, beforeId, limit }),
-      (row) => toOtcOrder(row, heldOf(row)),
-    );
+    return this.reads.read(ctx.caller, async (db) => {
+      const { accountId } = await ownAccount(db, ctx, params.accountId);
+      return pageById(
+        params,
+        (beforeId, limit) =>
+          listAccountOtcOrders(db, { accountId, side, status: params.status, beforeId, limit }),
+        (row) => toOtcOrder(row, heldOf(row)),
+      );
+    });
   }
 
   private bandVars(guide: bigint) {

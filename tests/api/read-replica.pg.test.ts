@@ -200,6 +200,36 @@ describe.skipIf(missing !== null)(
       expect(Number(connections[0]?.count ?? 0)).toBeGreaterThan(0);
     });
 
+    test('every record list routed to the replica answers from it on a hot standby (nothing there writes)', async () => {
+      const user = await fundedUser(server, 'lists');
+      await transfer(server, user);
+      await caughtUp();
+      const routes = [
+        '/api/v1/sync/pull',
+        '/api/v1/wallet/records',
+        '/api/v1/recharge/list',
+        '/api/v1/withdraw/list',
+        '/api/v1/exchange/list',
+        '/api/v1/hosting/order',
+        '/api/v1/hosting/operator-log',
+        '/api/v1/income/log',
+        '/api/v1/user/aiIncome',
+        '/api/v1/machine/index',
+        '/api/v1/user/tickets',
+        '/api/v1/otc/meBuyList',
+        '/api/v1/otc/meSellList',
+      ];
+      const before = served();
+      for (const route of routes) {
+        const answer = await server.call('plain', route, route.endsWith('pull') ? { cursors: {} } : {}, {
+          token: user.token,
+        });
+        expect(answer.code, `${route}: ${answer.message}`).toBe(200);
+      }
+      expect(served().replica - before.replica).toBe(routes.length);
+      expect(served().primary - before.primary).toBe(0);
+    });
+
     test('a user without a write the replica lacks, and an anonymous pull, read the replica: while its replay is paused they see its older data', async () => {
       const { token, userId } = await server.register('plain', `stale-${Date.now()}@example.com`);
       await pauseReplay();
