@@ -15,7 +15,8 @@ import type {
   TicketStatus,
 } from '../../../contract/api/machine.js';
 import type { OutboxRecord } from '../../../sync/commands.js';
-import { accountDatabase, publicDatabase, userDatabase, type ActiveAccount } from '../../db/sync-db.js';
+import { accountDatabase, publicDatabase, type ActiveAccount } from '../../db/sync-db.js';
+import { useAccountCommand } from '../outbox/use-account-command.js';
 
 /** The machines on offer (active), in the operators' order (by id); undefined while loading. */
 export function useOfferedMachines(): MachineRecord[] | undefined {
@@ -77,8 +78,7 @@ export function useMiningIncome(active: ActiveAccount, limit: number): IncomeRec
 
 export type MachineCommand = Extract<OutboxRecord, { kind: 'machine-buy' | 'machine-rent' }>;
 
-const isMachineCommand = (row: OutboxRecord): row is MachineCommand =>
-  row.kind === 'machine-buy' || row.kind === 'machine-rent';
+const MACHINE_KINDS = ['machine-buy', 'machine-rent'] as const;
 
 /**
  * The buy or rent this page follows: the one it queued (`id`), else one of the account's for
@@ -90,18 +90,7 @@ export function useMachineCommand(
   machineId: string,
   id: string | null,
 ): MachineCommand | null | undefined {
-  const { userId, accountId } = active;
-  return useLiveQuery(async () => {
-    const outbox = userDatabase(userId).outbox;
-    const isOwn = (row: OutboxRecord): row is MachineCommand =>
-      isMachineCommand(row) && row.params.accountId === accountId && row.params.machineId === machineId;
-    if (id !== null) {
-      const row = await outbox.get(id);
-      return row !== undefined && isOwn(row) ? row : null;
-    }
-    const pending = await outbox.where('state').anyOf('queued', 'sending').toArray();
-    return pending.find(isOwn) ?? null;
-  }, [userId, accountId, machineId, id]);
+  return useAccountCommand(MACHINE_KINDS, active, id, { machineId });
 }
 
 export { usePullOnOpen } from '../../app/use-pull-on-open.js';

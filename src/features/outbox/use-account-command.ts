@@ -1,7 +1,8 @@
 /**
- * The outbox command of one kind a page follows to its end, for the active account: the one the
- * page queued (`id`), else one of the account still queued or being sent (the page was left and
- * opened again meanwhile). Undefined while loading.
+ * The outbox command a page follows to its end, for the active account: the one the page queued
+ * (`id`), else one of the account still queued or being sent (the page was left and opened
+ * again meanwhile). `kind` is one kind or several (a machine's buy or rent); `match` narrows to
+ * params with these values (the machine the page shows). Undefined while loading.
  */
 import { useLiveQuery } from 'dexie-react-hooks';
 import type { OutboxRecord } from '../../../sync/commands.js';
@@ -15,20 +16,30 @@ type AccountKind = {
 }[OutboxRecord['kind']];
 
 export function useAccountCommand<K extends AccountKind>(
-  kind: K,
+  kind: K | readonly K[],
   active: ActiveAccount,
   id: string | null,
+  match: Readonly<Record<string, string>> = {},
 ): Extract<OutboxRecord, { kind: K }> | null | undefined {
   const { userId, accountId } = active;
+  const kinds: readonly string[] = typeof kind === 'string' ? [kind] : kind;
+  // The query reruns when these change: the lists by their contents, not their identity.
+  const kindsKey = kinds.join(',');
+  const matchKey = JSON.stringify(match);
   return useLiveQuery(async () => {
     const outbox = userDatabase(userId).outbox;
-    const isOwn = (row: OutboxRecord): row is Extract<OutboxRecord, { kind: K }> =>
-      row.kind === kind && 'accountId' in row.params && row.params.accountId === accountId;
+    const isOwn = (row: OutboxRecord): row is Extract<OutboxRecord, { kind: K }> => {
+      if (!kinds.includes(row.kind) || !('accountId' in row.params) || row.params.accountId !== accountId)
+        return false;
+      const params: Record<string, unknown> = row.params;
+      return Object.entries(match).every(([field, value]) => params[field] === value);
+    };
     if (id !== null) {
       const row = await outbox.get(id);
       return row !== undefined && isOwn(row) ? row : null;
     }
     const pending = await outbox.where('state').anyOf('queued', 'sending').toArray();
     return pending.find(isOwn) ?? null;
-  }, [kind, userId, accountId, id]);
+    // kinds and match are read through their keys (kindsKey, matchKey).
+  }, [kindsKey, matchKey, userId, accountId, id]);
 }

@@ -7,7 +7,7 @@
  * connection and the submit is disabled.
  */
 import { Button } from 'antd-mobile';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import type { WithdrawIndexData } from '../../../contract/api/withdraw.js';
@@ -21,6 +21,7 @@ import { serverNow } from '../../app/server-clock.js';
 import { send } from '../../app/worker-client.js';
 import type { ActiveAccount } from '../../db/sync-db.js';
 import { PerAccount } from '../accounts/PerAccount.js';
+import { commandOutcome, useSettled } from '../outbox/command-outcome.js';
 import { useAccountCommand } from '../outbox/use-account-command.js';
 import { AsOf } from '../../ui/AsOf.js';
 import { DateTime, formatTime } from '../../ui/DateTime.js';
@@ -309,27 +310,26 @@ function WithdrawForm({
   const [notice, setNotice] = useState<string | null>(null);
   const [enqueuing, setEnqueuing] = useState(false);
   const command = useAccountCommand('withdraw-create', active, commandId);
-  const settledIds = useRef(new Set<string>());
   const submitHintId = useId();
   const sending =
     enqueuing || (command != null && (command.state === 'queued' || command.state === 'sending'));
 
-  // The command's answer, once: the page says it, then moves on or lets the user try again.
+  // One still being sent from an earlier visit is followed by its id from now on.
   useEffect(() => {
-    if (command == null || settledIds.current.has(command.id)) return;
-    // One still being sent from an earlier visit is followed by its id from now on.
-    if (commandId === null) setCommandId(command.id);
-    if (command.state === 'queued' || command.state === 'sending') return;
-    settledIds.current.add(command.id);
+    if (command != null && commandId === null) setCommandId(command.id);
+  }, [command, commandId]);
+
+  // The command's answer, once: the page says it, then moves on or lets the user try again.
+  useSettled(command, commandOutcome, (command, outcome) => {
     const clearCode = () => form.set('googleCode')('');
-    switch (command.state) {
-      case 'confirmed':
+    switch (outcome.kind) {
+      case 'done':
         setNotice(null);
         toast(t('withdraw.done'));
         onSettled();
         go(ROUTES.withdrawRecords);
         return;
-      case 'rejected': {
+      case 'refused': {
         const answer = command.answer ?? { code: 400, message: t('withdraw.refused_unknown') };
         // 300, 4900 and 4901 go to their pages after 1.5 s; 401 to login; the rest is a toast.
         handle({ kind: 'refused', code: answer.code, message: answer.message, data: null });
@@ -350,11 +350,9 @@ function WithdrawForm({
     }
     onSettled();
     // Told here: it need not wait on the pending-changes page for the user too.
-    if (command.state === 'rejected' || command.state === 'expired')
+    if (outcome.kind === 'refused' || outcome.kind === 'expired')
       void send('outbox-dismiss', { id: command.id });
-    // `form.set` is stable; the effect runs for each new state of the command.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [command, commandId, go, handle, onSettled, t]);
+  });
 
   const chosen = methods.find((method) => method.id === methodId) ?? null;
   const usabilityOf = (method: PaymentMethodRecord): Usability =>
