@@ -29,7 +29,7 @@ const WRITE_POSITION_TTL_SECONDS = 60;
 /** In-process positions kept before those the replica has already replayed are dropped. */
 const PRUNE_ABOVE = 10_000;
 
-/** A PostgreSQL LSN (`16/B374D848`) as a number; undefined for anything else (null: not a standby). */
+/** A PostgreSQL LSN (`16/B374D848`) as a number; undefined for anything else (a standby's null on a primary included). */
 export function parseLsn(text: string | null | undefined): bigint | undefined {
   const match = text ? /^([0-9A-Fa-f]{1,8})\/([0-9A-Fa-f]{1,8})$/.exec(text) : null;
   if (!match?.[1] || !match[2]) return undefined;

@@ -132,9 +132,6 @@ describe.skipIf(missing !== null)(
     beforeAll(async () => {
       primary = await PgCluster.create();
       await sqlOn(primary.url(), 'create database coffer');
-      // pg_basebackup starts with a spread checkpoint, paced over minutes when CREATE DATABASE has
-      // just dirtied the template's pages; after this one it has nothing left to write.
-      await sqlOn(primary.url(), 'checkpoint');
       replica = await PgCluster.replicaOf(primary);
       server = await startTestServer('postgres', {
         DATABASE_URL: primary.url('coffer'),
