@@ -48,7 +48,7 @@
  *                     of draws (which request meets which fault still depends on timing)
  * - CHAOS_USERS       simulated clients, one user each (default 40)
  * - CHAOS_INSTANCES   API instances (default 2)
- * - CHAOS_KILL_SECONDS  mean seconds between two kills (default 6)
+ * - CHAOS_KILL_SECONDS  mean seconds from an instance's restart to the next kill (default 6)
  * - CHAOS_TIMEOUT_MS  a client's timeout for one attempt (default 4000)
  * - REDIS_URL         Redis shared by the instances (default redis://127.0.0.1:6379/3); when it
  *                     does not answer, the run goes on without it and says so
@@ -772,6 +772,396 @@ async function setUp(coffer: CofferServer) {
 
 // ---------------------------------------------------------------------------------------------
 
+interface World {
+  cluster: PgCluster;
+  databaseUrl: string;
+  instances: Instance[];
+  proxies: FaultyProxy[];
+}
+type Fixtures = Awaited<ReturnType<typeof setUp>>;
+interface Run {
+  commands: Command[];
+  failures: Record<Failure, number>;
+  serverErrors: ServerError[];
+  violations: string[];
+  kills: number;
+  restarts: number;
+  pgRestarts: number;
+  offlineSpells: number;
+  outage: { from: number; to: number } | undefined;
+  sendMs: number;
+}
+
+/**
+ * The chaos: every client sends until the budget (CHAOS_COMMANDS, CHAOS_SECONDS) is spent and
+ * its last command is answered (or CHAOS_SETTLE_SECONDS pass), while instances are killed and
+ * restarted and PostgreSQL is restarted once; then every instance is up and the proxies are
+ * out of the way and empty.
+ */
+async function runChaos(world: World, fixtures: Fixtures): Promise<Run> {
+  const { cluster, instances, proxies } = world;
+  const { users, products, machines } = fixtures;
+  const sendStarted = performance.now();
+  const sendDeadline = sendStarted + SEND_MS;
+  const settleDeadline = sendDeadline + SETTLE_MS;
+  const commands: Command[] = [];
+  const failures = Object.fromEntries(FAILURES.map((kind) => [kind, 0])) as Record<Failure, number>;
+  const serverErrors: ServerError[] = [];
+  const violations: string[] = [];
+  let sending = true;
+  let kills = 0;
+  let restarts = 0;
+  let pgRestarts = 0;
+  let offlineSpells = 0;
+  let outage: { from: number; to: number } | undefined;
+  let pgRestart: Promise<void> | undefined;
+
+  const restartPostgres = async () => {
+    const from = performance.now();
+    outage = { from, to: Number.POSITIVE_INFINITY };
+    console.log(`[${seconds(elapsed())}] PostgreSQL: immediate stop (a crash)`);
+    await pgCtl(cluster, ['-D', cluster.dataDir, '-m', 'immediate', '-w', '-t', '60', 'stop']);
+    await sleep(1500);
+    await pgCtl(cluster, [
+      '-D',
+      cluster.dataDir,
+      '-l',
+      path.join(cluster.dataDir, 'server.log'),
+      '-o',
+      `-p ${cluster.port}`,
+      '-w',
+      '-t',
+      '60',
+      'start',
+    ]);
+    outage.to = performance.now();
+    pgRestarts += 1;
+    console.log(`[${seconds(elapsed())}] PostgreSQL: started again after ${seconds(outage.to - from)}`);
+  };
+
+  /** Takes one command from the budget; triggers the PostgreSQL restart at 40 % of it. */
+  const budget = () => {
+    const now = performance.now();
+    if (commands.length >= MAX_COMMANDS || now >= sendDeadline) return false;
+    if (!pgRestart && (commands.length >= MAX_COMMANDS * 0.4 || now - sendStarted >= SEND_MS * 0.4))
+      pgRestart = restartPostgres().catch((error: unknown) => {
+        violations.push(`the PostgreSQL restart failed: ${String(error)}`);
+      });
+    return true;
+  };
+
+  /**
+   * One simulated client. Online, it sends each command as it makes it; now and then it is
+   * offline for a moment and queues a few commands in its outbox (each with its key, drawn from
+   * its model as it was), then sends them in order when it is back. Either way one command at a
+   * time, each until its definitive answer, as the real outbox does.
+   */
+  const runClient = async (user: User) => {
+    let turn = user.index;
+    for (;;) {
+      const outbox: Command[] = [];
+      const queued = user.random.next() < 0.2 ? 2 + user.random.int(7) : 1;
+      while (outbox.length < queued && budget()) {
+        const command = nextCommand(user, products, machines);
+        commands.push(command);
+        outbox.push(command);
+      }
+      if (outbox.length === 0) return;
+      if (outbox.length > 1) {
+        offlineSpells += 1;
+        await sleep(200 + user.jitter.next() * 1000);
+      }
+      for (const command of outbox) {
+        const prediction = command.predict();
+        command.expected = prediction.expected;
+        let backoff = 50;
+        while (performance.now() < settleDeadline) {
+          const proxy = proxies[turn++ % proxies.length];
+          if (!proxy) break;
+          command.attempts += 1;
+          const result = await attempt(proxy.port, command);
+          if ('code' in result) {
+            command.answer = result;
+            break;
+          }
+          failures[result.failure] += 1;
+          if (['http-5xx', 'body-500', 'http-other', 'unreadable'].includes(result.failure))
+            serverErrors.push({ at: performance.now(), what: `${command.path}: ${result.detail}` });
+          await sleep(backoff * (0.5 + user.jitter.next()));
+          backoff = Math.min(backoff * 2, 2000);
+        }
+        if (!command.answer) return; // the settle deadline passed: it and the rest stay unresolved
+        if (command.answer.code === 200 && prediction.expected === 200) {
+          const problem = prediction.apply(command.answer.data);
+          if (problem) violations.push(`${command.kind} ${command.key}: ${problem}`);
+          if (command.kind.startsWith('hosting')) command.effect = field(command.answer.data, 'change', 'id');
+          if (command.kind.startsWith('machine'))
+            command.effect = field(command.answer.data, 'machine', 'id');
+        } else if (command.answer.code !== prediction.expected) {
+          violations.push(
+            `${command.kind} ${JSON.stringify(command.params)}: answered ${command.answer.code} where the model expects ${prediction.expected}: ${command.answer.text.slice(0, 200)}`,
+          );
+          return; // the model no longer knows this user's state: it sends nothing more
+        }
+      }
+    }
+  };
+
+  const killer = generator(SEED + 7);
+  const monkey = async () => {
+    while (sending) {
+      await sleep(KILL_MS * (0.5 + killer.next()));
+      if (!sending || instances.some((instance) => !instance.up)) continue;
+      const victim = killer.pick(instances);
+      await victim.kill();
+      kills += 1;
+      console.log(`[${seconds(elapsed())}] instance ${victim.index}: SIGKILL`);
+      await sleep(200 + killer.next() * 1800);
+      await victim.ensureUp();
+      restarts += 1;
+    }
+  };
+
+  const monkeyDone = monkey().catch((error: unknown) => {
+    violations.push(`an instance did not come back: ${String(error)}`);
+  });
+  const progress = setInterval(() => {
+    const answered = commands.filter((command) => command.answer).length;
+    console.log(`[${seconds(elapsed())}] ${commands.length} commands made, ${answered} answered`);
+  }, 15_000);
+  await Promise.all(users.map((user) => runClient(user)));
+  const sendMs = performance.now() - sendStarted;
+  sending = false;
+  clearInterval(progress);
+  await monkeyDone;
+  await pgRestart;
+  for (const instance of instances) await instance.ensureUp();
+  for (const proxy of proxies) proxy.faulty = false;
+  // Stalled requests may still be on their way: wait until the proxies are empty.
+  const drainUntil = performance.now() + FAULT_PLAN.stallMs + 10_000;
+  while (proxies.some((proxy) => proxy.open > 0) && performance.now() < drainUntil) await sleep(200);
+  return {
+    commands,
+    failures,
+    serverErrors,
+    violations,
+    kills,
+    restarts,
+    pgRestarts,
+    offlineSpells,
+    outage,
+    sendMs,
+  };
+}
+
+/** The checks of a run (see the top of this file); each violation is added to the run's. */
+async function check(world: World, fixtures: Fixtures, run: Run) {
+  const { commands, violations, serverErrors, outage, pgRestarts } = run;
+  const { users, operator } = fixtures;
+  const pool = new pg.Pool({ connectionString: world.databaseUrl, max: 2 });
+  try {
+    const owners = users.map((user) => `u${user.userId}`);
+    const stored = new Map<string, string | null>();
+    for (const row of (
+      await pool.query<{ owner: string; key: string; answer: string | null }>(
+        'select owner, key, answer from idempotency_keys where owner = any($1)',
+        [owners],
+      )
+    ).rows)
+      stored.set(`${row.owner}/${row.key}`, row.answer);
+    const known = new Set(commands.map((command) => `u${command.user.userId}/${command.key}`));
+    for (const key of stored.keys())
+      if (!known.has(key)) violations.push(`a stored key of no command: ${key}`);
+
+    const unresolved = commands.filter((command) => !command.answer);
+    let answersDiffer = 0;
+    let refusedUnstored = 0;
+    for (const command of commands) {
+      const answer = stored.get(`u${command.user.userId}/${command.key}`);
+      if (!command.answer) continue;
+      // A refusal of the parameters comes before the key is looked at: nothing ran, nothing stored.
+      if (answer === undefined && command.answer.code !== 200) refusedUnstored += 1;
+      else if (answer !== command.answer.text) {
+        answersDiffer += 1;
+        violations.push(`${command.kind} ${command.key}: the stored answer is not the one the client got`);
+      }
+    }
+
+    const succeeded = commands.filter((command) => command.answer?.code === 200);
+    const expectedEffects = new Map<string, Command>();
+    let missing = 0;
+    let duplicates = 0;
+    for (const command of succeeded) {
+      if (!command.effect) {
+        violations.push(`${command.kind} ${command.key}: succeeded without a record id in its answer`);
+        continue;
+      }
+      const name = `${command.kind.split('-')[0]}:${command.effect}`;
+      if (expectedEffects.has(name)) {
+        duplicates += 1;
+        violations.push(`two commands answered with one record ${name}`);
+      }
+      expectedEffects.set(name, command);
+    }
+    const records: string[] = [
+      ...(
+        await pool.query<{ key: string }>("select key from ledger_transfers where kind = 'account_transfer'")
+      ).rows.map((row) => `transfer:${row.key}`),
+      ...(await pool.query<{ id: string }>('select id::text from hosting_order_changes')).rows.map(
+        (row) => `hosting:${row.id}`,
+      ),
+      ...(await pool.query<{ id: string }>('select id::text from owned_machines')).rows.map(
+        (row) => `machine:${row.id}`,
+      ),
+    ];
+    const seen = new Set<string>();
+    for (const record of records) {
+      if (seen.has(record)) {
+        duplicates += 1;
+        violations.push(`a record twice: ${record}`);
+      } else if (!expectedEffects.has(record)) {
+        duplicates += 1;
+        violations.push(`a record of no successful command: ${record}`);
+      }
+      seen.add(record);
+    }
+    for (const name of expectedEffects.keys())
+      if (!seen.has(name)) {
+        missing += 1;
+        violations.push(`a successful command left no record: ${name}`);
+      }
+    const creates = succeeded.filter((command) => command.kind === 'hosting-create').length;
+    const orders = Number(
+      (await pool.query<{ n: string }>('select count(*) as n from hosting_orders')).rows[0]?.n,
+    );
+    if (orders !== creates) violations.push(`${orders} hosting orders for ${creates} successful creates`);
+
+    // Balances and tickets through the API, straight to an instance.
+    const direct = world.instances[0];
+    const read = async (uri: string, params: Record<string, unknown>, token: string) => {
+      if (!direct) throw new Error('no instance');
+      const response = await fetch(`http://127.0.0.1:${direct.port}${uri}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify(params),
+      });
+      return (await response.json()) as { code: number; data: unknown }; // the contract's answer
+    };
+    let balancesChecked = 0;
+    for (const user of users)
+      for (const account of [user.main, user.sub]) {
+        const assets = await read('/api/v1/user/assets', { accountId: account.id }, user.token);
+        const tickets = await read(
+          '/api/v1/user/tickets',
+          { accountId: account.id, status: 'available' },
+          user.token,
+        );
+        const cash = field(assets.data, 'cash');
+        const hosting = field(assets.data, 'hosting');
+        const available = (tickets.data as { available?: unknown } | null)?.available; // the contract's shape
+        if (cash !== usdt(account.cash) || hosting !== usdt(account.hosting) || available !== account.tickets)
+          violations.push(
+            `account ${account.id}: cash ${cash}, hosting ${hosting}, tickets ${String(available)}; the model: ${usdt(account.cash)}, ${usdt(account.hosting)}, ${account.tickets}`,
+          );
+        balancesChecked += 1;
+      }
+    const ledger = await read('/api/admin/ledger/check', {}, operator);
+    const ledgerOk = ledger.code === 200 && (ledger.data as { ok?: unknown } | null)?.ok === true; // the contract's shape
+    if (!ledgerOk) violations.push(`ledger check: ${JSON.stringify(ledger).slice(0, 500)}`);
+
+    const outsideOutage = serverErrors.filter(
+      (error) => !outage || error.at < outage.from || error.at > outage.to + 10_000,
+    );
+    const errorLines = world.instances.flatMap((instance) => instance.errorLines());
+    const crashes = world.instances.flatMap((instance) => instance.crashes);
+
+    if (crashes.length > 0)
+      violations.unshift(`${crashes.length} instance crashes; the first one: ${crashes[0]?.slice(-1500)}`);
+    if (unresolved.length > 0) violations.push(`${unresolved.length} commands unresolved`);
+    if (pgRestarts !== 1) violations.push('PostgreSQL was not restarted');
+    if (outsideOutage.length > 0)
+      violations.push(`${outsideOutage.length} HTTP 5xx or body 500 answers outside the PostgreSQL outage`);
+    return {
+      unresolved,
+      succeeded,
+      duplicates,
+      missing,
+      answersDiffer,
+      refusedUnstored,
+      balancesChecked,
+      ledgerOk,
+      outsideOutage,
+      errorLines,
+      crashes,
+    };
+  } finally {
+    await pool.end();
+  }
+}
+
+/** Prints the run's counts. */
+function report(world: World, run: Run, checks: Awaited<ReturnType<typeof check>>): void {
+  const { commands, failures, serverErrors, kills, restarts, pgRestarts, offlineSpells, outage, sendMs } =
+    run;
+  const { proxies } = world;
+  const {
+    unresolved,
+    succeeded,
+    duplicates,
+    missing,
+    answersDiffer,
+    refusedUnstored,
+    balancesChecked,
+    ledgerOk,
+    outsideOutage,
+    errorLines,
+    crashes,
+  } = checks;
+  const count = (kind: CommandKind) => commands.filter((command) => command.kind === kind).length;
+  const succeededOf = (kind: CommandKind) => succeeded.filter((command) => command.kind === kind).length;
+  const refusedByCode = new Map<number, number>();
+  for (const command of commands)
+    if (command.answer && command.answer.code !== 200)
+      refusedByCode.set(command.answer.code, (refusedByCode.get(command.answer.code) ?? 0) + 1);
+  const attempts = commands.reduce((sum, command) => sum + command.attempts, 0);
+  const proxyCounts = Object.fromEntries(
+    [...FAULTS, 'upstreamRefused' as const].map((kind) => [
+      kind,
+      proxies.reduce((sum, proxy) => sum + proxy.counts[kind], 0),
+    ]),
+  );
+  console.log(
+    `\ncommands sent: ${commands.length} in ${seconds(sendMs)} (${(commands.length / (sendMs / 1000)).toFixed(0)} per second); ${offlineSpells} offline spells queued 2 to 8 in an outbox`,
+  );
+  for (const kind of COMMAND_KINDS)
+    console.log(`  ${kind.padEnd(15)} ${String(count(kind)).padStart(6)}, succeeded ${succeededOf(kind)}`);
+  console.log(`attempts: ${attempts} (${(attempts / Math.max(commands.length, 1)).toFixed(2)} per command)`);
+  console.log(
+    `transport failures seen by the clients (a reset: a drop, a cut answer or a killed instance behind its proxy): ${FAILURES.map((kind) => `${kind} ${failures[kind]}`).join(', ')}`,
+  );
+  console.log(
+    `proxy decisions (upstreamRefused: its instance was down): ${Object.entries(proxyCounts)
+      .map(([kind, n]) => `${kind} ${n}`)
+      .join(', ')}`,
+  );
+  console.log(
+    `instances: ${kills} kills (SIGKILL), ${restarts} restarts; PostgreSQL restarts (immediate): ${pgRestarts}${outage ? `, down ${seconds(outage.to - outage.from)}` : ''}`,
+  );
+  console.log(
+    `succeeded: ${succeeded.length}; refused (ended visibly): ${[...refusedByCode].map(([code, n]) => `${code}: ${n}`).join(', ') || 'none'}`,
+  );
+  console.log(`instances that died by themselves (not killed by us): ${crashes.length}`);
+  console.log(
+    `unresolved: ${unresolved.length}; duplicates: ${duplicates}; missing effects: ${missing}; stored answers differing: ${answersDiffer}; refusals of parameters (nothing stored): ${refusedUnstored}`,
+  );
+  console.log(`balances checked: ${balancesChecked} accounts; ledger check: ${ledgerOk ? 'ok' : 'FAILED'}`);
+  console.log(
+    `HTTP 5xx or body 500 answers: ${serverErrors.length} (${outsideOutage.length} outside the PostgreSQL outage); error lines in the instances' logs: ${errorLines.length}`,
+  );
+  for (const error of outsideOutage.slice(0, 10))
+    console.log(`  at ${seconds(error.at - started)}: ${error.what}`);
+}
+
 async function main(): Promise<void> {
   const missing = clusterToolsMissing();
   if (missing) {
@@ -782,7 +1172,7 @@ async function main(): Promise<void> {
   const redis = (await reachable(REDIS_URL)) ? REDIS_URL : undefined;
   console.log(
     `chaos: seed ${SEED}; ${MAX_COMMANDS} commands or ${seconds(SEND_MS)} of sending, ${USERS} clients, ` +
-      `${INSTANCES} API instances, a kill every ${seconds(KILL_MS)} on average, client timeout ${TIMEOUT_MS} ms`,
+      `${INSTANCES} API instances, a kill ${seconds(KILL_MS)} on average after each restart, client timeout ${TIMEOUT_MS} ms`,
   );
   console.log(
     redis
@@ -863,318 +1253,12 @@ async function main(): Promise<void> {
       `instances up on ports ${instances.map((instance) => instance.port).join(', ')}, behind proxies ${proxies.map((proxy) => proxy.port).join(', ')}; logs in ${scratch}`,
     );
 
-    // ---- the chaos
-    const sendStarted = performance.now();
-    const sendDeadline = sendStarted + SEND_MS;
-    const settleDeadline = sendDeadline + SETTLE_MS;
-    const commands: Command[] = [];
-    const failures = Object.fromEntries(FAILURES.map((kind) => [kind, 0])) as Record<Failure, number>;
-    const serverErrors: ServerError[] = [];
-    const violations: string[] = [];
-    let sending = true;
-    let kills = 0;
-    let restarts = 0;
-    let pgRestarts = 0;
-    let offlineSpells = 0;
-    let outage: { from: number; to: number } | undefined;
-    let pgRestart: Promise<void> | undefined;
-
-    const restartPostgres = async () => {
-      const from = performance.now();
-      outage = { from, to: Number.POSITIVE_INFINITY };
-      console.log(`[${seconds(elapsed())}] PostgreSQL: immediate stop (a crash)`);
-      await pgCtl(cluster, ['-D', cluster.dataDir, '-m', 'immediate', '-w', '-t', '60', 'stop']);
-      await sleep(1500);
-      await pgCtl(cluster, [
-        '-D',
-        cluster.dataDir,
-        '-l',
-        path.join(cluster.dataDir, 'server.log'),
-        '-o',
-        `-p ${cluster.port}`,
-        '-w',
-        '-t',
-        '60',
-        'start',
-      ]);
-      outage.to = performance.now();
-      pgRestarts += 1;
-      console.log(`[${seconds(elapsed())}] PostgreSQL: started again after ${seconds(outage.to - from)}`);
-    };
-
-    /** Takes one command from the budget; triggers the PostgreSQL restart at 40 % of it. */
-    const budget = () => {
-      const now = performance.now();
-      if (commands.length >= MAX_COMMANDS || now >= sendDeadline) return false;
-      if (!pgRestart && (commands.length >= MAX_COMMANDS * 0.4 || now - sendStarted >= SEND_MS * 0.4))
-        pgRestart = restartPostgres().catch((error: unknown) => {
-          violations.push(`the PostgreSQL restart failed: ${String(error)}`);
-        });
-      return true;
-    };
-
-    /**
-     * One simulated client. Online, it sends each command as it makes it; now and then it is
-     * offline for a moment and queues a few commands in its outbox (each with its key, drawn from
-     * its model as it was), then sends them in order when it is back. Either way one command at a
-     * time, each until its definitive answer, as the real outbox does.
-     */
-    const runClient = async (user: User) => {
-      let turn = user.index;
-      for (;;) {
-        const outbox: Command[] = [];
-        const queued = user.random.next() < 0.2 ? 2 + user.random.int(7) : 1;
-        while (outbox.length < queued && budget()) {
-          const command = nextCommand(user, products, machines);
-          commands.push(command);
-          outbox.push(command);
-        }
-        if (outbox.length === 0) return;
-        if (outbox.length > 1) {
-          offlineSpells += 1;
-          await sleep(200 + user.jitter.next() * 1000);
-        }
-        for (const command of outbox) {
-          const prediction = command.predict();
-          command.expected = prediction.expected;
-          let backoff = 50;
-          while (performance.now() < settleDeadline) {
-            const proxy = proxies[turn++ % proxies.length];
-            if (!proxy) break;
-            command.attempts += 1;
-            const result = await attempt(proxy.port, command);
-            if ('code' in result) {
-              command.answer = result;
-              break;
-            }
-            failures[result.failure] += 1;
-            if (['http-5xx', 'body-500', 'http-other', 'unreadable'].includes(result.failure))
-              serverErrors.push({ at: performance.now(), what: `${command.path}: ${result.detail}` });
-            await sleep(backoff * (0.5 + user.jitter.next()));
-            backoff = Math.min(backoff * 2, 2000);
-          }
-          if (!command.answer) return; // the settle deadline passed: it and the rest stay unresolved
-          if (command.answer.code === 200 && prediction.expected === 200) {
-            const problem = prediction.apply(command.answer.data);
-            if (problem) violations.push(`${command.kind} ${command.key}: ${problem}`);
-            if (command.kind.startsWith('hosting'))
-              command.effect = field(command.answer.data, 'change', 'id');
-            if (command.kind.startsWith('machine'))
-              command.effect = field(command.answer.data, 'machine', 'id');
-          } else if (command.answer.code !== prediction.expected) {
-            violations.push(
-              `${command.kind} ${JSON.stringify(command.params)}: answered ${command.answer.code} where the model expects ${prediction.expected}: ${command.answer.text.slice(0, 200)}`,
-            );
-            return; // the model no longer knows this user's state: it sends nothing more
-          }
-        }
-      }
-    };
-
-    const killer = generator(SEED + 7);
-    const monkey = async () => {
-      while (sending) {
-        await sleep(KILL_MS * (0.5 + killer.next()));
-        if (!sending || instances.some((instance) => !instance.up)) continue;
-        const victim = killer.pick(instances);
-        await victim.kill();
-        kills += 1;
-        console.log(`[${seconds(elapsed())}] instance ${victim.index}: SIGKILL`);
-        await sleep(200 + killer.next() * 1800);
-        await victim.ensureUp();
-        restarts += 1;
-      }
-    };
-
-    const monkeyDone = monkey().catch((error: unknown) => {
-      violations.push(`an instance did not come back: ${String(error)}`);
-    });
-    const progress = setInterval(() => {
-      const answered = commands.filter((command) => command.answer).length;
-      console.log(`[${seconds(elapsed())}] ${commands.length} commands made, ${answered} answered`);
-    }, 15_000);
-    await Promise.all(users.map((user) => runClient(user)));
-    const sendMs = performance.now() - sendStarted;
-    sending = false;
-    clearInterval(progress);
-    await monkeyDone;
-    await pgRestart;
-    for (const instance of instances) await instance.ensureUp();
-    for (const proxy of proxies) proxy.faulty = false;
-    // Stalled requests may still be on their way: wait until the proxies are empty.
-    const drainUntil = performance.now() + FAULT_PLAN.stallMs + 10_000;
-    while (proxies.some((proxy) => proxy.open > 0) && performance.now() < drainUntil) await sleep(200);
-
-    // ---- the checks
-    const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
-    closers.push(() => pool.end());
-    const owners = users.map((user) => `u${user.userId}`);
-    const stored = new Map<string, string | null>();
-    for (const row of (
-      await pool.query<{ owner: string; key: string; answer: string | null }>(
-        'select owner, key, answer from idempotency_keys where owner = any($1)',
-        [owners],
-      )
-    ).rows)
-      stored.set(`${row.owner}/${row.key}`, row.answer);
-    const known = new Set(commands.map((command) => `u${command.user.userId}/${command.key}`));
-    for (const key of stored.keys())
-      if (!known.has(key)) violations.push(`a stored key of no command: ${key}`);
-
-    const unresolved = commands.filter((command) => !command.answer);
-    let answersDiffer = 0;
-    let refusedUnstored = 0;
-    for (const command of commands) {
-      const answer = stored.get(`u${command.user.userId}/${command.key}`);
-      if (!command.answer) continue;
-      // A refusal of the parameters comes before the key is looked at: nothing ran, nothing stored.
-      if (answer === undefined && command.answer.code !== 200) refusedUnstored += 1;
-      else if (answer !== command.answer.text) {
-        answersDiffer += 1;
-        violations.push(`${command.kind} ${command.key}: the stored answer is not the one the client got`);
-      }
-    }
-
-    const succeeded = commands.filter((command) => command.answer?.code === 200);
-    const expectedEffects = new Map<string, Command>();
-    let missing = 0;
-    let duplicates = 0;
-    for (const command of succeeded) {
-      if (!command.effect) {
-        violations.push(`${command.kind} ${command.key}: succeeded without a record id in its answer`);
-        continue;
-      }
-      const name = `${command.kind.split('-')[0]}:${command.effect}`;
-      if (expectedEffects.has(name)) {
-        duplicates += 1;
-        violations.push(`two commands answered with one record ${name}`);
-      }
-      expectedEffects.set(name, command);
-    }
-    const records: string[] = [
-      ...(
-        await pool.query<{ key: string }>("select key from ledger_transfers where kind = 'account_transfer'")
-      ).rows.map((row) => `transfer:${row.key}`),
-      ...(await pool.query<{ id: string }>('select id::text from hosting_order_changes')).rows.map(
-        (row) => `hosting:${row.id}`,
-      ),
-      ...(await pool.query<{ id: string }>('select id::text from owned_machines')).rows.map(
-        (row) => `machine:${row.id}`,
-      ),
-    ];
-    const seen = new Set<string>();
-    for (const record of records) {
-      if (seen.has(record)) {
-        duplicates += 1;
-        violations.push(`a record twice: ${record}`);
-      } else if (!expectedEffects.has(record)) {
-        duplicates += 1;
-        violations.push(`a record of no successful command: ${record}`);
-      }
-      seen.add(record);
-    }
-    for (const name of expectedEffects.keys())
-      if (!seen.has(name)) {
-        missing += 1;
-        violations.push(`a successful command left no record: ${name}`);
-      }
-    const creates = succeeded.filter((command) => command.kind === 'hosting-create').length;
-    const orders = Number(
-      (await pool.query<{ n: string }>('select count(*) as n from hosting_orders')).rows[0]?.n,
-    );
-    if (orders !== creates) violations.push(`${orders} hosting orders for ${creates} successful creates`);
-
-    // Balances and tickets through the API, straight to an instance.
-    const direct = instances[0];
-    const read = async (uri: string, params: Record<string, unknown>, token: string) => {
-      if (!direct) throw new Error('no instance');
-      const response = await fetch(`http://127.0.0.1:${direct.port}${uri}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-        body: JSON.stringify(params),
-      });
-      return (await response.json()) as { code: number; data: unknown }; // the contract's answer
-    };
-    let balancesChecked = 0;
-    for (const user of users)
-      for (const account of [user.main, user.sub]) {
-        const assets = await read('/api/v1/user/assets', { accountId: account.id }, user.token);
-        const tickets = await read(
-          '/api/v1/user/tickets',
-          { accountId: account.id, status: 'available' },
-          user.token,
-        );
-        const cash = field(assets.data, 'cash');
-        const hosting = field(assets.data, 'hosting');
-        const available = (tickets.data as { available?: unknown } | null)?.available; // the contract's shape
-        if (cash !== usdt(account.cash) || hosting !== usdt(account.hosting) || available !== account.tickets)
-          violations.push(
-            `account ${account.id}: cash ${cash}, hosting ${hosting}, tickets ${String(available)}; the model: ${usdt(account.cash)}, ${usdt(account.hosting)}, ${account.tickets}`,
-          );
-        balancesChecked += 1;
-      }
-    const check = await read('/api/admin/ledger/check', {}, operator);
-    const ledgerOk = check.code === 200 && (check.data as { ok?: unknown } | null)?.ok === true; // the contract's shape
-    if (!ledgerOk) violations.push(`ledger check: ${JSON.stringify(check).slice(0, 500)}`);
-
-    const outsideOutage = serverErrors.filter(
-      (error) => !outage || error.at < outage.from || error.at > outage.to + 10_000,
-    );
-    const errorLines = instances.flatMap((instance) => instance.errorLines());
-    const crashes = instances.flatMap((instance) => instance.crashes);
-
-    // ---- the report
-    const count = (kind: CommandKind) => commands.filter((command) => command.kind === kind).length;
-    const succeededOf = (kind: CommandKind) => succeeded.filter((command) => command.kind === kind).length;
-    const refusedByCode = new Map<number, number>();
-    for (const command of commands)
-      if (command.answer && command.answer.code !== 200)
-        refusedByCode.set(command.answer.code, (refusedByCode.get(command.answer.code) ?? 0) + 1);
-    const attempts = commands.reduce((sum, command) => sum + command.attempts, 0);
-    const proxyCounts = Object.fromEntries(
-      [...FAULTS, 'upstreamRefused' as const].map((kind) => [
-        kind,
-        proxies.reduce((sum, proxy) => sum + proxy.counts[kind], 0),
-      ]),
-    );
-    console.log(
-      `\ncommands sent: ${commands.length} in ${seconds(sendMs)} (${(commands.length / (sendMs / 1000)).toFixed(0)} per second); ${offlineSpells} offline spells queued 2 to 8 in an outbox`,
-    );
-    for (const kind of COMMAND_KINDS)
-      console.log(`  ${kind.padEnd(15)} ${String(count(kind)).padStart(6)}, succeeded ${succeededOf(kind)}`);
-    console.log(
-      `attempts: ${attempts} (${(attempts / Math.max(commands.length, 1)).toFixed(2)} per command)`,
-    );
-    console.log(
-      `transport failures seen by the clients (a reset: a drop, a cut answer or a killed instance behind its proxy): ${FAILURES.map((kind) => `${kind} ${failures[kind]}`).join(', ')}`,
-    );
-    console.log(
-      `proxy decisions (upstreamRefused: its instance was down): ${Object.entries(proxyCounts)
-        .map(([kind, n]) => `${kind} ${n}`)
-        .join(', ')}`,
-    );
-    console.log(
-      `instances: ${kills} kills (SIGKILL), ${restarts} restarts; PostgreSQL restarts (immediate): ${pgRestarts}${outage ? `, down ${seconds(outage.to - outage.from)}` : ''}`,
-    );
-    console.log(
-      `succeeded: ${succeeded.length}; refused (ended visibly): ${[...refusedByCode].map(([code, n]) => `${code}: ${n}`).join(', ') || 'none'}`,
-    );
-    console.log(`instances that died by themselves (not killed by us): ${crashes.length}`);
-    console.log(
-      `unresolved: ${unresolved.length}; duplicates: ${duplicates}; missing effects: ${missing}; stored answers differing: ${answersDiffer}; refusals of parameters (nothing stored): ${refusedUnstored}`,
-    );
-    console.log(`balances checked: ${balancesChecked} accounts; ledger check: ${ledgerOk ? 'ok' : 'FAILED'}`);
-    console.log(
-      `HTTP 5xx or body 500 answers: ${serverErrors.length} (${outsideOutage.length} outside the PostgreSQL outage); error lines in the instances' logs: ${errorLines.length}`,
-    );
-    for (const error of outsideOutage.slice(0, 10))
-      console.log(`  at ${seconds(error.at - started)}: ${error.what}`);
-    if (crashes.length > 0)
-      violations.unshift(`${crashes.length} instance crashes; the first one: ${crashes[0]?.slice(-1500)}`);
-    if (unresolved.length > 0) violations.push(`${unresolved.length} commands unresolved`);
-    if (pgRestarts !== 1) violations.push('PostgreSQL was not restarted');
-    if (outsideOutage.length > 0)
-      violations.push(`${outsideOutage.length} HTTP 5xx or body 500 answers outside the PostgreSQL outage`);
+    const world: World = { cluster, databaseUrl, instances, proxies };
+    const fixtures: Fixtures = { operator, users, products, machines };
+    const run = await runChaos(world, fixtures);
+    const checks = await check(world, fixtures, run);
+    report(world, run, checks);
+    const { violations } = run;
     if (violations.length > 0) {
       failed = true;
       console.log(`\n${violations.length} violations (seed ${SEED}); the first 20:`);
