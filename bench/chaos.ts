@@ -14,13 +14,15 @@
  *   the client's timeout and delivers it late, or delivers it twice at once.
  * - Clients: CHAOS_USERS users, registered, given a trade password and a sub-account, funded by a
  *   superadmin's ledger adjustment and issued tickets, through the API (in-process, before the
- *   chaos). Each sends its commands one after the other, as the client's outbox does, and now and
- *   then is offline for a moment and queues a few (drawn from what it knew then) to send when it
- *   is back. Each command gets an Idempotency-Key when made and is re-sent with the same key,
- *   with backoff and jitter, on every transport failure, timeout, HTTP 5xx and body code 500
+ *   chaos); half send plain JSON, half through the gateway (a new envelope for every attempt).
+ *   Each sends its commands one after the other, as the client's outbox does, and now and then
+ *   is offline for a moment and queues a few (drawn from what it knew then) to send when it is
+ *   back. Each command gets an Idempotency-Key when made and is re-sent with the same key, with
+ *   backoff and jitter, on every transport failure, timeout, HTTP 5xx and body code 500
  *   (docs/protocol.md section 5), until a definitive answer: 200, or a refusal that ends it
- *   visibly (470, 409, 400 ...). The commands: transfers between the user's two accounts, hosting orders made, added to and
- *   decreased (sections 13 and 20), machines bought with tickets or USDT (section 22).
+ *   visibly (470, 409, 400 ...). The commands: transfers between the user's two accounts,
+ *   hosting orders made, added to and decreased (sections 13 and 20), machines bought with
+ *   tickets or USDT (section 22).
  *
  * Every client keeps its own model of its accounts (cash, hosting, tickets, its orders' principal)
  * from the rules of the protocol, predicts each command's answer code and applies the effect of
@@ -66,6 +68,7 @@ import pg from 'pg';
 import { createServer, type CofferServer } from '../server/app.js';
 import { loadConfig } from '../server/config.js';
 import { formatMoney, minor, parseMoney } from '../contract/money.js';
+import { openAnswer, sealRequest } from '../server/http/envelope-codec.js';
 import { CapturingMailer } from '../tests/helpers/server.js';
 import { clusterBinDir, clusterToolsMissing, freePort, PgCluster } from '../tests/helpers/pg-cluster.js';
 import { FAULTS, FaultyProxy, type FaultPlan } from './chaos-proxy.js';
@@ -92,6 +95,7 @@ const FAULT_PLAN: FaultPlan = {
 const PASSWORD = 'chaos-secret-1';
 const TRADE_PASSWORD = 'chaos-trade-1';
 const ROOT_INVITE = 'CHAOSROOT1';
+const GATEWAY_SEGMENT = 'gw';
 /** Each main account's funding: two adjustments of 9000, each below the review threshold (10000). */
 const FUNDING_STEP = parseMoney('9000');
 const FUNDING = FUNDING_STEP * 2n;
@@ -175,6 +179,8 @@ interface User {
   main: AccountModel;
   sub: AccountModel;
   orders: OrderModel[];
+  /** How it sends (the web app's COFFER_CLIENT_TRANSPORT): half the clients each way. */
+  transport: 'plain' | 'envelope';
   /** Draws its commands (the same for a seed) ... */
   random: Generator;
   /** ... and, apart, its backoff's jitter, which depends on how many attempts failed. */
@@ -424,9 +430,25 @@ interface ServerError {
   what: string;
 }
 
-/** One attempt on one connection (`connection: close`, so each attempt meets one proxy decision). */
+/**
+ * One attempt on one connection (`connection: close`, so each attempt meets one proxy decision):
+ * plain JSON, or through the gateway in a new envelope around the same call and key (section 3.4).
+ */
 function attempt(port: number, command: Command): Promise<Answer | { failure: Failure; detail: string }> {
-  const body = JSON.stringify(command.params);
+  const inner = {
+    authorization: `Bearer ${command.user.token}`,
+    'idempotency-key': command.key,
+    lang: 'EN',
+  };
+  const envelope = command.user.transport === 'envelope';
+  const body = envelope
+    ? new URLSearchParams({
+        ...sealRequest(
+          { method: 'POST', uri: command.path, headers: inner, params: command.params },
+          new Date(),
+        ),
+      }).toString()
+    : JSON.stringify(command.params);
   return new Promise((resolve) => {
     let settled = false;
     const done = (result: Answer | { failure: Failure; detail: string }) => {
@@ -441,15 +463,13 @@ function attempt(port: number, command: Command): Promise<Answer | { failure: Fa
         host: '127.0.0.1',
         port,
         method: 'POST',
-        path: command.path,
+        path: envelope ? `/api/${GATEWAY_SEGMENT}` : command.path,
         agent: false,
         headers: {
-          'content-type': 'application/json',
+          'content-type': envelope ? 'application/x-www-form-urlencoded' : 'application/json',
           'content-length': Buffer.byteLength(body),
-          authorization: `Bearer ${command.user.token}`,
-          'idempotency-key': command.key,
-          lang: 'EN',
           connection: 'close',
+          ...(envelope ? {} : inner),
         },
       },
       (response) => {
@@ -458,13 +478,23 @@ function attempt(port: number, command: Command): Promise<Answer | { failure: Fa
         response.on('error', () => done({ failure: 'reset', detail: 'answer cut' }));
         response.on('aborted', () => done({ failure: 'reset', detail: 'answer cut' }));
         response.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
+          let text = Buffer.concat(chunks).toString('utf8');
           const status = response.statusCode ?? 0;
           if (status >= 500)
             return done({ failure: 'http-5xx', detail: `HTTP ${status}: ${text.slice(0, 160)}` });
           if (status !== 200)
             return done({ failure: 'http-other', detail: `HTTP ${status}: ${text.slice(0, 160)}` });
           try {
+            if (envelope) {
+              const sealed = JSON.parse(text) as { code?: unknown; handshake?: unknown; data?: unknown }; // checked here
+              // A refused envelope (460) comes back unsealed; every other answer is sealed.
+              if (typeof sealed.handshake === 'string' && typeof sealed.data === 'string')
+                text = openAnswer({
+                  code: Number(sealed.code),
+                  handshake: sealed.handshake,
+                  data: sealed.data,
+                });
+            }
             const parsed = JSON.parse(text) as { code?: unknown; message?: unknown; data?: unknown }; // checked below
             if (typeof parsed.code !== 'number')
               return done({ failure: 'unreadable', detail: text.slice(0, 160) });
@@ -723,6 +753,7 @@ async function setUp(coffer: CofferServer) {
       main: { id: main, cash: FUNDING, hosting: 0n, tickets: TICKETS },
       sub: { id: sub, cash: 0n, hosting: 0n, tickets: 0 },
       orders: [],
+      transport: index % 2 === 0 ? 'plain' : 'envelope',
       random: generator(SEED * 31 + index + 1),
       jitter: generator(SEED * 37 + index + 2),
     });
@@ -1124,6 +1155,9 @@ function report(world: World, run: Run, checks: Awaited<ReturnType<typeof check>
     if (command.answer && command.answer.code !== 200)
       refusedByCode.set(command.answer.code, (refusedByCode.get(command.answer.code) ?? 0) + 1);
   const attempts = commands.reduce((sum, command) => sum + command.attempts, 0);
+  const enveloped = commands
+    .filter((command) => command.user.transport === 'envelope')
+    .reduce((sum, command) => sum + command.attempts, 0);
   const proxyCounts = Object.fromEntries(
     [...FAULTS, 'upstreamRefused' as const].map((kind) => [
       kind,
@@ -1135,7 +1169,9 @@ function report(world: World, run: Run, checks: Awaited<ReturnType<typeof check>
   );
   for (const kind of COMMAND_KINDS)
     console.log(`  ${kind.padEnd(15)} ${String(count(kind)).padStart(6)}, succeeded ${succeededOf(kind)}`);
-  console.log(`attempts: ${attempts} (${(attempts / Math.max(commands.length, 1)).toFixed(2)} per command)`);
+  console.log(
+    `attempts: ${attempts} (${(attempts / Math.max(commands.length, 1)).toFixed(2)} per command; ${enveloped} through the gateway, each in a new envelope)`,
+  );
   console.log(
     `transport failures seen by the clients (a reset: a drop, a cut answer or a killed instance behind its proxy): ${FAILURES.map((kind) => `${kind} ${failures[kind]}`).join(', ')}`,
   );
@@ -1205,6 +1241,7 @@ async function main(): Promise<void> {
       DATABASE_URL: databaseUrl,
       REDIS_URL: redis,
       COFFER_ROOT_INVITE: ROOT_INVITE,
+      COFFER_GATEWAY_SEGMENT: GATEWAY_SEGMENT,
       COFFER_SECRET_KEY: crypto.randomBytes(32).toString('hex'),
       COFFER_JOBS: 'off',
       COFFER_RATE_LIMIT: '0',
