@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -7,5 +8,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Two files at a time even on two cores (vitest's default there is one): most of a file's
+    // time is spent waiting on its servers, PostgreSQL or Chromium, so the suite takes about
+    // half as long (about 10 minutes here rather than 17).
+    maxWorkers: Math.max(2, os.availableParallelism() - 1),
   },
 });

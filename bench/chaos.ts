@@ -1240,6 +1240,8 @@ async function main(): Promise<void> {
       DATA_DIR: path.join(scratch, 'data'),
       DATABASE_URL: databaseUrl,
       REDIS_URL: redis,
+      // This run's keys alone: limits and lockouts of earlier runs (an hour long) must not meet it.
+      COFFER_REDIS_PREFIX: `coffer-chaos-${crypto.randomBytes(4).toString('hex')}:`,
       COFFER_ROOT_INVITE: ROOT_INVITE,
       COFFER_GATEWAY_SEGMENT: GATEWAY_SEGMENT,
       COFFER_SECRET_KEY: crypto.randomBytes(32).toString('hex'),

@@ -142,7 +142,9 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
       readUrl: config.databaseReadUrl,
       dataDir: config.dataDir,
     }));
-  const counters = config.redisUrl ? await redisCounterStore(config.redisUrl) : new MemoryCounterStore(clock);
+  const counters = config.redisUrl
+    ? await redisCounterStore(config.redisUrl, config.redisPrefix)
+    : new MemoryCounterStore(clock);
   const mailer =
     options.mailer ??
     (config.smtpUrl
@@ -152,12 +154,15 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
   // Customers' pure reads (pulls, record lists) may run on the replica: database.reads decides.
   const { reads } = database;
   if (reads.replicated && config.redisUrl)
-    reads.shareWritePositions(await redisWritePositions(config.redisUrl));
+    reads.shareWritePositions(await redisWritePositions(config.redisUrl, `${config.redisPrefix}lsn:`));
   const commands = new CommandRunner(db, clock);
   const limits = new Limits(counters);
   const sessions = new SessionService(db, clock);
   const { redisUrl } = config;
-  if (redisUrl) await sessions.shareEvictions((onEvict) => redisEvictionChannel(redisUrl, onEvict));
+  if (redisUrl)
+    await sessions.shareEvictions((onEvict) =>
+      redisEvictionChannel(redisUrl, onEvict, `${config.redisPrefix}session-evictions`),
+    );
   const codes = new CodeService(clock, mailer, translator, limits);
   const servedDist = options.distDir ?? distDir;
   const accounts = new AccountService(db, commands, clock, reads, sessions);

@@ -51,6 +51,10 @@ const envSchema = z.object({
   COFFER_JOBS: z.enum(['on', 'off']).default('on'),
   COFFER_CLIENT_BUILD: z.enum(['auto', 'off']).default('auto'),
   REDIS_URL: z.string().url().optional(),
+  COFFER_REDIS_PREFIX: z
+    .string()
+    .regex(/^[\w:.-]{1,64}$/, 'letters, digits and _ : . - (1 to 64)')
+    .default('coffer:'),
   COFFER_ADJUST_REVIEW_ABOVE: usdtSetting.default('10000'),
   COFFER_WITHDRAW_REVIEW_ABOVE: usdtSetting.default('10000'),
   COFFER_WITHDRAW_FEE: usdtSetting.default('1'),
@@ -142,6 +146,8 @@ export interface Config {
   /** `npm start` builds dist/ when it is missing, unless off. */
   clientBuild: boolean;
   redisUrl: string | undefined;
+  /** Prefix of every Redis key and channel name: deployments (or test runs) sharing one Redis stay apart. */
+  redisPrefix: string;
   logLevel: string;
   chains: ChainsConfig;
   /** COFFER_SECRET_KEY (32 bytes): seals authenticator secrets; undefined: a development key in DATA_DIR. */
@@ -270,6 +276,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobs: e.COFFER_JOBS === 'on',
     clientBuild: e.COFFER_CLIENT_BUILD === 'auto',
     redisUrl: e.REDIS_URL,
+    redisPrefix: e.COFFER_REDIS_PREFIX,
     logLevel: e.LOG_LEVEL,
     adjustReviewAbove: e.COFFER_ADJUST_REVIEW_ABOVE,
     exchange: {

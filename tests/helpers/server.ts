@@ -74,6 +74,12 @@ export interface TestServer {
 export const ROOT_INVITE = 'ROOTTEST1';
 export const newKey = () => crypto.randomUUID();
 
+/**
+ * The Redis prefix of this test process's servers (COFFER_REDIS_PREFIX): instances started here
+ * share it, so they share limits and evictions with each other and with no other run.
+ */
+export const TEST_REDIS_PREFIX = `coffer-test-${process.pid}-${crypto.randomBytes(3).toString('hex')}:`;
+
 export async function startTestServer(
   tier: Tier,
   env: Record<string, string> = {},
@@ -87,6 +93,8 @@ export async function startTestServer(
     COFFER_JOBS: 'off',
     COFFER_RATE_LIMIT: '0',
     LOG_LEVEL: 'silent',
+    // Limits and lockouts live in a shared Redis for an hour: this process's keys are its own.
+    COFFER_REDIS_PREFIX: TEST_REDIS_PREFIX,
     ...env,
   });
   const clock = new ManualClock('2026-01-05T02:00:00Z');
