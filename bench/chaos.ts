@@ -72,7 +72,7 @@ import { openAnswer, sealRequest } from '../server/http/envelope-codec.js';
 import { CapturingMailer } from '../tests/helpers/server.js';
 import { clusterBinDir, clusterToolsMissing, freePort, PgCluster } from '../tests/helpers/pg-cluster.js';
 import { FAULTS, FaultyProxy, type FaultPlan } from './chaos-proxy.js';
-import { positiveNumber, seconds } from './report.js';
+import { positiveNumber, seconds, seededRandom } from './report.js';
 
 const MAX_COMMANDS = Math.floor(positiveNumber('CHAOS_COMMANDS', 10_000));
 const SEND_MS = positiveNumber('CHAOS_SECONDS', 600) * 1000;
@@ -102,18 +102,9 @@ const FUNDING = FUNDING_STEP * 2n;
 const TICKETS = 60;
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 
-/** A seeded generator (mulberry32), as in bench/fuzz.ts. */
+/** The seeded generator of report.ts, with amounts in whole cents. */
 function generator(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let x = state;
-    x = Math.imul(x ^ (x >>> 15), x | 1);
-    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-    return ((x ^ (x >>> 14)) >>> 0) / 2 ** 32;
-  };
-  const int = (below: number) => Math.floor(next() * below);
-  const pick = <T>(items: readonly T[]): T => items[int(items.length)] as T; // callers never pass an empty list
+  const { next, int, pick } = seededRandom(seed);
   /** An amount of whole cents from `low` to `high` minor units (inclusive, rounded to cents). */
   const cents = (low: bigint, high: bigint): bigint => {
     const cent = 10_000n;

@@ -28,28 +28,14 @@ import { z } from 'zod';
 import { BodyCode } from '../contract/codes.js';
 import { openAnswer, sealRequest } from '../server/http/envelope-codec.js';
 import { startTestServer, type TestServer } from '../tests/helpers/server.js';
-import { positiveNumber, seconds } from './report.js';
+import { positiveNumber, seconds, seededRandom } from './report.js';
 
 const MAX_REQUESTS = Math.floor(positiveNumber('FUZZ_REQUESTS', 10_000));
 const MAX_MS = positiveNumber('FUZZ_SECONDS', 90) * 1000;
 const SEED = Number(process.env['FUZZ_SEED'] ?? Date.now() % 2 ** 31);
 const TIER = process.env['FUZZ_DATABASE'] === 'postgres' ? 'postgres' : 'pglite';
 
-/** A seeded generator (mulberry32), so a failing run can be replayed with FUZZ_SEED. */
-function generator(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let x = state;
-    x = Math.imul(x ^ (x >>> 15), x | 1);
-    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-    return ((x ^ (x >>> 14)) >>> 0) / 2 ** 32;
-  };
-  const int = (below: number) => Math.floor(next() * below);
-  const pick = <T>(items: readonly T[]): T => items[int(items.length)] as T; // items are never empty here
-  return { next, int, pick };
-}
-const random = generator(SEED);
+const random = seededRandom(SEED); // a failing run is replayed with FUZZ_SEED
 
 // ---------------------------------------------------------------------------------------------
 // Routes and fields, from the OpenAPI document

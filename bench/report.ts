@@ -166,3 +166,18 @@ export function positiveNumber(name: string, fallback: number): number {
   if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, not ${raw}`);
   return value;
 }
+
+/** A seeded generator (mulberry32), so a run can be replayed from its seed. */
+export function seededRandom(seed: number) {
+  let state = seed >>> 0;
+  const next = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let x = state;
+    x = Math.imul(x ^ (x >>> 15), x | 1);
+    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
+    return ((x ^ (x >>> 14)) >>> 0) / 2 ** 32;
+  };
+  const int = (below: number) => Math.floor(next() * below);
+  const pick = <T>(items: readonly T[]): T => items[int(items.length)] as T; // callers never pass an empty list
+  return { next, int, pick };
+}

@@ -2,16 +2,9 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { sealRequest } from '../../server/http/envelope-codec.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { redisCounterStore } from '../../server/security/counters.js';
+import { REDIS_URL, redisReachable } from '../helpers/redis.js';
 
-const REDIS_URL = process.env['TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
-const redisUp = await redisCounterStore(REDIS_URL).then(
-  async (store) => {
-    await store.close();
-    return true;
-  },
-  () => false,
-);
+const redisUp = await redisReachable();
 if (!redisUp) console.warn(`[limits] SKIPPED the shared-instance tests: no Redis at ${REDIS_URL}`);
 
 describe('limits', () => {

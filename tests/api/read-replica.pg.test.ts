@@ -12,7 +12,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { REPLICA_APPLICATION_NAME } from '../../server/db/database.js';
 import { REPLAY_WAIT_MS, parseLsn } from '../../server/db/read-routing.js';
-import { redisCounterStore } from '../../server/security/counters.js';
+import { REDIS_URL, redisReachable } from '../helpers/redis.js';
 import { clusterToolsMissing, PgCluster } from '../helpers/pg-cluster.js';
 import { newKey, startTestServer, type TestServer } from '../helpers/server.js';
 import { withdrawFixtures } from '../helpers/withdraw.js';
@@ -20,14 +20,7 @@ import { withdrawFixtures } from '../helpers/withdraw.js';
 const missing = clusterToolsMissing();
 if (missing) console.warn(`[read-replica] SKIPPED: cannot make private PostgreSQL clusters (${missing})`);
 
-const REDIS_URL = process.env['TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
-const redisUp = await redisCounterStore(REDIS_URL).then(
-  async (store) => {
-    await store.close();
-    return true;
-  },
-  () => false,
-);
+const redisUp = await redisReachable();
 if (!missing && !redisUp)
   console.warn(`[read-replica] SKIPPED the two-instance Redis test: no Redis at ${REDIS_URL}`);
 

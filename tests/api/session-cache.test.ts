@@ -6,21 +6,14 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { BodyCode } from '../../contract/codes.js';
-import { redisCounterStore } from '../../server/security/counters.js';
+import { REDIS_URL, redisReachable } from '../helpers/redis.js';
 import { availableTiers, createPostgresDatabase, postgresReachable } from '../helpers/database.js';
 import { newKey, startTestServer, type TestServer } from '../helpers/server.js';
 import { totpCode } from '../../server/security/totp.js';
 import { LoopbackProxy } from '../e2e/proxy.js';
 
 const tiers = await availableTiers('session-cache');
-const REDIS_URL = process.env['TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
-const redisUp = await redisCounterStore(REDIS_URL).then(
-  async (store) => {
-    await store.close();
-    return true;
-  },
-  () => false,
-);
+const redisUp = await redisReachable();
 const postgresUp = await postgresReachable();
 if (!redisUp || !postgresUp)
   console.warn(

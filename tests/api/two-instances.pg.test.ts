@@ -9,19 +9,12 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { redisCounterStore } from '../../server/security/counters.js';
+import { REDIS_URL, redisReachable } from '../helpers/redis.js';
 import { createPostgresDatabase, postgresReachable } from '../helpers/database.js';
 import { newKey, startTestServer, type TestServer } from '../helpers/server.js';
 import { withdrawFixtures } from '../helpers/withdraw.js';
 
-const REDIS_URL = process.env['TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
-const redisUp = await redisCounterStore(REDIS_URL).then(
-  async (store) => {
-    await store.close();
-    return true;
-  },
-  () => false,
-);
+const redisUp = await redisReachable();
 const postgresUp = await postgresReachable();
 if (!redisUp || !postgresUp)
   console.warn(
