@@ -3,7 +3,18 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'data/', 'coverage/', 'server/db/migrations/', 'dev-dist/', 'build/', '.build-test-*/'] },
+  {
+    ignores: [
+      'node_modules/',
+      'dist/',
+      'data/',
+      'coverage/',
+      'server/db/migrations/',
+      'dev-dist/',
+      'build/',
+      '.build-test-*/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -44,8 +44,7 @@ async function main(): Promise<void> {
   if (server.rootInviteCreated) lines.push(`Root invite code (first start): ${server.rootInviteCreated}`);
   else lines.push('Root invite code: created on the first start; `npm run admin -- invite list` shows it');
   console.log(lines.join('\n'));
-  if (config.clientBuild)
-    buildClientIfMissing(projectRoot, (line) => console.log(line));
+  if (config.clientBuild) buildClientIfMissing(projectRoot, (line) => console.log(line));
   const stop = async (signal: string) => {
     console.log(`${signal}: shutting down`);
     await server.close();

@@ -50,7 +50,9 @@ export interface Translator {
 }
 
 /** Loads every catalogue once; throws when one is missing or not an object. */
-export function loadTranslator(localesDir: URL = pathToFileURL(projectPath('locales') + path.sep)): Translator {
+export function loadTranslator(
+  localesDir: URL = pathToFileURL(projectPath('locales') + path.sep),
+): Translator {
   const catalogues = new Map<Locale, Catalogue>();
   for (const locale of LOCALES) {
     const file = new URL(`${locale}.json`, localesDir);
