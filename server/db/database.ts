@@ -70,6 +70,7 @@ export async function openDatabase(options: {
         query_timeout: 15_000,
       });
       replicaPool.on('error', () => undefined); // a stopped replica drops idle clients; reads fall back
+      replicaPool.on('connect', (client) => client.on('error', () => undefined)); // as the primary's, above
       reads = await ReplicaRouting.start(
         { db, pool },
         { db: drizzle(replicaPool, { schema }), pool: replicaPool },
