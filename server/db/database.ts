@@ -8,6 +8,7 @@ import path from 'node:path';
 import { projectPath } from '../paths.js';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
+import type { Pool, PoolClient } from 'pg';
 import * as schema from './schema.js';
 import { primaryOnly, ReplicaRouting, type ReadRouting } from './read-routing.js';
 
@@ -58,7 +59,16 @@ export async function openDatabase(options: {
     // retried with its key) and the pool drops it on release (npm run chaos found it).
     pool.on('connect', (client) => client.on('error', () => undefined));
     const db = drizzle(pool, { schema });
-    await migrate(db, { migrationsFolder });
+    // Instances started at once on a fresh database take turns migrating (each would otherwise
+    // create the same tables at once, and all but one fail); a server still starting is waited for.
+    const client = await connectWaiting(pool);
+    try {
+      await client.query(`select pg_advisory_lock(hashtextextended('coffer:migrations', 0))`);
+      await migrate(drizzle(client, { schema }), { migrationsFolder });
+    } finally {
+      // Closing the session ends its advisory lock with it, whatever happened above.
+      client.release(true);
+    }
     let reads: ReadRouting = primaryOnly(db);
     if (options.readUrl) {
       const replicaPool = new pg.Pool({
@@ -123,6 +133,42 @@ export async function openDatabase(options: {
       releaseLock();
     },
   };
+}
+
+/**
+ * How long a start waits for PostgreSQL to accept connections: a server restarting or still
+ * recovering (as after a crash) answers within seconds; a wrong address fails after this.
+ */
+const START_WAIT_MS = 30_000;
+const START_RETRY_MS = 500;
+
+/** Errors of a server that is down or not ready yet (refused, reset, starting up, shutting down). */
+function notReadyYet(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code; // node's and PostgreSQL's errors carry a code
+  return (
+    ['ECONNREFUSED', 'ECONNRESET', '57P01', '57P02', '57P03'].includes(String(code)) ||
+    /Connection terminated/.test(String(error))
+  );
+}
+
+/** A client of `pool`, waiting up to START_WAIT_MS while the server is down or starting up. */
+async function connectWaiting(pool: Pool): Promise<PoolClient> {
+  const deadline = Date.now() + START_WAIT_MS;
+  for (;;) {
+    try {
+      const client = await pool.connect();
+      try {
+        await client.query('select 1'); // a recovering server accepts, then refuses with 57P03
+        return client;
+      } catch (error) {
+        client.release(true);
+        throw error;
+      }
+    } catch (error) {
+      if (!notReadyYet(error) || Date.now() + START_RETRY_MS > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, START_RETRY_MS));
+    }
+  }
 }
 
 /** Thrown when another live process has the embedded database open. */

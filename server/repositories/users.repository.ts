@@ -139,6 +139,11 @@ export async function insertInvite(db: Executor, invite: typeof inviteCodes.$inf
   return rows.length > 0;
 }
 
+/** Serializes making the root invite (transaction-scoped): concurrent first starts make one. */
+export async function lockRootInvite(db: Executor): Promise<void> {
+  await db.execute(sql`select pg_advisory_xact_lock(hashtextextended('coffer:root-invite', 0))`);
+}
+
 export async function findRootInvite(db: Executor) {
   const [row] = await db.select().from(inviteCodes).where(eq(inviteCodes.root, true));
   return row;

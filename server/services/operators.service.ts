@@ -20,6 +20,7 @@ import {
 import {
   assignRootInvite,
   findRootInvite,
+  lockRootInvite,
   insertInvite,
   listInvites,
 } from '../repositories/users.repository.js';
@@ -177,6 +178,8 @@ export class OperatorService {
    */
   async ensureRootInvite(preferred: string | undefined): Promise<string | null> {
     return this.db.transaction(async (tx) => {
+      // Instances starting at once on a fresh database: one makes the root invite, the others see it.
+      await lockRootInvite(tx);
       if (await findRootInvite(tx)) return null;
       const code = (preferred ?? newInviteCode()).toUpperCase();
       const now = this.clock.now();
