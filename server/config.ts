@@ -84,7 +84,7 @@ const envSchema = z.object({
   CHAIN_TRC20_START_BLOCK: z.coerce.bigint().min(0n).optional(),
   CHAIN_POLL_SECONDS: z.coerce.number().min(0.1).max(3600).default(2),
   CHAIN_SCAN_RANGE: z.coerce.number().int().min(1).max(10_000).default(500),
-  COFFER_DEVNET: z.enum(['auto', 'off']).default('auto'),
+  COFFER_DEVNET: z.enum(['auto', 'on', 'off']).default('auto'),
   COFFER_SECRET_KEY: z.string().optional(),
   COFFER_NEW_METHOD_COOLDOWN_HOURS: z.coerce.number().min(0).max(720).default(24),
   COFFER_EXCHANGE_FEE_RATE: z
@@ -157,8 +157,11 @@ export interface Config {
   /** The BEP20 hot wallet's key (sweeps, withdrawals); the devnet's account 0 on a development start. */
   bep20HotWalletKey: `0x${string}` | undefined;
   /**
-   * Start a local EVM devnet for BEP20 with the server: when not production, COFFER_DEVNET is
-   * `auto` and no BEP20 node is configured.
+   * Start a local EVM devnet for BEP20 with the server: when not production and no BEP20 node is
+   * configured, with COFFER_DEVNET `on`, or `auto` on the embedded database. On PostgreSQL the
+   * server runs as several instances, each of which would start its own chain on DEVNET_PORT
+   * (the second start failed), and a devnet's chain does not outlive its process while the
+   * database keeps its deposits: there it is asked for by name.
    */
   devnet: { port: number; blockSeconds: number } | undefined;
   /** Operators' adjustments above this many USDT (RAB valued at its price) wait for a second finance operator. */
@@ -252,7 +255,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   if (parseMoney(e.COFFER_OTC_MIN) <= 0n) throw new ConfigError('COFFER_OTC_MIN must be above 0');
   const devnet =
-    !production && e.COFFER_DEVNET === 'auto' && !e.CHAIN_BEP20_RPC_URL
+    !production &&
+    !e.CHAIN_BEP20_RPC_URL &&
+    (e.COFFER_DEVNET === 'on' || (e.COFFER_DEVNET === 'auto' && !e.DATABASE_URL))
       ? { port: e.DEVNET_PORT, blockSeconds: e.DEVNET_BLOCK_SECONDS }
       : undefined;
   return {

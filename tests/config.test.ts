@@ -81,6 +81,12 @@ describe('configuration', () => {
     expect(config.devnet).toEqual({ port: 8545, blockSeconds: 2 });
     expect(loadConfig({ CHAIN_BEP20_RPC_URL: 'http://node:8545' }).devnet).toBeUndefined();
     expect(loadConfig({ COFFER_DEVNET: 'off' }).devnet).toBeUndefined();
+    // On PostgreSQL (several instances, one DEVNET_PORT) only when asked for by name.
+    expect(loadConfig({ DATABASE_URL: 'postgres://db/coffer' }).devnet).toBeUndefined();
+    expect(loadConfig({ DATABASE_URL: 'postgres://db/coffer', COFFER_DEVNET: 'on' }).devnet).toEqual({
+      port: 8545,
+      blockSeconds: 2,
+    });
     expect(loadConfig({ DEVNET_PORT: '0', DEVNET_BLOCK_SECONDS: '1' }).devnet).toEqual({
       port: 0,
       blockSeconds: 1,
