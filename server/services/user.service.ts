@@ -17,7 +17,12 @@ import { AVATARS } from './common.service.js';
 import { toProfileRecord } from './records.js';
 
 export class UserService {
-  /** user/info's answer per user, read on every screen; evicted by `sessions.forgetUsers` (read-cache.ts). */
+  /**
+   * user/info's answer per user, read on every screen (read-cache.ts). Whatever changes a field it
+   * shows (the users row, the user's accounts: KYC reviews and operators' edits to come included)
+   * must call `sessions.forgetUsers` once its transaction has committed; tests/api/session-cache
+   * checks each such path.
+   */
   readonly #infos = new ReadCache<number, UserInfo>();
 
   constructor(
