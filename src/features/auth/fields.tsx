@@ -2,6 +2,7 @@
 import { Button } from 'antd-mobile';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { PASSWORD_MAX_LENGTH } from '../../../contract/constants.js';
 import { Field } from '../../ui/Field.js';
 
 /** What `form.bind(field)` gives. */
@@ -23,6 +24,20 @@ export function PasswordField({
   ...bound
 }: Bound & { label: string; autoComplete: 'current-password' | 'new-password' }) {
   return <Field label={label} type="password" autoComplete={autoComplete} {...bound} />;
+}
+
+/** The trade password a money command carries: masked, never autofilled, as long as the contract allows. */
+export function TradePasswordField({ label, ...bound }: Bound & { label: string }) {
+  return (
+    <Field
+      label={label}
+      type="password"
+      autoComplete="off"
+      maxLength={PASSWORD_MAX_LENGTH}
+      required
+      {...bound}
+    />
+  );
 }
 
 export function SubmitButton({ busy, children }: { busy: boolean; children: ReactNode }) {

@@ -7,6 +7,7 @@
  * changed meanwhile the server refuses it (409) and the page shows the new price and asks to
  * confirm again. Offline the records and the last pulled price still show, with their age.
  */
+import { TradePasswordField } from '../auth/fields.js';
 import { Button } from 'antd-mobile';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -405,14 +406,7 @@ function ExchangeForm({
             })}
       </p>
       <Quote quote={quote} feeRate={terms?.feeRate ?? null} />
-      <Field
-        label={t('exchange.trade_password')}
-        type="password"
-        autoComplete="off"
-        maxLength={128}
-        required
-        {...form.bind('tradePassword')}
-      />
+      <TradePasswordField label={t('exchange.trade_password')} {...form.bind('tradePassword')} />
       <Button
         type="submit"
         color="primary"

@@ -5,6 +5,7 @@
  * `hosting-create`, sent only while online and expired after a minute; the form follows it to
  * its answer.
  */
+import { TradePasswordField } from '../auth/fields.js';
 import { Button } from 'antd-mobile';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -168,14 +169,7 @@ export function CreateOrder({
         required
       />
       {product !== null && preview !== null && <Preview product={product} preview={preview} />}
-      <Field
-        label={t('field.tradePassword')}
-        type="password"
-        autoComplete="off"
-        maxLength={128}
-        required
-        {...form.bind('tradePassword')}
-      />
+      <TradePasswordField label={t('field.tradePassword')} {...form.bind('tradePassword')} />
       <p className="muted form__hint">{t('hosting.create_online_only')}</p>
       <Button
         type="submit"

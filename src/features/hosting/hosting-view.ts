@@ -17,9 +17,9 @@ import {
   termInterest,
   type Rate,
 } from '../../../contract/hosting-interest.js';
-import { formatMoney, minor, MoneyFormatError, parseMoney, type Minor } from '../../../contract/money.js';
+import { formatMoney, minor, type Minor } from '../../../contract/money.js';
 import { AMOUNT_PATTERN } from '../../../contract/validation.js';
-import { ratePercent, shownAmount } from '../../ui/amounts.js';
+import { moneyOrNull, ratePercent, shownAmount } from '../../ui/amounts.js';
 
 export { ratePercent, shownAmount };
 
@@ -73,16 +73,6 @@ export function payoutKey(payout: HostingProduct['payout']): `hosting.payout_${H
   return `hosting.payout_${payout}`;
 }
 
-/** A wire amount, or null when it is not one. */
-function moneyOf(text: string): Minor | null {
-  try {
-    return parseMoney(text);
-  } catch (error) {
-    if (error instanceof MoneyFormatError) return null;
-    throw error;
-  }
-}
-
 function rateOf(text: string): Rate | null {
   return isRate(text) ? parseRate(text) : null;
 }
@@ -111,7 +101,7 @@ export function typedAmount(text: string): { amount: Minor } | { problem: Amount
   if (!/^[-+]?\d*\.?\d+$/.test(value)) return { problem: { key: 'not_number' } };
   if (/^[-+]/.test(value)) return { problem: { key: 'not_positive' } };
   if (/\.\d{3,}$/.test(value)) return { problem: { key: 'decimals' } };
-  const amount = AMOUNT_PATTERN.test(value) ? moneyOf(value) : null;
+  const amount = AMOUNT_PATTERN.test(value) ? moneyOrNull(value) : null;
   if (amount === null) return { problem: { key: 'not_number' } };
   if (amount <= 0n) return { problem: { key: 'not_positive' } };
   return { amount };
@@ -146,8 +136,8 @@ export function earningsPreview(product: ProductTerms, text: string, cash: strin
   const typed = typedAmount(text);
   if ('problem' in typed) return { kind: 'invalid', problem: typed.problem };
   const { amount } = typed;
-  const minimum = moneyOf(product.minimum);
-  const maximum = moneyOf(product.maximum);
+  const minimum = moneyOrNull(product.minimum);
+  const maximum = moneyOrNull(product.maximum);
   const bounds = { minimum: shownAmount(product.minimum), maximum: shownAmount(product.maximum) };
   if (minimum !== null && amount < minimum)
     return { kind: 'invalid', problem: { key: 'below_minimum', ...bounds } };
@@ -155,7 +145,7 @@ export function earningsPreview(product: ProductTerms, text: string, cash: strin
     return { kind: 'invalid', problem: { key: 'above_maximum', ...bounds } };
   if (!isDailyRate(product.dailyRate)) return { kind: 'empty' };
   const { daily, total } = termInterest(amount, parseRate(product.dailyRate), product.days);
-  const available = cash === null ? null : moneyOf(cash);
+  const available = cash === null ? null : moneyOrNull(cash);
   return {
     kind: 'ok',
     amount: formatMoney(amount),
@@ -235,7 +225,7 @@ export function changePreview(
   text: string,
   nowMs: number,
 ): ChangePreview {
-  const principal = moneyOf(order.amount) ?? minor(0n);
+  const principal = moneyOrNull(order.amount) ?? minor(0n);
   const rate = rateOf(order.dailyRate);
   const penaltyRate = rateOf(order.penaltyRate);
   const matured = nowMs >= Date.parse(order.endAt);
@@ -266,7 +256,7 @@ export function changePreview(
   const { amount } = typed;
 
   if (kind === 'add') {
-    const maximum = moneyOf(order.maximum) ?? principal;
+    const maximum = moneyOrNull(order.maximum) ?? principal;
     const room = maximum - principal;
     if (amount > room)
       return {
@@ -290,7 +280,7 @@ export function changePreview(
   if (amount > principal)
     return { kind: 'refused', refusal: { key: 'above_principal', principal: formatMoney(principal) } };
   const remaining = minor(principal - amount);
-  const minimum = moneyOf(order.minimum) ?? minor(0n);
+  const minimum = moneyOrNull(order.minimum) ?? minor(0n);
   if (remaining < minimum) return redeem(formatMoney(minimum));
   const penalty = penaltyRate === null ? minor(0n) : applyRate(amount, penaltyRate);
   return {
@@ -366,8 +356,8 @@ export interface ValidHostingView {
 
 /** The valid-hosting standing of a hosting balance against the threshold; null when either is unknown. Pure. */
 export function validHostingOf(hosting: string | null, threshold: string | null): ValidHostingView | null {
-  const balance = hosting === null ? null : moneyOf(hosting);
-  const line = threshold === null ? null : moneyOf(threshold);
+  const balance = hosting === null ? null : moneyOrNull(hosting);
+  const line = threshold === null ? null : moneyOrNull(threshold);
   if (balance === null || line === null) return null;
   const valid = balance >= line;
   return { valid, threshold: formatMoney(line), missing: valid ? null : formatMoney(minor(line - balance)) };

@@ -6,6 +6,7 @@
  * trade password: it is an outbox command sent only while online, expired after a minute, its
  * password blanked once it settles; offline the buttons say why they wait.
  */
+import { TradePasswordField } from '../auth/fields.js';
 import { Button } from 'antd-mobile';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -313,14 +314,7 @@ function AcquireForm({
         </fieldset>
       )}
       <Preview preview={preview} mode={mode} />
-      <Field
-        label={t('machine.trade_password')}
-        type="password"
-        autoComplete="off"
-        maxLength={128}
-        required
-        {...form.bind('tradePassword')}
-      />
+      <TradePasswordField label={t('machine.trade_password')} {...form.bind('tradePassword')} />
       <p className="muted machine-form__note">{t('machine.online_only')}</p>
       <div className="machine-form__actions">
         <Button

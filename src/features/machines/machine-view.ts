@@ -19,8 +19,8 @@ import {
   sumHashPower,
   totalHashPower,
 } from '../../../contract/machine-output.js';
-import { formatMoney, minor, MoneyFormatError, parseMoney, type Minor } from '../../../contract/money.js';
-import { shownAmount } from '../../ui/amounts.js';
+import { formatMoney, minor } from '../../../contract/money.js';
+import { moneyOrNull, shownAmount } from '../../ui/amounts.js';
 
 export { shownAmount };
 
@@ -40,16 +40,6 @@ export function parseWhole(text: string, min: number, max: number): number | nul
   if (!/^\d{1,6}$/.test(typed)) return null;
   const value = Number(typed);
   return value >= min && value <= max ? value : null;
-}
-
-function moneyOrNull(text: string | null | undefined): Minor | null {
-  if (text == null) return null;
-  try {
-    return parseMoney(text);
-  } catch (error) {
-    if (error instanceof MoneyFormatError) return null;
-    throw error;
-  }
 }
 
 /**

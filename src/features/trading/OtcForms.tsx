@@ -7,6 +7,7 @@
  * blanked once they settle. A take of an order that changed meanwhile is refused (409) with the
  * order's new state; the page says so and the book is pulled again.
  */
+import { TradePasswordField } from '../auth/fields.js';
 import { Button } from 'antd-mobile';
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -146,17 +147,15 @@ function useListingProblem() {
   };
 }
 
-export function ListForm({
-  active,
-  terms,
-  online,
-  onSettled,
-}: {
+/** What the market's forms (and the book that opens the take) are given by the Trading tab. */
+export interface OtcFormProps {
   active: ActiveAccount;
   terms: OtcTerms | null;
   online: boolean;
   onSettled: () => void;
-}) {
+}
+
+export function ListForm({ active, terms, online, onSettled }: OtcFormProps) {
   const { t } = useTranslation();
   const check = useChecks();
   const problemOf = useListingProblem();
@@ -269,14 +268,7 @@ export function ListForm({
           {problem.text}
         </p>
       )}
-      <Field
-        label={t('trading.trade_password')}
-        type="password"
-        autoComplete="off"
-        maxLength={128}
-        required
-        {...form.bind('tradePassword')}
-      />
+      <TradePasswordField label={t('trading.trade_password')} {...form.bind('tradePassword')} />
       <Button
         type="submit"
         color="primary"
@@ -356,14 +348,7 @@ export function TakeForm({
   online,
   onClose,
   onSettled,
-}: {
-  active: ActiveAccount;
-  order: OtcBookRecord;
-  terms: OtcTerms | null;
-  online: boolean;
-  onClose: () => void;
-  onSettled: () => void;
-}) {
+}: OtcFormProps & { order: OtcBookRecord; onClose: () => void }) {
   const { t } = useTranslation();
   const check = useChecks();
   const problemOf = useTakeProblem();
@@ -452,14 +437,7 @@ export function TakeForm({
           {problem}
         </p>
       )}
-      <Field
-        label={t('trading.trade_password')}
-        type="password"
-        autoComplete="off"
-        maxLength={128}
-        required
-        {...form.bind('tradePassword')}
-      />
+      <TradePasswordField label={t('trading.trade_password')} {...form.bind('tradePassword')} />
       <div className="otc-take__actions">
         <Button onClick={onClose}>{t('common.cancel')}</Button>
         <Button

@@ -27,7 +27,7 @@ import { toast } from '../../ui/toast.js';
 import { PerAccount } from '../accounts/PerAccount.js';
 import { useAccountSyncedAt, useBalance } from '../accounts/account-data.js';
 import { useRefusalMessage } from '../outbox/messages.js';
-import { ListForm, TakeForm } from './OtcForms.js';
+import { ListForm, TakeForm, type OtcFormProps } from './OtcForms.js';
 import {
   completionPercent,
   isCancellable,
@@ -150,17 +150,7 @@ function Market({
 }
 
 /** The open book, one side at a time, with the take form opened below the order chosen. */
-function Book({
-  active,
-  terms,
-  online,
-  onSettled,
-}: {
-  active: ActiveAccount;
-  terms: OtcTerms | null;
-  online: boolean;
-  onSettled: () => void;
-}) {
+function Book({ active, terms, online, onSettled }: OtcFormProps) {
   const { t } = useTranslation();
   const [side, setSide] = useState<OtcSide>('sell');
   const [sort, setSort] = useState<BookSort>('price');

@@ -6,6 +6,7 @@
  * after a minute; the page follows it to its answer. Offline the page says a withdrawal needs a
  * connection and the submit is disabled.
  */
+import { TradePasswordField } from '../auth/fields.js';
 import { Button } from 'antd-mobile';
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -464,14 +465,7 @@ function WithdrawForm({
           </div>
         </dl>
       )}
-      <Field
-        label={t('field.tradePassword')}
-        type="password"
-        autoComplete="off"
-        maxLength={128}
-        required
-        {...form.bind('tradePassword')}
-      />
+      <TradePasswordField label={t('field.tradePassword')} {...form.bind('tradePassword')} />
       <Field
         label={t('field.authenticatorCode')}
         inputMode="numeric"

@@ -12,9 +12,10 @@ import type {
   WithdrawalStatus,
   WithdrawalWindow,
 } from '../../../contract/api/withdraw.js';
-import { formatMoney, minor, MoneyFormatError, parseMoney, type Minor } from '../../../contract/money.js';
+import { formatMoney, minor, type Minor } from '../../../contract/money.js';
 import { AMOUNT_PATTERN } from '../../../contract/validation.js';
 import { shortAddress } from '../payments/payment-view.js';
+import { moneyOrNull } from '../../ui/amounts.js';
 
 /** Withdrawals read from IndexedDB at first, and added each time "more" is pressed. */
 export const WITHDRAWALS_PAGE = 20;
@@ -24,16 +25,6 @@ export type Terms = Pick<
   WithdrawIndexData,
   'available' | 'fee' | 'minimum' | 'dailyLimit' | 'dailyRemaining' | 'maximum'
 >;
-
-/** A wire amount, or null when it is not one (the figures then leave that check to the server). */
-function moneyOf(text: string): Minor | null {
-  try {
-    return parseMoney(text);
-  } catch (error) {
-    if (error instanceof MoneyFormatError) return null;
-    throw error;
-  }
-}
 
 /** One cent in minor units: amounts the user types have at most 2 decimals (spec section 5). */
 const CENT = 10_000n;
@@ -48,9 +39,9 @@ function atLeastZero(value: bigint): Minor {
  * most 2 decimals, and rounding up would ask for more than is there). Never below 0.
  */
 export function withdrawableMaximum(terms: Terms): Minor {
-  const candidates = [terms.maximum, terms.dailyRemaining].map(moneyOf);
-  const available = moneyOf(terms.available);
-  const fee = moneyOf(terms.fee);
+  const candidates = [terms.maximum, terms.dailyRemaining].map(moneyOrNull);
+  const available = moneyOrNull(terms.available);
+  const fee = moneyOrNull(terms.fee);
   if (available !== null && fee !== null) candidates.push(minor(available - fee));
   let maximum: bigint | null = null;
   for (const candidate of candidates) {
@@ -69,7 +60,7 @@ export function maximumText(terms: Terms): string {
 export function typedAmount(text: string): Minor | null {
   const value = text.trim();
   if (!AMOUNT_PATTERN.test(value)) return null;
-  const amount = moneyOf(value);
+  const amount = moneyOrNull(value);
   return amount !== null && amount > 0n ? amount : null;
 }
 
@@ -83,7 +74,7 @@ export interface Breakdown {
 /** The breakdown of the typed amount, or null while it is not a valid amount (or the fee is unknown). */
 export function breakdownOf(text: string, fee: string): Breakdown | null {
   const amount = typedAmount(text);
-  const feeMinor = moneyOf(fee);
+  const feeMinor = moneyOrNull(fee);
   if (amount === null || feeMinor === null) return null;
   return {
     receive: formatMoney(amount),
@@ -119,19 +110,19 @@ export function checkWithdrawAmount(text: string, terms: Terms | null): AmountPr
   const amount = typedAmount(value);
   if (amount === null) return { key: 'not_positive' };
   if (terms === null) return null;
-  const minimum = moneyOf(terms.minimum);
+  const minimum = moneyOrNull(terms.minimum);
   if (minimum !== null && amount < minimum) return { key: 'below_minimum', amount: formatMoney(minimum) };
-  const available = moneyOf(terms.available);
-  const fee = moneyOf(terms.fee);
+  const available = moneyOrNull(terms.available);
+  const fee = moneyOrNull(terms.fee);
   if (available !== null && fee !== null && amount + fee > available)
     return {
       key: 'above_available',
       amount: formatMoney(atLeastZero(available - fee)),
       fee: formatMoney(fee),
     };
-  const remaining = moneyOf(terms.dailyRemaining);
+  const remaining = moneyOrNull(terms.dailyRemaining);
   if (remaining !== null && amount > remaining) return { key: 'above_daily', amount: formatMoney(remaining) };
-  const maximum = moneyOf(terms.maximum);
+  const maximum = moneyOrNull(terms.maximum);
   if (maximum !== null && amount > maximum) return { key: 'above_maximum', amount: formatMoney(maximum) };
   return null;
 }
