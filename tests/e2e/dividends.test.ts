@@ -36,11 +36,10 @@ const DELIVERY = '/pages/order_detail/order_detail';
 const HOSTING = '/pages/index/index2';
 
 const tokenSchema = z.object({ token: z.string() });
-const accountsSchema = z.object({ items: z.array(z.object({ id: z.string() })) });
 const assetsSchema = z.object({ cash: z.string() });
 
 describe.skipIf(!hasChromium)('AI dividends and delivery records in Chromium', () => {
-  const { running, openTab, launch, api, registerByApi, newAddress } = e2eHarness();
+  const { running, openTab, launch, api, registerByApi, newAddress, mainAccountId, fund } = e2eHarness();
   let serial = 0;
   async function operatorToken(role: 'finance' | 'content'): Promise<string> {
     const email = newAddress(role);
@@ -62,14 +61,8 @@ describe.skipIf(!hasChromium)('AI dividends and delivery records in Chromium', (
     await logIn(page, t, email, password);
     const token = await storedToken(page);
     if (token === null) throw new Error('no stored token after logging in');
-    const accountId =
-      accountsSchema.parse((await api('/api/v1/account/list', {}, token)).data).items[0]?.id ?? '';
-    const funded = await api(
-      '/api/admin/ledger/adjust',
-      { accountId, asset: 'USDT', amount: hosting, reason: 'e2e dividends' },
-      finance,
-    );
-    expect(funded.code, funded.message).toBe(200);
+    const accountId = await mainAccountId(token);
+    await fund(finance, accountId, 'USDT', hosting, 'e2e dividends');
     serial += 1;
     await transfer(
       running().server.database.db,

@@ -28,15 +28,15 @@ const zh = strings('zh-Hans');
 const EXCHANGE = '/pages/withdraw/withdraw3';
 const TRADE_PASSWORD = 'trade-secret1';
 
-const accountsSchema = z.object({ items: z.array(z.object({ id: z.string(), kind: z.string() })) });
 const exchangesSchema = z.object({
   items: z.array(z.object({ amountIn: z.string(), amountOut: z.string(), price: z.string() })),
 });
 
 describe.skipIf(!hasChromium)('the exchange in Chromium', () => {
-  const { running, openTab, launch, api, registerByApi, newAddress, financeToken } = e2eHarness({
-    proxy: true,
-  });
+  const { running, openTab, launch, api, registerByApi, newAddress, financeToken, mainAccountId, fund } =
+    e2eHarness({
+      proxy: true,
+    });
 
   /** A user logged in on `page`, with a trade password and 100 RAB and 20 USDT on the main account. */
   async function trader(page: Page, t: (key: string) => string, finance: string, name: string) {
@@ -53,19 +53,10 @@ describe.skipIf(!hasChromium)('the exchange in Chromium', () => {
       token,
     );
     expect(bound.code, bound.message).toBe(200);
-    const accountId = accountsSchema.parse((await api('/api/v1/account/list', {}, token)).data).items[0]?.id;
-    for (const [asset, amount] of [
-      ['RAB', '100'],
-      ['USDT', '20'],
-    ] as const) {
-      const funded = await api(
-        '/api/admin/ledger/adjust',
-        { accountId, asset, amount, reason: 'e2e exchange' },
-        finance,
-      );
-      expect(funded.code, funded.message).toBe(200);
-    }
-    return { token, accountId: accountId ?? '' };
+    const accountId = await mainAccountId(token);
+    await fund(finance, accountId, 'RAB', '100', 'e2e exchange');
+    await fund(finance, accountId, 'USDT', '20', 'e2e exchange');
+    return { token, accountId };
   }
 
   async function setPrice(finance: string, usdt: string): Promise<void> {

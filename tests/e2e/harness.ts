@@ -207,6 +207,9 @@ export interface HarnessOptions {
  * Registers this file's setup and teardown hooks and returns what its tests use. Call it once,
  * inside the file's `describe`.
  */
+const accountListSchema = z.object({ items: z.array(z.object({ id: z.string() })) });
+const ledgerCheckSchema = z.object({ ok: z.boolean() });
+
 export function e2eHarness(options: HarnessOptions = {}) {
   /** The app built for this file, in a folder of its own (npm start and the bench serve dist/). */
   const distDir = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-e2e-dist-'));
@@ -341,7 +344,43 @@ export function e2eHarness(options: HarnessOptions = {}) {
     return z.object({ token: z.string() }).parse(login.data).token;
   }
 
-  return { distDir, running, openTab, launch, api, codeMailedTo, registerByApi, newAddress, financeToken };
+  /** The id of the user's first account: the main one, made at registration. */
+  async function mainAccountId(token: string): Promise<string> {
+    return accountListSchema.parse((await api('/api/v1/account/list', {}, token)).data).items[0]?.id ?? '';
+  }
+
+  /** A finance operator's adjustment of `amount` `asset` into `accountId`, which must go through. */
+  async function fund(
+    finance: string,
+    accountId: string,
+    asset: 'USDT' | 'RAB',
+    amount: string,
+    reason: string,
+  ) {
+    const funded = await api('/api/admin/ledger/adjust', { accountId, asset, amount, reason }, finance);
+    expect(funded.code, funded.message).toBe(200);
+  }
+
+  /** The ledger's invariants hold (`ledger check` through the admin API). */
+  async function expectLedgerOk(finance: string): Promise<void> {
+    const check = await api('/api/admin/ledger/check', {}, finance);
+    expect(ledgerCheckSchema.parse(check.data).ok).toBe(true);
+  }
+
+  return {
+    distDir,
+    running,
+    openTab,
+    launch,
+    api,
+    codeMailedTo,
+    registerByApi,
+    newAddress,
+    financeToken,
+    mainAccountId,
+    fund,
+    expectLedgerOk,
+  };
 }
 
 /** Keeps a full-page screenshot named `name` when COFFER_E2E_SCREENS names a folder (a reviewer's look), else nothing. */

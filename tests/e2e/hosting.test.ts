@@ -54,16 +54,25 @@ function nextShanghaiMorning(): string {
 }
 const COFFER_NOW = nextShanghaiMorning();
 
-const accountsSchema = z.object({ items: z.array(z.object({ id: z.string(), kind: z.string() })) });
 const incomeSchema = z.object({
   items: z.array(
     z.object({ type: z.string(), amount: z.string(), status: z.string(), earningsDate: z.string() }),
   ),
 });
-const checkSchema = z.object({ ok: z.boolean() });
 
 describe.skipIf(!hasChromium)('hosting in Chromium', () => {
-  const { running, openTab, launch, api, registerByApi, newAddress, financeToken } = e2eHarness({
+  const {
+    running,
+    openTab,
+    launch,
+    api,
+    registerByApi,
+    newAddress,
+    financeToken,
+    mainAccountId,
+    fund,
+    expectLedgerOk,
+  } = e2eHarness({
     proxy: true,
     env: () => ({ COFFER_NOW, COFFER_TIMEZONE: 'Asia/Shanghai' }),
     build: { VITE_TRANSPORT: 'plain' },
@@ -90,14 +99,9 @@ describe.skipIf(!hasChromium)('hosting in Chromium', () => {
       token,
     );
     expect(bound.code, bound.message).toBe(200);
-    const accountId = accountsSchema.parse((await api('/api/v1/account/list', {}, token)).data).items[0]?.id;
-    const funded = await api(
-      '/api/admin/ledger/adjust',
-      { accountId, asset: 'USDT', amount: usdt, reason: 'e2e hosting' },
-      finance,
-    );
-    expect(funded.code, funded.message).toBe(200);
-    return { token, accountId: accountId ?? '' };
+    const accountId = await mainAccountId(token);
+    await fund(finance, accountId, 'USDT', usdt, 'e2e hosting');
+    return { token, accountId };
   }
 
   /** The dialog titled `title`, its figures read, then confirmed (or cancelled). */
@@ -253,8 +257,7 @@ describe.skipIf(!hasChromium)('hosting in Chromium', () => {
         ['static', '3.9', 'arrived'],
         ['static', '3.9', 'arrived'],
       ]);
-      const check = await api('/api/admin/ledger/check', {}, finance);
-      expect(checkSchema.parse(check.data).ok).toBe(true);
+      await expectLedgerOk(finance);
       // Requests cut while the link was down are the browser's console errors, not the app's.
       expect(tab.errors.filter((error) => !error.includes('Failed to load resource'))).toEqual([]);
     },

@@ -32,7 +32,7 @@ const assetsSchema = z.object({ cash: z.string(), totalUsdt: z.string() });
 const recordsSchema = z.object({ items: z.array(z.object({ kind: z.string(), amount: z.string() })) });
 
 describe.skipIf(!hasChromium)('money through a loopback proxy, in Chromium', () => {
-  const { running, openTab, launch, api, registerByApi, newAddress, financeToken } = e2eHarness({
+  const { running, openTab, launch, api, registerByApi, newAddress, financeToken, fund } = e2eHarness({
     proxy: true,
   });
 
@@ -68,12 +68,7 @@ describe.skipIf(!hasChromium)('money through a loopback proxy, in Chromium', () 
       const mainId = (await accounts()).find((account) => account.kind === 'main')?.id ?? '';
 
       // An operator puts 100 USDT into the main account; the Assets tab shows it once pulled.
-      const adjusted = await api(
-        '/api/admin/ledger/adjust',
-        { accountId: mainId, asset: 'USDT', amount: '100', reason: 'e2e funding' },
-        finance,
-      );
-      expect(adjusted.code, adjusted.message).toBe(200);
+      await fund(finance, mainId, 'USDT', '100', 'e2e funding');
       await launch(page, '/pages/my/my'); // a new document: the engine pulls on start
       await expectPage(page, en('tabs.assets'));
       const total = page.getByRole('region', { name: en('my.total'), exact: true });

@@ -8,7 +8,6 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
-import { z } from 'zod';
 import {
   e2eHarness,
   en,
@@ -35,12 +34,11 @@ const TICKETS = '/pages/blance_record/blance_record12';
 const TRADE_PASSWORD = 'trade-secret1';
 const DAY_MS = 86_400_000;
 
-const accountsSchema = z.object({ items: z.array(z.object({ id: z.string() })) });
-
 describe.skipIf(!hasChromium)('mining machines in Chromium', () => {
-  const { running, openTab, launch, api, registerByApi, newAddress, financeToken } = e2eHarness({
-    proxy: true,
-  });
+  const { running, openTab, launch, api, registerByApi, newAddress, financeToken, mainAccountId, fund } =
+    e2eHarness({
+      proxy: true,
+    });
 
   /** A user logged in on `page` in the language of `t`, with a trade password and 300 USDT on the main account. */
   async function miner(page: Page, t: (key: string) => string, finance: string, name: string) {
@@ -57,14 +55,8 @@ describe.skipIf(!hasChromium)('mining machines in Chromium', () => {
       token,
     );
     expect(bound.code, bound.message).toBe(200);
-    const accountId =
-      accountsSchema.parse((await api('/api/v1/account/list', {}, token)).data).items[0]?.id ?? '';
-    const funded = await api(
-      '/api/admin/ledger/adjust',
-      { accountId, asset: 'USDT', amount: '300', reason: 'e2e machines' },
-      finance,
-    );
-    expect(funded.code, funded.message).toBe(200);
+    const accountId = await mainAccountId(token);
+    await fund(finance, accountId, 'USDT', '300', 'e2e machines');
     return { token, accountId };
   }
 

@@ -39,7 +39,7 @@ const infoSchema = z.object({ inviteCode: z.string(), defaultAccountId: z.string
 const tokenSchema = z.object({ token: z.string() });
 
 describe.skipIf(!hasChromium)('the Team tab and the share poster in Chromium', () => {
-  const { running, openTab, launch, api, codeMailedTo, newAddress, financeToken } = e2eHarness();
+  const { running, openTab, launch, api, codeMailedTo, newAddress, financeToken, fund } = e2eHarness();
   let serial = 0;
 
   interface Member {
@@ -80,12 +80,7 @@ describe.skipIf(!hasChromium)('the Team tab and the share poster in Chromium', (
 
   /** `amount` USDT into the member's hosting book (funded by an adjustment, then cash -> hosting). */
   async function host(finance: string, who: Member, amount: string): Promise<void> {
-    const funded = await api(
-      '/api/admin/ledger/adjust',
-      { accountId: who.accountId, asset: 'USDT', amount, reason: 'e2e team' },
-      finance,
-    );
-    expect(funded.code, funded.message).toBe(200);
+    await fund(finance, who.accountId, 'USDT', amount, 'e2e team');
     serial += 1;
     await transfer(
       running().server.database.db,

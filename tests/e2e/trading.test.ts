@@ -32,13 +32,21 @@ const TRADING = '/pages/index/index1';
 const TRADE_PASSWORD = 'trade-secret1';
 
 const tokenSchema = z.object({ token: z.string() });
-const accountsSchema = z.object({ items: z.array(z.object({ id: z.string(), kind: z.string() })) });
 const infoSchema = z.object({ usdt: z.string(), rab: z.string() });
 const orderSchema = z.object({ id: z.string(), status: z.string(), filled: z.string(), held: z.string() });
-const checkSchema = z.object({ ok: z.boolean() });
 
 describe.skipIf(!hasChromium)('the OTC market in Chromium', () => {
-  const { openTab, launch, api, registerByApi, newAddress, financeToken } = e2eHarness();
+  const {
+    openTab,
+    launch,
+    api,
+    registerByApi,
+    newAddress,
+    financeToken,
+    mainAccountId,
+    fund,
+    expectLedgerOk,
+  } = e2eHarness();
 
   /** A customer with a trade password and 100 RAB and 20 USDT, logged in on `page` when one is given. */
   async function trader(finance: string, name: string, page: Page | null, t: (key: string) => string = en) {
@@ -63,19 +71,9 @@ describe.skipIf(!hasChromium)('the OTC market in Chromium', () => {
       token,
     );
     expect(bound.code, bound.message).toBe(200);
-    const accountId =
-      accountsSchema.parse((await api('/api/v1/account/list', {}, token)).data).items[0]?.id ?? '';
-    for (const [asset, amount] of [
-      ['RAB', '100'],
-      ['USDT', '20'],
-    ] as const) {
-      const funded = await api(
-        '/api/admin/ledger/adjust',
-        { accountId, asset, amount, reason: 'e2e otc' },
-        finance,
-      );
-      expect(funded.code, funded.message).toBe(200);
-    }
+    const accountId = await mainAccountId(token);
+    await fund(finance, accountId, 'RAB', '100', 'e2e otc');
+    await fund(finance, accountId, 'USDT', '20', 'e2e otc');
     const money = async () => infoSchema.parse((await api('/api/v1/otc/info', { accountId }, token)).data);
     return { token, accountId, money };
   }
@@ -228,8 +226,7 @@ describe.skipIf(!hasChromium)('the OTC market in Chromium', () => {
       expect(await seller.money()).toEqual({ usdt: '24.995', rab: '90' });
       await keepScreen(page, 'trading-en-cancelled');
 
-      const check = await api('/api/admin/ledger/check', {}, finance);
-      expect(checkSchema.parse(check.data).ok).toBe(true);
+      await expectLedgerOk(finance);
       for (const tab of [sellerTab, buyerTab])
         expect(tab.errors.filter((error) => !error.includes('Failed to load resource'))).toEqual([]);
     },

@@ -38,18 +38,19 @@ describe.skipIf(!hasChromium)('a withdrawal in Chromium', () => {
     if (!devnet) throw new Error('no devnet');
     return devnet;
   };
-  const { running, openTab, launch, api, registerByApi, newAddress } = e2eHarness({
-    env: () => ({
-      CHAIN_BEP20_RPC_URL: chain().info.rpcUrl,
-      CHAIN_BEP20_USDT_CONTRACT: chain().info.contract,
-      CHAIN_BEP20_START_BLOCK: '0',
-      CHAIN_BEP20_FINALITY: '3',
-      HOT_WALLET_BEP20_KEY: chain().info.hotWalletKey,
-      COFFER_NEW_METHOD_COOLDOWN_HOURS: '0',
-      COFFER_NOW: WORKING_MORNING,
-    }),
-    build: { VITE_TRANSPORT: 'plain' },
-  });
+  const { running, openTab, launch, api, registerByApi, newAddress, mainAccountId, fund, financeToken } =
+    e2eHarness({
+      env: () => ({
+        CHAIN_BEP20_RPC_URL: chain().info.rpcUrl,
+        CHAIN_BEP20_USDT_CONTRACT: chain().info.contract,
+        CHAIN_BEP20_START_BLOCK: '0',
+        CHAIN_BEP20_FINALITY: '3',
+        HOT_WALLET_BEP20_KEY: chain().info.hotWalletKey,
+        COFFER_NEW_METHOD_COOLDOWN_HOURS: '0',
+        COFFER_NOW: WORKING_MORNING,
+      }),
+      build: { VITE_TRANSPORT: 'plain' },
+    });
 
   test(
     'bind the authenticator, add a method, withdraw, an operator approves, the job sends it: success shown',
@@ -94,24 +95,9 @@ describe.skipIf(!hasChromium)('a withdrawal in Chromium', () => {
       await page.getByText(to).first().waitFor({ timeout: WAIT_MS });
 
       // Money to withdraw, from a finance operator.
-      await server.services.operators.createFromCli({
-        email: 'e2e-finance@coffer.test',
-        role: 'finance',
-        password: 'secret123',
-      });
-      const login = await api('/api/admin/auth/login', {
-        email: 'e2e-finance@coffer.test',
-        password: 'secret123',
-      });
-      const finance = (login.data as { token: string }).token;
-      const accounts = await api('/api/v1/account/list', {}, token);
-      const accountId = (accounts.data as { items: Array<{ id: string }> }).items[0]?.id;
-      const funded = await api(
-        '/api/admin/ledger/adjust',
-        { accountId, asset: 'USDT', amount: '100', reason: 'e2e funding' },
-        finance,
-      );
-      expect(funded.code, funded.message).toBe(200);
+      const finance = await financeToken();
+      const accountId = await mainAccountId(token);
+      await fund(finance, accountId, 'USDT', '100', 'e2e funding');
 
       // The withdrawal, with a code of a later step than the binding's.
       await navigateInApp(page, '/pages/withdraw/withdraw');
