@@ -27,6 +27,7 @@ import type { InjectOptions } from 'fastify';
 import { z } from 'zod';
 import { BodyCode } from '../contract/codes.js';
 import { openAnswer, sealRequest } from '../server/http/envelope-codec.js';
+import { apiRoutesOf, type ApiRoute, type JsonSchema } from '../tests/helpers/openapi.js';
 import { startTestServer, type TestServer } from '../tests/helpers/server.js';
 import { positiveNumber, seconds, seededRandom } from './report.js';
 
@@ -40,48 +41,13 @@ const random = seededRandom(SEED); // a failing run is replayed with FUZZ_SEED
 // ---------------------------------------------------------------------------------------------
 // Routes and fields, from the OpenAPI document
 
-const jsonSchemaSchema: z.ZodType<JsonSchema> = z.lazy(() =>
-  z.object({
-    type: z.union([z.string(), z.array(z.string())]).optional(),
-    enum: z.array(z.unknown()).optional(),
-    anyOf: z.array(jsonSchemaSchema).optional(),
-    oneOf: z.array(jsonSchemaSchema).optional(),
-    items: jsonSchemaSchema.optional(),
-    properties: z.record(z.string(), jsonSchemaSchema).optional(),
-  }),
-);
-interface JsonSchema {
-  type?: string | string[] | undefined;
-  enum?: unknown[] | undefined;
-  anyOf?: JsonSchema[] | undefined;
-  oneOf?: JsonSchema[] | undefined;
-  items?: JsonSchema | undefined;
-  properties?: Record<string, JsonSchema> | undefined;
-}
-const operationSchema = z.object({
-  security: z.array(z.unknown()).optional(),
-  requestBody: z
-    .object({ content: z.record(z.string(), z.object({ schema: jsonSchemaSchema.optional() })) })
-    .optional(),
-  parameters: z
-    .array(z.object({ name: z.string(), in: z.string(), schema: jsonSchemaSchema.optional() }))
-    .optional(),
-});
-const documentSchema = z.object({ paths: z.record(z.string(), z.record(z.string(), z.unknown())) });
-
 type Kind = 'string' | 'amount' | 'integer' | 'boolean' | 'enum' | 'array' | 'object' | 'id';
 interface Field {
   name: string;
   kind: Kind;
   enumValues: unknown[];
 }
-interface Route {
-  path: string;
-  methods: Array<'GET' | 'POST'>;
-  fields: Field[];
-  access: 'public' | 'user' | 'operator';
-  command: boolean;
-}
+type Route = Omit<ApiRoute, 'fields'> & { fields: Field[] };
 
 const AMOUNT_NAME =
   /amount|price|volume|total|rate|fee|lots|margin|spread|profit|minimum|maximum|output|power|incentive|performance|hosting/i;
@@ -109,35 +75,10 @@ function kindOf(name: string, schema: JsonSchema | undefined): Field {
 }
 
 function routesOf(document: unknown): Route[] {
-  const routes: Route[] = [];
-  for (const [path, item] of Object.entries(documentSchema.parse(document).paths)) {
-    if (!path.startsWith('/api/v1/') && !path.startsWith('/api/admin/')) continue;
-    const methods: Array<'GET' | 'POST'> = [];
-    const fields = new Map<string, Field>();
-    let secured = false;
-    for (const [method, raw] of Object.entries(item)) {
-      const upper = method.toUpperCase();
-      if (upper !== 'GET' && upper !== 'POST') continue;
-      methods.push(upper);
-      const operation = operationSchema.parse(raw);
-      secured ||= (operation.security?.length ?? 0) > 0;
-      for (const media of Object.values(operation.requestBody?.content ?? {}))
-        for (const [name, schema] of Object.entries(media.schema?.properties ?? {}))
-          fields.set(name, kindOf(name, schema));
-      for (const parameter of operation.parameters ?? [])
-        if (parameter.in === 'query' || parameter.in === 'path')
-          fields.set(parameter.name, kindOf(parameter.name, parameter.schema));
-    }
-    if (methods.length === 0) continue;
-    routes.push({
-      path,
-      methods,
-      fields: [...fields.values()],
-      access: !secured ? 'public' : path.startsWith('/api/admin/') ? 'operator' : 'user',
-      command: !methods.includes('GET'),
-    });
-  }
-  return routes;
+  return apiRoutesOf(document).map((route) => ({
+    ...route,
+    fields: route.fields.map((field) => kindOf(field.name, field.schema)),
+  }));
 }
 
 // ---------------------------------------------------------------------------------------------

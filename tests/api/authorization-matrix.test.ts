@@ -11,6 +11,7 @@
  * forgotten. A field naming a record every customer may use (a catalogue product, an order of the
  * public book) is listed with the reason it is shared.
  */
+import { apiRoutesOf } from '../helpers/openapi.js';
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
@@ -26,41 +27,15 @@ const tiers = await availableTiers('authorization-matrix');
 
 const ID_FIELD = /^(id|.+Id|.+Ids)$/;
 
-const operationSchema = z.object({
-  requestBody: z
-    .object({
-      content: z.record(
-        z.string(),
-        z.object({
-          schema: z.object({ properties: z.record(z.string(), z.unknown()).optional() }).optional(),
-        }),
-      ),
-    })
-    .optional(),
-  parameters: z.array(z.object({ name: z.string(), in: z.string() })).optional(),
-});
-const openApiSchema = z.object({ paths: z.record(z.string(), z.record(z.string(), z.unknown())) });
-
 /** `"<path> <field>"` for every id-like field of every customer route (/api/v1/) in the document. */
 function idFieldsOf(document: unknown): string[] {
   const found = new Set<string>();
-  for (const [route, item] of Object.entries(openApiSchema.parse(document).paths)) {
-    if (!route.startsWith('/api/v1/')) continue;
-    for (const [method, raw] of Object.entries(item)) {
-      if (!['get', 'post'].includes(method.toLowerCase())) continue;
-      const operation = operationSchema.parse(raw);
-      const names = [
-        ...Object.values(operation.requestBody?.content ?? {}).flatMap((media) =>
-          Object.keys(media.schema?.properties ?? {}),
-        ),
-        ...(operation.parameters ?? [])
-          .filter((parameter) => parameter.in === 'query' || parameter.in === 'path')
-          .map((parameter) => parameter.name),
-      ];
-      // A path parameter counts whether or not the document lists it among the parameters.
-      for (const match of route.matchAll(/\{(\w+)\}/g)) if (match[1]) names.push(match[1]);
-      for (const name of names) if (ID_FIELD.test(name)) found.add(`${route} ${name}`);
-    }
+  for (const route of apiRoutesOf(document)) {
+    if (!route.path.startsWith('/api/v1/')) continue;
+    const names = route.fields.map((field) => field.name);
+    // A path parameter counts whether or not the document lists it among the parameters.
+    for (const match of route.path.matchAll(/\{(\w+)\}/g)) if (match[1]) names.push(match[1]);
+    for (const name of names) if (ID_FIELD.test(name)) found.add(`${route.path} ${name}`);
   }
   return [...found].sort();
 }

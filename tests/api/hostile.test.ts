@@ -8,6 +8,7 @@
  * plus the envelope gateway and the upload segment, which the document hides. Every fuzzed
  * request is built to be invalid, so the row counts must not move.
  */
+import { apiRoutesOf, type JsonSchema } from '../helpers/openapi.js';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -54,25 +55,6 @@ const tiers = await availableTiers('hostile');
 // ---------------------------------------------------------------------------------------------
 // The routes, from the OpenAPI document
 
-const propertySchema = z.object({ type: z.string().optional(), enum: z.array(z.unknown()).optional() });
-const operationSchema = z.object({
-  security: z.array(z.unknown()).optional(),
-  requestBody: z
-    .object({
-      content: z.record(
-        z.string(),
-        z.object({
-          schema: z.object({ properties: z.record(z.string(), propertySchema).optional() }).optional(),
-        }),
-      ),
-    })
-    .optional(),
-  parameters: z
-    .array(z.object({ name: z.string(), in: z.string(), schema: propertySchema.optional() }))
-    .optional(),
-});
-const openApiSchema = z.object({ paths: z.record(z.string(), z.record(z.string(), z.unknown())) });
-
 type Method = 'GET' | 'POST';
 interface Field {
   name: string;
@@ -91,41 +73,22 @@ interface Target {
   access: 'public' | 'user' | 'operator';
 }
 
-function fieldOf(name: string, schema: z.infer<typeof propertySchema> | undefined): Field {
+function fieldOf(name: string, schema: JsonSchema | undefined): Field {
   return { name, kind: schema?.enum ? 'enum' : schema?.type === 'string' ? 'string' : 'other' };
 }
 
 function targetsOf(document: unknown, gatewaySegment: string, uploadSegment: string): Target[] {
-  const targets: Target[] = [];
-  for (const [route, item] of Object.entries(openApiSchema.parse(document).paths)) {
-    if (!route.startsWith('/api/v1/') && !route.startsWith('/api/admin/')) continue;
-    const methods: Method[] = [];
-    const fields = new Map<string, Field>();
-    let secured = false;
-    for (const [method, raw] of Object.entries(item)) {
-      const upper = method.toUpperCase();
-      if (upper !== 'GET' && upper !== 'POST') continue;
-      methods.push(upper);
-      const operation = operationSchema.parse(raw);
-      secured ||= (operation.security?.length ?? 0) > 0;
-      for (const media of Object.values(operation.requestBody?.content ?? {})) {
-        for (const [name, schema] of Object.entries(media.schema?.properties ?? {}))
-          fields.set(name, fieldOf(name, schema));
-      }
-      for (const parameter of operation.parameters ?? []) {
-        if (parameter.in === 'query') fields.set(parameter.name, fieldOf(parameter.name, parameter.schema));
-      }
-    }
-    const kind = route.includes('{') ? 'image' : route.endsWith('/up-img') ? 'upload' : 'api';
-    targets.push({
-      path: route,
-      methods,
-      fields: [...fields.values()],
-      command: methods.length === 1 && methods[0] === 'POST',
-      kind,
-      access: !secured ? 'public' : route.startsWith('/api/admin/') ? 'operator' : 'user',
-    });
-  }
+  const targets: Target[] = apiRoutesOf(document).map((route) => ({
+    path: route.path,
+    methods: route.methods,
+    // Path parameters are the image route's name, sent in its path.
+    fields: route.fields
+      .filter((field) => field.in !== 'path')
+      .map((field) => fieldOf(field.name, field.schema)),
+    command: route.command,
+    kind: route.path.includes('{') ? 'image' : route.path.endsWith('/up-img') ? 'upload' : 'api',
+    access: route.access,
+  }));
   targets.push({
     path: `/api/${uploadSegment}/v1/common/up-img`,
     methods: ['POST'],
