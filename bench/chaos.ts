@@ -55,7 +55,7 @@
  * - REDIS_URL         Redis shared by the instances (default redis://127.0.0.1:6379/3); when it
  *                     does not answer, the run goes on without it and says so
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -63,14 +63,13 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import pg from 'pg';
 import { createServer, type CofferServer } from '../server/app.js';
 import { loadConfig } from '../server/config.js';
 import { formatMoney, minor, parseMoney } from '../contract/money.js';
 import { openAnswer, sealRequest } from '../server/http/envelope-codec.js';
 import { CapturingMailer } from '../tests/helpers/server.js';
-import { clusterBinDir, clusterToolsMissing, freePort, PgCluster } from '../tests/helpers/pg-cluster.js';
+import { clusterToolsMissing, freePort, PgCluster } from '../tests/helpers/pg-cluster.js';
 import { FAULTS, FaultyProxy, type FaultPlan } from './chaos-proxy.js';
 import { positiveNumber, seconds, seededRandom } from './report.js';
 
@@ -627,20 +626,11 @@ class Instance {
   }
 }
 
-const execFileAsync = promisify(execFile);
-
 /**
  * pg_ctl on the run's cluster, as the helper runs it (as the postgres OS user when root), but
  * asynchronously: the helper's calls are synchronous and would freeze the proxies and clients
  * of this process for the outage, when the point is to serve them through it.
  */
-async function pgCtl(cluster: PgCluster, args: string[]): Promise<void> {
-  const bin = path.join(clusterBinDir() ?? '', 'pg_ctl');
-  const root = process.getuid?.() === 0;
-  const [command, commandArgs] = root ? ['runuser', ['-u', 'postgres', '--', bin, ...args]] : [bin, args];
-  await execFileAsync(command, commandArgs, { cwd: os.tmpdir(), timeout: 120_000 });
-}
-
 function reachable(url: string): Promise<boolean> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve) => {
@@ -842,20 +832,9 @@ async function runChaos(world: World, fixtures: Fixtures): Promise<Run> {
     const from = performance.now();
     outage = { from, to: Number.POSITIVE_INFINITY };
     console.log(`[${seconds(elapsed())}] PostgreSQL: immediate stop (a crash)`);
-    await pgCtl(cluster, ['-D', cluster.dataDir, '-m', 'immediate', '-w', '-t', '60', 'stop']);
+    await cluster.stopInBackground('immediate');
     await sleep(1500);
-    await pgCtl(cluster, [
-      '-D',
-      cluster.dataDir,
-      '-l',
-      path.join(cluster.dataDir, 'server.log'),
-      '-o',
-      `-p ${cluster.port}`,
-      '-w',
-      '-t',
-      '60',
-      'start',
-    ]);
+    await cluster.startInBackground();
     outage.to = performance.now();
     pgRestarts += 1;
     console.log(`[${seconds(elapsed())}] PostgreSQL: started again after ${seconds(outage.to - from)}`);

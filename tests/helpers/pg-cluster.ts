@@ -7,11 +7,12 @@
  * the `postgres` OS user (runuser), which owns the folder. `clusterToolsAvailable()` says
  * whether the binaries are here, so a caller can skip visibly when they are not.
  */
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 
 const BIN_ROOT = '/usr/lib/postgresql';
 
@@ -40,16 +41,27 @@ export function clusterToolsMissing(): string | null {
   return null;
 }
 
-/** Runs a PostgreSQL binary, as the postgres user when we are root; returns its output. */
-function runTool(tool: string, args: string[], timeoutMs = 120_000): string {
+/** The command line of a PostgreSQL binary: through runuser as the postgres user when we are root. */
+function toolCommand(tool: string, args: string[]): [string, string[]] {
   const bin = path.join(clusterBinDir() ?? BIN_ROOT, tool);
-  const [command, commandArgs] = isRoot() ? ['runuser', ['-u', 'postgres', '--', bin, ...args]] : [bin, args];
+  return isRoot() ? ['runuser', ['-u', 'postgres', '--', bin, ...args]] : [bin, args];
+}
+
+/** Runs a PostgreSQL binary; returns its output. */
+function runTool(tool: string, args: string[], timeoutMs = 120_000): string {
+  const [command, commandArgs] = toolCommand(tool, args);
   return execFileSync(command, commandArgs, {
     encoding: 'utf8',
     timeout: timeoutMs,
     stdio: ['ignore', 'pipe', 'pipe'],
     cwd: os.tmpdir(),
   });
+}
+
+/** Runs a PostgreSQL binary without blocking this process meanwhile. */
+async function runToolInBackground(tool: string, args: string[], timeoutMs = 120_000): Promise<void> {
+  const [command, commandArgs] = toolCommand(tool, args);
+  await promisify(execFile)(command, commandArgs, { timeout: timeoutMs, cwd: os.tmpdir() });
 }
 
 /** A free loopback TCP port (asked of the kernel, then released). */
@@ -149,23 +161,31 @@ export class PgCluster {
 
   /** Starts the server and waits until it accepts connections. */
   start(): void {
-    runTool('pg_ctl', [
-      '-D',
-      this.dataDir,
-      '-l',
-      path.join(this.dataDir, 'server.log'),
-      '-o',
-      `-p ${this.port}`,
-      '-w',
-      '-t',
-      '60',
-      'start',
-    ]);
+    runTool('pg_ctl', this.#startArgs());
   }
 
   /** Stops the server: 'fast' (clean) or 'immediate' (like a crash: recovery at the next start). */
   stop(mode: 'fast' | 'immediate' = 'fast'): void {
-    runTool('pg_ctl', ['-D', this.dataDir, '-m', mode, '-w', '-t', '60', 'stop']);
+    runTool('pg_ctl', this.#stopArgs(mode));
+  }
+
+  /** As `start`, without blocking this process (whose servers and clients go on meanwhile). */
+  startInBackground(): Promise<void> {
+    return runToolInBackground('pg_ctl', this.#startArgs());
+  }
+
+  /** As `stop`, without blocking this process. */
+  stopInBackground(mode: 'fast' | 'immediate' = 'fast'): Promise<void> {
+    return runToolInBackground('pg_ctl', this.#stopArgs(mode));
+  }
+
+  #startArgs(): string[] {
+    const log = path.join(this.dataDir, 'server.log');
+    return ['-D', this.dataDir, '-l', log, '-o', `-p ${this.port}`, '-w', '-t', '60', 'start'];
+  }
+
+  #stopArgs(mode: 'fast' | 'immediate'): string[] {
+    return ['-D', this.dataDir, '-m', mode, '-w', '-t', '60', 'stop'];
   }
 
   /** Stops (immediately, like a crash, by default) and starts again. */
