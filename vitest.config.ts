@@ -8,6 +8,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    globalSetup: ['tests/global-setup.ts'],
     // Two files at a time even on two cores (vitest's default there is one): most of a file's
     // time is spent waiting on its servers, PostgreSQL or Chromium, so the suite takes about
     // half as long (about 10 minutes here rather than 17).

@@ -1,6 +1,6 @@
 /**
- * Test databases: in-memory PGlite, or a fresh database on the PostgreSQL server at
- * TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres), dropped afterwards.
+ * Test databases: in-memory PGlite, or a fresh database on a PostgreSQL server (below), dropped
+ * afterwards.
  * When the server is unreachable the PostgreSQL tier is skipped with a line in the log saying so.
  */
 import crypto from 'node:crypto';
@@ -11,7 +11,18 @@ import { openDatabase, type Executor, type OpenDatabase } from '../../server/db/
 
 export type Tier = 'pglite' | 'postgres';
 
-const ADMIN_URL = process.env['TEST_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+/**
+ * TEST_DATABASE_URL; else this worker's private cluster (tests/global-setup.ts); else the
+ * machine's server.
+ */
+const ADMIN_URL =
+  process.env['TEST_DATABASE_URL'] ?? workerCluster() ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+function workerCluster(): string | undefined {
+  const urls = (process.env['COFFER_TEST_PG_URLS'] ?? '').split(' ').filter(Boolean);
+  const worker = Number(process.env['VITEST_POOL_ID'] ?? 1);
+  return urls.length === 0 ? undefined : urls[(Math.max(worker, 1) - 1) % urls.length];
+}
 
 let reachable: Promise<boolean> | undefined;
 

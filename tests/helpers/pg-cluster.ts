@@ -101,7 +101,7 @@ export class PgCluster {
    * initdb (trust auth on loopback, replication allowed, WAL kept for a streaming replica) and
    * start on a free port.
    */
-  static async create(): Promise<PgCluster> {
+  static async create(options: { maxConnections?: number } = {}): Promise<PgCluster> {
     const root = scratchFolder('coffer-pg-');
     const dataDir = path.join(root, 'data');
     runTool('initdb', ['-D', dataDir, '-U', 'postgres', '-A', 'trust', '--no-sync', '-E', 'UTF8']);
@@ -117,7 +117,7 @@ export class PgCluster {
         'fsync = off',
         'synchronous_commit = on',
         'full_page_writes = on',
-        'max_connections = 60',
+        `max_connections = ${options.maxConnections ?? 60}`,
         '',
       ].join('\n'),
     );
