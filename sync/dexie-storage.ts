@@ -22,7 +22,7 @@ import {
   type PauseRecord,
   type PublicDb,
   type UserDb,
-} from './databases.js';
+} from '../client-db/schema.js';
 import {
   bySendingOrder,
   isActive,

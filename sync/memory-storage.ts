@@ -14,7 +14,7 @@ import {
   type CursorRecord,
   type LeaseRecord,
   type PauseRecord,
-} from './databases.js';
+} from '../client-db/schema.js';
 import {
   bySendingOrder,
   isActive,

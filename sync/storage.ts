@@ -5,7 +5,7 @@
  */
 import type { CollectionName } from '../contract/sync.js';
 import { isBlocking, isPending, type OutboxRecord, type OutboxState } from './commands.js';
-import type { LeaseRecord, PauseRecord } from './databases.js';
+import type { LeaseRecord, PauseRecord } from '../client-db/schema.js';
 
 export interface CursorState {
   /** Null: no valid cursor stored, pull from the start. */

@@ -15,22 +15,38 @@ function sourceFiles(folder: string): string[] {
     .map((file) => path.join(folder, file));
 }
 
-/** Every relative import of a file, resolved to a path from the repository's root. */
-function importsOf(file: string): string[] {
+interface Import {
+  /** The imported file, as a path from the repository's root. */
+  target: string;
+  /** `import type` / `export type`: erased from the build, so no module is loaded at run time. */
+  typeOnly: boolean;
+}
+
+/** Every relative import of a file. */
+function importsOf(file: string): Import[] {
   const text = fs.readFileSync(path.join(root, file), 'utf8');
   const specifiers = [
-    ...text.matchAll(/(?:import|export)\s[^'"]*?from\s+'(\.[^']+)'|import\('(\.[^']+)'\)/g),
+    ...text.matchAll(/(?:import|export)\s([^'"]*?)from\s+'(\.[^']+)'|import\('(\.[^']+)'\)/g),
   ];
-  return specifiers
-    .map((match) => match[1] ?? match[2] ?? '')
-    .map((specifier) => path.relative(root, path.resolve(path.dirname(path.join(root, file)), specifier)));
+  return specifiers.map((match) => ({
+    target: path.relative(
+      root,
+      path.resolve(path.dirname(path.join(root, file)), match[2] ?? match[3] ?? ''),
+    ),
+    typeOnly: /^type\s/.test(match[1] ?? ''),
+  }));
 }
 
 function offenders(folder: string, forbidden: (target: string) => boolean): string[] {
+  return valueOffenders(folder, forbidden, true);
+}
+
+/** Like `offenders`; with `typesToo` false, an `import type` of a forbidden target is allowed. */
+function valueOffenders(folder: string, forbidden: (target: string) => boolean, typesToo = false): string[] {
   return sourceFiles(folder).flatMap((file) =>
     importsOf(file)
-      .filter(forbidden)
-      .map((target) => `${file} -> ${target}`),
+      .filter(({ target, typeOnly }) => forbidden(target) && (typesToo || !typeOnly))
+      .map(({ target }) => `${file} -> ${target}`),
   );
 }
 
@@ -50,6 +66,31 @@ describe('layers', () => {
 
   test('the worker does not reach into the UI', () => {
     expect(offenders('worker', under('src', 'server'))).toEqual([]);
+  });
+
+  test('the UI imports only types from the worker (the `Handlers` it calls through comlink)', () => {
+    expect(valueOffenders('src', under('worker'))).toEqual([]);
+  });
+
+  test('client-db/ (every Dexie database) sits below the worker, the engine and the UI', () => {
+    expect(offenders('client-db', under('src', 'worker', 'server'))).toEqual([]);
+    // The outbox table holds the engine's records: their type only, never the engine's code.
+    expect(valueOffenders('client-db', under('sync'))).toEqual([]);
+  });
+
+  test("client-db's React read handles are the UI's alone", () => {
+    const readHandle = (target: string) => /^client-db\/use-[^/]+\.js$/.test(target);
+    expect(offenders('worker', readHandle)).toEqual([]);
+    expect(offenders('sync', readHandle)).toEqual([]);
+  });
+
+  test('only client-db/ declares a Dexie database or its versions', () => {
+    const declaring = ['src', 'worker', 'sync'].flatMap((folder) =>
+      sourceFiles(folder).filter((file) =>
+        /new Dexie\(|\.version\(/.test(fs.readFileSync(path.join(root, file), 'utf8')),
+      ),
+    );
+    expect(declaring).toEqual([]);
   });
 
   test('services, the ledger, repositories and jobs do not know HTTP', () => {

@@ -14,7 +14,7 @@ import {
   DexieHostingConfigStore,
   type HostingConfigRecord,
   type HostingConfigStore,
-} from '../hosting-config.js';
+} from '../../client-db/caches/hosting-config.js';
 import type { HandlerDeps } from './deps.js';
 
 type Failure = Exclude<Outcome<unknown>, { kind: 'ok' }>;

@@ -17,7 +17,7 @@ import {
   DexiePaymentMethodStore,
   type PaymentMethodRecord,
   type PaymentMethodStore,
-} from '../payment-methods.js';
+} from '../../client-db/caches/payment-methods.js';
 import type { HandlerDeps } from './deps.js';
 
 type Failure = Exclude<Outcome<unknown>, { kind: 'ok' }>;

@@ -10,7 +10,7 @@ import {
   DexieDepositAddressStore,
   type DepositAddressRecord,
   type DepositAddressStore,
-} from '../deposit-addresses.js';
+} from '../../client-db/caches/deposit-addresses.js';
 import type { HandlerDeps } from './deps.js';
 
 type Failure = Exclude<Outcome<unknown>, { kind: 'ok' }>;

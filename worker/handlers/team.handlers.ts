@@ -13,9 +13,9 @@ import {
   teamMembersDataSchema,
   type TeamMembersData,
 } from '../../contract/api/team.js';
-import type { TeamCacheId } from '../../sync/databases.js';
+import type { TeamCacheId } from '../../client-db/schema.js';
 import type { Outcome } from '../../sync/ports.js';
-import { DexieTeamCacheStore, type TeamCacheData, type TeamCacheStore } from '../team-cache.js';
+import { DexieTeamCacheStore, type TeamCacheData, type TeamCacheStore } from '../../client-db/caches/team.js';
 import type { HandlerDeps } from './deps.js';
 
 type Failure = Exclude<Outcome<unknown>, { kind: 'ok' }>;

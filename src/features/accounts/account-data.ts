@@ -7,8 +7,13 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AccountRecord, BalanceRecord } from '../../../contract/api/account.js';
-import { accountDatabase, publicDatabase, useUserDb, type ActiveAccount } from '../../db/sync-db.js';
-import { oldestSync } from '../../ui/freshness.js';
+import {
+  accountDatabase,
+  publicDatabase,
+  useUserDb,
+  type ActiveAccount,
+} from '../../../client-db/use-sync-db.js';
+import { oldestSync } from '../../../client-db/freshness.js';
 
 /** The user's accounts as synced (unordered): undefined while loading, [] when none. */
 export function useAccounts(): AccountRecord[] | undefined {

@@ -10,7 +10,7 @@ import type { ExchangeIndexData, ExchangeRecord } from '../../../contract/api/ex
 import type { OutboxRecord } from '../../../sync/commands.js';
 import { useServerRead, type ReadState } from '../../app/use-server-read.js';
 import { send } from '../../app/worker-client.js';
-import { accountDatabase, publicDatabase, type ActiveAccount } from '../../db/sync-db.js';
+import { accountDatabase, publicDatabase, type ActiveAccount } from '../../../client-db/use-sync-db.js';
 
 /** The RAB price as last pulled (the public `prices` record): undefined while loading, null before it was synced. */
 export function useSyncedPrice(): PriceRecord | null | undefined {

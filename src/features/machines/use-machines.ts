@@ -15,7 +15,7 @@ import type {
   TicketStatus,
 } from '../../../contract/api/machine.js';
 import type { OutboxRecord } from '../../../sync/commands.js';
-import { accountDatabase, publicDatabase, type ActiveAccount } from '../../db/sync-db.js';
+import { accountDatabase, publicDatabase, type ActiveAccount } from '../../../client-db/use-sync-db.js';
 import { useAccountCommand } from '../outbox/use-account-command.js';
 
 /** The machines on offer (active), in the operators' order (by id); undefined while loading. */

@@ -8,10 +8,10 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import { useEffect, useState } from 'react';
 import type { DepositRecord } from '../../../contract/api/recharge.js';
 import type { Chain } from '../../../contract/constants.js';
-import type { DepositAddressRecord } from '../../../sync/databases.js';
+import type { DepositAddressRecord } from '../../../client-db/schema.js';
 import { useOutcome } from '../../app/outcome.js';
 import { send, type ResultOf } from '../../app/worker-client.js';
-import { accountDatabase, type ActiveAccount } from '../../db/sync-db.js';
+import { accountDatabase, type ActiveAccount } from '../../../client-db/use-sync-db.js';
 import { DEPOSIT_PULL_MS, type ChainDepths } from './recharge-view.js';
 
 /**

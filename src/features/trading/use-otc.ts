@@ -9,7 +9,12 @@ import type { OtcBookRecord, OtcInfoData, OtcOrder } from '../../../contract/api
 import { isOtcCommand, type OtcCommand } from '../../../sync/commands.js';
 import { useServerRead, type ServerRead } from '../../app/use-server-read.js';
 import { send } from '../../app/worker-client.js';
-import { accountDatabase, publicDatabase, userDatabase, type ActiveAccount } from '../../db/sync-db.js';
+import {
+  accountDatabase,
+  publicDatabase,
+  userDatabase,
+  type ActiveAccount,
+} from '../../../client-db/use-sync-db.js';
 import type { OtcSide } from './otc-view.js';
 
 /** /api/v1/otc/info for the account, asked again on `reload` and when the link comes back. */

@@ -11,7 +11,7 @@ import type { OutboxRecord } from '../../../sync/commands.js';
 import { useServerRead, type ReadState } from '../../app/use-server-read.js';
 import { noteServerTime, serverNow } from '../../app/server-clock.js';
 import { send } from '../../app/worker-client.js';
-import { accountDatabase, type ActiveAccount } from '../../db/sync-db.js';
+import { accountDatabase, type ActiveAccount } from '../../../client-db/use-sync-db.js';
 
 export interface TermsView {
   /** The last answer for this account, kept while a new one is asked for; null before the first. */

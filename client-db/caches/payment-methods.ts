@@ -1,12 +1,13 @@
 /**
  * The withdrawal methods page's cached list: the local `paymentMethods` table of `coffer-u{user}`
- * (sync/databases.ts). The worker alone writes it, through `payment-list` (and after each add or
+ * (`schema.ts`). The worker alone writes it, through `payment-list` (and after each add or
  * delete); the UI reads it live, so the page shows the list offline. Rows are parsed on the way
  * out (STYLE rule 5): a row of another shape is left out.
  */
-import { paymentMethodSchema, type PaymentMethod } from '../contract/api/payment.js';
-import { isoTimeSchema } from '../contract/schema.js';
-import { openUserDb, userDbName, type PaymentMethodRecord, type UserDb } from '../sync/databases.js';
+import { paymentMethodSchema, type PaymentMethod } from '../../contract/api/payment.js';
+import { isoTimeSchema } from '../../contract/schema.js';
+import type { PaymentMethodRecord } from '../schema.js';
+import { userDbHandles } from './handles.js';
 
 const paymentMethodRecordSchema = paymentMethodSchema.extend({ fetchedAt: isoTimeSchema });
 
@@ -19,17 +20,7 @@ export interface PaymentMethodStore {
 
 /** Over IndexedDB, one handle on the user's database, replaced once Dexie closed it (logout deletes it). */
 export class DexiePaymentMethodStore implements PaymentMethodStore {
-  private readonly handles = new Map<string, UserDb>();
-
-  private db(userId: string): UserDb {
-    const name = userDbName(userId);
-    let db = this.handles.get(name);
-    if (db === undefined || db.hasBeenClosed()) {
-      db = openUserDb(userId);
-      this.handles.set(name, db);
-    }
-    return db;
-  }
+  private readonly db = userDbHandles();
 
   async all(userId: string): Promise<PaymentMethodRecord[]> {
     const rows = await this.db(userId).paymentMethods.orderBy('createdAt').reverse().toArray();
@@ -45,12 +36,6 @@ export class DexiePaymentMethodStore implements PaymentMethodStore {
       await db.paymentMethods.clear();
       await db.paymentMethods.bulkPut(items.map((item) => ({ ...item, fetchedAt })));
     });
-  }
-
-  /** Closes every handle this store opened (a later use opens them again). */
-  close(): void {
-    for (const db of this.handles.values()) db.close();
-    this.handles.clear();
   }
 }
 
