@@ -1,5 +1,5 @@
 /**
- * Live reads of the money screens beside src/db's (the active account, its database): the
+ * Live reads of the money screens beside client-db's (the active account, its database): the
  * user's accounts, one account's balances, the RAB price, how fresh they are, and how an
  * account is named. Import from lazy pages only (it loads the collections' schemas).
  */

@@ -3,7 +3,7 @@
  * (`hosting-config`, asked for again when the tab opens, the link comes back or the language
  * changes), the account's synced orders, their changes and its income, and the hosting commands
  * in the outbox, followed to their end. Import from lazy pages only (it loads the collections'
- * schemas through src/db).
+ * schemas through client-db/).
  */
 import { Dexie } from 'dexie';
 import { useLiveQuery } from 'dexie-react-hooks';

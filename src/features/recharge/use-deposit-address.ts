@@ -2,7 +2,7 @@
  * Live reads of the recharge page: the account's deposit address on a chain (stored by the
  * worker's `recharge-address`, asked for again each time the page shows a chain), the depths of
  * every chain stored, and the account's deposits. Import from lazy pages only (it loads the
- * collections' schemas through src/db).
+ * collections' schemas through client-db/).
  */
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useEffect, useState } from 'react';

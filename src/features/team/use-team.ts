@@ -3,7 +3,7 @@
  * myLevel, levelConfig, each generation's first page), asked for again when the tab opens, the link
  * comes back or the language changes; further pages of a generation; the team income lines of the
  * user's main account (the synced `income` collection); and the user's invite code (the synced
- * profile). Import from lazy pages only (it loads the collections' schemas through src/db).
+ * profile). Import from lazy pages only (it loads the collections' schemas through client-db/).
  */
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useEffect, useState } from 'react';

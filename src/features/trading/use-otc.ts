@@ -2,7 +2,7 @@
  * Live reads of the Trading tab: the market's terms now (asked of the server each time, never
  * stored), the public book and the account's orders (synced, so they read offline with their
  * age), and the account's OTC commands still in the outbox. Import from lazy pages only (it loads
- * the collections' schemas through src/db).
+ * the collections' schemas through client-db/).
  */
 import { useLiveQuery } from 'dexie-react-hooks';
 import type { OtcBookRecord, OtcInfoData, OtcOrder } from '../../../contract/api/otc.js';

@@ -2,7 +2,7 @@
  * Live reads and the command of the withdrawal pages: the terms of a withdrawal now (asked of the
  * server each time, never stored: a stale window or limit would mislead), the withdrawal command
  * in the outbox followed to its end, and the account's synced withdrawals. Import from lazy
- * pages only (it loads the collections' schemas through src/db).
+ * pages only (it loads the collections' schemas through client-db/).
  */
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useEffect } from 'react';
