@@ -4,7 +4,7 @@
  * reads it live, so the tab shows the products offline with their age. The row is parsed on the
  * way out (STYLE rule 5): a row of another shape counts as absent.
  */
-import { hostingConfigDataSchema, type HostingConfigData } from '../../contract/api/hosting.js';
+import { hostingConfigDataSchema } from '../../contract/api/hosting.js';
 import { isoTimeSchema } from '../../contract/schema.js';
 import { z } from 'zod';
 import type { HostingConfigRecord } from '../schema.js';
@@ -23,12 +23,7 @@ export interface HostingConfigStore {
   /** The user's cached configuration, or null when none (or an unreadable row) is stored. */
   get(userId: string): Promise<HostingConfigRecord | null>;
   /** Replaces the cached configuration. May throw a storage error. */
-  put(
-    userId: string,
-    data: HostingConfigData,
-    locale: string,
-    fetchedAt: string,
-  ): Promise<HostingConfigRecord>;
+  put(userId: string, record: HostingConfigRecord): Promise<void>;
 }
 
 /** Over IndexedDB, one handle per user database, replaced once Dexie closed it (logout deletes it). */
@@ -42,15 +37,8 @@ export class DexieHostingConfigStore implements HostingConfigStore {
     return parsed.success ? parsed.data : null;
   }
 
-  async put(
-    userId: string,
-    data: HostingConfigData,
-    locale: string,
-    fetchedAt: string,
-  ): Promise<HostingConfigRecord> {
-    const record: HostingConfigRecord = { ...data, id: HOSTING_CONFIG_ID, locale, fetchedAt };
+  async put(userId: string, record: HostingConfigRecord): Promise<void> {
     await this.db(userId).hostingConfig.put(record);
-    return record;
   }
 }
 

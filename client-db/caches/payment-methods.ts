@@ -4,7 +4,7 @@
  * delete); the UI reads it live, so the page shows the list offline. Rows are parsed on the way
  * out (STYLE rule 5): a row of another shape is left out.
  */
-import { paymentMethodSchema, type PaymentMethod } from '../../contract/api/payment.js';
+import { paymentMethodSchema } from '../../contract/api/payment.js';
 import { isoTimeSchema } from '../../contract/schema.js';
 import type { PaymentMethodRecord } from '../schema.js';
 import { userDbHandles } from './handles.js';
@@ -15,7 +15,7 @@ export interface PaymentMethodStore {
   /** The user's cached methods, newest first; empty when none (or only unreadable rows) are stored. */
   all(userId: string): Promise<PaymentMethodRecord[]>;
   /** Replaces the whole cached list in one transaction. May throw a storage error. */
-  replace(userId: string, items: readonly PaymentMethod[], fetchedAt: string): Promise<void>;
+  replace(userId: string, records: readonly PaymentMethodRecord[]): Promise<void>;
 }
 
 /** Over IndexedDB, one handle on the user's database, replaced once Dexie closed it (logout deletes it). */
@@ -30,11 +30,11 @@ export class DexiePaymentMethodStore implements PaymentMethodStore {
     });
   }
 
-  async replace(userId: string, items: readonly PaymentMethod[], fetchedAt: string): Promise<void> {
+  async replace(userId: string, records: readonly PaymentMethodRecord[]): Promise<void> {
     const db = this.db(userId);
     await db.transaction('rw', db.paymentMethods, async () => {
       await db.paymentMethods.clear();
-      await db.paymentMethods.bulkPut(items.map((item) => ({ ...item, fetchedAt })));
+      await db.paymentMethods.bulkPut([...records]);
     });
   }
 }

@@ -12,26 +12,13 @@ import {
 } from '../../contract/api/payment.js';
 import { z } from 'zod';
 import type { Outcome } from '../../sync/ports.js';
-import type { SessionStore } from '../session.js';
 import {
   DexiePaymentMethodStore,
   type PaymentMethodRecord,
   type PaymentMethodStore,
 } from '../../client-db/caches/payment-methods.js';
+import { readCached, type CachedResult } from './cached-read.js';
 import type { HandlerDeps } from './deps.js';
-
-type Failure = Exclude<Outcome<unknown>, { kind: 'ok' }>;
-
-/**
- * What `payment-list` came to:
- * - `ok`: the server's list, now stored;
- * - `cached`: no answer came (offline, timeout, 5xx), the stored list is served instead;
- * - a refusal, or a transport failure with no session to read a stored list for.
- */
-export type PaymentListResult =
-  | { kind: 'ok'; message: string; data: PaymentMethodRecord[] }
-  | { kind: 'cached'; data: PaymentMethodRecord[]; failure: Extract<Failure, { kind: 'transport' }> }
-  | Failure;
 
 const deletedDataSchema = z.object({ id: z.string() });
 
@@ -40,25 +27,13 @@ export function paymentHandlers(
   store: PaymentMethodStore = new DexiePaymentMethodStore(),
   now: () => Date = () => new Date(),
 ) {
-  async function list(): Promise<PaymentListResult> {
-    const asked = await session.getSession();
-    const outcome = await api.read('/api/v1/user/payment-list', paymentListDataSchema);
-    if (outcome.kind === 'ok') {
-      const fetchedAt = now().toISOString();
-      await storeFor(session, asked?.userId ?? null, (userId) =>
-        store.replace(userId, outcome.data.items, fetchedAt),
-      );
-      return {
-        kind: 'ok',
-        message: outcome.message,
-        data: outcome.data.items.map((item) => ({ ...item, fetchedAt })),
-      };
-    }
-    if (outcome.kind === 'transport' && asked !== null) {
-      const cached = await store.all(asked.userId).catch(() => []);
-      return { kind: 'cached', data: cached, failure: outcome };
-    }
-    return outcome;
+  /** Offline, the stored list is served even when it is empty or cannot be read (then empty). */
+  async function list(): Promise<CachedResult<PaymentMethodRecord[]>> {
+    return readCached(session, now, () => api.read('/api/v1/user/payment-list', paymentListDataSchema), {
+      record: ({ items }, fetchedAt): PaymentMethodRecord[] => items.map((item) => ({ ...item, fetchedAt })),
+      keep: (userId, records) => store.replace(userId, records),
+      kept: (userId) => store.all(userId).catch(() => []),
+    });
   }
 
   /** After a change the server accepted, the stored list follows it (a failure here changes nothing of the answer). */
@@ -106,19 +81,4 @@ export function paymentHandlers(
       );
     },
   };
-}
-
-/**
- * Runs `write` only for the user who asked and is still logged in: a logout while the call was
- * out deleted the user's database, which a write would create again. Storage errors are swallowed:
- * the page then shows the answer only while it stays open.
- */
-async function storeFor(
-  session: SessionStore,
-  askedUserId: string | null,
-  write: (userId: string) => Promise<void>,
-): Promise<void> {
-  const current = await session.getSession();
-  if (askedUserId === null || current?.userId !== askedUserId) return;
-  await write(askedUserId).catch(() => {});
 }
