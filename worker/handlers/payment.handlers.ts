@@ -18,15 +18,17 @@ import {
   type PaymentMethodStore,
 } from '../../client-db/caches/payment-methods.js';
 import { readCached, type CachedResult } from './cached-read.js';
-import type { HandlerDeps } from './deps.js';
+import { commandNow, type HandlerDeps } from './deps.js';
 
 const deletedDataSchema = z.object({ id: z.string() });
 
 export function paymentHandlers(
-  { api, session, newIdempotencyKey }: HandlerDeps,
+  deps: HandlerDeps,
   store: PaymentMethodStore = new DexiePaymentMethodStore(),
   now: () => Date = () => new Date(),
 ) {
+  const { api, session } = deps;
+  const command = commandNow(deps);
   /** Offline, the stored list is served even when it is empty or cannot be read (then empty). */
   async function list(): Promise<CachedResult<PaymentMethodRecord[]>> {
     return readCached(session, now, () => api.read('/api/v1/user/payment-list', paymentListDataSchema), {
@@ -51,34 +53,17 @@ export function paymentHandlers(
 
     /** Adds a USDT address; sent now with a new Idempotency-Key, then the stored list is refreshed. */
     async 'payment-add-chain'(params: AddChainPaymentParams) {
-      return refreshAfter(
-        await api.command('/api/v1/user/add-chain-payment', paymentMethodSchema, params, {
-          idempotencyKey: newIdempotencyKey(),
-        }),
-      );
+      return refreshAfter(await command('/api/v1/user/add-chain-payment', paymentMethodSchema, params));
     },
 
     /** Adds a bank card; sent now with a new Idempotency-Key, then the stored list is refreshed. */
     async 'payment-add-bank'(params: AddBankPaymentParams) {
-      return refreshAfter(
-        await api.command('/api/v1/user/add-bank-payment', paymentMethodSchema, params, {
-          idempotencyKey: newIdempotencyKey(),
-        }),
-      );
+      return refreshAfter(await command('/api/v1/user/add-bank-payment', paymentMethodSchema, params));
     },
 
     /** Deletes a method; sent now with a new Idempotency-Key, then the stored list is refreshed. */
     async 'payment-delete'({ id }: { id: string }) {
-      return refreshAfter(
-        await api.command(
-          '/api/v1/user/payment-delete',
-          deletedDataSchema,
-          { id },
-          {
-            idempotencyKey: newIdempotencyKey(),
-          },
-        ),
-      );
+      return refreshAfter(await command('/api/v1/user/payment-delete', deletedDataSchema, { id }));
     },
   };
 }
