@@ -1,9 +1,9 @@
 /**
  * The Team tab's cached answers: the local `teamCache` table of `coffer-u{user}` (`schema.ts`),
- * one row per answer (teamInfo, myLevel, levelConfig, each generation's first
- * page). The worker alone writes it, through the team handlers; the UI reads it live, so the tab
- * shows the team offline with the answers' age. Rows are parsed on the way out (STYLE rule 5): a
- * row of another shape counts as absent.
+ * one row per answer (teamInfo, myLevel, levelConfig, each generation's first page). The worker
+ * alone writes it, through the team handlers; the UI reads it live, so the tab shows the team
+ * offline with the answers' age. Rows are parsed on the way out (STYLE rule 5): a row of another
+ * shape counts as absent.
  */
 import type { z } from 'zod';
 import {
