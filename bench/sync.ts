@@ -44,7 +44,7 @@ import { openDatabase } from '../server/db/database.js';
 import { insertNews } from '../server/repositories/content.repository.js';
 import { appendAudit } from '../server/repositories/operators.repository.js';
 import { recordChange } from '../server/repositories/sync.repository.js';
-import { PUBLIC_DB_NAME } from '../sync/databases.js';
+import { PUBLIC_DB_NAME } from '../client-db/schema.js';
 import { MAX_PULL_PAGES, PULL_URI } from '../sync/pull.js';
 import { CHROMIUM, CHROMIUM_ARGS } from '../tests/helpers/chromium.js';
 import { CapturingMailer } from '../tests/helpers/server.js';
@@ -604,7 +604,7 @@ async function initialSyncInBrowser(bench: Bench, ctx: BrowserContext, onHome: b
 async function initialSyncInNode(bench: Bench): Promise<void> {
   const { createHandlers } = await import('../worker/handlers/index.js');
   const { MemorySessionStore } = await import('../worker/session.js');
-  const { openPublicDb } = await import('../sync/databases.js');
+  const { openPublicDb } = await import('../client-db/schema.js');
   const { MemoryLocks } = await import('../sync/lease.js');
   const session = new MemorySessionStore();
   await session.saveSession({ token: bench.token, userId: bench.userId, email: bench.email });

@@ -6,7 +6,7 @@ import { App } from './app/App.js';
 import { preferredLocale, startI18n } from './app/i18n.js';
 import { registerServiceWorker } from './app/service-worker.js';
 import { send } from './app/worker-client.js';
-import { storedLocale } from './db/use-session.js';
+import { storedLocale } from '../client-db/use-session.js';
 import './styles.css';
 
 /** The login page is the first page of most starts: fetch its chunk while the language loads. */

@@ -22,11 +22,13 @@ import {
   type PauseRecord,
   type PublicDb,
   type UserDb,
-} from './databases.js';
+} from '../client-db/schema.js';
 import {
   bySendingOrder,
+  cursorStateOf,
   isActive,
   isSettled,
+  planPages,
   type AddResult,
   type CollectionPage,
   type CursorState,
@@ -74,12 +76,7 @@ export class DexieSyncStore implements SyncStore {
 
   async readCursors(): Promise<Map<CollectionName, CursorState>> {
     const rows = await this.db.cursors.bulkGet([...this.collections]);
-    const cursors = new Map<CollectionName, CursorState>();
-    this.collections.forEach((name, index) => {
-      const row = parsedCursor(rows[index]);
-      cursors.set(name, { cursor: row?.cursor ?? null, syncedAt: row?.syncedAt ?? null });
-    });
-    return cursors;
+    return new Map(this.collections.map((name, index) => [name, cursorStateOf(parsedCursor(rows[index]))]));
   }
 
   async readRecords(name: CollectionName): Promise<unknown[]> {
@@ -88,27 +85,21 @@ export class DexieSyncStore implements SyncStore {
   }
 
   async applyPage(pages: readonly CollectionPage[], syncedAt: string | null): Promise<PageApplyResult> {
-    const result: PageApplyResult = { applied: [], raced: [] };
     const tables = pages.map((page) => this.table(page.name));
-    await this.db.transaction('rw', [this.db.cursors, ...tables], async () => {
-      for (const page of pages) {
-        const stored = parsedCursor(await this.db.cursors.get(page.name));
-        if ((stored?.cursor ?? null) !== page.basedOn) {
-          result.raced.push(page.name);
-          continue;
-        }
+    return this.db.transaction('rw', [this.db.cursors, ...tables], async () => {
+      const names = pages.map((page) => page.name);
+      const rows = await this.db.cursors.bulkGet(names);
+      const { writes, result } = planPages(pages, syncedAt, (name) =>
+        parsedCursor(rows[names.indexOf(name)]),
+      );
+      for (const { page, cursor } of writes) {
         const table = this.table(page.name);
         if (page.deletes.length > 0) await table.bulkDelete([...page.deletes]);
         if (page.upserts.length > 0) await table.bulkPut([...page.upserts]);
-        await this.db.cursors.put({
-          collection: page.name,
-          cursor: page.cursor,
-          syncedAt: syncedAt ?? stored?.syncedAt ?? null,
-        });
-        result.applied.push(page.name);
+        await this.db.cursors.put(cursor);
       }
+      return result;
     });
-    return result;
   }
 }
 

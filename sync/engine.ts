@@ -6,7 +6,7 @@
  */
 import { SYNC_COLLECTIONS, type CollectionName } from '../contract/sync.js';
 import type { AccountRecord } from '../contract/api/account.js';
-import { activeAccountOf } from './active-account.js';
+import { activeAccountOf } from '../client-db/active-account.js';
 import { systemClock, systemTimers, type SyncClock, type Timers } from './clock.js';
 import { accountChangedBy, COMMAND_KINDS, type EnqueueInput } from './commands.js';
 import { DexieSyncStorage } from './dexie-storage.js';

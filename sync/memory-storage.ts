@@ -14,11 +14,13 @@ import {
   type CursorRecord,
   type LeaseRecord,
   type PauseRecord,
-} from './databases.js';
+} from '../client-db/schema.js';
 import {
   bySendingOrder,
+  cursorStateOf,
   isActive,
   isSettled,
+  planPages,
   type AddResult,
   type CollectionPage,
   type CursorState,
@@ -41,12 +43,7 @@ export class MemorySyncStore implements SyncStore {
   }
 
   async readCursors(): Promise<Map<CollectionName, CursorState>> {
-    const cursors = new Map<CollectionName, CursorState>();
-    for (const name of this.collections) {
-      const row = this.cursors.get(name);
-      cursors.set(name, { cursor: row?.cursor ?? null, syncedAt: row?.syncedAt ?? null });
-    }
-    return cursors;
+    return new Map(this.collections.map((name) => [name, cursorStateOf(this.cursors.get(name))]));
   }
 
   async readRecords(name: CollectionName): Promise<unknown[]> {
@@ -58,22 +55,12 @@ export class MemorySyncStore implements SyncStore {
     for (const page of pages) {
       if (!this.tables.has(page.name)) throw new Error(`no table ${page.name} in this database`);
     }
-    const result: PageApplyResult = { applied: [], raced: [] };
-    for (const page of pages) {
-      const stored = this.cursors.get(page.name);
-      if ((stored?.cursor ?? null) !== page.basedOn) {
-        result.raced.push(page.name);
-        continue;
-      }
+    const { writes, result } = planPages(pages, syncedAt, (name) => this.cursors.get(name));
+    for (const { page, cursor } of writes) {
       const table = this.tables.get(page.name) ?? new Map<string, { id: string }>();
       for (const id of page.deletes) table.delete(id);
       for (const record of page.upserts) table.set(record.id, copy(record));
-      this.cursors.set(page.name, {
-        collection: page.name,
-        cursor: page.cursor,
-        syncedAt: syncedAt ?? stored?.syncedAt ?? null,
-      });
-      result.applied.push(page.name);
+      this.cursors.set(page.name, cursor);
     }
     return result;
   }

@@ -5,7 +5,7 @@
  */
 import type { CollectionName } from '../contract/sync.js';
 import { isBlocking, isPending, type OutboxRecord, type OutboxState } from './commands.js';
-import type { LeaseRecord, PauseRecord } from './databases.js';
+import type { CursorRecord, LeaseRecord, PauseRecord } from '../client-db/schema.js';
 
 export interface CursorState {
   /** Null: no valid cursor stored, pull from the start. */
@@ -103,6 +103,50 @@ export interface SyncStorage {
   accountStore(userId: string, accountId: string): SyncStore;
   /** Deletes every database of the user (`coffer-u{user}`, `coffer-u{user}-a*`). */
   deleteUser(userId: string): Promise<void>;
+}
+
+/** What a stored cursor row says (null or absent: no cursor, never synced). Pure. */
+export function cursorStateOf(row: CursorRecord | null | undefined): CursorState {
+  return { cursor: row?.cursor ?? null, syncedAt: row?.syncedAt ?? null };
+}
+
+/** One page `applyPage` writes, with the cursor row it leaves. */
+export interface PageWrite {
+  page: CollectionPage;
+  cursor: CursorRecord;
+}
+
+/**
+ * `applyPage`'s rule, for both stores: a page applies only while its collection's cursor (as
+ * `stored` reads it, or as an earlier page of the same call leaves it) is still the page's
+ * `basedOn`; else it is raced and nothing of it is written. An applied page's cursor row keeps
+ * the previous `syncedAt` when `syncedAt` is null. The caller writes `writes` in one transaction
+ * with its reads. Pure.
+ */
+export function planPages(
+  pages: readonly CollectionPage[],
+  syncedAt: string | null,
+  stored: (name: CollectionName) => CursorRecord | null | undefined,
+): { writes: PageWrite[]; result: PageApplyResult } {
+  const planned = new Map<CollectionName, CursorRecord>();
+  const writes: PageWrite[] = [];
+  const result: PageApplyResult = { applied: [], raced: [] };
+  for (const page of pages) {
+    const before = planned.get(page.name) ?? stored(page.name);
+    if ((before?.cursor ?? null) !== page.basedOn) {
+      result.raced.push(page.name);
+      continue;
+    }
+    const cursor = {
+      collection: page.name,
+      cursor: page.cursor,
+      syncedAt: syncedAt ?? before?.syncedAt ?? null,
+    };
+    planned.set(page.name, cursor);
+    writes.push({ page, cursor });
+    result.applied.push(page.name);
+  }
+  return { writes, result };
 }
 
 /** Sending order: seq, then time of the action, then id. Pure. */

@@ -15,9 +15,13 @@ function sourceFiles(folder: string): string[] {
     .map((file) => path.join(folder, file));
 }
 
-/** Every relative import of a file, resolved to a path from the repository's root. */
-function importsOf(file: string): string[] {
-  const text = fs.readFileSync(path.join(root, file), 'utf8');
+/**
+ * Every relative import of a file, resolved to a path from the repository's root. `valuesOnly`
+ * leaves out `import type` / `export type` (erased from the build: no module loaded at run time).
+ */
+function importsOf(file: string, valuesOnly = false): string[] {
+  let text = fs.readFileSync(path.join(root, file), 'utf8');
+  if (valuesOnly) text = text.replace(/(?:import|export)\s+type\s[^'"]*?from\s+'[^']+'/g, '');
   const specifiers = [
     ...text.matchAll(/(?:import|export)\s[^'"]*?from\s+'(\.[^']+)'|import\('(\.[^']+)'\)/g),
   ];
@@ -26,9 +30,9 @@ function importsOf(file: string): string[] {
     .map((specifier) => path.relative(root, path.resolve(path.dirname(path.join(root, file)), specifier)));
 }
 
-function offenders(folder: string, forbidden: (target: string) => boolean): string[] {
+function offenders(folder: string, forbidden: (target: string) => boolean, valuesOnly = false): string[] {
   return sourceFiles(folder).flatMap((file) =>
-    importsOf(file)
+    importsOf(file, valuesOnly)
       .filter(forbidden)
       .map((target) => `${file} -> ${target}`),
   );
@@ -50,6 +54,31 @@ describe('layers', () => {
 
   test('the worker does not reach into the UI', () => {
     expect(offenders('worker', under('src', 'server'))).toEqual([]);
+  });
+
+  test('the UI imports only types from the worker (the `Handlers` it calls through comlink)', () => {
+    expect(offenders('src', under('worker'), true)).toEqual([]);
+  });
+
+  test('client-db/ (every Dexie database) sits below the worker, the engine and the UI', () => {
+    expect(offenders('client-db', under('src', 'worker', 'server'))).toEqual([]);
+    // The outbox table holds the engine's records: their type only, never the engine's code.
+    expect(offenders('client-db', under('sync'), true)).toEqual([]);
+  });
+
+  test("client-db's React read handles are the UI's alone", () => {
+    const readHandle = (target: string) => /^client-db\/use-[^/]+\.js$/.test(target);
+    expect(offenders('worker', readHandle)).toEqual([]);
+    expect(offenders('sync', readHandle)).toEqual([]);
+  });
+
+  test('only client-db/ declares a Dexie database or its versions', () => {
+    const declaring = ['src', 'worker', 'sync'].flatMap((folder) =>
+      sourceFiles(folder).filter((file) =>
+        /new Dexie\(|\.version\(/.test(fs.readFileSync(path.join(root, file), 'utf8')),
+      ),
+    );
+    expect(declaring).toEqual([]);
   });
 
   test('services, the ledger, repositories and jobs do not know HTTP', () => {

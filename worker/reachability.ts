@@ -4,15 +4,8 @@
  * BroadcastChannel, each time its calls start or stop getting answers; the offline banner
  * listens (src/ui/OfflineBanner.tsx).
  */
+import { LINK_CHANNEL, type LinkMessage } from '../contract/link.js';
 import type { Send } from './transport.js';
-
-/** The channel's name, shared with the UI. */
-export const LINK_CHANNEL = 'coffer-link';
-
-/** What goes on the channel. */
-export interface LinkMessage {
-  reachable: boolean;
-}
 
 /**
  * Wraps `send`: `report` hears false when a call gets no answer at all (network failure,

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { isLocale, type Locale } from '../contract/locales.js';
 import type { ActiveAccountStore } from '../sync/ports.js';
-import { openSessionDb, type SessionDb } from './session-db.js';
+import { openSessionDb, type SessionDb } from '../client-db/session-db.js';
 
 export interface Session {
   token: string;

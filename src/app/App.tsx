@@ -2,7 +2,7 @@
 import { Suspense, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { HashRouter, Navigate, Route, Routes, useLocation, useNavigate } from 'react-router-dom';
-import { readStoredSession, useSession } from '../db/use-session.js';
+import { readStoredSession, useSession } from '../../client-db/use-session.js';
 import { OfflineBanner } from '../ui/OfflineBanner.js';
 import { ServiceButton } from '../ui/ServiceButton.js';
 import { toast } from '../ui/toast.js';

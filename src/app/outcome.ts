@@ -9,7 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { BodyCode } from '../../contract/codes.js';
 import { SPECIAL_CODE_REDIRECT_MS } from '../../contract/constants.js';
-import type { Outcome } from '../../worker/transport.js';
+import type { Outcome } from '../../sync/ports.js';
 import { toast } from '../ui/toast.js';
 import { ROUTES } from './paths.js';
 import { useGo } from './navigation.js';

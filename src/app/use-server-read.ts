@@ -6,7 +6,7 @@
  * failure is told by the page, not as a toast.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { Outcome } from '../../worker/transport.js';
+import type { Outcome } from '../../sync/ports.js';
 import { useOutcome } from './outcome.js';
 
 /**

@@ -1,7 +1,7 @@
 /** "As of <time>" for synced data, with a stale badge once it is older than STALE_AFTER_MS. */
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { isStale } from './freshness.js';
+import { isStale } from '../../client-db/freshness.js';
 import { formatTime } from './DateTime.js';
 
 /** Re-renders every `everyMs`, so staleness shows without new data arriving. */

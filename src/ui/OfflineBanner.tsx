@@ -5,7 +5,7 @@
  */
 import { useLayoutEffect, useRef, useSyncExternalStore, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
-import { LINK_CHANNEL, type LinkMessage } from '../../worker/reachability.js';
+import { isLinkMessage, LINK_CHANNEL } from '../../contract/link.js';
 
 type Link = 'online' | 'offline' | 'unreachable';
 
@@ -13,12 +13,6 @@ type Link = 'online' | 'offline' | 'unreachable';
 let reachable = true;
 const listeners = new Set<() => void>();
 let channel: BroadcastChannel | null = null;
-
-function isLinkMessage(data: unknown): data is LinkMessage {
-  return (
-    typeof data === 'object' && data !== null && 'reachable' in data && typeof data.reachable === 'boolean'
-  );
-}
 
 function subscribe(onChange: () => void): () => void {
   listeners.add(onChange);

@@ -11,7 +11,7 @@ import {
   recentlyConfirmed,
   type OutboxRowView,
 } from '../../src/features/outbox/outbox-view.js';
-import { isStale, oldestSync, STALE_AFTER_MS } from '../../src/ui/freshness.js';
+import { isStale, oldestSync, STALE_AFTER_MS } from '../../client-db/freshness.js';
 
 describe('quote chart', () => {
   test('the path spans the width, the highest price at the top and the lowest at the bottom', () => {

@@ -8,7 +8,7 @@ import 'fake-indexeddb/auto';
 import { Dexie } from 'dexie';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { MONEY_COMMAND_EXPIRY_MS } from '../../contract/constants.js';
-import { activeAccountOf } from '../../sync/active-account.js';
+import { activeAccountOf } from '../../client-db/active-account.js';
 import { DAY_MS } from '../../sync/commands.js';
 import {
   accountDbName,
@@ -18,7 +18,7 @@ import {
   PUBLIC_DB_NAME,
   userDbName,
   type AccountDb,
-} from '../../sync/databases.js';
+} from '../../client-db/schema.js';
 import { DexieSyncStorage } from '../../sync/dexie-storage.js';
 import { BACKGROUND_PULL_INTERVAL_MS } from '../../sync/engine.js';
 import { MemorySessionStore } from '../../worker/session.js';

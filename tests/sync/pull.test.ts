@@ -12,7 +12,7 @@ import {
   USER_COLLECTIONS,
   userDbName,
   type UserDb,
-} from '../../sync/databases.js';
+} from '../../client-db/schema.js';
 import { DexieSyncStorage } from '../../sync/dexie-storage.js';
 import { MemorySessionStore } from '../../worker/session.js';
 import {

@@ -7,7 +7,7 @@ import 'fake-indexeddb/auto';
 import { and, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { feedback, uploads } from '../../server/db/schema.js';
-import { openAccountDb, openUserDb } from '../../sync/databases.js';
+import { openAccountDb, openUserDb } from '../../client-db/schema.js';
 import { DexieSyncStorage } from '../../sync/dexie-storage.js';
 import { MemoryLocks } from '../../sync/lease.js';
 import { createHandlers } from '../../worker/handlers/index.js';

@@ -15,7 +15,7 @@ import {
   PUBLIC_DB_STORES,
   USER_DB_STORES,
   userDbName,
-} from '../../sync/databases.js';
+} from '../../client-db/schema.js';
 import { DexieSyncStorage } from '../../sync/dexie-storage.js';
 import { discardUserData, pendingCountOf } from '../../sync/logout.js';
 import { MemorySyncStorage } from '../../sync/memory-storage.js';

@@ -9,7 +9,7 @@ import 'fake-indexeddb/auto';
 import { Dexie } from 'dexie';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { HostingConfigData, HostingProduct } from '../../contract/api/hosting.js';
-import { openUserDb } from '../../sync/databases.js';
+import { openUserDb } from '../../client-db/schema.js';
 import { MemorySyncStorage } from '../../sync/memory-storage.js';
 import { createHandlers } from '../../worker/handlers/index.js';
 import { MemorySessionStore } from '../../worker/session.js';

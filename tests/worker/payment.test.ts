@@ -7,7 +7,7 @@ import 'fake-indexeddb/auto';
 import { Dexie } from 'dexie';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { PaymentMethod } from '../../contract/api/payment.js';
-import { openUserDb } from '../../sync/databases.js';
+import { openUserDb } from '../../client-db/schema.js';
 import { createHandlers } from '../../worker/handlers/index.js';
 import { MemorySessionStore } from '../../worker/session.js';
 import { fakeApi, ok, refusal, transportFor, type Reply, type SeenCall } from './fake-api.js';

@@ -6,7 +6,7 @@ import 'fake-indexeddb/auto';
 import { Dexie } from 'dexie';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { RechargeAddressData } from '../../contract/api/recharge.js';
-import { accountDbName, openAccountDb } from '../../sync/databases.js';
+import { accountDbName, openAccountDb } from '../../client-db/schema.js';
 import { createHandlers } from '../../worker/handlers/index.js';
 import { MemorySessionStore } from '../../worker/session.js';
 import { fakeApi, ok, refusal, transportFor, type Reply, type SeenCall } from './fake-api.js';

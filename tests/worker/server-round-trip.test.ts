@@ -6,7 +6,7 @@ import 'fake-indexeddb/auto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { openSessionDb, type SessionDb } from '../../worker/session-db.js';
+import { openSessionDb, type SessionDb } from '../../client-db/session-db.js';
 import { createHandlers } from '../../worker/handlers/index.js';
 import { DexieSessionStore } from '../../worker/session.js';
 import type { Mode } from './fake-api.js';

@@ -1,7 +1,7 @@
 /** `coffer-session` as the worker keeps it (fake-indexeddb), and the 401 rule of spec section 8. */
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { openSessionDb, type SessionDb } from '../../worker/session-db.js';
+import { openSessionDb, type SessionDb } from '../../client-db/session-db.js';
 import { createHandlers } from '../../worker/handlers/index.js';
 import { DexieSessionStore, MemorySessionStore, type SessionStore } from '../../worker/session.js';
 import { fakeApi, ok, refusal, transportFor, type Reply, type SeenCall } from './fake-api.js';

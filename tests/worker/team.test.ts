@@ -9,7 +9,7 @@ import 'fake-indexeddb/auto';
 import { Dexie } from 'dexie';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { TeamInfoData, TeamMembersData } from '../../contract/api/team.js';
-import { openUserDb } from '../../sync/databases.js';
+import { openUserDb } from '../../client-db/schema.js';
 import { loggedInHandlers, ok, refusal, type Reply, type SeenCall } from './fake-api.js';
 
 const USER = '42';

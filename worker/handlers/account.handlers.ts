@@ -1,6 +1,6 @@
 /**
  * Accounts and money (CONTRACT.md "Identity and accounts"). The UI reads accounts, balances and
- * wallet records from IndexedDB (`src/db/sync-db.ts`); money commands go through the outbox
+ * wallet records from IndexedDB (`client-db/use-sync-db.ts`); money commands go through the outbox
  * (`outbox-enqueue` with `account-transfer`, `account-create`, `account-switch`). Here: the
  * device's own choice of account, and the rarely needed live valuation.
  */

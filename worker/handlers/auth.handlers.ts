@@ -17,9 +17,11 @@ import {
 } from '../../contract/api/sso.js';
 import { normalizeEmail } from '../../contract/validation.js';
 import type { Outcome } from '../transport.js';
-import type { HandlerDeps } from './deps.js';
+import { commandNow, type HandlerDeps } from './deps.js';
 
-export function authHandlers({ api, session, newIdempotencyKey }: HandlerDeps) {
+export function authHandlers(deps: HandlerDeps) {
+  const { api, session, newIdempotencyKey } = deps;
+  const command = commandNow(deps);
   /** Stores the session a register or login answer carries; passes the outcome on. */
   async function keepSession(email: string, outcome: Outcome<SessionData>): Promise<Outcome<SessionData>> {
     if (outcome.kind === 'ok') {
@@ -31,14 +33,7 @@ export function authHandlers({ api, session, newIdempotencyKey }: HandlerDeps) {
 
   return {
     async 'auth-send-register-code'({ email }: SendCodeParams) {
-      return api.command(
-        '/api/v1/sso/sendRegisterCode',
-        sendCodeDataSchema,
-        { email },
-        {
-          idempotencyKey: newIdempotencyKey(),
-        },
-      );
+      return command('/api/v1/sso/sendRegisterCode', sendCodeDataSchema, { email });
     },
 
     async 'auth-check-register-info'({
@@ -50,30 +45,24 @@ export function authHandlers({ api, session, newIdempotencyKey }: HandlerDeps) {
       const params: Record<string, unknown> = { email, inviteCode };
       if (password !== undefined) params['password'] = password;
       if (confirmPassword !== undefined) params['confirmPassword'] = confirmPassword;
-      return api.command('/api/v1/sso/checkRegisterInfo', checkDataSchema, params, {
-        idempotencyKey: newIdempotencyKey(),
-      });
+      return command('/api/v1/sso/checkRegisterInfo', checkDataSchema, params);
     },
 
     /** Registers; on success the new session is stored before the outcome returns. */
     async 'auth-register'({ email, code, inviteCode, password, confirmPassword }: RegisterParams) {
-      const outcome = await api.command(
-        '/api/v1/sso/register',
-        sessionDataSchema,
-        { email, code, inviteCode, password, confirmPassword },
-        { idempotencyKey: newIdempotencyKey() },
-      );
+      const outcome = await command('/api/v1/sso/register', sessionDataSchema, {
+        email,
+        code,
+        inviteCode,
+        password,
+        confirmPassword,
+      });
       return keepSession(email, outcome);
     },
 
     /** Logs in; on success the session is stored before the outcome returns. */
     async 'auth-login'({ email, password }: EmailLoginParams) {
-      const outcome = await api.command(
-        '/api/v1/sso/emailLogin',
-        sessionDataSchema,
-        { email, password },
-        { idempotencyKey: newIdempotencyKey() },
-      );
+      const outcome = await command('/api/v1/sso/emailLogin', sessionDataSchema, { email, password });
       return keepSession(email, outcome);
     },
 
@@ -97,36 +86,17 @@ export function authHandlers({ api, session, newIdempotencyKey }: HandlerDeps) {
     },
 
     async 'auth-send-forget-code'({ email }: SendCodeParams) {
-      return api.command(
-        '/api/v1/sso/sendForgetCode',
-        sendCodeDataSchema,
-        { email },
-        {
-          idempotencyKey: newIdempotencyKey(),
-        },
-      );
+      return command('/api/v1/sso/sendForgetCode', sendCodeDataSchema, { email });
     },
 
     /** Checks a reset code without using it up (a wrong code still counts as a try). */
     async 'auth-check-forget-code'({ email, code }: CheckForgetCodeParams) {
-      return api.command(
-        '/api/v1/sso/checkForgetCode',
-        checkDataSchema,
-        { email, code },
-        {
-          idempotencyKey: newIdempotencyKey(),
-        },
-      );
+      return command('/api/v1/sso/checkForgetCode', checkDataSchema, { email, code });
     },
 
     /** Sets a new password with a reset code; the server revokes every session of the user. */
     async 'auth-forgot'({ email, code, password, confirmPassword }: ForgotParams) {
-      return api.command(
-        '/api/v1/sso/forgot',
-        doneDataSchema,
-        { email, code, password, confirmPassword },
-        { idempotencyKey: newIdempotencyKey() },
-      );
+      return command('/api/v1/sso/forgot', doneDataSchema, { email, code, password, confirmPassword });
     },
   };
 }

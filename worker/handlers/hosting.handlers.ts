@@ -9,26 +9,13 @@
  */
 import { hostingConfigDataSchema } from '../../contract/api/hosting.js';
 import { DEFAULT_LOCALE } from '../../contract/locales.js';
-import type { Outcome } from '../../sync/ports.js';
 import {
   DexieHostingConfigStore,
   type HostingConfigRecord,
   type HostingConfigStore,
-} from '../hosting-config.js';
+} from '../../client-db/caches/hosting-config.js';
+import { readCached, type CachedResult } from './cached-read.js';
 import type { HandlerDeps } from './deps.js';
-
-type Failure = Exclude<Outcome<unknown>, { kind: 'ok' }>;
-
-/**
- * What `hosting-config` came to:
- * - `ok`: the server's answer, now stored;
- * - `cached`: no answer came (offline, timeout, 5xx), the stored one is served instead;
- * - a refusal, or a transport failure with nothing stored.
- */
-export type HostingConfigResult =
-  | { kind: 'ok'; message: string; data: HostingConfigRecord }
-  | { kind: 'cached'; data: HostingConfigRecord; failure: Extract<Failure, { kind: 'transport' }> }
-  | Failure;
 
 export function hostingHandlers(
   { api, session }: Pick<HandlerDeps, 'api' | 'session'>,
@@ -41,28 +28,14 @@ export function hostingHandlers(
      * business time zone, from /api/v1/hosting/hosting-config, stored for offline use with the
      * language they are in. Never throws: a failure to store still returns the answer.
      */
-    async 'hosting-config'(): Promise<HostingConfigResult> {
-      const asked = await session.getSession();
+    async 'hosting-config'(): Promise<CachedResult<HostingConfigRecord>> {
       const locale = (await session.getLocale()) ?? DEFAULT_LOCALE;
-      const outcome = await api.read('/api/v1/hosting/hosting-config', hostingConfigDataSchema);
-      if (outcome.kind === 'ok') {
-        const fetchedAt = now().toISOString();
-        const record: HostingConfigRecord = { ...outcome.data, id: 'current', locale, fetchedAt };
-        // Stored only for the user who asked and is still logged in: a logout while the call was
-        // out deleted the user's database, which a write would create again.
-        const current = await session.getSession();
-        if (asked !== null && current?.userId === asked.userId) {
-          await store.put(asked.userId, outcome.data, locale, fetchedAt).catch(() => {
-            // The tab then shows the answer only while it stays open; nothing else depends on the row.
-          });
-        }
-        return { kind: 'ok', message: outcome.message, data: record };
-      }
-      if (outcome.kind === 'transport' && asked !== null) {
-        const cached = await store.get(asked.userId).catch(() => null);
-        if (cached !== null) return { kind: 'cached', data: cached, failure: outcome };
-      }
-      return outcome;
+      const read = () => api.read('/api/v1/hosting/hosting-config', hostingConfigDataSchema);
+      return readCached(session, now, read, {
+        record: (data, fetchedAt): HostingConfigRecord => ({ ...data, id: 'current', locale, fetchedAt }),
+        keep: (userId, record) => store.put(userId, record),
+        kept: (userId) => store.get(userId),
+      });
     },
   };
 }

@@ -5,26 +5,13 @@
  */
 import { rechargeAddressDataSchema } from '../../contract/api/recharge.js';
 import type { Chain } from '../../contract/constants.js';
-import type { Outcome } from '../../sync/ports.js';
 import {
   DexieDepositAddressStore,
   type DepositAddressRecord,
   type DepositAddressStore,
-} from '../deposit-addresses.js';
+} from '../../client-db/caches/deposit-addresses.js';
+import { readCached, type CachedResult } from './cached-read.js';
 import type { HandlerDeps } from './deps.js';
-
-type Failure = Exclude<Outcome<unknown>, { kind: 'ok' }>;
-
-/**
- * What `recharge-address` came to:
- * - `ok`: the server's answer, now stored;
- * - `cached`: no answer came (offline, timeout, 5xx), the stored address is served instead;
- * - a refusal, or a transport failure with nothing stored.
- */
-export type RechargeAddressResult =
-  | { kind: 'ok'; message: string; data: DepositAddressRecord }
-  | { kind: 'cached'; data: DepositAddressRecord; failure: Extract<Failure, { kind: 'transport' }> }
-  | Failure;
 
 export function rechargeHandlers(
   { api, session }: HandlerDeps,
@@ -43,29 +30,14 @@ export function rechargeHandlers(
     }: {
       accountId: string;
       chain: Chain;
-    }): Promise<RechargeAddressResult> {
-      const asked = await session.getSession();
-      const outcome = await api.read('/api/v1/recharge/address', rechargeAddressDataSchema, {
-        accountId,
-        chain,
+    }): Promise<CachedResult<DepositAddressRecord>> {
+      const read = () =>
+        api.read('/api/v1/recharge/address', rechargeAddressDataSchema, { accountId, chain });
+      return readCached(session, now, read, {
+        record: (data, fetchedAt): DepositAddressRecord => ({ ...data, fetchedAt }),
+        keep: (userId, record) => store.put(userId, record),
+        kept: (userId) => store.get(userId, accountId, chain),
       });
-      if (outcome.kind === 'ok') {
-        const record: DepositAddressRecord = { ...outcome.data, fetchedAt: now().toISOString() };
-        // Stored only for the user who asked and is still logged in: a logout while the call was
-        // out deleted the account's database, which a write would create again.
-        const current = await session.getSession();
-        if (asked !== null && current?.userId === asked.userId) {
-          await store.put(asked.userId, record).catch(() => {
-            // The page then shows the answer only while it stays open; nothing else depends on the row.
-          });
-        }
-        return { kind: 'ok', message: outcome.message, data: record };
-      }
-      if (outcome.kind === 'transport' && asked !== null) {
-        const cached = await store.get(asked.userId, accountId, chain).catch(() => null);
-        if (cached !== null) return { kind: 'cached', data: cached, failure: outcome };
-      }
-      return outcome;
     },
   };
 }

@@ -14,12 +14,11 @@ import {
   type UpdateTradePasswordParams,
 } from '../../contract/api/security.js';
 import { sendCodeDataSchema } from '../../contract/api/sso.js';
-import type { z } from 'zod';
-import type { HandlerDeps } from './deps.js';
+import { commandNow, type HandlerDeps } from './deps.js';
 
-export function securityHandlers({ api, newIdempotencyKey }: HandlerDeps) {
-  const command = <T>(uri: string, schema: z.ZodType<T>, params: Record<string, unknown>) =>
-    api.command(uri, schema, params, { idempotencyKey: newIdempotencyKey() });
+export function securityHandlers(deps: HandlerDeps) {
+  const { api } = deps;
+  const command = commandNow(deps);
 
   return {
     /** A new authenticator key (secret and otpauth URL) to show as a QR code and as text. */

@@ -1,7 +1,7 @@
 /**
  * Sync: pull now (the UI calls it on focus and on "refresh"), the sync status for the "as of"
  * line and the stale badge, and starting the scheduler. Data itself is read by the UI from
- * IndexedDB (`sync/databases.ts`) with useLiveQuery, never through these handlers.
+ * IndexedDB (`client-db/`) with useLiveQuery, never through these handlers.
  */
 import type { SyncEngine } from '../../sync/engine.js';
 

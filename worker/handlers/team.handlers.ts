@@ -13,22 +13,25 @@ import {
   teamMembersDataSchema,
   type TeamMembersData,
 } from '../../contract/api/team.js';
-import type { TeamCacheId } from '../../sync/databases.js';
-import type { Outcome } from '../../sync/ports.js';
-import { DexieTeamCacheStore, type TeamCacheData, type TeamCacheStore } from '../team-cache.js';
+import type { TeamCacheId } from '../../client-db/schema.js';
+import {
+  DexieTeamCacheStore,
+  type TeamCacheData,
+  type TeamCacheStore,
+  type TeamCached,
+} from '../../client-db/caches/team.js';
+import { readCached, type Failure, type TransportFailure } from './cached-read.js';
 import type { HandlerDeps } from './deps.js';
 
-type Failure = Exclude<Outcome<unknown>, { kind: 'ok' }>;
-
 /**
- * What a team read came to:
+ * What a team read came to (`cached-read.ts`), the answer beside the time it came:
  * - `ok`: the server's answer (kept when it is one the tab caches);
  * - `cached`: no answer came (offline, timeout, 5xx), the kept one is served instead;
  * - a refusal, or a transport failure with nothing kept.
  */
 export type TeamResult<T> =
   | { kind: 'ok'; data: T; fetchedAt: string }
-  | { kind: 'cached'; data: T; fetchedAt: string; failure: Extract<Failure, { kind: 'transport' }> }
+  | { kind: 'cached'; data: T; fetchedAt: string; failure: TransportFailure }
   | Failure;
 
 export function teamHandlers(
@@ -43,23 +46,16 @@ export function teamHandlers(
     id: I | null,
     params: Record<string, unknown> = {},
   ): Promise<TeamResult<TeamCacheData<I>>> {
-    const asked = await session.getSession();
-    const outcome = await api.read(uri, schema, params);
-    if (outcome.kind === 'ok') {
-      const fetchedAt = now().toISOString();
-      const current = await session.getSession();
-      if (id !== null && asked !== null && current?.userId === asked.userId) {
-        await store.put(asked.userId, id, outcome.data, fetchedAt).catch(() => {
-          // The tab then shows the answer only while it stays open; nothing else depends on the row.
-        });
-      }
-      return { kind: 'ok', data: outcome.data, fetchedAt };
-    }
-    if (outcome.kind === 'transport' && asked !== null && id !== null) {
-      const cached = await store.get(asked.userId, id).catch(() => null);
-      if (cached !== null) return { kind: 'cached', ...cached, failure: outcome };
-    }
-    return outcome;
+    const result = await readCached(session, now, () => api.read(uri, schema, params), {
+      record: (data, fetchedAt): TeamCached<I> => ({ data, fetchedAt }),
+      keep: async (userId, { data, fetchedAt }) => {
+        if (id !== null) await store.put(userId, id, data, fetchedAt);
+      },
+      kept: async (userId) => (id === null ? null : store.get(userId, id)),
+    });
+    if (result.kind === 'ok') return { kind: 'ok', ...result.data };
+    if (result.kind === 'cached') return { kind: 'cached', ...result.data, failure: result.failure };
+    return result;
   }
 
   return {

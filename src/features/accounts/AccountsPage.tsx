@@ -14,7 +14,12 @@ import type { AccountRecord, Asset } from '../../../contract/api/account.js';
 import { SUB_ACCOUNT_NAME_MAX_LENGTH, SUB_ACCOUNTS_MAX } from '../../../contract/constants.js';
 import { formatMoney } from '../../../contract/money.js';
 import { send } from '../../app/worker-client.js';
-import { useActiveAccount, useSyncedAt, useUserDb, type ActiveAccount } from '../../db/sync-db.js';
+import {
+  useActiveAccount,
+  useSyncedAt,
+  useUserDb,
+  type ActiveAccount,
+} from '../../../client-db/use-sync-db.js';
 import { AsOf } from '../../ui/AsOf.js';
 import { Field } from '../../ui/Field.js';
 import { toast } from '../../ui/toast.js';

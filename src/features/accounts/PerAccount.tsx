@@ -5,7 +5,7 @@
  */
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useActiveAccount, type ActiveAccount } from '../../db/sync-db.js';
+import { useActiveAccount, type ActiveAccount } from '../../../client-db/use-sync-db.js';
 
 export function PerAccount({ children }: { children: (active: ActiveAccount) => ReactNode }) {
   const { t } = useTranslation();

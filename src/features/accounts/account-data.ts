@@ -1,5 +1,5 @@
 /**
- * Live reads of the money screens beside src/db's (the active account, its database): the
+ * Live reads of the money screens beside client-db's (the active account, its database): the
  * user's accounts, one account's balances, the RAB price, how fresh they are, and how an
  * account is named. Import from lazy pages only (it loads the collections' schemas).
  */
@@ -7,8 +7,13 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AccountRecord, BalanceRecord } from '../../../contract/api/account.js';
-import { accountDatabase, publicDatabase, useUserDb, type ActiveAccount } from '../../db/sync-db.js';
-import { oldestSync } from '../../ui/freshness.js';
+import {
+  accountDatabase,
+  publicDatabase,
+  useUserDb,
+  type ActiveAccount,
+} from '../../../client-db/use-sync-db.js';
+import { oldestSync } from '../../../client-db/freshness.js';
 
 /** The user's accounts as synced (unordered): undefined while loading, [] when none. */
 export function useAccounts(): AccountRecord[] | undefined {

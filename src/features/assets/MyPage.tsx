@@ -12,7 +12,7 @@ import { useGo } from '../../app/navigation.js';
 import { useOutcome } from '../../app/outcome.js';
 import { ROUTES } from '../../app/paths.js';
 import { send } from '../../app/worker-client.js';
-import { useSession } from '../../db/use-session.js';
+import { useSession } from '../../../client-db/use-session.js';
 import { AsOf } from '../../ui/AsOf.js';
 import { copyText } from '../../ui/copy.js';
 import { LinkList } from '../../ui/LinkList.js';

@@ -1,6 +1,6 @@
 /** Seconds the code button waits after a send: the server's countdown on success or on a 429. */
 import { BodyCode } from '../../../contract/codes.js';
-import type { Outcome } from '../../../worker/transport.js';
+import type { Outcome } from '../../../sync/ports.js';
 
 export function secondsToWait(outcome: Outcome<{ resendAfter: number }>): number {
   if (outcome.kind === 'ok') return outcome.data.resendAfter;

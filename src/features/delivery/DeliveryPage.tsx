@@ -9,7 +9,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { DeliveryRecord } from '../../../contract/api/delivery.js';
 import { send } from '../../app/worker-client.js';
-import { publicDatabase, useSyncedAt } from '../../db/sync-db.js';
+import { publicDatabase, useSyncedAt } from '../../../client-db/use-sync-db.js';
 import { AsOf } from '../../ui/AsOf.js';
 import { DateTime } from '../../ui/DateTime.js';
 import { DELIVERY_PAGE, directionKey, leverageLabel, profitView } from './delivery-view.js';

@@ -17,7 +17,7 @@ import type {
 import { MIN_VALID_HOSTING_USD } from '../../../contract/constants.js';
 import type { OutboxRecord } from '../../../sync/commands.js';
 import { send } from '../../app/worker-client.js';
-import { accountDatabase, userDatabase, type ActiveAccount } from '../../db/sync-db.js';
+import { accountDatabase, userDatabase, type ActiveAccount } from '../../../client-db/use-sync-db.js';
 import { PerAccount } from '../accounts/PerAccount.js';
 import { AsOf } from '../../ui/AsOf.js';
 import { DateTime, formatTime } from '../../ui/DateTime.js';

@@ -17,7 +17,7 @@ import { REQUEST_DEBOUNCE_MS } from '../../../contract/constants.js';
 import { checkPassword } from '../../../contract/validation.js';
 import { useOutcome } from '../../app/outcome.js';
 import { send } from '../../app/worker-client.js';
-import type { ActiveAccount } from '../../db/sync-db.js';
+import type { ActiveAccount } from '../../../client-db/use-sync-db.js';
 import { PerAccount } from '../accounts/PerAccount.js';
 import { useAccountCommand } from '../outbox/use-account-command.js';
 import { AsOf } from '../../ui/AsOf.js';

@@ -2,7 +2,7 @@
  * Live reads and the command of the exchange page: the exchange's terms now (asked of the server
  * each time, never stored, and asked again as soon as a newer price is pulled), the synced RAB
  * price, the exchange command in the outbox followed to its end, and the account's synced
- * exchanges. Import from lazy pages only (it loads the collections' schemas through src/db).
+ * exchanges. Import from lazy pages only (it loads the collections' schemas through client-db/).
  */
 import { useLiveQuery } from 'dexie-react-hooks';
 import type { PriceRecord } from '../../../contract/api/account.js';
@@ -10,7 +10,7 @@ import type { ExchangeIndexData, ExchangeRecord } from '../../../contract/api/ex
 import type { OutboxRecord } from '../../../sync/commands.js';
 import { useServerRead, type ReadState } from '../../app/use-server-read.js';
 import { send } from '../../app/worker-client.js';
-import { accountDatabase, publicDatabase, type ActiveAccount } from '../../db/sync-db.js';
+import { accountDatabase, publicDatabase, type ActiveAccount } from '../../../client-db/use-sync-db.js';
 
 /** The RAB price as last pulled (the public `prices` record): undefined while loading, null before it was synced. */
 export function useSyncedPrice(): PriceRecord | null | undefined {

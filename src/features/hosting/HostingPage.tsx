@@ -13,7 +13,7 @@ import { useTranslation } from 'react-i18next';
 import type { BalanceRecord } from '../../../contract/api/account.js';
 import { ROUTES } from '../../app/paths.js';
 import { send } from '../../app/worker-client.js';
-import type { ActiveAccount } from '../../db/sync-db.js';
+import type { ActiveAccount } from '../../../client-db/use-sync-db.js';
 import { PerAccount } from '../accounts/PerAccount.js';
 import { AsOf } from '../../ui/AsOf.js';
 import { LinkList } from '../../ui/LinkList.js';

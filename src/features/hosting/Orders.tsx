@@ -14,7 +14,7 @@ import type { HostingCommand } from '../../../sync/commands.js';
 import { useOutcome } from '../../app/outcome.js';
 import { serverNow } from '../../app/server-clock.js';
 import { send } from '../../app/worker-client.js';
-import type { ActiveAccount } from '../../db/sync-db.js';
+import type { ActiveAccount } from '../../../client-db/use-sync-db.js';
 import { AsOf } from '../../ui/AsOf.js';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.js';
 import { DateTime } from '../../ui/DateTime.js';

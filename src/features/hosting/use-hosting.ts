@@ -3,7 +3,7 @@
  * (`hosting-config`, asked for again when the tab opens, the link comes back or the language
  * changes), the account's synced orders, their changes and its income, and the hosting commands
  * in the outbox, followed to their end. Import from lazy pages only (it loads the collections'
- * schemas through src/db).
+ * schemas through client-db/).
  */
 import { Dexie } from 'dexie';
 import { useLiveQuery } from 'dexie-react-hooks';
@@ -11,10 +11,10 @@ import { useEffect, useState } from 'react';
 import type { HostingChangeRecord, HostingOrderRecord } from '../../../contract/api/hosting.js';
 import type { IncomeRecord, IncomeType } from '../../../contract/api/income.js';
 import { isHostingCommand, type HostingCommand } from '../../../sync/commands.js';
-import type { HostingConfigRecord } from '../../../sync/databases.js';
+import type { HostingConfigRecord } from '../../../client-db/schema.js';
 import { useOutcome } from '../../app/outcome.js';
 import { send } from '../../app/worker-client.js';
-import { accountDatabase, userDatabase, type ActiveAccount } from '../../db/sync-db.js';
+import { accountDatabase, userDatabase, type ActiveAccount } from '../../../client-db/use-sync-db.js';
 
 /**
  * Where the products stand: `loading` (asked, no answer yet), `fresh` (the server answered),

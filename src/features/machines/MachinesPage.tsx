@@ -15,7 +15,7 @@ import { checkPassword } from '../../../contract/validation.js';
 import { ROUTES } from '../../app/paths.js';
 import { useOutcome } from '../../app/outcome.js';
 import { send } from '../../app/worker-client.js';
-import { publicDatabase, useSyncedAt, type ActiveAccount } from '../../db/sync-db.js';
+import { publicDatabase, useSyncedAt, type ActiveAccount } from '../../../client-db/use-sync-db.js';
 import { AsOf } from '../../ui/AsOf.js';
 import { PerAccount } from '../accounts/PerAccount.js';
 import { Field } from '../../ui/Field.js';

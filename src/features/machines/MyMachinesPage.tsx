@@ -6,7 +6,7 @@
 import { useTranslation } from 'react-i18next';
 import type { OwnedMachineRecord } from '../../../contract/api/machine.js';
 import { ROUTES } from '../../app/paths.js';
-import type { ActiveAccount } from '../../db/sync-db.js';
+import type { ActiveAccount } from '../../../client-db/use-sync-db.js';
 import { DateTime } from '../../ui/DateTime.js';
 import { PerAccount } from '../accounts/PerAccount.js';
 import { MachineLinks, MiningSummary } from './machine-parts.js';

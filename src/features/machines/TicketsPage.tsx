@@ -7,7 +7,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TicketRecord, TicketStatus } from '../../../contract/api/machine.js';
 import { ROUTES } from '../../app/paths.js';
-import type { ActiveAccount } from '../../db/sync-db.js';
+import type { ActiveAccount } from '../../../client-db/use-sync-db.js';
 import { AsOf } from '../../ui/AsOf.js';
 import { PerAccount } from '../accounts/PerAccount.js';
 import { DateTime } from '../../ui/DateTime.js';

@@ -1,7 +1,7 @@
 /** Parts the mining machine pages share: the account's mining summary and the links between them. */
 import { useTranslation } from 'react-i18next';
 import { ROUTES } from '../../app/paths.js';
-import type { ActiveAccount } from '../../db/sync-db.js';
+import type { ActiveAccount } from '../../../client-db/use-sync-db.js';
 import { AsOf } from '../../ui/AsOf.js';
 import { LinkList } from '../../ui/LinkList.js';
 import { useAccountSyncedAt } from '../accounts/account-data.js';

@@ -3,7 +3,7 @@
  * pages read offline: the machines on offer (the public `machines`), the account's holdings
  * (`owned_machines`), tickets (`tickets`) and mining records (`income` of type mining_machine),
  * and the buy or rent command in the outbox followed to its end. Import from lazy pages only (it
- * loads the collections' schemas through src/db).
+ * loads the collections' schemas through client-db/).
  */
 import { Dexie } from 'dexie';
 import { useLiveQuery } from 'dexie-react-hooks';
@@ -15,7 +15,7 @@ import type {
   TicketStatus,
 } from '../../../contract/api/machine.js';
 import type { OutboxRecord } from '../../../sync/commands.js';
-import { accountDatabase, publicDatabase, type ActiveAccount } from '../../db/sync-db.js';
+import { accountDatabase, publicDatabase, type ActiveAccount } from '../../../client-db/use-sync-db.js';
 import { useAccountCommand } from '../outbox/use-account-command.js';
 
 /** The machines on offer (active), in the operators' order (by id); undefined while loading. */

@@ -3,7 +3,7 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { ROUTES } from '../../app/paths.js';
-import { useUserDb } from '../../db/sync-db.js';
+import { useUserDb } from '../../../client-db/use-sync-db.js';
 import { attentionCount } from './outbox-view.js';
 
 export function OutboxLink() {

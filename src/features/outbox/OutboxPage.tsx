@@ -10,7 +10,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { carriesSecrets, type OutboxRecord } from '../../../sync/commands.js';
 import { send } from '../../app/worker-client.js';
-import { useUserDb } from '../../db/sync-db.js';
+import { useUserDb } from '../../../client-db/use-sync-db.js';
 import { toast } from '../../ui/toast.js';
 import { useRefusalMessage } from './messages.js';
 import { canCancel, canRetry, listedRows, recentlyConfirmed } from './outbox-view.js';

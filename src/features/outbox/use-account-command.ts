@@ -6,7 +6,7 @@
  */
 import { useLiveQuery } from 'dexie-react-hooks';
 import type { OutboxRecord } from '../../../sync/commands.js';
-import { userDatabase, type ActiveAccount } from '../../db/sync-db.js';
+import { userDatabase, type ActiveAccount } from '../../../client-db/use-sync-db.js';
 
 /** The kinds whose params name the account they act on. */
 type AccountKind = {

@@ -12,7 +12,7 @@ import type { Chain } from '../../../contract/constants.js';
 import type { Outcome } from '../../../sync/ports.js';
 import { useOutcome, type FieldErrorSink } from '../../app/outcome.js';
 import { send } from '../../app/worker-client.js';
-import { useSession } from '../../db/use-session.js';
+import { useSession } from '../../../client-db/use-session.js';
 import { DateTime } from '../../ui/DateTime.js';
 import { Field } from '../../ui/Field.js';
 import { toast } from '../../ui/toast.js';

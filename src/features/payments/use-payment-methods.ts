@@ -4,10 +4,10 @@
  */
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useEffect, useState } from 'react';
-import type { PaymentMethodRecord } from '../../../sync/databases.js';
+import type { PaymentMethodRecord } from '../../../client-db/schema.js';
 import { useOutcome } from '../../app/outcome.js';
 import { send } from '../../app/worker-client.js';
-import { userDatabase } from '../../db/sync-db.js';
+import { userDatabase } from '../../../client-db/use-sync-db.js';
 
 /**
  * Where the shown list stands: `loading` (asked, no answer yet), `fresh` (the server answered),

@@ -2,16 +2,16 @@
  * Live reads of the recharge page: the account's deposit address on a chain (stored by the
  * worker's `recharge-address`, asked for again each time the page shows a chain), the depths of
  * every chain stored, and the account's deposits. Import from lazy pages only (it loads the
- * collections' schemas through src/db).
+ * collections' schemas through client-db/).
  */
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useEffect, useState } from 'react';
 import type { DepositRecord } from '../../../contract/api/recharge.js';
 import type { Chain } from '../../../contract/constants.js';
-import type { DepositAddressRecord } from '../../../sync/databases.js';
+import type { DepositAddressRecord } from '../../../client-db/schema.js';
 import { useOutcome } from '../../app/outcome.js';
 import { send, type ResultOf } from '../../app/worker-client.js';
-import { accountDatabase, type ActiveAccount } from '../../db/sync-db.js';
+import { accountDatabase, type ActiveAccount } from '../../../client-db/use-sync-db.js';
 import { DEPOSIT_PULL_MS, type ChainDepths } from './recharge-view.js';
 
 /**

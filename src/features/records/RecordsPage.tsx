@@ -10,7 +10,7 @@ import { useTranslation } from 'react-i18next';
 import type { RecordKind, WalletRecord } from '../../../contract/api/account.js';
 import { AsOf } from '../../ui/AsOf.js';
 import { DateTime } from '../../ui/DateTime.js';
-import { accountDatabase, useActiveAccount, type ActiveAccount } from '../../db/sync-db.js';
+import { accountDatabase, useActiveAccount, type ActiveAccount } from '../../../client-db/use-sync-db.js';
 import { useAccountSyncedAt } from '../accounts/account-data.js';
 import { isRecordKind, kindKey, RECORD_KIND_LIST, RECORDS_PAGE, signedAmount } from './records-view.js';
 

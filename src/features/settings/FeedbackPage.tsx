@@ -10,7 +10,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FeedbackRecord } from '../../../contract/api/content.js';
 import { TEXTAREA_MAX_LENGTH } from '../../../contract/constants.js';
-import { useUserDb, useSyncedAt } from '../../db/sync-db.js';
+import { useUserDb, useSyncedAt } from '../../../client-db/use-sync-db.js';
 import { AsOf } from '../../ui/AsOf.js';
 import { Field } from '../../ui/Field.js';
 import { toast } from '../../ui/toast.js';

@@ -9,7 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { ROUTES } from '../../app/paths.js';
 import { send } from '../../app/worker-client.js';
-import { closeUserDatabases } from '../../db/sync-db.js';
+import { closeUserDatabases } from '../../../client-db/use-sync-db.js';
 import { PageHeader } from '../../app/PageHeader.js';
 import { LanguageSelect } from '../../ui/LanguageSelect.js';
 import { LinkList } from '../../ui/LinkList.js';

@@ -8,7 +8,7 @@
 import { Button } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { ROUTES } from '../../app/paths.js';
-import { useSession } from '../../db/use-session.js';
+import { useSession } from '../../../client-db/use-session.js';
 import { copyText } from '../../ui/copy.js';
 import { toast } from '../../ui/toast.js';
 import { qrCodePng, useQrCode } from '../../ui/use-qr-code.js';

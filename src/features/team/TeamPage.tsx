@@ -11,13 +11,13 @@ import { useTranslation } from 'react-i18next';
 import type { LevelConfigData, TeamMember, TeamMembersData } from '../../../contract/api/team.js';
 import { MIN_VALID_HOSTING_USD } from '../../../contract/constants.js';
 import { ROUTES } from '../../app/paths.js';
-import { useSession } from '../../db/use-session.js';
+import { useSession } from '../../../client-db/use-session.js';
 import { AsOf } from '../../ui/AsOf.js';
 import { formatTime } from '../../ui/DateTime.js';
 import { LinkList } from '../../ui/LinkList.js';
 import { useLink } from '../../ui/OfflineBanner.js';
 import { toast } from '../../ui/toast.js';
-import type { TeamCached } from '../../../worker/team-cache.js';
+import type { TeamCached } from '../../../client-db/caches/team.js';
 import {
   percentOf,
   progressOf,

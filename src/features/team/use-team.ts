@@ -3,17 +3,17 @@
  * myLevel, levelConfig, each generation's first page), asked for again when the tab opens, the link
  * comes back or the language changes; further pages of a generation; the team income lines of the
  * user's main account (the synced `income` collection); and the user's invite code (the synced
- * profile). Import from lazy pages only (it loads the collections' schemas through src/db).
+ * profile). Import from lazy pages only (it loads the collections' schemas through client-db/).
  */
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useEffect, useState } from 'react';
 import type { IncomeRecord } from '../../../contract/api/income.js';
 import type { TeamMember } from '../../../contract/api/team.js';
-import { TEAM_CACHE_IDS, type TeamCacheId } from '../../../sync/databases.js';
-import { parseTeamCache, type TeamCached } from '../../../worker/team-cache.js';
+import { TEAM_CACHE_IDS, type TeamCacheId } from '../../../client-db/schema.js';
+import { parseTeamCache, type TeamCached } from '../../../client-db/caches/team.js';
 import { useOutcome } from '../../app/outcome.js';
 import { send } from '../../app/worker-client.js';
-import { accountDatabase, userDatabase } from '../../db/sync-db.js';
+import { accountDatabase, userDatabase } from '../../../client-db/use-sync-db.js';
 import { TEAM_INCOME_TYPES } from './team-view.js';
 
 /**

@@ -16,7 +16,7 @@ import { checkPassword } from '../../../contract/validation.js';
 import type { EnqueueInput, OutboxRecord } from '../../../sync/commands.js';
 import { useOutcome } from '../../app/outcome.js';
 import { send } from '../../app/worker-client.js';
-import type { ActiveAccount } from '../../db/sync-db.js';
+import type { ActiveAccount } from '../../../client-db/use-sync-db.js';
 import { ratePercent, shownAmount } from '../../ui/amounts.js';
 import { Choice } from '../../ui/Choice.js';
 import { Field } from '../../ui/Field.js';

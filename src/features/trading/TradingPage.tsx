@@ -14,7 +14,7 @@ import type { OtcBookRecord, OtcOrder } from '../../../contract/api/otc.js';
 import { ROUTES } from '../../app/paths.js';
 import { usePullOnOpen } from '../../app/use-pull-on-open.js';
 import { send } from '../../app/worker-client.js';
-import type { ActiveAccount } from '../../db/sync-db.js';
+import type { ActiveAccount } from '../../../client-db/use-sync-db.js';
 import { ratePercent, shownAmount } from '../../ui/amounts.js';
 import { AsOf } from '../../ui/AsOf.js';
 import { Choice } from '../../ui/Choice.js';

@@ -2,14 +2,19 @@
  * Live reads of the Trading tab: the market's terms now (asked of the server each time, never
  * stored), the public book and the account's orders (synced, so they read offline with their
  * age), and the account's OTC commands still in the outbox. Import from lazy pages only (it loads
- * the collections' schemas through src/db).
+ * the collections' schemas through client-db/).
  */
 import { useLiveQuery } from 'dexie-react-hooks';
 import type { OtcBookRecord, OtcInfoData, OtcOrder } from '../../../contract/api/otc.js';
 import { isOtcCommand, type OtcCommand } from '../../../sync/commands.js';
 import { useServerRead, type ServerRead } from '../../app/use-server-read.js';
 import { send } from '../../app/worker-client.js';
-import { accountDatabase, publicDatabase, userDatabase, type ActiveAccount } from '../../db/sync-db.js';
+import {
+  accountDatabase,
+  publicDatabase,
+  userDatabase,
+  type ActiveAccount,
+} from '../../../client-db/use-sync-db.js';
 import type { OtcSide } from './otc-view.js';
 
 /** /api/v1/otc/info for the account, asked again on `reload` and when the link comes back. */

@@ -2,7 +2,7 @@
  * Live reads and the command of the withdrawal pages: the terms of a withdrawal now (asked of the
  * server each time, never stored: a stale window or limit would mislead), the withdrawal command
  * in the outbox followed to its end, and the account's synced withdrawals. Import from lazy
- * pages only (it loads the collections' schemas through src/db).
+ * pages only (it loads the collections' schemas through client-db/).
  */
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useEffect } from 'react';
@@ -11,7 +11,7 @@ import type { OutboxRecord } from '../../../sync/commands.js';
 import { useServerRead, type ReadState } from '../../app/use-server-read.js';
 import { noteServerTime, serverNow } from '../../app/server-clock.js';
 import { send } from '../../app/worker-client.js';
-import { accountDatabase, type ActiveAccount } from '../../db/sync-db.js';
+import { accountDatabase, type ActiveAccount } from '../../../client-db/use-sync-db.js';
 
 export interface TermsView {
   /** The last answer for this account, kept while a new one is asked for; null before the first. */

@@ -1,6 +1,6 @@
 /** Live reads of `coffer-session` for the launch rule, guards and the 401 relaunch. */
 import { useLiveQuery } from 'dexie-react-hooks';
-import { openSessionDb, type SessionRecord } from '../../worker/session-db.js';
+import { openSessionDb, type SessionRecord } from './session-db.js';
 
 const db = openSessionDb();
 
@@ -16,7 +16,7 @@ export async function readStoredSession(): Promise<SessionRecord | null> {
 
 /**
  * The account `userId` selected on this device (`account-select`), or null. Inside a live query
- * (see `useActiveAccount` in `sync-db.ts`) the read is observed, so a new selection re-runs it.
+ * (see `useActiveAccount` in `use-sync-db.ts`) the read is observed, so a new selection re-runs it.
  */
 export async function selectedAccountOf(userId: string): Promise<string | null> {
   return (await db.activeAccounts.get(userId))?.accountId ?? null;

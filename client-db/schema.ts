@@ -1,13 +1,14 @@
 /**
- * The client's own databases (CONTRACT.md "The client's own storage"), declared once from
+ * The synced databases (CONTRACT.md "The client's own storage"), declared once from
  * SYNC_COLLECTIONS: `coffer-public` holds the public collections, `coffer-u{user}` the user's
- * own collections (the accounts among them), the outbox and the lease, and
+ * own collections (the accounts among them), the outbox, the lease and the local caches, and
  * `coffer-u{user}-a{account}` one account's collections (balances, wallet records, deposits) and
  * its local `depositAddresses`. Each database has a `cursors` table, so a collection's records and
- * its cursor always change in one transaction.
+ * its cursor always change in one transaction. Every table and version is declared here and
+ * nowhere else (`coffer-session` is `session-db.ts`).
  *
- * The UI opens its own handles with `openPublicDb()` / `openUserDb(userId)` /
- * `openAccountDb(userId, accountId)` and reads them with `useLiveQuery`; only the worker writes.
+ * Only the worker writes (the engine through sync/dexie-storage.ts, the caches through
+ * `caches/`); the UI reads through `use-sync-db.ts`.
  */
 import { Dexie, type EntityTable, type Table } from 'dexie';
 import type { z } from 'zod';
@@ -15,7 +16,7 @@ import type { PaymentMethod } from '../contract/api/payment.js';
 import type { HostingConfigData } from '../contract/api/hosting.js';
 import type { RechargeAddressData } from '../contract/api/recharge.js';
 import { COLLECTION_NAMES, SYNC_COLLECTIONS, type CollectionName, type SyncScope } from '../contract/sync.js';
-import type { OutboxRecord } from './commands.js';
+import type { OutboxRecord } from '../sync/commands.js';
 
 export const PUBLIC_DB_NAME = 'coffer-public';
 
@@ -45,20 +46,19 @@ export function accountDbName(userId: string, accountId: string): string {
  * 10: `machines` in `coffer-public`, `owned_machines` and `tickets` in the account databases. Only
  * tables were added.
  * 11: `otc_book` in `coffer-public`, `otc_orders` in the account databases. Only tables were added.
- * 12: the local `teamCache` in the user database (the Team tab's answers, issue 13). Only a table
- * was added.
- * 13: `otc_book` records gained `takerFeeRate` (issue 14's Trading tab): the upgrade empties
+ * 12: the local `teamCache` in the user database (the Team tab's answers). Only a table was added.
+ * 13: `otc_book` records gained `takerFeeRate` (the Trading tab's fee): the upgrade empties
  * `otc_book` and forgets its cursor, so the open book is pulled whole again with the field.
  */
 export const SYNC_DB_VERSION = 13;
 
 type ScopeOf<C extends CollectionName> = (typeof SYNC_COLLECTIONS)[C]['scope'];
 /** The collections of one scope, e.g. `CollectionIn<'public'>` = news | notices | quotes. */
-export type CollectionIn<S extends SyncScope> = {
+type CollectionIn<S extends SyncScope> = {
   [C in CollectionName]: ScopeOf<C> extends S ? C : never;
 }[CollectionName];
 /** A collection's record as its schema parses it. */
-export type RecordOf<C extends CollectionName> = z.infer<(typeof SYNC_COLLECTIONS)[C]['record']>;
+type RecordOf<C extends CollectionName> = z.infer<(typeof SYNC_COLLECTIONS)[C]['record']>;
 type CollectionTables<S extends SyncScope> = { [C in CollectionIn<S>]: EntityTable<RecordOf<C>, 'id'> };
 
 /** A collection's sync state: the cursor of the last change applied, and when it was last complete. */
@@ -83,7 +83,7 @@ export interface PauseRecord {
   atMs: number;
 }
 
-export type MetaRecord = LeaseRecord | PauseRecord;
+type MetaRecord = LeaseRecord | PauseRecord;
 
 /**
  * The account's deposit address on one chain as /api/v1/recharge/address last answered it, kept
@@ -118,7 +118,7 @@ export interface HostingConfigRecord extends HostingConfigData {
   fetchedAt: string;
 }
 
-/** What the Team tab keeps (issue 13): teamInfo, myLevel, levelConfig and each generation's first page. */
+/** What the Team tab keeps: teamInfo, myLevel, levelConfig and each generation's first page. */
 export const TEAM_CACHE_IDS = ['info', 'my-level', 'levels', 'members-1', 'members-2'] as const;
 export type TeamCacheId = (typeof TEAM_CACHE_IDS)[number];
 
@@ -127,7 +127,7 @@ export type TeamCacheId = (typeof TEAM_CACHE_IDS)[number];
  * its age. Local: never synced, written by the worker's team handlers only (one row per id,
  * replaced whole), deleted with the user's database. `data` is parsed by its id's schema when read.
  */
-export interface TeamCacheRecord {
+interface TeamCacheRecord {
   id: TeamCacheId;
   data: unknown;
   /** ISO time the server gave this answer. */

@@ -1,12 +1,13 @@
 /**
  * The withdrawal methods page's cached list: the local `paymentMethods` table of `coffer-u{user}`
- * (sync/databases.ts). The worker alone writes it, through `payment-list` (and after each add or
+ * (`schema.ts`). The worker alone writes it, through `payment-list` (and after each add or
  * delete); the UI reads it live, so the page shows the list offline. Rows are parsed on the way
  * out (STYLE rule 5): a row of another shape is left out.
  */
-import { paymentMethodSchema, type PaymentMethod } from '../contract/api/payment.js';
-import { isoTimeSchema } from '../contract/schema.js';
-import { openUserDb, userDbName, type PaymentMethodRecord, type UserDb } from '../sync/databases.js';
+import { paymentMethodSchema } from '../../contract/api/payment.js';
+import { isoTimeSchema } from '../../contract/schema.js';
+import type { PaymentMethodRecord } from '../schema.js';
+import { userDbHandles } from './handles.js';
 
 const paymentMethodRecordSchema = paymentMethodSchema.extend({ fetchedAt: isoTimeSchema });
 
@@ -14,22 +15,12 @@ export interface PaymentMethodStore {
   /** The user's cached methods, newest first; empty when none (or only unreadable rows) are stored. */
   all(userId: string): Promise<PaymentMethodRecord[]>;
   /** Replaces the whole cached list in one transaction. May throw a storage error. */
-  replace(userId: string, items: readonly PaymentMethod[], fetchedAt: string): Promise<void>;
+  replace(userId: string, records: readonly PaymentMethodRecord[]): Promise<void>;
 }
 
 /** Over IndexedDB, one handle on the user's database, replaced once Dexie closed it (logout deletes it). */
 export class DexiePaymentMethodStore implements PaymentMethodStore {
-  private readonly handles = new Map<string, UserDb>();
-
-  private db(userId: string): UserDb {
-    const name = userDbName(userId);
-    let db = this.handles.get(name);
-    if (db === undefined || db.hasBeenClosed()) {
-      db = openUserDb(userId);
-      this.handles.set(name, db);
-    }
-    return db;
-  }
+  private readonly db = userDbHandles();
 
   async all(userId: string): Promise<PaymentMethodRecord[]> {
     const rows = await this.db(userId).paymentMethods.orderBy('createdAt').reverse().toArray();
@@ -39,18 +30,12 @@ export class DexiePaymentMethodStore implements PaymentMethodStore {
     });
   }
 
-  async replace(userId: string, items: readonly PaymentMethod[], fetchedAt: string): Promise<void> {
+  async replace(userId: string, records: readonly PaymentMethodRecord[]): Promise<void> {
     const db = this.db(userId);
     await db.transaction('rw', db.paymentMethods, async () => {
       await db.paymentMethods.clear();
-      await db.paymentMethods.bulkPut(items.map((item) => ({ ...item, fetchedAt })));
+      await db.paymentMethods.bulkPut([...records]);
     });
-  }
-
-  /** Closes every handle this store opened (a later use opens them again). */
-  close(): void {
-    for (const db of this.handles.values()) db.close();
-    this.handles.clear();
   }
 }
 

@@ -6,7 +6,7 @@
  * never from a module the login page imports.
  */
 import { useLiveQuery } from 'dexie-react-hooks';
-import { activeAccountOf } from '../../sync/active-account.js';
+import { activeAccountOf } from './active-account.js';
 import {
   accountDbName,
   openAccountDb,
@@ -15,11 +15,9 @@ import {
   type AccountDb,
   type PublicDb,
   type UserDb,
-} from '../../sync/databases.js';
-import { oldestSync } from '../ui/freshness.js';
+} from './schema.js';
+import { oldestSync } from './freshness.js';
 import { selectedAccountOf, useSession } from './use-session.js';
-
-export type { AccountDb } from '../../sync/databases.js';
 
 /** The account the money screens show, and whose user it belongs to. */
 export interface ActiveAccount {
@@ -91,7 +89,7 @@ export function useUserDb(): UserDb | null {
 
 /**
  * The active account, live: the one selected on this device (`account-select`) while it is among
- * the synced accounts, else the default one, else the main one (`sync/active-account.ts`, the
+ * the synced accounts, else the default one, else the main one (`active-account.ts`, the
  * rule the worker pulls by). Undefined while loading; null when logged out or before the
  * accounts were first synced.
  */
@@ -113,12 +111,6 @@ export function useActiveAccount(): ActiveAccount | null | undefined {
   if (session === undefined || accountId === undefined) return undefined;
   if (userId === null || accountId === null) return null;
   return { userId, accountId };
-}
-
-/** The active account's database (balances, wallet records), or null while loading or when there is none. */
-export function useAccountDb(): AccountDb | null {
-  const active = useActiveAccount();
-  return active ? accountDatabase(active.userId, active.accountId) : null;
 }
 
 /**

@@ -1,8 +1,8 @@
 /**
  * `coffer-session` (CONTRACT.md "The client's own storage"): the token, the active user, the
  * locale, and the account each user selected on this device.
- * Owned by the worker, which alone writes it (through `session.ts`); the UI imports this module
- * only to open its own read handle (`src/db/use-session.ts`) for the launch rule.
+ * The worker alone writes it (worker/session.ts); the UI reads it through `use-session.ts` for the
+ * launch rule. Imports only Dexie: the first page loads it.
  */
 import { Dexie, type EntityTable } from 'dexie';
 
@@ -15,14 +15,14 @@ export interface SessionRecord {
   savedAt: string;
 }
 
-export interface PreferenceRecord {
+interface PreferenceRecord {
   id: 'prefs';
   /** The locale chosen by the user (zh-Hans, en, ...). */
   locale: string;
 }
 
 /** The account a user selected on this device (`account-select`); one row per user. */
-export interface ActiveAccountRecord {
+interface ActiveAccountRecord {
   userId: string;
   accountId: string;
   selectedAt: string;
@@ -34,7 +34,7 @@ export type SessionDb = Dexie & {
   activeAccounts: EntityTable<ActiveAccountRecord, 'userId'>;
 };
 
-export const SESSION_DB_NAME = 'coffer-session';
+const SESSION_DB_NAME = 'coffer-session';
 
 /** Opens the session database (both the worker and the UI open their own handle to it). */
 export function openSessionDb(): SessionDb {

@@ -1,9 +1,9 @@
 /**
- * The Team tab's cached answers: the local `teamCache` table of `coffer-u{user}`
- * (sync/databases.ts), one row per answer (teamInfo, myLevel, levelConfig, each generation's first
- * page). The worker alone writes it, through the team handlers; the UI reads it live, so the tab
- * shows the team offline with the answers' age. Rows are parsed on the way out (STYLE rule 5): a
- * row of another shape counts as absent.
+ * The Team tab's cached answers: the local `teamCache` table of `coffer-u{user}` (`schema.ts`),
+ * one row per answer (teamInfo, myLevel, levelConfig, each generation's first page). The worker
+ * alone writes it, through the team handlers; the UI reads it live, so the tab shows the team
+ * offline with the answers' age. Rows are parsed on the way out (STYLE rule 5): a row of another
+ * shape counts as absent.
  */
 import type { z } from 'zod';
 import {
@@ -11,11 +11,12 @@ import {
   myLevelDataSchema,
   teamInfoDataSchema,
   teamMembersDataSchema,
-} from '../contract/api/team.js';
-import { openUserDb, userDbName, type TeamCacheId, type UserDb } from '../sync/databases.js';
+} from '../../contract/api/team.js';
+import type { TeamCacheId } from '../schema.js';
+import { userDbHandles } from './handles.js';
 
 /** Each cached answer's schema, by its row's id. */
-export const TEAM_CACHE_SCHEMAS = {
+const TEAM_CACHE_SCHEMAS = {
   info: teamInfoDataSchema,
   'my-level': myLevelDataSchema,
   levels: levelConfigDataSchema,
@@ -49,17 +50,7 @@ export interface TeamCacheStore {
 
 /** Over IndexedDB, one handle per user database, replaced once Dexie closed it (logout deletes it). */
 export class DexieTeamCacheStore implements TeamCacheStore {
-  private readonly handles = new Map<string, UserDb>();
-
-  private db(userId: string): UserDb {
-    const name = userDbName(userId);
-    let db = this.handles.get(name);
-    if (db === undefined || db.hasBeenClosed()) {
-      db = openUserDb(userId);
-      this.handles.set(name, db);
-    }
-    return db;
-  }
+  private readonly db = userDbHandles();
 
   async get<I extends TeamCacheId>(userId: string, id: I): Promise<TeamCached<I> | null> {
     return parseTeamCache(id, await this.db(userId).teamCache.get(id));
@@ -67,11 +58,5 @@ export class DexieTeamCacheStore implements TeamCacheStore {
 
   async put(userId: string, id: TeamCacheId, data: unknown, fetchedAt: string): Promise<void> {
     await this.db(userId).teamCache.put({ id, data, fetchedAt });
-  }
-
-  /** Closes every handle this store opened (a later use opens them again). */
-  close(): void {
-    for (const db of this.handles.values()) db.close();
-    this.handles.clear();
   }
 }
