@@ -7,7 +7,7 @@
  * changed meanwhile the server refuses it (409) and the page shows the new price and asks to
  * confirm again. Offline the records and the last pulled price still show, with their age.
  */
-import { TradePasswordField } from '../auth/fields.js';
+import { TradePasswordField } from '../../ui/form-fields.js';
 import { Button } from 'antd-mobile';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -26,8 +26,8 @@ import { Field } from '../../ui/Field.js';
 import { useLink } from '../../ui/OfflineBanner.js';
 import { toast } from '../../ui/toast.js';
 import { useAccountSyncedAt, useBalance } from '../accounts/account-data.js';
-import { useChecks } from '../auth/messages.js';
-import { useForm } from '../auth/use-form.js';
+import { useChecks } from '../../ui/field-messages.js';
+import { useForm } from '../../ui/use-form.js';
 import { useSettled } from '../outbox/command-outcome.js';
 import { useRefusalMessage } from '../outbox/messages.js';
 import {

@@ -5,7 +5,7 @@
  * `hosting-create`, sent only while online and expired after a minute; the form follows it to
  * its answer.
  */
-import { TradePasswordField } from '../auth/fields.js';
+import { TradePasswordField } from '../../ui/form-fields.js';
 import { Button } from 'antd-mobile';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -19,8 +19,8 @@ import type { ActiveAccount } from '../../db/sync-db.js';
 import { AsOf } from '../../ui/AsOf.js';
 import { Field } from '../../ui/Field.js';
 import { toast } from '../../ui/toast.js';
-import { useChecks } from '../auth/messages.js';
-import { useForm } from '../auth/use-form.js';
+import { useChecks } from '../../ui/field-messages.js';
+import { useForm } from '../../ui/use-form.js';
 import { useSettled } from '../outbox/command-outcome.js';
 import { useRefusalMessage } from '../outbox/messages.js';
 import { Figure, useAmountProblemText } from './hosting-parts.js';

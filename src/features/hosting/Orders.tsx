@@ -21,7 +21,7 @@ import { DateTime } from '../../ui/DateTime.js';
 import { Field } from '../../ui/Field.js';
 import { toast } from '../../ui/toast.js';
 import { useAccountSyncedAt } from '../accounts/account-data.js';
-import { useForm } from '../auth/use-form.js';
+import { useForm } from '../../ui/use-form.js';
 import { useSettled } from '../outbox/command-outcome.js';
 import { useRefusalMessage } from '../outbox/messages.js';
 import { Figure, useAmountProblemText } from './hosting-parts.js';

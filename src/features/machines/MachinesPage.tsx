@@ -6,7 +6,7 @@
  * trade password: it is an outbox command sent only while online, expired after a minute, its
  * password blanked once it settles; offline the buttons say why they wait.
  */
-import { TradePasswordField } from '../auth/fields.js';
+import { TradePasswordField } from '../../ui/form-fields.js';
 import { Button } from 'antd-mobile';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -22,8 +22,8 @@ import { Field } from '../../ui/Field.js';
 import { useLink } from '../../ui/OfflineBanner.js';
 import { toast } from '../../ui/toast.js';
 import { useBalance } from '../accounts/account-data.js';
-import { useChecks } from '../auth/messages.js';
-import { useForm } from '../auth/use-form.js';
+import { useChecks } from '../../ui/field-messages.js';
+import { useForm } from '../../ui/use-form.js';
 import { useSettled } from '../outbox/command-outcome.js';
 import { useRefusalMessage } from '../outbox/messages.js';
 import { MachineLinks, MiningSummary } from './machine-parts.js';

@@ -16,7 +16,7 @@ import { useSession } from '../../db/use-session.js';
 import { DateTime } from '../../ui/DateTime.js';
 import { Field } from '../../ui/Field.js';
 import { toast } from '../../ui/toast.js';
-import { useForm } from '../auth/use-form.js';
+import { useForm } from '../../ui/use-form.js';
 import { CHAIN_LIST, isChain, NETWORK_NAMES } from '../recharge/recharge-view.js';
 import { cardDigits, checkAddress, checkBank, inCooldown, methodName, type Problem } from './payment-view.js';
 import { usePaymentMethods } from './use-payment-methods.js';

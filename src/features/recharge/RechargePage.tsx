@@ -12,6 +12,8 @@ import { DEPOSIT_CONFIRMATIONS, type Chain } from '../../../contract/constants.j
 import type { DepositAddressRecord } from '../../../sync/databases.js';
 import type { ActiveAccount } from '../../db/sync-db.js';
 import { PerAccount } from '../accounts/PerAccount.js';
+import { shownAmount } from '../../ui/amounts.js';
+import { shortHash } from '../../ui/chain-text.js';
 import { AsOf } from '../../ui/AsOf.js';
 import { copyText } from '../../ui/copy.js';
 import { DateTime, formatTime } from '../../ui/DateTime.js';
@@ -19,10 +21,8 @@ import { useQrCode } from '../../ui/use-qr-code.js';
 import { useAccountSyncedAt } from '../accounts/account-data.js';
 import {
   CHAIN_LIST,
-  displayAmount,
   isChain,
   NETWORK_NAMES,
-  shortHash,
   statusLabel,
   statusTone,
   DEPOSITS_PAGE,
@@ -171,7 +171,7 @@ function RulesCard({ chain, address }: { chain: Chain; address: DepositAddressRe
           <li>{t('recharge.rules_pending')}</li>
         ) : (
           <>
-            <li>{t('recharge.rule_minimum', { minimum: displayAmount(address.minimum) })}</li>
+            <li>{t('recharge.rule_minimum', { minimum: shownAmount(address.minimum) })}</li>
             <li>{t('recharge.rule_confirmations', { count: address.confirmations })}</li>
             <li>{t('recharge.rule_finality', { count: address.finality })}</li>
           </>
@@ -225,7 +225,7 @@ function DepositLine({ deposit, depths }: { deposit: DepositRecord; depths: Chai
   return (
     <li className="deposit">
       <p className="deposit__amount">
-        {displayAmount(deposit.amount)} <span className="deposit__unit">USDT</span>
+        {shownAmount(deposit.amount)} <span className="deposit__unit">USDT</span>
       </p>
       <p className={`deposit__status deposit__status--${statusTone(deposit.status)}`}>
         {t(label.key, label.values)}

@@ -10,11 +10,11 @@ import { useOutcome } from '../../app/outcome.js';
 import { ROUTES } from '../../app/paths.js';
 import { send } from '../../app/worker-client.js';
 import { toast } from '../../ui/toast.js';
-import { CodeField } from '../auth/CodeField.js';
+import { CodeField } from '../../ui/CodeField.js';
 import { secondsToWait } from '../auth/code-wait.js';
-import { PasswordField, SubmitButton } from '../auth/fields.js';
-import { useChecks } from '../auth/messages.js';
-import { useForm } from '../auth/use-form.js';
+import { PasswordField, SubmitButton } from '../../ui/form-fields.js';
+import { useChecks } from '../../ui/field-messages.js';
+import { useForm } from '../../ui/use-form.js';
 import { useUserInfo } from './use-user-info.js';
 
 function SetTradePassword({ onDone }: { onDone(): void }) {

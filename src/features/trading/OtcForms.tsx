@@ -7,7 +7,7 @@
  * blanked once they settle. A take of an order that changed meanwhile is refused (409) with the
  * order's new state; the page says so and the book is pulled again.
  */
-import { TradePasswordField } from '../auth/fields.js';
+import { TradePasswordField } from '../../ui/form-fields.js';
 import { Button } from 'antd-mobile';
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -22,8 +22,8 @@ import { Choice } from '../../ui/Choice.js';
 import { Field } from '../../ui/Field.js';
 import { Figure } from '../../ui/Figure.js';
 import { toast } from '../../ui/toast.js';
-import { useChecks } from '../auth/messages.js';
-import { useForm } from '../auth/use-form.js';
+import { useChecks } from '../../ui/field-messages.js';
+import { useForm } from '../../ui/use-form.js';
 import { pricedOutcome, useSettled, type PricedOutcome } from '../outbox/command-outcome.js';
 import { useRefusalMessage } from '../outbox/messages.js';
 import { useAccountCommand } from '../outbox/use-account-command.js';

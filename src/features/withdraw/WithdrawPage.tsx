@@ -6,7 +6,7 @@
  * after a minute; the page follows it to its answer. Offline the page says a withdrawal needs a
  * connection and the submit is disabled.
  */
-import { TradePasswordField } from '../auth/fields.js';
+import { TradePasswordField } from '../../ui/form-fields.js';
 import { Button } from 'antd-mobile';
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -30,12 +30,12 @@ import { Field } from '../../ui/Field.js';
 import { useLink } from '../../ui/OfflineBanner.js';
 import { toast } from '../../ui/toast.js';
 import { useAccountName, useAccounts, useAccountSyncedAt, useBalance } from '../accounts/account-data.js';
-import { useChecks } from '../auth/messages.js';
-import { useForm } from '../auth/use-form.js';
+import { useChecks } from '../../ui/field-messages.js';
+import { useForm } from '../../ui/use-form.js';
 import { useRefusalMessage } from '../outbox/messages.js';
 import { methodName } from '../payments/payment-view.js';
 import { usePaymentMethods } from '../payments/use-payment-methods.js';
-import { displayAmount } from '../recharge/recharge-view.js';
+import { shownAmount } from '../../ui/amounts.js';
 import {
   activeLock,
   breakdownOf,
@@ -120,7 +120,7 @@ function Available({ active, terms }: { active: ActiveAccount; terms: WithdrawIn
           {t('withdraw.available')}
         </h2>
         <p className="card__figure">
-          {amount === null ? '…' : displayAmount(amount)} <span className="card__unit">USDT</span>
+          {amount === null ? '…' : shownAmount(amount)} <span className="card__unit">USDT</span>
         </p>
         {account !== undefined && (
           <p className="card__note">{t('withdraw.from_account', { name: nameOf(account) })}</p>
@@ -245,12 +245,12 @@ function TermsCard({ terms }: { terms: WithdrawIndexData }) {
         {rows.map(([label, amount]) => (
           <div key={label}>
             <dt>{label}</dt>
-            <dd>{displayAmount(amount)} USDT</dd>
+            <dd>{shownAmount(amount)} USDT</dd>
           </div>
         ))}
       </dl>
       <p className="muted withdraw-figures__note">
-        {t('withdraw.review_above', { amount: displayAmount(terms.reviewAbove) })}
+        {t('withdraw.review_above', { amount: shownAmount(terms.reviewAbove) })}
       </p>
     </section>
   );
@@ -457,7 +457,7 @@ function WithdrawForm({
           </div>
           <div>
             <dt>{t('withdraw.fee')}</dt>
-            <dd>{displayAmount(terms.fee)} USDT</dd>
+            <dd>{shownAmount(terms.fee)} USDT</dd>
           </div>
           <div>
             <dt>{t('withdraw.total')}</dt>

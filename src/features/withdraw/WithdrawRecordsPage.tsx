@@ -12,7 +12,8 @@ import { AsOf } from '../../ui/AsOf.js';
 import { copyText } from '../../ui/copy.js';
 import { DateTime } from '../../ui/DateTime.js';
 import { useAccountSyncedAt } from '../accounts/account-data.js';
-import { displayAmount, shortHash } from '../recharge/recharge-view.js';
+import { shownAmount } from '../../ui/amounts.js';
+import { shortHash } from '../../ui/chain-text.js';
 import { useWithdrawals } from './use-withdraw.js';
 import {
   destinationOf,
@@ -86,7 +87,7 @@ function WithdrawalLine({ withdrawal }: { withdrawal: WithdrawalRecord }) {
   return (
     <li className="withdrawal">
       <p className="withdrawal__amount">
-        {displayAmount(withdrawal.amount)} <span className="withdrawal__unit">USDT</span>
+        {shownAmount(withdrawal.amount)} <span className="withdrawal__unit">USDT</span>
       </p>
       <p className={`withdrawal__status withdrawal__status--${statusTone(withdrawal.status)}`}>
         {t(statusKey(withdrawal.status))} · {t(stageKey(withdrawal.stage))}
@@ -98,11 +99,11 @@ function WithdrawalLine({ withdrawal }: { withdrawal: WithdrawalRecord }) {
         </div>
         <div>
           <dt>{t('withdraw.fee')}</dt>
-          <dd>{displayAmount(withdrawal.fee)} USDT</dd>
+          <dd>{shownAmount(withdrawal.fee)} USDT</dd>
         </div>
         <div>
           <dt>{t('withdraw.total')}</dt>
-          <dd>{displayAmount(withdrawal.total)} USDT</dd>
+          <dd>{shownAmount(withdrawal.total)} USDT</dd>
         </div>
         {reason !== null && (
           <div className="withdrawal__reason">

@@ -2,8 +2,8 @@
 import { Button } from 'antd-mobile';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { PASSWORD_MAX_LENGTH } from '../../../contract/constants.js';
-import { Field } from '../../ui/Field.js';
+import { PASSWORD_MAX_LENGTH } from '../../contract/constants.js';
+import { Field } from './Field.js';
 
 /** What `form.bind(field)` gives. */
 interface Bound {
