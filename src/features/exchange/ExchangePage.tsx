@@ -15,11 +15,9 @@ import type { BalanceRecord, PriceRecord } from '../../../contract/api/account.j
 import type { ExchangeIndexData, ExchangeRecord } from '../../../contract/api/exchange.js';
 import { REQUEST_DEBOUNCE_MS } from '../../../contract/constants.js';
 import { checkPassword } from '../../../contract/validation.js';
-import { useOutcome } from '../../app/outcome.js';
-import { send } from '../../app/worker-client.js';
 import type { ActiveAccount } from '../../db/sync-db.js';
 import { PerAccount } from '../accounts/PerAccount.js';
-import { useAccountCommand } from '../outbox/use-account-command.js';
+import { useCommandFlow } from '../outbox/use-command-flow.js';
 import { AsOf } from '../../ui/AsOf.js';
 import { DateTime, formatTime } from '../../ui/DateTime.js';
 import { Field } from '../../ui/Field.js';
@@ -28,8 +26,6 @@ import { toast } from '../../ui/toast.js';
 import { useAccountSyncedAt, useBalance } from '../accounts/account-data.js';
 import { useChecks } from '../../ui/field-messages.js';
 import { useForm } from '../../ui/use-form.js';
-import { useSettled } from '../outbox/command-outcome.js';
-import { useRefusalMessage } from '../outbox/messages.js';
 import {
   ASSETS_OF,
   commandOutcome,
@@ -239,8 +235,8 @@ function useQuoteProblem() {
   };
 }
 
-/** What the page tells after a command settled other than as done. */
-type Notice = { kind: 'stale'; version: string; message: string } | { kind: 'text'; text: string } | null;
+/** The price version an exchange was refused at (409) and the server's words, or null. */
+type Stale = { version: string; message: string } | null;
 
 function ExchangeForm({
   active,
@@ -260,32 +256,38 @@ function ExchangeForm({
   onSettled: () => void;
 }) {
   const { t } = useTranslation();
-  const handle = useOutcome();
-  const refusal = useRefusalMessage();
   const check = useChecks();
   const quoteProblem = useQuoteProblem();
   const form = useForm({ amount: '', tradePassword: '' });
-  const [commandId, setCommandId] = useState<string | null>(null);
-  const [notice, setNotice] = useState<Notice>(null);
-  const [enqueuing, setEnqueuing] = useState(false);
+  /** The price the last exchange was refused at (409), until the user acts again. */
+  const [stale, setStale] = useState<Stale>(null);
   /** The trade password of the exchange under way, kept only until it settles (to confirm again after a price change). */
   const password = useRef('');
-  const command = useAccountCommand('exchange-submit', active, commandId);
   const staleReload = useRef<ReturnType<typeof setTimeout>>(undefined);
   useEffect(() => () => clearTimeout(staleReload.current), []);
-  const boundsId = useId();
-  const submitHintId = useId();
-  const { assetIn } = ASSETS_OF[direction];
-  const quote = quoteView(direction, form.values.amount, terms, availableOf(assetIn, terms, balance));
-  const sending =
-    enqueuing || (command != null && (command.state === 'queued' || command.state === 'sending'));
-
-  // The command's answer, once: the page says it, then lets the user go on or confirm again.
-  useSettled(command, commandOutcome, (command, outcome) => {
-    switch (outcome.kind) {
-      case 'done':
-        setNotice(null);
-        password.current = '';
+  const flow = useCommandFlow({
+    kind: 'exchange-submit',
+    active,
+    outcomeOf: commandOutcome,
+    sink: form.sink,
+    texts: {
+      offline: t('exchange.offline'),
+      refused: (message) => t('exchange.refused', { message }),
+      expired: t('exchange.expired'),
+      cancelled: t('exchange.cancelled'),
+    },
+    // Then the page lets the user go on, or confirm again at the new price.
+    onSettled: (command, outcome) => {
+      setStale(null);
+      if (outcome.kind === 'stale') {
+        // The password stays for one confirmation at the new price. The new price comes with a
+        // pull and a fresh read of the terms once the worker's debounce window (which would
+        // hand back the read made just before the refusal) has passed.
+        setStale({ version: command.params.priceVersion, message: outcome.message });
+        clearTimeout(staleReload.current);
+        staleReload.current = setTimeout(onSettled, REQUEST_DEBOUNCE_MS + 100);
+      } else password.current = '';
+      if (outcome.kind === 'done') {
         toast(
           t('exchange.done', {
             amount: command.params.amount,
@@ -293,58 +295,24 @@ function ExchangeForm({
           }),
         );
         form.set('amount')('');
-        break;
-      case 'stale':
-        // The password stays for one confirmation at the new price. The new price comes with a
-        // pull and a fresh read of the terms once the worker's debounce window (which would
-        // hand back the read made just before the refusal) has passed.
-        setNotice({ kind: 'stale', version: command.params.priceVersion, message: outcome.message });
-        void send('sync-pull');
-        clearTimeout(staleReload.current);
-        staleReload.current = setTimeout(onSettled, REQUEST_DEBOUNCE_MS + 100);
-        break;
-      case 'refused':
-        password.current = '';
-        // 300 goes to the trade password page after 1.5 s, 401 to login; the rest is a toast.
-        handle({ kind: 'refused', code: outcome.code, message: outcome.message, data: null });
-        setNotice({ kind: 'text', text: t('exchange.refused', { message: outcome.message }) });
-        break;
-      case 'expired':
-        password.current = '';
-        setNotice({ kind: 'text', text: t('exchange.expired') });
-        break;
-      case 'cancelled':
-        password.current = '';
-        setNotice({ kind: 'text', text: t('exchange.cancelled') });
-        break;
-    }
-    onSettled();
-    // Told here: it need not wait on the pending-changes page for the user too.
-    if (outcome.kind !== 'done' && outcome.kind !== 'cancelled')
-      void send('outbox-dismiss', { id: command.id });
+      }
+      onSettled();
+    },
   });
+  const boundsId = useId();
+  const submitHintId = useId();
+  const { assetIn } = ASSETS_OF[direction];
+  const quote = quoteView(direction, form.values.amount, terms, availableOf(assetIn, terms, balance));
 
   const enqueue = async (amount: string, tradePassword: string, priceVersion: string) => {
-    setNotice(null);
-    setEnqueuing(true);
-    try {
-      const result = await send('outbox-enqueue', {
-        kind: 'exchange-submit',
-        params: { accountId: active.accountId, direction, amount, priceVersion, tradePassword },
-      });
-      if (result.kind === 'refused') {
-        const text = result.reason === 'offline' ? t('exchange.offline') : refusal(result);
-        setNotice({ kind: 'text', text });
-        if (result.reason === 'invalid_input' && form.sink.fields.includes(result.field))
-          form.sink.show(result.field, text);
-        return;
-      }
-      password.current = tradePassword;
-      setCommandId(result.id);
-      form.set('tradePassword')('');
-    } finally {
-      setEnqueuing(false);
-    }
+    setStale(null);
+    const queued = await flow.enqueue({
+      kind: 'exchange-submit',
+      params: { accountId: active.accountId, direction, amount, priceVersion, tradePassword },
+    });
+    if (!queued) return;
+    password.current = tradePassword;
+    form.set('tradePassword')('');
   };
 
   const onSubmit = form.submit(
@@ -363,9 +331,7 @@ function ExchangeForm({
 
   // After a price change: confirm the same amount again at the version now shown.
   const newPrice =
-    notice?.kind === 'stale' && terms !== null && terms.open && terms.priceVersion !== notice.version
-      ? terms
-      : null;
+    stale !== null && terms !== null && terms.open && terms.priceVersion !== stale.version ? terms : null;
   const confirmAgain = () => {
     if (newPrice?.priceVersion == null || quote.kind !== 'ok') return;
     if (password.current === '') {
@@ -412,7 +378,7 @@ function ExchangeForm({
         color="primary"
         block
         size="large"
-        loading={sending}
+        loading={flow.sending}
         disabled={disabledReason !== null || terms === null}
         aria-describedby={disabledReason === null ? undefined : submitHintId}
       >
@@ -423,11 +389,11 @@ function ExchangeForm({
           {disabledReason}
         </p>
       )}
-      <CommandStatus command={command ?? null} sending={sending} />
-      {notice?.kind === 'stale' && (
+      <CommandStatus command={flow.command ?? null} sending={flow.sending} />
+      {stale !== null && (
         <div className="exchange-stale" role="alert">
           {newPrice === null ? (
-            <p>{notice.message}</p>
+            <p>{stale.message}</p>
           ) : (
             <>
               <p>{t('exchange.price_changed', { price: shownAmount(newPrice.price) })}</p>
@@ -439,7 +405,7 @@ function ExchangeForm({
         </div>
       )}
       <p className="exchange-status exchange-status--error" role="alert">
-        {notice?.kind === 'text' && !sending ? notice.text : ''}
+        {flow.sending ? '' : (flow.notice ?? '')}
       </p>
     </form>
   );

@@ -13,16 +13,13 @@ import type { BalanceRecord } from '../../../contract/api/account.js';
 import type { HostingProduct } from '../../../contract/api/hosting.js';
 import { checkPassword } from '../../../contract/validation.js';
 import type { HostingConfigRecord } from '../../../sync/databases.js';
-import { useOutcome } from '../../app/outcome.js';
-import { send } from '../../app/worker-client.js';
 import type { ActiveAccount } from '../../db/sync-db.js';
 import { AsOf } from '../../ui/AsOf.js';
 import { Field } from '../../ui/Field.js';
 import { toast } from '../../ui/toast.js';
 import { useChecks } from '../../ui/field-messages.js';
 import { useForm } from '../../ui/use-form.js';
-import { useSettled } from '../outbox/command-outcome.js';
-import { useRefusalMessage } from '../outbox/messages.js';
+import { useCommandFlow } from '../outbox/use-command-flow.js';
 import { Figure, useAmountProblemText } from './hosting-parts.js';
 import {
   commandOutcome,
@@ -32,7 +29,7 @@ import {
   shownAmount,
   type EarningsPreview,
 } from './hosting-view.js';
-import { useHostingCommand, type ConfigState } from './use-hosting.js';
+import type { ConfigState } from './use-hosting.js';
 /** The products (as radio cards), the amount with its earnings preview, the trade password. */
 export function CreateOrder({
   active,
@@ -48,51 +45,34 @@ export function CreateOrder({
   online: boolean;
 }) {
   const { t } = useTranslation();
-  const handle = useOutcome();
-  const refusal = useRefusalMessage();
   const check = useChecks();
   const problemText = useAmountProblemText();
   const form = useForm({ amount: '', tradePassword: '' });
   const [chosenId, setChosenId] = useState<string | null>(null);
   const [productError, setProductError] = useState<string | undefined>(undefined);
-  const [commandId, setCommandId] = useState<string | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
-  const [enqueuing, setEnqueuing] = useState(false);
-  const command = useHostingCommand(active.userId, commandId);
+  const flow = useCommandFlow({
+    kind: 'hosting-create',
+    active,
+    resume: false,
+    outcomeOf: commandOutcome,
+    sink: form.sink,
+    texts: {
+      offline: t('hosting.create_offline'),
+      refused: (message) => t('hosting.refused', { message }),
+      expired: t('hosting.create_expired'),
+      cancelled: t('hosting.cancelled'),
+    },
+    onSettled: (command, outcome) => {
+      if (outcome.kind !== 'done') return;
+      toast(t('hosting.created', { amount: command.params.amount }));
+      form.set('amount')('');
+    },
+  });
   const submitHintId = useId();
   const products = config?.products ?? [];
   const product = products.find((candidate) => candidate.id === chosenId) ?? products[0] ?? null;
   const preview =
     product === null ? null : earningsPreview(product, form.values.amount, balance?.cash ?? null);
-  const sending =
-    enqueuing || (command != null && (command.state === 'queued' || command.state === 'sending'));
-
-  // The command's answer, once: the tab says it, then lets the user go on.
-  useSettled(command, commandOutcome, (command, outcome) => {
-    switch (outcome.kind) {
-      case 'done':
-        setNotice(null);
-        toast(
-          t('hosting.created', { amount: command.kind === 'hosting-create' ? command.params.amount : '' }),
-        );
-        form.set('amount')('');
-        break;
-      case 'refused':
-        // 300 goes to the trade password page after 1.5 s, 401 to login; the rest is a toast.
-        handle({ kind: 'refused', code: outcome.code, message: outcome.message, data: null });
-        setNotice(t('hosting.refused', { message: outcome.message }));
-        break;
-      case 'expired':
-        setNotice(t('hosting.create_expired'));
-        break;
-      case 'cancelled':
-        setNotice(t('hosting.cancelled'));
-        break;
-    }
-    // Told here: it need not wait on the pending-changes page for the user too.
-    if (outcome.kind === 'refused' || outcome.kind === 'expired')
-      void send('outbox-dismiss', { id: command.id });
-  });
 
   const onSubmit = form.submit(
     ({ tradePassword }) => {
@@ -110,30 +90,16 @@ export function CreateOrder({
     },
     async ({ amount, tradePassword }) => {
       if (product === null) return;
-      setNotice(null);
-      setEnqueuing(true);
-      try {
-        const result = await send('outbox-enqueue', {
-          kind: 'hosting-create',
-          params: {
-            accountId: active.accountId,
-            productId: product.id,
-            amount: amount.trim(),
-            tradePassword,
-          },
-        });
-        if (result.kind === 'refused') {
-          const text = result.reason === 'offline' ? t('hosting.create_offline') : refusal(result);
-          setNotice(text);
-          if (result.reason === 'invalid_input' && form.sink.fields.includes(result.field))
-            form.sink.show(result.field, text);
-          return;
-        }
-        setCommandId(result.id);
-        form.set('tradePassword')('');
-      } finally {
-        setEnqueuing(false);
-      }
+      const queued = await flow.enqueue({
+        kind: 'hosting-create',
+        params: {
+          accountId: active.accountId,
+          productId: product.id,
+          amount: amount.trim(),
+          tradePassword,
+        },
+      });
+      if (queued) form.set('tradePassword')('');
     },
   );
 
@@ -176,7 +142,7 @@ export function CreateOrder({
         color="primary"
         block
         size="large"
-        loading={sending}
+        loading={flow.sending}
         disabled={disabledReason !== null || products.length === 0}
         aria-describedby={disabledReason === null ? undefined : submitHintId}
       >
@@ -188,12 +154,12 @@ export function CreateOrder({
         </p>
       )}
       <p className="hosting-status" role="status">
-        {sending && command?.kind === 'hosting-create'
-          ? t('hosting.creating', { amount: command.params.amount })
+        {flow.sending && flow.command != null
+          ? t('hosting.creating', { amount: flow.command.params.amount })
           : ''}
       </p>
       <p className="hosting-status hosting-status--error" role="alert">
-        {sending ? '' : (notice ?? '')}
+        {flow.sending ? '' : (flow.notice ?? '')}
       </p>
     </form>
   );

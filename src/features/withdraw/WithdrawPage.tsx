@@ -8,7 +8,7 @@
  */
 import { TradePasswordField } from '../../ui/form-fields.js';
 import { Button } from 'antd-mobile';
-import { useEffect, useId, useState } from 'react';
+import { useCallback, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import type { WithdrawIndexData } from '../../../contract/api/withdraw.js';
@@ -16,14 +16,12 @@ import type { PaymentMethodRecord } from '../../../sync/databases.js';
 import { BodyCode } from '../../../contract/codes.js';
 import { checkCode, checkPassword } from '../../../contract/validation.js';
 import { useGo } from '../../app/navigation.js';
-import { useOutcome } from '../../app/outcome.js';
 import { ROUTES } from '../../app/paths.js';
 import { serverNow } from '../../app/server-clock.js';
-import { send } from '../../app/worker-client.js';
 import type { ActiveAccount } from '../../db/sync-db.js';
 import { PerAccount } from '../accounts/PerAccount.js';
-import { commandOutcome, useSettled } from '../outbox/command-outcome.js';
-import { useAccountCommand } from '../outbox/use-account-command.js';
+import { commandOutcome, type CommandOutcome } from '../outbox/command-outcome.js';
+import { useCommandFlow } from '../outbox/use-command-flow.js';
 import { AsOf } from '../../ui/AsOf.js';
 import { DateTime, formatTime } from '../../ui/DateTime.js';
 import { Field } from '../../ui/Field.js';
@@ -32,7 +30,6 @@ import { toast } from '../../ui/toast.js';
 import { useAccountName, useAccounts, useAccountSyncedAt, useBalance } from '../accounts/account-data.js';
 import { useChecks } from '../../ui/field-messages.js';
 import { useForm } from '../../ui/use-form.js';
-import { useRefusalMessage } from '../outbox/messages.js';
 import { methodName } from '../payments/payment-view.js';
 import { usePaymentMethods } from '../payments/use-payment-methods.js';
 import { shownAmount } from '../../ui/amounts.js';
@@ -300,60 +297,46 @@ function WithdrawForm({
 }) {
   const { t } = useTranslation();
   const go = useGo();
-  const handle = useOutcome();
-  const refusal = useRefusalMessage();
   const check = useChecks();
   const amountProblem = useAmountProblemText();
   const form = useForm({ amount: '', tradePassword: '', googleCode: '' });
   const [methodError, setMethodError] = useState<string | undefined>(undefined);
-  const [commandId, setCommandId] = useState<string | null>(null);
-  /** Why the last withdrawal was not made, or null. */
-  const [notice, setNotice] = useState<string | null>(null);
-  const [enqueuing, setEnqueuing] = useState(false);
-  const command = useAccountCommand('withdraw-create', active, commandId);
-  const submitHintId = useId();
-  const sending =
-    enqueuing || (command != null && (command.state === 'queued' || command.state === 'sending'));
-
-  // One still being sent from an earlier visit is followed by its id from now on.
-  useEffect(() => {
-    if (command != null && commandId === null) setCommandId(command.id);
-  }, [command, commandId]);
-
-  // The command's answer, once: the page says it, then moves on or lets the user try again.
-  useSettled(command, commandOutcome, (command, outcome) => {
-    const clearCode = () => form.set('googleCode')('');
-    switch (outcome.kind) {
-      case 'done':
-        setNotice(null);
+  const outcomeOf = useCallback(
+    (command: WithdrawCommand): CommandOutcome | null => {
+      const outcome = commandOutcome(command);
+      return outcome?.kind === 'refused' && command.answer === null
+        ? { kind: 'refused', code: 400, message: t('withdraw.refused_unknown') }
+        : outcome;
+    },
+    [t],
+  );
+  const flow = useCommandFlow({
+    kind: 'withdraw-create',
+    active,
+    outcomeOf,
+    sink: form.sink,
+    texts: {
+      offline: t('withdraw.offline'),
+      refused: (message) => t('withdraw.refused', { message }),
+      expired: t('withdraw.expired'),
+      cancelled: t('withdraw.cancelled'),
+    },
+    // The page moves on, or lets the user try again with a new code.
+    onSettled: (_command, outcome) => {
+      if (outcome.kind === 'done') {
         toast(t('withdraw.done'));
         onSettled();
         go(ROUTES.withdrawRecords);
         return;
-      case 'refused': {
-        const answer = command.answer ?? { code: 400, message: t('withdraw.refused_unknown') };
-        // 300, 4900 and 4901 go to their pages after 1.5 s; 401 to login; the rest is a toast.
-        handle({ kind: 'refused', code: answer.code, message: answer.message, data: null });
-        setNotice(t('withdraw.refused', { message: answer.message }));
-        clearCode();
-        // A wrong or used code is told beside the code field too (after clearing it).
-        if (answer.code === BodyCode.oneTimeCodeRejected) form.sink.show('googleCode', answer.message);
-        break;
       }
-      case 'expired':
-        setNotice(t('withdraw.expired'));
-        clearCode();
-        break;
-      case 'cancelled':
-        setNotice(t('withdraw.cancelled'));
-        clearCode();
-        break;
-    }
-    onSettled();
-    // Told here: it need not wait on the pending-changes page for the user too.
-    if (outcome.kind === 'refused' || outcome.kind === 'expired')
-      void send('outbox-dismiss', { id: command.id });
+      form.set('googleCode')('');
+      // A wrong or used code is told beside the code field too (after clearing it).
+      if (outcome.kind === 'refused' && outcome.code === BodyCode.oneTimeCodeRejected)
+        form.sink.show('googleCode', outcome.message);
+      onSettled();
+    },
   });
+  const submitHintId = useId();
 
   const chosen = methods.find((method) => method.id === methodId) ?? null;
   const usabilityOf = (method: PaymentMethodRecord): Usability =>
@@ -385,30 +368,16 @@ function WithdrawForm({
     async ({ amount, tradePassword, googleCode }) => {
       // Shown beside the picker by the check above.
       if (chosen === null || methodProblem() !== null) return;
-      setNotice(null);
-      setEnqueuing(true);
-      try {
-        const result = await send('outbox-enqueue', {
-          kind: 'withdraw-create',
-          params: {
-            accountId: active.accountId,
-            amount: amount.trim(),
-            methodId: chosen.id,
-            googleCode: googleCode.trim(),
-            tradePassword,
-          },
-        });
-        if (result.kind === 'refused') {
-          const text = result.reason === 'offline' ? t('withdraw.offline') : refusal(result);
-          setNotice(text);
-          if (result.reason === 'invalid_input' && form.sink.fields.includes(result.field))
-            form.sink.show(result.field, text);
-          return;
-        }
-        setCommandId(result.id);
-      } finally {
-        setEnqueuing(false);
-      }
+      await flow.enqueue({
+        kind: 'withdraw-create',
+        params: {
+          accountId: active.accountId,
+          amount: amount.trim(),
+          methodId: chosen.id,
+          googleCode: googleCode.trim(),
+          tradePassword,
+        },
+      });
     },
   );
 
@@ -481,7 +450,7 @@ function WithdrawForm({
         color="primary"
         block
         size="large"
-        loading={sending}
+        loading={flow.sending}
         disabled={disabledReason !== null}
         aria-describedby={disabledReason === null ? undefined : submitHintId}
       >
@@ -492,7 +461,7 @@ function WithdrawForm({
           {disabledReason}
         </p>
       )}
-      <CommandStatus command={command ?? null} sending={sending} notice={notice} />
+      <CommandStatus command={flow.command ?? null} sending={flow.sending} notice={flow.notice} />
     </form>
   );
 }
