@@ -7,7 +7,7 @@
  */
 import { Button } from 'antd-mobile';
 import { useLiveQuery } from 'dexie-react-hooks';
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type {
   AiInfoData,
@@ -30,7 +30,6 @@ import {
   claimDaysOf,
   dayLabel,
   DIVIDENDS_PAGE,
-  isStatus,
   pendingClaims,
   STATUS_LIST,
   statusAt,
@@ -39,6 +38,7 @@ import {
   type PendingClaims,
 } from './dividends-view.js';
 import './dividends.css';
+import { Select } from '../../ui/Select.js';
 
 const COLLECTIONS = ['dividend_releases'] as const;
 type ClaimCommand = Extract<OutboxRecord, { kind: 'dividend-claim' }>;
@@ -218,7 +218,6 @@ function Records({
   onClaim: (id: string | null, amount: string) => Promise<void>;
 }) {
   const { t } = useTranslation();
-  const filterId = useId();
   const [status, setStatus] = useState<DividendReleaseStatus | 'all'>('all');
   const [shown, setShown] = useState(DIVIDENDS_PAGE);
   const matching = (records ?? []).filter((record) => status === 'all' || statusAt(record, now) === status);
@@ -227,28 +226,19 @@ function Records({
       <h2 id="dividends-records" className="section-title">
         {t('dividends.records_title')}
       </h2>
-      <div className="card">
-        <label className="field__label" htmlFor={filterId}>
-          {t('dividends.filter')}
-        </label>
-        <select
-          id={filterId}
-          className="select"
-          value={status}
-          onChange={(event) => {
-            const value = event.target.value;
-            setStatus(isStatus(value) ? value : 'all');
-            setShown(DIVIDENDS_PAGE);
-          }}
-        >
-          <option value="all">{t('dividends.all')}</option>
-          {STATUS_LIST.map((option) => (
-            <option key={option} value={option}>
-              {t(statusKey(option))}
-            </option>
-          ))}
-        </select>
-      </div>
+      <Select
+        className="card"
+        label={t('dividends.filter')}
+        value={status}
+        options={[
+          { value: 'all', label: t('dividends.all') },
+          ...STATUS_LIST.map((option) => ({ value: option, label: t(statusKey(option)) })),
+        ]}
+        onChange={(value) => {
+          setStatus(value);
+          setShown(DIVIDENDS_PAGE);
+        }}
+      />
       {records !== undefined && matching.length === 0 && (
         <p className="card muted">{t(status === 'all' ? 'dividends.empty' : 'dividends.empty_status')}</p>
       )}

@@ -5,14 +5,15 @@
  */
 import { Dexie } from 'dexie';
 import { useLiveQuery } from 'dexie-react-hooks';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { RecordKind, WalletRecord } from '../../../contract/api/account.js';
 import { AsOf } from '../../ui/AsOf.js';
 import { DateTime } from '../../ui/DateTime.js';
 import { accountDatabase, useActiveAccount, type ActiveAccount } from '../../db/sync-db.js';
 import { useAccountSyncedAt } from '../accounts/account-data.js';
-import { isRecordKind, kindKey, RECORD_KIND_LIST, RECORDS_PAGE, signedAmount } from './records-view.js';
+import { kindKey, RECORD_KIND_LIST, RECORDS_PAGE, signedAmount } from './records-view.js';
+import { Select } from '../../ui/Select.js';
 
 const COLLECTIONS = ['records'] as const;
 
@@ -38,7 +39,6 @@ export default function RecordsPage() {
 
 function Records({ active }: { active: ActiveAccount }) {
   const { t } = useTranslation();
-  const filterId = useId();
   const [kind, setKind] = useState<RecordKind | 'all'>('all');
   const [shown, setShown] = useState(RECORDS_PAGE);
   // One more than shown, to know whether there is more; the cursor stops there.
@@ -58,28 +58,19 @@ function Records({ active }: { active: ActiveAccount }) {
 
   return (
     <>
-      <div className="card">
-        <label className="field__label" htmlFor={filterId}>
-          {t('records.filter')}
-        </label>
-        <select
-          id={filterId}
-          className="select"
-          value={kind}
-          onChange={(event) => {
-            const value = event.target.value;
-            setKind(isRecordKind(value) ? value : 'all');
-            setShown(RECORDS_PAGE);
-          }}
-        >
-          <option value="all">{t('records.all')}</option>
-          {RECORD_KIND_LIST.map((option) => (
-            <option key={option} value={option}>
-              {t(kindKey(option))}
-            </option>
-          ))}
-        </select>
-      </div>
+      <Select
+        className="card"
+        label={t('records.filter')}
+        value={kind}
+        options={[
+          { value: 'all', label: t('records.all') },
+          ...RECORD_KIND_LIST.map((option) => ({ value: option, label: t(kindKey(option)) })),
+        ]}
+        onChange={(value) => {
+          setKind(value);
+          setShown(RECORDS_PAGE);
+        }}
+      />
       {records !== undefined && records.length === 0 && (
         <p className="card muted">{t(kind === 'all' ? 'records.empty' : 'records.empty_kind')}</p>
       )}
