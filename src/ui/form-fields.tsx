@@ -1,6 +1,6 @@
-/** The inputs and the submit button every auth form repeats, bound through useForm's `bind`. */
+/** The inputs and the submit button the auth, security and money forms repeat, bound through useForm's `bind`. */
 import { Button } from 'antd-mobile';
-import type { ReactNode } from 'react';
+import { useId, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PASSWORD_MAX_LENGTH } from '../../contract/constants.js';
 import { Field } from './Field.js';
@@ -40,10 +40,42 @@ export function TradePasswordField({ label, ...bound }: Bound & { label: string 
   );
 }
 
-export function SubmitButton({ busy, children }: { busy: boolean; children: ReactNode }) {
+/**
+ * A form's submit button, busy while its work runs. With a `reason` it is disabled and the reason
+ * stands under it, naming why for assistive technology too (aria-describedby).
+ */
+export function SubmitButton({
+  busy,
+  children,
+  disabled = false,
+  reason = null,
+  hintClassName = 'form__hint',
+}: {
+  busy: boolean;
+  children: ReactNode;
+  disabled?: boolean;
+  reason?: string | null;
+  hintClassName?: string;
+}) {
+  const hintId = useId();
   return (
-    <Button type="submit" color="primary" block size="large" loading={busy}>
-      {children}
-    </Button>
+    <>
+      <Button
+        type="submit"
+        color="primary"
+        block
+        size="large"
+        loading={busy}
+        disabled={disabled || reason !== null}
+        aria-describedby={reason === null ? undefined : hintId}
+      >
+        {children}
+      </Button>
+      {reason !== null && (
+        <p id={hintId} className={`muted ${hintClassName}`}>
+          {reason}
+        </p>
+      )}
+    </>
   );
 }

@@ -7,7 +7,7 @@
  * changed meanwhile the server refuses it (409) and the page shows the new price and asks to
  * confirm again. Offline the records and the last pulled price still show, with their age.
  */
-import { TradePasswordField } from '../../ui/form-fields.js';
+import { SubmitButton, TradePasswordField } from '../../ui/form-fields.js';
 import { Button } from 'antd-mobile';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -17,6 +17,7 @@ import { REQUEST_DEBOUNCE_MS } from '../../../contract/constants.js';
 import { checkPassword } from '../../../contract/validation.js';
 import type { ActiveAccount } from '../../db/sync-db.js';
 import { PerAccount } from '../accounts/PerAccount.js';
+import { CommandLines } from '../outbox/CommandLines.js';
 import { useCommandFlow } from '../outbox/use-command-flow.js';
 import { AsOf } from '../../ui/AsOf.js';
 import { DateTime, formatTime } from '../../ui/DateTime.js';
@@ -38,13 +39,7 @@ import {
   type ExchangeDirection,
   type QuoteView,
 } from './exchange-view.js';
-import {
-  useExchanges,
-  useExchangeTerms,
-  usePullOnOpen,
-  useSyncedPrice,
-  type ExchangeCommand,
-} from './use-exchange.js';
+import { useExchanges, useExchangeTerms, usePullOnOpen, useSyncedPrice } from './use-exchange.js';
 import './exchange.css';
 
 const BALANCE_COLLECTIONS = ['balances'] as const;
@@ -300,7 +295,6 @@ function ExchangeForm({
     },
   });
   const boundsId = useId();
-  const submitHintId = useId();
   const { assetIn } = ASSETS_OF[direction];
   const quote = quoteView(direction, form.values.amount, terms, availableOf(assetIn, terms, balance));
 
@@ -373,40 +367,42 @@ function ExchangeForm({
       </p>
       <Quote quote={quote} feeRate={terms?.feeRate ?? null} />
       <TradePasswordField label={t('exchange.trade_password')} {...form.bind('tradePassword')} />
-      <Button
-        type="submit"
-        color="primary"
-        block
-        size="large"
-        loading={flow.sending}
-        disabled={disabledReason !== null || terms === null}
-        aria-describedby={disabledReason === null ? undefined : submitHintId}
+      <SubmitButton
+        busy={flow.sending}
+        disabled={terms === null}
+        reason={disabledReason}
+        hintClassName="exchange-submit-hint"
       >
         {t('exchange.submit')}
-      </Button>
-      {disabledReason !== null && (
-        <p id={submitHintId} className="muted exchange-submit-hint">
-          {disabledReason}
-        </p>
-      )}
-      <CommandStatus command={flow.command ?? null} sending={flow.sending} />
-      {stale !== null && (
-        <div className="exchange-stale" role="alert">
-          {newPrice === null ? (
-            <p>{stale.message}</p>
-          ) : (
-            <>
-              <p>{t('exchange.price_changed', { price: shownAmount(newPrice.price) })}</p>
-              <Button color="primary" onClick={confirmAgain} disabled={!online || quote.kind !== 'ok'}>
-                {t('exchange.confirm_again')}
-              </Button>
-            </>
-          )}
-        </div>
-      )}
-      <p className="exchange-status exchange-status--error" role="alert">
-        {flow.sending ? '' : (flow.notice ?? '')}
-      </p>
+      </SubmitButton>
+      <CommandLines
+        sending={flow.sending}
+        status={
+          flow.command == null
+            ? ''
+            : t('exchange.sending', {
+                amount: flow.command.params.amount,
+                asset: ASSETS_OF[flow.command.params.direction].assetIn,
+              })
+        }
+        notice={flow.notice}
+        className="exchange-status"
+      >
+        {stale !== null && (
+          <div className="exchange-stale" role="alert">
+            {newPrice === null ? (
+              <p>{stale.message}</p>
+            ) : (
+              <>
+                <p>{t('exchange.price_changed', { price: shownAmount(newPrice.price) })}</p>
+                <Button color="primary" onClick={confirmAgain} disabled={!online || quote.kind !== 'ok'}>
+                  {t('exchange.confirm_again')}
+                </Button>
+              </>
+            )}
+          </div>
+        )}
+      </CommandLines>
     </form>
   );
 }
@@ -471,16 +467,6 @@ function Quote({ quote, feeRate }: { quote: QuoteView; feeRate: string | null })
 }
 
 /** The exchange being sent, as a status. */
-function CommandStatus({ command, sending }: { command: ExchangeCommand | null; sending: boolean }) {
-  const { t } = useTranslation();
-  const asset = command === null ? '' : ASSETS_OF[command.params.direction].assetIn;
-  return (
-    <p className="exchange-status" role="status">
-      {sending && command !== null ? t('exchange.sending', { amount: command.params.amount, asset }) : ''}
-    </p>
-  );
-}
-
 function Records({ active }: { active: ActiveAccount }) {
   const { t } = useTranslation();
   const [shown, setShown] = useState(EXCHANGES_PAGE);

@@ -5,8 +5,7 @@
  * `hosting-create`, sent only while online and expired after a minute; the form follows it to
  * its answer.
  */
-import { TradePasswordField } from '../../ui/form-fields.js';
-import { Button } from 'antd-mobile';
+import { SubmitButton, TradePasswordField } from '../../ui/form-fields.js';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { BalanceRecord } from '../../../contract/api/account.js';
@@ -19,6 +18,7 @@ import { Field } from '../../ui/Field.js';
 import { toast } from '../../ui/toast.js';
 import { useChecks } from '../../ui/field-messages.js';
 import { useForm } from '../../ui/use-form.js';
+import { CommandLines } from '../outbox/CommandLines.js';
 import { useCommandFlow } from '../outbox/use-command-flow.js';
 import { Figure, useAmountProblemText } from './hosting-parts.js';
 import {
@@ -68,7 +68,6 @@ export function CreateOrder({
       form.set('amount')('');
     },
   });
-  const submitHintId = useId();
   const products = config?.products ?? [];
   const product = products.find((candidate) => candidate.id === chosenId) ?? products[0] ?? null;
   const preview =
@@ -137,30 +136,20 @@ export function CreateOrder({
       {product !== null && preview !== null && <Preview product={product} preview={preview} />}
       <TradePasswordField label={t('field.tradePassword')} {...form.bind('tradePassword')} />
       <p className="muted form__hint">{t('hosting.create_online_only')}</p>
-      <Button
-        type="submit"
-        color="primary"
-        block
-        size="large"
-        loading={flow.sending}
-        disabled={disabledReason !== null || products.length === 0}
-        aria-describedby={disabledReason === null ? undefined : submitHintId}
+      <SubmitButton
+        busy={flow.sending}
+        disabled={products.length === 0}
+        reason={disabledReason}
+        hintClassName="hosting-hint"
       >
         {t('hosting.create')}
-      </Button>
-      {disabledReason !== null && (
-        <p id={submitHintId} className="muted hosting-hint">
-          {disabledReason}
-        </p>
-      )}
-      <p className="hosting-status" role="status">
-        {flow.sending && flow.command != null
-          ? t('hosting.creating', { amount: flow.command.params.amount })
-          : ''}
-      </p>
-      <p className="hosting-status hosting-status--error" role="alert">
-        {flow.sending ? '' : (flow.notice ?? '')}
-      </p>
+      </SubmitButton>
+      <CommandLines
+        sending={flow.sending}
+        status={flow.command == null ? '' : t('hosting.creating', { amount: flow.command.params.amount })}
+        notice={flow.notice}
+        className="hosting-status"
+      />
     </form>
   );
 }

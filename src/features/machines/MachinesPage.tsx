@@ -22,6 +22,7 @@ import { toast } from '../../ui/toast.js';
 import { useBalance } from '../accounts/account-data.js';
 import { useChecks } from '../../ui/field-messages.js';
 import { useForm } from '../../ui/use-form.js';
+import { CommandLines } from '../outbox/CommandLines.js';
 import { useCommandFlow } from '../outbox/use-command-flow.js';
 import { MachineLinks, MiningSummary } from './machine-parts.js';
 import {
@@ -31,13 +32,7 @@ import {
   type AcquireMode,
   type AcquirePreview,
 } from './machine-view.js';
-import {
-  useAvailableTickets,
-  MACHINE_KINDS,
-  useOfferedMachines,
-  usePullOnOpen,
-  type MachineCommand,
-} from './use-machines.js';
+import { useAvailableTickets, MACHINE_KINDS, useOfferedMachines, usePullOnOpen } from './use-machines.js';
 import './machines.css';
 
 const OFFER_COLLECTIONS = ['machines'] as const;
@@ -297,10 +292,12 @@ function AcquireForm({
           {disabledReason}
         </p>
       )}
-      <CommandStatus command={flow.command ?? null} sending={flow.sending} />
-      <p className="machine-form__status machine-form__status--error" role="alert">
-        {flow.sending ? '' : (flow.notice ?? '')}
-      </p>
+      <CommandLines
+        sending={flow.sending}
+        status={flow.command == null ? '' : t('machine.sending')}
+        notice={flow.notice}
+        className="machine-form__status"
+      />
     </form>
   );
 }
@@ -353,11 +350,3 @@ function Preview({ preview, mode }: { preview: AcquirePreview; mode: AcquireMode
 }
 
 /** The buy or rent being sent, as a status. */
-function CommandStatus({ command, sending }: { command: MachineCommand | null; sending: boolean }) {
-  const { t } = useTranslation();
-  return (
-    <p className="machine-form__status" role="status">
-      {sending && command !== null ? t('machine.sending') : ''}
-    </p>
-  );
-}

@@ -7,7 +7,7 @@
  * blanked once they settle. A take of an order that changed meanwhile is refused (409) with the
  * order's new state; the page says so and the book is pulled again.
  */
-import { TradePasswordField } from '../../ui/form-fields.js';
+import { SubmitButton, TradePasswordField } from '../../ui/form-fields.js';
 import { Button } from 'antd-mobile';
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -24,6 +24,7 @@ import { toast } from '../../ui/toast.js';
 import { useChecks } from '../../ui/field-messages.js';
 import { useForm } from '../../ui/use-form.js';
 import { pricedOutcome, type PricedOutcome } from '../outbox/command-outcome.js';
+import { CommandLines } from '../outbox/CommandLines.js';
 import { useCommandFlow } from '../outbox/use-command-flow.js';
 import {
   isOpen,
@@ -117,7 +118,6 @@ export function ListForm({ active, terms, online, onSettled }: OtcFormProps) {
   const form = useForm({ volume: '', price: '', tradePassword: '' });
   const [side, setSide] = useState<OtcSide>('buy');
   const [splittable, setSplittable] = useState(true);
-  const hintId = useId();
   const view = listingView(side, form.values.volume, form.values.price, terms);
   const problem = problemOf(view);
   const settled = useCallback(
@@ -224,25 +224,15 @@ export function ListForm({ active, terms, online, onSettled }: OtcFormProps) {
         </p>
       )}
       <TradePasswordField label={t('trading.trade_password')} {...form.bind('tradePassword')} />
-      <Button
-        type="submit"
-        color="primary"
-        block
-        size="large"
-        loading={current.sending}
-        disabled={disabledReason !== null || terms === null}
-        aria-describedby={disabledReason === null ? undefined : hintId}
+      <SubmitButton
+        busy={current.sending}
+        disabled={terms === null}
+        reason={disabledReason}
+        hintClassName="otc-hint"
       >
         {t(`trading.submit_${side}`)}
-      </Button>
-      {disabledReason !== null && (
-        <p id={hintId} className="muted otc-hint">
-          {disabledReason}
-        </p>
-      )}
-      <p className="otc-notice" role="alert">
-        {current.sending ? '' : (current.notice ?? '')}
-      </p>
+      </SubmitButton>
+      <CommandLines sending={current.sending} notice={current.notice} className="otc-notice" />
     </form>
   );
 }
@@ -409,9 +399,7 @@ export function TakeForm({
           {t('trading.offline')}
         </p>
       )}
-      <p className="otc-notice" role="alert">
-        {take.sending ? '' : (take.notice ?? '')}
-      </p>
+      <CommandLines sending={take.sending} notice={take.notice} className="otc-notice" />
     </form>
   );
 }

@@ -6,7 +6,7 @@
  * after a minute; the page follows it to its answer. Offline the page says a withdrawal needs a
  * connection and the submit is disabled.
  */
-import { TradePasswordField } from '../../ui/form-fields.js';
+import { SubmitButton, TradePasswordField } from '../../ui/form-fields.js';
 import { Button } from 'antd-mobile';
 import { useCallback, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -21,6 +21,7 @@ import { serverNow } from '../../app/server-clock.js';
 import type { ActiveAccount } from '../../db/sync-db.js';
 import { PerAccount } from '../accounts/PerAccount.js';
 import { commandOutcome, type CommandOutcome } from '../outbox/command-outcome.js';
+import { CommandLines } from '../outbox/CommandLines.js';
 import { useCommandFlow } from '../outbox/use-command-flow.js';
 import { AsOf } from '../../ui/AsOf.js';
 import { DateTime, formatTime } from '../../ui/DateTime.js';
@@ -336,7 +337,6 @@ function WithdrawForm({
       onSettled();
     },
   });
-  const submitHintId = useId();
 
   const chosen = methods.find((method) => method.id === methodId) ?? null;
   const usabilityOf = (method: PaymentMethodRecord): Usability =>
@@ -445,47 +445,16 @@ function WithdrawForm({
         {...form.bind('googleCode')}
       />
       <p className="muted form__hint">{t('withdraw.online_only')}</p>
-      <Button
-        type="submit"
-        color="primary"
-        block
-        size="large"
-        loading={flow.sending}
-        disabled={disabledReason !== null}
-        aria-describedby={disabledReason === null ? undefined : submitHintId}
-      >
+      <SubmitButton busy={flow.sending} reason={disabledReason} hintClassName="withdraw-submit-hint">
         {t('withdraw.submit')}
-      </Button>
-      {disabledReason !== null && (
-        <p id={submitHintId} className="muted withdraw-submit-hint">
-          {disabledReason}
-        </p>
-      )}
-      <CommandStatus command={flow.command ?? null} sending={flow.sending} notice={flow.notice} />
+      </SubmitButton>
+      <CommandLines
+        sending={flow.sending}
+        status={t('withdraw.sending', { amount: flow.command?.params.amount ?? '' })}
+        notice={flow.notice}
+        className="withdraw-status"
+      />
     </form>
-  );
-}
-
-/** The command being sent (a status), or why the last one was not made (an alert). */
-function CommandStatus({
-  command,
-  sending,
-  notice,
-}: {
-  command: WithdrawCommand | null;
-  sending: boolean;
-  notice: string | null;
-}) {
-  const { t } = useTranslation();
-  return (
-    <>
-      <p className="withdraw-status" role="status">
-        {sending ? t('withdraw.sending', { amount: command === null ? '' : command.params.amount }) : ''}
-      </p>
-      <p className="withdraw-status withdraw-status--error" role="alert">
-        {sending ? '' : (notice ?? '')}
-      </p>
-    </>
   );
 }
 
