@@ -26,6 +26,11 @@ export function PasswordField({
   return <Field label={label} type="password" autoComplete={autoComplete} {...bound} />;
 }
 
+/** An amount typed in decimal (up to the contract's 20 characters), as every money form asks it. */
+export function AmountField(props: Bound & { label: string; addon?: ReactNode; readOnly?: boolean }) {
+  return <Field inputMode="decimal" autoComplete="off" maxLength={20} required {...props} />;
+}
+
 /** The trade password a money command carries: masked, never autofilled, as long as the contract allows. */
 export function TradePasswordField({ label, ...bound }: Bound & { label: string }) {
   return (

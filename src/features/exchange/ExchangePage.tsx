@@ -7,7 +7,7 @@
  * changed meanwhile the server refuses it (409) and the page shows the new price and asks to
  * confirm again. Offline the records and the last pulled price still show, with their age.
  */
-import { SubmitButton, TradePasswordField } from '../../ui/form-fields.js';
+import { AmountField, SubmitButton, TradePasswordField } from '../../ui/form-fields.js';
 import { Button } from 'antd-mobile';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -21,7 +21,6 @@ import { CommandLines } from '../outbox/CommandLines.js';
 import { useCommandFlow } from '../outbox/use-command-flow.js';
 import { AsOf } from '../../ui/AsOf.js';
 import { DateTime, formatTime } from '../../ui/DateTime.js';
-import { Field } from '../../ui/Field.js';
 import { useLink } from '../../ui/OfflineBanner.js';
 import { toast } from '../../ui/toast.js';
 import { useAccountSyncedAt, useBalance } from '../accounts/account-data.js';
@@ -346,14 +345,7 @@ function ExchangeForm({
       <h2 id="exchange-form" className="card__title">
         {t('exchange.form_title')}
       </h2>
-      <Field
-        label={t('exchange.amount', { asset: assetIn })}
-        {...form.bind('amount')}
-        inputMode="decimal"
-        autoComplete="off"
-        maxLength={20}
-        required
-      />
+      <AmountField label={t('exchange.amount', { asset: assetIn })} {...form.bind('amount')} />
       <p id={boundsId} className="muted exchange-bounds">
         {terms === null
           ? loading

@@ -5,7 +5,7 @@
  * `hosting-create`, sent only while online and expired after a minute; the form follows it to
  * its answer.
  */
-import { SubmitButton, TradePasswordField } from '../../ui/form-fields.js';
+import { AmountField, SubmitButton, TradePasswordField } from '../../ui/form-fields.js';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { BalanceRecord } from '../../../contract/api/account.js';
@@ -14,7 +14,6 @@ import { checkPassword } from '../../../contract/validation.js';
 import type { HostingConfigRecord } from '../../../sync/databases.js';
 import type { ActiveAccount } from '../../db/sync-db.js';
 import { AsOf } from '../../ui/AsOf.js';
-import { Field } from '../../ui/Field.js';
 import { toast } from '../../ui/toast.js';
 import { useChecks } from '../../ui/field-messages.js';
 import { useForm } from '../../ui/use-form.js';
@@ -125,14 +124,7 @@ export function CreateOrder({
           }}
         />
       )}
-      <Field
-        label={t('hosting.amount')}
-        {...form.bind('amount')}
-        inputMode="decimal"
-        autoComplete="off"
-        maxLength={20}
-        required
-      />
+      <AmountField label={t('hosting.amount')} {...form.bind('amount')} />
       {product !== null && preview !== null && <Preview product={product} preview={preview} />}
       <TradePasswordField label={t('field.tradePassword')} {...form.bind('tradePassword')} />
       <p className="muted form__hint">{t('hosting.create_online_only')}</p>

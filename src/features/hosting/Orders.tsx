@@ -17,7 +17,7 @@ import type { ActiveAccount } from '../../db/sync-db.js';
 import { AsOf } from '../../ui/AsOf.js';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.js';
 import { DateTime } from '../../ui/DateTime.js';
-import { Field } from '../../ui/Field.js';
+import { AmountField } from '../../ui/form-fields.js';
 import { toast } from '../../ui/toast.js';
 import { useAccountSyncedAt } from '../accounts/account-data.js';
 import { useForm } from '../../ui/use-form.js';
@@ -387,13 +387,9 @@ function ChangePanel({
           noValidate
           aria-label={t(`hosting.${kind}_named`, { name })}
         >
-          <Field
+          <AmountField
             label={t(kind === 'add' ? 'hosting.add_amount' : 'hosting.sub_amount')}
             {...form.bind('amount')}
-            inputMode="decimal"
-            autoComplete="off"
-            maxLength={20}
-            required
           />
           <ChangeFigures preview={preview} />
           <div className="row__actions">

@@ -7,7 +7,7 @@
  * blanked once they settle. A take of an order that changed meanwhile is refused (409) with the
  * order's new state; the page says so and the book is pulled again.
  */
-import { SubmitButton, TradePasswordField } from '../../ui/form-fields.js';
+import { AmountField, SubmitButton, TradePasswordField } from '../../ui/form-fields.js';
 import { Button } from 'antd-mobile';
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -18,7 +18,6 @@ import type { FieldErrorSink } from '../../app/outcome.js';
 import type { ActiveAccount } from '../../db/sync-db.js';
 import { ratePercent, shownAmount } from '../../ui/amounts.js';
 import { Choice } from '../../ui/Choice.js';
-import { Field } from '../../ui/Field.js';
 import { Figure } from '../../ui/Figure.js';
 import { toast } from '../../ui/toast.js';
 import { useChecks } from '../../ui/field-messages.js';
@@ -178,21 +177,10 @@ export function ListForm({ active, terms, online, onSettled }: OtcFormProps) {
         value={side}
         onChange={setSide}
       />
-      <Field
-        label={t('trading.volume')}
-        {...form.bind('volume')}
-        inputMode="decimal"
-        autoComplete="off"
-        maxLength={20}
-        required
-      />
-      <Field
+      <AmountField label={t('trading.volume')} {...form.bind('volume')} />
+      <AmountField
         label={t('trading.price')}
         {...form.bind('price')}
-        inputMode="decimal"
-        autoComplete="off"
-        maxLength={20}
-        required
         addon={
           terms !== null && isOpen(terms) ? (
             <Button size="small" onClick={() => form.set('price')(shownAmount(terms.guidePrice))}>
@@ -357,15 +345,7 @@ export function TakeForm({
           ? t('trading.take_parts', { remaining: shownAmount(order.remaining) })
           : t('trading.take_whole', { remaining: shownAmount(order.remaining) })}
       </p>
-      <Field
-        label={t('trading.volume')}
-        {...form.bind('volume')}
-        inputMode="decimal"
-        autoComplete="off"
-        maxLength={20}
-        readOnly={!order.splittable}
-        required
-      />
+      <AmountField label={t('trading.volume')} {...form.bind('volume')} readOnly={!order.splittable} />
       {view.kind === 'ok' ? (
         <dl className="figure-list otc-figures" aria-label={t('trading.figures_title')}>
           <Figure label={t('trading.you_pay')} value={`${view.pay} ${view.payAsset}`} />
