@@ -33,6 +33,7 @@ import { useChecks } from '../../ui/field-messages.js';
 import { useForm } from '../../ui/use-form.js';
 import { methodName } from '../payments/payment-view.js';
 import { usePaymentMethods } from '../payments/use-payment-methods.js';
+import { useAmountFormText } from '../../ui/amount-problem.js';
 import { shownAmount } from '../../ui/amounts.js';
 import {
   activeLock,
@@ -257,16 +258,9 @@ function TermsCard({ terms }: { terms: WithdrawIndexData }) {
 /** An amount problem in the user's language. */
 function useAmountProblemText() {
   const { t } = useTranslation();
+  const formText = useAmountFormText('withdraw');
   return (problem: AmountProblem): string => {
     switch (problem.key) {
-      case 'required':
-        return t('server.field_required', { field: t('field.amount') });
-      case 'not_number':
-        return t('withdraw.amount_not_number');
-      case 'not_positive':
-        return t('withdraw.amount_not_positive');
-      case 'decimals':
-        return t('withdraw.amount_decimals');
       case 'below_minimum':
         return t('withdraw.amount_below_minimum', { amount: problem.amount });
       case 'above_available':
@@ -275,6 +269,8 @@ function useAmountProblemText() {
         return t('withdraw.amount_above_daily', { amount: problem.amount });
       case 'above_maximum':
         return t('withdraw.amount_above_maximum', { amount: problem.amount });
+      default:
+        return formText(problem);
     }
   };
 }
