@@ -6,7 +6,7 @@ import { PASSWORD_MAX_LENGTH } from '../../contract/constants.js';
 import { Field } from './Field.js';
 
 /** What `form.bind(field)` gives. */
-interface Bound {
+export interface Bound {
   value: string;
   onChange(value: string): void;
   error: string | undefined;
