@@ -18,7 +18,7 @@ import { checkPassword } from '../../../contract/validation.js';
 import type { ActiveAccount } from '../../db/sync-db.js';
 import { PerAccount } from '../accounts/PerAccount.js';
 import { CommandLines } from '../outbox/CommandLines.js';
-import { useCommandFlow } from '../outbox/use-command-flow.js';
+import { useCommandFlow, useFlowTexts } from '../outbox/use-command-flow.js';
 import { AsOf } from '../../ui/AsOf.js';
 import { DateTime, formatTime } from '../../ui/DateTime.js';
 import { useLink } from '../../ui/OfflineBanner.js';
@@ -259,17 +259,13 @@ function ExchangeForm({
   const password = useRef('');
   const staleReload = useRef<ReturnType<typeof setTimeout>>(undefined);
   useEffect(() => () => clearTimeout(staleReload.current), []);
+  const texts = useFlowTexts('exchange');
   const flow = useCommandFlow({
     kind: 'exchange-submit',
     active,
     outcomeOf: commandOutcome,
     sink: form.sink,
-    texts: {
-      offline: t('exchange.offline'),
-      refused: (message) => t('exchange.refused', { message }),
-      expired: t('exchange.expired'),
-      cancelled: t('exchange.cancelled'),
-    },
+    texts,
     // Then the page lets the user go on, or confirm again at the new price.
     onSettled: (command, outcome) => {
       setStale(null);

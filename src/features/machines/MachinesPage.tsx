@@ -23,7 +23,7 @@ import { useBalance } from '../accounts/account-data.js';
 import { useChecks } from '../../ui/field-messages.js';
 import { useForm } from '../../ui/use-form.js';
 import { CommandLines } from '../outbox/CommandLines.js';
-import { useCommandFlow } from '../outbox/use-command-flow.js';
+import { useCommandFlow, useFlowTexts } from '../outbox/use-command-flow.js';
 import { MachineLinks, MiningSummary } from './machine-parts.js';
 import {
   acquirePreview,
@@ -161,18 +161,14 @@ function AcquireForm({
   const ticketsAvailable = useAvailableTickets(active);
   const form = useForm({ quantity: '1', days: String(Math.min(machine.days, 7)), tradePassword: '' });
   const [payWith, setPayWith] = useState<PayWith>('usdt');
+  const texts = useFlowTexts('machine');
   const flow = useCommandFlow({
     kind: MACHINE_KINDS,
     active,
     match: { machineId: machine.id },
     outcomeOf: commandOutcome,
     sink: form.sink,
-    texts: {
-      offline: t('machine.offline'),
-      refused: (message) => t('machine.refused', { message }),
-      expired: t('machine.expired'),
-      cancelled: t('machine.cancelled'),
-    },
+    texts,
     onSettled: (command, outcome) => {
       if (outcome.kind === 'done')
         toast(

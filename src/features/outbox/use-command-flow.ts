@@ -7,6 +7,7 @@
  * refused, expired or stale command is dismissed from the outbox, since the form told it.
  */
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { EnqueueInput, OutboxRecord } from '../../../sync/commands.js';
 import { useOutcome, type FieldErrorSink } from '../../app/outcome.js';
 import { send } from '../../app/worker-client.js';
@@ -24,6 +25,20 @@ export interface FlowTexts {
   cancelled: string;
   /** A 409 at a price the user saw (the book is pulled again); no notice without it. */
   stale?: (message: string) => string;
+}
+
+/** The namespaces that name the four ends `offline`, `refused`, `expired` and `cancelled`. */
+type FlowNamespace = 'exchange' | 'machine' | 'trading' | 'withdraw';
+
+/** A form's words for the ends other than done, from its namespace's four keys. */
+export function useFlowTexts(namespace: FlowNamespace): FlowTexts {
+  const { t } = useTranslation();
+  return {
+    offline: t(`${namespace}.offline`),
+    refused: (message) => t(`${namespace}.refused`, { message }),
+    expired: t(`${namespace}.expired`),
+    cancelled: t(`${namespace}.cancelled`),
+  };
 }
 
 export interface CommandFlowOptions<K extends AccountKind, O extends PricedOutcome> {

@@ -24,7 +24,7 @@ import { useChecks } from '../../ui/field-messages.js';
 import { useForm } from '../../ui/use-form.js';
 import { pricedOutcome, type PricedOutcome } from '../outbox/command-outcome.js';
 import { CommandLines } from '../outbox/CommandLines.js';
-import { useCommandFlow } from '../outbox/use-command-flow.js';
+import { useCommandFlow, useFlowTexts } from '../outbox/use-command-flow.js';
 import {
   isOpen,
   listingView,
@@ -48,18 +48,13 @@ function useOtcCommand(
   onSettled: (command: Command, outcome: PricedOutcome) => void,
 ) {
   const { t } = useTranslation();
+  const texts = useFlowTexts('trading');
   const flow = useCommandFlow<OtcKind, PricedOutcome>({
     kind,
     active,
     outcomeOf: pricedOutcome,
     sink,
-    texts: {
-      offline: t('trading.offline'),
-      refused: (message) => t('trading.refused', { message }),
-      expired: t('trading.expired'),
-      cancelled: t('trading.cancelled'),
-      stale: (message) => t('trading.changed', { message }),
-    },
+    texts: { ...texts, stale: (message) => t('trading.changed', { message }) },
     onSettled,
   });
   // The form passes its own kind's params (checked again at the worker's edge).

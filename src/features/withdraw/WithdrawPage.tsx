@@ -22,7 +22,7 @@ import type { ActiveAccount } from '../../db/sync-db.js';
 import { PerAccount } from '../accounts/PerAccount.js';
 import { commandOutcome, type CommandOutcome } from '../outbox/command-outcome.js';
 import { CommandLines } from '../outbox/CommandLines.js';
-import { useCommandFlow } from '../outbox/use-command-flow.js';
+import { useCommandFlow, useFlowTexts } from '../outbox/use-command-flow.js';
 import { AsOf } from '../../ui/AsOf.js';
 import { DateTime, formatTime } from '../../ui/DateTime.js';
 import { Field } from '../../ui/Field.js';
@@ -307,17 +307,13 @@ function WithdrawForm({
     },
     [t],
   );
+  const texts = useFlowTexts('withdraw');
   const flow = useCommandFlow({
     kind: 'withdraw-create',
     active,
     outcomeOf,
     sink: form.sink,
-    texts: {
-      offline: t('withdraw.offline'),
-      refused: (message) => t('withdraw.refused', { message }),
-      expired: t('withdraw.expired'),
-      cancelled: t('withdraw.cancelled'),
-    },
+    texts,
     // The page moves on, or lets the user try again with a new code.
     onSettled: (_command, outcome) => {
       if (outcome.kind === 'done') {
