@@ -18,7 +18,7 @@ import { MIN_VALID_HOSTING_USD } from '../../../contract/constants.js';
 import type { OutboxRecord } from '../../../sync/commands.js';
 import { send } from '../../app/worker-client.js';
 import { accountDatabase, userDatabase, type ActiveAccount } from '../../db/sync-db.js';
-import { PerAccount } from '../accounts/PerAccount.js';
+import { perAccountPage } from '../accounts/PerAccount.js';
 import { AsOf } from '../../ui/AsOf.js';
 import { DateTime, formatTime } from '../../ui/DateTime.js';
 import { useLink } from '../../ui/OfflineBanner.js';
@@ -43,10 +43,7 @@ import { Select } from '../../ui/Select.js';
 const COLLECTIONS = ['dividend_releases'] as const;
 type ClaimCommand = Extract<OutboxRecord, { kind: 'dividend-claim' }>;
 
-export default function DividendsPage() {
-  // Another account starts the page again.
-  return <PerAccount>{(active) => <Dividends active={active} />}</PerAccount>;
-}
+export default perAccountPage(Dividends);
 
 /** The time now, again every 30 s, so a record passing its expiry shows it without new data. */
 function useNow(): number {

@@ -16,7 +16,7 @@ import type { ExchangeIndexData, ExchangeRecord } from '../../../contract/api/ex
 import { REQUEST_DEBOUNCE_MS } from '../../../contract/constants.js';
 import { checkPassword } from '../../../contract/validation.js';
 import type { ActiveAccount } from '../../db/sync-db.js';
-import { PerAccount } from '../accounts/PerAccount.js';
+import { perAccountPage } from '../accounts/PerAccount.js';
 import { CommandLines } from '../outbox/CommandLines.js';
 import { useCommandFlow, useFlowTexts } from '../outbox/use-command-flow.js';
 import { AsOf } from '../../ui/AsOf.js';
@@ -45,10 +45,7 @@ const BALANCE_COLLECTIONS = ['balances'] as const;
 const RECORD_COLLECTIONS = ['exchanges'] as const;
 const PRICE_COLLECTIONS = ['prices'] as const;
 
-export default function ExchangePage() {
-  // Another account starts the page again.
-  return <PerAccount>{(active) => <Exchange active={active} />}</PerAccount>;
-}
+export default perAccountPage(Exchange);
 
 function Exchange({ active }: { active: ActiveAccount }) {
   const { t } = useTranslation();

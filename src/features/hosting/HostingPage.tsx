@@ -13,7 +13,7 @@ import type { BalanceRecord } from '../../../contract/api/account.js';
 import { ROUTES } from '../../app/paths.js';
 import { send } from '../../app/worker-client.js';
 import type { ActiveAccount } from '../../db/sync-db.js';
-import { PerAccount } from '../accounts/PerAccount.js';
+import { perAccountPage } from '../accounts/PerAccount.js';
 import { AsOf } from '../../ui/AsOf.js';
 import { LinkList } from '../../ui/LinkList.js';
 import { useLink } from '../../ui/OfflineBanner.js';
@@ -32,10 +32,7 @@ const RECORD_ENTRIES = [
   ['delivery.title', ROUTES.delivery],
 ] as const;
 
-export default function HostingPage() {
-  // Another account starts the tab again.
-  return <PerAccount>{(active) => <Hosting active={active} />}</PerAccount>;
-}
+export default perAccountPage(Hosting);
 
 function Hosting({ active }: { active: ActiveAccount }) {
   const { t, i18n } = useTranslation();

@@ -15,7 +15,7 @@ import { checkPassword } from '../../../contract/validation.js';
 import { ROUTES } from '../../app/paths.js';
 import { publicDatabase, useSyncedAt, type ActiveAccount } from '../../db/sync-db.js';
 import { AsOf } from '../../ui/AsOf.js';
-import { PerAccount } from '../accounts/PerAccount.js';
+import { perAccountPage } from '../accounts/PerAccount.js';
 import { Field } from '../../ui/Field.js';
 import { useLink } from '../../ui/OfflineBanner.js';
 import { toast } from '../../ui/toast.js';
@@ -37,10 +37,7 @@ import './machines.css';
 
 const OFFER_COLLECTIONS = ['machines'] as const;
 
-export default function MachinesPage() {
-  // Another account starts the page again.
-  return <PerAccount>{(active) => <Machines active={active} />}</PerAccount>;
-}
+export default perAccountPage(Machines);
 
 function Machines({ active }: { active: ActiveAccount }) {
   const { t } = useTranslation();

@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { ROUTES } from '../../app/paths.js';
 import type { ActiveAccount } from '../../db/sync-db.js';
 import { AsOf } from '../../ui/AsOf.js';
-import { PerAccount } from '../accounts/PerAccount.js';
+import { perAccountPage } from '../accounts/PerAccount.js';
 import { useAccountSyncedAt } from '../accounts/account-data.js';
 import { MachineLinks } from './machine-parts.js';
 import { holdingsSummary, MACHINE_PAGE, miningLines, type MiningLine } from './machine-view.js';
@@ -17,10 +17,7 @@ import './machines.css';
 
 const COLLECTIONS = ['income', 'owned_machines'] as const;
 
-export default function MiningRecordsPage() {
-  // Another account starts the page again.
-  return <PerAccount>{(active) => <MiningRecords active={active} />}</PerAccount>;
-}
+export default perAccountPage(MiningRecords);
 
 function MiningRecords({ active }: { active: ActiveAccount }) {
   const { t, i18n } = useTranslation();

@@ -9,7 +9,7 @@ import type { TicketRecord, TicketStatus } from '../../../contract/api/machine.j
 import { ROUTES } from '../../app/paths.js';
 import type { ActiveAccount } from '../../db/sync-db.js';
 import { AsOf } from '../../ui/AsOf.js';
-import { PerAccount } from '../accounts/PerAccount.js';
+import { perAccountPage } from '../accounts/PerAccount.js';
 import { DateTime } from '../../ui/DateTime.js';
 import { useAccountSyncedAt } from '../accounts/account-data.js';
 import { MachineLinks } from './machine-parts.js';
@@ -21,10 +21,7 @@ const COLLECTIONS = ['tickets'] as const;
 const FILTERS = ['all', 'available', 'used'] as const;
 type Filter = (typeof FILTERS)[number];
 
-export default function TicketsPage() {
-  // Another account starts the page again.
-  return <PerAccount>{(active) => <Tickets active={active} />}</PerAccount>;
-}
+export default perAccountPage(Tickets);
 
 function Tickets({ active }: { active: ActiveAccount }) {
   const { t } = useTranslation();

@@ -11,7 +11,7 @@ import type { DepositRecord } from '../../../contract/api/recharge.js';
 import { DEPOSIT_CONFIRMATIONS, type Chain } from '../../../contract/constants.js';
 import type { DepositAddressRecord } from '../../../sync/databases.js';
 import type { ActiveAccount } from '../../db/sync-db.js';
-import { PerAccount } from '../accounts/PerAccount.js';
+import { perAccountPage } from '../accounts/PerAccount.js';
 import { shownAmount } from '../../ui/amounts.js';
 import { shortHash } from '../../ui/chain-text.js';
 import { AsOf } from '../../ui/AsOf.js';
@@ -40,10 +40,7 @@ import './recharge.css';
 
 const DEPOSIT_COLLECTIONS = ['deposits'] as const;
 
-export default function RechargePage() {
-  // Another account starts the page again, on its first chain.
-  return <PerAccount>{(active) => <Recharge active={active} />}</PerAccount>;
-}
+export default perAccountPage(Recharge);
 
 function Recharge({ active }: { active: ActiveAccount }) {
   const [chain, setChain] = useState<Chain>(CHAIN_LIST[0] ?? 'BEP20');

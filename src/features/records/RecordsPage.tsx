@@ -10,32 +10,23 @@ import { useTranslation } from 'react-i18next';
 import type { RecordKind, WalletRecord } from '../../../contract/api/account.js';
 import { AsOf } from '../../ui/AsOf.js';
 import { DateTime } from '../../ui/DateTime.js';
-import { accountDatabase, useActiveAccount, type ActiveAccount } from '../../db/sync-db.js';
+import { accountDatabase, type ActiveAccount } from '../../db/sync-db.js';
 import { useAccountSyncedAt } from '../accounts/account-data.js';
+import { perAccountPage } from '../accounts/PerAccount.js';
 import { kindKey, RECORD_KIND_LIST, RECORDS_PAGE, signedAmount } from './records-view.js';
 import { Select } from '../../ui/Select.js';
 
 const COLLECTIONS = ['records'] as const;
 
-export default function RecordsPage() {
-  const { t } = useTranslation();
-  const active = useActiveAccount();
-  const syncedAt = useAccountSyncedAt(active ?? null, COLLECTIONS);
-  if (active === undefined) return null;
-  if (active === null)
-    return (
-      <div className="page-padding">
-        <p className="card muted">{t('my.no_account')}</p>
-      </div>
-    );
+export default perAccountPage(function RecordsPage({ active }: { active: ActiveAccount }) {
+  const syncedAt = useAccountSyncedAt(active, COLLECTIONS);
   return (
     <div className="page-padding stack">
       <AsOf syncedAt={syncedAt} />
-      {/* A new account starts the list again, at its first page and with no filter. */}
-      <Records key={`${active.userId}/${active.accountId}`} active={active} />
+      <Records active={active} />
     </div>
   );
-}
+});
 
 function Records({ active }: { active: ActiveAccount }) {
   const { t } = useTranslation();

@@ -24,7 +24,7 @@ import { Figure } from '../../ui/Figure.js';
 import { LinkList } from '../../ui/LinkList.js';
 import { useLink } from '../../ui/OfflineBanner.js';
 import { toast } from '../../ui/toast.js';
-import { PerAccount } from '../accounts/PerAccount.js';
+import { perAccountPage } from '../accounts/PerAccount.js';
 import { useAccountSyncedAt, useBalance } from '../accounts/account-data.js';
 import { useRefusalMessage } from '../outbox/messages.js';
 import { ListForm, TakeForm, type OtcFormProps } from './OtcForms.js';
@@ -55,10 +55,7 @@ const EXCHANGE_ENTRY = [['exchange.title', ROUTES.exchange]] as const;
 /** Orders of a side the book shows at first, and added each time "more" is pressed. */
 const BOOK_PAGE = 20;
 
-export default function TradingPage() {
-  // Another account starts the tab again.
-  return <PerAccount>{(active) => <Trading active={active} />}</PerAccount>;
-}
+export default perAccountPage(Trading);
 
 function Trading({ active }: { active: ActiveAccount }) {
   const { t } = useTranslation();

@@ -19,7 +19,7 @@ import { useGo } from '../../app/navigation.js';
 import { ROUTES } from '../../app/paths.js';
 import { serverNow } from '../../app/server-clock.js';
 import type { ActiveAccount } from '../../db/sync-db.js';
-import { PerAccount } from '../accounts/PerAccount.js';
+import { perAccountPage } from '../accounts/PerAccount.js';
 import { commandOutcome, type CommandOutcome } from '../outbox/command-outcome.js';
 import { CommandLines } from '../outbox/CommandLines.js';
 import { useCommandFlow, useFlowTexts } from '../outbox/use-command-flow.js';
@@ -51,10 +51,7 @@ import './withdraw.css';
 
 const BALANCE_COLLECTIONS = ['balances'] as const;
 
-export default function WithdrawPage() {
-  // Another account starts the page again.
-  return <PerAccount>{(active) => <Withdraw active={active} />}</PerAccount>;
-}
+export default perAccountPage(Withdraw);
 
 function Withdraw({ active }: { active: ActiveAccount }) {
   const { t } = useTranslation();

@@ -7,11 +7,12 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { WithdrawalRecord } from '../../../contract/api/withdraw.js';
-import { useActiveAccount, type ActiveAccount } from '../../db/sync-db.js';
+import type { ActiveAccount } from '../../db/sync-db.js';
 import { AsOf } from '../../ui/AsOf.js';
 import { copyText } from '../../ui/copy.js';
 import { DateTime } from '../../ui/DateTime.js';
 import { useAccountSyncedAt } from '../accounts/account-data.js';
+import { perAccountPage } from '../accounts/PerAccount.js';
 import { shownAmount } from '../../ui/amounts.js';
 import { shortHash } from '../../ui/chain-text.js';
 import { useWithdrawals } from './use-withdraw.js';
@@ -27,25 +28,15 @@ import './withdraw.css';
 
 const COLLECTIONS = ['withdrawals'] as const;
 
-export default function WithdrawRecordsPage() {
-  const { t } = useTranslation();
-  const active = useActiveAccount();
-  const syncedAt = useAccountSyncedAt(active ?? null, COLLECTIONS);
-  if (active === undefined) return null;
-  if (active === null)
-    return (
-      <div className="page-padding">
-        <p className="card muted">{t('my.no_account')}</p>
-      </div>
-    );
+export default perAccountPage(function WithdrawRecordsPage({ active }: { active: ActiveAccount }) {
+  const syncedAt = useAccountSyncedAt(active, COLLECTIONS);
   return (
     <div className="page-padding stack">
       <AsOf syncedAt={syncedAt} />
-      {/* Another account starts the list again, at its first page. */}
-      <Withdrawals key={`${active.userId}/${active.accountId}`} active={active} />
+      <Withdrawals active={active} />
     </div>
   );
-}
+});
 
 function Withdrawals({ active }: { active: ActiveAccount }) {
   const { t } = useTranslation();
