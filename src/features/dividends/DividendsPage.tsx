@@ -39,6 +39,7 @@ import {
 } from './dividends-view.js';
 import './dividends.css';
 import { Select } from '../../ui/Select.js';
+import { MoreButton } from '../../ui/MoreButton.js';
 
 const COLLECTIONS = ['dividend_releases'] as const;
 type ClaimCommand = Extract<OutboxRecord, { kind: 'dividend-claim' }>;
@@ -254,13 +255,9 @@ function Records({
         </ul>
       )}
       {matching.length > shown && (
-        <button
-          type="button"
-          className="link-button records__more"
-          onClick={() => setShown((count) => count + DIVIDENDS_PAGE)}
-        >
+        <MoreButton onClick={() => setShown((count) => count + DIVIDENDS_PAGE)}>
           {t('dividends.more')}
-        </button>
+        </MoreButton>
       )}
     </section>
   );

@@ -40,6 +40,7 @@ import {
 } from './exchange-view.js';
 import { useExchanges, useExchangeTerms, usePullOnOpen, useSyncedPrice } from './use-exchange.js';
 import './exchange.css';
+import { MoreButton } from '../../ui/MoreButton.js';
 
 const BALANCE_COLLECTIONS = ['balances'] as const;
 const RECORD_COLLECTIONS = ['exchanges'] as const;
@@ -476,13 +477,9 @@ function Records({ active }: { active: ActiveAccount }) {
         </ul>
       )}
       {hasMore && (
-        <button
-          type="button"
-          className="link-button records__more"
-          onClick={() => setShown((count) => count + EXCHANGES_PAGE)}
-        >
+        <MoreButton onClick={() => setShown((count) => count + EXCHANGES_PAGE)}>
           {t('exchange.more')}
-        </button>
+        </MoreButton>
       )}
     </section>
   );

@@ -14,6 +14,7 @@ import {
 } from './hosting-view.js';
 import { useIncome } from './use-hosting.js';
 import { Select } from '../../ui/Select.js';
+import { MoreButton } from '../../ui/MoreButton.js';
 const INCOME_COLLECTIONS = ['income'] as const;
 
 export function IncomeRecords({ active }: { active: ActiveAccount }) {
@@ -55,13 +56,9 @@ export function IncomeRecords({ active }: { active: ActiveAccount }) {
         </ul>
       )}
       {lines !== undefined && lines.length > shown && (
-        <button
-          type="button"
-          className="link-button records__more"
-          onClick={() => setShown((count) => count + INCOME_PAGE)}
-        >
+        <MoreButton onClick={() => setShown((count) => count + INCOME_PAGE)}>
           {t('hosting.income_more')}
-        </button>
+        </MoreButton>
       )}
     </section>
   );

@@ -14,6 +14,7 @@ import { MachineLinks } from './machine-parts.js';
 import { holdingsSummary, MACHINE_PAGE, miningLines, type MiningLine } from './machine-view.js';
 import { useHoldings, useMiningIncome, usePullOnOpen } from './use-machines.js';
 import './machines.css';
+import { MoreButton } from '../../ui/MoreButton.js';
 
 const COLLECTIONS = ['income', 'owned_machines'] as const;
 
@@ -55,13 +56,9 @@ function MiningRecords({ active }: { active: ActiveAccount }) {
           </ul>
         )}
         {lines !== undefined && lines.length > shown && (
-          <button
-            type="button"
-            className="link-button records__more"
-            onClick={() => setShown((count) => count + MACHINE_PAGE)}
-          >
+          <MoreButton onClick={() => setShown((count) => count + MACHINE_PAGE)}>
             {t('machine.more')}
-          </button>
+          </MoreButton>
         )}
       </section>
       <MachineLinks except={ROUTES.miningRecords} />

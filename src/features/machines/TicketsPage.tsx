@@ -16,6 +16,7 @@ import { MachineLinks } from './machine-parts.js';
 import { MACHINE_PAGE, nameIn } from './machine-view.js';
 import { useAvailableTickets, useHoldings, usePullOnOpen, useTickets } from './use-machines.js';
 import './machines.css';
+import { MoreButton } from '../../ui/MoreButton.js';
 
 const COLLECTIONS = ['tickets'] as const;
 const FILTERS = ['all', 'available', 'used'] as const;
@@ -78,13 +79,9 @@ function Tickets({ active }: { active: ActiveAccount }) {
           </ul>
         )}
         {tickets !== undefined && tickets.length > shown && (
-          <button
-            type="button"
-            className="link-button records__more"
-            onClick={() => setShown((count) => count + MACHINE_PAGE)}
-          >
+          <MoreButton onClick={() => setShown((count) => count + MACHINE_PAGE)}>
             {t('machine.more')}
-          </button>
+          </MoreButton>
         )}
       </section>
       <MachineLinks except={ROUTES.tickets} />

@@ -37,6 +37,7 @@ import {
   type AddressState,
 } from './use-deposit-address.js';
 import './recharge.css';
+import { MoreButton } from '../../ui/MoreButton.js';
 
 const DEPOSIT_COLLECTIONS = ['deposits'] as const;
 
@@ -204,13 +205,9 @@ function Deposits({ active }: { active: ActiveAccount }) {
         </ul>
       )}
       {hasMore && (
-        <button
-          type="button"
-          className="link-button records__more"
-          onClick={() => setShown((count) => count + DEPOSITS_PAGE)}
-        >
+        <MoreButton onClick={() => setShown((count) => count + DEPOSITS_PAGE)}>
           {t('recharge.more')}
-        </button>
+        </MoreButton>
       )}
     </section>
   );

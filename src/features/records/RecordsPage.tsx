@@ -15,6 +15,7 @@ import { useAccountSyncedAt } from '../accounts/account-data.js';
 import { perAccountPage } from '../accounts/PerAccount.js';
 import { kindKey, RECORD_KIND_LIST, RECORDS_PAGE, signedAmount } from './records-view.js';
 import { Select } from '../../ui/Select.js';
+import { MoreButton } from '../../ui/MoreButton.js';
 
 const COLLECTIONS = ['records'] as const;
 
@@ -73,11 +74,7 @@ function Records({ active }: { active: ActiveAccount }) {
         </ul>
       )}
       {hasMore && <MoreSentinel key={shown} onReached={more} />}
-      {hasMore && (
-        <button type="button" className="link-button records__more" onClick={more}>
-          {t('records.more')}
-        </button>
-      )}
+      {hasMore && <MoreButton onClick={more}>{t('records.more')}</MoreButton>}
       {records !== undefined && records.length > RECORDS_PAGE && !hasMore && (
         <p className="muted records__end">{t('records.end')}</p>
       )}

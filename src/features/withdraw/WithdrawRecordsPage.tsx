@@ -25,6 +25,7 @@ import {
   WITHDRAWALS_PAGE,
 } from './withdraw-view.js';
 import './withdraw.css';
+import { MoreButton } from '../../ui/MoreButton.js';
 
 const COLLECTIONS = ['withdrawals'] as const;
 
@@ -53,13 +54,9 @@ function Withdrawals({ active }: { active: ActiveAccount }) {
         ))}
       </ul>
       {withdrawals.length > shown && (
-        <button
-          type="button"
-          className="link-button records__more"
-          onClick={() => setShown((count) => count + WITHDRAWALS_PAGE)}
-        >
+        <MoreButton onClick={() => setShown((count) => count + WITHDRAWALS_PAGE)}>
           {t('withdraw.more')}
-        </button>
+        </MoreButton>
       )}
     </>
   );
