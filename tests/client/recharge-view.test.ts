@@ -2,12 +2,12 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { DEPOSIT_STATUSES, type DepositStatus } from '../../contract/api/recharge.js';
 import { CHAINS } from '../../contract/constants.js';
+import { shownAmount } from '../../src/ui/amounts.js';
+import { shortHash } from '../../src/ui/chain-text.js';
 import { copyText } from '../../src/ui/copy.js';
 import {
   CHAIN_LIST,
-  displayAmount,
   isChain,
-  shortHash,
   showsConfirmations,
   statusLabel,
   statusTone,
@@ -94,10 +94,10 @@ describe('chains, hashes and amounts', () => {
   });
 
   test('amounts are shown exactly, trailing zeros dropped; a malformed one as it came', () => {
-    expect(displayAmount('1.500000')).toBe('1.5');
-    expect(displayAmount('0.999999')).toBe('0.999999');
-    expect(displayAmount('12345678901.000001')).toBe('12345678901.000001');
-    expect(displayAmount('1e3')).toBe('1e3');
+    expect(shownAmount('1.500000')).toBe('1.5');
+    expect(shownAmount('0.999999')).toBe('0.999999');
+    expect(shownAmount('12345678901.000001')).toBe('12345678901.000001');
+    expect(shownAmount('1e3')).toBe('1e3');
   });
 });
 

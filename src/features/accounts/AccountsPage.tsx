@@ -33,6 +33,7 @@ import {
   type PendingTransfer,
 } from './account-forms.js';
 import { useAccountName, useAccounts, useBalance } from './account-data.js';
+import { Select } from '../../ui/Select.js';
 
 const COLLECTIONS = ['accounts'] as const;
 const ASSET_OPTIONS: readonly Asset[] = ['USDT', 'RAB'];
@@ -180,8 +181,6 @@ function Transfer({
   const { busy, enqueue } = useEnqueue();
   const nameOf = useAccountName();
   const fromLabelId = useId();
-  const toId = useId();
-  const assetId = useId();
   const balance = useBalance(active);
   const from = accounts.find((account) => account.id === active.accountId);
   const others = accounts.filter((account) => account.id !== active.accountId);
@@ -236,40 +235,18 @@ function Transfer({
               {from === undefined ? '' : nameOf(from)}
             </p>
           </div>
-          <div className="field">
-            <label className="field__label" htmlFor={toId}>
-              {t('field.toAccountId')}
-            </label>
-            <select
-              id={toId}
-              className="select"
-              value={target.id}
-              onChange={(event) => setTo(event.target.value)}
-            >
-              {others.map((account) => (
-                <option key={account.id} value={account.id}>
-                  {nameOf(account)}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="field">
-            <label className="field__label" htmlFor={assetId}>
-              {t('field.asset')}
-            </label>
-            <select
-              id={assetId}
-              className="select"
-              value={asset}
-              onChange={(event) => setAsset(event.target.value === 'RAB' ? 'RAB' : 'USDT')}
-            >
-              {ASSET_OPTIONS.map((option) => (
-                <option key={option} value={option}>
-                  {option}
-                </option>
-              ))}
-            </select>
-          </div>
+          <Select
+            label={t('field.toAccountId')}
+            value={target.id}
+            options={others.map((account) => ({ value: account.id, label: nameOf(account) }))}
+            onChange={setTo}
+          />
+          <Select
+            label={t('field.asset')}
+            value={asset}
+            options={ASSET_OPTIONS.map((option) => ({ value: option, label: option }))}
+            onChange={setAsset}
+          />
           <p className="muted field__hint">
             {available === null
               ? t('accounts.available_unknown')

@@ -3,7 +3,7 @@
  * none, otherwise `children` for the account, keyed by it, so switching accounts starts the
  * page's own state again (its form, its chosen method, its page of records).
  */
-import type { ReactNode } from 'react';
+import type { ComponentType, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useActiveAccount, type ActiveAccount } from '../../../client-db/use-sync-db.js';
 
@@ -22,4 +22,11 @@ export function PerAccount({ children }: { children: (active: ActiveAccount) => 
 
 function KeyedByAccount({ children }: { children: ReactNode }) {
   return <>{children}</>;
+}
+
+/** A whole page about the active account, as PerAccount shows it: another account starts it again. */
+export function perAccountPage(Page: ComponentType<{ active: ActiveAccount }>): () => ReactNode {
+  return function AccountPage() {
+    return <PerAccount>{(active) => <Page active={active} />}</PerAccount>;
+  };
 }

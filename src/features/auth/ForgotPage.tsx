@@ -8,9 +8,9 @@ import { send } from '../../app/worker-client.js';
 import { toast } from '../../ui/toast.js';
 import { secondsToWait } from './code-wait.js';
 import { drafts } from './flow.js';
-import { useChecks } from './messages.js';
-import { EmailField, SubmitButton } from './fields.js';
-import { useForm } from './use-form.js';
+import { useChecks } from '../../ui/field-messages.js';
+import { EmailField, SubmitButton } from '../../ui/form-fields.js';
+import { useForm } from '../../ui/use-form.js';
 
 export default function ForgotPage() {
   const { t } = useTranslation();

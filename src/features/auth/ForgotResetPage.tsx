@@ -8,9 +8,9 @@ import { ROUTES } from '../../app/paths.js';
 import { send } from '../../app/worker-client.js';
 import { toast } from '../../ui/toast.js';
 import { drafts } from './flow.js';
-import { useChecks } from './messages.js';
-import { PasswordField, SubmitButton } from './fields.js';
-import { useForm } from './use-form.js';
+import { useChecks } from '../../ui/field-messages.js';
+import { PasswordField, SubmitButton } from '../../ui/form-fields.js';
+import { useForm } from '../../ui/use-form.js';
 
 export default function ForgotResetPage() {
   const { t } = useTranslation();

@@ -6,9 +6,9 @@ import { useOutcome } from '../../app/outcome.js';
 import { ROUTES } from '../../app/paths.js';
 import { send } from '../../app/worker-client.js';
 import { AuthLayout } from './AuthLayout.js';
-import { useChecks } from './messages.js';
-import { EmailField, PasswordField, SubmitButton } from './fields.js';
-import { useForm } from './use-form.js';
+import { useChecks } from '../../ui/field-messages.js';
+import { EmailField, PasswordField, SubmitButton } from '../../ui/form-fields.js';
+import { useForm } from '../../ui/use-form.js';
 
 export default function LoginPage() {
   const { t } = useTranslation();

@@ -15,9 +15,9 @@ import { toast } from '../../ui/toast.js';
 import { AuthLayout } from './AuthLayout.js';
 import { secondsToWait } from './code-wait.js';
 import { drafts } from './flow.js';
-import { useChecks } from './messages.js';
-import { EmailField, PasswordField, SubmitButton } from './fields.js';
-import { useForm } from './use-form.js';
+import { useChecks } from '../../ui/field-messages.js';
+import { EmailField, PasswordField, SubmitButton } from '../../ui/form-fields.js';
+import { useForm } from '../../ui/use-form.js';
 
 export default function RegisterPage() {
   const { t } = useTranslation();

@@ -7,12 +7,12 @@ import { useOutcome } from '../../app/outcome.js';
 import { ROUTES } from '../../app/paths.js';
 import { send } from '../../app/worker-client.js';
 import { toast } from '../../ui/toast.js';
-import { CodeField } from './CodeField.js';
+import { CodeField } from '../../ui/CodeField.js';
 import { secondsToWait } from './code-wait.js';
 import { drafts } from './flow.js';
-import { useChecks } from './messages.js';
-import { SubmitButton } from './fields.js';
-import { useForm } from './use-form.js';
+import { useChecks } from '../../ui/field-messages.js';
+import { SubmitButton } from '../../ui/form-fields.js';
+import { useForm } from '../../ui/use-form.js';
 
 export default function RegisterVerifyPage() {
   const { t } = useTranslation();

@@ -14,6 +14,7 @@ import { AsOf } from '../../ui/AsOf.js';
 import { DateTime } from '../../ui/DateTime.js';
 import { DELIVERY_PAGE, directionKey, leverageLabel, profitView } from './delivery-view.js';
 import './delivery.css';
+import { MoreButton } from '../../ui/MoreButton.js';
 
 const COLLECTIONS = ['delivery'] as const;
 
@@ -56,13 +57,9 @@ export default function DeliveryPage() {
         </ul>
       )}
       {records !== undefined && records.length > shown && (
-        <button
-          type="button"
-          className="link-button records__more"
-          onClick={() => setShown((count) => count + DELIVERY_PAGE)}
-        >
+        <MoreButton onClick={() => setShown((count) => count + DELIVERY_PAGE)}>
           {t('delivery.more')}
-        </button>
+        </MoreButton>
       )}
     </div>
   );

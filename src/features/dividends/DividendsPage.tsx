@@ -7,7 +7,7 @@
  */
 import { Button } from 'antd-mobile';
 import { useLiveQuery } from 'dexie-react-hooks';
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type {
   AiInfoData,
@@ -18,7 +18,7 @@ import { MIN_VALID_HOSTING_USD } from '../../../contract/constants.js';
 import type { OutboxRecord } from '../../../sync/commands.js';
 import { send } from '../../app/worker-client.js';
 import { accountDatabase, userDatabase, type ActiveAccount } from '../../../client-db/use-sync-db.js';
-import { PerAccount } from '../accounts/PerAccount.js';
+import { perAccountPage } from '../accounts/PerAccount.js';
 import { AsOf } from '../../ui/AsOf.js';
 import { DateTime, formatTime } from '../../ui/DateTime.js';
 import { useLink } from '../../ui/OfflineBanner.js';
@@ -30,7 +30,6 @@ import {
   claimDaysOf,
   dayLabel,
   DIVIDENDS_PAGE,
-  isStatus,
   pendingClaims,
   STATUS_LIST,
   statusAt,
@@ -39,14 +38,13 @@ import {
   type PendingClaims,
 } from './dividends-view.js';
 import './dividends.css';
+import { Select } from '../../ui/Select.js';
+import { MoreButton } from '../../ui/MoreButton.js';
 
 const COLLECTIONS = ['dividend_releases'] as const;
 type ClaimCommand = Extract<OutboxRecord, { kind: 'dividend-claim' }>;
 
-export default function DividendsPage() {
-  // Another account starts the page again.
-  return <PerAccount>{(active) => <Dividends active={active} />}</PerAccount>;
-}
+export default perAccountPage(Dividends);
 
 /** The time now, again every 30 s, so a record passing its expiry shows it without new data. */
 function useNow(): number {
@@ -218,7 +216,6 @@ function Records({
   onClaim: (id: string | null, amount: string) => Promise<void>;
 }) {
   const { t } = useTranslation();
-  const filterId = useId();
   const [status, setStatus] = useState<DividendReleaseStatus | 'all'>('all');
   const [shown, setShown] = useState(DIVIDENDS_PAGE);
   const matching = (records ?? []).filter((record) => status === 'all' || statusAt(record, now) === status);
@@ -227,28 +224,19 @@ function Records({
       <h2 id="dividends-records" className="section-title">
         {t('dividends.records_title')}
       </h2>
-      <div className="card">
-        <label className="field__label" htmlFor={filterId}>
-          {t('dividends.filter')}
-        </label>
-        <select
-          id={filterId}
-          className="select"
-          value={status}
-          onChange={(event) => {
-            const value = event.target.value;
-            setStatus(isStatus(value) ? value : 'all');
-            setShown(DIVIDENDS_PAGE);
-          }}
-        >
-          <option value="all">{t('dividends.all')}</option>
-          {STATUS_LIST.map((option) => (
-            <option key={option} value={option}>
-              {t(statusKey(option))}
-            </option>
-          ))}
-        </select>
-      </div>
+      <Select
+        className="card"
+        label={t('dividends.filter')}
+        value={status}
+        options={[
+          { value: 'all', label: t('dividends.all') },
+          ...STATUS_LIST.map((option) => ({ value: option, label: t(statusKey(option)) })),
+        ]}
+        onChange={(value) => {
+          setStatus(value);
+          setShown(DIVIDENDS_PAGE);
+        }}
+      />
       {records !== undefined && matching.length === 0 && (
         <p className="card muted">{t(status === 'all' ? 'dividends.empty' : 'dividends.empty_status')}</p>
       )}
@@ -267,13 +255,9 @@ function Records({
         </ul>
       )}
       {matching.length > shown && (
-        <button
-          type="button"
-          className="link-button records__more"
-          onClick={() => setShown((count) => count + DIVIDENDS_PAGE)}
-        >
+        <MoreButton onClick={() => setShown((count) => count + DIVIDENDS_PAGE)}>
           {t('dividends.more')}
-        </button>
+        </MoreButton>
       )}
     </section>
   );

@@ -7,7 +7,7 @@
  * changed meanwhile the server refuses it (409) and the page shows the new price and asks to
  * confirm again. Offline the records and the last pulled price still show, with their age.
  */
-import { TradePasswordField } from '../auth/fields.js';
+import { AmountField, SubmitButton, TradePasswordField } from '../../ui/form-fields.js';
 import { Button } from 'antd-mobile';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -15,21 +15,17 @@ import type { BalanceRecord, PriceRecord } from '../../../contract/api/account.j
 import type { ExchangeIndexData, ExchangeRecord } from '../../../contract/api/exchange.js';
 import { REQUEST_DEBOUNCE_MS } from '../../../contract/constants.js';
 import { checkPassword } from '../../../contract/validation.js';
-import { useOutcome } from '../../app/outcome.js';
-import { send } from '../../app/worker-client.js';
 import type { ActiveAccount } from '../../../client-db/use-sync-db.js';
-import { PerAccount } from '../accounts/PerAccount.js';
-import { useAccountCommand } from '../outbox/use-account-command.js';
+import { perAccountPage } from '../accounts/PerAccount.js';
+import { CommandLines } from '../outbox/CommandLines.js';
+import { useCommandFlow, useFlowTexts } from '../outbox/use-command-flow.js';
 import { AsOf } from '../../ui/AsOf.js';
 import { DateTime, formatTime } from '../../ui/DateTime.js';
-import { Field } from '../../ui/Field.js';
 import { useLink } from '../../ui/OfflineBanner.js';
 import { toast } from '../../ui/toast.js';
 import { useAccountSyncedAt, useBalance } from '../accounts/account-data.js';
-import { useChecks } from '../auth/messages.js';
-import { useForm } from '../auth/use-form.js';
-import { useSettled } from '../outbox/command-outcome.js';
-import { useRefusalMessage } from '../outbox/messages.js';
+import { useChecks } from '../../ui/field-messages.js';
+import { useForm } from '../../ui/use-form.js';
 import {
   ASSETS_OF,
   commandOutcome,
@@ -42,23 +38,15 @@ import {
   type ExchangeDirection,
   type QuoteView,
 } from './exchange-view.js';
-import {
-  useExchanges,
-  useExchangeTerms,
-  usePullOnOpen,
-  useSyncedPrice,
-  type ExchangeCommand,
-} from './use-exchange.js';
+import { useExchanges, useExchangeTerms, usePullOnOpen, useSyncedPrice } from './use-exchange.js';
 import './exchange.css';
+import { MoreButton } from '../../ui/MoreButton.js';
 
 const BALANCE_COLLECTIONS = ['balances'] as const;
 const RECORD_COLLECTIONS = ['exchanges'] as const;
 const PRICE_COLLECTIONS = ['prices'] as const;
 
-export default function ExchangePage() {
-  // Another account starts the page again.
-  return <PerAccount>{(active) => <Exchange active={active} />}</PerAccount>;
-}
+export default perAccountPage(Exchange);
 
 function Exchange({ active }: { active: ActiveAccount }) {
   const { t } = useTranslation();
@@ -239,8 +227,8 @@ function useQuoteProblem() {
   };
 }
 
-/** What the page tells after a command settled other than as done. */
-type Notice = { kind: 'stale'; version: string; message: string } | { kind: 'text'; text: string } | null;
+/** The price version an exchange was refused at (409) and the server's words, or null. */
+type Stale = { version: string; message: string } | null;
 
 function ExchangeForm({
   active,
@@ -260,32 +248,34 @@ function ExchangeForm({
   onSettled: () => void;
 }) {
   const { t } = useTranslation();
-  const handle = useOutcome();
-  const refusal = useRefusalMessage();
   const check = useChecks();
   const quoteProblem = useQuoteProblem();
   const form = useForm({ amount: '', tradePassword: '' });
-  const [commandId, setCommandId] = useState<string | null>(null);
-  const [notice, setNotice] = useState<Notice>(null);
-  const [enqueuing, setEnqueuing] = useState(false);
+  /** The price the last exchange was refused at (409), until the user acts again. */
+  const [stale, setStale] = useState<Stale>(null);
   /** The trade password of the exchange under way, kept only until it settles (to confirm again after a price change). */
   const password = useRef('');
-  const command = useAccountCommand('exchange-submit', active, commandId);
   const staleReload = useRef<ReturnType<typeof setTimeout>>(undefined);
   useEffect(() => () => clearTimeout(staleReload.current), []);
-  const boundsId = useId();
-  const submitHintId = useId();
-  const { assetIn } = ASSETS_OF[direction];
-  const quote = quoteView(direction, form.values.amount, terms, availableOf(assetIn, terms, balance));
-  const sending =
-    enqueuing || (command != null && (command.state === 'queued' || command.state === 'sending'));
-
-  // The command's answer, once: the page says it, then lets the user go on or confirm again.
-  useSettled(command, commandOutcome, (command, outcome) => {
-    switch (outcome.kind) {
-      case 'done':
-        setNotice(null);
-        password.current = '';
+  const texts = useFlowTexts('exchange');
+  const flow = useCommandFlow({
+    kind: 'exchange-submit',
+    active,
+    outcomeOf: commandOutcome,
+    sink: form.sink,
+    texts,
+    // Then the page lets the user go on, or confirm again at the new price.
+    onSettled: (command, outcome) => {
+      setStale(null);
+      if (outcome.kind === 'stale') {
+        // The password stays for one confirmation at the new price. The new price comes with a
+        // pull and a fresh read of the terms once the worker's debounce window (which would
+        // hand back the read made just before the refusal) has passed.
+        setStale({ version: command.params.priceVersion, message: outcome.message });
+        clearTimeout(staleReload.current);
+        staleReload.current = setTimeout(onSettled, REQUEST_DEBOUNCE_MS + 100);
+      } else password.current = '';
+      if (outcome.kind === 'done') {
         toast(
           t('exchange.done', {
             amount: command.params.amount,
@@ -293,58 +283,23 @@ function ExchangeForm({
           }),
         );
         form.set('amount')('');
-        break;
-      case 'stale':
-        // The password stays for one confirmation at the new price. The new price comes with a
-        // pull and a fresh read of the terms once the worker's debounce window (which would
-        // hand back the read made just before the refusal) has passed.
-        setNotice({ kind: 'stale', version: command.params.priceVersion, message: outcome.message });
-        void send('sync-pull');
-        clearTimeout(staleReload.current);
-        staleReload.current = setTimeout(onSettled, REQUEST_DEBOUNCE_MS + 100);
-        break;
-      case 'refused':
-        password.current = '';
-        // 300 goes to the trade password page after 1.5 s, 401 to login; the rest is a toast.
-        handle({ kind: 'refused', code: outcome.code, message: outcome.message, data: null });
-        setNotice({ kind: 'text', text: t('exchange.refused', { message: outcome.message }) });
-        break;
-      case 'expired':
-        password.current = '';
-        setNotice({ kind: 'text', text: t('exchange.expired') });
-        break;
-      case 'cancelled':
-        password.current = '';
-        setNotice({ kind: 'text', text: t('exchange.cancelled') });
-        break;
-    }
-    onSettled();
-    // Told here: it need not wait on the pending-changes page for the user too.
-    if (outcome.kind !== 'done' && outcome.kind !== 'cancelled')
-      void send('outbox-dismiss', { id: command.id });
+      }
+      onSettled();
+    },
   });
+  const boundsId = useId();
+  const { assetIn } = ASSETS_OF[direction];
+  const quote = quoteView(direction, form.values.amount, terms, availableOf(assetIn, terms, balance));
 
   const enqueue = async (amount: string, tradePassword: string, priceVersion: string) => {
-    setNotice(null);
-    setEnqueuing(true);
-    try {
-      const result = await send('outbox-enqueue', {
-        kind: 'exchange-submit',
-        params: { accountId: active.accountId, direction, amount, priceVersion, tradePassword },
-      });
-      if (result.kind === 'refused') {
-        const text = result.reason === 'offline' ? t('exchange.offline') : refusal(result);
-        setNotice({ kind: 'text', text });
-        if (result.reason === 'invalid_input' && form.sink.fields.includes(result.field))
-          form.sink.show(result.field, text);
-        return;
-      }
-      password.current = tradePassword;
-      setCommandId(result.id);
-      form.set('tradePassword')('');
-    } finally {
-      setEnqueuing(false);
-    }
+    setStale(null);
+    const queued = await flow.enqueue({
+      kind: 'exchange-submit',
+      params: { accountId: active.accountId, direction, amount, priceVersion, tradePassword },
+    });
+    if (!queued) return;
+    password.current = tradePassword;
+    form.set('tradePassword')('');
   };
 
   const onSubmit = form.submit(
@@ -363,9 +318,7 @@ function ExchangeForm({
 
   // After a price change: confirm the same amount again at the version now shown.
   const newPrice =
-    notice?.kind === 'stale' && terms !== null && terms.open && terms.priceVersion !== notice.version
-      ? terms
-      : null;
+    stale !== null && terms !== null && terms.open && terms.priceVersion !== stale.version ? terms : null;
   const confirmAgain = () => {
     if (newPrice?.priceVersion == null || quote.kind !== 'ok') return;
     if (password.current === '') {
@@ -386,14 +339,7 @@ function ExchangeForm({
       <h2 id="exchange-form" className="card__title">
         {t('exchange.form_title')}
       </h2>
-      <Field
-        label={t('exchange.amount', { asset: assetIn })}
-        {...form.bind('amount')}
-        inputMode="decimal"
-        autoComplete="off"
-        maxLength={20}
-        required
-      />
+      <AmountField label={t('exchange.amount', { asset: assetIn })} {...form.bind('amount')} />
       <p id={boundsId} className="muted exchange-bounds">
         {terms === null
           ? loading
@@ -407,40 +353,42 @@ function ExchangeForm({
       </p>
       <Quote quote={quote} feeRate={terms?.feeRate ?? null} />
       <TradePasswordField label={t('exchange.trade_password')} {...form.bind('tradePassword')} />
-      <Button
-        type="submit"
-        color="primary"
-        block
-        size="large"
-        loading={sending}
-        disabled={disabledReason !== null || terms === null}
-        aria-describedby={disabledReason === null ? undefined : submitHintId}
+      <SubmitButton
+        busy={flow.sending}
+        disabled={terms === null}
+        reason={disabledReason}
+        hintClassName="exchange-submit-hint"
       >
         {t('exchange.submit')}
-      </Button>
-      {disabledReason !== null && (
-        <p id={submitHintId} className="muted exchange-submit-hint">
-          {disabledReason}
-        </p>
-      )}
-      <CommandStatus command={command ?? null} sending={sending} />
-      {notice?.kind === 'stale' && (
-        <div className="exchange-stale" role="alert">
-          {newPrice === null ? (
-            <p>{notice.message}</p>
-          ) : (
-            <>
-              <p>{t('exchange.price_changed', { price: shownAmount(newPrice.price) })}</p>
-              <Button color="primary" onClick={confirmAgain} disabled={!online || quote.kind !== 'ok'}>
-                {t('exchange.confirm_again')}
-              </Button>
-            </>
-          )}
-        </div>
-      )}
-      <p className="exchange-status exchange-status--error" role="alert">
-        {notice?.kind === 'text' && !sending ? notice.text : ''}
-      </p>
+      </SubmitButton>
+      <CommandLines
+        sending={flow.sending}
+        status={
+          flow.command == null
+            ? ''
+            : t('exchange.sending', {
+                amount: flow.command.params.amount,
+                asset: ASSETS_OF[flow.command.params.direction].assetIn,
+              })
+        }
+        notice={flow.notice}
+        className="exchange-status"
+      >
+        {stale !== null && (
+          <div className="exchange-stale" role="alert">
+            {newPrice === null ? (
+              <p>{stale.message}</p>
+            ) : (
+              <>
+                <p>{t('exchange.price_changed', { price: shownAmount(newPrice.price) })}</p>
+                <Button color="primary" onClick={confirmAgain} disabled={!online || quote.kind !== 'ok'}>
+                  {t('exchange.confirm_again')}
+                </Button>
+              </>
+            )}
+          </div>
+        )}
+      </CommandLines>
     </form>
   );
 }
@@ -505,16 +453,6 @@ function Quote({ quote, feeRate }: { quote: QuoteView; feeRate: string | null })
 }
 
 /** The exchange being sent, as a status. */
-function CommandStatus({ command, sending }: { command: ExchangeCommand | null; sending: boolean }) {
-  const { t } = useTranslation();
-  const asset = command === null ? '' : ASSETS_OF[command.params.direction].assetIn;
-  return (
-    <p className="exchange-status" role="status">
-      {sending && command !== null ? t('exchange.sending', { amount: command.params.amount, asset }) : ''}
-    </p>
-  );
-}
-
 function Records({ active }: { active: ActiveAccount }) {
   const { t } = useTranslation();
   const [shown, setShown] = useState(EXCHANGES_PAGE);
@@ -539,13 +477,9 @@ function Records({ active }: { active: ActiveAccount }) {
         </ul>
       )}
       {hasMore && (
-        <button
-          type="button"
-          className="link-button records__more"
-          onClick={() => setShown((count) => count + EXCHANGES_PAGE)}
-        >
+        <MoreButton onClick={() => setShown((count) => count + EXCHANGES_PAGE)}>
           {t('exchange.more')}
-        </button>
+        </MoreButton>
       )}
     </section>
   );

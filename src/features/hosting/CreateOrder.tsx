@@ -5,24 +5,20 @@
  * `hosting-create`, sent only while online and expired after a minute; the form follows it to
  * its answer.
  */
-import { TradePasswordField } from '../auth/fields.js';
-import { Button } from 'antd-mobile';
+import { AmountField, SubmitButton, TradePasswordField } from '../../ui/form-fields.js';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { BalanceRecord } from '../../../contract/api/account.js';
 import type { HostingProduct } from '../../../contract/api/hosting.js';
 import { checkPassword } from '../../../contract/validation.js';
 import type { HostingConfigRecord } from '../../../client-db/schema.js';
-import { useOutcome } from '../../app/outcome.js';
-import { send } from '../../app/worker-client.js';
 import type { ActiveAccount } from '../../../client-db/use-sync-db.js';
 import { AsOf } from '../../ui/AsOf.js';
-import { Field } from '../../ui/Field.js';
 import { toast } from '../../ui/toast.js';
-import { useChecks } from '../auth/messages.js';
-import { useForm } from '../auth/use-form.js';
-import { useSettled } from '../outbox/command-outcome.js';
-import { useRefusalMessage } from '../outbox/messages.js';
+import { useChecks } from '../../ui/field-messages.js';
+import { useForm } from '../../ui/use-form.js';
+import { CommandLines } from '../outbox/CommandLines.js';
+import { useCommandFlow } from '../outbox/use-command-flow.js';
 import { Figure, useAmountProblemText } from './hosting-parts.js';
 import {
   commandOutcome,
@@ -32,7 +28,7 @@ import {
   shownAmount,
   type EarningsPreview,
 } from './hosting-view.js';
-import { useHostingCommand, type ConfigState } from './use-hosting.js';
+import type { ConfigState } from './use-hosting.js';
 /** The products (as radio cards), the amount with its earnings preview, the trade password. */
 export function CreateOrder({
   active,
@@ -48,51 +44,33 @@ export function CreateOrder({
   online: boolean;
 }) {
   const { t } = useTranslation();
-  const handle = useOutcome();
-  const refusal = useRefusalMessage();
   const check = useChecks();
   const problemText = useAmountProblemText();
   const form = useForm({ amount: '', tradePassword: '' });
   const [chosenId, setChosenId] = useState<string | null>(null);
   const [productError, setProductError] = useState<string | undefined>(undefined);
-  const [commandId, setCommandId] = useState<string | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
-  const [enqueuing, setEnqueuing] = useState(false);
-  const command = useHostingCommand(active.userId, commandId);
-  const submitHintId = useId();
+  const flow = useCommandFlow({
+    kind: 'hosting-create',
+    active,
+    resume: false,
+    outcomeOf: commandOutcome,
+    sink: form.sink,
+    texts: {
+      offline: t('hosting.create_offline'),
+      refused: (message) => t('hosting.refused', { message }),
+      expired: t('hosting.create_expired'),
+      cancelled: t('hosting.cancelled'),
+    },
+    onSettled: (command, outcome) => {
+      if (outcome.kind !== 'done') return;
+      toast(t('hosting.created', { amount: command.params.amount }));
+      form.set('amount')('');
+    },
+  });
   const products = config?.products ?? [];
   const product = products.find((candidate) => candidate.id === chosenId) ?? products[0] ?? null;
   const preview =
     product === null ? null : earningsPreview(product, form.values.amount, balance?.cash ?? null);
-  const sending =
-    enqueuing || (command != null && (command.state === 'queued' || command.state === 'sending'));
-
-  // The command's answer, once: the tab says it, then lets the user go on.
-  useSettled(command, commandOutcome, (command, outcome) => {
-    switch (outcome.kind) {
-      case 'done':
-        setNotice(null);
-        toast(
-          t('hosting.created', { amount: command.kind === 'hosting-create' ? command.params.amount : '' }),
-        );
-        form.set('amount')('');
-        break;
-      case 'refused':
-        // 300 goes to the trade password page after 1.5 s, 401 to login; the rest is a toast.
-        handle({ kind: 'refused', code: outcome.code, message: outcome.message, data: null });
-        setNotice(t('hosting.refused', { message: outcome.message }));
-        break;
-      case 'expired':
-        setNotice(t('hosting.create_expired'));
-        break;
-      case 'cancelled':
-        setNotice(t('hosting.cancelled'));
-        break;
-    }
-    // Told here: it need not wait on the pending-changes page for the user too.
-    if (outcome.kind === 'refused' || outcome.kind === 'expired')
-      void send('outbox-dismiss', { id: command.id });
-  });
 
   const onSubmit = form.submit(
     ({ tradePassword }) => {
@@ -110,30 +88,16 @@ export function CreateOrder({
     },
     async ({ amount, tradePassword }) => {
       if (product === null) return;
-      setNotice(null);
-      setEnqueuing(true);
-      try {
-        const result = await send('outbox-enqueue', {
-          kind: 'hosting-create',
-          params: {
-            accountId: active.accountId,
-            productId: product.id,
-            amount: amount.trim(),
-            tradePassword,
-          },
-        });
-        if (result.kind === 'refused') {
-          const text = result.reason === 'offline' ? t('hosting.create_offline') : refusal(result);
-          setNotice(text);
-          if (result.reason === 'invalid_input' && form.sink.fields.includes(result.field))
-            form.sink.show(result.field, text);
-          return;
-        }
-        setCommandId(result.id);
-        form.set('tradePassword')('');
-      } finally {
-        setEnqueuing(false);
-      }
+      const queued = await flow.enqueue({
+        kind: 'hosting-create',
+        params: {
+          accountId: active.accountId,
+          productId: product.id,
+          amount: amount.trim(),
+          tradePassword,
+        },
+      });
+      if (queued) form.set('tradePassword')('');
     },
   );
 
@@ -160,41 +124,24 @@ export function CreateOrder({
           }}
         />
       )}
-      <Field
-        label={t('hosting.amount')}
-        {...form.bind('amount')}
-        inputMode="decimal"
-        autoComplete="off"
-        maxLength={20}
-        required
-      />
+      <AmountField label={t('hosting.amount')} {...form.bind('amount')} />
       {product !== null && preview !== null && <Preview product={product} preview={preview} />}
       <TradePasswordField label={t('field.tradePassword')} {...form.bind('tradePassword')} />
       <p className="muted form__hint">{t('hosting.create_online_only')}</p>
-      <Button
-        type="submit"
-        color="primary"
-        block
-        size="large"
-        loading={sending}
-        disabled={disabledReason !== null || products.length === 0}
-        aria-describedby={disabledReason === null ? undefined : submitHintId}
+      <SubmitButton
+        busy={flow.sending}
+        disabled={products.length === 0}
+        reason={disabledReason}
+        hintClassName="hosting-hint"
       >
         {t('hosting.create')}
-      </Button>
-      {disabledReason !== null && (
-        <p id={submitHintId} className="muted hosting-hint">
-          {disabledReason}
-        </p>
-      )}
-      <p className="hosting-status" role="status">
-        {sending && command?.kind === 'hosting-create'
-          ? t('hosting.creating', { amount: command.params.amount })
-          : ''}
-      </p>
-      <p className="hosting-status hosting-status--error" role="alert">
-        {sending ? '' : (notice ?? '')}
-      </p>
+      </SubmitButton>
+      <CommandLines
+        sending={flow.sending}
+        status={flow.command == null ? '' : t('hosting.creating', { amount: flow.command.params.amount })}
+        notice={flow.notice}
+        className="hosting-status"
+      />
     </form>
   );
 }

@@ -8,13 +8,12 @@
  * (outbox commands that wait for the network for up to an hour); the income records by type; and
  * the hosting record pages.
  */
-import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { BalanceRecord } from '../../../contract/api/account.js';
 import { ROUTES } from '../../app/paths.js';
 import { send } from '../../app/worker-client.js';
 import type { ActiveAccount } from '../../../client-db/use-sync-db.js';
-import { PerAccount } from '../accounts/PerAccount.js';
+import { perAccountPage } from '../accounts/PerAccount.js';
 import { AsOf } from '../../ui/AsOf.js';
 import { LinkList } from '../../ui/LinkList.js';
 import { useLink } from '../../ui/OfflineBanner.js';
@@ -25,6 +24,7 @@ import { IncomeRecords } from './IncomeRecords.js';
 import { Orders } from './Orders.js';
 import { useHostingConfig, usePendingHostingCommands, usePullOnOpen } from './use-hosting.js';
 import './hosting.css';
+import { Select } from '../../ui/Select.js';
 
 const BALANCE_COLLECTIONS = ['balances'] as const;
 const RECORD_ENTRIES = [
@@ -32,10 +32,7 @@ const RECORD_ENTRIES = [
   ['delivery.title', ROUTES.delivery],
 ] as const;
 
-export default function HostingPage() {
-  // Another account starts the tab again.
-  return <PerAccount>{(active) => <Hosting active={active} />}</PerAccount>;
-}
+export default perAccountPage(Hosting);
 
 function Hosting({ active }: { active: ActiveAccount }) {
   const { t, i18n } = useTranslation();
@@ -72,7 +69,6 @@ function AccountCard({
   const accounts = useAccounts();
   const nameOf = useAccountName();
   const syncedAt = useAccountSyncedAt(active, BALANCE_COLLECTIONS);
-  const selectId = useId();
   const standing = validHostingOf(balance?.hosting ?? null, threshold);
   const ordered = [...(accounts ?? [])].sort((a, b) =>
     a.kind === b.kind ? a.createdAt.localeCompare(b.createdAt) : a.kind === 'main' ? -1 : 1,
@@ -96,23 +92,13 @@ function AccountCard({
         </p>
       )}
       {ordered.length > 1 && (
-        <div className="hosting-summary__account">
-          <label className="field__label" htmlFor={selectId}>
-            {t('hosting.account')}
-          </label>
-          <select
-            id={selectId}
-            className="select"
-            value={active.accountId}
-            onChange={(event) => void send('account-select', { accountId: event.target.value })}
-          >
-            {ordered.map((account) => (
-              <option key={account.id} value={account.id}>
-                {nameOf(account)}
-              </option>
-            ))}
-          </select>
-        </div>
+        <Select
+          className="hosting-summary__account"
+          label={t('hosting.account')}
+          value={active.accountId}
+          options={ordered.map((account) => ({ value: account.id, label: nameOf(account) }))}
+          onChange={(accountId) => void send('account-select', { accountId })}
+        />
       )}
       {ordered.length === 1 && ordered[0] !== undefined && (
         <p className="card__note">{t('hosting.account_named', { name: nameOf(ordered[0]) })}</p>

@@ -1,5 +1,5 @@
 /** The account's income records on the Hosting tab (the synced `income` collection), filtered by type. */
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { IncomeRecord, IncomeType } from '../../../contract/api/income.js';
 import type { ActiveAccount } from '../../../client-db/use-sync-db.js';
@@ -10,15 +10,15 @@ import {
   INCOME_TYPE_LIST,
   incomeStatusKey,
   incomeTypeKey,
-  isIncomeType,
   shownAmount,
 } from './hosting-view.js';
 import { useIncome } from './use-hosting.js';
+import { Select } from '../../ui/Select.js';
+import { MoreButton } from '../../ui/MoreButton.js';
 const INCOME_COLLECTIONS = ['income'] as const;
 
 export function IncomeRecords({ active }: { active: ActiveAccount }) {
   const { t } = useTranslation();
-  const filterId = useId();
   const [type, setType] = useState<IncomeType | 'all'>('all');
   const [shown, setShown] = useState(INCOME_PAGE);
   const syncedAt = useAccountSyncedAt(active, INCOME_COLLECTIONS);
@@ -30,28 +30,19 @@ export function IncomeRecords({ active }: { active: ActiveAccount }) {
         {t('hosting.income_title')}
       </h2>
       <AsOf syncedAt={syncedAt} />
-      <div className="card">
-        <label className="field__label" htmlFor={filterId}>
-          {t('hosting.income_filter')}
-        </label>
-        <select
-          id={filterId}
-          className="select"
-          value={type}
-          onChange={(event) => {
-            const value = event.target.value;
-            setType(isIncomeType(value) ? value : 'all');
-            setShown(INCOME_PAGE);
-          }}
-        >
-          <option value="all">{t('hosting.income_all')}</option>
-          {INCOME_TYPE_LIST.map((option) => (
-            <option key={option} value={option}>
-              {t(incomeTypeKey(option))}
-            </option>
-          ))}
-        </select>
-      </div>
+      <Select
+        className="card"
+        label={t('hosting.income_filter')}
+        value={type}
+        options={[
+          { value: 'all', label: t('hosting.income_all') },
+          ...INCOME_TYPE_LIST.map((option) => ({ value: option, label: t(incomeTypeKey(option)) })),
+        ]}
+        onChange={(value) => {
+          setType(value);
+          setShown(INCOME_PAGE);
+        }}
+      />
       {lines !== undefined && lines.length === 0 && (
         <p className="card muted">
           {t(type === 'all' ? 'hosting.income_empty' : 'hosting.income_empty_type')}
@@ -65,13 +56,9 @@ export function IncomeRecords({ active }: { active: ActiveAccount }) {
         </ul>
       )}
       {lines !== undefined && lines.length > shown && (
-        <button
-          type="button"
-          className="link-button records__more"
-          onClick={() => setShown((count) => count + INCOME_PAGE)}
-        >
+        <MoreButton onClick={() => setShown((count) => count + INCOME_PAGE)}>
           {t('hosting.income_more')}
-        </button>
+        </MoreButton>
       )}
     </section>
   );

@@ -11,18 +11,17 @@ import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { HostingChangeRecord, HostingOrderRecord } from '../../../contract/api/hosting.js';
 import type { HostingCommand } from '../../../sync/commands.js';
-import { useOutcome } from '../../app/outcome.js';
 import { serverNow } from '../../app/server-clock.js';
 import { send } from '../../app/worker-client.js';
 import type { ActiveAccount } from '../../../client-db/use-sync-db.js';
 import { AsOf } from '../../ui/AsOf.js';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.js';
 import { DateTime } from '../../ui/DateTime.js';
-import { Field } from '../../ui/Field.js';
+import { AmountField } from '../../ui/form-fields.js';
 import { toast } from '../../ui/toast.js';
 import { useAccountSyncedAt } from '../accounts/account-data.js';
-import { useForm } from '../auth/use-form.js';
-import { useSettled } from '../outbox/command-outcome.js';
+import { useForm } from '../../ui/use-form.js';
+import { useCommandFlow } from '../outbox/use-command-flow.js';
 import { useRefusalMessage } from '../outbox/messages.js';
 import { Figure, useAmountProblemText } from './hosting-parts.js';
 import {
@@ -42,7 +41,10 @@ import {
   type ChangePreview,
   type ChangeRefusal,
 } from './hosting-view.js';
-import { useHostingChanges, useHostingCommand, useHostingOrders } from './use-hosting.js';
+import { useHostingChanges, useHostingOrders } from './use-hosting.js';
+
+/** The changes an order's card queues and follows to their end. */
+const CHANGE_KINDS = ['hosting-add', 'hosting-sub', 'hosting-redeem'] as const;
 
 const ORDER_COLLECTIONS = ['hosting_orders', 'hosting_changes'] as const;
 
@@ -102,39 +104,27 @@ function OrderItem({
   online: boolean;
 }) {
   const { t, i18n } = useTranslation();
-  const handle = useOutcome();
   const name = nameIn(order.names, i18n.language);
   const label = t('hosting.order_label', { name, id: order.id });
   const [action, setAction] = useState<ChangeKind | null>(null);
-  const [commandId, setCommandId] = useState<string | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
-  const command = useHostingCommand(active.userId, commandId);
+  const flow = useCommandFlow({
+    kind: CHANGE_KINDS,
+    active,
+    resume: false,
+    outcomeOf: commandOutcome,
+    texts: {
+      refused: (message) => t('hosting.refused', { message }),
+      expired: t('hosting.change_expired'),
+      cancelled: t('hosting.cancelled'),
+    },
+    onSettled: (command, outcome) => {
+      if (outcome.kind === 'done') toast(doneText(t, command));
+    },
+  });
   const progress = progressOf(order, serverNow());
   const inProgress = order.status === 'in_progress';
   const matured = serverNow() >= Date.parse(order.endAt);
   const headingId = useId();
-
-  // The change's answer, once.
-  useSettled(command, commandOutcome, (command, outcome) => {
-    switch (outcome.kind) {
-      case 'done':
-        setNotice(null);
-        toast(doneText(t, command));
-        break;
-      case 'refused':
-        handle({ kind: 'refused', code: outcome.code, message: outcome.message, data: null });
-        setNotice(t('hosting.refused', { message: outcome.message }));
-        break;
-      case 'expired':
-        setNotice(t('hosting.change_expired'));
-        break;
-      case 'cancelled':
-        setNotice(t('hosting.cancelled'));
-        break;
-    }
-    if (outcome.kind === 'refused' || outcome.kind === 'expired')
-      void send('outbox-dismiss', { id: command.id });
-  });
 
   return (
     <li className="card hosting-order" aria-labelledby={headingId}>
@@ -203,7 +193,7 @@ function OrderItem({
         </ul>
       )}
       <p className="hosting-status hosting-status--error" role="alert">
-        {notice ?? ''}
+        {flow.notice ?? ''}
       </p>
       {inProgress && (
         <div className="row__actions hosting-order__actions">
@@ -246,8 +236,7 @@ function OrderItem({
           online={online}
           onClose={() => setAction(null)}
           onQueued={(id) => {
-            setNotice(null);
-            setCommandId(id);
+            flow.follow(id);
             setAction(null);
           }}
         />
@@ -398,13 +387,9 @@ function ChangePanel({
           noValidate
           aria-label={t(`hosting.${kind}_named`, { name })}
         >
-          <Field
+          <AmountField
             label={t(kind === 'add' ? 'hosting.add_amount' : 'hosting.sub_amount')}
             {...form.bind('amount')}
-            inputMode="decimal"
-            autoComplete="off"
-            maxLength={20}
-            required
           />
           <ChangeFigures preview={preview} />
           <div className="row__actions">

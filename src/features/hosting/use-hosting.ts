@@ -115,13 +115,4 @@ export function usePendingHostingCommands(active: ActiveAccount): HostingCommand
   }, [userId, accountId]);
 }
 
-/** One hosting command of the outbox by id, live (null when none or not a hosting command); undefined while loading. */
-export function useHostingCommand(userId: string, id: string | null): HostingCommand | null | undefined {
-  return useLiveQuery(async () => {
-    if (id === null) return null;
-    const row = await userDatabase(userId).outbox.get(id);
-    return row !== undefined && isHostingCommand(row) ? row : null;
-  }, [userId, id]);
-}
-
 export { usePullOnOpen } from '../../app/use-pull-on-open.js';

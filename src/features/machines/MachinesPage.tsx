@@ -6,26 +6,24 @@
  * trade password: it is an outbox command sent only while online, expired after a minute, its
  * password blanked once it settles; offline the buttons say why they wait.
  */
-import { TradePasswordField } from '../auth/fields.js';
+import { TradePasswordField } from '../../ui/form-fields.js';
 import { Button } from 'antd-mobile';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { MachineRecord, PayWith } from '../../../contract/api/machine.js';
 import { checkPassword } from '../../../contract/validation.js';
 import { ROUTES } from '../../app/paths.js';
-import { useOutcome } from '../../app/outcome.js';
-import { send } from '../../app/worker-client.js';
 import { publicDatabase, useSyncedAt, type ActiveAccount } from '../../../client-db/use-sync-db.js';
 import { AsOf } from '../../ui/AsOf.js';
-import { PerAccount } from '../accounts/PerAccount.js';
+import { perAccountPage } from '../accounts/PerAccount.js';
 import { Field } from '../../ui/Field.js';
 import { useLink } from '../../ui/OfflineBanner.js';
 import { toast } from '../../ui/toast.js';
 import { useBalance } from '../accounts/account-data.js';
-import { useChecks } from '../auth/messages.js';
-import { useForm } from '../auth/use-form.js';
-import { useSettled } from '../outbox/command-outcome.js';
-import { useRefusalMessage } from '../outbox/messages.js';
+import { useChecks } from '../../ui/field-messages.js';
+import { useForm } from '../../ui/use-form.js';
+import { CommandLines } from '../outbox/CommandLines.js';
+import { useCommandFlow, useFlowTexts } from '../outbox/use-command-flow.js';
 import { MachineLinks, MiningSummary } from './machine-parts.js';
 import {
   acquirePreview,
@@ -34,21 +32,12 @@ import {
   type AcquireMode,
   type AcquirePreview,
 } from './machine-view.js';
-import {
-  useAvailableTickets,
-  useMachineCommand,
-  useOfferedMachines,
-  usePullOnOpen,
-  type MachineCommand,
-} from './use-machines.js';
+import { useAvailableTickets, MACHINE_KINDS, useOfferedMachines, usePullOnOpen } from './use-machines.js';
 import './machines.css';
 
 const OFFER_COLLECTIONS = ['machines'] as const;
 
-export default function MachinesPage() {
-  // Another account starts the page again.
-  return <PerAccount>{(active) => <Machines active={active} />}</PerAccount>;
-}
+export default perAccountPage(Machines);
 
 function Machines({ active }: { active: ActiveAccount }) {
   const { t } = useTranslation();
@@ -149,9 +138,6 @@ function MachineCard({ active, machine }: { active: ActiveAccount; machine: Mach
   );
 }
 
-/** What the form tells after a command settled other than as done. */
-type Notice = { text: string } | null;
-
 function AcquireForm({
   active,
   machine,
@@ -167,17 +153,29 @@ function AcquireForm({
 }) {
   const { t } = useTranslation();
   const online = useLink() === 'online';
-  const handle = useOutcome();
-  const refusal = useRefusalMessage();
   const check = useChecks();
   const balance = useBalance(active);
   const ticketsAvailable = useAvailableTickets(active);
   const form = useForm({ quantity: '1', days: String(Math.min(machine.days, 7)), tradePassword: '' });
   const [payWith, setPayWith] = useState<PayWith>('usdt');
-  const [commandId, setCommandId] = useState<string | null>(null);
-  const [notice, setNotice] = useState<Notice>(null);
-  const [enqueuing, setEnqueuing] = useState(false);
-  const command = useMachineCommand(active, machine.id, commandId);
+  const texts = useFlowTexts('machine');
+  const flow = useCommandFlow({
+    kind: MACHINE_KINDS,
+    active,
+    match: { machineId: machine.id },
+    outcomeOf: commandOutcome,
+    sink: form.sink,
+    texts,
+    onSettled: (command, outcome) => {
+      if (outcome.kind === 'done')
+        toast(
+          t(command.kind === 'machine-buy' ? 'machine.bought' : 'machine.rented', {
+            quantity: command.params.quantity,
+            name,
+          }),
+        );
+    },
+  });
   const hintId = useId();
   const formTitleId = useId();
   const preview = acquirePreview(
@@ -186,37 +184,6 @@ function AcquireForm({
     { quantityText: form.values.quantity, daysText: form.values.days, payWith },
     { cash: balance?.cash ?? null, ticketsAvailable: ticketsAvailable ?? null },
   );
-  const sending =
-    enqueuing || (command != null && (command.state === 'queued' || command.state === 'sending'));
-
-  // The command's answer, once: the form says it, then lets the user go on.
-  useSettled(command, commandOutcome, (command, outcome) => {
-    switch (outcome.kind) {
-      case 'done':
-        setNotice(null);
-        toast(
-          t(command.kind === 'machine-buy' ? 'machine.bought' : 'machine.rented', {
-            quantity: command.params.quantity,
-            name,
-          }),
-        );
-        break;
-      case 'refused':
-        // 300 goes to the trade password page after 1.5 s, 401 to login; the rest is a toast.
-        handle({ kind: 'refused', code: outcome.code, message: outcome.message, data: null });
-        setNotice({ text: t('machine.refused', { message: outcome.message }) });
-        break;
-      case 'expired':
-        setNotice({ text: t('machine.expired') });
-        break;
-      case 'cancelled':
-        setNotice({ text: t('machine.cancelled') });
-        break;
-    }
-    // Told here: it need not wait on the pending-changes page for the user too.
-    if (outcome.kind !== 'done' && outcome.kind !== 'cancelled')
-      void send('outbox-dismiss', { id: command.id });
-  });
 
   const problem = (view: AcquirePreview): Partial<Record<'quantity' | 'days', string>> => {
     if (view.kind !== 'invalid') return {};
@@ -234,28 +201,13 @@ function AcquireForm({
     }),
     async ({ tradePassword }) => {
       if (preview.kind !== 'ok') return;
-      setNotice(null);
-      setEnqueuing(true);
-      try {
-        const common = { accountId: active.accountId, machineId: machine.id, tradePassword };
-        const result = await send(
-          'outbox-enqueue',
-          mode === 'buy'
-            ? { kind: 'machine-buy', params: { ...common, quantity: preview.quantity, payWith } }
-            : { kind: 'machine-rent', params: { ...common, quantity: preview.quantity, days: preview.days } },
-        );
-        if (result.kind === 'refused') {
-          const text = result.reason === 'offline' ? t('machine.offline') : refusal(result);
-          setNotice({ text });
-          if (result.reason === 'invalid_input' && form.sink.fields.includes(result.field))
-            form.sink.show(result.field, text);
-          return;
-        }
-        setCommandId(result.id);
-        form.set('tradePassword')('');
-      } finally {
-        setEnqueuing(false);
-      }
+      const common = { accountId: active.accountId, machineId: machine.id, tradePassword };
+      const queued = await flow.enqueue(
+        mode === 'buy'
+          ? { kind: 'machine-buy', params: { ...common, quantity: preview.quantity, payWith } }
+          : { kind: 'machine-rent', params: { ...common, quantity: preview.quantity, days: preview.days } },
+      );
+      if (queued) form.set('tradePassword')('');
     },
   );
 
@@ -320,7 +272,7 @@ function AcquireForm({
         <Button
           type="submit"
           color="primary"
-          loading={sending}
+          loading={flow.sending}
           disabled={disabledReason !== null}
           aria-describedby={disabledReason === null ? undefined : hintId}
         >
@@ -333,10 +285,12 @@ function AcquireForm({
           {disabledReason}
         </p>
       )}
-      <CommandStatus command={command ?? null} sending={sending} />
-      <p className="machine-form__status machine-form__status--error" role="alert">
-        {notice !== null && !sending ? notice.text : ''}
-      </p>
+      <CommandLines
+        sending={flow.sending}
+        status={flow.command == null ? '' : t('machine.sending')}
+        notice={flow.notice}
+        className="machine-form__status"
+      />
     </form>
   );
 }
@@ -389,11 +343,3 @@ function Preview({ preview, mode }: { preview: AcquirePreview; mode: AcquireMode
 }
 
 /** The buy or rent being sent, as a status. */
-function CommandStatus({ command, sending }: { command: MachineCommand | null; sending: boolean }) {
-  const { t } = useTranslation();
-  return (
-    <p className="machine-form__status" role="status">
-      {sending && command !== null ? t('machine.sending') : ''}
-    </p>
-  );
-}

@@ -8,19 +8,17 @@ import { useTranslation } from 'react-i18next';
 import { ROUTES } from '../../app/paths.js';
 import type { ActiveAccount } from '../../../client-db/use-sync-db.js';
 import { AsOf } from '../../ui/AsOf.js';
-import { PerAccount } from '../accounts/PerAccount.js';
+import { perAccountPage } from '../accounts/PerAccount.js';
 import { useAccountSyncedAt } from '../accounts/account-data.js';
 import { MachineLinks } from './machine-parts.js';
 import { holdingsSummary, MACHINE_PAGE, miningLines, type MiningLine } from './machine-view.js';
 import { useHoldings, useMiningIncome, usePullOnOpen } from './use-machines.js';
 import './machines.css';
+import { MoreButton } from '../../ui/MoreButton.js';
 
 const COLLECTIONS = ['income', 'owned_machines'] as const;
 
-export default function MiningRecordsPage() {
-  // Another account starts the page again.
-  return <PerAccount>{(active) => <MiningRecords active={active} />}</PerAccount>;
-}
+export default perAccountPage(MiningRecords);
 
 function MiningRecords({ active }: { active: ActiveAccount }) {
   const { t, i18n } = useTranslation();
@@ -58,13 +56,9 @@ function MiningRecords({ active }: { active: ActiveAccount }) {
           </ul>
         )}
         {lines !== undefined && lines.length > shown && (
-          <button
-            type="button"
-            className="link-button records__more"
-            onClick={() => setShown((count) => count + MACHINE_PAGE)}
-          >
+          <MoreButton onClick={() => setShown((count) => count + MACHINE_PAGE)}>
             {t('machine.more')}
-          </button>
+          </MoreButton>
         )}
       </section>
       <MachineLinks except={ROUTES.miningRecords} />

@@ -8,16 +8,13 @@ import type { OwnedMachineRecord } from '../../../contract/api/machine.js';
 import { ROUTES } from '../../app/paths.js';
 import type { ActiveAccount } from '../../../client-db/use-sync-db.js';
 import { DateTime } from '../../ui/DateTime.js';
-import { PerAccount } from '../accounts/PerAccount.js';
+import { perAccountPage } from '../accounts/PerAccount.js';
 import { MachineLinks, MiningSummary } from './machine-parts.js';
 import { acquisitionOf, nameIn, termPercent } from './machine-view.js';
 import { useHoldings, usePullOnOpen } from './use-machines.js';
 import './machines.css';
 
-export default function MyMachinesPage() {
-  // Another account starts the page again.
-  return <PerAccount>{(active) => <MyMachines active={active} />}</PerAccount>;
-}
+export default perAccountPage(MyMachines);
 
 function MyMachines({ active }: { active: ActiveAccount }) {
   const { t } = useTranslation();

@@ -9,22 +9,20 @@ import type { TicketRecord, TicketStatus } from '../../../contract/api/machine.j
 import { ROUTES } from '../../app/paths.js';
 import type { ActiveAccount } from '../../../client-db/use-sync-db.js';
 import { AsOf } from '../../ui/AsOf.js';
-import { PerAccount } from '../accounts/PerAccount.js';
+import { perAccountPage } from '../accounts/PerAccount.js';
 import { DateTime } from '../../ui/DateTime.js';
 import { useAccountSyncedAt } from '../accounts/account-data.js';
 import { MachineLinks } from './machine-parts.js';
 import { MACHINE_PAGE, nameIn } from './machine-view.js';
 import { useAvailableTickets, useHoldings, usePullOnOpen, useTickets } from './use-machines.js';
 import './machines.css';
+import { MoreButton } from '../../ui/MoreButton.js';
 
 const COLLECTIONS = ['tickets'] as const;
 const FILTERS = ['all', 'available', 'used'] as const;
 type Filter = (typeof FILTERS)[number];
 
-export default function TicketsPage() {
-  // Another account starts the page again.
-  return <PerAccount>{(active) => <Tickets active={active} />}</PerAccount>;
-}
+export default perAccountPage(Tickets);
 
 function Tickets({ active }: { active: ActiveAccount }) {
   const { t } = useTranslation();
@@ -81,13 +79,9 @@ function Tickets({ active }: { active: ActiveAccount }) {
           </ul>
         )}
         {tickets !== undefined && tickets.length > shown && (
-          <button
-            type="button"
-            className="link-button records__more"
-            onClick={() => setShown((count) => count + MACHINE_PAGE)}
-          >
+          <MoreButton onClick={() => setShown((count) => count + MACHINE_PAGE)}>
             {t('machine.more')}
-          </button>
+          </MoreButton>
         )}
       </section>
       <MachineLinks except={ROUTES.tickets} />

@@ -2,8 +2,8 @@
  * Live reads and the command of the mining machine pages (issue 13), all from IndexedDB so the
  * pages read offline: the machines on offer (the public `machines`), the account's holdings
  * (`owned_machines`), tickets (`tickets`) and mining records (`income` of type mining_machine),
- * and the buy or rent command in the outbox followed to its end. Import from lazy pages only (it
- * loads the collections' schemas through client-db/).
+ * and the kinds of the buy or rent command. Import from lazy pages only (it
+ * loads the collections' schemas through src/db).
  */
 import { Dexie } from 'dexie';
 import { useLiveQuery } from 'dexie-react-hooks';
@@ -16,7 +16,6 @@ import type {
 } from '../../../contract/api/machine.js';
 import type { OutboxRecord } from '../../../sync/commands.js';
 import { accountDatabase, publicDatabase, type ActiveAccount } from '../../../client-db/use-sync-db.js';
-import { useAccountCommand } from '../outbox/use-account-command.js';
 
 /** The machines on offer (active), in the operators' order (by id); undefined while loading. */
 export function useOfferedMachines(): MachineRecord[] | undefined {
@@ -78,19 +77,7 @@ export function useMiningIncome(active: ActiveAccount, limit: number): IncomeRec
 
 export type MachineCommand = Extract<OutboxRecord, { kind: 'machine-buy' | 'machine-rent' }>;
 
-const MACHINE_KINDS = ['machine-buy', 'machine-rent'] as const;
-
-/**
- * The buy or rent this page follows: the one it queued (`id`), else one of the account's for
- * `machineId` still queued or being sent (the page was left and opened again meanwhile).
- * Undefined while loading.
- */
-export function useMachineCommand(
-  active: ActiveAccount,
-  machineId: string,
-  id: string | null,
-): MachineCommand | null | undefined {
-  return useAccountCommand(MACHINE_KINDS, active, id, { machineId });
-}
+/** The kinds of a machine's buy or rent, followed together on the machine's form. */
+export const MACHINE_KINDS = ['machine-buy', 'machine-rent'] as const;
 
 export { usePullOnOpen } from '../../app/use-pull-on-open.js';

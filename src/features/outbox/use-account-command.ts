@@ -1,7 +1,7 @@
 /**
  * The outbox command a page follows to its end, for the active account: the one the page queued
  * (`id`), else one of the account still queued or being sent (the page was left and opened
- * again meanwhile). `kind` is one kind or several (a machine's buy or rent); `match` narrows to
+ * again meanwhile; not with `resume` false). `kind` is one kind or several (a machine's buy or rent); `match` narrows to
  * params with these values (the machine the page shows). Undefined while loading.
  */
 import { useLiveQuery } from 'dexie-react-hooks';
@@ -9,7 +9,7 @@ import type { OutboxRecord } from '../../../sync/commands.js';
 import { userDatabase, type ActiveAccount } from '../../../client-db/use-sync-db.js';
 
 /** The kinds whose params name the account they act on. */
-type AccountKind = {
+export type AccountKind = {
   [K in OutboxRecord['kind']]: Extract<OutboxRecord, { kind: K }>['params'] extends { accountId: string }
     ? K
     : never;
@@ -20,6 +20,7 @@ export function useAccountCommand<K extends AccountKind>(
   active: ActiveAccount,
   id: string | null,
   match: Readonly<Record<string, string>> = {},
+  resume = true,
 ): Extract<OutboxRecord, { kind: K }> | null | undefined {
   const { userId, accountId } = active;
   const kinds: readonly string[] = typeof kind === 'string' ? [kind] : kind;
@@ -38,8 +39,9 @@ export function useAccountCommand<K extends AccountKind>(
       const row = await outbox.get(id);
       return row !== undefined && isOwn(row) ? row : null;
     }
+    if (!resume) return null;
     const pending = await outbox.where('state').anyOf('queued', 'sending').toArray();
     return pending.find(isOwn) ?? null;
     // kinds and match are read through their keys (kindsKey, matchKey).
-  }, [kindsKey, matchKey, userId, accountId, id]);
+  }, [kindsKey, matchKey, userId, accountId, id, resume]);
 }

@@ -16,11 +16,12 @@ import { useSession } from '../../../client-db/use-session.js';
 import { DateTime } from '../../ui/DateTime.js';
 import { Field } from '../../ui/Field.js';
 import { toast } from '../../ui/toast.js';
-import { useForm } from '../auth/use-form.js';
-import { CHAIN_LIST, isChain, NETWORK_NAMES } from '../recharge/recharge-view.js';
+import { useForm } from '../../ui/use-form.js';
+import { CHAIN_LIST, NETWORK_NAMES } from '../recharge/recharge-view.js';
 import { cardDigits, checkAddress, checkBank, inCooldown, methodName, type Problem } from './payment-view.js';
 import { usePaymentMethods } from './use-payment-methods.js';
 import './payments.css';
+import { Select } from '../../ui/Select.js';
 
 type Kind = 'chain' | 'bank';
 
@@ -172,7 +173,6 @@ function ChainForm() {
   const { t } = useTranslation();
   const tell = useCommandOutcome();
   const problemText = useProblemText();
-  const networkId = useId();
   const currencyId = useId();
   const [network, setNetwork] = useState<Chain>(CHAIN_LIST[0] ?? 'BEP20');
   const form = useForm({ address: '' });
@@ -201,25 +201,14 @@ function ChainForm() {
           USDT
         </p>
       </div>
-      <div className="field payments-select">
-        <label className="field__label" htmlFor={networkId}>
-          {t('field.network')}
-        </label>
-        <select
-          id={networkId}
-          className="field__input"
-          value={network}
-          onChange={(event) => {
-            if (isChain(event.target.value)) setNetwork(event.target.value);
-          }}
-        >
-          {CHAIN_LIST.map((chain) => (
-            <option key={chain} value={chain}>
-              {chain} ({NETWORK_NAMES[chain]})
-            </option>
-          ))}
-        </select>
-      </div>
+      <Select
+        className="field payments-select"
+        inputClassName="field__input"
+        label={t('field.network')}
+        value={network}
+        options={CHAIN_LIST.map((chain) => ({ value: chain, label: `${chain} (${NETWORK_NAMES[chain]})` }))}
+        onChange={setNetwork}
+      />
       <Field
         label={t('field.address')}
         {...form.bind('address')}

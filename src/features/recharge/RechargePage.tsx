@@ -11,7 +11,9 @@ import type { DepositRecord } from '../../../contract/api/recharge.js';
 import { DEPOSIT_CONFIRMATIONS, type Chain } from '../../../contract/constants.js';
 import type { DepositAddressRecord } from '../../../client-db/schema.js';
 import type { ActiveAccount } from '../../../client-db/use-sync-db.js';
-import { PerAccount } from '../accounts/PerAccount.js';
+import { perAccountPage } from '../accounts/PerAccount.js';
+import { shownAmount } from '../../ui/amounts.js';
+import { shortHash } from '../../ui/chain-text.js';
 import { AsOf } from '../../ui/AsOf.js';
 import { copyText } from '../../ui/copy.js';
 import { DateTime, formatTime } from '../../ui/DateTime.js';
@@ -19,10 +21,8 @@ import { useQrCode } from '../../ui/use-qr-code.js';
 import { useAccountSyncedAt } from '../accounts/account-data.js';
 import {
   CHAIN_LIST,
-  displayAmount,
   isChain,
   NETWORK_NAMES,
-  shortHash,
   statusLabel,
   statusTone,
   DEPOSITS_PAGE,
@@ -37,13 +37,11 @@ import {
   type AddressState,
 } from './use-deposit-address.js';
 import './recharge.css';
+import { MoreButton } from '../../ui/MoreButton.js';
 
 const DEPOSIT_COLLECTIONS = ['deposits'] as const;
 
-export default function RechargePage() {
-  // Another account starts the page again, on its first chain.
-  return <PerAccount>{(active) => <Recharge active={active} />}</PerAccount>;
-}
+export default perAccountPage(Recharge);
 
 function Recharge({ active }: { active: ActiveAccount }) {
   const [chain, setChain] = useState<Chain>(CHAIN_LIST[0] ?? 'BEP20');
@@ -171,7 +169,7 @@ function RulesCard({ chain, address }: { chain: Chain; address: DepositAddressRe
           <li>{t('recharge.rules_pending')}</li>
         ) : (
           <>
-            <li>{t('recharge.rule_minimum', { minimum: displayAmount(address.minimum) })}</li>
+            <li>{t('recharge.rule_minimum', { minimum: shownAmount(address.minimum) })}</li>
             <li>{t('recharge.rule_confirmations', { count: address.confirmations })}</li>
             <li>{t('recharge.rule_finality', { count: address.finality })}</li>
           </>
@@ -207,13 +205,9 @@ function Deposits({ active }: { active: ActiveAccount }) {
         </ul>
       )}
       {hasMore && (
-        <button
-          type="button"
-          className="link-button records__more"
-          onClick={() => setShown((count) => count + DEPOSITS_PAGE)}
-        >
+        <MoreButton onClick={() => setShown((count) => count + DEPOSITS_PAGE)}>
           {t('recharge.more')}
-        </button>
+        </MoreButton>
       )}
     </section>
   );
@@ -225,7 +219,7 @@ function DepositLine({ deposit, depths }: { deposit: DepositRecord; depths: Chai
   return (
     <li className="deposit">
       <p className="deposit__amount">
-        {displayAmount(deposit.amount)} <span className="deposit__unit">USDT</span>
+        {shownAmount(deposit.amount)} <span className="deposit__unit">USDT</span>
       </p>
       <p className={`deposit__status deposit__status--${statusTone(deposit.status)}`}>
         {t(label.key, label.values)}

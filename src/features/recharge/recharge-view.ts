@@ -1,11 +1,10 @@
 /**
  * What the recharge page shows of a deposit and of a chain: the status label in the user's
- * language (as a locale key and its values), the shortened transaction hash, amounts. Pure; it
+ * language (as a locale key and its values), the chains. Pure; it
  * imports only types and zod-free modules, so neither zod nor IndexedDB.
  */
 import type { DepositRecord, DepositStatus } from '../../../contract/api/recharge.js';
 import { CHAINS, type Chain } from '../../../contract/constants.js';
-import { formatMoney, MoneyFormatError, parseMoney } from '../../../contract/money.js';
 
 /** The chains the picker offers, in the contract's order. */
 export const CHAIN_LIST: readonly Chain[] = CHAINS;
@@ -101,25 +100,5 @@ export function statusLabel(
       return { key: 'recharge.status_below_minimum', values: {} };
     case 'reversed':
       return { key: 'recharge.status_reversed', values: {} };
-  }
-}
-
-/**
- * A transaction hash short enough for a phone's line: its first `head` and last `tail`
- * characters around an ellipsis ("0x5c50…e8d3a1"); a hash that short already is kept whole.
- */
-export function shortHash(hash: string, head = 6, tail = 6): string {
-  const start = hash.startsWith('0x') ? head + 2 : head;
-  if (hash.length <= start + tail + 1) return hash;
-  return `${hash.slice(0, start)}…${hash.slice(-tail)}`;
-}
-
-/** A wire amount as the page shows it: exact, trailing zeros dropped ("1.500000" -> "1.5"). */
-export function displayAmount(amount: string): string {
-  try {
-    return formatMoney(parseMoney(amount));
-  } catch (error) {
-    if (error instanceof MoneyFormatError) return amount;
-    throw error;
   }
 }

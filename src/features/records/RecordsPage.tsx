@@ -5,40 +5,32 @@
  */
 import { Dexie } from 'dexie';
 import { useLiveQuery } from 'dexie-react-hooks';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { RecordKind, WalletRecord } from '../../../contract/api/account.js';
 import { AsOf } from '../../ui/AsOf.js';
 import { DateTime } from '../../ui/DateTime.js';
-import { accountDatabase, useActiveAccount, type ActiveAccount } from '../../../client-db/use-sync-db.js';
+import { accountDatabase, type ActiveAccount } from '../../../client-db/use-sync-db.js';
 import { useAccountSyncedAt } from '../accounts/account-data.js';
-import { isRecordKind, kindKey, RECORD_KIND_LIST, RECORDS_PAGE, signedAmount } from './records-view.js';
+import { perAccountPage } from '../accounts/PerAccount.js';
+import { kindKey, RECORD_KIND_LIST, RECORDS_PAGE, signedAmount } from './records-view.js';
+import { Select } from '../../ui/Select.js';
+import { MoreButton } from '../../ui/MoreButton.js';
 
 const COLLECTIONS = ['records'] as const;
 
-export default function RecordsPage() {
-  const { t } = useTranslation();
-  const active = useActiveAccount();
-  const syncedAt = useAccountSyncedAt(active ?? null, COLLECTIONS);
-  if (active === undefined) return null;
-  if (active === null)
-    return (
-      <div className="page-padding">
-        <p className="card muted">{t('my.no_account')}</p>
-      </div>
-    );
+export default perAccountPage(function RecordsPage({ active }: { active: ActiveAccount }) {
+  const syncedAt = useAccountSyncedAt(active, COLLECTIONS);
   return (
     <div className="page-padding stack">
       <AsOf syncedAt={syncedAt} />
-      {/* A new account starts the list again, at its first page and with no filter. */}
-      <Records key={`${active.userId}/${active.accountId}`} active={active} />
+      <Records active={active} />
     </div>
   );
-}
+});
 
 function Records({ active }: { active: ActiveAccount }) {
   const { t } = useTranslation();
-  const filterId = useId();
   const [kind, setKind] = useState<RecordKind | 'all'>('all');
   const [shown, setShown] = useState(RECORDS_PAGE);
   // One more than shown, to know whether there is more; the cursor stops there.
@@ -58,28 +50,19 @@ function Records({ active }: { active: ActiveAccount }) {
 
   return (
     <>
-      <div className="card">
-        <label className="field__label" htmlFor={filterId}>
-          {t('records.filter')}
-        </label>
-        <select
-          id={filterId}
-          className="select"
-          value={kind}
-          onChange={(event) => {
-            const value = event.target.value;
-            setKind(isRecordKind(value) ? value : 'all');
-            setShown(RECORDS_PAGE);
-          }}
-        >
-          <option value="all">{t('records.all')}</option>
-          {RECORD_KIND_LIST.map((option) => (
-            <option key={option} value={option}>
-              {t(kindKey(option))}
-            </option>
-          ))}
-        </select>
-      </div>
+      <Select
+        className="card"
+        label={t('records.filter')}
+        value={kind}
+        options={[
+          { value: 'all', label: t('records.all') },
+          ...RECORD_KIND_LIST.map((option) => ({ value: option, label: t(kindKey(option)) })),
+        ]}
+        onChange={(value) => {
+          setKind(value);
+          setShown(RECORDS_PAGE);
+        }}
+      />
       {records !== undefined && records.length === 0 && (
         <p className="card muted">{t(kind === 'all' ? 'records.empty' : 'records.empty_kind')}</p>
       )}
@@ -91,11 +74,7 @@ function Records({ active }: { active: ActiveAccount }) {
         </ul>
       )}
       {hasMore && <MoreSentinel key={shown} onReached={more} />}
-      {hasMore && (
-        <button type="button" className="link-button records__more" onClick={more}>
-          {t('records.more')}
-        </button>
-      )}
+      {hasMore && <MoreButton onClick={more}>{t('records.more')}</MoreButton>}
       {records !== undefined && records.length > RECORDS_PAGE && !hasMore && (
         <p className="muted records__end">{t('records.end')}</p>
       )}

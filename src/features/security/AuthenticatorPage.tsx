@@ -17,9 +17,9 @@ import { send } from '../../app/worker-client.js';
 import { copyText } from '../../ui/copy.js';
 import { Field } from '../../ui/Field.js';
 import { toast } from '../../ui/toast.js';
-import { SubmitButton } from '../auth/fields.js';
-import { useChecks } from '../auth/messages.js';
-import { useForm } from '../auth/use-form.js';
+import { SubmitButton } from '../../ui/form-fields.js';
+import { useChecks } from '../../ui/field-messages.js';
+import { useForm } from '../../ui/use-form.js';
 import { useUserInfo } from './use-user-info.js';
 import './security.css';
 

@@ -9,11 +9,10 @@ import { useOutcome } from '../../app/outcome.js';
 import { ROUTES } from '../../app/paths.js';
 import { send } from '../../app/worker-client.js';
 import { toast } from '../../ui/toast.js';
-import { CodeField } from '../auth/CodeField.js';
-import { secondsToWait } from '../auth/code-wait.js';
-import { PasswordField, SubmitButton } from '../auth/fields.js';
-import { useChecks } from '../auth/messages.js';
-import { useForm } from '../auth/use-form.js';
+import { PasswordField } from '../../ui/form-fields.js';
+import { CodeAndSubmit, NewPasswordFields } from './password-form.js';
+import { useChecks } from '../../ui/field-messages.js';
+import { useForm } from '../../ui/use-form.js';
 import { useUserInfo } from './use-user-info.js';
 
 export default function LoginPasswordPage() {
@@ -23,12 +22,6 @@ export default function LoginPasswordPage() {
   const check = useChecks();
   const { user } = useUserInfo();
   const form = useForm({ oldPassword: '', password: '', confirmPassword: '', code: '' });
-
-  const resend = async () => {
-    const outcome = await send('security-send-login-password-code');
-    if (handle(outcome, form.sink)) toast(outcome.message);
-    return secondsToWait(outcome);
-  };
 
   const submit = form.submit(
     ({ oldPassword, password, confirmPassword, code }) =>
@@ -59,15 +52,17 @@ export default function LoginPasswordPage() {
         autoComplete="current-password"
         {...form.bind('oldPassword')}
       />
-      <PasswordField label={t('field.newPassword')} autoComplete="new-password" {...form.bind('password')} />
-      <PasswordField
-        label={t('field.confirmPassword')}
-        autoComplete="new-password"
-        {...form.bind('confirmPassword')}
+      <NewPasswordFields
+        label={t('field.newPassword')}
+        password={form.bind('password')}
+        confirm={form.bind('confirmPassword')}
       />
-      <CodeField {...form.bind('code')} onResend={resend} sentUntil={0} />
-      <p className="hint">{t('security.online_only')}</p>
-      <SubmitButton busy={form.busy}>{t('security.submit')}</SubmitButton>
+      <CodeAndSubmit
+        kind="security-send-login-password-code"
+        code={form.bind('code')}
+        sink={form.sink}
+        busy={form.busy}
+      />
     </form>
   );
 }

@@ -10,11 +10,10 @@ import { useOutcome } from '../../app/outcome.js';
 import { ROUTES } from '../../app/paths.js';
 import { send } from '../../app/worker-client.js';
 import { toast } from '../../ui/toast.js';
-import { CodeField } from '../auth/CodeField.js';
-import { secondsToWait } from '../auth/code-wait.js';
-import { PasswordField, SubmitButton } from '../auth/fields.js';
-import { useChecks } from '../auth/messages.js';
-import { useForm } from '../auth/use-form.js';
+import { PasswordField, SubmitButton } from '../../ui/form-fields.js';
+import { useChecks } from '../../ui/field-messages.js';
+import { useForm } from '../../ui/use-form.js';
+import { CodeAndSubmit, NewPasswordFields } from './password-form.js';
 import { useUserInfo } from './use-user-info.js';
 
 function SetTradePassword({ onDone }: { onDone(): void }) {
@@ -39,15 +38,10 @@ function SetTradePassword({ onDone }: { onDone(): void }) {
     <form className="form page-padding" onSubmit={submit} noValidate aria-labelledby="trade-set-title">
       <h2 id="trade-set-title">{t('security.trade_set_title')}</h2>
       <p className="hint">{t('security.trade_set_hint')}</p>
-      <PasswordField
+      <NewPasswordFields
         label={t('field.tradePassword')}
-        autoComplete="new-password"
-        {...form.bind('tradePassword')}
-      />
-      <PasswordField
-        label={t('field.confirmPassword')}
-        autoComplete="new-password"
-        {...form.bind('confirmPassword')}
+        password={form.bind('tradePassword')}
+        confirm={form.bind('confirmPassword')}
       />
       <SubmitButton busy={form.busy}>{t('security.submit')}</SubmitButton>
     </form>
@@ -59,11 +53,6 @@ function ChangeTradePassword({ email, onDone }: { email: string; onDone(): void 
   const handle = useOutcome();
   const check = useChecks();
   const form = useForm({ oldTradePassword: '', tradePassword: '', confirmPassword: '', code: '' });
-  const resend = async () => {
-    const outcome = await send('security-send-trade-password-code');
-    if (handle(outcome, form.sink)) toast(outcome.message);
-    return secondsToWait(outcome);
-  };
   const submit = form.submit(
     ({ oldTradePassword, tradePassword, confirmPassword, code }) =>
       check({
@@ -93,19 +82,17 @@ function ChangeTradePassword({ email, onDone }: { email: string; onDone(): void 
         autoComplete="current-password"
         {...form.bind('oldTradePassword')}
       />
-      <PasswordField
+      <NewPasswordFields
         label={t('field.newTradePassword')}
-        autoComplete="new-password"
-        {...form.bind('tradePassword')}
+        password={form.bind('tradePassword')}
+        confirm={form.bind('confirmPassword')}
       />
-      <PasswordField
-        label={t('field.confirmPassword')}
-        autoComplete="new-password"
-        {...form.bind('confirmPassword')}
+      <CodeAndSubmit
+        kind="security-send-trade-password-code"
+        code={form.bind('code')}
+        sink={form.sink}
+        busy={form.busy}
       />
-      <CodeField {...form.bind('code')} onResend={resend} sentUntil={0} />
-      <p className="hint">{t('security.online_only')}</p>
-      <SubmitButton busy={form.busy}>{t('security.submit')}</SubmitButton>
     </form>
   );
 }

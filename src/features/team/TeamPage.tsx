@@ -36,6 +36,7 @@ import {
   type TeamState,
 } from './use-team.js';
 import './team.css';
+import { MoreButton } from '../../ui/MoreButton.js';
 
 /** The share poster and the mining machines (issue 13) are reached from the Team tab. */
 const TEAM_LINKS = [
@@ -326,13 +327,9 @@ function TeamIncome({ userId }: { userId: string }) {
         </ul>
       )}
       {views.length > shown && (
-        <button
-          type="button"
-          className="link-button records__more"
-          onClick={() => setShown((count) => count + TEAM_PAGE)}
-        >
+        <MoreButton onClick={() => setShown((count) => count + TEAM_PAGE)}>
           {t('team.income_more')}
-        </button>
+        </MoreButton>
       )}
     </section>
   );

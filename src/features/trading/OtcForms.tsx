@@ -7,26 +7,24 @@
  * blanked once they settle. A take of an order that changed meanwhile is refused (409) with the
  * order's new state; the page says so and the book is pulled again.
  */
-import { TradePasswordField } from '../auth/fields.js';
+import { AmountField, SubmitButton, TradePasswordField } from '../../ui/form-fields.js';
 import { Button } from 'antd-mobile';
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { OtcBookRecord } from '../../../contract/api/otc.js';
 import { checkPassword } from '../../../contract/validation.js';
 import type { EnqueueInput, OutboxRecord } from '../../../sync/commands.js';
-import { useOutcome } from '../../app/outcome.js';
-import { send } from '../../app/worker-client.js';
+import type { FieldErrorSink } from '../../app/outcome.js';
 import type { ActiveAccount } from '../../../client-db/use-sync-db.js';
 import { ratePercent, shownAmount } from '../../ui/amounts.js';
 import { Choice } from '../../ui/Choice.js';
-import { Field } from '../../ui/Field.js';
 import { Figure } from '../../ui/Figure.js';
 import { toast } from '../../ui/toast.js';
-import { useChecks } from '../auth/messages.js';
-import { useForm } from '../auth/use-form.js';
-import { pricedOutcome, useSettled, type PricedOutcome } from '../outbox/command-outcome.js';
-import { useRefusalMessage } from '../outbox/messages.js';
-import { useAccountCommand } from '../outbox/use-account-command.js';
+import { useChecks } from '../../ui/field-messages.js';
+import { useForm } from '../../ui/use-form.js';
+import { pricedOutcome, type PricedOutcome } from '../outbox/command-outcome.js';
+import { CommandLines } from '../outbox/CommandLines.js';
+import { useCommandFlow, useFlowTexts } from '../outbox/use-command-flow.js';
 import {
   isOpen,
   listingView,
@@ -42,74 +40,26 @@ type OtcKind = 'otc-buy' | 'otc-sell' | 'otc-take';
 type Command<K extends OtcKind = OtcKind> = Extract<OutboxRecord, { kind: K }>;
 type Input = Extract<EnqueueInput, { kind: OtcKind }>;
 
-/**
- * What a form does with its command: enqueue it (refusals at the worker's edge shown beside the
- * field they name), follow it to its end, and tell the end once.
- */
+/** A form's command (src/features/outbox/use-command-flow.ts) in the trading tab's words. */
 function useOtcCommand(
   kind: OtcKind,
   active: ActiveAccount,
-  fields: readonly string[],
-  show: (field: string, message: string) => void,
+  sink: FieldErrorSink,
   onSettled: (command: Command, outcome: PricedOutcome) => void,
 ) {
   const { t } = useTranslation();
-  const handle = useOutcome();
-  const refusal = useRefusalMessage();
-  const [commandId, setCommandId] = useState<string | null>(null);
-  const [enqueuing, setEnqueuing] = useState(false);
-  const [notice, setNotice] = useState<string | null>(null);
-  const command = useAccountCommand(kind, active, commandId);
-
-  useSettled(command, pricedOutcome, (settled, outcome) => {
-    switch (outcome.kind) {
-      case 'stale':
-        setNotice(t('trading.changed', { message: outcome.message }));
-        void send('sync-pull');
-        break;
-      case 'refused':
-        // 300 goes to the trade password page after 1.5 s, 401 to login; the rest is a toast too.
-        handle({ kind: 'refused', code: outcome.code, message: outcome.message, data: null });
-        setNotice(t('trading.refused', { message: outcome.message }));
-        break;
-      case 'expired':
-        setNotice(t('trading.expired'));
-        break;
-      case 'cancelled':
-        setNotice(t('trading.cancelled'));
-        break;
-      case 'done':
-        setNotice(null);
-        break;
-    }
-    onSettled(settled, outcome);
-    // Told here: it need not wait on the pending-changes page for the user too.
-    if (outcome.kind !== 'done' && outcome.kind !== 'cancelled')
-      void send('outbox-dismiss', { id: settled.id });
+  const texts = useFlowTexts('trading');
+  const flow = useCommandFlow<OtcKind, PricedOutcome>({
+    kind,
+    active,
+    outcomeOf: pricedOutcome,
+    sink,
+    texts: { ...texts, stale: (message) => t('trading.changed', { message }) },
+    onSettled,
   });
-
-  const enqueue = async (params: Input['params']) => {
-    setNotice(null);
-    setEnqueuing(true);
-    try {
-      // The form passes its own kind's params (checked again at the worker's edge).
-      const result = await send('outbox-enqueue', { kind, params } as Input);
-      if (result.kind === 'refused') {
-        const text = result.reason === 'offline' ? t('trading.offline') : refusal(result);
-        setNotice(text);
-        if (result.reason === 'invalid_input' && fields.includes(result.field)) show(result.field, text);
-        return false;
-      }
-      setCommandId(result.id);
-      return true;
-    } finally {
-      setEnqueuing(false);
-    }
-  };
-
-  const sending =
-    enqueuing || (command != null && (command.state === 'queued' || command.state === 'sending'));
-  return { enqueue, sending, notice };
+  // The form passes its own kind's params (checked again at the worker's edge).
+  const enqueue = (params: Input['params']) => flow.enqueue({ kind, params } as Input);
+  return { enqueue, sending: flow.sending, notice: flow.notice };
 }
 
 /** Why the listing cannot go as typed, in the user's language; null when it can (or nothing is typed). */
@@ -162,7 +112,6 @@ export function ListForm({ active, terms, online, onSettled }: OtcFormProps) {
   const form = useForm({ volume: '', price: '', tradePassword: '' });
   const [side, setSide] = useState<OtcSide>('buy');
   const [splittable, setSplittable] = useState(true);
-  const hintId = useId();
   const view = listingView(side, form.values.volume, form.values.price, terms);
   const problem = problemOf(view);
   const settled = useCallback(
@@ -182,8 +131,8 @@ export function ListForm({ active, terms, online, onSettled }: OtcFormProps) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [onSettled, t],
   );
-  const buy = useOtcCommand('otc-buy', active, form.sink.fields, form.sink.show, settled);
-  const sell = useOtcCommand('otc-sell', active, form.sink.fields, form.sink.show, settled);
+  const buy = useOtcCommand('otc-buy', active, form.sink, settled);
+  const sell = useOtcCommand('otc-sell', active, form.sink, settled);
   const current = side === 'buy' ? buy : sell;
 
   const onSubmit = form.submit(
@@ -223,21 +172,10 @@ export function ListForm({ active, terms, online, onSettled }: OtcFormProps) {
         value={side}
         onChange={setSide}
       />
-      <Field
-        label={t('trading.volume')}
-        {...form.bind('volume')}
-        inputMode="decimal"
-        autoComplete="off"
-        maxLength={20}
-        required
-      />
-      <Field
+      <AmountField label={t('trading.volume')} {...form.bind('volume')} />
+      <AmountField
         label={t('trading.price')}
         {...form.bind('price')}
-        inputMode="decimal"
-        autoComplete="off"
-        maxLength={20}
-        required
         addon={
           terms !== null && isOpen(terms) ? (
             <Button size="small" onClick={() => form.set('price')(shownAmount(terms.guidePrice))}>
@@ -269,25 +207,15 @@ export function ListForm({ active, terms, online, onSettled }: OtcFormProps) {
         </p>
       )}
       <TradePasswordField label={t('trading.trade_password')} {...form.bind('tradePassword')} />
-      <Button
-        type="submit"
-        color="primary"
-        block
-        size="large"
-        loading={current.sending}
-        disabled={disabledReason !== null || terms === null}
-        aria-describedby={disabledReason === null ? undefined : hintId}
+      <SubmitButton
+        busy={current.sending}
+        disabled={terms === null}
+        reason={disabledReason}
+        hintClassName="otc-hint"
       >
         {t(`trading.submit_${side}`)}
-      </Button>
-      {disabledReason !== null && (
-        <p id={hintId} className="muted otc-hint">
-          {disabledReason}
-        </p>
-      )}
-      <p className="otc-notice" role="alert">
-        {current.sending ? '' : (current.notice ?? '')}
-      </p>
+      </SubmitButton>
+      <CommandLines sending={current.sending} notice={current.notice} className="otc-notice" />
     </form>
   );
 }
@@ -366,8 +294,7 @@ export function TakeForm({
   const take = useOtcCommand(
     'otc-take',
     active,
-    form.sink.fields,
-    form.sink.show,
+    form.sink,
     useCallback(
       (command: Command, outcome: PricedOutcome) => {
         if (outcome.kind === 'done' && command.kind === 'otc-take') {
@@ -413,15 +340,7 @@ export function TakeForm({
           ? t('trading.take_parts', { remaining: shownAmount(order.remaining) })
           : t('trading.take_whole', { remaining: shownAmount(order.remaining) })}
       </p>
-      <Field
-        label={t('trading.volume')}
-        {...form.bind('volume')}
-        inputMode="decimal"
-        autoComplete="off"
-        maxLength={20}
-        readOnly={!order.splittable}
-        required
-      />
+      <AmountField label={t('trading.volume')} {...form.bind('volume')} readOnly={!order.splittable} />
       {view.kind === 'ok' ? (
         <dl className="figure-list otc-figures" aria-label={t('trading.figures_title')}>
           <Figure label={t('trading.you_pay')} value={`${view.pay} ${view.payAsset}`} />
@@ -455,9 +374,7 @@ export function TakeForm({
           {t('trading.offline')}
         </p>
       )}
-      <p className="otc-notice" role="alert">
-        {take.sending ? '' : (take.notice ?? '')}
-      </p>
+      <CommandLines sending={take.sending} notice={take.notice} className="otc-notice" />
     </form>
   );
 }

@@ -8,7 +8,7 @@
  * before confirming.
  */
 import { Button } from 'antd-mobile';
-import { useCallback, useId, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { OtcBookRecord, OtcOrder } from '../../../contract/api/otc.js';
 import { ROUTES } from '../../app/paths.js';
@@ -24,7 +24,7 @@ import { Figure } from '../../ui/Figure.js';
 import { LinkList } from '../../ui/LinkList.js';
 import { useLink } from '../../ui/OfflineBanner.js';
 import { toast } from '../../ui/toast.js';
-import { PerAccount } from '../accounts/PerAccount.js';
+import { perAccountPage } from '../accounts/PerAccount.js';
 import { useAccountSyncedAt, useBalance } from '../accounts/account-data.js';
 import { useRefusalMessage } from '../outbox/messages.js';
 import { ListForm, TakeForm, type OtcFormProps } from './OtcForms.js';
@@ -47,6 +47,7 @@ import {
   usePendingOtcCommands,
 } from './use-otc.js';
 import './trading.css';
+import { Select } from '../../ui/Select.js';
 
 const BOOK_COLLECTIONS = ['otc_book'] as const;
 const ORDER_COLLECTIONS = ['otc_orders', 'balances'] as const;
@@ -54,10 +55,7 @@ const EXCHANGE_ENTRY = [['exchange.title', ROUTES.exchange]] as const;
 /** Orders of a side the book shows at first, and added each time "more" is pressed. */
 const BOOK_PAGE = 20;
 
-export default function TradingPage() {
-  // Another account starts the tab again.
-  return <PerAccount>{(active) => <Trading active={active} />}</PerAccount>;
-}
+export default perAccountPage(Trading);
 
 function Trading({ active }: { active: ActiveAccount }) {
   const { t } = useTranslation();
@@ -158,7 +156,6 @@ function Book({ active, terms, online, onSettled }: OtcFormProps) {
   // The order as it was when its take form opened: the form keeps the price and volume the user
   // saw even when a pull changes the book meanwhile (the server then refuses the take, 409).
   const [taking, setTaking] = useState<OtcBookRecord | null>(null);
-  const sortId = useId();
   const book = useOtcBook(side);
   const mine = useMyOtcOrderIds(active);
   const syncedAt = useAccountSyncedAt(active, [], BOOK_COLLECTIONS);
@@ -185,20 +182,16 @@ function Book({ active, terms, online, onSettled }: OtcFormProps) {
           setShown(BOOK_PAGE);
         }}
       />
-      <div className="otc-book__sort">
-        <label className="field__label" htmlFor={sortId}>
-          {t('trading.sort')}
-        </label>
-        <select
-          id={sortId}
-          className="select"
-          value={sort}
-          onChange={(event) => setSort(event.target.value === 'newest' ? 'newest' : 'price')}
-        >
-          <option value="price">{t('trading.sort_price')}</option>
-          <option value="newest">{t('trading.sort_newest')}</option>
-        </select>
-      </div>
+      <Select
+        className="otc-book__sort"
+        label={t('trading.sort')}
+        value={sort}
+        options={[
+          { value: 'price', label: t('trading.sort_price') },
+          { value: 'newest', label: t('trading.sort_newest') },
+        ]}
+        onChange={setSort}
+      />
       <AsOf syncedAt={syncedAt} />
       {/* One place for the form, so a pull that changes the book never remounts it (nor loses its notice). */}
       {taking !== null && (

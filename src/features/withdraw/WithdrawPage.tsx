@@ -6,9 +6,9 @@
  * after a minute; the page follows it to its answer. Offline the page says a withdrawal needs a
  * connection and the submit is disabled.
  */
-import { TradePasswordField } from '../auth/fields.js';
+import { SubmitButton, TradePasswordField } from '../../ui/form-fields.js';
 import { Button } from 'antd-mobile';
-import { useEffect, useId, useState } from 'react';
+import { useCallback, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import type { WithdrawIndexData } from '../../../contract/api/withdraw.js';
@@ -16,26 +16,25 @@ import type { PaymentMethodRecord } from '../../../client-db/schema.js';
 import { BodyCode } from '../../../contract/codes.js';
 import { checkCode, checkPassword } from '../../../contract/validation.js';
 import { useGo } from '../../app/navigation.js';
-import { useOutcome } from '../../app/outcome.js';
 import { ROUTES } from '../../app/paths.js';
 import { serverNow } from '../../app/server-clock.js';
-import { send } from '../../app/worker-client.js';
 import type { ActiveAccount } from '../../../client-db/use-sync-db.js';
-import { PerAccount } from '../accounts/PerAccount.js';
-import { commandOutcome, useSettled } from '../outbox/command-outcome.js';
-import { useAccountCommand } from '../outbox/use-account-command.js';
+import { perAccountPage } from '../accounts/PerAccount.js';
+import { commandOutcome, type CommandOutcome } from '../outbox/command-outcome.js';
+import { CommandLines } from '../outbox/CommandLines.js';
+import { useCommandFlow, useFlowTexts } from '../outbox/use-command-flow.js';
 import { AsOf } from '../../ui/AsOf.js';
 import { DateTime, formatTime } from '../../ui/DateTime.js';
 import { Field } from '../../ui/Field.js';
 import { useLink } from '../../ui/OfflineBanner.js';
 import { toast } from '../../ui/toast.js';
 import { useAccountName, useAccounts, useAccountSyncedAt, useBalance } from '../accounts/account-data.js';
-import { useChecks } from '../auth/messages.js';
-import { useForm } from '../auth/use-form.js';
-import { useRefusalMessage } from '../outbox/messages.js';
+import { useChecks } from '../../ui/field-messages.js';
+import { useForm } from '../../ui/use-form.js';
 import { methodName } from '../payments/payment-view.js';
 import { usePaymentMethods } from '../payments/use-payment-methods.js';
-import { displayAmount } from '../recharge/recharge-view.js';
+import { useAmountFormText } from '../../ui/amount-problem.js';
+import { shownAmount } from '../../ui/amounts.js';
 import {
   activeLock,
   breakdownOf,
@@ -52,10 +51,7 @@ import './withdraw.css';
 
 const BALANCE_COLLECTIONS = ['balances'] as const;
 
-export default function WithdrawPage() {
-  // Another account starts the page again.
-  return <PerAccount>{(active) => <Withdraw active={active} />}</PerAccount>;
-}
+export default perAccountPage(Withdraw);
 
 function Withdraw({ active }: { active: ActiveAccount }) {
   const { t } = useTranslation();
@@ -120,7 +116,7 @@ function Available({ active, terms }: { active: ActiveAccount; terms: WithdrawIn
           {t('withdraw.available')}
         </h2>
         <p className="card__figure">
-          {amount === null ? '…' : displayAmount(amount)} <span className="card__unit">USDT</span>
+          {amount === null ? '…' : shownAmount(amount)} <span className="card__unit">USDT</span>
         </p>
         {account !== undefined && (
           <p className="card__note">{t('withdraw.from_account', { name: nameOf(account) })}</p>
@@ -245,12 +241,12 @@ function TermsCard({ terms }: { terms: WithdrawIndexData }) {
         {rows.map(([label, amount]) => (
           <div key={label}>
             <dt>{label}</dt>
-            <dd>{displayAmount(amount)} USDT</dd>
+            <dd>{shownAmount(amount)} USDT</dd>
           </div>
         ))}
       </dl>
       <p className="muted withdraw-figures__note">
-        {t('withdraw.review_above', { amount: displayAmount(terms.reviewAbove) })}
+        {t('withdraw.review_above', { amount: shownAmount(terms.reviewAbove) })}
       </p>
     </section>
   );
@@ -259,16 +255,9 @@ function TermsCard({ terms }: { terms: WithdrawIndexData }) {
 /** An amount problem in the user's language. */
 function useAmountProblemText() {
   const { t } = useTranslation();
+  const formText = useAmountFormText('withdraw');
   return (problem: AmountProblem): string => {
     switch (problem.key) {
-      case 'required':
-        return t('server.field_required', { field: t('field.amount') });
-      case 'not_number':
-        return t('withdraw.amount_not_number');
-      case 'not_positive':
-        return t('withdraw.amount_not_positive');
-      case 'decimals':
-        return t('withdraw.amount_decimals');
       case 'below_minimum':
         return t('withdraw.amount_below_minimum', { amount: problem.amount });
       case 'above_available':
@@ -277,6 +266,8 @@ function useAmountProblemText() {
         return t('withdraw.amount_above_daily', { amount: problem.amount });
       case 'above_maximum':
         return t('withdraw.amount_above_maximum', { amount: problem.amount });
+      default:
+        return formText(problem);
     }
   };
 }
@@ -300,59 +291,40 @@ function WithdrawForm({
 }) {
   const { t } = useTranslation();
   const go = useGo();
-  const handle = useOutcome();
-  const refusal = useRefusalMessage();
   const check = useChecks();
   const amountProblem = useAmountProblemText();
   const form = useForm({ amount: '', tradePassword: '', googleCode: '' });
   const [methodError, setMethodError] = useState<string | undefined>(undefined);
-  const [commandId, setCommandId] = useState<string | null>(null);
-  /** Why the last withdrawal was not made, or null. */
-  const [notice, setNotice] = useState<string | null>(null);
-  const [enqueuing, setEnqueuing] = useState(false);
-  const command = useAccountCommand('withdraw-create', active, commandId);
-  const submitHintId = useId();
-  const sending =
-    enqueuing || (command != null && (command.state === 'queued' || command.state === 'sending'));
-
-  // One still being sent from an earlier visit is followed by its id from now on.
-  useEffect(() => {
-    if (command != null && commandId === null) setCommandId(command.id);
-  }, [command, commandId]);
-
-  // The command's answer, once: the page says it, then moves on or lets the user try again.
-  useSettled(command, commandOutcome, (command, outcome) => {
-    const clearCode = () => form.set('googleCode')('');
-    switch (outcome.kind) {
-      case 'done':
-        setNotice(null);
+  const outcomeOf = useCallback(
+    (command: WithdrawCommand): CommandOutcome | null => {
+      const outcome = commandOutcome(command);
+      return outcome?.kind === 'refused' && command.answer === null
+        ? { kind: 'refused', code: 400, message: t('withdraw.refused_unknown') }
+        : outcome;
+    },
+    [t],
+  );
+  const texts = useFlowTexts('withdraw');
+  const flow = useCommandFlow({
+    kind: 'withdraw-create',
+    active,
+    outcomeOf,
+    sink: form.sink,
+    texts,
+    // The page moves on, or lets the user try again with a new code.
+    onSettled: (_command, outcome) => {
+      if (outcome.kind === 'done') {
         toast(t('withdraw.done'));
         onSettled();
         go(ROUTES.withdrawRecords);
         return;
-      case 'refused': {
-        const answer = command.answer ?? { code: 400, message: t('withdraw.refused_unknown') };
-        // 300, 4900 and 4901 go to their pages after 1.5 s; 401 to login; the rest is a toast.
-        handle({ kind: 'refused', code: answer.code, message: answer.message, data: null });
-        setNotice(t('withdraw.refused', { message: answer.message }));
-        clearCode();
-        // A wrong or used code is told beside the code field too (after clearing it).
-        if (answer.code === BodyCode.oneTimeCodeRejected) form.sink.show('googleCode', answer.message);
-        break;
       }
-      case 'expired':
-        setNotice(t('withdraw.expired'));
-        clearCode();
-        break;
-      case 'cancelled':
-        setNotice(t('withdraw.cancelled'));
-        clearCode();
-        break;
-    }
-    onSettled();
-    // Told here: it need not wait on the pending-changes page for the user too.
-    if (outcome.kind === 'refused' || outcome.kind === 'expired')
-      void send('outbox-dismiss', { id: command.id });
+      form.set('googleCode')('');
+      // A wrong or used code is told beside the code field too (after clearing it).
+      if (outcome.kind === 'refused' && outcome.code === BodyCode.oneTimeCodeRejected)
+        form.sink.show('googleCode', outcome.message);
+      onSettled();
+    },
   });
 
   const chosen = methods.find((method) => method.id === methodId) ?? null;
@@ -385,30 +357,16 @@ function WithdrawForm({
     async ({ amount, tradePassword, googleCode }) => {
       // Shown beside the picker by the check above.
       if (chosen === null || methodProblem() !== null) return;
-      setNotice(null);
-      setEnqueuing(true);
-      try {
-        const result = await send('outbox-enqueue', {
-          kind: 'withdraw-create',
-          params: {
-            accountId: active.accountId,
-            amount: amount.trim(),
-            methodId: chosen.id,
-            googleCode: googleCode.trim(),
-            tradePassword,
-          },
-        });
-        if (result.kind === 'refused') {
-          const text = result.reason === 'offline' ? t('withdraw.offline') : refusal(result);
-          setNotice(text);
-          if (result.reason === 'invalid_input' && form.sink.fields.includes(result.field))
-            form.sink.show(result.field, text);
-          return;
-        }
-        setCommandId(result.id);
-      } finally {
-        setEnqueuing(false);
-      }
+      await flow.enqueue({
+        kind: 'withdraw-create',
+        params: {
+          accountId: active.accountId,
+          amount: amount.trim(),
+          methodId: chosen.id,
+          googleCode: googleCode.trim(),
+          tradePassword,
+        },
+      });
     },
   );
 
@@ -457,7 +415,7 @@ function WithdrawForm({
           </div>
           <div>
             <dt>{t('withdraw.fee')}</dt>
-            <dd>{displayAmount(terms.fee)} USDT</dd>
+            <dd>{shownAmount(terms.fee)} USDT</dd>
           </div>
           <div>
             <dt>{t('withdraw.total')}</dt>
@@ -476,47 +434,16 @@ function WithdrawForm({
         {...form.bind('googleCode')}
       />
       <p className="muted form__hint">{t('withdraw.online_only')}</p>
-      <Button
-        type="submit"
-        color="primary"
-        block
-        size="large"
-        loading={sending}
-        disabled={disabledReason !== null}
-        aria-describedby={disabledReason === null ? undefined : submitHintId}
-      >
+      <SubmitButton busy={flow.sending} reason={disabledReason} hintClassName="withdraw-submit-hint">
         {t('withdraw.submit')}
-      </Button>
-      {disabledReason !== null && (
-        <p id={submitHintId} className="muted withdraw-submit-hint">
-          {disabledReason}
-        </p>
-      )}
-      <CommandStatus command={command ?? null} sending={sending} notice={notice} />
+      </SubmitButton>
+      <CommandLines
+        sending={flow.sending}
+        status={t('withdraw.sending', { amount: flow.command?.params.amount ?? '' })}
+        notice={flow.notice}
+        className="withdraw-status"
+      />
     </form>
-  );
-}
-
-/** The command being sent (a status), or why the last one was not made (an alert). */
-function CommandStatus({
-  command,
-  sending,
-  notice,
-}: {
-  command: WithdrawCommand | null;
-  sending: boolean;
-  notice: string | null;
-}) {
-  const { t } = useTranslation();
-  return (
-    <>
-      <p className="withdraw-status" role="status">
-        {sending ? t('withdraw.sending', { amount: command === null ? '' : command.params.amount }) : ''}
-      </p>
-      <p className="withdraw-status withdraw-status--error" role="alert">
-        {sending ? '' : (notice ?? '')}
-      </p>
-    </>
   );
 }
 

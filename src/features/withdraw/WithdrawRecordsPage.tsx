@@ -7,12 +7,14 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { WithdrawalRecord } from '../../../contract/api/withdraw.js';
-import { useActiveAccount, type ActiveAccount } from '../../../client-db/use-sync-db.js';
+import type { ActiveAccount } from '../../../client-db/use-sync-db.js';
 import { AsOf } from '../../ui/AsOf.js';
 import { copyText } from '../../ui/copy.js';
 import { DateTime } from '../../ui/DateTime.js';
 import { useAccountSyncedAt } from '../accounts/account-data.js';
-import { displayAmount, shortHash } from '../recharge/recharge-view.js';
+import { perAccountPage } from '../accounts/PerAccount.js';
+import { shownAmount } from '../../ui/amounts.js';
+import { shortHash } from '../../ui/chain-text.js';
 import { useWithdrawals } from './use-withdraw.js';
 import {
   destinationOf,
@@ -23,28 +25,19 @@ import {
   WITHDRAWALS_PAGE,
 } from './withdraw-view.js';
 import './withdraw.css';
+import { MoreButton } from '../../ui/MoreButton.js';
 
 const COLLECTIONS = ['withdrawals'] as const;
 
-export default function WithdrawRecordsPage() {
-  const { t } = useTranslation();
-  const active = useActiveAccount();
-  const syncedAt = useAccountSyncedAt(active ?? null, COLLECTIONS);
-  if (active === undefined) return null;
-  if (active === null)
-    return (
-      <div className="page-padding">
-        <p className="card muted">{t('my.no_account')}</p>
-      </div>
-    );
+export default perAccountPage(function WithdrawRecordsPage({ active }: { active: ActiveAccount }) {
+  const syncedAt = useAccountSyncedAt(active, COLLECTIONS);
   return (
     <div className="page-padding stack">
       <AsOf syncedAt={syncedAt} />
-      {/* Another account starts the list again, at its first page. */}
-      <Withdrawals key={`${active.userId}/${active.accountId}`} active={active} />
+      <Withdrawals active={active} />
     </div>
   );
-}
+});
 
 function Withdrawals({ active }: { active: ActiveAccount }) {
   const { t } = useTranslation();
@@ -61,13 +54,9 @@ function Withdrawals({ active }: { active: ActiveAccount }) {
         ))}
       </ul>
       {withdrawals.length > shown && (
-        <button
-          type="button"
-          className="link-button records__more"
-          onClick={() => setShown((count) => count + WITHDRAWALS_PAGE)}
-        >
+        <MoreButton onClick={() => setShown((count) => count + WITHDRAWALS_PAGE)}>
           {t('withdraw.more')}
-        </button>
+        </MoreButton>
       )}
     </>
   );
@@ -86,7 +75,7 @@ function WithdrawalLine({ withdrawal }: { withdrawal: WithdrawalRecord }) {
   return (
     <li className="withdrawal">
       <p className="withdrawal__amount">
-        {displayAmount(withdrawal.amount)} <span className="withdrawal__unit">USDT</span>
+        {shownAmount(withdrawal.amount)} <span className="withdrawal__unit">USDT</span>
       </p>
       <p className={`withdrawal__status withdrawal__status--${statusTone(withdrawal.status)}`}>
         {t(statusKey(withdrawal.status))} · {t(stageKey(withdrawal.stage))}
@@ -98,11 +87,11 @@ function WithdrawalLine({ withdrawal }: { withdrawal: WithdrawalRecord }) {
         </div>
         <div>
           <dt>{t('withdraw.fee')}</dt>
-          <dd>{displayAmount(withdrawal.fee)} USDT</dd>
+          <dd>{shownAmount(withdrawal.fee)} USDT</dd>
         </div>
         <div>
           <dt>{t('withdraw.total')}</dt>
-          <dd>{displayAmount(withdrawal.total)} USDT</dd>
+          <dd>{shownAmount(withdrawal.total)} USDT</dd>
         </div>
         {reason !== null && (
           <div className="withdrawal__reason">

@@ -1,7 +1,7 @@
 /** The e-mailed code's field with its resend button (the spec's 60 s countdown), on both verify pages. */
 import { useTranslation } from 'react-i18next';
-import { CodeButton } from '../../ui/CodeButton.js';
-import { Field } from '../../ui/Field.js';
+import { CodeButton } from './CodeButton.js';
+import { Field } from './Field.js';
 
 interface CodeFieldProps {
   value: string;

@@ -1,6 +1,6 @@
 /** Small form state: values, errors beside fields, the sink for the server's field refusals, and the submit plumbing. */
 import { useCallback, useMemo, useState, type FormEvent } from 'react';
-import type { FieldErrorSink } from '../../app/outcome.js';
+import type { FieldErrorSink } from '../app/outcome.js';
 
 export function useForm<K extends string>(initial: Record<K, string>) {
   const [values, setValues] = useState(initial);

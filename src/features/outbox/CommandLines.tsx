@@ -1,0 +1,36 @@
+/**
+ * The two lines under a money form: the command being sent (a status) and why the last one was
+ * not made (an alert). Only one speaks at a time: the notice waits while a command is sent.
+ */
+import type { ReactNode } from 'react';
+
+export function CommandLines({
+  sending,
+  status,
+  notice,
+  className,
+  children,
+}: {
+  sending: boolean;
+  /** What is being sent; without it the form has no status line. */
+  status?: string;
+  notice: string | null;
+  /** The lines' class; the alert adds `<className>--error`. */
+  className: string;
+  /** What stands between the two lines (an offer to confirm again). */
+  children?: ReactNode;
+}) {
+  return (
+    <>
+      {status !== undefined && (
+        <p className={className} role="status">
+          {sending ? status : ''}
+        </p>
+      )}
+      {children}
+      <p className={`${className} ${className}--error`} role="alert">
+        {sending ? '' : (notice ?? '')}
+      </p>
+    </>
+  );
+}
