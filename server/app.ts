@@ -45,6 +45,7 @@ import { UserService } from './services/user.service.js';
 import { ContentService } from './services/content.service.js';
 import { FeedbackService } from './services/feedback.service.js';
 import { SyncService } from './services/sync.service.js';
+import { syncCollections } from './services/collections.js';
 import { AccountService } from './services/account.service.js';
 import { LedgerAdminService } from './services/ledger-admin.service.js';
 import { ledgerCheckJob } from './jobs/ledger-check.job.js';
@@ -213,7 +214,7 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
     user: new UserService(db, commands, clock, sessions),
     content: new ContentService(db, commands, clock),
     feedback: new FeedbackService(db, commands, clock),
-    sync: new SyncService(reads),
+    sync: new SyncService(reads, syncCollections),
     common: new CommonService(
       config.timezone,
       () => recharge.chainInfos(),
