@@ -245,11 +245,6 @@ export async function latestTeamDay(db: Executor): Promise<string | undefined> {
   return row?.day;
 }
 
-export async function findTeamDay(db: Executor, day: string): Promise<TeamDayRow | undefined> {
-  const [row] = await db.select().from(teamDays).where(eq(teamDays.day, day));
-  return row;
-}
-
 /** Records a day the job paid (first run), or that an operator ran it again. */
 export async function saveTeamDay(
   db: Executor,

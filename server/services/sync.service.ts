@@ -8,7 +8,6 @@ import {
   COLLECTION_NAMES,
   PULL_PAGE_SIZE,
   SYNC_COLLECTIONS,
-  type CollectionName,
   type PullData,
   type PullParams,
 } from '../../contract/sync.js';

@@ -1,7 +1,7 @@
 /**
  * Content: news, notices, quotes and feedback.
  */
-import { bigint, index, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { bigint, index, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
 import { id, at } from './columns.js';
 
 /** Financial news (public); `lang` null means every language. */

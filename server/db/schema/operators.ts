@@ -1,7 +1,7 @@
 /**
  * Operators, their audit log and the platform settings they set.
  */
-import { boolean, index, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, index, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { id, at } from './columns.js';
 
 export const operators = pgTable(

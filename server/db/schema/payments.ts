@@ -2,7 +2,7 @@
  * Payment methods and the work calendar.
  */
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, check, index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { id, at } from './columns.js';
 
 /**

@@ -2,7 +2,7 @@
  * The sync change log.
  */
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, pgTable, text } from 'drizzle-orm/pg-core';
 import { at } from './columns.js';
 
 /**

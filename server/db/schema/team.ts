@@ -2,7 +2,7 @@
  * Team levels, users' levels and team days.
  */
 import { sql } from 'drizzle-orm';
-import { bigint, check, integer, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { bigint, check, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
 import { at } from './columns.js';
 
 /**
