@@ -15,10 +15,11 @@ import { clockStartingAt, systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import { SecretBox, devSecretKey } from './security/secret-box.js';
 import { SecurityService } from './services/security.service.js';
-import { CommandRunner } from './db/commands.js';
+import { CommandRunner } from './core/command-runner.js';
 import { openDatabase, type OpenDatabase } from './db/database.js';
 import { redisWritePositions } from './db/read-routing.js';
 import { answerFrameworkError, installErrorHandling } from './http/errors.js';
+import { BusinessError } from './core/errors.js';
 import { INNER_CALL_HEADER, newInnerSecret, registerGateway } from './http/gateway.js';
 import { loadTranslator } from './i18n/i18n.js';
 import { registerStatic } from './http/static.js';
@@ -28,7 +29,7 @@ import { purgeJob } from './jobs/purge.job.js';
 import { Scheduler } from './jobs/scheduler.js';
 import { devMailbox, smtpMailer, type Mailer } from './mail/mailer.js';
 import { registerRoutes } from './routes/index.js';
-import type { AppServices } from './routes/route-list.js';
+import type { AppServices } from './services/container.js';
 import { registerUploadRoutes } from './routes/uploads.routes.js';
 import { MemoryCounterStore, redisCounterStore, type CounterStore } from './security/counters.js';
 import { Limits } from './security/limits.js';
@@ -44,6 +45,7 @@ import { UserService } from './services/user.service.js';
 import { ContentService } from './services/content.service.js';
 import { FeedbackService } from './services/feedback.service.js';
 import { SyncService } from './services/sync.service.js';
+import { syncCollections } from './services/collections.js';
 import { AccountService } from './services/account.service.js';
 import { LedgerAdminService } from './services/ledger-admin.service.js';
 import { ledgerCheckJob } from './jobs/ledger-check.job.js';
@@ -140,6 +142,7 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
     (await openDatabase({
       databaseUrl: config.databaseUrl,
       readUrl: config.databaseReadUrl,
+      isReadAnswer: (error) => error instanceof BusinessError,
       dataDir: config.dataDir,
     }));
   const counters = config.redisUrl
@@ -211,7 +214,7 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
     user: new UserService(db, commands, clock, sessions),
     content: new ContentService(db, commands, clock),
     feedback: new FeedbackService(db, commands, clock),
-    sync: new SyncService(reads),
+    sync: new SyncService(reads, syncCollections),
     common: new CommonService(
       config.timezone,
       () => recharge.chainInfos(),

@@ -91,6 +91,39 @@ describe('layers', () => {
     expect(offenders('server/ledger', under('server/services'))).toEqual([]);
   });
 
+  test('server/db (the schema and the connection) imports nothing above it', () => {
+    expect(
+      offenders(
+        'server/db',
+        under(
+          'server/core',
+          'server/services',
+          'server/repositories',
+          'server/ledger',
+          'server/jobs',
+          'server/http',
+          'server/routes',
+        ),
+      ),
+    ).toEqual([]);
+  });
+
+  test('services do not call jobs (jobs call services)', () => {
+    expect(offenders('server/services', under('server/jobs'))).toEqual([]);
+  });
+
+  test('routes do not reach the database (the service container lives with the services)', () => {
+    expect(offenders('server/routes', under('server/db'))).toEqual([]);
+  });
+
+  test("only server/ledger (and the schema) names the ledger's book tables", () => {
+    const ledgerTable = /\bledger_(balances|transfers|holds)\b|\bledger(Balances|Transfers|Holds)\b/;
+    const namers = sourceFiles('server')
+      .filter((file) => !under('server/ledger', 'server/db/schema')(file) && file !== 'server/db/schema.ts')
+      .filter((file) => ledgerTable.test(fs.readFileSync(path.join(root, file), 'utf8')));
+    expect(namers).toEqual([]);
+  });
+
   test('route lists do not import the table that registers them', () => {
     expect(offenders('server/routes', (target) => target === 'server/routes/index.js')).toEqual([]);
   });

@@ -10,7 +10,7 @@ import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import type { Pool, PoolClient } from 'pg';
 import * as schema from './schema.js';
-import { primaryOnly, ReplicaRouting, type ReadRouting } from './read-routing.js';
+import { primaryOnly, ReplicaRouting, type IsReadAnswer, type ReadRouting } from './read-routing.js';
 
 export type Schema = typeof schema;
 export type Database = PgDatabase<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
@@ -37,15 +37,20 @@ export const REPLICA_APPLICATION_NAME = 'coffer-read';
  * Opens and migrates the database. `dataDir` undefined with no URL gives an in-memory PGlite
  * (tests). `readUrl` (PostgreSQL only) opens a pool on a streaming replica, never migrated (a
  * replica is read-only) and never needed at start: an unreachable replica only sends reads to
- * the primary. Throws when the server cannot be reached or a migration fails.
+ * the primary. `isReadAnswer` (needed with `readUrl`) tells a read's own refusal from replica
+ * trouble. Throws when the server cannot be reached or a migration fails.
  */
 export async function openDatabase(options: {
   databaseUrl?: string | undefined;
   readUrl?: string | undefined;
+  isReadAnswer?: IsReadAnswer | undefined;
   dataDir?: string | undefined;
 }): Promise<OpenDatabase> {
   if (options.readUrl && !options.databaseUrl) {
     throw new Error('a read replica (DATABASE_READ_URL) needs a PostgreSQL primary (DATABASE_URL)');
+  }
+  if (options.readUrl && !options.isReadAnswer) {
+    throw new Error("a read replica needs isReadAnswer: which errors are a read's answer");
   }
   if (options.databaseUrl) {
     const { default: pg } = await import('pg');
@@ -70,7 +75,7 @@ export async function openDatabase(options: {
       client.release(true);
     }
     let reads: ReadRouting = primaryOnly(db);
-    if (options.readUrl) {
+    if (options.readUrl && options.isReadAnswer) {
       const replicaPool = new pg.Pool({
         connectionString: options.readUrl,
         max: 10,
@@ -84,6 +89,7 @@ export async function openDatabase(options: {
       reads = await ReplicaRouting.start(
         { db, pool },
         { db: drizzle(replicaPool, { schema }), pool: replicaPool },
+        options.isReadAnswer,
       );
     }
     return {

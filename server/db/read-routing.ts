@@ -6,9 +6,22 @@
  * on the primary, with no added query.
  */
 import type { Pool } from 'pg';
-import type { Caller } from '../core/context.js';
-import { BusinessError } from '../core/errors.js';
 import type { Database } from './database.js';
+
+/**
+ * Who reads, or who a command ran for: the routing needs only whether it is a signed-in user and
+ * which (a request's caller fits). Anyone else's reads need only the floor.
+ */
+export interface Reader {
+  readonly kind: string;
+  readonly userId?: number;
+}
+
+/**
+ * Tells an error a read throws as its answer (a business refusal: thrown as is) from replica
+ * trouble (the read is run again on the primary).
+ */
+export type IsReadAnswer = (error: unknown) => boolean;
 
 /**
  * The longest a read waits for the replica to replay its caller's last write. A replica on the
@@ -49,15 +62,15 @@ export interface ReadRouting {
   /**
    * Runs `read` (pure reads only: it may run twice, the second time on the primary) for `caller`
    * on the replica when it has replayed the caller's last write within REPLAY_WAIT_MS, else on
-   * the primary. Replica trouble never fails the read: it is run again on the primary. A
-   * business refusal (BusinessError) is the read's answer and is thrown as is.
+   * the primary. Replica trouble never fails the read: it is run again on the primary. An error
+   * that is the read's answer (IsReadAnswer, given at the start) is thrown as is.
    */
-  read<T>(caller: Caller, read: (db: Database) => Promise<T>): Promise<T>;
+  read<T>(caller: Reader, read: (db: Database) => Promise<T>): Promise<T>;
   /**
    * After a command committed: remembers the write position of the user it wrote for (the
    * signed-in caller, or the user a sign-in or registration answered with). Never throws.
    */
-  noteCommand(caller: Caller, answer: unknown): Promise<void>;
+  noteCommand(caller: Reader, answer: unknown): Promise<void>;
   /** Shares write positions between instances (Redis). */
   shareWritePositions(store: WritePositionStore): void;
   close(): Promise<void>;
@@ -93,7 +106,7 @@ export function primaryOnly(db: Database): ReadRouting {
 }
 
 /** The user a command wrote for: the signed-in caller, or the user of a new session it answered with. */
-function writerOf(caller: Caller, answer: unknown): number | undefined {
+function writerOf(caller: Reader, answer: unknown): number | undefined {
   if (caller.kind === 'user') return caller.userId;
   if (caller.kind !== 'anonymous' || typeof answer !== 'object' || answer === null) return undefined;
   const { userId, token } = answer as { userId?: unknown; token?: unknown }; // narrowed just below
@@ -152,18 +165,20 @@ export class ReplicaRouting implements ReadRouting {
     private readonly floor: bigint,
     /** The primary's system identifier: names this cluster's positions in the shared store. */
     private readonly cluster: string,
+    private readonly isAnswer: IsReadAnswer,
   ) {}
 
   /** Reads the primary's current position as the floor. Throws when the primary cannot be reached. */
   static async start(
     primary: { db: Database; pool: Pool },
     replica: { db: Database; pool: Pool },
+    isAnswer: IsReadAnswer,
   ): Promise<ReplicaRouting> {
     const floor = await ReplicaRouting.#writePosition(primary.pool);
     const system = await primary.pool.query<{ id: string }>(
       'select system_identifier::text as id from pg_control_system()',
     );
-    return new ReplicaRouting(primary, replica, floor, system.rows[0]?.id ?? 'unknown');
+    return new ReplicaRouting(primary, replica, floor, system.rows[0]?.id ?? 'unknown', isAnswer);
   }
 
   /**
@@ -180,7 +195,7 @@ export class ReplicaRouting implements ReadRouting {
     this.#shared = store;
   }
 
-  async noteCommand(caller: Caller, answer: unknown): Promise<void> {
+  async noteCommand(caller: Reader, answer: unknown): Promise<void> {
     const userId = writerOf(caller, answer);
     if (userId === undefined) return;
     let lsn: bigint;
@@ -199,14 +214,14 @@ export class ReplicaRouting implements ReadRouting {
     }
   }
 
-  async read<T>(caller: Caller, read: (db: Database) => Promise<T>): Promise<T> {
+  async read<T>(caller: Reader, read: (db: Database) => Promise<T>): Promise<T> {
     if (await this.#replicaServes(caller)) {
       try {
         const result = await read(this.replica.db);
         this.served.replica += 1;
         return result;
       } catch (error) {
-        if (error instanceof BusinessError) throw error;
+        if (this.isAnswer(error)) throw error;
         this.#rest(); // a stopped replica, a query cancelled by replay conflict: the primary answers
       }
     }
@@ -233,19 +248,20 @@ export class ReplicaRouting implements ReadRouting {
   }
 
   /** The position the replica must have replayed for `caller`; undefined when it cannot be known in time. */
-  async #required(caller: Caller, deadline: number): Promise<bigint | undefined> {
-    if (caller.kind !== 'user') return this.floor;
-    const unknownUntil = this.#unknown.get(caller.userId);
+  async #required(caller: Reader, deadline: number): Promise<bigint | undefined> {
+    const userId = caller.kind === 'user' ? caller.userId : undefined;
+    if (userId === undefined) return this.floor;
+    const unknownUntil = this.#unknown.get(userId);
     if (unknownUntil !== undefined) {
       if (Date.now() < unknownUntil) return undefined;
-      this.#unknown.delete(caller.userId);
+      this.#unknown.delete(userId);
     }
     let required = this.floor;
-    const local = this.#positions.get(caller.userId);
+    const local = this.#positions.get(userId);
     if (local !== undefined && local > required) required = local;
     if (this.#shared) {
       const shared = await within(
-        this.#shared.get(`${this.cluster}:${caller.userId}`).then(
+        this.#shared.get(`${this.cluster}:${userId}`).then(
           (value) => ({ value }),
           () => null,
         ),
@@ -259,7 +275,7 @@ export class ReplicaRouting implements ReadRouting {
   }
 
   /** True when the replica has replayed what `caller` must see, waiting up to REPLAY_WAIT_MS. */
-  async #replicaServes(caller: Caller): Promise<boolean> {
+  async #replicaServes(caller: Reader): Promise<boolean> {
     if (Date.now() < this.#restUntil) return false;
     const deadline = Date.now() + REPLAY_WAIT_MS;
     const required = await this.#required(caller, deadline);

@@ -4,19 +4,7 @@
  * times longer) while it fails, with a warning at the first failure and every tenth. Never
  * throws: the API keeps serving.
  */
-
-export interface PollOutcome {
-  /** A line worth logging (`<name>: <log>`), or null when the step did nothing of note. */
-  log: string | null;
-  /** True when more work waits: the next step runs at once. */
-  again: boolean;
-}
-
-export interface Pollable {
-  /** Names the poller in its log lines (`BEP20 watcher`). */
-  readonly name: string;
-  poll(): Promise<PollOutcome>;
-}
+import type { Pollable } from '../core/poll.js';
 
 export interface PollLog {
   info(message: string): void;

@@ -6,6 +6,7 @@ import { and, asc, desc, eq, gt, inArray, lt, lte, or, sql, type SQL } from 'dri
 import { z } from 'zod';
 import type { Executor } from '../db/database.js';
 import { dividendReleases, dividends } from '../db/schema.js';
+import { customerHostingBalancesAt } from '../ledger/balance-sql.js';
 import { recordChanges } from './sync.repository.js';
 
 export type DividendRow = typeof dividends.$inferSelect;
@@ -38,18 +39,10 @@ export async function hostingBalancesAt(
 ): Promise<Array<{ accountId: number; userId: number; balance: bigint }>> {
   const result = balancesSchema.parse(
     await db.execute(sql`
-      select distinct on (moves.owner) moves.owner as account_id, a.user_id, moves.balance
-        from (
-          select debit_owner as owner, debit_balance_after as balance, id from ledger_transfers
-           where debit_book = 'hosting' and asset = 'USDT' and debit_owner <> 0
-             and created_at < ${end}::timestamptz
-          union all
-          select credit_owner, credit_balance_after, id from ledger_transfers
-           where credit_book = 'hosting' and asset = 'USDT' and credit_owner <> 0
-             and created_at < ${end}::timestamptz
-        ) moves
-        join accounts a on a.id = moves.owner
-       order by moves.owner, moves.id desc`),
+      select h.owner as account_id, a.user_id, h.balance
+        from ${customerHostingBalancesAt(end)} h
+        join accounts a on a.id = h.owner
+       order by h.owner`),
   );
   return result.rows.map((row) => ({
     accountId: Number(row.account_id),

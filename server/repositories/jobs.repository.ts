@@ -38,14 +38,6 @@ export async function finishJobRun(
     .where(and(eq(jobRuns.job, job), eq(jobRuns.period, period)));
 }
 
-export async function findJobRun(db: Executor, job: string, period: string) {
-  const [row] = await db
-    .select()
-    .from(jobRuns)
-    .where(and(eq(jobRuns.job, job), eq(jobRuns.period, period)));
-  return row;
-}
-
 export async function purgeIdempotencyKeys(db: Executor, before: Date): Promise<number> {
   const rows = await db
     .delete(idempotencyKeys)

@@ -13,6 +13,7 @@ import { asc, desc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Executor } from '../db/database.js';
 import { teamDays, teamLevels, teamUserLevels } from '../db/schema.js';
+import { customerHostingBalances, customerHostingBalancesAt } from '../ledger/balance-sql.js';
 
 export type TeamLevelRow = typeof teamLevels.$inferSelect;
 export type TeamUserLevelRow = typeof teamUserLevels.$inferSelect;
@@ -32,8 +33,8 @@ const maskedNickname = sql`(lower(u.nickname) = left(split_part(u.email, '@', 1)
 const ownOf = (min: bigint) =>
   sql`coalesce(sum(b.balance) filter (where b.balance >= ${String(min)}::bigint), 0)`;
 
-/** The customer hosting book of account `a` (its one row). */
-const hostingBook = sql`b.owner = a.id and b.book = 'hosting' and b.asset = 'USDT' and b.slot = 0`;
+/** The customer hosting book of account `a` (its one row), joined as `b`. */
+const hostingBook = sql`${customerHostingBalances} b on b.owner = a.id`;
 
 // ---- levels ----
 
@@ -108,7 +109,7 @@ export async function teamFiguresOf(db: Executor, userId: number, min: bigint): 
         select m.user_id, m.depth, ${ownOf(min)} as own
           from member m
           left join accounts a on a.user_id = m.user_id
-          left join ledger_balances b on ${hostingBook}
+          left join ${hostingBook}
          group by m.user_id, m.depth
       ), area as (
         select coalesce(r.ancestor_id, p.user_id) as head, sum(p.own) as area
@@ -126,7 +127,7 @@ export async function teamFiguresOf(db: Executor, userId: number, min: bigint): 
         (select coalesce(sum(own), 0) from perf)::text as team_performance,
         (select coalesce(sum(own), 0) from perf where depth = 1)::text as direct_performance,
         (select coalesce(max(area), 0) from area)::text as largest_area,
-        (select ${ownOf(min)} from accounts a left join ledger_balances b on ${hostingBook}
+        (select ${ownOf(min)} from accounts a left join ${hostingBook}
           where a.user_id = ${userId})::text as own_performance`),
   );
   const [row] = result.rows;
@@ -189,7 +190,7 @@ export async function generationPage(
         from page p
         join users u on u.id = p.user_id
         left join accounts a on a.user_id = u.id
-        left join ledger_balances b on ${hostingBook}
+        left join ${hostingBook}
        group by u.id
        order by u.id desc`),
   );
@@ -218,7 +219,7 @@ export async function generationTotals(
         select r.descendant_id as user_id, ${ownOf(query.min)} as own
           from referral_paths r
           left join accounts a on a.user_id = r.descendant_id
-          left join ledger_balances b on ${hostingBook}
+          left join ${hostingBook}
          where r.ancestor_id = ${query.userId} and r.depth = ${query.generation}
          group by r.descendant_id
       )
@@ -242,11 +243,6 @@ export async function userLevelOf(db: Executor, userId: number): Promise<TeamUse
 export async function latestTeamDay(db: Executor): Promise<string | undefined> {
   const [row] = await db.select({ day: teamDays.day }).from(teamDays).orderBy(desc(teamDays.day)).limit(1);
   return row?.day;
-}
-
-export async function findTeamDay(db: Executor, day: string): Promise<TeamDayRow | undefined> {
-  const [row] = await db.select().from(teamDays).where(eq(teamDays.day, day));
-  return row;
 }
 
 /** Records a day the job paid (first run), or that an operator ran it again. */
@@ -299,15 +295,7 @@ export async function prepareTeamDay(
     sql`drop table if exists team_day_hosting, team_day_own, team_day_team, team_day_level, team_day_static, team_day_lines`,
   );
   await db.execute(sql`create temp table team_day_hosting on commit drop as
-    select distinct on (moves.owner) moves.owner as account_id, moves.balance
-      from (select debit_owner as owner, debit_balance_after as balance, id from ledger_transfers
-             where debit_book = 'hosting' and asset = 'USDT' and debit_owner <> 0
-               and created_at < ${input.end}::timestamptz
-            union all
-            select credit_owner, credit_balance_after, id from ledger_transfers
-             where credit_book = 'hosting' and asset = 'USDT' and credit_owner <> 0
-               and created_at < ${input.end}::timestamptz) moves
-     order by moves.owner, moves.id desc`);
+    select h.owner as account_id, h.balance from ${customerHostingBalancesAt(input.end)} h`);
   await db.execute(sql`create temp table team_day_own on commit drop as
     select a.user_id, sum(h.balance) as own
       from team_day_hosting h join accounts a on a.id = h.account_id

@@ -32,11 +32,6 @@ export async function lockWithdrawal(db: Executor, id: number): Promise<Withdraw
   return row;
 }
 
-export async function findWithdrawal(db: Executor, id: number): Promise<WithdrawalRow | undefined> {
-  const [row] = await db.select().from(withdrawals).where(eq(withdrawals.id, id));
-  return row;
-}
-
 /** The sum of the user's withdrawals requested on `businessDate` that did not fail or get rejected. */
 export async function withdrawnOn(db: Executor, userId: number, businessDate: string): Promise<bigint> {
   const [row] = await db

@@ -1,7 +1,8 @@
 /** Every API route, registered from per-folder route lists. */
 import type { FastifyInstance } from 'fastify';
 import { defineRoute } from '../http/route.js';
-import type { AppServices, Define, RoutesOf } from './route-list.js';
+import type { AppServices } from '../services/container.js';
+import type { Define, RoutesOf } from './route-list.js';
 import { contentAdminRoutes, contentRoutes } from './content.routes.js';
 import { adminRoutes } from './admin.routes.js';
 import { commonRoutes } from './common.routes.js';

@@ -8,7 +8,7 @@ import { uploadDataSchema } from '../../contract/api/common.js';
 import { BusinessError } from '../core/errors.js';
 import { idempotencyKeyOf, requestHashOf } from '../http/params.js';
 import { authorize, contextOf, sendAnswer } from '../http/route.js';
-import type { AppServices } from './route-list.js';
+import type { AppServices } from '../services/container.js';
 import { sha256Hex } from '../security/tokens.js';
 
 const UPLOAD_PATH = '/v1/common/up-img';

@@ -19,7 +19,7 @@ import { formatMoney, minor, parseMoney, valueAt, type Minor } from '../../contr
 import type { Clock } from '../clock.js';
 import { idempotencyOwnerOf, userIdOf, type RequestContext } from '../core/context.js';
 import { BusinessError, invalidField, notLoggedIn } from '../core/errors.js';
-import type { CommandRunner } from '../db/commands.js';
+import type { CommandRunner } from '../core/command-runner.js';
 import type { Database, Executor } from '../db/database.js';
 import type { ReadRouting } from '../db/read-routing.js';
 import { customerBook, platformBook } from '../ledger/books.js';

@@ -11,7 +11,7 @@ import type {
 } from '../../contract/api/sso.js';
 import { NICKNAME_MAX_LENGTH } from '../../contract/constants.js';
 import type { Clock } from '../clock.js';
-import { type CommandRunner, Refusal } from '../db/commands.js';
+import { type CommandRunner, Refusal } from '../core/command-runner.js';
 import type { Transaction } from '../db/database.js';
 import { BusinessError } from '../core/errors.js';
 import type { RequestContext } from '../core/context.js';

@@ -5,7 +5,7 @@
 import type { CalendarListData, CalendarSetParams } from '../../contract/api/calendar.js';
 import type { Clock } from '../clock.js';
 import type { RequestContext } from '../core/context.js';
-import type { CommandRunner } from '../db/commands.js';
+import type { CommandRunner } from '../core/command-runner.js';
 import type { Database, Executor } from '../db/database.js';
 import {
   calendarDays,

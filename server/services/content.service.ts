@@ -10,7 +10,7 @@ import type {
   quoteWriteParamsSchema,
 } from '../../contract/api/content.js';
 import type { Clock } from '../clock.js';
-import type { CommandRunner } from '../db/commands.js';
+import type { CommandRunner } from '../core/command-runner.js';
 import type { Database, Executor } from '../db/database.js';
 import { notFound } from '../core/errors.js';
 import { rowIdOf } from '../core/params.js';

@@ -25,7 +25,7 @@ import { parseMoney } from '../../contract/money.js';
 import type { Clock } from '../clock.js';
 import type { RequestContext } from '../core/context.js';
 import { BusinessError, notFound } from '../core/errors.js';
-import type { CommandRunner } from '../db/commands.js';
+import type { CommandRunner } from '../core/command-runner.js';
 import type { Database, Executor } from '../db/database.js';
 import {
   deleteDeliveryRecord,

@@ -36,7 +36,7 @@ import {
   type DepositRow,
 } from '../repositories/deposits.repository.js';
 import { recordChanges } from '../repositories/sync.repository.js';
-import type { PollOutcome } from '../jobs/poll-loop.js';
+import type { PollOutcome } from '../core/poll.js';
 
 const MINIMUM = parseMoney(MIN_DEPOSIT_USDT);
 
@@ -343,6 +343,3 @@ export class DepositWatcher {
     );
   }
 }
-
-/** The loop that runs a watcher (server/jobs/poll-loop.ts). */
-export { PollLoop as WatcherLoop } from '../jobs/poll-loop.js';

@@ -1,7 +1,7 @@
 /** Feedback tickets: customers submit and read their own; support replies (audited). */
 import type { PushFeedbackParams } from '../../contract/api/content.js';
 import type { Clock } from '../clock.js';
-import type { CommandRunner } from '../db/commands.js';
+import type { CommandRunner } from '../core/command-runner.js';
 import type { Database, Executor } from '../db/database.js';
 import { invalidField, notFound } from '../core/errors.js';
 import { rowIdOf } from '../core/params.js';

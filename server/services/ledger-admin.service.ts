@@ -10,7 +10,7 @@ import { formatMoney, minor, parseMoney, valueAt, type Minor } from '../../contr
 import type { Clock } from '../clock.js';
 import type { RequestContext } from '../core/context.js';
 import { BusinessError, notFound } from '../core/errors.js';
-import type { CommandRunner } from '../db/commands.js';
+import type { CommandRunner } from '../core/command-runner.js';
 import type { Database, Executor } from '../db/database.js';
 import { customerBook, platformBook } from '../ledger/books.js';
 import { checkLedger, type LedgerCheck } from '../ledger/invariants.js';

@@ -5,7 +5,7 @@
 import { BodyCode } from '../../contract/codes.js';
 import type { CreateOperatorParams, OperatorRole } from '../../contract/api/admin.js';
 import type { Clock } from '../clock.js';
-import type { CommandRunner } from '../db/commands.js';
+import type { CommandRunner } from '../core/command-runner.js';
 import type { Database, Executor } from '../db/database.js';
 import { BusinessError } from '../core/errors.js';
 import type { RequestContext } from '../core/context.js';

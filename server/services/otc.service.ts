@@ -45,7 +45,7 @@ import {
 import type { Clock } from '../clock.js';
 import { userIdOf, type RequestContext } from '../core/context.js';
 import { BusinessError, invalidField, notFound } from '../core/errors.js';
-import type { CommandRunner } from '../db/commands.js';
+import type { CommandRunner } from '../core/command-runner.js';
 import type { Database, Executor } from '../db/database.js';
 import type { ReadRouting } from '../db/read-routing.js';
 import { customerBook, platformBook, type BookRef } from '../ledger/books.js';

@@ -15,7 +15,7 @@ import type { Clock } from '../clock.js';
 import { userIdOf, type RequestContext } from '../core/context.js';
 import { BusinessError, invalidField, notFound } from '../core/errors.js';
 import { rowIdOf } from '../core/params.js';
-import type { CommandRunner } from '../db/commands.js';
+import type { CommandRunner } from '../core/command-runner.js';
 import type { Database } from '../db/database.js';
 import {
   deletePaymentMethod,

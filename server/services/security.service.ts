@@ -26,7 +26,7 @@ import type {
 } from '../../contract/api/security.js';
 import type { SendCodeData } from '../../contract/api/sso.js';
 import type { Clock } from '../clock.js';
-import { type CommandRunner, Refusal } from '../db/commands.js';
+import { type CommandRunner, Refusal } from '../core/command-runner.js';
 import type { Database, Executor, Transaction } from '../db/database.js';
 import { BusinessError, notLoggedIn } from '../core/errors.js';
 import { userIdOf, type RequestContext } from '../core/context.js';

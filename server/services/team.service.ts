@@ -40,7 +40,7 @@ import {
 import type { Clock } from '../clock.js';
 import { userIdOf, type RequestContext } from '../core/context.js';
 import { BusinessError, invalidField } from '../core/errors.js';
-import type { CommandRunner } from '../db/commands.js';
+import type { CommandRunner } from '../core/command-runner.js';
 import type { Database, Executor } from '../db/database.js';
 import { tryJobLock } from '../repositories/jobs.repository.js';
 import { appendAudit } from '../repositories/operators.repository.js';

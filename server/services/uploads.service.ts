@@ -8,7 +8,7 @@ import { BodyCode } from '../../contract/codes.js';
 import { UPLOAD_MAX_BYTES } from '../../contract/constants.js';
 import type { UploadData } from '../../contract/api/common.js';
 import type { Clock } from '../clock.js';
-import type { CommandRunner } from '../db/commands.js';
+import type { CommandRunner } from '../core/command-runner.js';
 import type { Database } from '../db/database.js';
 import { BusinessError, notFound } from '../core/errors.js';
 import type { Caller, RequestContext } from '../core/context.js';

@@ -10,7 +10,7 @@ import {
 } from '../repositories/users.repository.js';
 import { recordChange } from '../repositories/sync.repository.js';
 import type { Clock } from '../clock.js';
-import type { CommandRunner } from '../db/commands.js';
+import type { CommandRunner } from '../core/command-runner.js';
 import { ReadCache } from './read-cache.js';
 import type { SessionService } from './sessions.service.js';
 import { AVATARS } from './common.service.js';

@@ -33,7 +33,7 @@ import { formatMoney, minor, parseMoney, type Minor } from '../../contract/money
 import type { Clock } from '../clock.js';
 import { userIdOf, type RequestContext } from '../core/context.js';
 import { BusinessError, invalidField, notFound, notLoggedIn } from '../core/errors.js';
-import type { CommandRunner } from '../db/commands.js';
+import type { CommandRunner } from '../core/command-runner.js';
 import type { Database, Executor } from '../db/database.js';
 import type { ReadRouting } from '../db/read-routing.js';
 import { parseParams, rowIdOf } from '../core/params.js';

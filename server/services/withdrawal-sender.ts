@@ -20,7 +20,7 @@ import { DEPOSIT_CONFIRMATIONS } from '../../contract/constants.js';
 import type { UsdtSender } from '../chains/evm-sender.js';
 import type { Clock } from '../clock.js';
 import type { Database } from '../db/database.js';
-import type { PollOutcome } from '../jobs/poll-loop.js';
+import type { PollOutcome } from '../core/poll.js';
 import { tryJobLock } from '../repositories/jobs.repository.js';
 import { recordChange } from '../repositories/sync.repository.js';
 import {

@@ -8,7 +8,8 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { ChainAnswerError, type ChainAdapter } from '../../server/chains/chain.js';
 import { openDatabase, type OpenDatabase } from '../../server/db/database.js';
 import { findCursor } from '../../server/repositories/deposits.repository.js';
-import { DepositWatcher, WatcherLoop } from '../../server/services/deposit-watcher.js';
+import { DepositWatcher } from '../../server/services/deposit-watcher.js';
+import { PollLoop } from '../../server/jobs/poll-loop.js';
 import { ManualClock } from '../../server/clock.js';
 
 /** A chain of `height` blocks whose answers fail while `failing` says so. */
@@ -58,7 +59,7 @@ describe('the watcher loop when the node misbehaves', () => {
     });
     const warnings: string[] = [];
     const infos: string[] = [];
-    const loop = new WatcherLoop(watcher, 0.1, {
+    const loop = new PollLoop(watcher, 0.1, {
       info: (line) => infos.push(line),
       warn: (line) => warnings.push(line),
     });

@@ -43,7 +43,7 @@ if (!reachable) {
 const rowsOf = (result: unknown) =>
   z.object({ rows: z.array(z.record(z.string(), z.unknown())) }).parse(result).rows;
 
-/** What the WatcherLoop logs after a tick that did something: `BEP20 watcher: {...}`. */
+/** What the poll loop (server/jobs/poll-loop.ts) logs after a tick that did something: `BEP20 watcher: {...}`. */
 const reportSchema = z.object({
   status: z.string(),
   found: z.number(),

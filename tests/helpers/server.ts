@@ -13,6 +13,7 @@ import { loadConfig } from '../../server/config.js';
 import type { Mail, Mailer } from '../../server/mail/mailer.js';
 import { openAnswer, sealRequest } from '../../server/http/envelope-codec.js';
 import { openDatabase } from '../../server/db/database.js';
+import { BusinessError } from '../../server/core/errors.js';
 import { openTestDatabase, type Tier } from './database.js';
 
 export type Transport = 'plain' | 'envelope';
@@ -101,7 +102,11 @@ export async function startTestServer(
   const mailer = new CapturingMailer();
   // A test that shares its database with a child process names it in DATABASE_URL (not dropped here).
   const database = env['DATABASE_URL']
-    ? await openDatabase({ databaseUrl: env['DATABASE_URL'], readUrl: env['DATABASE_READ_URL'] })
+    ? await openDatabase({
+        databaseUrl: env['DATABASE_URL'],
+        readUrl: env['DATABASE_READ_URL'],
+        isReadAnswer: (error) => error instanceof BusinessError,
+      })
     : await openTestDatabase(tier);
   const server = await createServer({
     config,

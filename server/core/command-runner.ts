@@ -2,13 +2,16 @@
  * Exactly-once commands (CONTRACT.md "Exactly once"). The key row is written first in the
  * effect's transaction, so a concurrent repeat of the same key waits on it and then replays.
  */
-import { and, eq } from 'drizzle-orm';
 import { BodyCode } from '../../contract/codes.js';
-import { BusinessError, ReplayedAnswer } from '../core/errors.js';
-import { idempotencyOwnerOf, type RequestContext } from '../core/context.js';
+import { BusinessError, ReplayedAnswer } from './errors.js';
+import { idempotencyOwnerOf, type RequestContext } from './context.js';
 import type { Clock } from '../clock.js';
-import type { Database, Transaction } from './database.js';
-import { idempotencyKeys } from './schema.js';
+import type { Database, Transaction } from '../db/database.js';
+import {
+  claimIdempotencyKey,
+  findIdempotencyKey,
+  storeIdempotentAnswer,
+} from '../repositories/idempotency.repository.js';
 
 type Outcome<T> = { ok: true; data: T } | { ok: false; error: BusinessError };
 
@@ -45,21 +48,13 @@ export class CommandRunner {
     }
     const owner = idempotencyOwnerOf(ctx.caller);
     const outcome = await this.db.transaction(async (tx): Promise<Outcome<T>> => {
-      const inserted = await tx
-        .insert(idempotencyKeys)
-        .values({
-          owner,
-          key: idempotency.key,
-          requestHash: idempotency.requestHash,
-          createdAt: this.clock.now(),
-        })
-        .onConflictDoNothing()
-        .returning({ key: idempotencyKeys.key });
-      if (inserted.length === 0) {
-        const [stored] = await tx
-          .select()
-          .from(idempotencyKeys)
-          .where(and(eq(idempotencyKeys.owner, owner), eq(idempotencyKeys.key, idempotency.key)));
+      const claimed = await claimIdempotencyKey(
+        tx,
+        { owner, key: idempotency.key, requestHash: idempotency.requestHash },
+        this.clock.now(),
+      );
+      if (!claimed) {
+        const stored = await findIdempotencyKey(tx, owner, idempotency.key);
         if (!stored || stored.requestHash !== idempotency.requestHash || stored.answer === null) {
           throw new BusinessError(BodyCode.conflict, 'server.idempotency_conflict');
         }
@@ -74,10 +69,7 @@ export class CommandRunner {
         result = { ok: false, error };
       }
       const answer = result.ok ? ctx.renderSuccess(result.data) : ctx.renderError(result.error);
-      await tx
-        .update(idempotencyKeys)
-        .set({ answer })
-        .where(and(eq(idempotencyKeys.owner, owner), eq(idempotencyKeys.key, idempotency.key)));
+      await storeIdempotentAnswer(tx, owner, idempotency.key, answer);
       ctx.answerText = answer;
       return result;
     });

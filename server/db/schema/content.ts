@@ -1,0 +1,59 @@
+/**
+ * Content: news, notices, quotes and feedback.
+ */
+import { bigint, index, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
+import { id, at } from './columns.js';
+
+/** Financial news (public); `lang` null means every language. */
+export const news = pgTable(
+  'news',
+  {
+    id: id(),
+    title: text('title').notNull(),
+    summary: text('summary').notNull(),
+    body: text('body').notNull(),
+    imageUrl: text('image_url'),
+    lang: text('lang'),
+    publishedAt: at('published_at').notNull(),
+    updatedAt: at('updated_at').notNull(),
+  },
+  (t) => [index('news_published').on(t.publishedAt)],
+);
+
+/** Marquee notices (public). */
+export const notices = pgTable('notices', {
+  id: id(),
+  text: text('text').notNull(),
+  lang: text('lang'),
+  createdAt: at('created_at').notNull(),
+  updatedAt: at('updated_at').notNull(),
+});
+
+/** Market quotes (public): the latest price and a short history for the chart. */
+export const quotes = pgTable('quotes', {
+  symbol: text('symbol').primaryKey(),
+  name: text('name').notNull(),
+  price: text('price').notNull(),
+  changePercent: text('change_percent').notNull(),
+  history: jsonb('history').$type<Array<{ at: string; price: string }>>().notNull(),
+  updatedAt: at('updated_at').notNull(),
+});
+
+/** Feedback tickets and their replies (a user's own). */
+export const feedback = pgTable(
+  'feedback',
+  {
+    id: id(),
+    userId: bigint('user_id', { mode: 'number' }).notNull(),
+    title: text('title').notNull(),
+    content: text('content').notNull(),
+    images: jsonb('images').$type<string[]>().notNull(),
+    status: text('status', { enum: ['awaiting_reply', 'replied'] }).notNull(),
+    reply: text('reply'),
+    repliedAt: at('replied_at'),
+    repliedBy: bigint('replied_by', { mode: 'number' }),
+    createdAt: at('created_at').notNull(),
+    updatedAt: at('updated_at').notNull(),
+  },
+  (t) => [index('feedback_user').on(t.userId, t.createdAt)],
+);

@@ -1,0 +1,62 @@
+/**
+ * Exchange: price versions and exchanges.
+ */
+import { sql } from 'drizzle-orm';
+import { bigint, check, index, pgTable, text } from 'drizzle-orm/pg-core';
+import { id, at } from './columns.js';
+
+/**
+ * Operators' prices of an asset in USDT, one row per change (issue 11): the newest row of an
+ * asset is its price, and its id is the `priceVersion` a customer's exchange names, so a
+ * submit quoting an older version is refused (409) instead of filled at a price the customer
+ * never saw. Append-only by convention: a change is a new row. `price` in USDT minor units
+ * per whole unit of `asset` (0: no price, the exchange is closed).
+ */
+export const priceVersions = pgTable(
+  'price_versions',
+  {
+    id: id(),
+    asset: text('asset').notNull(),
+    price: bigint('price', { mode: 'bigint' }).notNull(),
+    createdAt: at('created_at').notNull(),
+    createdBy: text('created_by').notNull(),
+  },
+  (t) => [
+    index('price_versions_asset').on(t.asset, t.id),
+    check('price_versions_price_not_negative', sql`${t.price} >= 0`),
+  ],
+);
+
+/**
+ * RAB/USDT exchanges (issue 11), each settled by ledger transfers keyed `exchange:<id>:<leg>`
+ * in the row's own transaction. `fee` and `rounding` are USDT minor units (the fee to fee
+ * revenue, the residue of rounding toward the platform to the rounding book); `price` and
+ * `priceVersionId` are the version the customer confirmed, `feeRate` the exact decimal used.
+ */
+export const exchanges = pgTable(
+  'exchanges',
+  {
+    id: id(),
+    userId: bigint('user_id', { mode: 'number' }).notNull(),
+    accountId: bigint('account_id', { mode: 'number' }).notNull(),
+    direction: text('direction').notNull(),
+    assetIn: text('asset_in').notNull(),
+    amountIn: bigint('amount_in', { mode: 'bigint' }).notNull(),
+    assetOut: text('asset_out').notNull(),
+    amountOut: bigint('amount_out', { mode: 'bigint' }).notNull(),
+    fee: bigint('fee', { mode: 'bigint' }).notNull(),
+    rounding: bigint('rounding', { mode: 'bigint' }).notNull(),
+    price: bigint('price', { mode: 'bigint' }).notNull(),
+    priceVersionId: bigint('price_version_id', { mode: 'number' }).notNull(),
+    feeRate: text('fee_rate').notNull(),
+    createdAt: at('created_at').notNull(),
+  },
+  (t) => [
+    index('exchanges_account').on(t.accountId, t.id),
+    check('exchanges_direction', sql`${t.direction} in ('rab_to_usdt', 'usdt_to_rab')`),
+    check(
+      'exchanges_amounts',
+      sql`${t.amountIn} > 0 and ${t.amountOut} > 0 and ${t.fee} >= 0 and ${t.rounding} >= 0 and ${t.price} > 0`,
+    ),
+  ],
+);

@@ -1,0 +1,167 @@
+/**
+ * Mining machines, holdings, earnings, tickets and ticket issues.
+ */
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { id, at } from './columns.js';
+
+/**
+ * Mining machines operators offer (issue 13): `hashPower` T per machine and `dailyOutput` USDT
+ * per T a day as exact decimal strings ("12.5", "0.35"), the USDT `price` (minor units),
+ * `ticketPrice` tickets for one (0: not sold for tickets), a term of `days`, and `rentPrice` USDT
+ * a day to rent one (null: not for rent). `names` per locale. A holding copies the terms it was
+ * made under, so a later update or a disable changes no holding.
+ */
+export const machines = pgTable(
+  'machines',
+  {
+    id: id(),
+    names: jsonb('names').$type<Record<string, string>>().notNull(),
+    hashPower: text('hash_power').notNull(),
+    price: bigint('price', { mode: 'bigint' }).notNull(),
+    ticketPrice: integer('ticket_price').notNull(),
+    days: integer('days').notNull(),
+    dailyOutput: text('daily_output').notNull(),
+    rentPrice: bigint('rent_price', { mode: 'bigint' }),
+    status: text('status').notNull(),
+    createdAt: at('created_at').notNull(),
+    updatedAt: at('updated_at').notNull(),
+    updatedBy: text('updated_by').notNull(),
+  },
+  (t) => [
+    check('machines_status', sql`${t.status} in ('active', 'disabled')`),
+    check('machines_days', sql`${t.days} between 1 and 3650`),
+    check(
+      'machines_prices',
+      sql`${t.price} > 0 and ${t.ticketPrice} >= 0 and (${t.rentPrice} is null or ${t.rentPrice} > 0)`,
+    ),
+  ],
+);
+
+/**
+ * A customer's holding of `quantity` machines of one kind (issue 13), bought (`buy`, for the
+ * machine's term) or rented (`rent`, for the days rented), paid with USDT or tickets. It earns on
+ * the local days (COFFER_TIMEZONE) from `earnFrom` (the midnight after it was made) to `endAt`;
+ * the daily job has paid every day before `earnedUntil`, `paidDays` of them, `earned` in all
+ * (minor units). `expired` once its last day is paid.
+ */
+export const ownedMachines = pgTable(
+  'owned_machines',
+  {
+    id: id(),
+    userId: bigint('user_id', { mode: 'number' }).notNull(),
+    accountId: bigint('account_id', { mode: 'number' }).notNull(),
+    machineId: bigint('machine_id', { mode: 'number' }).notNull(),
+    acquisition: text('acquisition').notNull(),
+    payWith: text('pay_with').notNull(),
+    quantity: integer('quantity').notNull(),
+    hashPower: text('hash_power').notNull(),
+    dailyOutput: text('daily_output').notNull(),
+    days: integer('days').notNull(),
+    price: bigint('price', { mode: 'bigint' }).notNull(),
+    tickets: integer('tickets').notNull(),
+    status: text('status').notNull(),
+    startAt: at('start_at').notNull(),
+    earnFrom: at('earn_from').notNull(),
+    endAt: at('end_at').notNull(),
+    earnedUntil: at('earned_until').notNull(),
+    paidDays: integer('paid_days')
+      .notNull()
+      .default(sql`0`),
+    earned: bigint('earned', { mode: 'bigint' })
+      .notNull()
+      .default(sql`0`),
+    createdAt: at('created_at').notNull(),
+    updatedAt: at('updated_at').notNull(),
+  },
+  (t) => [
+    index('owned_machines_account').on(t.accountId, t.id),
+    index('owned_machines_earning')
+      .on(t.earnedUntil)
+      .where(sql`${t.status} = 'active'`),
+    check('owned_machines_acquisition', sql`${t.acquisition} in ('buy', 'rent')`),
+    check('owned_machines_pay_with', sql`${t.payWith} in ('usdt', 'ticket')`),
+    check('owned_machines_status', sql`${t.status} in ('active', 'expired')`),
+    check(
+      'owned_machines_figures',
+      sql`${t.quantity} between 1 and 100 and ${t.days} between 1 and 3650 and ${t.price} >= 0 and ${t.tickets} >= 0 and ${t.paidDays} between 0 and ${t.days} and ${t.earned} >= 0`,
+    ),
+  ],
+);
+
+/**
+ * One holding's output for one local day (`day`, YYYY-MM-DD in COFFER_TIMEZONE): the primary key
+ * makes the daily job pay each (holding, day) once, whatever re-runs or crashes. `amount` =
+ * floor(quantity × hashPower × dailyOutput), 0 when the day earned less than a minor unit.
+ */
+export const machineEarnings = pgTable(
+  'machine_earnings',
+  {
+    ownedMachineId: bigint('owned_machine_id', { mode: 'number' }).notNull(),
+    day: text('day').notNull(),
+    accountId: bigint('account_id', { mode: 'number' }).notNull(),
+    amount: bigint('amount', { mode: 'bigint' }).notNull(),
+    incomeId: bigint('income_id', { mode: 'number' }),
+    createdAt: at('created_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.ownedMachineId, t.day] }),
+    check('machine_earnings_amount', sql`${t.amount} >= 0`),
+  ],
+);
+
+/**
+ * Tickets (spec "Tickets: available, used"; issue 13): each row one ticket of an account, issued
+ * by an operator or as a reward (`key` derived from the cause, unique, so a repeated cause issues
+ * nothing twice), `used` once when a buy spends it (`usedFor` the holding): a buy locks the
+ * tickets it takes, so racing buys never spend one twice.
+ */
+export const tickets = pgTable(
+  'tickets',
+  {
+    id: id(),
+    userId: bigint('user_id', { mode: 'number' }).notNull(),
+    accountId: bigint('account_id', { mode: 'number' }).notNull(),
+    status: text('status').notNull(),
+    source: text('source').notNull(),
+    key: text('key').notNull(),
+    memo: text('memo'),
+    usedAt: at('used_at'),
+    usedFor: bigint('used_for', { mode: 'number' }),
+    createdAt: at('created_at').notNull(),
+    updatedAt: at('updated_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('tickets_key').on(t.key),
+    index('tickets_account').on(t.accountId, t.id),
+    index('tickets_available')
+      .on(t.accountId, t.id)
+      .where(sql`${t.status} = 'available'`),
+    check('tickets_status', sql`${t.status} in ('available', 'used')`),
+    check('tickets_source', sql`${t.source} in ('operator', 'reward')`),
+    check(
+      'tickets_used',
+      sql`(${t.status} = 'used') = (${t.usedAt} is not null and ${t.usedFor} is not null)`,
+    ),
+  ],
+);
+
+/** Operators' ticket issues (issue 13): `count` tickets to each of `accountIds`, audited. */
+export const ticketIssues = pgTable('ticket_issues', {
+  id: id(),
+  count: integer('count').notNull(),
+  reason: text('reason').notNull(),
+  accountIds: jsonb('account_ids').$type<number[]>().notNull(),
+  createdBy: text('created_by').notNull(),
+  createdAt: at('created_at').notNull(),
+});

@@ -1,0 +1,29 @@
+/**
+ * The sync change log.
+ */
+import { sql } from 'drizzle-orm';
+import { bigint, boolean, index, pgTable, text } from 'drizzle-orm/pg-core';
+import { at } from './columns.js';
+
+/**
+ * The sync change log (CONTRACT.md "Sync"): one row per write to a synced record, in the
+ * writer's transaction, stamped with that transaction's id. A pull returns only rows of
+ * transactions older than its snapshot's horizon, so a cursor never skips a late commit.
+ */
+export const syncChanges = pgTable(
+  'sync_changes',
+  {
+    seq: bigint('seq', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    collection: text('collection').notNull(),
+    /** The user or account the record belongs to; 0 for public collections. */
+    scopeId: bigint('scope_id', { mode: 'number' }).notNull(),
+    recordId: text('record_id').notNull(),
+    deleted: boolean('deleted').notNull(),
+    /** The writing transaction's id (xid8 as a number: far below 2^53 for any real database). */
+    txid: bigint('txid', { mode: 'number' })
+      .notNull()
+      .default(sql`((pg_current_xact_id())::text)::bigint`),
+    at: at('at').notNull(),
+  },
+  (t) => [index('sync_changes_scope').on(t.collection, t.scopeId, t.txid, t.seq)],
+);

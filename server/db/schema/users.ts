@@ -1,0 +1,128 @@
+/**
+ * Users and what belongs to them: the referral chain, accounts, invite and verification codes, sessions and uploads.
+ */
+import { sql } from 'drizzle-orm';
+import { bigint, boolean, index, integer, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { id, at } from './columns.js';
+
+export const users = pgTable(
+  'users',
+  {
+    id: id(),
+    /** Lower-cased: addresses compare case-insensitively, one account per address. */
+    email: text('email').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    nickname: text('nickname').notNull(),
+    avatar: text('avatar').notNull(),
+    inviteCode: text('invite_code').notNull(),
+    referrerId: bigint('referrer_id', { mode: 'number' }),
+    lang: text('lang').notNull(),
+    kycStatus: text('kyc_status').notNull().default('not_verified'),
+    tradePasswordHash: text('trade_password_hash'),
+    /** The bound authenticator's TOTP secret, AES-256-GCM under COFFER_SECRET_KEY (server/security/secret-box.ts). */
+    authenticatorSecret: text('authenticator_secret'),
+    /** The latest secret shown by getGoogle2Fa, encrypted like the bound one, until it is bound. */
+    authenticatorPendingSecret: text('authenticator_pending_secret'),
+    /** The last accepted TOTP time step: a code of this step or an older one is a replay (472). */
+    authenticatorLastStep: bigint('authenticator_last_step', { mode: 'number' }),
+    /** Last change (not first binding) of the login password, trade password or authenticator: withdrawals wait 24 h. */
+    securityChangedAt: at('security_changed_at'),
+    defaultAccountId: bigint('default_account_id', { mode: 'number' }),
+    frozen: boolean('frozen').notNull().default(false),
+    createdAt: at('created_at').notNull(),
+    passwordChangedAt: at('password_changed_at').notNull(),
+    /** Last change of the synced profile (nickname, avatar). */
+    updatedAt: at('updated_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('users_email_key').on(t.email), uniqueIndex('users_invite_code_key').on(t.inviteCode)],
+);
+
+/** The whole referral chain, stored at registration: one row per (ancestor, descendant). */
+export const referralPaths = pgTable(
+  'referral_paths',
+  {
+    ancestorId: bigint('ancestor_id', { mode: 'number' }).notNull(),
+    descendantId: bigint('descendant_id', { mode: 'number' }).notNull(),
+    /** 1 = direct referral (first generation). */
+    depth: integer('depth').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.ancestorId, t.descendantId] }),
+    /** A member's ancestors nearest first (promotion and management walk up at most a few generations). */
+    index('referral_paths_descendant').on(t.descendantId, t.depth),
+    /** One generation of a user's team, in id order (teamMembers pages, the first generation's branches). */
+    index('referral_paths_generation').on(t.ancestorId, t.depth, t.descendantId),
+  ],
+);
+
+export const accounts = pgTable(
+  'accounts',
+  {
+    id: id(),
+    userId: bigint('user_id', { mode: 'number' }).notNull(),
+    kind: text('kind', { enum: ['main', 'sub'] }).notNull(),
+    name: text('name').notNull(),
+    createdAt: at('created_at').notNull(),
+  },
+  (t) => [
+    index('accounts_user').on(t.userId),
+    uniqueIndex('accounts_one_main_per_user')
+      .on(t.userId)
+      .where(sql`kind = 'main'`),
+  ],
+);
+
+/** Reusable invite codes: each user's own, the root code, and those operators add. */
+export const inviteCodes = pgTable('invite_codes', {
+  code: text('code').primaryKey(),
+  ownerUserId: bigint('owner_user_id', { mode: 'number' }),
+  ownerOperatorId: bigint('owner_operator_id', { mode: 'number' }),
+  root: boolean('root').notNull().default(false),
+  createdBy: text('created_by').notNull(),
+  disabled: boolean('disabled').notNull().default(false),
+  createdAt: at('created_at').notNull(),
+});
+
+export const verificationCodes = pgTable(
+  'verification_codes',
+  {
+    id: id(),
+    email: text('email').notNull(),
+    purpose: text('purpose', {
+      enum: ['register', 'forget', 'update_login_password', 'update_trade_password'],
+    }).notNull(),
+    codeHash: text('code_hash').notNull(),
+    wrongTries: integer('wrong_tries').notNull().default(0),
+    createdAt: at('created_at').notNull(),
+    expiresAt: at('expires_at').notNull(),
+    usedAt: at('used_at'),
+  },
+  (t) => [index('verification_codes_lookup').on(t.email, t.purpose, t.createdAt)],
+);
+
+/** Opaque session tokens, stored as SHA-256 hashes; revocable, sliding expiry. */
+export const sessions = pgTable(
+  'sessions',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    subjectKind: text('subject_kind', { enum: ['user', 'operator'] }).notNull(),
+    subjectId: bigint('subject_id', { mode: 'number' }).notNull(),
+    createdAt: at('created_at').notNull(),
+    lastSeenAt: at('last_seen_at').notNull(),
+    expiresAt: at('expires_at').notNull(),
+    revokedAt: at('revoked_at'),
+  },
+  (t) => [
+    index('sessions_subject').on(t.subjectKind, t.subjectId),
+    index('sessions_expires').on(t.expiresAt),
+  ],
+);
+
+export const uploads = pgTable('uploads', {
+  id: text('id').primaryKey(),
+  ownerUserId: bigint('owner_user_id', { mode: 'number' }),
+  ownerOperatorId: bigint('owner_operator_id', { mode: 'number' }),
+  mime: text('mime').notNull(),
+  bytes: integer('bytes').notNull(),
+  createdAt: at('created_at').notNull(),
+});

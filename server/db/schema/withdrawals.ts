@@ -1,0 +1,72 @@
+/**
+ * Withdrawals.
+ */
+import { sql } from 'drizzle-orm';
+import { bigint, check, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { id, at } from './columns.js';
+
+/**
+ * Withdrawals (issue 11). The destination is copied from the method at request, so a deleted or
+ * changed method never changes where money went. `amount + fee` is held (`holdId`) from request
+ * until the withdrawal ends: posted on success, voided on reject or failure.
+ *
+ * `status` is the customer's word (`pending`, `success`, `failed`); `stage` is where it is:
+ * `awaiting_review` (approvals missing), `approved` (ready: the send job takes chain ones, an
+ * operator pays bank ones), `sending` (signed, nonce and hash recorded before broadcast),
+ * `paid`, `rejected`, `failed`. `businessDate` is the request's local date in COFFER_TIMEZONE
+ * (the daily limit counts per date).
+ */
+export const withdrawals = pgTable(
+  'withdrawals',
+  {
+    id: id(),
+    userId: bigint('user_id', { mode: 'number' }).notNull(),
+    accountId: bigint('account_id', { mode: 'number' }).notNull(),
+    methodId: bigint('method_id', { mode: 'number' }).notNull(),
+    kind: text('kind').notNull(),
+    network: text('network'),
+    address: text('address'),
+    bankName: text('bank_name'),
+    cardNumber: text('card_number'),
+    holderName: text('holder_name'),
+    branch: text('branch'),
+    amount: bigint('amount', { mode: 'bigint' }).notNull(),
+    fee: bigint('fee', { mode: 'bigint' }).notNull(),
+    holdId: bigint('hold_id', { mode: 'number' }),
+    status: text('status').notNull(),
+    stage: text('stage').notNull(),
+    approvalsNeeded: integer('approvals_needed').notNull(),
+    firstApprovedBy: text('first_approved_by'),
+    secondApprovedBy: text('second_approved_by'),
+    reviewedBy: text('reviewed_by'),
+    reason: text('reason'),
+    reference: text('reference'),
+    nonce: integer('nonce'),
+    txHash: text('tx_hash'),
+    rawTx: text('raw_tx'),
+    sendAttempt: integer('send_attempt').notNull().default(0),
+    businessDate: text('business_date').notNull(),
+    createdAt: at('created_at').notNull(),
+    approvedAt: at('approved_at'),
+    sentAt: at('sent_at'),
+    completedAt: at('completed_at'),
+    updatedAt: at('updated_at').notNull(),
+  },
+  (t) => [
+    index('withdrawals_account').on(t.accountId, t.id),
+    index('withdrawals_user_day').on(t.userId, t.businessDate),
+    index('withdrawals_open')
+      .on(t.stage, t.id)
+      .where(sql`${t.status} = 'pending'`),
+    uniqueIndex('withdrawals_nonce')
+      .on(t.network, t.nonce)
+      .where(sql`${t.nonce} is not null`),
+    check('withdrawals_status', sql`${t.status} in ('pending', 'success', 'failed')`),
+    check(
+      'withdrawals_stage',
+      sql`${t.stage} in ('awaiting_review', 'approved', 'sending', 'paid', 'rejected', 'failed')`,
+    ),
+    check('withdrawals_kind', sql`${t.kind} in ('chain', 'bank')`),
+    check('withdrawals_amount_positive', sql`${t.amount} > 0 and ${t.fee} >= 0`),
+  ],
+);

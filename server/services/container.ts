@@ -1,0 +1,60 @@
+/**
+ * The service container: every service a route list hands over to, built once at the start
+ * (server/app.ts). Its type lives with the services so that routes need nothing below them.
+ */
+import type { Translator } from '../i18n/i18n.js';
+import type { AuthService } from './auth.service.js';
+import type { CommonService } from './common.service.js';
+import type { OperatorService } from './operators.service.js';
+import type { SessionService } from './sessions.service.js';
+import type { UploadService } from './uploads.service.js';
+import type { UserService } from './user.service.js';
+import type { ContentService } from './content.service.js';
+import type { FeedbackService } from './feedback.service.js';
+import type { SyncService } from './sync.service.js';
+import type { AccountService } from './account.service.js';
+import type { LedgerAdminService } from './ledger-admin.service.js';
+import type { RechargeService } from './recharge.service.js';
+import type { PaymentService } from './payment.service.js';
+import type { CalendarService } from './calendar.service.js';
+import type { SecurityService } from './security.service.js';
+import type { ExchangeService } from './exchange.service.js';
+import type { OtcService } from './otc.service.js';
+import type { WithdrawService } from './withdraw.service.js';
+import type { DeliveryService } from './delivery.service.js';
+import type { DividendService } from './dividend.service.js';
+import type { HostingService } from './hosting.service.js';
+import type { IncomeService } from './income.service.js';
+import type { TeamService } from './team.service.js';
+import type { MachineService } from './machine.service.js';
+import type { ReadRouting } from '../db/read-routing.js';
+
+export interface AppServices {
+  translator: Translator;
+  sessions: SessionService;
+  /** Where customers' pure reads run; route.ts notes each command's write position with it. */
+  reads: ReadRouting;
+  auth: AuthService;
+  user: UserService;
+  common: CommonService;
+  operators: OperatorService;
+  uploads: UploadService;
+  content: ContentService;
+  feedback: FeedbackService;
+  sync: SyncService;
+  accounts: AccountService;
+  ledgerAdmin: LedgerAdminService;
+  recharge: RechargeService;
+  payments: PaymentService;
+  calendar: CalendarService;
+  security: SecurityService;
+  exchange: ExchangeService;
+  otc: OtcService;
+  withdraw: WithdrawService;
+  delivery: DeliveryService;
+  dividends: DividendService;
+  hosting: HostingService;
+  income: IncomeService;
+  team: TeamService;
+  machines: MachineService;
+}
