@@ -22,6 +22,3 @@ export const BodyCode = {
 } as const;
 
 export type BodyCode = (typeof BodyCode)[keyof typeof BodyCode];
-
-/** Body codes after which the client retries with the same Idempotency-Key (CONTRACT.md). */
-export const RETRYABLE_BODY_CODES: ReadonlySet<number> = new Set([BodyCode.internalError]);

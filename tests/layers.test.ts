@@ -43,7 +43,55 @@ const under =
   (target: string) =>
     folders.some((folder) => target === folder || target.startsWith(`${folder}/`));
 
+/** The source file an import resolves to (`.js` -> `.ts`/`.tsx`, a folder -> its index), or null. */
+function resolved(target: string): string | null {
+  const stem = target.replace(/\.js$/, '');
+  for (const candidate of [`${stem}.ts`, `${stem}.tsx`, `${stem}/index.ts`, `${stem}/index.tsx`, target]) {
+    if (fs.existsSync(path.join(root, candidate)) && fs.statSync(path.join(root, candidate)).isFile()) {
+      return candidate;
+    }
+  }
+  return null;
+}
+
+/** Every import circle over the given folders, each as `a -> b -> ... -> a` (a DFS). */
+function circles(folders: string[]): string[] {
+  const files = folders.flatMap(sourceFiles);
+  const edges = new Map(
+    files.map((file) => [
+      file,
+      importsOf(file)
+        .map(resolved)
+        .filter((target): target is string => target !== null),
+    ]),
+  );
+  const found: string[] = [];
+  const done = new Set<string>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const visit = (file: string): void => {
+    stack.push(file);
+    onStack.add(file);
+    for (const next of edges.get(file) ?? []) {
+      if (onStack.has(next)) found.push([...stack.slice(stack.indexOf(next)), next].join(' -> '));
+      else if (!done.has(next)) visit(next);
+    }
+    stack.pop();
+    onStack.delete(file);
+    done.add(file);
+  };
+  for (const file of files) if (!done.has(file)) visit(file);
+  return found;
+}
+
 describe('layers', () => {
+  test('no import circle in contract, sync, worker, src or server', () => {
+    // The one circle left (a type import back from read-routing.ts) goes with the server/db work
+    // of the same issue; then this list is empty.
+    const known = ['server/db/database.ts -> server/db/read-routing.ts -> server/db/database.ts'];
+    expect(circles(['contract', 'sync', 'worker', 'src', 'server'])).toEqual(known);
+  });
+
   test('contract/ imports nothing of the client or the server', () => {
     expect(offenders('contract', under('src', 'worker', 'sync', 'server'))).toEqual([]);
   });

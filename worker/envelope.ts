@@ -5,12 +5,11 @@
  * random bytes come from `globalThis.crypto.getRandomValues` and text from TextEncoder /
  * TextDecoder (platform globals in browsers, workers and Node 20). No `node:` imports here.
  *
- * Wire format (docs/protocol.md, "Envelope"): `data` = standard Base64 of 16 IV bytes followed
- * by AES-128-CBC / PKCS#7 ciphertext of the UTF-8 plaintext; the key is the 16 UTF-8 bytes of
- * the handshake used raw. crypto-js is always given the key as a WordArray plus an explicit IV:
+ * The wire format, its types, constants and every rule without crypto are defined once in
+ * `contract/envelope.ts` (docs/protocol.md, "Envelope"); this file adds the crypto calls. The key
+ * is the 16 UTF-8 bytes of the handshake used raw. crypto-js is always given the key as a WordArray plus an explicit IV:
  * given a string key, crypto-js would run OpenSSL's EVP_BytesToKey with a random salt and
  * produce something the server cannot open.
- * `sign` = lowercase hex SHA-256 of `data + timestamp + handshake`.
  *
  * Answers are opened with WebCrypto (`openAsync`: native AES, several times faster than
  * crypto-js on a 500 KB sync page) wherever `crypto.subtle` exists, that is in secure contexts;
@@ -27,49 +26,23 @@ import NoPadding from 'crypto-js/pad-nopadding.js';
 // it gives typed access to CipherParams, mode.CBC and pad.Pkcs7 that cipher-core.js installs.
 import CryptoCore from 'crypto-js/core.js';
 
+import {
+  AES_BLOCK,
+  EnvelopeError,
+  IV_LENGTH,
+  checkSealInput,
+  plaintextOf,
+  randomHandshakeWith,
+  requestFieldsOf,
+  sealedPartsOf,
+  type EnvelopeFields,
+  type EnvelopeInner,
+  type SealedAnswer,
+} from '../contract/envelope.js';
+
+export { EnvelopeError, type EnvelopeInner } from '../contract/envelope.js';
+
 type Words = ReturnType<typeof WordArray.create>;
-
-const HANDSHAKE_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-const HANDSHAKE_PATTERN = /^[A-Za-z0-9]{16}$/;
-const BASE64_PATTERN = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-const BASE64_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-const HANDSHAKE_LENGTH = 16;
-const IV_LENGTH = 16;
-const BLOCK = 16;
-
-/** The call carried inside a request envelope. */
-export interface EnvelopeInner {
-  method: string;
-  uri: string;
-  headers: Record<string, string>;
-  params: Record<string, unknown>;
-}
-
-/** The four form fields of a request envelope, all strings as they are posted. */
-export interface EnvelopeFields {
-  handshake: string;
-  timestamp: string;
-  sign: string;
-  data: string;
-}
-
-/** A sealed answer as it comes back from the gateway. */
-export interface SealedAnswer {
-  code: number;
-  handshake: string;
-  data: string;
-}
-
-/** Thrown by `open` / `openAnswer` when `data` cannot be opened with the given handshake. */
-export class EnvelopeError extends Error {
-  readonly reason: 'undecryptable';
-
-  constructor(message: string) {
-    super(message);
-    this.name = 'EnvelopeError';
-    this.reason = 'undecryptable';
-  }
-}
 
 function randomBytes(n: number): Uint8Array {
   return globalThis.crypto.getRandomValues(new Uint8Array(n));
@@ -92,26 +65,19 @@ function keyOf(handshake: string): Words {
   return bytesToWords(new TextEncoder().encode(handshake));
 }
 
-/** True when `value` is a well-formed handshake: exactly 16 characters of [A-Za-z0-9]. */
-export function isHandshake(value: string): boolean {
-  return HANDSHAKE_PATTERN.test(value);
-}
-
 /**
  * A new handshake: 16 characters drawn uniformly from [A-Za-z0-9] by rejection sampling over
  * crypto.getRandomValues (bytes >= 248 are discarded, so `byte % 62` is unbiased).
  */
 export function randomHandshake(): string {
-  const limit = 256 - (256 % HANDSHAKE_ALPHABET.length); // 248
-  let out = '';
-  while (out.length < HANDSHAKE_LENGTH) {
-    for (const byte of randomBytes(32)) {
-      if (byte < limit && out.length < HANDSHAKE_LENGTH) {
-        out += HANDSHAKE_ALPHABET.charAt(byte % HANDSHAKE_ALPHABET.length);
+  return randomHandshakeWith((bound) => {
+    const limit = 256 - (256 % bound); // 248 for 62 symbols: `byte % bound` is unbiased below it
+    for (;;) {
+      for (const byte of randomBytes(32)) {
+        if (byte < limit) return byte % bound;
       }
     }
-  }
-  return out;
+  });
 }
 
 /**
@@ -121,13 +87,8 @@ export function randomHandshake(): string {
  * @throws TypeError if `handshake` is not 16 characters of [A-Za-z0-9] or `ivBytes` is not 16 bytes.
  */
 export function seal(plaintext: string, handshake: string, ivBytes?: Uint8Array): string {
-  if (!isHandshake(handshake)) {
-    throw new TypeError('handshake must be 16 characters of [A-Za-z0-9]');
-  }
   const ivRaw = ivBytes ?? randomBytes(IV_LENGTH);
-  if (ivRaw.length !== IV_LENGTH) {
-    throw new TypeError('iv must be 16 bytes');
-  }
+  checkSealInput(handshake, ivRaw.length);
   const iv = bytesToWords(ivRaw);
   const sealed = AES.encrypt(bytesToWords(new TextEncoder().encode(plaintext)), keyOf(handshake), {
     iv,
@@ -144,32 +105,17 @@ export function seal(plaintext: string, handshake: string, ivBytes?: Uint8Array)
  * @throws EnvelopeError on any of those failures or a malformed handshake; nothing else.
  */
 export function open(data: string, handshake: string): string {
-  if (!isHandshake(handshake)) {
-    throw new EnvelopeError('malformed handshake');
-  }
-  if (!BASE64_PATTERN.test(data)) {
-    throw new EnvelopeError('data is not standard Base64');
-  }
-  const raw = Base64.parse(data);
-  // Non-zero bits after the last full byte mean a non-canonical encoding; refuse it as the
-  // server does.
-  if (Base64.stringify(raw) !== data) {
-    throw new EnvelopeError('data is not canonical Base64');
-  }
-  const bytes = wordsToBytes(raw);
-  if (bytes.length < IV_LENGTH + BLOCK || (bytes.length - IV_LENGTH) % BLOCK !== 0) {
-    throw new EnvelopeError('data has the wrong length');
-  }
-  const params = CryptoCore.lib.CipherParams.create({ ciphertext: bytesToWords(bytes.subarray(IV_LENGTH)) });
+  const { iv, ciphertext } = sealedPartsOf(data, handshake);
+  const params = CryptoCore.lib.CipherParams.create({ ciphertext: bytesToWords(ciphertext) });
   const padded = wordsToBytes(
     AES.decrypt(params, keyOf(handshake), {
-      iv: bytesToWords(bytes.subarray(0, IV_LENGTH)),
+      iv: bytesToWords(iv),
       mode: CryptoCore.mode.CBC,
       padding: NoPadding,
     }),
   );
   const pad = padded[padded.length - 1] ?? 0;
-  if (pad < 1 || pad > BLOCK || pad > padded.length) {
+  if (pad < 1 || pad > AES_BLOCK || pad > padded.length) {
     throw new EnvelopeError('bad padding');
   }
   let bad = 0;
@@ -179,31 +125,7 @@ export function open(data: string, handshake: string): string {
   if (bad !== 0) {
     throw new EnvelopeError('bad padding');
   }
-  try {
-    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(
-      padded.subarray(0, padded.length - pad),
-    );
-  } catch {
-    throw new EnvelopeError('plaintext is not UTF-8');
-  }
-}
-
-/**
- * The bytes of standard, canonical, padded Base64 (what `open` accepts): the symbol before the
- * padding may carry no set bits past the last byte.
- * @throws EnvelopeError otherwise.
- */
-function canonicalBase64Bytes(data: string): Uint8Array<ArrayBuffer> {
-  if (!BASE64_PATTERN.test(data)) throw new EnvelopeError('data is not standard Base64');
-  const padding = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
-  if (padding > 0) {
-    const last = BASE64_ALPHABET.indexOf(data.charAt(data.length - padding - 1));
-    if ((last & (padding === 2 ? 0x0f : 0x03)) !== 0) throw new EnvelopeError('data is not canonical Base64');
-  }
-  const binary = atob(data);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
+  return plaintextOf(padded.subarray(0, padded.length - pad));
 }
 
 /**
@@ -214,29 +136,17 @@ function canonicalBase64Bytes(data: string): Uint8Array<ArrayBuffer> {
 export async function openAsync(data: string, handshake: string): Promise<string> {
   const subtle = globalThis.crypto.subtle as SubtleCrypto | undefined; // undefined outside secure contexts
   if (subtle === undefined) return open(data, handshake);
-  if (!isHandshake(handshake)) throw new EnvelopeError('malformed handshake');
-  const bytes = canonicalBase64Bytes(data);
-  if (bytes.length < IV_LENGTH + BLOCK || (bytes.length - IV_LENGTH) % BLOCK !== 0) {
-    throw new EnvelopeError('data has the wrong length');
-  }
+  const { iv, ciphertext } = sealedPartsOf(data, handshake);
   let plaintext: ArrayBuffer;
   try {
     const key = await subtle.importKey('raw', new TextEncoder().encode(handshake), 'AES-CBC', false, [
       'decrypt',
     ]);
-    plaintext = await subtle.decrypt(
-      { name: 'AES-CBC', iv: bytes.subarray(0, IV_LENGTH) },
-      key,
-      bytes.subarray(IV_LENGTH),
-    );
+    plaintext = await subtle.decrypt({ name: 'AES-CBC', iv }, key, ciphertext);
   } catch {
     throw new EnvelopeError('bad padding');
   }
-  try {
-    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(plaintext);
-  } catch {
-    throw new EnvelopeError('plaintext is not UTF-8');
-  }
+  return plaintextOf(plaintext);
 }
 
 /** Lowercase hex SHA-256 of the UTF-8 string `data + timestamp + handshake`. */
@@ -260,9 +170,7 @@ export function sealRequest(
     throw new TypeError('nowSeconds must be a finite non-negative number');
   }
   const handshake = opts?.handshake ?? randomHandshake();
-  const timestamp = String(Math.floor(nowSeconds));
-  const data = seal(JSON.stringify(inner), handshake, opts?.iv);
-  return { handshake, timestamp, sign: signOf(data, timestamp, handshake), data };
+  return requestFieldsOf(inner, nowSeconds, handshake, (text, key) => seal(text, key, opts?.iv), signOf);
 }
 
 /**

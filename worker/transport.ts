@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { BodyCode } from '../contract/codes.js';
 import { PROTOCOL_VERSION, REQUEST_TIMEOUT_MS } from '../contract/constants.js';
+import { sealedAnswerSchema } from '../contract/envelope.js';
 import { answerOf } from '../contract/schema.js';
 import type { Outcome } from '../sync/ports.js';
 import type { ClientConfigSource, TransportRoute } from './client-config.js';
@@ -49,9 +50,6 @@ export type Send = <T>(call: Call<T>) => Promise<Outcome<T>>;
 
 /** A refusal or any answer: `{code, message, data}` with `data` left unparsed. */
 const anyAnswerSchema = answerOf(z.unknown());
-
-/** The gateway's sealed answer; anything else from the gateway is an unsealed answer. */
-const sealedAnswerSchema = z.object({ code: z.number().int(), handshake: z.string(), data: z.string() });
 
 function headersOf(call: Call<unknown>): Record<string, string> {
   const headers: Record<string, string> = {

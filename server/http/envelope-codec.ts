@@ -1,12 +1,7 @@
 /**
- * The envelope codec, server side (node:crypto only).
- *
- * Wire format (docs/protocol.md, "Envelope"):
- * - `handshake`: 16 characters of [A-Za-z0-9], new for every envelope; its UTF-8 bytes are the
- *   raw AES-128 key (no key derivation, no passphrase).
- * - `data`: standard Base64 (with `=` padding) of 16 IV bytes followed by the AES-128-CBC /
- *   PKCS#7 ciphertext of the UTF-8 plaintext.
- * - `sign`: lowercase hex SHA-256 of the string `data + timestamp + handshake`.
+ * The envelope codec, server side: the crypto calls on node:crypto. The wire format, its types,
+ * constants and every rule without crypto are defined once in `contract/ts` (docs/protocol.md,
+ * "Envelope"); the worker's codec follows the same definition.
  *
  * The envelope is obfuscation plus a check against casual tampering; TLS provides secrecy.
  * `open` detects corrupted padding and bad UTF-8, not every alteration of `data` (CBC has no
@@ -20,65 +15,27 @@ import {
   randomInt,
   timingSafeEqual,
 } from 'node:crypto';
+import {
+  EnvelopeError,
+  IV_LENGTH,
+  checkSealInput,
+  plaintextOf,
+  randomHandshakeWith,
+  requestFieldsOf,
+  sealedPartsOf,
+  type EnvelopeFields,
+  type EnvelopeInner,
+  type SealedAnswer,
+} from '../../contract/envelope.js';
 
-const HANDSHAKE_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-const HANDSHAKE_PATTERN = /^[A-Za-z0-9]{16}$/;
-const HANDSHAKE_LENGTH = 16;
-const IV_LENGTH = 16;
-const BLOCK = 16;
-
-/** The call carried inside a request envelope. */
-export interface EnvelopeInner {
-  method: string;
-  uri: string;
-  headers: Record<string, string>;
-  params: Record<string, unknown>;
-}
-
-/** The four form fields of a request envelope, all strings as they are posted. */
-export interface EnvelopeFields {
-  handshake: string;
-  timestamp: string;
-  sign: string;
-  data: string;
-}
-
-/** A sealed answer as it comes back from the gateway. */
-export interface SealedAnswer {
-  code: number;
-  handshake: string;
-  data: string;
-}
-
-/**
- * Thrown by `open` (and `openAnswer`) when `data` cannot be opened with the given handshake.
- * The gateway maps it to body code 460.
- */
-export class EnvelopeError extends Error {
-  readonly reason: 'undecryptable';
-
-  constructor(message: string) {
-    super(message);
-    this.name = 'EnvelopeError';
-    this.reason = 'undecryptable';
-  }
-}
-
-/** True when `value` is a well-formed handshake: exactly 16 characters of [A-Za-z0-9]. */
-export function isHandshake(value: string): boolean {
-  return HANDSHAKE_PATTERN.test(value);
-}
+export { EnvelopeError, type EnvelopeFields, type EnvelopeInner } from '../../contract/envelope.js';
 
 /**
  * A new handshake: 16 characters drawn uniformly and independently from [A-Za-z0-9]
  * (crypto.randomInt, which is unbiased), about 95 bits of entropy. Never throws.
  */
 export function randomHandshake(): string {
-  let out = '';
-  for (let i = 0; i < HANDSHAKE_LENGTH; i++) {
-    out += HANDSHAKE_ALPHABET.charAt(randomInt(HANDSHAKE_ALPHABET.length));
-  }
-  return out;
+  return randomHandshakeWith((bound) => randomInt(bound));
 }
 
 /**
@@ -88,13 +45,8 @@ export function randomHandshake(): string {
  * @throws TypeError if `handshake` is not 16 characters of [A-Za-z0-9] or `iv` is not 16 bytes.
  */
 export function seal(plaintext: string, handshake: string, iv?: Buffer): string {
-  if (!isHandshake(handshake)) {
-    throw new TypeError('handshake must be 16 characters of [A-Za-z0-9]');
-  }
   const ivBytes = iv ?? randomBytes(IV_LENGTH);
-  if (ivBytes.length !== IV_LENGTH) {
-    throw new TypeError('iv must be 16 bytes');
-  }
+  checkSealInput(handshake, ivBytes.length);
   const cipher = createCipheriv('aes-128-cbc', Buffer.from(handshake, 'utf8'), ivBytes);
   const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
   return Buffer.concat([ivBytes, ciphertext]).toString('base64');
@@ -109,34 +61,15 @@ export function seal(plaintext: string, handshake: string, iv?: Buffer): string 
  *   anything else.
  */
 export function open(data: string, handshake: string): string {
-  if (!isHandshake(handshake)) {
-    throw new EnvelopeError('malformed handshake');
-  }
-  const raw = Buffer.from(data, 'base64');
-  // Buffer.from skips characters outside the alphabet; re-encoding catches them, missing
-  // padding, URL-safe characters, whitespace and non-zero trailing bits.
-  if (raw.toString('base64') !== data) {
-    throw new EnvelopeError('data is not canonical Base64');
-  }
-  if (raw.length < IV_LENGTH + BLOCK || (raw.length - IV_LENGTH) % BLOCK !== 0) {
-    throw new EnvelopeError('data has the wrong length');
-  }
+  const { iv, ciphertext } = sealedPartsOf(data, handshake);
   let plain: Buffer;
   try {
-    const decipher = createDecipheriv(
-      'aes-128-cbc',
-      Buffer.from(handshake, 'utf8'),
-      raw.subarray(0, IV_LENGTH),
-    );
-    plain = Buffer.concat([decipher.update(raw.subarray(IV_LENGTH)), decipher.final()]);
+    const decipher = createDecipheriv('aes-128-cbc', Buffer.from(handshake, 'utf8'), iv);
+    plain = Buffer.concat([decipher.update(ciphertext), decipher.final()]);
   } catch {
     throw new EnvelopeError('bad padding');
   }
-  try {
-    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(plain);
-  } catch {
-    throw new EnvelopeError('plaintext is not UTF-8');
-  }
+  return plaintextOf(plain);
 }
 
 /**
@@ -178,9 +111,7 @@ export function sealRequest(
     throw new TypeError('now is not a valid date');
   }
   const handshake = opts?.handshake ?? randomHandshake();
-  const timestamp = String(Math.floor(ms / 1000));
-  const data = seal(JSON.stringify(inner), handshake, opts?.iv);
-  return { handshake, timestamp, sign: signOf(data, timestamp, handshake), data };
+  return requestFieldsOf(inner, ms / 1000, handshake, (text, key) => seal(text, key, opts?.iv), signOf);
 }
 
 /**

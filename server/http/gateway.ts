@@ -5,36 +5,21 @@
  */
 import crypto from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { BodyCode } from '../../contract/codes.js';
 import { ENVELOPE_MAX_AGE_SECONDS } from '../../contract/constants.js';
 import type { Clock } from '../clock.js';
 import type { Translator } from '../i18n/i18n.js';
 import type { CounterStore } from '../security/counters.js';
 import { BusinessError } from '../core/errors.js';
+import {
+  ENVELOPE_INNER_HEADERS,
+  envelopeFieldsSchema,
+  envelopeInnerSchema,
+} from '../../contract/envelope.js';
 import { EnvelopeError, open, randomHandshake, seal, signMatches, signOf } from './envelope-codec.js';
 import { nestsTooDeep } from './params.js';
 import { contextOf, sendAnswer } from './route.js';
-
-const fieldsSchema = z.object({
-  handshake: z.string().regex(/^[A-Za-z0-9]{16}$/),
-  timestamp: z.string().regex(/^\d{1,12}$/),
-  sign: z.string().regex(/^[0-9a-f]{64}$/),
-  data: z.string().min(44).max(1_500_000),
-});
-
-/** Inner headers that count for the inner call; all others are dropped. */
-const INNER_HEADERS = ['authorization', 'lang', 'idempotency-key', 'x-coffer-protocol'] as const;
-
-const innerSchema = z.object({
-  method: z.enum(['GET', 'POST']),
-  uri: z
-    .string()
-    .max(2048)
-    .regex(/^\/api\/(v1|admin)\/[A-Za-z0-9/_-]+$/),
-  headers: z.record(z.string(), z.union([z.string().max(4096), z.number()])).default({}),
-  params: z.record(z.string(), z.unknown()).default({}),
-});
 
 /** Marks inject()ed inner calls so the rate limit counts the outer request only. */
 export const INNER_CALL_HEADER = 'x-coffer-inner-call';
@@ -52,7 +37,7 @@ const refuse = (key: string) => new BusinessError(BodyCode.envelopeRefused, key)
 export function registerGateway(app: FastifyInstance, options: GatewayOptions): void {
   app.post(`/api/${options.segment}`, { schema: { hide: true } }, async (request, reply) => {
     const ctx = contextOf(request, options.translator);
-    const parsed = fieldsSchema.safeParse(request.body);
+    const parsed = envelopeFieldsSchema.safeParse(request.body);
     if (!parsed.success) throw refuse('server.envelope_undecryptable');
     const fields = parsed.data;
     const now = options.clock.now().getTime() / 1000;
@@ -68,9 +53,9 @@ export function registerGateway(app: FastifyInstance, options: GatewayOptions): 
       if (error instanceof EnvelopeError) throw refuse('server.envelope_undecryptable');
       throw error;
     }
-    let inner: z.infer<typeof innerSchema>;
+    let inner: z.infer<typeof envelopeInnerSchema>;
     try {
-      inner = innerSchema.parse(JSON.parse(plaintext));
+      inner = envelopeInnerSchema.parse(JSON.parse(plaintext));
     } catch {
       throw refuse('server.envelope_undecryptable');
     }
@@ -84,7 +69,7 @@ export function registerGateway(app: FastifyInstance, options: GatewayOptions): 
     const given = new Map(
       Object.entries(inner.headers).map(([name, value]) => [name.toLowerCase(), String(value)]),
     );
-    for (const name of INNER_HEADERS) {
+    for (const name of ENVELOPE_INNER_HEADERS) {
       const value = given.get(name);
       if (value !== undefined) headers[name] = value;
     }

@@ -1,0 +1,199 @@
+/**
+ * The envelope, defined once (docs/protocol.md, "Envelope"): its wire types, constants, the
+ * validation of the posted form and of the inner call, and every rule that needs no crypto
+ * library. The two codecs, `server/http/envelope-codec.ts` (node:crypto) and
+ * `worker/envelope.ts` (crypto-js / WebCrypto), import this and add only the crypto calls.
+ *
+ * Wire format:
+ * - `handshake`: 16 characters of [A-Za-z0-9], new for every envelope; its UTF-8 bytes are the
+ *   raw AES-128 key (no key derivation, no passphrase).
+ * - `data`: standard Base64 (with `=` padding) of 16 IV bytes followed by the AES-128-CBC /
+ *   PKCS#7 ciphertext of the UTF-8 plaintext.
+ * - `sign`: lowercase hex SHA-256 of the UTF-8 string `data + timestamp + handshake` (plain
+ *   concatenation, no separators).
+ * - answer: `{code, handshake, data}` sealed under a new handshake; a refusal of the envelope
+ *   itself is the unsealed `{code: 460, message, data: null}`.
+ *
+ * Loaded by the server and by the worker: no `node:` module, no crypto library here.
+ */
+import { z } from 'zod';
+
+/** The characters a handshake is drawn from. */
+export const HANDSHAKE_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+/** Characters in a handshake (its UTF-8 bytes are the 16-byte AES key). */
+export const HANDSHAKE_LENGTH = 16;
+/** Bytes of the IV that opens `data`. */
+export const IV_LENGTH = 16;
+/** The AES block size in bytes. */
+export const AES_BLOCK = 16;
+
+const HANDSHAKE_PATTERN = /^[A-Za-z0-9]{16}$/;
+const BASE64_PATTERN = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+const BASE64_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+/** The call carried inside a request envelope. */
+export interface EnvelopeInner {
+  method: string;
+  uri: string;
+  headers: Record<string, string>;
+  params: Record<string, unknown>;
+}
+
+/** The four form fields of a request envelope, all strings as they are posted. */
+export interface EnvelopeFields {
+  handshake: string;
+  timestamp: string;
+  sign: string;
+  data: string;
+}
+
+/** A sealed answer as it comes back from the gateway. */
+export interface SealedAnswer {
+  code: number;
+  handshake: string;
+  data: string;
+}
+
+/** The posted form as the gateway accepts it; anything else is refused with 460. */
+export const envelopeFieldsSchema = z.object({
+  handshake: z.string().regex(HANDSHAKE_PATTERN),
+  timestamp: z.string().regex(/^\d{1,12}$/),
+  sign: z.string().regex(/^[0-9a-f]{64}$/),
+  data: z.string().min(44).max(1_500_000),
+});
+
+/** The inner call once opened; a plaintext that does not parse to this is refused with 460. */
+export const envelopeInnerSchema = z.object({
+  method: z.enum(['GET', 'POST']),
+  uri: z
+    .string()
+    .max(2048)
+    .regex(/^\/api\/(v1|admin)\/[A-Za-z0-9/_-]+$/),
+  headers: z.record(z.string(), z.union([z.string().max(4096), z.number()])).default({}),
+  params: z.record(z.string(), z.unknown()).default({}),
+});
+
+/** Inner headers that count for the inner call (lower case); the gateway drops all others. */
+export const ENVELOPE_INNER_HEADERS = [
+  'authorization',
+  'lang',
+  'idempotency-key',
+  'x-coffer-protocol',
+] as const;
+
+/** The gateway's sealed answer; anything else from the gateway is an unsealed answer. */
+export const sealedAnswerSchema = z.object({
+  code: z.number().int(),
+  handshake: z.string(),
+  data: z.string(),
+});
+
+/**
+ * Thrown by either codec's `open` (and `openAnswer`) when `data` cannot be opened with the given
+ * handshake. The gateway maps it to body code 460.
+ */
+export class EnvelopeError extends Error {
+  readonly reason: 'undecryptable';
+
+  constructor(message: string) {
+    super(message);
+    this.name = 'EnvelopeError';
+    this.reason = 'undecryptable';
+  }
+}
+
+/** True when `value` is a well-formed handshake: exactly 16 characters of [A-Za-z0-9]. */
+export function isHandshake(value: string): boolean {
+  return HANDSHAKE_PATTERN.test(value);
+}
+
+/**
+ * A new handshake of 16 characters of [A-Za-z0-9]; `randomIndex(n)` must return an unbiased
+ * random integer in [0, n). Uniform when `randomIndex` is. Never throws by itself.
+ */
+export function randomHandshakeWith(randomIndex: (bound: number) => number): string {
+  let out = '';
+  for (let i = 0; i < HANDSHAKE_LENGTH; i++) {
+    out += HANDSHAKE_ALPHABET.charAt(randomIndex(HANDSHAKE_ALPHABET.length));
+  }
+  return out;
+}
+
+/**
+ * The checks before sealing, the same on both sides.
+ * @throws TypeError if `handshake` is not 16 characters of [A-Za-z0-9] or the IV is not 16 bytes.
+ */
+export function checkSealInput(handshake: string, ivLength: number): void {
+  if (!isHandshake(handshake)) {
+    throw new TypeError('handshake must be 16 characters of [A-Za-z0-9]');
+  }
+  if (ivLength !== IV_LENGTH) {
+    throw new TypeError('iv must be 16 bytes');
+  }
+}
+
+/**
+ * The bytes of standard, canonical, padded Base64 (what `open` accepts): the symbol before the
+ * padding may carry no set bits past the last byte.
+ * @throws EnvelopeError otherwise.
+ */
+function canonicalBase64Bytes(data: string): Uint8Array<ArrayBuffer> {
+  if (!BASE64_PATTERN.test(data)) throw new EnvelopeError('data is not standard Base64');
+  const padding = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
+  if (padding > 0) {
+    const last = BASE64_ALPHABET.indexOf(data.charAt(data.length - padding - 1));
+    if ((last & (padding === 2 ? 0x0f : 0x03)) !== 0) throw new EnvelopeError('data is not canonical Base64');
+  }
+  const binary = atob(data);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+/**
+ * The checks before opening that need no decryption, and the IV and ciphertext of `data`.
+ * @throws EnvelopeError when the handshake is malformed, `data` is not canonical standard Base64
+ *   with padding, or decodes to fewer than 32 bytes or to a length that is not 16 + a multiple
+ *   of 16.
+ */
+export function sealedPartsOf(
+  data: string,
+  handshake: string,
+): { iv: Uint8Array<ArrayBuffer>; ciphertext: Uint8Array<ArrayBuffer> } {
+  if (!isHandshake(handshake)) throw new EnvelopeError('malformed handshake');
+  const bytes = canonicalBase64Bytes(data);
+  if (bytes.length < IV_LENGTH + AES_BLOCK || (bytes.length - IV_LENGTH) % AES_BLOCK !== 0) {
+    throw new EnvelopeError('data has the wrong length');
+  }
+  return { iv: bytes.subarray(0, IV_LENGTH), ciphertext: bytes.subarray(IV_LENGTH) };
+}
+
+/**
+ * Decodes the opened plaintext as strict UTF-8 (a BOM is kept as U+FEFF).
+ * @throws EnvelopeError when the bytes are not valid UTF-8.
+ */
+export function plaintextOf(bytes: Uint8Array | ArrayBuffer): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    throw new EnvelopeError('plaintext is not UTF-8');
+  }
+}
+
+/**
+ * The form fields of a request envelope around `inner`, given a codec's `seal` and `signOf`:
+ * the plaintext is `JSON.stringify(inner)`, the timestamp `unixSeconds` floored. The caller
+ * checks `unixSeconds` is a valid time.
+ * @throws TypeError as `seal` does for a malformed handshake or IV.
+ */
+export function requestFieldsOf(
+  inner: EnvelopeInner,
+  unixSeconds: number,
+  handshake: string,
+  seal: (plaintext: string, handshake: string) => string,
+  signOf: (data: string, timestamp: string, handshake: string) => string,
+): EnvelopeFields {
+  const timestamp = String(Math.floor(unixSeconds));
+  const data = seal(JSON.stringify(inner), handshake);
+  return { handshake, timestamp, sign: signOf(data, timestamp, handshake), data };
+}
