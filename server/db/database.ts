@@ -6,17 +6,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { projectPath } from '../paths.js';
-import type { ExtractTablesWithRelations } from 'drizzle-orm';
-import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import type { Pool, PoolClient } from 'pg';
 import * as schema from './schema.js';
 import { primaryOnly, ReplicaRouting, type IsReadAnswer, type ReadRouting } from './read-routing.js';
 
-export type Schema = typeof schema;
-export type Database = PgDatabase<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
-export type Transaction = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
-/** Anything a repository can run SQL on: the database or an open transaction. */
-export type Executor = Database | Transaction;
+import type { Database } from './types.js';
+
+export type { Database, Executor, Schema, Transaction } from './types.js';
 
 export interface OpenDatabase {
   db: Database;

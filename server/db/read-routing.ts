@@ -6,7 +6,7 @@
  * on the primary, with no added query.
  */
 import type { Pool } from 'pg';
-import type { Database } from './database.js';
+import type { Database } from './types.js';
 
 /**
  * Who reads, or who a command ran for: the routing needs only whether it is a signed-in user and

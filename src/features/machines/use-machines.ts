@@ -3,7 +3,7 @@
  * pages read offline: the machines on offer (the public `machines`), the account's holdings
  * (`owned_machines`), tickets (`tickets`) and mining records (`income` of type mining_machine),
  * and the kinds of the buy or rent command. Import from lazy pages only (it
- * loads the collections' schemas through src/db).
+ * loads the collections' schemas through client-db/).
  */
 import { Dexie } from 'dexie';
 import { useLiveQuery } from 'dexie-react-hooks';
