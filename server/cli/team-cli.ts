@@ -17,6 +17,7 @@ import {
   type TeamLevel,
 } from '../../contract/api/team.js';
 import type { CofferServer } from '../app.js';
+import { cliContext } from './cli-context.js';
 
 export const TEAM_USAGE = `  team level list
   team level set --level N [--name V1] [--own-hosting 500] [--direct-valid 1] [--small-area 0]
@@ -51,6 +52,7 @@ export async function runTeamCommand(
   parsed: Parse,
 ): Promise<void> {
   const team = server.services.team;
+  const ctx = cliContext();
   switch (command) {
     case 'team level list': {
       const config = await team.levelConfig();
@@ -65,7 +67,8 @@ export async function runTeamCommand(
       const existing = (await team.levelConfig()).levels.find(
         (level) => String(level.level) === given('level'),
       );
-      const config = await team.setLevelFromCli(
+      const config = await team.setLevel(
+        ctx,
         parsed(teamLevelSetParamsSchema, {
           level: given('level'),
           name: given('name') ?? existing?.name,
@@ -81,7 +84,8 @@ export async function runTeamCommand(
       return;
     }
     case 'team level remove': {
-      const config = await team.removeLevelFromCli(
+      const config = await team.removeLevel(
+        ctx,
         parsed(teamLevelRemoveParamsSchema, { level: values['level'] }),
       );
       console.log(`${config.levels.length} level(s) left`);

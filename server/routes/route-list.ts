@@ -26,10 +26,14 @@ import type { OtcService } from '../services/otc.service.js';
 import type { WithdrawService } from '../services/withdraw.service.js';
 import type { DeliveryService } from '../services/delivery.service.js';
 import type { DividendService } from '../services/dividend.service.js';
-import type { HostingService } from '../services/hosting.service.js';
+import type { HostingAccrualService } from '../services/hosting/accrual.service.js';
+import type { HostingCatalogueService } from '../services/hosting/catalogue.service.js';
+import type { HostingOrderService } from '../services/hosting/orders.service.js';
 import type { IncomeService } from '../services/income.service.js';
 import type { TeamService } from '../services/team.service.js';
-import type { MachineService } from '../services/machine.service.js';
+import type { MachineCatalogueService } from '../services/machine/catalogue.service.js';
+import type { MachineOrderService } from '../services/machine/orders.service.js';
+import type { MachineOutputService } from '../services/machine/output.service.js';
 import type { ReadRouting } from '../db/read-routing.js';
 
 export interface AppServices {
@@ -56,10 +60,14 @@ export interface AppServices {
   withdraw: WithdrawService;
   delivery: DeliveryService;
   dividends: DividendService;
-  hosting: HostingService;
+  hosting: HostingOrderService;
+  hostingCatalogue: HostingCatalogueService;
+  hostingAccrual: HostingAccrualService;
   income: IncomeService;
   team: TeamService;
-  machines: MachineService;
+  machines: MachineOrderService;
+  machineCatalogue: MachineCatalogueService;
+  machineOutput: MachineOutputService;
 }
 
 export type Define = <P extends z.ZodType, D extends z.ZodType>(def: RouteDefinition<P, D>) => void;

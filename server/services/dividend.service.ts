@@ -123,11 +123,6 @@ export class DividendService {
     return this.commands.run(ctx, (tx) => this.publishIn(tx, actorOf(ctx), params));
   }
 
-  /** The CLI's path (`dividend publish`): the same rules, audited as `cli`. */
-  publishFromCli(params: DividendPublishParams): Promise<Dividend> {
-    return this.db.transaction((tx) => this.publishIn(tx, 'cli', params));
-  }
-
   /** Published dividends, newest first, for operators. Read-only. */
   async adminList(params: {
     cursor?: string | undefined;

@@ -42,8 +42,8 @@ import {
 } from '../repositories/income.repository.js';
 import { appendAudit } from '../repositories/operators.repository.js';
 import { accountsByIds } from '../repositories/users.repository.js';
-import { localDateOf } from './hosting-days.js';
-import { toIncomeRecord } from './hosting-records.js';
+import { localDateOf } from './hosting/days.js';
+import { toIncomeRecord } from './hosting/records.js';
 import { actorOf } from './operators.service.js';
 import { ownAccount } from './own-account.js';
 import { pageById } from './paging.js';
@@ -281,11 +281,6 @@ export class IncomeService {
    */
   airdrop(ctx: RequestContext, params: AirdropParams): Promise<AirdropData> {
     return this.commands.run(ctx, (tx) => this.airdropIn(tx, actorOf(ctx), params));
-  }
-
-  /** `npm run admin -- income airdrop --accounts 3,7 --amount 5 --reason R`, audited as `cli`. */
-  airdropFromCli(params: AirdropParams): Promise<AirdropData> {
-    return this.db.transaction((tx) => this.airdropIn(tx, 'cli', params));
   }
 
   private async airdropIn(tx: Executor, actor: string, params: AirdropParams): Promise<AirdropData> {

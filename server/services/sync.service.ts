@@ -49,9 +49,9 @@ import { exchangesByIds } from '../repositories/exchanges.repository.js';
 import { deliveryRecordsByIds } from '../repositories/delivery.repository.js';
 import { DividendService } from './dividend.service.js';
 
-import { HostingService } from './hosting.service.js';
+import { changeRecordsByIds, orderRecordsByIds } from './hosting/records.js';
 import { IncomeService } from './income.service.js';
-import { MachineService } from './machine.service.js';
+import { machineRecordsByIds, ownedRecordsByIds, ticketRecordsByIds } from './machine/records.js';
 import { OtcService } from './otc.service.js';
 
 type Loader = (db: Executor, scopeId: number, ids: string[]) => Promise<Array<{ id: string }>>;
@@ -96,12 +96,12 @@ const LOADERS: Record<CollectionName, Loader> = {
   dividend_releases: (db, accountId, ids) => DividendService.recordsByIds(db, accountId, numericIds(ids)),
   exchanges: async (db, accountId, ids) =>
     (await exchangesByIds(db, accountId, numericIds(ids))).map(toExchangeRecord),
-  hosting_orders: (db, accountId, ids) => HostingService.orderRecordsByIds(db, accountId, numericIds(ids)),
-  hosting_changes: (db, accountId, ids) => HostingService.changeRecordsByIds(db, accountId, numericIds(ids)),
+  hosting_orders: (db, accountId, ids) => orderRecordsByIds(db, accountId, numericIds(ids)),
+  hosting_changes: (db, accountId, ids) => changeRecordsByIds(db, accountId, numericIds(ids)),
   income: (db, accountId, ids) => IncomeService.byIds(db, accountId, numericIds(ids)),
-  machines: (db, _scope, ids) => MachineService.machineRecordsByIds(db, numericIds(ids)),
-  owned_machines: (db, accountId, ids) => MachineService.ownedRecordsByIds(db, accountId, numericIds(ids)),
-  tickets: (db, accountId, ids) => MachineService.ticketRecordsByIds(db, accountId, numericIds(ids)),
+  machines: (db, _scope, ids) => machineRecordsByIds(db, numericIds(ids)),
+  owned_machines: (db, accountId, ids) => ownedRecordsByIds(db, accountId, numericIds(ids)),
+  tickets: (db, accountId, ids) => ticketRecordsByIds(db, accountId, numericIds(ids)),
   otc_orders: (db, accountId, ids) => OtcService.orderRecordsByIds(db, accountId, numericIds(ids)),
   otc_book: (db, _scope, ids) => OtcService.bookRecordsByIds(db, numericIds(ids)),
   withdrawals: async (db, accountId, ids) =>

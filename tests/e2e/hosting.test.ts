@@ -220,7 +220,7 @@ describe.skipIf(!hasChromium)('hosting in Chromium', () => {
       const { server } = running();
       const later = new Date(server.clock.now().getTime() + 3 * DAY_MS);
       const report = await server.database.db.transaction((tx) =>
-        server.services.hosting.runAccrual(tx, later),
+        server.services.hostingAccrual.run(tx, later),
       );
       expect(report).toMatchObject({ orders: 1, days: 2, paid: '7.8', matured: 0 });
 

@@ -1,4 +1,7 @@
-/** Hosting and income rows to the contract's records (one mapping each, for lists and pulls). */
+/**
+ * Hosting and income rows to the contract's records (one mapping each, for lists and pulls), the
+ * synced collections' readers by id, and the sync changes a saved order or change records.
+ */
 import type {
   AdminHostingProduct,
   HostingChangeKind,
@@ -9,23 +12,32 @@ import type {
   HostingPayout,
   HostingProduct,
   ProductStatus,
-} from '../../contract/api/hosting.js';
+} from '../../../contract/api/hosting.js';
 import {
   incomeSourceSchema,
   type IncomeRecord,
   type IncomeSource,
   type IncomeStatus,
   type IncomeType,
-} from '../../contract/api/income.js';
-import { applyRate, parseRate } from '../../contract/hosting-interest.js';
-import type { Locale } from '../../contract/locales.js';
-import { formatMoney, minor } from '../../contract/money.js';
-import type {
-  HostingChangeRow,
-  HostingOrderRow,
-  HostingProductRow,
-} from '../repositories/hosting.repository.js';
-import type { IncomeRow } from '../repositories/income.repository.js';
+} from '../../../contract/api/income.js';
+import { applyRate, parseRate } from '../../../contract/hosting-interest.js';
+import type { Locale } from '../../../contract/locales.js';
+import { formatMoney, minor } from '../../../contract/money.js';
+import type { Executor } from '../../db/database.js';
+import {
+  changesByIds,
+  listProducts,
+  ordersByIds,
+  type HostingChangeRow,
+  type HostingOrderRow,
+  type HostingProductRow,
+} from '../../repositories/hosting.repository.js';
+import type { IncomeRow } from '../../repositories/income.repository.js';
+import type { SyncChange } from '../../repositories/sync.repository.js';
+import { accountChange } from '../records.js';
+
+/** The table an order's ledger transfers and income lines refer to. */
+export const ORDERS = 'hosting_orders';
 
 const usdt = (value: bigint) => formatMoney(minor(value));
 
@@ -120,3 +132,36 @@ function incomeSourceOf(stored: unknown): IncomeSource | null {
   const parsed = incomeSourceSchema.safeParse(stored);
   return parsed.success ? parsed.data : null;
 }
+
+/** The account's orders with these ids, as synced records (the `hosting_orders` collection). */
+export async function orderRecordsByIds(
+  db: Executor,
+  accountId: number,
+  ids: readonly number[],
+): Promise<HostingOrderRecord[]> {
+  const rows = await ordersByIds(db, accountId, ids);
+  if (rows.length === 0) return [];
+  const names = await productNames(db);
+  return rows.map((row) => toHostingOrderRecord(row, names.get(row.productId) ?? {}));
+}
+
+/** The account's order changes with these ids, as synced records (the `hosting_changes` collection). */
+export async function changeRecordsByIds(
+  db: Executor,
+  accountId: number,
+  ids: readonly number[],
+): Promise<HostingChangeRecord[]> {
+  return (await changesByIds(db, accountId, ids)).map(toHostingChangeRecord);
+}
+
+/** Every product's names by id (a small table: operators' products). */
+export async function productNames(db: Executor): Promise<Map<number, Record<string, string>>> {
+  return new Map((await listProducts(db, false)).map((row) => [row.id, row.names]));
+}
+
+/** The sync change of a saved order. */
+export const orderChange = (order: HostingOrderRow, at: Date): SyncChange => accountChange(ORDERS, order, at);
+
+/** The sync change of a saved order change. */
+export const changeChange = (change: HostingChangeRow, at: Date): SyncChange =>
+  accountChange('hosting_changes', change, at);
