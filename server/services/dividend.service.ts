@@ -58,6 +58,7 @@ import { appendAudit } from '../repositories/operators.repository.js';
 import { shareByRate, shareTotal } from './dividend-shares.js';
 import { actorOf } from './operators.service.js';
 import { notYourAccount, ownAccount } from './own-account.js';
+import type { AccountPageParams } from './paging.js';
 
 const LIST_PAGE = 20;
 const DAY_MS = 24 * 3600 * 1000;
@@ -160,12 +161,7 @@ export class DividendService {
   /** The account's release records, newest first, of one status (as it stands now) when given. Read-only. */
   async releases(
     ctx: RequestContext,
-    params: {
-      accountId?: string | undefined;
-      status?: DividendReleaseStatus | undefined;
-      cursor?: string | undefined;
-      limit?: number | undefined;
-    },
+    params: AccountPageParams<DividendReleaseStatus>,
   ): Promise<AiIncomeData> {
     return this.reads.read(ctx.caller, async (db) => {
       const { accountId } = await ownAccount(db, ctx, params.accountId);

@@ -46,7 +46,7 @@ import { localDateOf } from './hosting/days.js';
 import { toIncomeRecord } from './hosting/records.js';
 import { actorOf } from './operators.service.js';
 import { ownAccount } from './own-account.js';
-import { pageById } from './paging.js';
+import { pageById, type AccountPageParams } from './paging.js';
 
 export interface IncomeLine {
   accountId: number;
@@ -252,12 +252,7 @@ export class IncomeService {
   /** The account's income lines, newest first, of one type when given. 403 for an account not the caller's. */
   async log(
     ctx: RequestContext,
-    params: {
-      accountId?: string | undefined;
-      type?: IncomeType | undefined;
-      cursor?: string | undefined;
-      limit?: number | undefined;
-    },
+    params: AccountPageParams & { type?: IncomeType | undefined },
   ): Promise<IncomeLogData> {
     return this.reads.read(ctx.caller, async (db) => {
       const { accountId } = await ownAccount(db, ctx, params.accountId);

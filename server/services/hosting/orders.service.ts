@@ -49,7 +49,7 @@ import {
 } from '../../repositories/hosting.repository.js';
 import { recordChanges } from '../../repositories/sync.repository.js';
 import { notYourAccount, ownAccount } from '../own-account.js';
-import { pageById } from '../paging.js';
+import { pageById, type AccountPageParams } from '../paging.js';
 import type { SecurityService } from '../security.service.js';
 import { closeOrder, exitLegs } from './close.js';
 import { termOf } from './days.js';
@@ -268,12 +268,7 @@ export class HostingOrderService {
   /** The account's orders, newest first, of one status when given. 403 for an account not the caller's. */
   async orders(
     ctx: RequestContext,
-    params: {
-      accountId?: string | undefined;
-      status?: HostingOrderStatus | undefined;
-      cursor?: string | undefined;
-      limit?: number | undefined;
-    },
+    params: AccountPageParams<HostingOrderStatus>,
   ): Promise<HostingOrderListData> {
     return this.reads.read(ctx.caller, async (db) => {
       const { accountId } = await ownAccount(db, ctx, params.accountId);
@@ -292,12 +287,7 @@ export class HostingOrderService {
    */
   async operatorLog(
     ctx: RequestContext,
-    params: {
-      orderId?: string | undefined;
-      accountId?: string | undefined;
-      cursor?: string | undefined;
-      limit?: number | undefined;
-    },
+    params: AccountPageParams & { orderId?: string | undefined },
   ): Promise<HostingOperatorLogData> {
     return this.reads.read(ctx.caller, async (db) => {
       let accountId: number;

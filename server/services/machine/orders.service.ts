@@ -51,7 +51,7 @@ import {
 import { recordChanges } from '../../repositories/sync.repository.js';
 import { termOf } from '../hosting/days.js';
 import { ownAccount } from '../own-account.js';
-import { pageById } from '../paging.js';
+import { pageById, type AccountPageParams } from '../paging.js';
 import type { SecurityService } from '../security.service.js';
 import {
   HOLDINGS,
@@ -156,15 +156,7 @@ export class MachineOrderService {
    * power and daily output and all the account's machines earned. 403 for an account not the
    * caller's.
    */
-  async index(
-    ctx: RequestContext,
-    params: {
-      accountId?: string | undefined;
-      status?: OwnedMachineStatus | undefined;
-      cursor?: string | undefined;
-      limit?: number | undefined;
-    },
-  ): Promise<MachineIndexData> {
+  async index(ctx: RequestContext, params: AccountPageParams<OwnedMachineStatus>): Promise<MachineIndexData> {
     return this.reads.read(ctx.caller, async (db) => {
       const { accountId } = await ownAccount(db, ctx, params.accountId);
       const names = await machineNames(db);
@@ -186,15 +178,7 @@ export class MachineOrderService {
   }
 
   /** The account's tickets, newest first (of one status when given), and how many are available. */
-  async tickets(
-    ctx: RequestContext,
-    params: {
-      accountId?: string | undefined;
-      status?: TicketStatus | undefined;
-      cursor?: string | undefined;
-      limit?: number | undefined;
-    },
-  ): Promise<TicketListData> {
+  async tickets(ctx: RequestContext, params: AccountPageParams<TicketStatus>): Promise<TicketListData> {
     return this.reads.read(ctx.caller, async (db) => {
       const { accountId } = await ownAccount(db, ctx, params.accountId);
       const page = await pageById(
