@@ -61,7 +61,7 @@ import { DeliveryService } from './services/delivery.service.js';
 import { DividendService } from './services/dividend.service.js';
 import { dividendExpiryJob } from './jobs/dividend-expiry.job.js';
 import { HostingAccrualService } from './services/hosting/accrual.service.js';
-import { HostingCatalogueService } from './services/hosting/catalogue.service.js';
+import { hostingCatalogue } from './services/hosting/catalogue.service.js';
 import { HostingOrderService } from './services/hosting/orders.service.js';
 import { IncomeService } from './services/income.service.js';
 import { hostingAccrualJob } from './jobs/hosting-accrual.job.js';
@@ -232,7 +232,7 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
     delivery: new DeliveryService(db, commands, clock),
     dividends: new DividendService(db, commands, clock, config.timezone, config.dividendClaimDays, reads),
     hosting: new HostingOrderService(db, commands, clock, security, config.timezone, reads),
-    hostingCatalogue: new HostingCatalogueService(db, commands, clock),
+    hostingCatalogue: hostingCatalogue(db, commands, clock),
     hostingAccrual: new HostingAccrualService(config.timezone),
     income: new IncomeService(db, commands, clock, translator, config.timezone, reads),
     team: new TeamService(db, commands, clock, config.timezone, config.teamManagementDepth),

@@ -60,6 +60,29 @@ interface CatalogueRow {
   status: string;
 }
 
+/**
+ * The reader of an account's records by id whose rows name a catalogue item (an order its
+ * product, a holding its machine): each record carries the item's names in every language. Reads
+ * the catalogue (`list`) only when a row is found.
+ */
+export function namedRecordsByIds<Row, Item>(
+  byIds: (db: Executor, accountId: number, ids: readonly number[]) => Promise<Row[]>,
+  list: (db: Executor, activeOnly: boolean) => Promise<CatalogueRow[]>,
+  itemOf: (row: Row) => number,
+  toRecord: (row: Row, names: Record<string, string>) => Item,
+): (db: Executor, accountId: number, ids: readonly number[]) => Promise<Item[]> {
+  return async (db, accountId, ids) => {
+    const rows = await byIds(db, accountId, ids);
+    if (rows.length === 0) return [];
+    const names = namesById(await list(db, false));
+    return rows.map((row) => toRecord(row, names.get(itemOf(row)) ?? {}));
+  };
+}
+
+/** Every item's names by id, of a catalogue's rows (a small table: the operators'). */
+export const namesById = (rows: readonly CatalogueRow[]): Map<number, Record<string, string>> =>
+  new Map(rows.map((row) => [row.id, row.names]));
+
 /** A catalogue's operator methods; the admin API and the CLI call them with their caller. */
 export class Catalogue<
   Row extends CatalogueRow,

@@ -28,6 +28,7 @@ import {
 import { findIncomeByKey } from '../../repositories/income.repository.js';
 import { recordChanges } from '../../repositories/sync.repository.js';
 import { creditIncome, creditIncomeMany, type IncomeLine } from '../income.service.js';
+import { eachDue } from '../due-rows.js';
 import { closeOrder } from './close.js';
 import { localDateOf, localDayOf, spansOf, startOfLocalDay } from './days.js';
 import { orderChange, ORDERS } from './records.js';
@@ -83,20 +84,12 @@ export class HostingAccrualService {
    */
   async run(tx: Executor, now: Date, hooks: AccrualHooks = {}): Promise<AccrualReport> {
     const dayStart = startOfLocalDay(now, this.timezone);
-    const report = { orders: 0, days: 0, paid: 0n, pending: 0n, matured: 0 };
-    const seen = new Set<number>();
+    const report = { days: 0, paid: 0n, pending: 0n, matured: 0 };
     const due: DueLine[] = [];
-    for (;;) {
-      const locked = await lockOrdersDue(tx, { dayStart, now, limit: JOB_BATCH });
-      const fresh = locked.filter((order) => !seen.has(order.id));
-      if (fresh.length === 0) {
-        if (locked.length > 0)
-          throw new Error(`hosting accrual: orders ${locked.map((o) => o.id).join(', ')} stay due`);
-        break;
-      }
-      for (const order of fresh) {
-        seen.add(order.id);
-        report.orders += 1;
+    const orders = await eachDue(
+      () => lockOrdersDue(tx, { dayStart, now, limit: JOB_BATCH }),
+      'hosting accrual: orders',
+      async (order) => {
         let current = await this.accrue(tx, order, dayStart, now, report, due);
         if (current.status === 'in_progress' && current.endAt <= now) {
           current = (await closeOrder(tx, current, 'maturity', now, this.timezone)).order;
@@ -104,11 +97,11 @@ export class HostingAccrualService {
         }
         if (due.length >= LINES_PER_PAYMENT) await payInterest(tx, due.splice(0), now);
         await hooks.afterOrder?.(order.id);
-      }
-    }
+      },
+    );
     await payInterest(tx, due.splice(0), now);
     return {
-      orders: report.orders,
+      orders,
       days: report.days,
       paid: formatMoney(minor(report.paid)),
       pending: formatMoney(minor(report.pending)),

@@ -81,13 +81,15 @@ const products: CatalogueSpec<HostingProductRow, ProductAddParams, ProductUpdate
   };
 
 /** The hosting products' operator methods (the admin API's and the CLI's). */
-export class HostingCatalogueService extends Catalogue<
+export type HostingCatalogueService = Catalogue<
   HostingProductRow,
   ProductAddParams,
   ProductUpdateParams,
   AdminHostingProduct
-> {
-  constructor(db: Database, commands: CommandRunner, clock: Clock) {
-    super(db, commands, clock, products);
-  }
-}
+>;
+
+export const hostingCatalogue = (
+  db: Database,
+  commands: CommandRunner,
+  clock: Clock,
+): HostingCatalogueService => new Catalogue(db, commands, clock, products);

@@ -24,14 +24,11 @@ import type {
 import { BodyCode } from '../../../contract/codes.js';
 import { MIN_VALID_HOSTING_USD } from '../../../contract/constants.js';
 import { applyRate, parseRate } from '../../../contract/hosting-interest.js';
-import { formatMoney, minor, parseMoney } from '../../../contract/money.js';
-import type { Clock } from '../../clock.js';
+import { formatMoney, minor, parseMoney, type Minor } from '../../../contract/money.js';
 import { userIdOf, type RequestContext } from '../../core/context.js';
 import { BusinessError, invalidField } from '../../core/errors.js';
 import { rowIdOf } from '../../core/params.js';
-import type { CommandRunner } from '../../db/commands.js';
-import type { Database, Executor } from '../../db/database.js';
-import type { ReadRouting } from '../../db/read-routing.js';
+import type { Executor } from '../../db/database.js';
 import { customerBook } from '../../ledger/books.js';
 import { transfer } from '../../ledger/ledger.js';
 import {
@@ -48,9 +45,9 @@ import {
   type HostingOrderRow,
 } from '../../repositories/hosting.repository.js';
 import { recordChanges } from '../../repositories/sync.repository.js';
+import { CustomerService } from '../customer-service.js';
 import { notYourAccount, ownAccount } from '../own-account.js';
 import { pageById, type AccountPageParams } from '../paging.js';
-import type { SecurityService } from '../security.service.js';
 import { closeOrder, exitLegs } from './close.js';
 import { termOf } from './days.js';
 import {
@@ -69,17 +66,7 @@ const earlyExitRefused = () => new BusinessError(BodyCode.conflict, 'server.host
 const productUnknown = () =>
   new BusinessError(BodyCode.notFound, 'server.hosting_product_unknown', {}, { field: 'productId' });
 
-export class HostingOrderService {
-  constructor(
-    private readonly db: Database,
-    private readonly commands: CommandRunner,
-    private readonly clock: Clock,
-    private readonly security: SecurityService,
-    private readonly timezone: string,
-    /** Where the customer's record lists run (a caught-up replica or the primary). */
-    private readonly reads: ReadRouting,
-  ) {}
-
+export class HostingOrderService extends CustomerService {
   /** The active products (names in the request's language) and the valid-hosting threshold. Read-only. */
   async config(ctx: RequestContext): Promise<HostingConfigData> {
     const products = await listProducts(this.db, true);
@@ -135,29 +122,7 @@ export class HostingOrderService {
         createdAt: now,
         updatedAt: now,
       });
-      const change = await insertChange(tx, {
-        orderId: order.id,
-        accountId,
-        kind: 'create',
-        amount,
-        principalAfter: amount,
-        at: now,
-      });
-      await transfer(
-        tx,
-        [
-          {
-            key: `hosting:${order.id}:create`,
-            kind: 'trust_deposit',
-            asset: 'USDT',
-            from: customerBook(accountId, 'cash'),
-            to: customerBook(accountId, 'hosting'),
-            amount,
-            ref: { table: ORDERS, id: String(order.id) },
-          },
-        ],
-        now,
-      );
+      const change = await deposit(tx, order, 'create', amount, now);
       return this.answer(tx, order, change, now);
     });
   }
@@ -181,29 +146,7 @@ export class HostingOrderService {
         });
       }
       const principal = minor(order.principal + amount);
-      const change = await insertChange(tx, {
-        orderId: order.id,
-        accountId: order.accountId,
-        kind: 'add',
-        amount,
-        principalAfter: principal,
-        at: now,
-      });
-      await transfer(
-        tx,
-        [
-          {
-            key: `hosting:${order.id}:add:${change.id}`,
-            kind: 'trust_deposit',
-            asset: 'USDT',
-            from: customerBook(order.accountId, 'cash'),
-            to: customerBook(order.accountId, 'hosting'),
-            amount,
-            ref: { table: ORDERS, id: String(order.id) },
-          },
-        ],
-        now,
-      );
+      const change = await deposit(tx, order, 'add', amount, now);
       const saved = await updateOrder(tx, order.id, { principal, updatedAt: now });
       return this.answer(tx, saved, change, now);
     });
@@ -356,6 +299,35 @@ export class HostingOrderService {
       change: toHostingChangeRecord(change),
     };
   }
+}
+
+/**
+ * Moves `amount` of the account's cash into the order's `hosting` book (`trust_deposit`, keyed
+ * `hosting:<order>:create` or `:add:<change>`) and writes the change: a new order's first, or an
+ * addition to `order` (its row not yet updated). Answers the change.
+ */
+async function deposit(
+  tx: Executor,
+  order: HostingOrderRow,
+  kind: 'create' | 'add',
+  amount: Minor,
+  now: Date,
+): Promise<HostingChangeRow> {
+  const { accountId } = order;
+  const principalAfter = kind === 'create' ? amount : minor(order.principal + amount);
+  const change = await insertChange(tx, {
+    orderId: order.id,
+    accountId,
+    kind,
+    amount,
+    principalAfter,
+    at: now,
+  });
+  const key = kind === 'create' ? `hosting:${order.id}:create` : `hosting:${order.id}:add:${change.id}`;
+  const ref = { table: ORDERS, id: String(order.id) };
+  const [from, to] = [customerBook(accountId, 'cash'), customerBook(accountId, 'hosting')];
+  await transfer(tx, [{ key, kind: 'trust_deposit', asset: 'USDT', from, to, amount, ref }], now);
+  return change;
 }
 
 /** Refuses a change of an order that ended (409) or reached its maturity (409: the job returns it). */

@@ -34,6 +34,7 @@ import {
 } from '../../repositories/hosting.repository.js';
 import type { IncomeRow } from '../../repositories/income.repository.js';
 import type { SyncChange } from '../../repositories/sync.repository.js';
+import { namedRecordsByIds, namesById } from '../catalogue.js';
 import { accountChange } from '../records.js';
 
 /** The table an order's ledger transfers and income lines refer to. */
@@ -47,9 +48,9 @@ export function nameIn(names: Record<string, string>, locale: Locale): string {
 }
 
 // The text columns below hold only the values their CHECK constraints allow.
-export const toHostingProduct = (row: HostingProductRow, locale: Locale): HostingProduct => ({
-  id: String(row.id),
-  name: nameIn(row.names, locale),
+
+/** A product's terms, as a product shows them and an order keeps them. */
+const termsOf = (row: HostingProductRow | HostingOrderRow) => ({
   days: row.days,
   dailyRate: row.dailyRate,
   minimum: usdt(row.minimum),
@@ -57,6 +58,12 @@ export const toHostingProduct = (row: HostingProductRow, locale: Locale): Hostin
   payout: row.payout as HostingPayout,
   earlyExit: row.earlyExit,
   penaltyRate: row.penaltyRate,
+});
+
+export const toHostingProduct = (row: HostingProductRow, locale: Locale): HostingProduct => ({
+  id: String(row.id),
+  name: nameIn(row.names, locale),
+  ...termsOf(row),
 });
 
 export const toAdminHostingProduct = (row: HostingProductRow, locale: Locale): AdminHostingProduct => ({
@@ -78,13 +85,7 @@ export const toHostingOrderRecord = (
   names,
   amount: usdt(row.principal),
   initialAmount: usdt(row.initialAmount),
-  days: row.days,
-  dailyRate: row.dailyRate,
-  minimum: usdt(row.minimum),
-  maximum: usdt(row.maximum),
-  payout: row.payout as HostingPayout,
-  earlyExit: row.earlyExit,
-  penaltyRate: row.penaltyRate,
+  ...termsOf(row),
   status: row.status as HostingOrderStatus,
   closeReason: row.closeReason as HostingCloseReason | null,
   startAt: row.startAt.toISOString(),
@@ -134,30 +135,19 @@ function incomeSourceOf(stored: unknown): IncomeSource | null {
 }
 
 /** The account's orders with these ids, as synced records (the `hosting_orders` collection). */
-export async function orderRecordsByIds(
-  db: Executor,
-  accountId: number,
-  ids: readonly number[],
-): Promise<HostingOrderRecord[]> {
-  const rows = await ordersByIds(db, accountId, ids);
-  if (rows.length === 0) return [];
-  const names = await productNames(db);
-  return rows.map((row) => toHostingOrderRecord(row, names.get(row.productId) ?? {}));
-}
+export const orderRecordsByIds = namedRecordsByIds(
+  ordersByIds,
+  listProducts,
+  (row) => row.productId,
+  toHostingOrderRecord,
+);
 
 /** The account's order changes with these ids, as synced records (the `hosting_changes` collection). */
-export async function changeRecordsByIds(
-  db: Executor,
-  accountId: number,
-  ids: readonly number[],
-): Promise<HostingChangeRecord[]> {
-  return (await changesByIds(db, accountId, ids)).map(toHostingChangeRecord);
-}
+export const changeRecordsByIds = async (db: Executor, accountId: number, ids: readonly number[]) =>
+  (await changesByIds(db, accountId, ids)).map(toHostingChangeRecord);
 
-/** Every product's names by id (a small table: operators' products). */
-export async function productNames(db: Executor): Promise<Map<number, Record<string, string>>> {
-  return new Map((await listProducts(db, false)).map((row) => [row.id, row.names]));
-}
+/** Every product's names by id. */
+export const productNames = async (db: Executor) => namesById(await listProducts(db, false));
 
 /** The sync change of a saved order. */
 export const orderChange = (order: HostingOrderRow, at: Date): SyncChange => accountChange(ORDERS, order, at);

@@ -28,9 +28,9 @@ import {
 } from '../../repositories/machine.repository.js';
 import { appendAudit } from '../../repositories/operators.repository.js';
 import { recordChanges } from '../../repositories/sync.repository.js';
-import { accountsByIds } from '../../repositories/users.repository.js';
 import { Catalogue, type CatalogueSpec } from '../catalogue.js';
 import { actorOf } from '../operators.service.js';
+import { namedAccounts } from '../own-account.js';
 import { ticketChange, toAdminMachine } from './records.js';
 
 /** The most tickets one operator's issue writes (count × accounts). */
@@ -104,12 +104,7 @@ export class MachineCatalogueService extends Catalogue<
     return this.commands.run(ctx, async (tx) => {
       if (params.count * params.accountIds.length > TICKET_ISSUE_MAX_TOTAL)
         throw invalidField('count', 'server.ticket_issue_too_many', { max: TICKET_ISSUE_MAX_TOTAL });
-      const found = await accountsByIds(tx, params.accountIds);
-      const missing = params.accountIds.filter((id) => !found.some((account) => account.id === id));
-      if (missing.length > 0)
-        throw invalidField('accountIds', 'server.airdrop_account_unknown', {
-          ids: missing.slice(0, 5).join(', '),
-        });
+      const found = await namedAccounts(tx, params.accountIds);
       const actor = actorOf(ctx);
       const now = this.clock.now();
       const issue = await insertTicketIssue(tx, {

@@ -26,13 +26,10 @@ import type {
 import { BodyCode } from '../../../contract/codes.js';
 import { costOf, dayOutput, sumHashPower, totalHashPower } from '../../../contract/machine-output.js';
 import { formatMoney, minor, type Minor } from '../../../contract/money.js';
-import type { Clock } from '../../clock.js';
 import { userIdOf, type RequestContext } from '../../core/context.js';
 import { BusinessError, invalidField } from '../../core/errors.js';
 import { rowIdOf } from '../../core/params.js';
-import type { CommandRunner } from '../../db/commands.js';
-import type { Database, Executor } from '../../db/database.js';
-import type { ReadRouting } from '../../db/read-routing.js';
+import type { Executor } from '../../db/database.js';
 import { customerBook, platformBook } from '../../ledger/books.js';
 import { transfer } from '../../ledger/ledger.js';
 import {
@@ -50,9 +47,9 @@ import {
 } from '../../repositories/machine.repository.js';
 import { recordChanges } from '../../repositories/sync.repository.js';
 import { termOf } from '../hosting/days.js';
+import { CustomerService } from '../customer-service.js';
 import { ownAccount } from '../own-account.js';
 import { pageById, type AccountPageParams } from '../paging.js';
-import type { SecurityService } from '../security.service.js';
 import {
   HOLDINGS,
   holdingChange,
@@ -66,17 +63,7 @@ import {
 const machineUnknown = (field: string) =>
   new BusinessError(BodyCode.notFound, 'server.machine_unknown', {}, { field });
 
-export class MachineOrderService {
-  constructor(
-    private readonly db: Database,
-    private readonly commands: CommandRunner,
-    private readonly clock: Clock,
-    private readonly security: SecurityService,
-    private readonly timezone: string,
-    /** Where the customer's record lists run (a caught-up replica or the primary). */
-    private readonly reads: ReadRouting,
-  ) {}
-
+export class MachineOrderService extends CustomerService {
   /** The machines on offer, names in the request's language. Read-only. */
   async list(ctx: RequestContext): Promise<MachineListData> {
     return { items: (await listMachines(this.db, true)).map((row) => toMachine(row, ctx.locale)) };

@@ -20,6 +20,7 @@ import {
 } from '../../repositories/machine.repository.js';
 import { recordChanges } from '../../repositories/sync.repository.js';
 import { localDateOf, localDayOf, startOfLocalDay } from '../hosting/days.js';
+import { eachDue } from '../due-rows.js';
 import { creditIncome } from '../income.service.js';
 import { HOLDINGS, holdingChange } from './records.js';
 
@@ -51,26 +52,18 @@ export class MachineOutputService {
    */
   async run(tx: Executor, now: Date, hooks: OutputHooks = {}): Promise<OutputReport> {
     const dayStart = startOfLocalDay(now, this.timezone);
-    const report = { holdings: 0, days: 0, paid: 0n, expired: 0 };
-    const seen = new Set<number>();
-    for (;;) {
-      const due = await lockOwnedMachinesDue(tx, { dayStart, limit: JOB_BATCH });
-      const fresh = due.filter((row) => !seen.has(row.id));
-      if (fresh.length === 0) {
-        if (due.length > 0)
-          throw new Error(`machine output: holdings ${due.map((row) => row.id).join(', ')} stay due`);
-        break;
-      }
-      for (const holding of fresh) {
-        seen.add(holding.id);
-        report.holdings += 1;
+    const report = { days: 0, paid: 0n, expired: 0 };
+    const holdings = await eachDue(
+      () => lockOwnedMachinesDue(tx, { dayStart, limit: JOB_BATCH }),
+      'machine output: holdings',
+      async (holding) => {
         const saved = await this.pay(tx, holding, dayStart, now, report);
         if (saved.status === 'expired') report.expired += 1;
         await hooks.afterHolding?.(holding.id);
-      }
-    }
+      },
+    );
     return {
-      holdings: report.holdings,
+      holdings,
       days: report.days,
       paid: formatMoney(minor(report.paid)),
       expired: report.expired,

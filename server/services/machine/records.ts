@@ -29,6 +29,7 @@ import {
   type TicketRow,
 } from '../../repositories/machine.repository.js';
 import type { SyncChange } from '../../repositories/sync.repository.js';
+import { namedRecordsByIds, namesById } from '../catalogue.js';
 import { accountChange } from '../records.js';
 import { nameIn } from '../hosting/records.js';
 
@@ -110,30 +111,19 @@ export async function machineRecordsByIds(db: Executor, ids: readonly number[]):
 }
 
 /** The account's holdings with these ids, as synced records (the `owned_machines` collection). */
-export async function ownedRecordsByIds(
-  db: Executor,
-  accountId: number,
-  ids: readonly number[],
-): Promise<OwnedMachineRecord[]> {
-  const rows = await ownedMachinesByIds(db, accountId, ids);
-  if (rows.length === 0) return [];
-  const names = await machineNames(db);
-  return rows.map((row) => toOwnedMachineRecord(row, names.get(row.machineId) ?? {}));
-}
+export const ownedRecordsByIds = namedRecordsByIds(
+  ownedMachinesByIds,
+  listMachines,
+  (row) => row.machineId,
+  toOwnedMachineRecord,
+);
 
 /** The account's tickets with these ids, as synced records (the `tickets` collection). */
-export async function ticketRecordsByIds(
-  db: Executor,
-  accountId: number,
-  ids: readonly number[],
-): Promise<TicketRecord[]> {
-  return (await ticketsByIds(db, accountId, ids)).map(toTicketRecord);
-}
+export const ticketRecordsByIds = async (db: Executor, accountId: number, ids: readonly number[]) =>
+  (await ticketsByIds(db, accountId, ids)).map(toTicketRecord);
 
-/** Every machine's names by id (a small table: operators' machines). */
-export async function machineNames(db: Executor): Promise<Map<number, Record<string, string>>> {
-  return new Map((await listMachines(db, false)).map((row) => [row.id, row.names]));
-}
+/** Every machine's names by id. */
+export const machineNames = async (db: Executor) => namesById(await listMachines(db, false));
 
 /** The sync change of a saved holding. */
 export const holdingChange = (row: OwnedMachineRow, at: Date): SyncChange => accountChange(HOLDINGS, row, at);
