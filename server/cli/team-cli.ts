@@ -18,6 +18,7 @@ import {
 } from '../../contract/api/team.js';
 import type { CofferServer } from '../app.js';
 import { cliContext } from './cli-context.js';
+import type { Parse, Values } from './cli-values.js';
 
 export const TEAM_USAGE = `  team level list
   team level set --level N [--name V1] [--own-hosting 500] [--direct-valid 1] [--small-area 0]
@@ -37,9 +38,6 @@ export const TEAM_OPTIONS = [
 ];
 
 export const TEAM_COMMANDS = ['team level list', 'team level set', 'team level remove', 'team run'];
-
-type Values = Record<string, string | boolean | undefined>;
-type Parse = <S extends z.ZodType>(schema: S, values: Record<string, unknown>) => z.output<S>;
 
 const lineOf = (level: TeamLevel) =>
   `${level.level}\t${level.name}\town hosting ${level.ownHosting}\tvalid direct ${level.directValidMembers}\tsmall area ${level.smallAreaPerformance}\tpromotion ${level.promotionRate1}/${level.promotionRate2}\tmanagement ${level.managementRate}`;
