@@ -72,6 +72,7 @@ import { CapturingMailer } from '../tests/helpers/server.js';
 import { clusterToolsMissing, freePort, PgCluster } from '../tests/helpers/pg-cluster.js';
 import { FAULTS, FaultyProxy, type FaultPlan } from './chaos-proxy.js';
 import { positiveNumber, seconds, seededRandom } from './report.js';
+import { cliContext } from '../server/cli/cli-context.js';
 
 const MAX_COMMANDS = Math.floor(positiveNumber('CHAOS_COMMANDS', 10_000));
 const SEND_MS = positiveNumber('CHAOS_SECONDS', 600) * 1000;
@@ -672,7 +673,7 @@ async function inject(
 }
 
 async function setUp(coffer: CofferServer) {
-  await coffer.services.operators.createFromCli({
+  await coffer.services.operators.create(cliContext(), {
     email: 'chaos.boss@example.com',
     role: 'superadmin',
     password: PASSWORD,

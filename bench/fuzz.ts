@@ -30,6 +30,7 @@ import { openAnswer, sealRequest } from '../server/http/envelope-codec.js';
 import { apiRoutesOf, type ApiRoute, type JsonSchema } from '../tests/helpers/openapi.js';
 import { startTestServer, type TestServer } from '../tests/helpers/server.js';
 import { positiveNumber, seconds, seededRandom } from './report.js';
+import { cliContext } from '../server/cli/cli-context.js';
 
 const MAX_REQUESTS = Math.floor(positiveNumber('FUZZ_REQUESTS', 10_000));
 const MAX_MS = positiveNumber('FUZZ_SECONDS', 90) * 1000;
@@ -413,7 +414,7 @@ async function main(): Promise<void> {
     const document = await t.server.app.inject({ method: 'GET', url: '/api/docs/openapi.json' });
     const routes = routesOf(JSON.parse(document.body));
     const user = (await t.register('plain', 'fuzz.user@example.com')).token;
-    await t.server.services.operators.createFromCli({
+    await t.server.services.operators.create(cliContext(), {
       email: 'fuzz.boss@example.com',
       role: 'superadmin',
       password: 'secret123',

@@ -21,6 +21,7 @@ import { checkLedger } from '../server/ledger/invariants.js';
 import { postgresReachable } from '../tests/helpers/database.js';
 import { newKey, startTestServer, type TestServer } from '../tests/helpers/server.js';
 import { benchRun, positiveNumber, table } from './report.js';
+import { cliContext } from '../server/cli/cli-context.js';
 
 const SECONDS = positiveNumber('BENCH_SECONDS', 15);
 const CLIENTS = Math.floor(positiveNumber('BENCH_CLIENTS', 8));
@@ -69,7 +70,7 @@ run(async () => {
   if (!t) return;
   closers.set('server', () => t.close());
   const book = await stage(`the book: ${ORDERS} orders of two makers`, 120_000, async () => {
-    await t.server.services.operators.createFromCli({
+    await t.server.services.operators.create(cliContext(), {
       email: 'bench-finance@coffer.test',
       role: 'finance',
       password: 'secret123',

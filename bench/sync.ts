@@ -49,6 +49,7 @@ import { MAX_PULL_PAGES, PULL_URI } from '../sync/pull.js';
 import { CHROMIUM, CHROMIUM_ARGS } from '../tests/helpers/chromium.js';
 import { CapturingMailer } from '../tests/helpers/server.js';
 import { benchRun, gzipSize, kb, median, positiveNumber, seconds, table } from './report.js';
+import { cliContext } from '../server/cli/cli-context.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const VIEWPORT = { width: 390, height: 844 };
@@ -207,7 +208,7 @@ function textMaker(seed: number): (words: number) => string {
 }
 
 /**
- * Seeds `count` news the way ContentService.createNewsFromCli writes one (the news row, its audit
+ * Seeds `count` news the way ContentService.createNews writes one (from the CLI) (the news row, its audit
  * entry as actor `cli`, its change in `sync_changes`, in the writer's transaction), through the
  * same repository functions, SEED_BATCH records per transaction. Published one minute apart, all
  * in the past, so a news item added later is the newest.
@@ -789,7 +790,11 @@ async function liveUpdate(bench: Bench): Promise<void> {
     const runs: LiveRun[] = [];
     for (let run = 1; run <= RUNS; run += 1) {
       const title = `Live update ${run} ${crypto.randomBytes(3).toString('hex')}`;
-      await bench.server.services.content.createNewsFromCli({ title, summary: text(28), body: text(220) });
+      await bench.server.services.content.createNews(cliContext(), {
+        title,
+        summary: text(28),
+        body: text(220),
+      });
       const pullsBefore = bench.log.pulls.length;
       const seen = await page.evaluate(
         async ({ title: wanted, selector }) => {

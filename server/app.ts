@@ -62,10 +62,14 @@ import { SweepService } from './services/sweep.service.js';
 import { DeliveryService } from './services/delivery.service.js';
 import { DividendService } from './services/dividend.service.js';
 import { dividendExpiryJob } from './jobs/dividend-expiry.job.js';
-import { HostingService } from './services/hosting.service.js';
+import { HostingAccrualService } from './services/hosting/accrual.service.js';
+import { hostingCatalogue } from './services/hosting/catalogue.service.js';
+import { HostingOrderService } from './services/hosting/orders.service.js';
 import { IncomeService } from './services/income.service.js';
 import { hostingAccrualJob } from './jobs/hosting-accrual.job.js';
-import { MachineService } from './services/machine.service.js';
+import { MachineCatalogueService } from './services/machine/catalogue.service.js';
+import { MachineOrderService } from './services/machine/orders.service.js';
+import { MachineOutputService } from './services/machine/output.service.js';
 import { machineOutputJob } from './jobs/machine-output.job.js';
 import { TeamService } from './services/team.service.js';
 import { teamIncomeJob } from './jobs/team-income.job.js';
@@ -204,8 +208,6 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
     config.scryptCost,
     sessions,
   );
-  const hosting = new HostingService(db, commands, clock, security, config.timezone, reads);
-  const machines = new MachineService(db, commands, clock, security, config.timezone, reads);
   const services: AppServices = {
     translator,
     sessions,
@@ -232,10 +234,14 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
     otc: new OtcService(db, commands, clock, security, config.otc, reads),
     delivery: new DeliveryService(db, commands, clock),
     dividends: new DividendService(db, commands, clock, config.timezone, config.dividendClaimDays, reads),
-    hosting,
+    hosting: new HostingOrderService(db, commands, clock, security, config.timezone, reads),
+    hostingCatalogue: hostingCatalogue(db, commands, clock),
+    hostingAccrual: new HostingAccrualService(config.timezone),
     income: new IncomeService(db, commands, clock, translator, config.timezone, reads),
     team: new TeamService(db, commands, clock, config.timezone, config.teamManagementDepth),
-    machines,
+    machines: new MachineOrderService(db, commands, clock, security, config.timezone, reads),
+    machineCatalogue: new MachineCatalogueService(db, commands, clock),
+    machineOutput: new MachineOutputService(config.timezone),
     withdraw: new WithdrawService(
       db,
       commands,
@@ -278,9 +284,9 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
       purgeJob,
       ledgerCheckJob((message) => app.log.error(message)),
       dividendExpiryJob(services.dividends),
-      hostingAccrualJob(hosting, config.timezone),
+      hostingAccrualJob(services.hostingAccrual, config.timezone),
       teamIncomeJob(services.team, config.timezone),
-      machineOutputJob(machines, config.timezone),
+      machineOutputJob(services.machineOutput, config.timezone),
     ],
     log,
   );

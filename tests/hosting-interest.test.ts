@@ -18,7 +18,7 @@ import {
   termInterest,
 } from '../contract/hosting-interest.js';
 import { minor, parseMoney, type Minor } from '../contract/money.js';
-import { localDayOf, spansOf, termOf, type PrincipalStep } from '../server/services/hosting-days.js';
+import { localDayOf, spansOf, termOf, type PrincipalStep } from '../server/services/hosting/days.js';
 
 const MINUTE = 60_000;
 

@@ -169,6 +169,17 @@ describe('layers', () => {
     expect(namers).toEqual([]);
   });
 
+  test('the CLI calls services (as the cli caller), never a repository, the database or the ledger', () => {
+    expect(offenders('server/cli', under('server/repositories', 'server/db', 'server/ledger'))).toEqual([]);
+  });
+
+  test('no service method is a CLI twin of an admin one (the CLI calls the same methods)', () => {
+    const twins = sourceFiles('server/services').filter((file) =>
+      /\b\w*(FromCli|ForCli)\s*\(/i.test(fs.readFileSync(path.join(root, file), 'utf8')),
+    );
+    expect(twins).toEqual([]);
+  });
+
   test('route lists do not import the table that registers them', () => {
     expect(offenders('server/routes', (target) => target === 'server/routes/index.js')).toEqual([]);
   });

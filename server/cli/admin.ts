@@ -35,6 +35,7 @@ import {
   adminWithdrawRejectParamsSchema,
 } from '../../contract/api/withdraw.js';
 import { findDevnet } from '../chains/devnet.js';
+import { cliContext } from './cli-context.js';
 import { HOSTING_COMMANDS, HOSTING_OPTIONS, HOSTING_USAGE, runHostingCommand } from './hosting-cli.js';
 import { MACHINE_COMMANDS, MACHINE_OPTIONS, MACHINE_USAGE, runMachineCommand } from './machine-cli.js';
 import { runTeamCommand, TEAM_COMMANDS, TEAM_OPTIONS, TEAM_USAGE } from './team-cli.js';
@@ -198,6 +199,7 @@ async function main(argv: string[]): Promise<void> {
   const server = await createServer({ config, logger: false, ...(devnet ? { devnet } : {}) });
   try {
     const operators = server.services.operators;
+    const ctx = cliContext();
     if (server.rootInviteCreated) console.log(`Root invite code (first start): ${server.rootInviteCreated}`);
     if (HOSTING_COMMANDS.includes(command)) {
       await runHostingCommand(server, command, values, parsed);
@@ -222,33 +224,34 @@ async function main(argv: string[]): Promise<void> {
           const [issue] = parsed.error.issues;
           throw issue ? errorOfIssue(issue) : new UsageError(USAGE);
         }
-        const created = await operators.createFromCli(parsed.data);
+        const created = await operators.create(ctx, parsed.data);
         console.log(`operator ${created.id} ${created.email} (${created.role}) created`);
         if (created.initialPassword) console.log(`initial password (shown once): ${created.initialPassword}`);
         return;
       }
       case 'news add':
         console.log(
-          `news ${(await server.services.content.createNewsFromCli(parsed(newsWriteParamsSchema, values))).id} published`,
+          `news ${(await server.services.content.createNews(ctx, parsed(newsWriteParamsSchema, values))).id} published`,
         );
         return;
       case 'notice add':
         console.log(
-          `notice ${(await server.services.content.createNoticeFromCli(parsed(noticeWriteParamsSchema, values))).id} added`,
+          `notice ${(await server.services.content.createNotice(ctx, parsed(noticeWriteParamsSchema, values))).id} added`,
         );
         return;
       case 'quote set': {
-        const quote = await server.services.content.setQuoteFromCli(parsed(quoteWriteParamsSchema, values));
+        const quote = await server.services.content.setQuote(ctx, parsed(quoteWriteParamsSchema, values));
         console.log(`${quote.id} ${quote.price} (${quote.changePercent}%)`);
         return;
       }
       case 'feedback reply':
         console.log(
-          `feedback ${(await server.services.feedback.replyFromCli(parsed(feedbackReplyParamsSchema, values))).id} replied`,
+          `feedback ${(await server.services.feedback.reply(ctx, parsed(feedbackReplyParamsSchema, values))).id} replied`,
         );
         return;
       case 'ledger adjust': {
-        const adjustment = await server.services.ledgerAdmin.adjustFromCli(
+        const adjustment = await server.services.ledgerAdmin.adjust(
+          ctx,
           parsed(ledgerAdjustParamsSchema, {
             accountId: values.account,
             asset: values.asset,
@@ -270,7 +273,7 @@ async function main(argv: string[]): Promise<void> {
           console.log(`${operator.id}\t${operator.email}\t${operator.role}`);
         return;
       case 'invite create':
-        console.log((await operators.createInviteFromCli()).code);
+        console.log((await operators.createInvite(ctx)).code);
         return;
       case 'invite list':
         for (const invite of await operators.listInvites()) {
@@ -307,19 +310,22 @@ async function main(argv: string[]): Promise<void> {
         const { id } = parsed(adminWithdrawIdParamsSchema, { id: values.id });
         if (action === 'reject') parsed(adminWithdrawRejectParamsSchema, { id, reason: values.reason });
         if (action === 'paid') parsed(adminWithdrawPaidParamsSchema, { id, reference: values.reference });
-        const actor = values.as ? `cli:${values.as}` : 'cli';
-        const item = await server.services.withdraw.fromCli(action, actor, {
-          id,
-          ...(values.reason ? { reason: values.reason } : {}),
-          ...(values.reference ? { reference: values.reference } : {}),
-        });
+        const as = cliContext(values.as ? values.as : null);
+        const withdraw = server.services.withdraw;
+        const item =
+          action === 'approve'
+            ? await withdraw.approve(as, { id })
+            : action === 'reject'
+              ? await withdraw.reject(as, { id, reason: values.reason ?? '' })
+              : await withdraw.paid(as, { id, reference: values.reference ?? '' });
         console.log(
           `withdrawal ${item.id} ${item.status}/${item.stage}; approved by ${item.approvedBy.join(', ') || 'nobody yet'}`,
         );
         return;
       }
       case 'dividend publish': {
-        const published = await server.services.dividends.publishFromCli(
+        const published = await server.services.dividends.publish(
+          ctx,
           parsed(dividendPublishParamsSchema, { day: values.day, total: values.total, rate: values.rate }),
         );
         console.log(
@@ -336,7 +342,8 @@ async function main(argv: string[]): Promise<void> {
       default: {
         if (withValue('calendar', 'set')) {
           const [, , date, kind] = positionals;
-          const days = await server.services.calendar.setFromCli(
+          const days = await server.services.calendar.set(
+            ctx,
             parsed(calendarSetParamsSchema, { date, kind }),
           );
           console.log(`${date} ${kind}; ${days.items.length} exception(s) in the calendar`);
@@ -344,7 +351,9 @@ async function main(argv: string[]): Promise<void> {
         }
         if (positionals[0] === 'delivery') {
           const file = positionals[2] ?? '';
-          const imported = await server.services.delivery.importFromCli(fs.readFileSync(file, 'utf8'));
+          const imported = await server.services.delivery.importCsv(ctx, {
+            csv: fs.readFileSync(file, 'utf8'),
+          });
           console.log(`${imported.imported} delivery record(s) published from ${file}`);
           return;
         }
@@ -352,7 +361,7 @@ async function main(argv: string[]): Promise<void> {
           const chain = chainSchema.safeParse(positionals[1]);
           if (!chain.success) throw new UsageError(USAGE);
           const secret = await readSecret(values['key-file']);
-          const outcomes = await server.sweeps.sweepFromCli(chain.data, secret, (line) => console.log(line));
+          const outcomes = await server.sweeps.sweep(ctx, chain.data, secret, (line) => console.log(line));
           const failed = outcomes.filter((outcome) => !outcome.ok).length;
           const swept = outcomes.filter((outcome) => outcome.txHash !== null).length;
           console.log(`swept ${swept} address(es), ${failed} failed`);
@@ -368,7 +377,8 @@ async function main(argv: string[]): Promise<void> {
                 ? { newcomerIncentive: value }
                 : null;
           if (!change) throw new UsageError(USAGE);
-          const settings = await server.services.ledgerAdmin.updateSettingsFromCli(
+          const settings = await server.services.ledgerAdmin.updateSettings(
+            ctx,
             parsed(platformSettingsParamsSchema, change),
           );
           console.log(

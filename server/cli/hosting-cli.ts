@@ -16,6 +16,7 @@ import {
 } from '../../contract/api/hosting.js';
 import { airdropParamsSchema } from '../../contract/api/income.js';
 import type { CofferServer } from '../app.js';
+import { cliContext } from './cli-context.js';
 import { nameOf, NAME_OPTIONS, withoutUndefined, type Parse, type Values } from './cli-values.js';
 
 export const HOSTING_USAGE = `  hosting product list
@@ -67,14 +68,15 @@ export async function runHostingCommand(
   values: Values,
   parsed: Parse,
 ): Promise<void> {
-  const hosting = server.services.hosting;
+  const hosting = server.services.hostingCatalogue;
+  const ctx = cliContext();
   switch (command) {
     case 'hosting product list':
-      for (const product of await hosting.productsForCli()) console.log(lineOf(product));
+      for (const product of (await hosting.list(ctx)).items) console.log(lineOf(product));
       return;
     case 'hosting product add':
       console.log(
-        `added ${lineOf(await hosting.addProductFromCli(parsed(productAddParamsSchema, withoutUndefined(fieldsOf(values)))))}`,
+        `added ${lineOf(await hosting.add(ctx, parsed(productAddParamsSchema, withoutUndefined(fieldsOf(values)))))}`,
       );
       return;
     case 'hosting product update':
@@ -83,14 +85,13 @@ export async function runHostingCommand(
         command === 'hosting product disable'
           ? { id: values['id'], status: 'disabled' }
           : { id: values['id'], ...fieldsOf(values), status: values['status'] };
-      const product = await hosting.updateProductFromCli(
-        parsed(productUpdateParamsSchema, withoutUndefined(change)),
-      );
+      const product = await hosting.update(ctx, parsed(productUpdateParamsSchema, withoutUndefined(change)));
       console.log(`saved ${lineOf(product)}`);
       return;
     }
     case 'income airdrop': {
-      const airdrop = await server.services.income.airdropFromCli(
+      const airdrop = await server.services.income.airdrop(
+        ctx,
         parsed(airdropParamsSchema, {
           accountIds: values['accounts'],
           amount: values['amount'],

@@ -16,6 +16,7 @@ import {
   type AdminMachine,
 } from '../../contract/api/machine.js';
 import type { CofferServer } from '../app.js';
+import { cliContext } from './cli-context.js';
 import { nameOf, NAME_OPTIONS, withoutUndefined, type Parse, type Values } from './cli-values.js';
 
 export const MACHINE_USAGE = `  machine list
@@ -66,14 +67,15 @@ export async function runMachineCommand(
   values: Values,
   parsed: Parse,
 ): Promise<void> {
-  const machines = server.services.machines;
+  const machines = server.services.machineCatalogue;
+  const ctx = cliContext();
   switch (command) {
     case 'machine list':
-      for (const machine of await machines.machinesForCli()) console.log(lineOf(machine));
+      for (const machine of (await machines.list(ctx)).items) console.log(lineOf(machine));
       return;
     case 'machine add':
       console.log(
-        `added ${lineOf(await machines.addMachineFromCli(parsed(machineAddParamsSchema, withoutUndefined(fieldsOf(values)))))}`,
+        `added ${lineOf(await machines.add(ctx, parsed(machineAddParamsSchema, withoutUndefined(fieldsOf(values)))))}`,
       );
       return;
     case 'machine update':
@@ -82,14 +84,13 @@ export async function runMachineCommand(
         command === 'machine disable'
           ? { id: values['id'], status: 'disabled' }
           : { id: values['id'], ...fieldsOf(values), status: values['status'] };
-      const machine = await machines.updateMachineFromCli(
-        parsed(machineUpdateParamsSchema, withoutUndefined(change)),
-      );
+      const machine = await machines.update(ctx, parsed(machineUpdateParamsSchema, withoutUndefined(change)));
       console.log(`saved ${lineOf(machine)}`);
       return;
     }
     case 'ticket issue': {
-      const issue = await machines.issueTicketsFromCli(
+      const issue = await machines.issueTickets(
+        ctx,
         parsed(ticketIssueParamsSchema, {
           accountIds: values['accounts'],
           count: values['count'],

@@ -17,6 +17,8 @@ import {
   type TeamLevel,
 } from '../../contract/api/team.js';
 import type { CofferServer } from '../app.js';
+import { cliContext } from './cli-context.js';
+import type { Parse, Values } from './cli-values.js';
 
 export const TEAM_USAGE = `  team level list
   team level set --level N [--name V1] [--own-hosting 500] [--direct-valid 1] [--small-area 0]
@@ -37,9 +39,6 @@ export const TEAM_OPTIONS = [
 
 export const TEAM_COMMANDS = ['team level list', 'team level set', 'team level remove', 'team run'];
 
-type Values = Record<string, string | boolean | undefined>;
-type Parse = <S extends z.ZodType>(schema: S, values: Record<string, unknown>) => z.output<S>;
-
 const lineOf = (level: TeamLevel) =>
   `${level.level}\t${level.name}\town hosting ${level.ownHosting}\tvalid direct ${level.directValidMembers}\tsmall area ${level.smallAreaPerformance}\tpromotion ${level.promotionRate1}/${level.promotionRate2}\tmanagement ${level.managementRate}`;
 
@@ -51,6 +50,7 @@ export async function runTeamCommand(
   parsed: Parse,
 ): Promise<void> {
   const team = server.services.team;
+  const ctx = cliContext();
   switch (command) {
     case 'team level list': {
       const config = await team.levelConfig();
@@ -65,7 +65,8 @@ export async function runTeamCommand(
       const existing = (await team.levelConfig()).levels.find(
         (level) => String(level.level) === given('level'),
       );
-      const config = await team.setLevelFromCli(
+      const config = await team.setLevel(
+        ctx,
         parsed(teamLevelSetParamsSchema, {
           level: given('level'),
           name: given('name') ?? existing?.name,
@@ -81,7 +82,8 @@ export async function runTeamCommand(
       return;
     }
     case 'team level remove': {
-      const config = await team.removeLevelFromCli(
+      const config = await team.removeLevel(
+        ctx,
         parsed(teamLevelRemoveParamsSchema, { level: values['level'] }),
       );
       console.log(`${config.levels.length} level(s) left`);

@@ -8,7 +8,12 @@ import type { BusinessError } from './errors.js';
 export type Caller =
   | { kind: 'anonymous' }
   | { kind: 'user'; userId: number; tokenHash: string }
-  | { kind: 'operator'; operatorId: number; role: string; tokenHash: string };
+  | { kind: 'operator'; operatorId: number; role: string; tokenHash: string }
+  /**
+   * `npm run admin`: whoever holds the server's shell, allowed everything an operator of any role
+   * is; audited as `cli`, or `cli:<name>` when the command names who runs it (`--as NAME`).
+   */
+  | { kind: 'cli'; name: string | null };
 
 export interface RequestContext {
   locale: Locale;
@@ -32,13 +37,15 @@ export function userIdOf(ctx: RequestContext): number {
   return ctx.caller.userId;
 }
 
-/** The owner of a command's idempotency key: the user, the operator, or one shared anonymous owner. */
+/** The owner of a command's idempotency key: the user, the operator, the CLI, or one shared anonymous owner. */
 export function idempotencyOwnerOf(caller: Caller): string {
   switch (caller.kind) {
     case 'user':
       return `u${caller.userId}`;
     case 'operator':
       return `o${caller.operatorId}`;
+    case 'cli':
+      return 'cli';
     case 'anonymous':
       return 'anonymous';
   }

@@ -5,18 +5,22 @@
  * (job_runs), and all its work commits in the scheduler's one transaction: a run killed half-way
  * leaves nothing, and each (order, day) is accrued once whatever runs again.
  */
-import type { AccrualHooks, HostingService } from '../services/hosting.service.js';
-import { localDateOf, localMidnightAfter } from '../services/hosting-days.js';
+import type { AccrualHooks, HostingAccrualService } from '../services/hosting/accrual.service.js';
+import { localDateOf, localMidnightAfter } from '../services/hosting/days.js';
 import { JobName, type Job } from './scheduler.js';
 
-export function hostingAccrualJob(hosting: HostingService, timezone: string, hooks: AccrualHooks = {}): Job {
+export function hostingAccrualJob(
+  accrual: HostingAccrualService,
+  timezone: string,
+  hooks: AccrualHooks = {},
+): Job {
   return {
     name: JobName.hostingAccrual,
     // Tried every minute: the first try after local midnight runs it for the day that ended.
     everySeconds: 60,
     periodOf: (now) => localDateOf(localMidnightAfter(now, timezone, -1), timezone),
     async run(tx, now) {
-      return { ...(await hosting.runAccrual(tx, now, hooks)) };
+      return { ...(await accrual.run(tx, now, hooks)) };
     },
   };
 }

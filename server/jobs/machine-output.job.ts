@@ -5,18 +5,22 @@
  * local day (job_runs), and all its work commits in the scheduler's one transaction: a run killed
  * half-way leaves nothing, and each (holding, day) is paid once whatever runs again.
  */
-import type { MachineService, OutputHooks } from '../services/machine.service.js';
-import { localDateOf, localMidnightAfter } from '../services/hosting-days.js';
+import type { MachineOutputService, OutputHooks } from '../services/machine/output.service.js';
+import { localDateOf, localMidnightAfter } from '../services/hosting/days.js';
 import { JobName, type Job } from './scheduler.js';
 
-export function machineOutputJob(machines: MachineService, timezone: string, hooks: OutputHooks = {}): Job {
+export function machineOutputJob(
+  output: MachineOutputService,
+  timezone: string,
+  hooks: OutputHooks = {},
+): Job {
   return {
     name: JobName.machineOutput,
     // Tried every minute: the first try after local midnight runs it for the day that ended.
     everySeconds: 60,
     periodOf: (now) => localDateOf(localMidnightAfter(now, timezone, -1), timezone),
     async run(tx, now) {
-      return { ...(await machines.runOutput(tx, now, hooks)) };
+      return { ...(await output.run(tx, now, hooks)) };
     },
   };
 }

@@ -8,7 +8,7 @@
  * transaction; each line's key makes a re-run pay nothing twice.
  */
 import type { TeamJobHooks, TeamService } from '../services/team.service.js';
-import { localDateOf, localMidnightAfter } from '../services/hosting-days.js';
+import { localDateOf, localMidnightAfter } from '../services/hosting/days.js';
 import { JobName, type Job } from './scheduler.js';
 
 export function teamIncomeJob(team: TeamService, timezone: string, hooks: TeamJobHooks = {}): Job {

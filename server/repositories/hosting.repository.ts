@@ -223,12 +223,3 @@ export async function setAccrualIncomeMany(
     from jsonb_to_recordset(${values}::jsonb) as v(order_id bigint, day text, income_id bigint)
     where a.order_id = v.order_id and a.day = v.day`);
 }
-
-/** One order's accruals by day. */
-export async function accrualsOfOrder(db: Executor, orderId: number): Promise<HostingAccrualRow[]> {
-  return db
-    .select()
-    .from(hostingAccruals)
-    .where(eq(hostingAccruals.orderId, orderId))
-    .orderBy(asc(hostingAccruals.day));
-}

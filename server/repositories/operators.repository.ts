@@ -10,11 +10,6 @@ export async function findOperatorByEmail(db: Executor, email: string): Promise<
   return row;
 }
 
-export async function findOperatorById(db: Executor, id: number): Promise<OperatorRow | undefined> {
-  const [row] = await db.select().from(operators).where(eq(operators.id, id));
-  return row;
-}
-
 /** Inserts an operator; undefined when the address is taken. */
 export async function insertOperator(
   db: Executor,

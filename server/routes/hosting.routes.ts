@@ -3,7 +3,7 @@ import * as hosting from '../../contract/api/hosting.js';
 import { noParamsSchema } from '../../contract/schema.js';
 import type { RoutesOf } from './route-list.js';
 
-export const hostingRoutes: RoutesOf = (define, { hosting: service }) => {
+export const hostingRoutes: RoutesOf = (define, { hosting: service, hostingCatalogue: catalogue }) => {
   define({
     path: '/api/v1/hosting/hosting-config',
     kind: 'read',
@@ -79,7 +79,7 @@ export const hostingRoutes: RoutesOf = (define, { hosting: service }) => {
     params: noParamsSchema,
     data: hosting.adminHostingProductListDataSchema,
     summary: 'Every hosting product, active and disabled',
-    handle: (ctx) => service.productList(ctx),
+    handle: (ctx) => catalogue.list(ctx),
   });
   define({
     path: '/api/admin/hosting/product/add',
@@ -89,7 +89,7 @@ export const hostingRoutes: RoutesOf = (define, { hosting: service }) => {
     data: hosting.adminHostingProductSchema,
     summary: 'Add a hosting product (audited)',
     success: 'server.saved',
-    handle: (ctx, params) => service.addProduct(ctx, params),
+    handle: (ctx, params) => catalogue.add(ctx, params),
   });
   define({
     path: '/api/admin/hosting/product/update',
@@ -99,7 +99,7 @@ export const hostingRoutes: RoutesOf = (define, { hosting: service }) => {
     data: hosting.adminHostingProductSchema,
     summary: 'Change a hosting product; orders already made keep their terms (audited)',
     success: 'server.saved',
-    handle: (ctx, params) => service.updateProduct(ctx, params),
+    handle: (ctx, params) => catalogue.update(ctx, params),
   });
   define({
     path: '/api/admin/hosting/product/disable',
@@ -109,6 +109,6 @@ export const hostingRoutes: RoutesOf = (define, { hosting: service }) => {
     data: hosting.adminHostingProductSchema,
     summary: 'Stop offering a hosting product; its orders run on (audited)',
     success: 'server.saved',
-    handle: (ctx, params) => service.disableProduct(ctx, params),
+    handle: (ctx, params) => catalogue.disable(ctx, params),
   });
 };

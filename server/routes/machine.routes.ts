@@ -6,7 +6,7 @@ import * as machine from '../../contract/api/machine.js';
 import { noParamsSchema } from '../../contract/schema.js';
 import type { RoutesOf } from './route-list.js';
 
-export const machineRoutes: RoutesOf = (define, { machines: service }) => {
+export const machineRoutes: RoutesOf = (define, { machines: service, machineCatalogue: catalogue }) => {
   define({
     path: '/api/v1/machine/list',
     kind: 'read',
@@ -70,7 +70,7 @@ export const machineRoutes: RoutesOf = (define, { machines: service }) => {
     params: noParamsSchema,
     data: machine.adminMachineListDataSchema,
     summary: 'Every mining machine, active and disabled',
-    handle: (ctx) => service.machineList(ctx),
+    handle: (ctx) => catalogue.list(ctx),
   });
   define({
     path: '/api/admin/machine/add',
@@ -80,7 +80,7 @@ export const machineRoutes: RoutesOf = (define, { machines: service }) => {
     data: machine.adminMachineSchema,
     summary: 'Add a mining machine (audited)',
     success: 'server.saved',
-    handle: (ctx, params) => service.addMachine(ctx, params),
+    handle: (ctx, params) => catalogue.add(ctx, params),
   });
   define({
     path: '/api/admin/machine/update',
@@ -90,7 +90,7 @@ export const machineRoutes: RoutesOf = (define, { machines: service }) => {
     data: machine.adminMachineSchema,
     summary: 'Change a mining machine; machines already held keep their terms (audited)',
     success: 'server.saved',
-    handle: (ctx, params) => service.updateMachine(ctx, params),
+    handle: (ctx, params) => catalogue.update(ctx, params),
   });
   define({
     path: '/api/admin/machine/disable',
@@ -100,7 +100,7 @@ export const machineRoutes: RoutesOf = (define, { machines: service }) => {
     data: machine.adminMachineSchema,
     summary: 'Stop offering a mining machine; machines already held earn on (audited)',
     success: 'server.saved',
-    handle: (ctx, params) => service.disableMachine(ctx, params),
+    handle: (ctx, params) => catalogue.disable(ctx, params),
   });
   define({
     path: '/api/admin/ticket/issue',
@@ -110,6 +110,6 @@ export const machineRoutes: RoutesOf = (define, { machines: service }) => {
     data: machine.ticketIssueDataSchema,
     summary: 'Issue tickets to chosen accounts with a reason (audited)',
     success: 'server.tickets_issued',
-    handle: (ctx, params) => service.issueTickets(ctx, params),
+    handle: (ctx, params) => catalogue.issueTickets(ctx, params),
   });
 };

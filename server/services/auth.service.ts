@@ -150,7 +150,7 @@ export class AuthService {
 
   /** Revokes the caller's token; once committed, no instance accepts it any more. */
   async logout(ctx: RequestContext) {
-    const revoked = ctx.caller.kind === 'anonymous' ? [] : [ctx.caller.tokenHash];
+    const revoked = 'tokenHash' in ctx.caller ? [ctx.caller.tokenHash] : [];
     try {
       return await this.commands.run(ctx, async (tx) => {
         for (const tokenHash of revoked) await this.sessions.revoke(tx, tokenHash);

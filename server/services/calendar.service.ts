@@ -46,11 +46,6 @@ export class CalendarService {
     return this.commands.run(ctx, (tx) => this.setIn(tx, actorOf(ctx), params));
   }
 
-  /** `npm run admin -- calendar set <date> holiday|workday|normal`, audited as `cli`. */
-  setFromCli(params: CalendarSetParams): Promise<CalendarListData> {
-    return this.db.transaction((tx) => this.setIn(tx, 'cli', params));
-  }
-
   /** Whether withdrawals are open now, and when they next open. */
   async windowNow(): Promise<WindowState> {
     return withdrawalWindow(this.clock.now(), this.timezone, await loadWorkCalendar(this.db));

@@ -23,10 +23,14 @@ import type { OtcService } from './otc.service.js';
 import type { WithdrawService } from './withdraw.service.js';
 import type { DeliveryService } from './delivery.service.js';
 import type { DividendService } from './dividend.service.js';
-import type { HostingService } from './hosting.service.js';
+import type { HostingAccrualService } from './hosting/accrual.service.js';
+import type { HostingCatalogueService } from './hosting/catalogue.service.js';
+import type { HostingOrderService } from './hosting/orders.service.js';
 import type { IncomeService } from './income.service.js';
 import type { TeamService } from './team.service.js';
-import type { MachineService } from './machine.service.js';
+import type { MachineCatalogueService } from './machine/catalogue.service.js';
+import type { MachineOrderService } from './machine/orders.service.js';
+import type { MachineOutputService } from './machine/output.service.js';
 import type { ReadRouting } from '../db/read-routing.js';
 
 export interface AppServices {
@@ -53,8 +57,12 @@ export interface AppServices {
   withdraw: WithdrawService;
   delivery: DeliveryService;
   dividends: DividendService;
-  hosting: HostingService;
+  hosting: HostingOrderService;
+  hostingCatalogue: HostingCatalogueService;
+  hostingAccrual: HostingAccrualService;
   income: IncomeService;
   team: TeamService;
-  machines: MachineService;
+  machines: MachineOrderService;
+  machineCatalogue: MachineCatalogueService;
+  machineOutput: MachineOutputService;
 }

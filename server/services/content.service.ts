@@ -79,11 +79,6 @@ export class ContentService {
     return this.commands.run(ctx, (tx) => this.createNewsIn(tx, actorOf(ctx), params));
   }
 
-  /** The CLI's path: same rules, audited as `cli`. */
-  createNewsFromCli(params: NewsWrite) {
-    return this.db.transaction((tx) => this.createNewsIn(tx, 'cli', params));
-  }
-
   private async createNewsIn(tx: Executor, actor: string, params: NewsWrite) {
     const now = this.clock.now();
     const row = await insertNews(tx, {
@@ -133,10 +128,6 @@ export class ContentService {
     return this.commands.run(ctx, (tx) => this.createNoticeIn(tx, actorOf(ctx), params));
   }
 
-  createNoticeFromCli(params: NoticeWrite) {
-    return this.db.transaction((tx) => this.createNoticeIn(tx, 'cli', params));
-  }
-
   private async createNoticeIn(tx: Executor, actor: string, params: NoticeWrite) {
     const now = this.clock.now();
     const row = await insertNotice(tx, {
@@ -160,10 +151,6 @@ export class ContentService {
 
   setQuote(ctx: RequestContext, params: QuoteWrite) {
     return this.commands.run(ctx, (tx) => this.setQuoteIn(tx, actorOf(ctx), params));
-  }
-
-  setQuoteFromCli(params: QuoteWrite) {
-    return this.db.transaction((tx) => this.setQuoteIn(tx, 'cli', params));
   }
 
   private async setQuoteIn(tx: Executor, actor: string, params: QuoteWrite) {

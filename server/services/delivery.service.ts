@@ -77,11 +77,6 @@ export class DeliveryService {
     return this.commands.run(ctx, (tx) => this.importIn(tx, actorOf(ctx), params.csv));
   }
 
-  /** The CLI's import (`delivery import <file.csv>`): the same rules, audited as `cli`. */
-  importFromCli(csv: string): Promise<DeliveryImportData> {
-    return this.db.transaction((tx) => this.importIn(tx, 'cli', csv));
-  }
-
   /** Withdraws a published record (an operator's mistake); 404 when there is none. */
   delete(ctx: RequestContext, params: { id: string }): Promise<{ done: true }> {
     return this.commands.run(ctx, async (tx) => {

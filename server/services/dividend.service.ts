@@ -58,6 +58,7 @@ import { appendAudit } from '../repositories/operators.repository.js';
 import { shareByRate, shareTotal } from './dividend-shares.js';
 import { actorOf } from './operators.service.js';
 import { notYourAccount, ownAccount } from './own-account.js';
+import type { AccountPageParams } from './paging.js';
 
 const LIST_PAGE = 20;
 const DAY_MS = 24 * 3600 * 1000;
@@ -123,11 +124,6 @@ export class DividendService {
     return this.commands.run(ctx, (tx) => this.publishIn(tx, actorOf(ctx), params));
   }
 
-  /** The CLI's path (`dividend publish`): the same rules, audited as `cli`. */
-  publishFromCli(params: DividendPublishParams): Promise<Dividend> {
-    return this.db.transaction((tx) => this.publishIn(tx, 'cli', params));
-  }
-
   /** Published dividends, newest first, for operators. Read-only. */
   async adminList(params: {
     cursor?: string | undefined;
@@ -165,12 +161,7 @@ export class DividendService {
   /** The account's release records, newest first, of one status (as it stands now) when given. Read-only. */
   async releases(
     ctx: RequestContext,
-    params: {
-      accountId?: string | undefined;
-      status?: DividendReleaseStatus | undefined;
-      cursor?: string | undefined;
-      limit?: number | undefined;
-    },
+    params: AccountPageParams<DividendReleaseStatus>,
   ): Promise<AiIncomeData> {
     return this.reads.read(ctx.caller, async (db) => {
       const { accountId } = await ownAccount(db, ctx, params.accountId);

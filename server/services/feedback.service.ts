@@ -15,7 +15,7 @@ import {
 import { appendAudit } from '../repositories/operators.repository.js';
 import { recordChange } from '../repositories/sync.repository.js';
 import { findUpload } from '../repositories/uploads.repository.js';
-import { actorOf } from './operators.service.js';
+import { actorOf, operatorIdOf } from './operators.service.js';
 import { toFeedbackRecord } from './records.js';
 
 const pageArgs = (params: { cursor?: string | undefined; limit?: number | undefined }) => ({
@@ -80,13 +80,7 @@ export class FeedbackService {
 
   /** Support's reply: the ticket becomes `replied`, and reaches the customer's next pull. */
   reply(ctx: RequestContext, params: { id: string; reply: string }) {
-    return this.commands.run(ctx, (tx) =>
-      this.replyIn(tx, actorOf(ctx), ctx.caller.kind === 'operator' ? ctx.caller.operatorId : null, params),
-    );
-  }
-
-  replyFromCli(params: { id: string; reply: string }) {
-    return this.db.transaction((tx) => this.replyIn(tx, 'cli', null, params));
+    return this.commands.run(ctx, (tx) => this.replyIn(tx, actorOf(ctx), operatorIdOf(ctx), params));
   }
 
   private async replyIn(

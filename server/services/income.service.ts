@@ -22,7 +22,6 @@ import { INCOME_TYPES } from '../../contract/api/income.js';
 import { formatMoney, minor, parseMoney, type Minor } from '../../contract/money.js';
 import type { Clock } from '../clock.js';
 import type { RequestContext } from '../core/context.js';
-import { invalidField } from '../core/errors.js';
 import type { CommandRunner } from '../core/command-runner.js';
 import type { Database, Executor } from '../db/database.js';
 import type { ReadRouting } from '../db/read-routing.js';
@@ -38,15 +37,15 @@ import {
   markIncomeArrived,
   type AirdropRow,
   type IncomeRow,
+  type NewIncomeRow,
   type WrittenIncome,
 } from '../repositories/income.repository.js';
 import { appendAudit } from '../repositories/operators.repository.js';
-import { accountsByIds } from '../repositories/users.repository.js';
-import { localDateOf } from './hosting-days.js';
-import { toIncomeRecord } from './hosting-records.js';
+import { localDateOf } from './hosting/days.js';
+import { toIncomeRecord } from './hosting/records.js';
 import { actorOf } from './operators.service.js';
-import { ownAccount } from './own-account.js';
-import { pageById } from './paging.js';
+import { namedAccounts, ownAccount } from './own-account.js';
+import { pageById, type AccountPageParams } from './paging.js';
 
 export interface IncomeLine {
   accountId: number;
@@ -69,6 +68,26 @@ export interface IncomeLine {
   source?: IncomeSource | null;
 }
 
+/** The row of an income line, written at `now` (arrived at `arrivedAt`, null while pending). */
+const rowOf = (line: IncomeLine, arrivedAt: Date | null, now: Date): NewIncomeRow => ({
+  accountId: line.accountId,
+  userId: line.userId,
+  type: line.type,
+  amount: line.amount,
+  earningsDate: line.earningsDate,
+  arrivalDate: line.arrivalDate,
+  status: line.status,
+  key: line.key,
+  transferKey: line.transferKey,
+  sourceTable: line.ref.table,
+  sourceId: line.ref.id,
+  memo: line.memo ?? null,
+  source: line.source ?? null,
+  arrivedAt,
+  createdAt: now,
+  updatedAt: now,
+});
+
 /**
  * Writes an income line and, when it arrives now, the transfer paying it (`from` -> the account's
  * cash, kind = the income type) in `tx`. Idempotent by `key`: a repeat returns the first line and
@@ -77,24 +96,7 @@ export interface IncomeLine {
 export async function creditIncome(tx: Executor, line: IncomeLine, now: Date): Promise<IncomeRow> {
   if (line.amount <= 0n) throw new Error(`income ${line.key}: an income line is above 0`);
   const arrived = line.status === 'arrived';
-  const { row, created } = await insertIncome(tx, {
-    accountId: line.accountId,
-    userId: line.userId,
-    type: line.type,
-    amount: line.amount,
-    earningsDate: line.earningsDate,
-    arrivalDate: line.arrivalDate,
-    status: line.status,
-    key: line.key,
-    transferKey: line.transferKey,
-    sourceTable: line.ref.table,
-    sourceId: line.ref.id,
-    memo: line.memo ?? null,
-    source: line.source ?? null,
-    arrivedAt: arrived ? now : null,
-    createdAt: now,
-    updatedAt: now,
-  });
+  const { row, created } = await insertIncome(tx, rowOf(line, arrived ? now : null, now));
   if (created && arrived) await payLine(tx, row, line.from, now);
   return row;
 }
@@ -125,40 +127,10 @@ export async function creditIncomeMany(
     }
     const created = await insertIncomeMany(
       tx,
-      chunk.map((line) => ({
-        accountId: line.accountId,
-        userId: line.userId,
-        type: line.type,
-        amount: line.amount,
-        earningsDate: line.earningsDate,
-        arrivalDate: line.arrivalDate,
-        status: line.status,
-        key: line.key,
-        transferKey: line.transferKey,
-        sourceTable: line.ref.table,
-        sourceId: line.ref.id,
-        memo: line.memo ?? null,
-        source: line.source ?? null,
-        arrivedAt: now,
-        createdAt: now,
-        updatedAt: now,
-      })),
+      chunk.map((line) => rowOf(line, now, now)),
       now,
     );
-    await creditMany(
-      tx,
-      platformBook(from),
-      'cash',
-      'USDT',
-      created.map((row) => ({
-        key: row.transferKey,
-        kind: row.type as IncomeType, // the column holds only income types, which are record kinds
-        accountId: row.accountId,
-        amount: minor(row.amount),
-        ref: { table: row.sourceTable, id: row.sourceId },
-      })),
-      now,
-    );
+    await payRows(tx, from, created, now);
     written.push(...created);
   }
   return written;
@@ -183,12 +155,29 @@ export async function arrivePendingIncomeMany(
     const row = await markIncomeArrived(tx, { id: line.id, arrivedAt: now, arrivalDate });
     if (row) arrived.push(row);
   }
+  await payRows(tx, from, arrived, now);
+  return arrived;
+}
+
+/**
+ * Pays written lines into their accounts' cash from `from` in a few statements with no lock per
+ * line (`creditMany`); the caller is the only writer of their transfer keys.
+ */
+async function payRows(
+  tx: Executor,
+  from: PlatformBook,
+  rows: readonly Pick<
+    WrittenIncome,
+    'transferKey' | 'type' | 'accountId' | 'amount' | 'sourceTable' | 'sourceId'
+  >[],
+  now: Date,
+): Promise<void> {
   await creditMany(
     tx,
     platformBook(from),
     'cash',
     'USDT',
-    arrived.map((row) => ({
+    rows.map((row) => ({
       key: row.transferKey,
       kind: row.type as IncomeType, // the column holds only income types, which are record kinds
       accountId: row.accountId,
@@ -197,7 +186,6 @@ export async function arrivePendingIncomeMany(
     })),
     now,
   );
-  return arrived;
 }
 
 async function payLine(tx: Executor, row: IncomeRow, from: PlatformBook, now: Date): Promise<void> {
@@ -252,12 +240,7 @@ export class IncomeService {
   /** The account's income lines, newest first, of one type when given. 403 for an account not the caller's. */
   async log(
     ctx: RequestContext,
-    params: {
-      accountId?: string | undefined;
-      type?: IncomeType | undefined;
-      cursor?: string | undefined;
-      limit?: number | undefined;
-    },
+    params: AccountPageParams & { type?: IncomeType | undefined },
   ): Promise<IncomeLogData> {
     return this.reads.read(ctx.caller, async (db) => {
       const { accountId } = await ownAccount(db, ctx, params.accountId);
@@ -283,20 +266,10 @@ export class IncomeService {
     return this.commands.run(ctx, (tx) => this.airdropIn(tx, actorOf(ctx), params));
   }
 
-  /** `npm run admin -- income airdrop --accounts 3,7 --amount 5 --reason R`, audited as `cli`. */
-  airdropFromCli(params: AirdropParams): Promise<AirdropData> {
-    return this.db.transaction((tx) => this.airdropIn(tx, 'cli', params));
-  }
-
   private async airdropIn(tx: Executor, actor: string, params: AirdropParams): Promise<AirdropData> {
     const now = this.clock.now();
     const amount = parseMoney(params.amount);
-    const found = await accountsByIds(tx, params.accountIds);
-    const missing = params.accountIds.filter((id) => !found.some((account) => account.id === id));
-    if (missing.length > 0)
-      throw invalidField('accountIds', 'server.airdrop_account_unknown', {
-        ids: missing.slice(0, 5).join(', '),
-      });
+    const found = await namedAccounts(tx, params.accountIds);
     const row = await insertAirdrop(tx, {
       amount,
       reason: params.reason,

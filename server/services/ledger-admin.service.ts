@@ -65,11 +65,6 @@ export class LedgerAdminService {
     return this.commands.run(ctx, (tx) => this.adjustIn(tx, actorOf(ctx), params));
   }
 
-  /** `npm run admin -- ledger adjust`: the same, audited as `cli`. */
-  adjustFromCli(params: LedgerAdjustParams) {
-    return this.db.transaction((tx) => this.adjustIn(tx, 'cli', params));
-  }
-
   private async adjustIn(tx: Executor, actor: string, params: LedgerAdjustParams) {
     const accountId = Number(params.accountId);
     if (!Number.isSafeInteger(accountId) || !(await findAccount(tx, accountId))) throw notFound();
@@ -154,11 +149,6 @@ export class LedgerAdminService {
   /** Sets the RAB price and/or the newcomer incentive, audited. */
   updateSettings(ctx: RequestContext, change: SettingsChange) {
     return this.commands.run(ctx, (tx) => writeSettings(tx, this.clock, actorOf(ctx), change));
-  }
-
-  /** `npm run admin -- price set` and `setting set`: the same, audited as `cli`. */
-  updateSettingsFromCli(change: SettingsChange) {
-    return this.db.transaction((tx) => writeSettings(tx, this.clock, 'cli', change));
   }
 
   private async apply(tx: Executor, row: AdjustmentRow, now: Date): Promise<void> {

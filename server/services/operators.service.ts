@@ -32,9 +32,17 @@ import type { SessionService } from './sessions.service.js';
 /** Who did it: `operator:<id>` for the admin API, `cli` for `npm run admin`, `system` for start-up. */
 export type Actor = string;
 
+/** The audit log's actor of `ctx`'s caller. */
 export function actorOf(ctx: RequestContext): Actor {
-  return ctx.caller.kind === 'operator' ? `operator:${ctx.caller.operatorId}` : 'system';
+  const caller = ctx.caller;
+  if (caller.kind === 'operator') return `operator:${caller.operatorId}`;
+  if (caller.kind === 'cli') return caller.name === null ? 'cli' : `cli:${caller.name}`;
+  return 'system';
 }
+
+/** The operator acting for `ctx`, or null (the CLI, the system). */
+export const operatorIdOf = (ctx: RequestContext): number | null =>
+  ctx.caller.kind === 'operator' ? ctx.caller.operatorId : null;
 
 const toOperator = (row: OperatorRow) => ({
   id: String(row.id),
@@ -85,11 +93,6 @@ export class OperatorService {
     return this.commands.run(ctx, (tx) => this.createIn(tx, actorOf(ctx), params));
   }
 
-  /** The CLI's path: same rules, audited as `cli`. */
-  createFromCli(params: CreateOperatorParams) {
-    return this.db.transaction((tx) => this.createIn(tx, 'cli', params));
-  }
-
   private async createIn(tx: Executor, actor: Actor, params: CreateOperatorParams) {
     const initialPassword = params.password ? null : newOperatorPassword();
     const now = this.clock.now();
@@ -123,13 +126,7 @@ export class OperatorService {
 
   /** Adds a reusable invite code owned by the acting operator (or by no one, from the CLI). */
   createInvite(ctx: RequestContext) {
-    return this.commands.run(ctx, (tx) =>
-      this.createInviteIn(tx, actorOf(ctx), ctx.caller.kind === 'operator' ? ctx.caller.operatorId : null),
-    );
-  }
-
-  createInviteFromCli() {
-    return this.db.transaction((tx) => this.createInviteIn(tx, 'cli', null));
+    return this.commands.run(ctx, (tx) => this.createInviteIn(tx, actorOf(ctx), operatorIdOf(ctx)));
   }
 
   private async createInviteIn(tx: Executor, actor: Actor, operatorId: number | null) {

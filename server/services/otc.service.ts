@@ -66,7 +66,7 @@ import {
 import { lockPrice } from '../repositories/prices.repository.js';
 import { recordChanges } from '../repositories/sync.repository.js';
 import { ownAccount } from './own-account.js';
-import { DEFAULT_PAGE_SIZE, pageById } from './paging.js';
+import { DEFAULT_PAGE_SIZE, pageById, type AccountPageParams } from './paging.js';
 import type { SecurityService } from './security.service.js';
 import { rabPrice } from './settings.service.js';
 
@@ -448,12 +448,7 @@ export class OtcService {
   async mine(
     ctx: RequestContext,
     side: OtcSide,
-    params: {
-      accountId?: string | undefined;
-      status?: OtcStatus | undefined;
-      cursor?: string | undefined;
-      limit?: number | undefined;
-    },
+    params: AccountPageParams<OtcStatus>,
   ): Promise<OtcMyListData> {
     return this.reads.read(ctx.caller, async (db) => {
       const { accountId } = await ownAccount(db, ctx, params.accountId);

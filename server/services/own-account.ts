@@ -1,9 +1,12 @@
-/** Which Coffer account a call is about, and the refusal when it is not the caller's. */
+/**
+ * Which Coffer account a call is about, and the refusal when it is not the caller's; the accounts
+ * an operator's call names (an airdrop's, a ticket issue's).
+ */
 import { BodyCode } from '../../contract/codes.js';
 import { userIdOf, type RequestContext } from '../core/context.js';
-import { BusinessError, notLoggedIn } from '../core/errors.js';
+import { BusinessError, invalidField, notLoggedIn } from '../core/errors.js';
 import type { Executor } from '../db/database.js';
-import { findOwnAccountId } from '../repositories/users.repository.js';
+import { accountsByIds, findOwnAccountId } from '../repositories/users.repository.js';
 
 /** 403 naming the field: the account is not the caller's (or does not exist: the same answer). */
 export const notYourAccount = (field: string) =>
@@ -26,4 +29,15 @@ export async function ownAccount(
   const id = Number.isSafeInteger(wanted) ? await findOwnAccountId(db, userId, wanted) : undefined;
   if (id === undefined) throw notYourAccount('accountId');
   return { accountId: id, userId };
+}
+
+/** The accounts `accountIds` names; 400 naming `accountIds` (the first five missing) when any does not exist. */
+export async function namedAccounts(db: Executor, accountIds: readonly number[]) {
+  const found = await accountsByIds(db, accountIds);
+  const missing = accountIds.filter((id) => !found.some((account) => account.id === id));
+  if (missing.length > 0)
+    throw invalidField('accountIds', 'server.airdrop_account_unknown', {
+      ids: missing.slice(0, 5).join(', '),
+    });
+  return found;
 }

@@ -2,13 +2,25 @@
 
 export const DEFAULT_PAGE_SIZE = 20;
 
+/** A page's place in a list: after the row `cursor` names, `limit` rows (DEFAULT_PAGE_SIZE). */
+export interface PageParams {
+  cursor?: string | undefined;
+  limit?: number | undefined;
+}
+
+/** A page of one account's list (the caller's default account when none is named), of one status when given. */
+export interface AccountPageParams<Status extends string = never> extends PageParams {
+  accountId?: string | undefined;
+  status?: Status | undefined;
+}
+
 /**
  * Loads one page: asks `load` for one row more than the page holds (rows with ids below
  * `beforeId`, newest first), answers the page mapped by `toItem` and the cursor of the next one
  * (null on the last page).
  */
 export async function pageById<Row extends { id: number }, Item>(
-  params: { cursor?: string | undefined; limit?: number | undefined },
+  params: PageParams,
   load: (beforeId: number | undefined, take: number) => Promise<Row[]>,
   toItem: (row: Row) => Item,
 ): Promise<{ items: Item[]; nextCursor: string | null }> {

@@ -13,6 +13,7 @@ import { formatMoney, minor, type Minor } from '../../contract/money.js';
 import type { accounts } from '../db/schema.js';
 import type { AccountBalances } from '../ledger/ledger.js';
 import type { TransferRow } from '../ledger/ledger.repository.js';
+import type { SyncChange } from '../repositories/sync.repository.js';
 import type { DepositRecord, DepositStatus } from '../../contract/api/recharge.js';
 import type { Chain } from '../../contract/constants.js';
 import type { DepositRow } from '../repositories/deposits.repository.js';
@@ -188,3 +189,10 @@ export const toDeliveryRecord = (row: DeliveryRow): DeliveryRecord => ({
   profitLoss: formatMoney(minor(row.profitLoss)),
   publishedAt: row.publishedAt.toISOString(),
 });
+
+/** The sync change of a saved row of an account's collection (its scope is the account). */
+export const accountChange = (
+  collection: string,
+  row: { id: number; accountId: number },
+  at: Date,
+): SyncChange => ({ collection, scopeId: row.accountId, recordId: String(row.id), deleted: false, at });

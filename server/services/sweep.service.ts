@@ -11,7 +11,9 @@ import { sweepBep20, type SweepOutcome } from '../chains/sweep.js';
 import type { Clock } from '../clock.js';
 import type { Database } from '../db/database.js';
 import { addressesWithCreditedDeposits, insertSweep } from '../repositories/deposits.repository.js';
+import type { RequestContext } from '../core/context.js';
 import { appendAudit } from '../repositories/operators.repository.js';
+import { actorOf } from './operators.service.js';
 
 export class SweepError extends Error {}
 
@@ -33,7 +35,12 @@ export class SweepService {
    * Sweeps every address of `chain` holding a credited deposit. Throws SweepError when the chain
    * cannot be swept here, no node or hot wallet is configured, or the secret is not the chain's key.
    */
-  async sweepFromCli(chain: Chain, secret: string, log: (line: string) => void): Promise<SweepOutcome[]> {
+  async sweep(
+    ctx: RequestContext,
+    chain: Chain,
+    secret: string,
+    log: (line: string) => void,
+  ): Promise<SweepOutcome[]> {
     if (chain !== 'BEP20')
       throw new SweepError(`${chain} sweeps are not supported yet (no TRON node runs here)`);
     const node = this.bep20;
@@ -76,7 +83,7 @@ export class SweepService {
           createdAt: now,
         });
         await appendAudit(tx, {
-          actor: 'cli',
+          actor: actorOf(ctx),
           action: 'sweep',
           target: `${chain}:${outcome.address}`,
           detail: {

@@ -65,7 +65,7 @@ import {
   type TeamLevelRow,
   type TeamLineRow,
 } from '../repositories/team.repository.js';
-import { localDateOf } from './hosting-days.js';
+import { localDateOf } from './hosting/days.js';
 import { creditIncomeMany, type IncomeLine } from './income.service.js';
 import { actorOf } from './operators.service.js';
 import { DEFAULT_PAGE_SIZE } from './paging.js';
@@ -272,19 +272,9 @@ export class TeamService {
     return this.commands.run(ctx, (tx) => this.setLevelIn(tx, actorOf(ctx), params));
   }
 
-  /** `npm run admin -- team level set ...`, audited as `cli`. */
-  setLevelFromCli(params: TeamLevelSetParams): Promise<LevelConfigData> {
-    return this.db.transaction((tx) => this.setLevelIn(tx, 'cli', params));
-  }
-
   /** Removes the highest level (409 for another one, 404 for none), audited as `team.level_remove`. */
   removeLevel(ctx: RequestContext, params: TeamLevelRemoveParams): Promise<LevelConfigData> {
     return this.commands.run(ctx, (tx) => this.removeLevelIn(tx, actorOf(ctx), params));
-  }
-
-  /** `npm run admin -- team level remove --level N`, audited as `cli`. */
-  removeLevelFromCli(params: TeamLevelRemoveParams): Promise<LevelConfigData> {
-    return this.db.transaction((tx) => this.removeLevelIn(tx, 'cli', params));
   }
 
   private async setLevelIn(

@@ -87,7 +87,8 @@ export class UploadService {
     const row = await findUpload(this.db, id);
     const allowed =
       row !== undefined &&
-      ((caller.kind === 'user' && row.ownerUserId === caller.userId) ||
+      (caller.kind === 'cli' ||
+        (caller.kind === 'user' && row.ownerUserId === caller.userId) ||
         (caller.kind === 'operator' &&
           (row.ownerOperatorId === caller.operatorId ||
             OperatorService.allowed(caller.role, ['support', 'compliance']))));

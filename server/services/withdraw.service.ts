@@ -402,20 +402,6 @@ export class WithdrawService {
     return this.commands.run(ctx, (tx) => this.paidIn(tx, actorOf(ctx), params));
   }
 
-  /** `npm run admin -- withdraw approve|reject|paid`: the same, audited as `actor` (`cli` or `cli:<name>`). */
-  fromCli(
-    action: 'approve' | 'reject' | 'paid',
-    actor: string,
-    params: { id: string; reason?: string; reference?: string },
-  ): Promise<AdminWithdrawal> {
-    return this.db.transaction((tx) => {
-      if (action === 'approve') return this.approveIn(tx, actor, params.id);
-      if (action === 'reject')
-        return this.rejectIn(tx, actor, { id: params.id, reason: params.reason ?? '' });
-      return this.paidIn(tx, actor, { id: params.id, reference: params.reference ?? '' });
-    });
-  }
-
   async #locked(tx: Executor, id: string): Promise<WithdrawalRow> {
     const numeric = Number(id);
     const row = Number.isSafeInteger(numeric) ? await lockWithdrawal(tx, numeric) : undefined;

@@ -11,6 +11,7 @@ import { auditLog, idempotencyKeys, sessions, verificationCodes } from '../../se
 import { JobName } from '../../server/jobs/scheduler.js';
 import { availableTiers } from '../helpers/database.js';
 import { newKey, startTestServer, type TestServer } from '../helpers/server.js';
+import { cliContext } from '../../server/cli/cli-context.js';
 
 const tiers = await availableTiers('admin');
 const run = promisify(execFile);
@@ -28,7 +29,7 @@ describe.each(tiers)('operators and jobs on %s', (tier) => {
 
   beforeAll(async () => {
     t = await startTestServer(tier);
-    await t.server.services.operators.createFromCli({
+    await t.server.services.operators.create(cliContext(), {
       email: 'root@coffer.test',
       role: 'superadmin',
       password: 'secret123',
@@ -70,7 +71,7 @@ describe.each(tiers)('operators and jobs on %s', (tier) => {
   });
 
   test('roles limit what an operator may do (403), and customers cannot use the admin API (401)', async () => {
-    await t.server.services.operators.createFromCli({
+    await t.server.services.operators.create(cliContext(), {
       email: 'content@coffer.test',
       role: 'content',
       password: 'secret123',

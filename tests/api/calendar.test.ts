@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { BodyCode } from '../../contract/codes.js';
 import { availableTiers } from '../helpers/database.js';
 import { newKey, startTestServer, type TestServer } from '../helpers/server.js';
+import { cliContext } from '../../server/cli/cli-context.js';
 
 const tiers = await availableTiers('calendar-api');
 
@@ -16,7 +17,7 @@ describe.each(tiers)('the working-day calendar on %s', (tier) => {
   let finance: string;
   let support: string;
   const login = async (email: string, role: 'finance' | 'support') => {
-    await t.server.services.operators.createFromCli({ email, role, password: 'secret123' });
+    await t.server.services.operators.create(cliContext(), { email, role, password: 'secret123' });
     return (
       await t.call<{ token: string }>('plain', '/api/admin/auth/login', { email, password: 'secret123' })
     ).data.token;

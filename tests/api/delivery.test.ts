@@ -16,6 +16,7 @@ import { BodyCode } from '../../contract/codes.js';
 import { auditLog, deliveryRecords, syncChanges } from '../../server/db/schema.js';
 import { availableTiers } from '../helpers/database.js';
 import { newKey, startTestServer, type TestServer } from '../helpers/server.js';
+import { cliContext } from '../../server/cli/cli-context.js';
 
 const tiers = await availableTiers('delivery-api');
 
@@ -73,7 +74,7 @@ describe.each(tiers)('delivery records on %s', (tier) => {
   let user: string;
 
   const login = async (email: string, role: 'content' | 'finance' | 'support') => {
-    await t.server.services.operators.createFromCli({ email, role, password: 'secret123' });
+    await t.server.services.operators.create(cliContext(), { email, role, password: 'secret123' });
     return (
       await t.call<{ token: string }>('plain', '/api/admin/auth/login', { email, password: 'secret123' })
     ).data.token;

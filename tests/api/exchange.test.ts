@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { BodyCode } from '../../contract/codes.js';
 import { availableTiers } from '../helpers/database.js';
 import { newKey, startTestServer, type Answer, type TestServer } from '../helpers/server.js';
+import { cliContext } from '../../server/cli/cli-context.js';
 
 const tiers = await availableTiers('exchange-api');
 
@@ -127,7 +128,7 @@ describe.each(tiers)('the RAB/USDT exchange on %s', (tier) => {
 
   beforeAll(async () => {
     t = await startTestServer(tier);
-    await t.server.services.operators.createFromCli({
+    await t.server.services.operators.create(cliContext(), {
       email: 'finance@coffer.test',
       role: 'finance',
       password: 'secret123',
@@ -172,7 +173,9 @@ describe.each(tiers)('the RAB/USDT exchange on %s', (tier) => {
   test('each change of the RAB price (admin API or CLI) is a new price version; the same price again is not', async () => {
     const first = await setPrice('0.5');
     expect(first).toMatchObject({ rabPriceUsdt: '0.5', rabPriceVersion: expect.stringMatching(/^\d+$/) });
-    const second = await t.server.services.ledgerAdmin.updateSettingsFromCli({ rabPriceUsdt: '0.333333' });
+    const second = await t.server.services.ledgerAdmin.updateSettings(cliContext(), {
+      rabPriceUsdt: '0.333333',
+    });
     expect(second.rabPriceVersion).not.toBe(first.rabPriceVersion);
     expect(Number(second.rabPriceVersion)).toBeGreaterThan(Number(first.rabPriceVersion));
     const again = await setPrice('0.333333');

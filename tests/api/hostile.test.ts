@@ -32,6 +32,7 @@ import { openAnswer, randomHandshake, seal, signOf } from '../../server/http/env
 import type * as Passwords from '../../server/security/passwords.js';
 import { availableTiers } from '../helpers/database.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { cliContext } from '../../server/cli/cli-context.js';
 
 /** Counts every password hash and verification, so "refused before hashing" is observed, not assumed. */
 const hashing = vi.hoisted(() => ({ calls: 0 }));
@@ -760,7 +761,7 @@ describe.each(tiers)('hostile input on %s', (tier) => {
       t.server.config.uploadSegment,
     );
     userToken = (await t.register('plain', 'hostile.user@example.com')).token;
-    await t.server.services.operators.createFromCli({
+    await t.server.services.operators.create(cliContext(), {
       email: 'hostile.boss@example.com',
       role: 'superadmin',
       password: 'secret123',

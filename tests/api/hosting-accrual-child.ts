@@ -38,7 +38,7 @@ const scheduler = new Scheduler(
   server.database.db,
   clock,
   [
-    hostingAccrualJob(server.services.hosting, config.timezone, {
+    hostingAccrualJob(server.services.hostingAccrual, config.timezone, {
       afterOrder: (orderId) => {
         done += 1;
         console.log(`order ${orderId}`);

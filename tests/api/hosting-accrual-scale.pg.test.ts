@@ -16,7 +16,7 @@ import { z } from 'zod';
 import { minor } from '../../contract/money.js';
 import { platformBook } from '../../server/ledger/books.js';
 import { creditMany } from '../../server/ledger/ledger.js';
-import { localMidnightAfter } from '../../server/services/hosting-days.js';
+import { localMidnightAfter } from '../../server/services/hosting/days.js';
 import { postgresReachable } from '../helpers/database.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { insertTree } from '../helpers/team.js';
@@ -127,7 +127,7 @@ describe.skipIf(!reachable)('the hosting accrual on 2 000 orders on postgres', (
   /** One run of the job at the clock's time, and the locks its transaction holds just before it commits. */
   const runCountingLocks = () =>
     t.server.database.db.transaction(async (tx) => {
-      const report = await t.server.services.hosting.runAccrual(tx, t.clock.now());
+      const report = await t.server.services.hostingAccrual.run(tx, t.clock.now());
       const advisory = count(
         await tx.execute(sql`select count(*) as n from pg_locks
           where pid = pg_backend_pid() and locktype = 'advisory'`),

@@ -153,7 +153,7 @@ describe.skipIf(!reachable)('the accrual job killed with SIGKILL inside its run 
     const third = await runChild(0);
     expect(third.report).toMatchObject({ status: 'already_done' });
     const direct = await t.server.database.db.transaction((tx) =>
-      t.server.services.hosting.runAccrual(tx, t.clock.now()),
+      t.server.services.hostingAccrual.run(tx, t.clock.now()),
     );
     expect(direct).toMatchObject({ days: 0, paid: '0' });
     expect(await count('income')).toBe(6);

@@ -83,7 +83,7 @@ describe.each(tiers)('the accrual job on %s', (tier) => {
   };
 
   const accrueNow = () =>
-    t.server.database.db.transaction((tx) => t.server.services.hosting.runAccrual(tx, t.clock.now()));
+    t.server.database.db.transaction((tx) => t.server.services.hostingAccrual.run(tx, t.clock.now()));
 
   const incomeOf = async (who: { token: string; accountId: string }) =>
     (

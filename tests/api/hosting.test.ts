@@ -22,6 +22,7 @@ import { formatMoney, minor, parseMoney } from '../../contract/money.js';
 import { availableTiers } from '../helpers/database.js';
 import { newKey, startTestServer, type Answer, type TestServer } from '../helpers/server.js';
 import { TRADE_PASSWORD, withdrawFixtures } from '../helpers/withdraw.js';
+import { cliContext } from '../../server/cli/cli-context.js';
 
 const tiers = await availableTiers('hosting-api');
 
@@ -46,7 +47,7 @@ describe.each(tiers)('hosting on %s', (tier) => {
   beforeAll(async () => {
     t = await startTestServer(tier);
     [finance] = await f.operators(`hosting-${tier}`);
-    await t.server.services.operators.createFromCli({
+    await t.server.services.operators.create(cliContext(), {
       email: auditor,
       role: 'superadmin',
       password: 'secret123',
@@ -155,7 +156,7 @@ describe.each(tiers)('hosting on %s', (tier) => {
   const runJob = () => t.server.scheduler.runNow('hosting-accrual');
   /** The job's work itself at the clock's now, outside the scheduler's once-per-period gate. */
   const accrueNow = () =>
-    t.server.database.db.transaction((tx) => t.server.services.hosting.runAccrual(tx, t.clock.now()));
+    t.server.database.db.transaction((tx) => t.server.services.hostingAccrual.run(tx, t.clock.now()));
 
   const ok = <T>(answer: Answer<T>): T => {
     expect(answer.code, answer.message).toBe(BodyCode.ok);
@@ -769,7 +770,7 @@ describe.each(tiers)('hosting on %s', (tier) => {
 
   test('operators add, update and disable products (finance only); orders keep the terms they were made under', async () => {
     const support = `hosting-support-${tier}@coffer.test`;
-    await t.server.services.operators.createFromCli({
+    await t.server.services.operators.create(cliContext(), {
       email: support,
       role: 'support',
       password: 'secret123',

@@ -10,6 +10,7 @@ import { SUB_ACCOUNTS_MAX } from '../../contract/constants.js';
 import { JobName } from '../../server/jobs/scheduler.js';
 import { availableTiers } from '../helpers/database.js';
 import { newKey, startTestServer, type Answer, type TestServer } from '../helpers/server.js';
+import { cliContext } from '../../server/cli/cli-context.js';
 
 const tiers = await availableTiers('ledger-api');
 
@@ -93,7 +94,11 @@ describe.each(tiers)('accounts and the ledger on %s', (tier) => {
   beforeAll(async () => {
     t = await startTestServer(tier);
     for (const email of ['fa@coffer.test', 'fb@coffer.test']) {
-      await t.server.services.operators.createFromCli({ email, role: 'finance', password: 'secret123' });
+      await t.server.services.operators.create(cliContext(), {
+        email,
+        role: 'finance',
+        password: 'secret123',
+      });
     }
     financeA = await adminLogin('fa@coffer.test');
     financeB = await adminLogin('fb@coffer.test');
@@ -374,7 +379,7 @@ describe.each(tiers)('accounts and the ledger on %s', (tier) => {
     const unpriced = await assets(mainId);
     expect(unpriced.rab).toBe('10');
     expect(unpriced.totalUsdt).toBe(unpriced.cash);
-    await t.server.services.ledgerAdmin.updateSettingsFromCli({ rabPriceUsdt: '0.333333' });
+    await t.server.services.ledgerAdmin.updateSettings(cliContext(), { rabPriceUsdt: '0.333333' });
     const priced = await assets(mainId);
     expect(priced.rabPriceUsdt).toBe('0.333333');
     expect(Number(priced.totalUsdt)).toBeCloseTo(Number(priced.cash) + 3.33333, 6);

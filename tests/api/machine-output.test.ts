@@ -56,7 +56,7 @@ describe.each(tiers)('the machine output job on %s', (tier) => {
   };
 
   const outputNow = () =>
-    t.server.database.db.transaction((tx) => t.server.services.machines.runOutput(tx, t.clock.now()));
+    t.server.database.db.transaction((tx) => t.server.services.machineOutput.run(tx, t.clock.now()));
 
   test('a whole term pays days × floor(quantity × hashPower × dailyOutput) to the minor unit, whether caught up at the end or paid daily; then it expires (property)', async () => {
     await fc.assert(

@@ -24,6 +24,7 @@ import { formatMoney, minor, parseMoney } from '../../contract/money.js';
 import { availableTiers } from '../helpers/database.js';
 import { newKey, startTestServer, type Answer, type TestServer } from '../helpers/server.js';
 import { TRADE_PASSWORD, withdrawFixtures } from '../helpers/withdraw.js';
+import { cliContext } from '../../server/cli/cli-context.js';
 
 const tiers = await availableTiers('machine-api');
 
@@ -181,7 +182,7 @@ describe.each(tiers)('mining machines on %s', (tier) => {
   const runJob = () => t.server.scheduler.runNow('machine-output');
   /** The job's work itself at the clock's now, outside the scheduler's once-per-period gate. */
   const outputNow = () =>
-    t.server.database.db.transaction((tx) => t.server.services.machines.runOutput(tx, t.clock.now()));
+    t.server.database.db.transaction((tx) => t.server.services.machineOutput.run(tx, t.clock.now()));
 
   // ---- machines ----
 
@@ -265,7 +266,7 @@ describe.each(tiers)('mining machines on %s', (tier) => {
     expect(updated).toMatchObject({ price: '260', rentPrice: null, hashPower: '12.5' });
 
     const support = `machine-support-${tier}@coffer.test`;
-    await t.server.services.operators.createFromCli({
+    await t.server.services.operators.create(cliContext(), {
       email: support,
       role: 'support',
       password: 'secret123',

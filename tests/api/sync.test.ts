@@ -7,6 +7,7 @@ import { insertNews } from '../../server/repositories/content.repository.js';
 import { recordChange } from '../../server/repositories/sync.repository.js';
 import { availableTiers, horizonSettled } from '../helpers/database.js';
 import { newKey, startTestServer, TRANSPORTS, type TestServer, type Transport } from '../helpers/server.js';
+import { cliContext } from '../../server/cli/cli-context.js';
 
 const tiers = await availableTiers('sync');
 
@@ -16,7 +17,7 @@ describe.each(tiers)('sync on %s', (tier) => {
   let support: string;
   let superadmin: string;
   const login = async (email: string, role: 'content' | 'support' | 'superadmin') => {
-    await t.server.services.operators.createFromCli({ email, role, password: 'secret123' });
+    await t.server.services.operators.create(cliContext(), { email, role, password: 'secret123' });
     return (
       await t.call<{ token: string }>('plain', '/api/admin/auth/login', { email, password: 'secret123' })
     ).data.token;
@@ -159,7 +160,7 @@ describe.each(tiers)('sync on %s', (tier) => {
   test('pages are bounded: hasMore says another pull follows, and the next one picks up where it stopped', async () => {
     const start = await pull();
     for (let i = 0; i < 205; i += 1)
-      await t.server.services.content.createNoticeFromCli({ text: `Notice ${i}` });
+      await t.server.services.content.createNotice(cliContext(), { text: `Notice ${i}` });
     const page1 = await pull(start.data.cursors as Record<string, string>);
     expect(page1.data.hasMore).toBe(true);
     expect(page1.data.changes['notices']?.upserts).toHaveLength(200);

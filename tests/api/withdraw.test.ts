@@ -17,6 +17,7 @@ import {
   type ReadyUser,
   type WithdrawalRecordLike,
 } from '../helpers/withdraw.js';
+import { cliContext } from '../../server/cli/cli-context.js';
 
 const tiers = await availableTiers('withdraw-api');
 
@@ -149,9 +150,9 @@ describe.each(tiers)('withdrawals on %s', (tier) => {
     // A holiday closes a weekday.
     f.toMorning();
     const today = t.clock.now().toISOString().slice(0, 10);
-    await t.server.services.calendar.setFromCli({ date: today, kind: 'holiday' });
+    await t.server.services.calendar.set(cliContext(), { date: today, kind: 'holiday' });
     expect((await f.withdraw(user, '10')).code).toBe(BodyCode.outsideWithdrawalWindow);
-    await t.server.services.calendar.setFromCli({ date: today, kind: 'normal' });
+    await t.server.services.calendar.set(cliContext(), { date: today, kind: 'normal' });
     expect((await f.withdraw(user, '10')).code).toBe(200);
   });
 
@@ -302,8 +303,8 @@ describe.each(tiers)('withdrawals on %s', (tier) => {
     });
     // The CLI approves and pays as a named operator.
     const cli = await f.withdraw(user, '10');
-    await t.server.services.withdraw.fromCli('approve', 'cli:ops', { id: cli.data.id });
-    const cliPaid = await t.server.services.withdraw.fromCli('paid', 'cli:ops', {
+    await t.server.services.withdraw.approve(cliContext('ops'), { id: cli.data.id });
+    const cliPaid = await t.server.services.withdraw.paid(cliContext('ops'), {
       id: cli.data.id,
       reference: 'CLI-1',
     });

@@ -15,6 +15,7 @@ import { SweepError } from '../../server/services/sweep.service.js';
 import { availableTiers } from '../helpers/database.js';
 import { startTestDevnet, type TestDevnet } from '../helpers/devnet.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { cliContext } from '../../server/cli/cli-context.js';
 
 const tiers = await availableTiers('sweep');
 const OTHER_MNEMONIC = 'legal winner thank year wave sausage worth useful legal winner thank yellow';
@@ -73,14 +74,14 @@ describe.each(tiers)('sweeping BEP20 deposits on %s', (tier) => {
 
   test('a wrong key is refused before anything is sent', async () => {
     await expect(
-      t.server.sweeps.sweepFromCli('BEP20', OTHER_MNEMONIC, () => undefined),
+      t.server.sweeps.sweep(cliContext(), 'BEP20', OTHER_MNEMONIC, () => undefined),
     ).rejects.toBeInstanceOf(SweepError);
-    await expect(t.server.sweeps.sweepFromCli('BEP20', 'not a key', () => undefined)).rejects.toBeInstanceOf(
-      SweepError,
-    );
-    await expect(t.server.sweeps.sweepFromCli('TRC20', OTHER_MNEMONIC, () => undefined)).rejects.toThrow(
-      /TRC20/,
-    );
+    await expect(
+      t.server.sweeps.sweep(cliContext(), 'BEP20', 'not a key', () => undefined),
+    ).rejects.toBeInstanceOf(SweepError);
+    await expect(
+      t.server.sweeps.sweep(cliContext(), 'TRC20', OTHER_MNEMONIC, () => undefined),
+    ).rejects.toThrow(/TRC20/);
     expect(await rows('sweeps')).toBe(0);
   });
 
@@ -93,7 +94,7 @@ describe.each(tiers)('sweeping BEP20 deposits on %s', (tier) => {
     const mnemonic = readDevMnemonic(t.server.config.dataDir);
     if (!mnemonic) throw new Error('the test server made no development key');
     const lines: string[] = [];
-    const outcomes = await t.server.sweeps.sweepFromCli('BEP20', mnemonic, (line) => lines.push(line));
+    const outcomes = await t.server.sweeps.sweep(cliContext(), 'BEP20', mnemonic, (line) => lines.push(line));
     expect(outcomes.filter((outcome) => outcome.ok && outcome.txHash)).toHaveLength(2);
     expect(outcomes.every((outcome) => outcome.gasTxHash !== null)).toBe(true); // they held no BNB
     expect(await usdtOf(first)).toBe(0n);
@@ -103,7 +104,7 @@ describe.each(tiers)('sweeping BEP20 deposits on %s', (tier) => {
     expect(await rows('audit_log')).toBe(2);
     expect(lines.join('\n')).toMatch(/swept 30000000000000000000 token units/);
 
-    const again = await t.server.sweeps.sweepFromCli('BEP20', mnemonic, () => undefined);
+    const again = await t.server.sweeps.sweep(cliContext(), 'BEP20', mnemonic, () => undefined);
     expect(again.every((outcome) => outcome.txHash === null && outcome.value === 0n)).toBe(true);
     expect(await rows('sweeps')).toBe(2);
   }, 60_000);

@@ -29,6 +29,7 @@ import {
   keepScreen,
   fill,
 } from './harness.js';
+import { cliContext } from '../../server/cli/cli-context.js';
 
 const zh = strings('zh-Hans');
 const DIVIDENDS = '/pages/blance_record/blance_record2';
@@ -43,7 +44,7 @@ describe.skipIf(!hasChromium)('AI dividends and delivery records in Chromium', (
   let serial = 0;
   async function operatorToken(role: 'finance' | 'content'): Promise<string> {
     const email = newAddress(role);
-    await running().server.services.operators.createFromCli({ email, role, password: 'secret123' });
+    await running().server.services.operators.create(cliContext(), { email, role, password: 'secret123' });
     const login = await api('/api/admin/auth/login', { email, password: 'secret123' });
     expect(login.code, login.message).toBe(200);
     return tokenSchema.parse(login.data).token;

@@ -24,6 +24,7 @@ import { startHttpCoffer, type HttpCoffer } from '../helpers/http-coffer.js';
 import { CHROMIUM, CHROMIUM_ARGS } from '../helpers/chromium.js';
 import { startSmtp, type LocalSmtp } from '../helpers/smtp.js';
 import { LoopbackProxy } from './proxy.js';
+import { cliContext } from '../../server/cli/cli-context.js';
 
 export const ROOT_DIR = fileURLToPath(new URL('../../', import.meta.url));
 export const ROOT_INVITE = 'E2EROOT1';
@@ -334,7 +335,7 @@ export function e2eHarness(options: HarnessOptions = {}) {
   /** A new finance operator, logged in through the admin API; its token. */
   async function financeToken(): Promise<string> {
     const email = newAddress('finance');
-    await running().server.services.operators.createFromCli({
+    await running().server.services.operators.create(cliContext(), {
       email,
       role: 'finance',
       password: 'secret123',

@@ -10,7 +10,7 @@
  *
  * How the days pass: the harness cannot restart Coffer with a later COFFER_NOW (each start is a
  * fresh PGlite database), so the server's clock starts at COFFER_NOW and the test runs the
- * accrual job's own work, the hosting service's `runAccrual` (the catch-up of every whole local
+ * accrual job's own work, the hosting accrual service's `run` (the catch-up of every whole local
  * day not yet accrued), in one transaction at that clock's time plus three days, as the daily
  * `hosting-accrual` job would do on the first run after those midnights. COFFER_NOW is the next
  * 10:00 in Asia/Shanghai, so the server runs less than a day ahead of the browser (whose clock
@@ -220,7 +220,7 @@ describe.skipIf(!hasChromium)('hosting in Chromium', () => {
       const { server } = running();
       const later = new Date(server.clock.now().getTime() + 3 * DAY_MS);
       const report = await server.database.db.transaction((tx) =>
-        server.services.hosting.runAccrual(tx, later),
+        server.services.hostingAccrual.run(tx, later),
       );
       expect(report).toMatchObject({ orders: 1, days: 2, paid: '7.8', matured: 0 });
 

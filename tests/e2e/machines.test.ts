@@ -127,7 +127,7 @@ describe.skipIf(!hasChromium)('mining machines in Chromium', () => {
       // The daily job pays the first day (the job's work run as of two days on).
       const { server } = running();
       await server.database.db.transaction((tx) =>
-        server.services.machines.runOutput(tx, new Date(Date.now() + 2 * DAY_MS)),
+        server.services.machineOutput.run(tx, new Date(Date.now() + 2 * DAY_MS)),
       );
 
       await navigateInApp(page, MY_MACHINES);

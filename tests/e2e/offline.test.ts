@@ -25,6 +25,7 @@ import {
   storedToken,
   watchedTab,
 } from './harness.js';
+import { cliContext } from '../../server/cli/cli-context.js';
 
 /** Reconnects are noticed by the outbox's own backoff (2, 4, 8, 16, 30 s): allow a full step and a send. */
 const RECONNECT_MS = 60_000;
@@ -86,7 +87,7 @@ describe.skipIf(!hasChromium)('offline through a loopback proxy, in Chromium', (
       const { server, proxy } = running();
       if (!proxy) throw new Error('this file runs behind the proxy');
       const headline = `Markets open calm ${crypto.randomUUID().slice(0, 8)}`;
-      await server.services.content.createNewsFromCli({
+      await server.services.content.createNews(cliContext(), {
         title: headline,
         summary: 'Read on the train',
         body: 'The whole article, readable offline.',

@@ -6,6 +6,7 @@
 import { expect } from 'vitest';
 import { totpCode, TOTP_PERIOD_SECONDS } from '../../server/security/totp.js';
 import { newKey, type TestServer } from './server.js';
+import { cliContext } from '../../server/cli/cli-context.js';
 
 export const TRADE_PASSWORD = 'trade123';
 /** A checksummed BEP20 address nobody holds the key of (the EIP-55 spec's first example). */
@@ -45,7 +46,11 @@ export function withdrawFixtures(t: () => TestServer) {
   const operators = async (prefix: string): Promise<[string, string]> => {
     const emails = ['a', 'b'].map((name) => `${prefix}-fin-${name}@coffer.test`);
     for (const email of emails)
-      await t().server.services.operators.createFromCli({ email, role: 'finance', password: 'secret123' });
+      await t().server.services.operators.create(cliContext(), {
+        email,
+        role: 'finance',
+        password: 'secret123',
+      });
     return [emails[0] ?? '', emails[1] ?? ''];
   };
   /** Calls an operator route as the finance operator `email`. */

@@ -14,6 +14,7 @@ import { createHandlers } from '../../worker/handlers/index.js';
 import { MemorySessionStore } from '../../worker/session.js';
 import { newKey, startTestServer, type TestServer } from '../helpers/server.js';
 import { deleteAllDatabases, FakeClock, pngBlob } from './helpers.js';
+import { cliContext } from '../../server/cli/cli-context.js';
 
 let t: TestServer;
 
@@ -210,7 +211,7 @@ describe('the outbox against the real server', () => {
   test('accounts against the real server: a sub-account made offline-first, a transfer queued under the main account and sent after switching, both balances pulled into their own databases', async () => {
     const email = 'outbox.accounts@example.com';
     const { token, userId } = await t.register('plain', email);
-    await t.server.services.operators.createFromCli({
+    await t.server.services.operators.create(cliContext(), {
       email: 'finance.sync@coffer.test',
       role: 'finance',
       password: 'secret123',

@@ -9,8 +9,8 @@
  * start of D0 + days + 1), when the job pays the last day and returns the principal.
  */
 import { DateTime } from 'luxon';
-import { minor } from '../../contract/money.js';
-import type { PrincipalSpan } from '../../contract/hosting-interest.js';
+import { minor } from '../../../contract/money.js';
+import type { PrincipalSpan } from '../../../contract/hosting-interest.js';
 
 const MINUTE_MS = 60_000;
 

@@ -1,4 +1,7 @@
-/** Hosting and income rows to the contract's records (one mapping each, for lists and pulls). */
+/**
+ * Hosting and income rows to the contract's records (one mapping each, for lists and pulls), the
+ * synced collections' readers by id, and the sync changes a saved order or change records.
+ */
 import type {
   AdminHostingProduct,
   HostingChangeKind,
@@ -9,23 +12,33 @@ import type {
   HostingPayout,
   HostingProduct,
   ProductStatus,
-} from '../../contract/api/hosting.js';
+} from '../../../contract/api/hosting.js';
 import {
   incomeSourceSchema,
   type IncomeRecord,
   type IncomeSource,
   type IncomeStatus,
   type IncomeType,
-} from '../../contract/api/income.js';
-import { applyRate, parseRate } from '../../contract/hosting-interest.js';
-import type { Locale } from '../../contract/locales.js';
-import { formatMoney, minor } from '../../contract/money.js';
-import type {
-  HostingChangeRow,
-  HostingOrderRow,
-  HostingProductRow,
-} from '../repositories/hosting.repository.js';
-import type { IncomeRow } from '../repositories/income.repository.js';
+} from '../../../contract/api/income.js';
+import { applyRate, parseRate } from '../../../contract/hosting-interest.js';
+import type { Locale } from '../../../contract/locales.js';
+import { formatMoney, minor } from '../../../contract/money.js';
+import type { Executor } from '../../db/database.js';
+import {
+  changesByIds,
+  listProducts,
+  ordersByIds,
+  type HostingChangeRow,
+  type HostingOrderRow,
+  type HostingProductRow,
+} from '../../repositories/hosting.repository.js';
+import type { IncomeRow } from '../../repositories/income.repository.js';
+import type { SyncChange } from '../../repositories/sync.repository.js';
+import { namedRecordsByIds, namesById } from '../catalogue.js';
+import { accountChange } from '../records.js';
+
+/** The table an order's ledger transfers and income lines refer to. */
+export const ORDERS = 'hosting_orders';
 
 const usdt = (value: bigint) => formatMoney(minor(value));
 
@@ -35,9 +48,9 @@ export function nameIn(names: Record<string, string>, locale: Locale): string {
 }
 
 // The text columns below hold only the values their CHECK constraints allow.
-export const toHostingProduct = (row: HostingProductRow, locale: Locale): HostingProduct => ({
-  id: String(row.id),
-  name: nameIn(row.names, locale),
+
+/** A product's terms, as a product shows them and an order keeps them. */
+const termsOf = (row: HostingProductRow | HostingOrderRow) => ({
   days: row.days,
   dailyRate: row.dailyRate,
   minimum: usdt(row.minimum),
@@ -45,6 +58,12 @@ export const toHostingProduct = (row: HostingProductRow, locale: Locale): Hostin
   payout: row.payout as HostingPayout,
   earlyExit: row.earlyExit,
   penaltyRate: row.penaltyRate,
+});
+
+export const toHostingProduct = (row: HostingProductRow, locale: Locale): HostingProduct => ({
+  id: String(row.id),
+  name: nameIn(row.names, locale),
+  ...termsOf(row),
 });
 
 export const toAdminHostingProduct = (row: HostingProductRow, locale: Locale): AdminHostingProduct => ({
@@ -66,13 +85,7 @@ export const toHostingOrderRecord = (
   names,
   amount: usdt(row.principal),
   initialAmount: usdt(row.initialAmount),
-  days: row.days,
-  dailyRate: row.dailyRate,
-  minimum: usdt(row.minimum),
-  maximum: usdt(row.maximum),
-  payout: row.payout as HostingPayout,
-  earlyExit: row.earlyExit,
-  penaltyRate: row.penaltyRate,
+  ...termsOf(row),
   status: row.status as HostingOrderStatus,
   closeReason: row.closeReason as HostingCloseReason | null,
   startAt: row.startAt.toISOString(),
@@ -120,3 +133,25 @@ function incomeSourceOf(stored: unknown): IncomeSource | null {
   const parsed = incomeSourceSchema.safeParse(stored);
   return parsed.success ? parsed.data : null;
 }
+
+/** The account's orders with these ids, as synced records (the `hosting_orders` collection). */
+export const orderRecordsByIds = namedRecordsByIds(
+  ordersByIds,
+  listProducts,
+  (row) => row.productId,
+  toHostingOrderRecord,
+);
+
+/** The account's order changes with these ids, as synced records (the `hosting_changes` collection). */
+export const changeRecordsByIds = async (db: Executor, accountId: number, ids: readonly number[]) =>
+  (await changesByIds(db, accountId, ids)).map(toHostingChangeRecord);
+
+/** Every product's names by id. */
+export const productNames = async (db: Executor) => namesById(await listProducts(db, false));
+
+/** The sync change of a saved order. */
+export const orderChange = (order: HostingOrderRow, at: Date): SyncChange => accountChange(ORDERS, order, at);
+
+/** The sync change of a saved order change. */
+export const changeChange = (change: HostingChangeRow, at: Date): SyncChange =>
+  accountChange('hosting_changes', change, at);

@@ -1,4 +1,7 @@
-/** Mining machine and ticket rows to the contract's records (one mapping each, for lists and pulls). */
+/**
+ * Mining machine and ticket rows to the contract's records (one mapping each, for lists and
+ * pulls), the synced collections' readers by id, and the sync changes saved rows record.
+ */
 import type {
   Acquisition,
   AdminMachine,
@@ -10,13 +13,28 @@ import type {
   TicketRecord,
   TicketSource,
   TicketStatus,
-} from '../../contract/api/machine.js';
-import type { ProductStatus } from '../../contract/api/hosting.js';
-import type { Locale } from '../../contract/locales.js';
-import { dayOutputText, totalHashPower } from '../../contract/machine-output.js';
-import { formatMoney, minor } from '../../contract/money.js';
-import type { MachineRow, OwnedMachineRow, TicketRow } from '../repositories/machine.repository.js';
-import { nameIn } from './hosting-records.js';
+} from '../../../contract/api/machine.js';
+import type { ProductStatus } from '../../../contract/api/hosting.js';
+import type { Locale } from '../../../contract/locales.js';
+import { dayOutputText, totalHashPower } from '../../../contract/machine-output.js';
+import { formatMoney, minor } from '../../../contract/money.js';
+import type { Executor } from '../../db/database.js';
+import {
+  listMachines,
+  machinesByIds,
+  ownedMachinesByIds,
+  ticketsByIds,
+  type MachineRow,
+  type OwnedMachineRow,
+  type TicketRow,
+} from '../../repositories/machine.repository.js';
+import type { SyncChange } from '../../repositories/sync.repository.js';
+import { namedRecordsByIds, namesById } from '../catalogue.js';
+import { accountChange } from '../records.js';
+import { nameIn } from '../hosting/records.js';
+
+/** The table a holding's ledger transfers and income lines refer to (and its collection). */
+export const HOLDINGS = 'owned_machines';
 
 const usdt = (value: bigint) => formatMoney(minor(value));
 
@@ -86,3 +104,29 @@ export const toTicketRecord = (row: TicketRow): TicketRecord => ({
   createdAt: row.createdAt.toISOString(),
   updatedAt: row.updatedAt.toISOString(),
 });
+
+/** The machines with these ids, as synced records (the public `machines` collection). */
+export async function machineRecordsByIds(db: Executor, ids: readonly number[]): Promise<MachineRecord[]> {
+  return (await machinesByIds(db, ids)).map(toMachineRecord);
+}
+
+/** The account's holdings with these ids, as synced records (the `owned_machines` collection). */
+export const ownedRecordsByIds = namedRecordsByIds(
+  ownedMachinesByIds,
+  listMachines,
+  (row) => row.machineId,
+  toOwnedMachineRecord,
+);
+
+/** The account's tickets with these ids, as synced records (the `tickets` collection). */
+export const ticketRecordsByIds = async (db: Executor, accountId: number, ids: readonly number[]) =>
+  (await ticketsByIds(db, accountId, ids)).map(toTicketRecord);
+
+/** Every machine's names by id. */
+export const machineNames = async (db: Executor) => namesById(await listMachines(db, false));
+
+/** The sync change of a saved holding. */
+export const holdingChange = (row: OwnedMachineRow, at: Date): SyncChange => accountChange(HOLDINGS, row, at);
+
+/** The sync change of a saved ticket. */
+export const ticketChange = (row: TicketRow, at: Date): SyncChange => accountChange('tickets', row, at);

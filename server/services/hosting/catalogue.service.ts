@@ -1,0 +1,95 @@
+/**
+ * The operators' hosting products (docs/protocol.md section 20): list, add, update, disable, each
+ * audited (`hosting.product_add|update|disable`). Orders already made keep their terms: a change
+ * of a product never touches an order.
+ */
+import type {
+  AdminHostingProduct,
+  ProductAddParams,
+  ProductUpdateParams,
+} from '../../../contract/api/hosting.js';
+import { formatMoney, minor, parseMoney } from '../../../contract/money.js';
+import type { Clock } from '../../clock.js';
+import { invalidField } from '../../core/errors.js';
+import type { CommandRunner } from '../../core/command-runner.js';
+import type { Database } from '../../db/database.js';
+import {
+  findProduct,
+  insertProduct,
+  listProducts,
+  updateProduct,
+  type HostingProductRow,
+} from '../../repositories/hosting.repository.js';
+import { Catalogue, type CatalogueSpec } from '../catalogue.js';
+import { toAdminHostingProduct } from './records.js';
+
+/** 400 naming `maximum` when it is below `minimum`. */
+function assertBounds(minimum: bigint, maximum: bigint): void {
+  if (maximum < minimum) throw invalidField('maximum', 'server.hosting_bounds_invalid');
+}
+
+const products: CatalogueSpec<HostingProductRow, ProductAddParams, ProductUpdateParams, AdminHostingProduct> =
+  {
+    action: (verb) => `hosting.product_${verb}`,
+    what: 'hosting_products: product',
+    list: (db) => listProducts(db, false),
+    find: findProduct,
+    insert(tx, params, stamp) {
+      const minimum = parseMoney(params.minimum);
+      const maximum = parseMoney(params.maximum);
+      assertBounds(minimum, maximum);
+      return insertProduct(tx, {
+        ...stamp,
+        days: params.days,
+        dailyRate: params.dailyRate,
+        minimum,
+        maximum,
+        payout: params.payout,
+        earlyExit: params.earlyExit,
+        penaltyRate: params.earlyExit ? (params.penaltyRate ?? '0') : '0',
+      });
+    },
+    update(tx, current, params, stamp) {
+      const minimum = params.minimum === undefined ? current.minimum : parseMoney(params.minimum);
+      const maximum = params.maximum === undefined ? current.maximum : parseMoney(params.maximum);
+      assertBounds(minimum, maximum);
+      const earlyExit = params.earlyExit ?? current.earlyExit;
+      return updateProduct(tx, current.id, {
+        ...stamp,
+        days: params.days ?? current.days,
+        dailyRate: params.dailyRate ?? current.dailyRate,
+        minimum,
+        maximum,
+        payout: params.payout ?? current.payout,
+        earlyExit,
+        penaltyRate: earlyExit ? (params.penaltyRate ?? current.penaltyRate) : '0',
+      });
+    },
+    disabling: (id) => ({ id, status: 'disabled' }),
+    detail: (row) => ({
+      names: row.names,
+      days: row.days,
+      dailyRate: row.dailyRate,
+      minimum: formatMoney(minor(row.minimum)),
+      maximum: formatMoney(minor(row.maximum)),
+      payout: row.payout,
+      earlyExit: row.earlyExit,
+      penaltyRate: row.penaltyRate,
+      status: row.status,
+    }),
+    toAdmin: toAdminHostingProduct,
+  };
+
+/** The hosting products' operator methods (the admin API's and the CLI's). */
+export type HostingCatalogueService = Catalogue<
+  HostingProductRow,
+  ProductAddParams,
+  ProductUpdateParams,
+  AdminHostingProduct
+>;
+
+export const hostingCatalogue = (
+  db: Database,
+  commands: CommandRunner,
+  clock: Clock,
+): HostingCatalogueService => new Catalogue(db, commands, clock, products);
