@@ -323,14 +323,14 @@ describe.skipIf(!hasChromium)('the client end to end in Chromium', () => {
 
       const notYetOpen = page.getByText(en('common.not_yet_open'), { exact: true });
       await page.getByRole('button', { name: en('settings.kyc'), exact: true }).click(); // real-name verification: not built yet
-      await notYetOpen.waitFor({ state: 'visible' });
+      await expectToast(page, en('common.not_yet_open'));
       await expectStaysAt(page, '/pages/setting/setting');
       await notYetOpen.waitFor({ state: 'hidden' });
 
       const service = page.getByRole('button', { name: en('common.customer_service'), exact: true });
       expect(await service.count()).toBe(1);
       await service.click();
-      await notYetOpen.waitFor({ state: 'visible' });
+      await expectToast(page, en('common.not_yet_open'));
       await expectStaysAt(page, '/pages/setting/setting');
       await expectPage(page, en('settings.title'));
       expectNoErrors(tab);
@@ -417,8 +417,8 @@ describe.skipIf(!hasChromium)('the client end to end in Chromium', () => {
       await page.getByRole('radio', { name: en('profile.avatar_option').replace('{{number}}', '3') }).check();
       await page.getByRole('button', { name: en('profile.save'), exact: true }).click();
       await page.getByText(en('profile.pending_avatar'), { exact: true }).waitFor();
+      await expectToast(page, en('profile.queued'));
       // The toast fades (axe would read its half-transparent frame): check once it is gone.
-      await page.getByText(en('profile.queued'), { exact: true }).waitFor();
       await page.getByText(en('profile.queued'), { exact: true }).waitFor({ state: 'hidden' });
       await expectAccessible(page, 'profile (offline, pending)');
 
@@ -428,7 +428,7 @@ describe.skipIf(!hasChromium)('the client end to end in Chromium', () => {
       await page.getByLabel(en('field.content'), { exact: true }).fill('Sent when the network returns');
       await page.getByRole('button', { name: en('feedback.submit'), exact: true }).click();
       await page.getByText(en('feedback.waiting'), { exact: true }).waitFor();
-      await page.getByText(en('feedback.queued'), { exact: true }).waitFor();
+      await expectToast(page, en('feedback.queued'));
       await page.getByText(en('feedback.queued'), { exact: true }).waitFor({ state: 'hidden' });
       await expectAccessible(page, 'feedback (offline, waiting)');
 

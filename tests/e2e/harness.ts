@@ -101,8 +101,44 @@ export async function expectNoOverflow(page: Page, name: string): Promise<void> 
   expect(scrollWidth, `${name}: scrollWidth at ${width} px`).toBeLessThanOrEqual(width);
 }
 
-export async function expectToast(page: Page, message: string): Promise<void> {
-  await page.getByText(message, { exact: true }).waitFor({ state: 'visible' });
+/** The window event each toast dispatches (src/ui/toast.ts TOAST_EVENT), its detail the text. */
+const TOAST_EVENT = 'coffer-toast';
+
+/**
+ * Runs in every document of a test's browser context before the app: keeps each toast's text in
+ * `window.__cofferToasts`, so a test asserts a toast without racing its 2-second fade.
+ */
+function recordToasts(eventName: string): void {
+  const said: string[] = [];
+  Reflect.set(window, '__cofferToasts', said);
+  window.addEventListener(eventName, (event) => {
+    if (event instanceof CustomEvent && typeof event.detail === 'string') said.push(event.detail);
+  });
+}
+
+/**
+ * The page has shown the toast `message` (recorded by recordToasts, however briefly it was on
+ * screen). Each call takes one recorded occurrence, so the same toast twice needs two toasts.
+ */
+export async function expectToast(page: Page, message: string | RegExp, timeout = WAIT_MS): Promise<void> {
+  const pattern = typeof message === 'string' ? null : { source: message.source, flags: message.flags };
+  const text = typeof message === 'string' ? message : null;
+  const took = () =>
+    page.evaluate(
+      ({ text, pattern }) => {
+        const said: unknown = Reflect.get(window, '__cofferToasts');
+        if (!Array.isArray(said)) return false;
+        const regex = pattern ? new RegExp(pattern.source, pattern.flags) : null;
+        const at = said.findIndex((item) =>
+          regex ? typeof item === 'string' && regex.test(item) : item === text,
+        );
+        if (at < 0) return false;
+        said.splice(at, 1);
+        return true;
+      },
+      { text, pattern },
+    );
+  await expect.poll(took, { timeout, message: `the toast ${String(message)}` }).toBe(true);
 }
 
 /** The error shown beside the input labelled `label`, which must be marked invalid. */
@@ -272,6 +308,7 @@ export function e2eHarness(options: HarnessOptions = {}) {
   async function openTab(locale = 'en-US', viewport = PHONE): Promise<Tab> {
     const context = await running().browser.newContext({ viewport, locale });
     contexts.push(context);
+    await context.addInitScript(recordToasts, TOAST_EVENT);
     return watchedTab(await context.newPage());
   }
 

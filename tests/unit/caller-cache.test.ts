@@ -1,6 +1,6 @@
 /** The in-process caller cache: bounded, short-lived, never past a session's expiry, and a read that raced an eviction is not kept. */
 import { describe, expect, test } from 'vitest';
-import { CallerCache } from '../server/services/caller-cache.js';
+import { CallerCache } from '../../server/services/caller-cache.js';
 
 const caller = (userId: number) => ({ kind: 'user' as const, userId, tokenHash: `h${userId}` });
 const at = (seconds: number) => new Date(Date.UTC(2026, 0, 5, 2, 0, seconds));

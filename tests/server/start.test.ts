@@ -10,10 +10,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { simpleParser } from 'mailparser';
-import { answerSchema, call } from './helpers/http.js';
+import { answerSchema, call } from '../helpers/http.js';
 import { afterAll, describe, expect, test } from 'vitest';
 
-const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const tsx = path.join(repoRoot, 'node_modules', '.bin', 'tsx');
 const START_TIMEOUT_MS = 60_000;
 const BANNER = /Coffer is serving on (http:\/\/localhost:(\d+))/;

@@ -5,9 +5,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { EXCHANGE_LEG_MAX, isFeeRate, parseFeeRate, quoteExchange } from '../contract/exchange-quote.js';
-import { minor, parseMoney } from '../contract/money.js';
-import { ConfigError, loadConfig } from '../server/config.js';
+import { EXCHANGE_LEG_MAX, isFeeRate, parseFeeRate, quoteExchange } from '../../contract/exchange-quote.js';
+import { minor, parseMoney } from '../../contract/money.js';
+import { ConfigError, loadConfig } from '../../server/config.js';
 
 const rate = parseFeeRate('0.002');
 const money = (text: string) => parseMoney(text);

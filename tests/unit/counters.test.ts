@@ -1,8 +1,8 @@
 /** Lockout and replay counters: in memory, and in Redis when REDIS_URL shares them between instances. */
 import crypto from 'node:crypto';
 import { afterAll, describe, expect, test } from 'vitest';
-import { ManualClock } from '../server/clock.js';
-import { MemoryCounterStore, redisCounterStore, type CounterStore } from '../server/security/counters.js';
+import { ManualClock } from '../../server/clock.js';
+import { MemoryCounterStore, redisCounterStore, type CounterStore } from '../../server/security/counters.js';
 
 const REDIS_URL = process.env['TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 

@@ -7,13 +7,13 @@ import fs from 'node:fs';
 import net from 'node:net';
 import type { ParsedMail } from 'mailparser';
 import { eq } from 'drizzle-orm';
-import { startSmtp, type LocalSmtp } from './helpers/smtp.js';
-import { answerSchema, call, type Answer } from './helpers/http.js';
+import { startSmtp, type LocalSmtp } from '../helpers/smtp.js';
+import { answerSchema, call, type Answer } from '../helpers/http.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { verificationCodes } from '../server/db/schema.js';
-import { openAnswer, sealRequest } from '../server/http/envelope-codec.js';
-import { startHttpCoffer, type HttpCoffer } from './helpers/http-coffer.js';
+import { verificationCodes } from '../../server/db/schema.js';
+import { openAnswer, sealRequest } from '../../server/http/envelope-codec.js';
+import { startHttpCoffer, type HttpCoffer } from '../helpers/http-coffer.js';
 
 const ROOT_INVITE = 'ROOTSMTP1';
 
@@ -29,7 +29,7 @@ const mailTextSchema = z.object({
 });
 const catalogue = (locale: string) =>
   mailTextSchema.parse(
-    JSON.parse(fs.readFileSync(new URL(`../locales/${locale}.json`, import.meta.url), 'utf8')),
+    JSON.parse(fs.readFileSync(new URL(`../../locales/${locale}.json`, import.meta.url), 'utf8')),
   ).mail;
 const en = catalogue('en');
 const ko = catalogue('ko');

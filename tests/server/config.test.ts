@@ -1,8 +1,8 @@
 /** Configuration by environment (README), and the rules that keep production honest. */
 import { describe, expect, test } from 'vitest';
-import { ConfigError, loadConfig } from '../server/config.js';
-import { localeFromHeader } from '../server/i18n/i18n.js';
-import { accountXpub } from '../server/chains/addresses.js';
+import { ConfigError, loadConfig } from '../../server/config.js';
+import { localeFromHeader } from '../../server/i18n/i18n.js';
+import { accountXpub } from '../../server/chains/addresses.js';
 
 const TEST_MNEMONIC =
   'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';

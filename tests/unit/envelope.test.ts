@@ -1,9 +1,9 @@
 import { createCipheriv, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import * as server from '../server/http/envelope-codec.js';
-import * as client from '../worker/envelope.js';
-import vectorFile from './vectors/envelope.json' with { type: 'json' };
+import * as server from '../../server/http/envelope-codec.js';
+import * as client from '../../worker/envelope.js';
+import vectorFile from '../vectors/envelope.json' with { type: 'json' };
 
 const { vectors } = vectorFile;
 const first = vectors[0];
@@ -325,7 +325,7 @@ describe('handshakes and signs', () => {
 
 describe('the worker module', () => {
   test('the worker codec imports nothing but individual crypto-js submodules and the contract', () => {
-    const source = readFileSync(new URL('../worker/envelope.ts', import.meta.url), 'utf8');
+    const source = readFileSync(new URL('../../worker/envelope.ts', import.meta.url), 'utf8');
     const specifiers = [...source.matchAll(/^\s*import\s[^;]*?from\s+'([^']+)'/gm)].map((m) => m[1]);
     expect(specifiers.length).toBeGreaterThan(0);
     for (const specifier of specifiers) {

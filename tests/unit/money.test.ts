@@ -7,7 +7,7 @@ import {
   MoneyFormatError,
   parseMoney,
   parseUserAmount,
-} from '../contract/money.js';
+} from '../../contract/money.js';
 
 describe('money', () => {
   test.each([

@@ -1,7 +1,7 @@
 /** The contract's validation rules (spec section 5) as plain helpers and as zod schemas. */
 import { describe, expect, test } from 'vitest';
-import { registerParamsSchema, sendCodeParamsSchema } from '../contract/api/sso.js';
-import { BodyCode } from '../contract/codes.js';
+import { registerParamsSchema, sendCodeParamsSchema } from '../../contract/api/sso.js';
+import { BodyCode } from '../../contract/codes.js';
 import {
   checkAmount,
   checkCode,
@@ -10,8 +10,8 @@ import {
   checkPassword,
   DIGITS_PATTERN,
   MAINLAND_MOBILE_PATTERN,
-} from '../contract/validation.js';
-import { errorOfIssue } from '../server/core/params.js';
+} from '../../contract/validation.js';
+import { errorOfIssue } from '../../server/core/params.js';
 
 const valid = {
   email: 'User@Example.com',

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
-const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const outDir = path.join(repoRoot, `.build-test-${process.pid}`);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-compiled-'));
 

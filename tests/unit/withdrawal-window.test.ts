@@ -5,7 +5,11 @@
  * spring, America/New_York in autumn).
  */
 import { describe, expect, test } from 'vitest';
-import { NO_EXCEPTIONS, withdrawalWindow, type WorkCalendar } from '../server/services/withdrawal-window.js';
+import {
+  NO_EXCEPTIONS,
+  withdrawalWindow,
+  type WorkCalendar,
+} from '../../server/services/withdrawal-window.js';
 
 const at = (iso: string) => new Date(iso);
 const window = (iso: string, zone = 'Asia/Shanghai', calendar: WorkCalendar = NO_EXCEPTIONS) =>

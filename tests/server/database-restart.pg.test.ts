@@ -11,9 +11,9 @@
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { openDatabase, type OpenDatabase } from '../server/db/database.js';
-import { clusterToolsMissing, PgCluster } from './helpers/pg-cluster.js';
-import { startTestServer } from './helpers/server.js';
+import { openDatabase, type OpenDatabase } from '../../server/db/database.js';
+import { clusterToolsMissing, PgCluster } from '../helpers/pg-cluster.js';
+import { startTestServer } from '../helpers/server.js';
 
 const missing = clusterToolsMissing();
 if (missing) console.warn(`[database-restart] SKIPPED: ${missing}`);

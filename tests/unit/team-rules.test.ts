@@ -4,15 +4,15 @@
  * needs, and how a nickname made of an e-mail address is masked.
  */
 import { describe, expect, test } from 'vitest';
-import { minor, parseMoney } from '../contract/money.js';
+import { minor, parseMoney } from '../../contract/money.js';
 import {
   levelFor,
   shortfallOf,
   smallAreaOf,
   validHostingOf,
   type LevelRequirements,
-} from '../contract/team.js';
-import { maskNickname } from '../server/services/team.service.js';
+} from '../../contract/team.js';
+import { maskNickname } from '../../server/services/team.service.js';
 
 const usdt = (text: string) => parseMoney(text);
 const LEVELS: LevelRequirements[] = [

@@ -16,8 +16,8 @@ import {
   sumHashPower,
   termOutput,
   totalHashPower,
-} from '../contract/machine-output.js';
-import { parseMoney } from '../contract/money.js';
+} from '../../contract/machine-output.js';
+import { parseMoney } from '../../contract/money.js';
 
 /** `units / 10^scale` written as a plain decimal, with `pad` extra trailing zeros (exactness must not depend on them). */
 function decimal(units: bigint, scale: number, pad = 0): string {

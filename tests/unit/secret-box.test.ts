@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { DEV_SECRET_KEY_FILE, SecretBox, devSecretKey } from '../server/security/secret-box.js';
+import { DEV_SECRET_KEY_FILE, SecretBox, devSecretKey } from '../../server/security/secret-box.js';
 
 const box = new SecretBox(Buffer.alloc(32, 7));
 

@@ -4,13 +4,13 @@
  * twice throws (at the server's start, never at the first pull).
  */
 import { describe, expect, test } from 'vitest';
-import { COLLECTION_NAMES } from '../contract/sync.js';
-import { syncCollections } from '../server/services/collections.js';
+import { COLLECTION_NAMES } from '../../contract/sync.js';
+import { syncCollections } from '../../server/services/collections.js';
 import {
   defineCollections,
   mergeCollections,
   type CollectionReader,
-} from '../server/services/sync-collection.js';
+} from '../../server/services/sync-collection.js';
 
 const none: CollectionReader = async () => [];
 const everyOne = () => Object.fromEntries(COLLECTION_NAMES.map((name) => [name, none]));

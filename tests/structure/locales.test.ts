@@ -6,7 +6,7 @@ type Language = (typeof LANGUAGES)[number];
 
 const DEFAULT_LANGUAGE: Language = 'zh-Hans';
 const SOURCE_LANGUAGE: Language = 'en';
-const LOCALES_DIR = new URL('../locales/', import.meta.url);
+const LOCALES_DIR = new URL('../../locales/', import.meta.url);
 
 /** i18next plural suffixes; `key_one` and `key_other` both count as `key`. */
 const PLURAL_SUFFIX = /_(?:zero|one|two|few|many|other)$/;

@@ -16,9 +16,9 @@ import {
   parseRate,
   principalMinutesOf,
   termInterest,
-} from '../contract/hosting-interest.js';
-import { minor, parseMoney, type Minor } from '../contract/money.js';
-import { localDayOf, spansOf, termOf, type PrincipalStep } from '../server/services/hosting/days.js';
+} from '../../contract/hosting-interest.js';
+import { minor, parseMoney, type Minor } from '../../contract/money.js';
+import { localDayOf, spansOf, termOf, type PrincipalStep } from '../../server/services/hosting/days.js';
 
 const MINUTE = 60_000;
 

@@ -5,8 +5,8 @@
  * minus one minor unit). By rate: each share is floor(balance × rate), with nothing left over.
  */
 import { describe, expect, test } from 'vitest';
-import { parseRate } from '../contract/hosting-interest.js';
-import { shareByRate, shareTotal } from '../server/services/dividend-shares.js';
+import { parseRate } from '../../contract/hosting-interest.js';
+import { shareByRate, shareTotal } from '../../server/services/dividend-shares.js';
 
 /** A small deterministic generator (mulberry32), so a failure can be replayed. */
 function random(seed: number) {
