@@ -10,7 +10,7 @@ import { Button } from 'antd-mobile';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { HostingChangeRecord, HostingOrderRecord } from '../../../contract/api/hosting.js';
-import type { HostingCommand } from '../../../sync/commands.js';
+import type { HostingCommand } from '../../../worker/commands.js';
 import { useOutcome } from '../../app/outcome.js';
 import { serverNow } from '../../app/server-clock.js';
 import { send } from '../../app/worker-client.js';

@@ -14,7 +14,7 @@ import type {
   TicketRecord,
   TicketStatus,
 } from '../../../contract/api/machine.js';
-import type { OutboxRecord } from '../../../sync/commands.js';
+import type { OutboxRecord } from '../../../worker/commands.js';
 import { accountDatabase, publicDatabase, type ActiveAccount } from '../../db/sync-db.js';
 import { useAccountCommand } from '../outbox/use-account-command.js';
 

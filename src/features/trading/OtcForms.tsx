@@ -13,7 +13,7 @@ import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { OtcBookRecord } from '../../../contract/api/otc.js';
 import { checkPassword } from '../../../contract/validation.js';
-import type { EnqueueInput, OutboxRecord } from '../../../sync/commands.js';
+import type { EnqueueInput, OutboxRecord } from '../../../worker/commands.js';
 import { useOutcome } from '../../app/outcome.js';
 import { send } from '../../app/worker-client.js';
 import type { ActiveAccount } from '../../db/sync-db.js';
