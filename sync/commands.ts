@@ -165,7 +165,7 @@ export function defineCommand<K extends string, I extends z.ZodType, S extends z
 ): CommandDefinition<K, I, S> {
   const own = (params: unknown): z.output<S> => spec.stored.parse(params);
   const envelope = z.object({ kind: z.literal(spec.kind), params: z.unknown() });
-  const commonRecord = z.object({ ...commonFields, kind: z.literal(spec.kind), params: z.unknown() });
+  const commonRecord = commonSchema.extend({ kind: z.literal(spec.kind), params: z.unknown() });
   return {
     kind: spec.kind,
     uri: spec.uri,
