@@ -16,7 +16,7 @@ import type { PaymentMethod } from '../contract/api/payment.js';
 import type { HostingConfigData } from '../contract/api/hosting.js';
 import type { RechargeAddressData } from '../contract/api/recharge.js';
 import { COLLECTION_NAMES, SYNC_COLLECTIONS, type CollectionName, type SyncScope } from '../contract/sync.js';
-import type { OutboxRecord } from '../sync/commands.js';
+import type { StoredRecord } from '../sync/commands.js';
 
 export const PUBLIC_DB_NAME = 'coffer-public';
 
@@ -145,10 +145,11 @@ export type PublicDb = Dexie &
     cursors: EntityTable<CursorRecord, 'collection'>;
   };
 
-export type UserDb = Dexie &
+/** `R`: the outbox's rows as the reader types them (the UI: the worker's precise union). */
+export type UserDb<R extends StoredRecord = StoredRecord> = Dexie &
   CollectionTables<'user'> & {
     cursors: EntityTable<CursorRecord, 'collection'>;
-    outbox: EntityTable<OutboxRecord, 'id'>;
+    outbox: EntityTable<R, 'id'>;
     meta: Table<MetaRecord, MetaRecord['id']>;
     paymentMethods: EntityTable<PaymentMethodRecord, 'id'>;
     hostingConfig: EntityTable<HostingConfigRecord, 'id'>;
@@ -213,8 +214,8 @@ export function openPublicDb(): PublicDb {
 }
 
 /** Opens (lazily, on first use) a handle on `coffer-u{userId}`. Never throws here. */
-export function openUserDb(userId: string): UserDb {
-  const db = new Dexie(userDbName(userId)) as UserDb; // Dexie's documented typing pattern for declared tables
+export function openUserDb<R extends StoredRecord = StoredRecord>(userId: string): UserDb<R> {
+  const db = new Dexie(userDbName(userId)) as UserDb<R>; // Dexie's documented typing pattern for declared tables
   db.version(SYNC_DB_VERSION).stores(USER_DB_STORES);
   return db;
 }

@@ -17,6 +17,7 @@ import {
   type UserDb,
 } from './schema.js';
 import { oldestSync } from './freshness.js';
+import type { OutboxRecord } from '../worker/commands.js';
 import { selectedAccountOf, useSession } from './use-session.js';
 
 /** The account the money screens show, and whose user it belongs to. */
@@ -26,7 +27,7 @@ export interface ActiveAccount {
 }
 
 let publicDb: PublicDb | undefined;
-const userDbs = new Map<string, UserDb>();
+const userDbs = new Map<string, UserDb<OutboxRecord>>();
 /** Keyed by `accountDbName(user, account)`. */
 const accountDbs = new Map<string, AccountDb>();
 
@@ -41,12 +42,12 @@ export function publicDatabase(): PublicDb {
  * (Dexie closes them for the deletion), so a closed handle is replaced, and handles on other
  * users' databases are closed: one user's data is never read under another's session.
  */
-export function userDatabase(userId: string): UserDb {
+export function userDatabase(userId: string): UserDb<OutboxRecord> {
   let db = userDbs.get(userId);
   if (db === undefined || db.hasBeenClosed()) {
     for (const other of userDbs.values()) other.close();
     userDbs.clear();
-    db = openUserDb(userId);
+    db = openUserDb<OutboxRecord>(userId);
     userDbs.set(userId, db);
   }
   return db;
@@ -81,7 +82,7 @@ export function closeUserDatabases(): void {
 }
 
 /** The logged-in user's database, or null while the session loads or when logged out. */
-export function useUserDb(): UserDb | null {
+export function useUserDb(): UserDb<OutboxRecord> | null {
   const session = useSession();
   const userId = session?.userId ?? null;
   return userId === null ? null : userDatabase(userId);
@@ -118,7 +119,7 @@ export function useActiveAccount(): ActiveAccount | null | undefined {
  * null when one was never pulled, undefined while loading.
  */
 export function useSyncedAt(
-  db: PublicDb | UserDb | AccountDb | null,
+  db: PublicDb | UserDb<OutboxRecord> | AccountDb | null,
   collections: readonly string[],
 ): string | null | undefined {
   const key = collections.join(',');

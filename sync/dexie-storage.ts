@@ -6,7 +6,7 @@
 import { Dexie, type Table } from 'dexie';
 import { z } from 'zod';
 import { cursorSchema, type CollectionName } from '../contract/sync.js';
-import { outboxRecordSchema, PENDING_STATES, type OutboxRecord } from './commands.js';
+import { PENDING_STATES, type CommandRegistry, type StoredRecord } from './commands.js';
 import {
   ACCOUNT_COLLECTIONS,
   accountDbName,
@@ -51,11 +51,14 @@ function parsedCursor(row: unknown): CursorRecord | null {
   return parsed.success ? parsed.data : null;
 }
 
-function parsedRecords(rows: readonly unknown[]): OutboxRecord[] {
-  const records: OutboxRecord[] = [];
+/** Parses a stored command by its kind's own schema (the registry's); null for any other row. */
+type RecordParser = Pick<CommandRegistry, 'parseRecord'>;
+
+function parsedRecords(rows: readonly unknown[], commands: RecordParser): StoredRecord[] {
+  const records: StoredRecord[] = [];
   for (const row of rows) {
-    const parsed = outboxRecordSchema.safeParse(row);
-    if (parsed.success) records.push(parsed.data);
+    const parsed = commands.parseRecord(row);
+    if (parsed !== null) records.push(parsed);
   }
   return records.sort(bySendingOrder);
 }
@@ -105,12 +108,15 @@ export class DexieSyncStore implements SyncStore {
 
 /** The outbox, its lease and its pause row in `coffer-u{user}`. */
 export class DexieOutboxStore implements OutboxStore {
-  constructor(private readonly db: UserDb) {}
+  constructor(
+    private readonly db: UserDb,
+    private readonly commands: RecordParser,
+  ) {}
 
   async add(
-    record: OutboxRecord,
+    record: StoredRecord,
     limit: number,
-    supersedes?: { id: string; states: readonly OutboxRecord['state'][] },
+    supersedes?: { id: string; states: readonly StoredRecord['state'][] },
   ): Promise<AddResult> {
     return this.db.transaction('rw', this.db.outbox, async (): Promise<AddResult> => {
       const pending = parsedRecords(
@@ -118,11 +124,12 @@ export class DexieOutboxStore implements OutboxStore {
           .where('state')
           .anyOf([...PENDING_STATES])
           .toArray(),
+        this.commands,
       );
       if (pending.length >= limit) return 'full';
       let seq: number;
       if (supersedes) {
-        const old = parsedRecords([await this.db.outbox.get(supersedes.id)])[0];
+        const old = parsedRecords([await this.db.outbox.get(supersedes.id)], this.commands)[0];
         if (!old || !supersedes.states.includes(old.state) || old.retriedAs !== null) return 'stale';
         seq = old.seq;
         await this.db.outbox.put({ ...old, retriedAs: record.id, updatedAtMs: record.createdAtMs });
@@ -135,17 +142,17 @@ export class DexieOutboxStore implements OutboxStore {
     });
   }
 
-  async get(id: string): Promise<OutboxRecord | null> {
-    return parsedRecords([await this.db.outbox.get(id)])[0] ?? null;
+  async get(id: string): Promise<StoredRecord | null> {
+    return parsedRecords([await this.db.outbox.get(id)], this.commands)[0] ?? null;
   }
 
-  async active(): Promise<OutboxRecord[]> {
+  async active(): Promise<StoredRecord[]> {
     const rows = await this.db.outbox.where('state').anyOf(['queued', 'sending', 'rejected']).toArray();
-    return parsedRecords(rows).filter(isActive);
+    return parsedRecords(rows, this.commands).filter(isActive);
   }
 
-  async all(): Promise<OutboxRecord[]> {
-    return parsedRecords(await this.db.outbox.toArray());
+  async all(): Promise<StoredRecord[]> {
+    return parsedRecords(await this.db.outbox.toArray(), this.commands);
   }
 
   async countPending(): Promise<number> {
@@ -154,16 +161,17 @@ export class DexieOutboxStore implements OutboxStore {
         .where('state')
         .anyOf([...PENDING_STATES])
         .toArray(),
+      this.commands,
     ).length;
   }
 
   async transition(
     id: string,
-    from: readonly OutboxRecord['state'][],
-    change: (current: OutboxRecord) => OutboxRecord,
-  ): Promise<OutboxRecord | null> {
+    from: readonly StoredRecord['state'][],
+    change: (current: StoredRecord) => StoredRecord,
+  ): Promise<StoredRecord | null> {
     return this.db.transaction('rw', this.db.outbox, async () => {
-      const current = parsedRecords([await this.db.outbox.get(id)])[0];
+      const current = parsedRecords([await this.db.outbox.get(id)], this.commands)[0];
       if (!current || !from.includes(current.state)) return null;
       const next = change(current);
       await this.db.outbox.put(next);
@@ -178,6 +186,7 @@ export class DexieOutboxStore implements OutboxStore {
           .where('state')
           .anyOf([...PENDING_STATES])
           .toArray(),
+        this.commands,
       );
       await this.db.outbox.bulkPut(
         pending.map((record) => ({ ...record, state: 'cancelled' as const, updatedAtMs: nowMs })),
@@ -188,7 +197,7 @@ export class DexieOutboxStore implements OutboxStore {
 
   async prune(beforeMs: number): Promise<number> {
     return this.db.transaction('rw', this.db.outbox, async () => {
-      const old = parsedRecords(await this.db.outbox.toArray()).filter(
+      const old = parsedRecords(await this.db.outbox.toArray(), this.commands).filter(
         (record) => isSettled(record) && record.updatedAtMs < beforeMs,
       );
       await this.db.outbox.bulkDelete(old.map((record) => record.id));
@@ -235,8 +244,12 @@ export class DexieSyncStorage implements SyncStorage {
   /** Keyed by `accountDbName(user, account)`. */
   private readonly accountDbs = new Map<string, AccountDb>();
 
-  /** `openers` replace the default openers (tests hook into the handles they open). */
+  /**
+   * `commands` parses each stored command by its kind (the worker's registry); `openers` replace
+   * the default openers (tests hook into the handles they open).
+   */
   constructor(
+    private readonly commands: RecordParser,
     private readonly openers: { publicDb?: () => PublicDb; userDb?: (userId: string) => UserDb } = {},
   ) {}
 
@@ -266,7 +279,10 @@ export class DexieSyncStorage implements SyncStorage {
 
   userStores(userId: string) {
     const db = this.userDb(userId);
-    return { sync: new DexieSyncStore(db, USER_COLLECTIONS), outbox: new DexieOutboxStore(db) };
+    return {
+      sync: new DexieSyncStore(db, USER_COLLECTIONS),
+      outbox: new DexieOutboxStore(db, this.commands),
+    };
   }
 
   accountStore(userId: string, accountId: string): SyncStore {

@@ -8,7 +8,7 @@ import { SYNC_COLLECTIONS, type CollectionName } from '../contract/sync.js';
 import type { AccountRecord } from '../contract/api/account.js';
 import { activeAccountOf } from '../client-db/active-account.js';
 import { systemClock, systemTimers, type SyncClock, type Timers } from './clock.js';
-import { accountChangedBy, COMMAND_KINDS, type EnqueueInput } from './commands.js';
+import type { CommandRegistry } from './commands.js';
 import { DexieSyncStorage } from './dexie-storage.js';
 import { MemoryLocks, OutboxLease, type LockManagerLike } from './lease.js';
 import { discardUserData } from './logout.js';
@@ -52,6 +52,8 @@ export interface SyncEnvironment {
 }
 
 export interface SyncEngineDeps {
+  /** Every outbox command kind (the worker's registry); the engine knows no feature. */
+  commands: CommandRegistry;
   api: SyncApi;
   session: SyncSessionStore;
   /** A new UUID: command ids (their Idempotency-Keys), upload keys, tab ids. */
@@ -116,7 +118,8 @@ export interface SyncEngine {
   selectAccount(accountId: string): Promise<SelectAccountResult>;
   /** syncedAt per collection and the pending count. Read-only. */
   status(): Promise<SyncStatus>;
-  enqueue(input: EnqueueInput): Promise<EnqueueResult>;
+  /** Parses `{kind, params}` (as the UI enqueues it) by the registry and stores it. */
+  enqueue(input: unknown): Promise<EnqueueResult>;
   cancel(id: string): Promise<CancelResult>;
   retry(id: string): Promise<RetryResult>;
   dismiss(id: string): Promise<DismissResult>;
@@ -201,7 +204,7 @@ function defaultOnline(): boolean {
  */
 export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
   const env = deps.environment ?? {};
-  const storage = env.storage ?? new DexieSyncStorage();
+  const storage = env.storage ?? new DexieSyncStorage(deps.commands);
   const locks = env.locks ?? defaultLocks();
   const clock = env.clock ?? systemClock;
   const timers = env.timers ?? systemTimers;
@@ -248,6 +251,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
   }
 
   const outbox = new Outbox({
+    commands: deps.commands,
     api: deps.api,
     uploader: env.uploader ?? deps.uploader,
     session,
@@ -346,8 +350,10 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     for (const id of confirmed) {
       const record = await store.get(id);
       if (record === null) continue;
-      if (COMMAND_KINDS[record.kind].pullsEveryAccount) return true;
-      const changed = accountChangedBy(record);
+      const definition = deps.commands.of(record.kind);
+      if (definition === null) continue;
+      if (definition.pullsEveryAccount) return true;
+      const changed = definition.accountChangedBy(record.params);
       if (changed === null) continue;
       active ??= await activeAccountFor(userId).catch(() => null);
       if (changed !== active) return true;

@@ -4,7 +4,7 @@
  * object never reaches the store. Two engines sharing one MemorySyncStorage behave like two tabs.
  */
 import type { CollectionName } from '../contract/sync.js';
-import { isPending, type OutboxRecord, type OutboxState } from './commands.js';
+import { isPending, type StoredRecord, type OutboxState } from './commands.js';
 import {
   ACCOUNT_COLLECTIONS,
   PUBLIC_COLLECTIONS,
@@ -68,16 +68,16 @@ export class MemorySyncStore implements SyncStore {
 
 /** The outbox, its lease and its pause row, in memory. */
 export class MemoryOutboxStore implements OutboxStore {
-  readonly records = new Map<string, OutboxRecord>();
+  readonly records = new Map<string, StoredRecord>();
   private lease: LeaseRecord | null = null;
   private pause: PauseRecord | null = null;
 
-  private sorted(): OutboxRecord[] {
+  private sorted(): StoredRecord[] {
     return [...this.records.values()].map(copy).sort(bySendingOrder);
   }
 
   async add(
-    record: OutboxRecord,
+    record: StoredRecord,
     limit: number,
     supersedes?: { id: string; states: readonly OutboxState[] },
   ): Promise<AddResult> {
@@ -95,16 +95,16 @@ export class MemoryOutboxStore implements OutboxStore {
     return 'added';
   }
 
-  async get(id: string): Promise<OutboxRecord | null> {
+  async get(id: string): Promise<StoredRecord | null> {
     const record = this.records.get(id);
     return record ? copy(record) : null;
   }
 
-  async active(): Promise<OutboxRecord[]> {
+  async active(): Promise<StoredRecord[]> {
     return this.sorted().filter(isActive);
   }
 
-  async all(): Promise<OutboxRecord[]> {
+  async all(): Promise<StoredRecord[]> {
     return this.sorted();
   }
 
@@ -115,8 +115,8 @@ export class MemoryOutboxStore implements OutboxStore {
   async transition(
     id: string,
     from: readonly OutboxState[],
-    change: (current: OutboxRecord) => OutboxRecord,
-  ): Promise<OutboxRecord | null> {
+    change: (current: StoredRecord) => StoredRecord,
+  ): Promise<StoredRecord | null> {
     const current = this.records.get(id);
     if (!current || !from.includes(current.state)) return null;
     const next = copy(change(copy(current)));

@@ -21,19 +21,12 @@ import { z } from 'zod';
 import { BodyCode } from '../contract/codes.js';
 import type { SyncClock } from './clock.js';
 import {
-  carriesSecrets,
-  COMMAND_KINDS,
-  enqueueInputSchema,
   isBlocking,
   OUTBOX_LIMIT,
-  resourceOf,
-  wireParamsOf,
-  withoutSecrets,
-  type OutboxRecord,
+  type CommandDefinition,
+  type CommandRegistry,
   type OutboxState,
-  type ParsedEnqueueInput,
-  type StoredCommand,
-  type StoredImage,
+  type StoredRecord,
 } from './commands.js';
 import type { OutboxLease } from './lease.js';
 import type { Outcome, SessionReader, SyncApi, SyncSession } from './ports.js';
@@ -85,6 +78,8 @@ export interface DrainSummary {
 }
 
 export interface OutboxDeps {
+  /** Every command kind; the outbox knows no feature of its own. */
+  commands: CommandRegistry;
   api: SyncApi;
   uploader: Uploader;
   /** Only the session is read: the token goes with each call explicitly. */
@@ -129,14 +124,14 @@ export class Outbox {
    * are stored as bytes with a key each for their upload step. Atomic.
    */
   async enqueue(input: unknown): Promise<EnqueueResult> {
-    const parsed = enqueueInputSchema.safeParse(input);
-    if (!parsed.success) return { kind: 'refused', reason: 'invalid_input', ...fieldOf(parsed.error) };
+    const parsed = this.deps.commands.enqueue(input, this.deps.newKey);
+    if (!parsed.ok) return { kind: 'refused', reason: 'invalid_input', ...fieldOf(parsed.error) };
     const current = await this.current();
     if (current === null) return { kind: 'refused', reason: 'not_logged_in' };
-    if (COMMAND_KINDS[parsed.data.kind].requiresOnline && !this.deps.online())
+    if (parsed.definition.requiresOnline && !this.deps.online())
       return { kind: 'refused', reason: 'offline' };
     const id = this.deps.newKey();
-    const record = this.newRecord(id, await this.storedOf(parsed.data));
+    const record = this.newRecord(id, parsed.definition, await parsed.params);
     const added = await current.store.add(record, OUTBOX_LIMIT);
     if (added === 'full') return { kind: 'refused', reason: 'outbox_full', limit: OUTBOX_LIMIT };
     return { kind: 'ok', id };
@@ -148,7 +143,7 @@ export class Outbox {
     if (current === null) return { kind: 'refused', reason: 'not_logged_in' };
     const now = this.deps.clock.now();
     const done = await current.store.transition(id, ['queued'], (record) => ({
-      ...withoutSecrets(record),
+      ...this.withoutSecrets(record),
       state: 'cancelled',
       updatedAtMs: now,
     }));
@@ -171,17 +166,18 @@ export class Outbox {
     const old = await current.store.get(id);
     if (old === null) return { kind: 'refused', reason: 'not_found' };
     // A command carrying secrets lost them when it settled: the user acts again, with a new code.
+    const definition = this.definitionOf(old);
     if (
       (old.state !== 'rejected' && old.state !== 'expired') ||
       old.retriedAs !== null ||
-      carriesSecrets(old.kind)
+      definition.carriesSecrets
     ) {
       return { kind: 'refused', reason: 'not_retryable', state: old.state };
     }
-    if (COMMAND_KINDS[old.kind].requiresOnline && !this.deps.online())
-      return { kind: 'refused', reason: 'offline' };
+    if (definition.requiresOnline && !this.deps.online()) return { kind: 'refused', reason: 'offline' };
     const newId = this.deps.newKey();
-    const record = this.newRecord(newId, this.renewed(old));
+    // A retry's params: e.g. files not uploaded yet get a new upload key.
+    const record = this.newRecord(newId, definition, definition.renew(old.params, this.deps.newKey));
     const added = await current.store.add(record, OUTBOX_LIMIT, { id, states: ['rejected', 'expired'] });
     if (added === 'full') return { kind: 'refused', reason: 'outbox_full', limit: OUTBOX_LIMIT };
     if (added === 'stale') return { kind: 'refused', reason: 'not_retryable' };
@@ -286,7 +282,7 @@ export class Outbox {
     done: ReadonlySet<string>,
     failedResources: ReadonlySet<string>,
     summary: DrainSummary,
-  ): Promise<OutboxRecord | null> {
+  ): Promise<StoredRecord | null> {
     const now = this.deps.clock.now();
     const held = new Set(failedResources);
     for (const record of await store.active()) {
@@ -302,7 +298,7 @@ export class Outbox {
         held.add(record.resource);
         continue;
       }
-      if (held.has(record.resource) || (COMMAND_KINDS[record.kind].requiresOnline && !this.deps.online())) {
+      if (held.has(record.resource) || (this.definitionOf(record).requiresOnline && !this.deps.online())) {
         held.add(record.resource);
         if (!summary.heldBack.includes(record.id)) summary.heldBack.push(record.id);
         continue;
@@ -314,7 +310,7 @@ export class Outbox {
 
   private async expire(store: OutboxStore, id: string, now: number): Promise<boolean> {
     const expired = await store.transition(id, ['queued'], (record) => ({
-      ...withoutSecrets(record),
+      ...this.withoutSecrets(record),
       state: 'expired',
       updatedAtMs: now,
     }));
@@ -322,7 +318,7 @@ export class Outbox {
   }
 
   /** One command to a final state or back to queued. */
-  private async send(store: OutboxStore, record: OutboxRecord, session: SyncSession): Promise<SendResult> {
+  private async send(store: OutboxStore, record: StoredRecord, session: SyncSession): Promise<SendResult> {
     const now = this.deps.clock.now();
     // A queued command past its age is never sent; one found `sending` may already have taken
     // effect, so it is sent again with its key whatever its age, to learn the answer.
@@ -337,34 +333,23 @@ export class Outbox {
     }));
     if (claimed === null) return 'superseded';
 
-    if (claimed.kind === 'feedback-submit') {
-      for (const [index, image] of claimed.params.images.entries()) {
-        if (image.url !== null || image.source !== 'local' || image.bytes === null) continue;
-        const uploaded = await this.deps.uploader.upload(
-          { bytes: image.bytes, type: image.type, name: image.name },
-          { token: session.token, idempotencyKey: image.key },
-        );
-        if (uploaded.kind !== 'ok') return this.settle(store, claimed.id, uploaded);
-        const url = uploaded.data.url;
-        claimed = await store.transition(claimed.id, ['sending'], (current) =>
-          current.kind === 'feedback-submit'
-            ? {
-                ...current,
-                params: {
-                  ...current.params,
-                  images: current.params.images.map((item, at) =>
-                    at === index && item.source === 'local' ? { ...item, url, bytes: null } : item,
-                  ),
-                },
-                updatedAtMs: this.deps.clock.now(),
-              }
-            : current,
-        );
-        if (claimed === null) return 'superseded';
-      }
+    const definition = this.definitionOf(claimed);
+    for (const upload of definition.pendingUploads(claimed.params)) {
+      const uploaded = await this.deps.uploader.upload(upload.file, {
+        token: session.token,
+        idempotencyKey: upload.key,
+      });
+      if (uploaded.kind !== 'ok') return this.settle(store, claimed.id, uploaded);
+      const url = uploaded.data.url;
+      claimed = await store.transition(claimed.id, ['sending'], (current) => ({
+        ...current,
+        params: definition.uploaded(current.params, upload.index, url),
+        updatedAtMs: this.deps.clock.now(),
+      }));
+      if (claimed === null) return 'superseded';
     }
 
-    const params = wireParamsOf(claimed);
+    const params = definition.wireParamsOf(claimed.params);
     if (params === null) {
       // A local image lost its bytes before it got a URL: only another version could write that.
       return this.settle(store, claimed.id, {
@@ -374,7 +359,7 @@ export class Outbox {
         data: null,
       });
     }
-    const outcome = await this.deps.api.command(COMMAND_KINDS[claimed.kind].uri, answerDataSchema, params, {
+    const outcome = await this.deps.api.command(definition.uri, answerDataSchema, params, {
       idempotencyKey: claimed.id,
       token: session.token,
     });
@@ -395,7 +380,7 @@ export class Outbox {
     };
     if (outcome.kind === 'ok') {
       const confirmed = await store.transition(id, ['sending'], (record) => ({
-        ...withoutSecrets(record),
+        ...this.withoutSecrets(record),
         state: 'confirmed',
         answer: { code: BodyCode.ok, message: outcome.message },
         lastError: null,
@@ -409,7 +394,7 @@ export class Outbox {
     if (outcome.code === BodyCode.notLoggedIn) return requeue(outcome.message, 'unauthorized');
     if (outcome.code === BodyCode.internalError) return requeue(outcome.message, 'retry_later');
     const rejected = await store.transition(id, ['sending'], (record) => ({
-      ...withoutSecrets(record),
+      ...this.withoutSecrets(record),
       state: 'rejected',
       answer: { code: outcome.code, message: outcome.message },
       updatedAtMs: now,
@@ -417,15 +402,34 @@ export class Outbox {
     return rejected === null ? 'superseded' : 'rejected';
   }
 
-  private newRecord(id: string, stored: StoredCommand): OutboxRecord {
+  /** The definition of a stored command's kind (storage parsed the row by it). */
+  private definitionOf(record: StoredRecord): CommandDefinition {
+    const definition = this.deps.commands.of(record.kind);
+    if (definition === null) throw new Error(`outbox command of an unknown kind: ${record.kind}`);
+    return definition;
+  }
+
+  /**
+   * A command as kept once it settled (confirmed, rejected, expired, cancelled): its kind's
+   * secrets blanked, so none stays on the device for the outbox's week of history. A queued or
+   * sending command keeps them: a resend must carry the same body as the first send (the server
+   * compares it under the Idempotency-Key).
+   */
+  private withoutSecrets(record: StoredRecord): StoredRecord {
+    return { ...record, params: this.definitionOf(record).withoutSecrets(record.params) };
+  }
+
+  private newRecord(id: string, definition: CommandDefinition, params: unknown): StoredRecord {
     const now = this.deps.clock.now();
-    const common = {
+    return {
       id,
-      resource: resourceOf(stored, id),
-      state: 'queued' as const,
+      kind: definition.kind,
+      params,
+      resource: definition.resourceOf(params, id),
+      state: 'queued',
       seq: 0, // assigned by the store
       createdAtMs: now,
-      expiresAtMs: now + COMMAND_KINDS[stored.kind].maxAgeMs,
+      expiresAtMs: now + definition.maxAgeMs,
       updatedAtMs: now,
       attempts: 0,
       lastError: null,
@@ -433,141 +437,5 @@ export class Outbox {
       retriedAs: null,
       dismissed: false,
     };
-    // Each branch pairs a kind with its own params, which a spread of the union would not show.
-    switch (stored.kind) {
-      case 'profile-nickname':
-        return { ...common, kind: stored.kind, params: stored.params };
-      case 'profile-avatar':
-        return { ...common, kind: stored.kind, params: stored.params };
-      case 'feedback-submit':
-        return { ...common, kind: stored.kind, params: stored.params };
-      case 'account-transfer':
-        return { ...common, kind: stored.kind, params: stored.params };
-      case 'account-create':
-        return { ...common, kind: stored.kind, params: stored.params };
-      case 'account-switch':
-        return { ...common, kind: stored.kind, params: stored.params };
-      case 'withdraw-create':
-        return { ...common, kind: stored.kind, params: stored.params };
-      case 'exchange-submit':
-        return { ...common, kind: stored.kind, params: stored.params };
-      case 'machine-buy':
-        return { ...common, kind: stored.kind, params: stored.params };
-      case 'machine-rent':
-        return { ...common, kind: stored.kind, params: stored.params };
-      case 'dividend-claim':
-        return { ...common, kind: stored.kind, params: stored.params };
-      case 'hosting-create':
-        return { ...common, kind: stored.kind, params: stored.params };
-      case 'hosting-add':
-        return { ...common, kind: stored.kind, params: stored.params };
-      case 'hosting-sub':
-        return { ...common, kind: stored.kind, params: stored.params };
-      case 'hosting-redeem':
-        return { ...common, kind: stored.kind, params: stored.params };
-      case 'otc-buy':
-        return { ...common, kind: stored.kind, params: stored.params };
-      case 'otc-sell':
-        return { ...common, kind: stored.kind, params: stored.params };
-      case 'otc-take':
-        return { ...common, kind: stored.kind, params: stored.params };
-      case 'otc-cancel':
-        return { ...common, kind: stored.kind, params: stored.params };
-    }
-  }
-
-  /** The stored form of parsed input: local images become bytes with an upload key each. */
-  private async storedOf(input: ParsedEnqueueInput): Promise<StoredCommand> {
-    switch (input.kind) {
-      case 'profile-nickname':
-        return { kind: input.kind, params: { nickname: input.params.nickname } };
-      case 'profile-avatar':
-        return { kind: input.kind, params: { avatar: input.params.avatar } };
-      case 'feedback-submit': {
-        const images: StoredImage[] = [];
-        for (const image of input.params.images) {
-          if (typeof image === 'string') {
-            images.push({ source: 'url', url: image });
-            continue;
-          }
-          const name = image instanceof File ? image.name : 'image';
-          images.push({
-            source: 'local',
-            key: this.deps.newKey(),
-            type: image.type,
-            name,
-            bytes: new Uint8Array(await image.arrayBuffer()),
-            url: null,
-          });
-        }
-        return {
-          kind: input.kind,
-          params: { title: input.params.title, content: input.params.content, images },
-        };
-      }
-      case 'account-transfer': {
-        const { fromAccountId, toAccountId, asset, amount } = input.params;
-        return { kind: input.kind, params: { fromAccountId, toAccountId, asset, amount } };
-      }
-      case 'account-create':
-        return { kind: input.kind, params: { name: input.params.name } };
-      case 'account-switch':
-        return { kind: input.kind, params: { accountId: input.params.accountId } };
-      case 'withdraw-create': {
-        const { accountId, amount, methodId, googleCode, tradePassword } = input.params;
-        return { kind: input.kind, params: { accountId, amount, methodId, googleCode, tradePassword } };
-      }
-      case 'exchange-submit': {
-        const { accountId, direction, amount, priceVersion, tradePassword } = input.params;
-        return { kind: input.kind, params: { accountId, direction, amount, priceVersion, tradePassword } };
-      }
-      case 'machine-buy': {
-        const { accountId, machineId, quantity, payWith, tradePassword } = input.params;
-        return { kind: input.kind, params: { accountId, machineId, quantity, payWith, tradePassword } };
-      }
-      case 'machine-rent': {
-        const { accountId, machineId, days, quantity, tradePassword } = input.params;
-        return { kind: input.kind, params: { accountId, machineId, days, quantity, tradePassword } };
-      }
-      case 'dividend-claim': {
-        const { accountId, id, amount } = input.params;
-        return { kind: input.kind, params: { accountId, id: id ?? null, amount } };
-      }
-      case 'hosting-create': {
-        const { accountId, productId, amount, tradePassword } = input.params;
-        return { kind: input.kind, params: { accountId, productId, amount, tradePassword } };
-      }
-      case 'hosting-add':
-      case 'hosting-sub': {
-        const { accountId, orderId, amount } = input.params;
-        return { kind: input.kind, params: { accountId, orderId, amount } };
-      }
-      case 'hosting-redeem':
-      case 'otc-cancel': {
-        const { accountId, orderId } = input.params;
-        return { kind: input.kind, params: { accountId, orderId } };
-      }
-      case 'otc-buy':
-      case 'otc-sell': {
-        const { accountId, volume, price, splittable, tradePassword } = input.params;
-        return { kind: input.kind, params: { accountId, volume, price, splittable, tradePassword } };
-      }
-      case 'otc-take': {
-        const { accountId, orderId, side, volume, price, received, tradePassword } = input.params;
-        return {
-          kind: input.kind,
-          params: { accountId, orderId, side, volume, price, received, tradePassword },
-        };
-      }
-    }
-  }
-
-  /** A retry's params: uploaded images keep their URL; the others get a new upload key. */
-  private renewed(old: OutboxRecord): StoredCommand {
-    if (old.kind !== 'feedback-submit') return old;
-    const images = old.params.images.map((image): StoredImage =>
-      image.source === 'local' && image.url === null ? { ...image, key: this.deps.newKey() } : image,
-    );
-    return { kind: old.kind, params: { ...old.params, images } };
   }
 }

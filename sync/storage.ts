@@ -4,7 +4,7 @@
  * in memory; both keep the same promises, which tests/sync checks on both.
  */
 import type { CollectionName } from '../contract/sync.js';
-import { isBlocking, isPending, type OutboxRecord, type OutboxState } from './commands.js';
+import { isBlocking, isPending, type StoredRecord, type OutboxState } from './commands.js';
 import type { CursorRecord, LeaseRecord, PauseRecord } from '../client-db/schema.js';
 
 export interface CursorState {
@@ -56,15 +56,15 @@ export interface OutboxStore {
    * transaction. Atomic across tabs.
    */
   add(
-    record: OutboxRecord,
+    record: StoredRecord,
     limit: number,
     supersedes?: { id: string; states: readonly OutboxState[] },
   ): Promise<AddResult>;
-  get(id: string): Promise<OutboxRecord | null>;
+  get(id: string): Promise<StoredRecord | null>;
   /** Pending commands and the rejected ones still holding their resource back, in sending order. */
-  active(): Promise<OutboxRecord[]>;
+  active(): Promise<StoredRecord[]>;
   /** Every command, in sending order. */
-  all(): Promise<OutboxRecord[]>;
+  all(): Promise<StoredRecord[]>;
   countPending(): Promise<number>;
   /**
    * Replaces the command with `change(current)` only if it is in one of `from` states;
@@ -73,8 +73,8 @@ export interface OutboxStore {
   transition(
     id: string,
     from: readonly OutboxState[],
-    change: (current: OutboxRecord) => OutboxRecord,
-  ): Promise<OutboxRecord | null>;
+    change: (current: StoredRecord) => StoredRecord,
+  ): Promise<StoredRecord | null>;
   /** Marks every pending command cancelled in one transaction; returns how many. */
   cancelPending(nowMs: number): Promise<number>;
   /** Deletes settled commands (confirmed, cancelled, dismissed or retried) last changed before `beforeMs`. */
@@ -150,17 +150,17 @@ export function planPages(
 }
 
 /** Sending order: seq, then time of the action, then id. Pure. */
-export function bySendingOrder(a: OutboxRecord, b: OutboxRecord): number {
+export function bySendingOrder(a: StoredRecord, b: StoredRecord): number {
   return a.seq - b.seq || a.createdAtMs - b.createdAtMs || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
 
 /** True for the commands `active()` returns. Pure. */
-export function isActive(record: OutboxRecord): boolean {
+export function isActive(record: StoredRecord): boolean {
   return isPending(record) || isBlocking(record);
 }
 
 /** True for the commands `prune` may delete once old enough. Pure. */
-export function isSettled(record: OutboxRecord): boolean {
+export function isSettled(record: StoredRecord): boolean {
   if (record.state === 'confirmed' || record.state === 'cancelled') return true;
   return (
     (record.state === 'rejected' || record.state === 'expired') &&

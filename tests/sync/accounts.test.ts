@@ -20,6 +20,7 @@ import {
   type AccountDb,
 } from '../../client-db/schema.js';
 import { DexieSyncStorage } from '../../sync/dexie-storage.js';
+import { commandRegistry } from '../../worker/commands.js';
 import { BACKGROUND_PULL_INTERVAL_MS } from '../../sync/engine.js';
 import { MemorySessionStore } from '../../worker/session.js';
 import {
@@ -44,7 +45,7 @@ beforeEach(async () => {
   await deleteAllDatabases();
   server = new FakeServer();
   clock = new FakeClock();
-  storage = new DexieSyncStorage();
+  storage = new DexieSyncStorage(commandRegistry);
 });
 
 afterEach(() => {

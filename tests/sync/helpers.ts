@@ -11,6 +11,7 @@ import type { AccountRecord, BalanceRecord } from '../../contract/api/account.js
 import type { SyncClock, Timers } from '../../sync/clock.js';
 import { createSyncEngine, type SyncEngine, type SyncEnvironment } from '../../sync/engine.js';
 import { DexieSyncStorage } from '../../sync/dexie-storage.js';
+import { commandRegistry } from '../../worker/commands.js';
 import { MemoryLocks } from '../../sync/lease.js';
 import { MemorySyncStorage } from '../../sync/memory-storage.js';
 import type { SyncStorage } from '../../sync/storage.js';
@@ -460,6 +461,7 @@ export function tab(options: TabOptions): {
     session,
   );
   const engine = createSyncEngine({
+    commands: commandRegistry,
     api,
     session,
     newKey,
@@ -505,7 +507,7 @@ export async function deleteAllDatabases(): Promise<void> {
 
 /** The two storages the outbox's command tests run on: IndexedDB and its in-memory twin. */
 export const COMMAND_STORAGES = [
-  ['IndexedDB', () => new DexieSyncStorage()],
+  ['IndexedDB', () => new DexieSyncStorage(commandRegistry)],
   ['the in-memory twin', () => new MemorySyncStorage()],
 ] as const;
 

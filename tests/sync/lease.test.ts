@@ -6,6 +6,7 @@
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { DexieSyncStorage } from '../../sync/dexie-storage.js';
+import { commandRegistry } from '../../worker/commands.js';
 import { LEASE_STALE_AFTER_MS, MemoryLocks, OUTBOX_LOCK_NAME, OutboxLease } from '../../sync/lease.js';
 import { MemoryOutboxStore } from '../../sync/memory-storage.js';
 import { deleteAllDatabases, FakeClock, FakeServer, login, tab, until } from './helpers.js';
@@ -30,7 +31,7 @@ afterEach(() => storages.forEach((storage) => storage.close()));
 
 /** A tab of the same browser: its own handles on the shared IndexedDB, the shared locks and clock. */
 async function browserTab(tabLocks = locks) {
-  const storage = new DexieSyncStorage();
+  const storage = new DexieSyncStorage(commandRegistry);
   storages.push(storage);
   const t = tab({ server, storage, clock, locks: tabLocks });
   await login(server, t.session, '7', 'tok-7');

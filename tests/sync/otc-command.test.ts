@@ -11,7 +11,7 @@ import 'fake-indexeddb/auto';
 import { Dexie } from 'dexie';
 import { beforeEach, describe, expect, test } from 'vitest';
 import { MONEY_COMMAND_EXPIRY_MS, ONLINE_COMMAND_EXPIRY_MS } from '../../contract/constants.js';
-import type { EnqueueInput } from '../../sync/commands.js';
+import type { EnqueueInput } from '../../worker/commands.js';
 import { openPublicDb, PUBLIC_DB_NAME, PUBLIC_DB_STORES, SYNC_DB_VERSION } from '../../client-db/schema.js';
 import { deleteAllDatabases, COMMAND_STORAGES, commandWorld } from './helpers.js';
 

@@ -14,6 +14,7 @@ import {
   type UserDb,
 } from '../../client-db/schema.js';
 import { DexieSyncStorage } from '../../sync/dexie-storage.js';
+import { commandRegistry } from '../../worker/commands.js';
 import { MemorySessionStore } from '../../worker/session.js';
 import {
   deleteAllDatabases,
@@ -36,7 +37,7 @@ beforeEach(async () => {
   await deleteAllDatabases();
   server = new FakeServer();
   clock = new FakeClock();
-  storage = new DexieSyncStorage();
+  storage = new DexieSyncStorage(commandRegistry);
 });
 
 afterEach(() => {
@@ -176,7 +177,7 @@ describe('pull', () => {
     server.change('profile', '7', '7', profileRecord('7'));
     server.change('feedback', '7', '1', feedbackRecord('1'));
     let failing = true;
-    const hooked = new DexieSyncStorage({
+    const hooked = new DexieSyncStorage(commandRegistry, {
       userDb: (userId) => {
         const db = openUserDb(userId);
         // The feedback write fails after the profile write, inside the same transaction.

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { feedback, uploads } from '../../server/db/schema.js';
 import { openAccountDb, openUserDb } from '../../client-db/schema.js';
 import { DexieSyncStorage } from '../../sync/dexie-storage.js';
+import { commandRegistry } from '../../worker/commands.js';
 import { MemoryLocks } from '../../sync/lease.js';
 import { createHandlers } from '../../worker/handlers/index.js';
 import { MemorySessionStore } from '../../worker/session.js';
@@ -101,7 +102,11 @@ async function uploadRowsOf(userId: string): Promise<number> {
 
 describe('the outbox against the real server', () => {
   test('the worker exposes the sync and outbox handlers', () => {
-    const handlers = worker(serverFetch().fetch, new MemorySessionStore(), new DexieSyncStorage());
+    const handlers = worker(
+      serverFetch().fetch,
+      new MemorySessionStore(),
+      new DexieSyncStorage(commandRegistry),
+    );
     for (const name of [
       'sync-pull',
       'sync-status',
@@ -126,7 +131,7 @@ describe('the outbox against the real server', () => {
 
     // First worker: the upload goes through, every answer to the ticket is lost (5 attempts).
     const lossy = serverFetch((uri) => uri === '/api/v1/common/pushFeedback');
-    const storage1 = new DexieSyncStorage();
+    const storage1 = new DexieSyncStorage(commandRegistry);
     const first = worker(lossy.fetch, session, storage1);
     const enqueued = await first['outbox-enqueue']({
       kind: 'feedback-submit',
@@ -141,7 +146,7 @@ describe('the outbox against the real server', () => {
 
     // The worker restarts: new handles over the same IndexedDB, a network that answers.
     const healthy = serverFetch();
-    const storage2 = new DexieSyncStorage();
+    const storage2 = new DexieSyncStorage(commandRegistry);
     const second = worker(healthy.fetch, session, storage2);
     expect(await second['logout-pending-count']()).toBe(1);
     const sent = await second['outbox-drain']();
@@ -177,7 +182,7 @@ describe('the outbox against the real server', () => {
     const session = new MemorySessionStore();
     await session.saveSession({ token, userId, email });
     await session.setLocale('en');
-    const storage = new DexieSyncStorage();
+    const storage = new DexieSyncStorage(commandRegistry);
     const handlers = worker(serverFetch().fetch, session, storage);
 
     const nickname = await handlers['outbox-enqueue']({
@@ -224,7 +229,7 @@ describe('the outbox against the real server', () => {
     ).data.token;
     const session = new MemorySessionStore();
     await session.saveSession({ token, userId, email });
-    const storage = new DexieSyncStorage();
+    const storage = new DexieSyncStorage(commandRegistry);
     const handlers = worker(serverFetch().fetch, session, storage);
 
     await handlers['sync-pull']();

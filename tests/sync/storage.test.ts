@@ -6,7 +6,7 @@ import 'fake-indexeddb/auto';
 import { Dexie } from 'dexie';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { SYNC_COLLECTIONS } from '../../contract/sync.js';
-import type { OutboxRecord } from '../../sync/commands.js';
+import type { OutboxRecord } from '../../worker/commands.js';
 import {
   accountDbName,
   openUserDb,
@@ -17,6 +17,7 @@ import {
   userDbName,
 } from '../../client-db/schema.js';
 import { DexieSyncStorage } from '../../sync/dexie-storage.js';
+import { commandRegistry } from '../../worker/commands.js';
 import { discardUserData, pendingCountOf } from '../../sync/logout.js';
 import { MemorySyncStorage } from '../../sync/memory-storage.js';
 import { requestPersistentStorage } from '../../sync/persist.js';
@@ -27,7 +28,7 @@ let dexie: DexieSyncStorage;
 
 beforeEach(async () => {
   await deleteAllDatabases();
-  dexie = new DexieSyncStorage();
+  dexie = new DexieSyncStorage(commandRegistry);
 });
 
 afterEach(() => dexie.close());

@@ -2,6 +2,7 @@
  * The worker's one typed surface (STYLE rule 1): every feature's handler map merged into one
  * object of named commands. The UI calls them through comlink with types from `Handlers`.
  */
+import { commandRegistry } from '../commands.js';
 import { createSyncEngine, type SyncEnvironment } from '../../sync/engine.js';
 import { createHttpUploader } from '../../sync/uploader.js';
 import { createApiClient } from '../api-client.js';
@@ -77,6 +78,7 @@ export function createHandlers(deps: WorkerDeps) {
     newIdempotencyKey: deps.newIdempotencyKey ?? (() => globalThis.crypto.randomUUID()),
   };
   const sync = createSyncEngine({
+    commands: commandRegistry,
     api: handlerDeps.api,
     session: deps.session,
     newKey: handlerDeps.newIdempotencyKey,

@@ -3,7 +3,7 @@
  * UI lists them from the `outbox` table of `coffer-u{user}` (useLiveQuery) and acts on them
  * here. Logout's local part lives here too: count first (to warn), then discard.
  */
-import type { EnqueueInput } from '../../sync/commands.js';
+import type { EnqueueInput } from '../commands.js';
 import type { SyncEngine } from '../../sync/engine.js';
 
 export function outboxHandlers(engine: SyncEngine) {

@@ -15,7 +15,7 @@ import type {
   DividendReleaseStatus,
 } from '../../../contract/api/dividend.js';
 import { MIN_VALID_HOSTING_USD } from '../../../contract/constants.js';
-import type { OutboxRecord } from '../../../sync/commands.js';
+import type { OutboxRecord } from '../../../worker/commands.js';
 import { send } from '../../app/worker-client.js';
 import { accountDatabase, userDatabase, type ActiveAccount } from '../../../client-db/use-sync-db.js';
 import { perAccountPage } from '../accounts/PerAccount.js';

@@ -7,7 +7,7 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import type { PriceRecord } from '../../../contract/api/account.js';
 import type { ExchangeIndexData, ExchangeRecord } from '../../../contract/api/exchange.js';
-import type { OutboxRecord } from '../../../sync/commands.js';
+import type { OutboxRecord } from '../../../worker/commands.js';
 import { useServerRead, type ReadState } from '../../app/use-server-read.js';
 import { send } from '../../app/worker-client.js';
 import { accountDatabase, publicDatabase, type ActiveAccount } from '../../../client-db/use-sync-db.js';

@@ -10,7 +10,7 @@ import { Button } from 'antd-mobile';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { HostingChangeRecord, HostingOrderRecord } from '../../../contract/api/hosting.js';
-import type { HostingCommand } from '../../../sync/commands.js';
+import type { HostingCommand } from '../../../worker/commands.js';
 import { serverNow } from '../../app/server-clock.js';
 import { send } from '../../app/worker-client.js';
 import type { ActiveAccount } from '../../../client-db/use-sync-db.js';

@@ -14,7 +14,7 @@ import type {
   TicketRecord,
   TicketStatus,
 } from '../../../contract/api/machine.js';
-import type { OutboxRecord } from '../../../sync/commands.js';
+import type { OutboxRecord } from '../../../worker/commands.js';
 import { accountDatabase, publicDatabase, type ActiveAccount } from '../../../client-db/use-sync-db.js';
 
 /** The machines on offer (active), in the operators' order (by id); undefined while loading. */

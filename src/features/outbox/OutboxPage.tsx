@@ -8,7 +8,8 @@ import { Button } from 'antd-mobile';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { carriesSecrets, type OutboxRecord } from '../../../sync/commands.js';
+import type { OutboxRecord } from '../../../worker/commands.js';
+import { carriesSecrets } from './command-kinds.js';
 import { send } from '../../app/worker-client.js';
 import { useUserDb } from '../../../client-db/use-sync-db.js';
 import { toast } from '../../ui/toast.js';
@@ -106,7 +107,7 @@ function OutboxRow({ row }: { row: OutboxRecord }) {
         {canRetry(row) && (
           <>
             {/* A withdrawal's code and password are gone once it failed: the user withdraws again. */}
-            {!carriesSecrets(row.kind) && (
+            {!carriesSecrets(row) && (
               <Button
                 size="small"
                 color="primary"

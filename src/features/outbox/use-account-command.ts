@@ -5,7 +5,7 @@
  * params with these values (the machine the page shows). Undefined while loading.
  */
 import { useLiveQuery } from 'dexie-react-hooks';
-import type { OutboxRecord } from '../../../sync/commands.js';
+import type { OutboxRecord } from '../../../worker/commands.js';
 import { userDatabase, type ActiveAccount } from '../../../client-db/use-sync-db.js';
 
 /** The kinds whose params name the account they act on. */

@@ -8,7 +8,7 @@
  */
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { EnqueueInput, OutboxRecord } from '../../../sync/commands.js';
+import type { EnqueueInput, OutboxRecord } from '../../../worker/commands.js';
 import { useOutcome, type FieldErrorSink } from '../../app/outcome.js';
 import { send } from '../../app/worker-client.js';
 import type { ActiveAccount } from '../../../client-db/use-sync-db.js';

@@ -4,7 +4,7 @@
  * command is queued (the form says so and clears itself).
  */
 import { useCallback, useState } from 'react';
-import type { EnqueueInput } from '../../../sync/commands.js';
+import type { EnqueueInput } from '../../../worker/commands.js';
 import { send } from '../../app/worker-client.js';
 import { toast } from '../../ui/toast.js';
 import { useRefusalMessage, type Refusal } from './messages.js';

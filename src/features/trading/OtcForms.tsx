@@ -13,7 +13,7 @@ import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { OtcBookRecord } from '../../../contract/api/otc.js';
 import { checkPassword } from '../../../contract/validation.js';
-import type { EnqueueInput, OutboxRecord } from '../../../sync/commands.js';
+import type { EnqueueInput, OutboxRecord } from '../../../worker/commands.js';
 import type { FieldErrorSink } from '../../app/outcome.js';
 import type { ActiveAccount } from '../../../client-db/use-sync-db.js';
 import { ratePercent, shownAmount } from '../../ui/amounts.js';

@@ -6,7 +6,8 @@
  */
 import { useLiveQuery } from 'dexie-react-hooks';
 import type { OtcBookRecord, OtcInfoData, OtcOrder } from '../../../contract/api/otc.js';
-import { isOtcCommand, type OtcCommand } from '../../../sync/commands.js';
+import type { OtcCommand } from '../../../worker/commands.js';
+import { isOtcCommand } from '../outbox/command-kinds.js';
 import { useServerRead, type ServerRead } from '../../app/use-server-read.js';
 import { send } from '../../app/worker-client.js';
 import {

@@ -7,7 +7,7 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useEffect } from 'react';
 import type { WithdrawIndexData, WithdrawalRecord } from '../../../contract/api/withdraw.js';
-import type { OutboxRecord } from '../../../sync/commands.js';
+import type { OutboxRecord } from '../../../worker/commands.js';
 import { useServerRead, type ReadState } from '../../app/use-server-read.js';
 import { noteServerTime, serverNow } from '../../app/server-clock.js';
 import { send } from '../../app/worker-client.js';
