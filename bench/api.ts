@@ -29,7 +29,7 @@ import { createServer, type CofferServer } from '../server/app.js';
 import { loadConfig } from '../server/config.js';
 import { openDatabase } from '../server/db/database.js';
 import { sealRequest, type EnvelopeInner } from '../server/http/envelope-codec.js';
-import { findRootInvite } from '../server/repositories/users.repository.js';
+import { findRootInvite } from '../server/repositories/user.repository.js';
 import { createPostgresDatabase, postgresReachable } from '../tests/helpers/database.js';
 import { CapturingMailer } from '../tests/helpers/server.js';
 

@@ -42,7 +42,7 @@ import { createServer, type CofferServer } from '../server/app.js';
 import { loadConfig } from '../server/config.js';
 import { openDatabase } from '../server/db/database.js';
 import { insertNews } from '../server/repositories/content.repository.js';
-import { appendAudit } from '../server/repositories/operators.repository.js';
+import { appendAudit } from '../server/repositories/operator.repository.js';
 import { recordChange } from '../server/repositories/sync.repository.js';
 import { PUBLIC_DB_NAME } from '../client-db/schema.js';
 import { MAX_PULL_PAGES, PULL_URI } from '../sync/pull.js';

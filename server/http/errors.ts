@@ -7,7 +7,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { BodyCode } from '../../contract/codes.js';
 import type { Translator } from '../i18n/i18n.js';
 import { BusinessError, ReplayedAnswer } from '../core/errors.js';
-import { uploadTooLarge } from '../services/uploads.service.js';
+import { uploadTooLarge } from '../services/upload.service.js';
 import { contextOf, sendAnswer } from './route.js';
 
 /** Maps framework and plugin errors (by their code) to business errors. */

@@ -1,8 +1,8 @@
 /** Purges what has expired: verification codes, sessions, and idempotency keys past their 7 days. */
 import { IDEMPOTENCY_KEY_TTL_DAYS } from '../../contract/constants.js';
-import { purgeCodes } from '../repositories/codes.repository.js';
-import { purgeIdempotencyKeys } from '../repositories/jobs.repository.js';
-import { purgeSessions } from '../repositories/sessions.repository.js';
+import { purgeCodes } from '../repositories/code.repository.js';
+import { purgeIdempotencyKeys } from '../repositories/job.repository.js';
+import { purgeSessions } from '../repositories/session.repository.js';
 import { JobName, type Job } from './scheduler.js';
 
 const DAY_MS = 24 * 3600 * 1000;

@@ -5,7 +5,7 @@
  */
 import type { Clock } from '../clock.js';
 import type { Database, Transaction } from '../db/database.js';
-import { finishJobRun, startJobRun, tryJobLock } from '../repositories/jobs.repository.js';
+import { finishJobRun, startJobRun, tryJobLock } from '../repositories/job.repository.js';
 
 export const JobName = {
   purge: 'purge',

@@ -3,7 +3,7 @@
  * registration, up to 10 sub-accounts, the default shown first, transfers between one's own
  * accounts, balances and wallet records, all read from the ledger.
  */
-import type { SessionService } from './sessions.service.js';
+import type { SessionService } from './session.service.js';
 import type {
   AccountListData,
   AccountRecord,
@@ -32,7 +32,7 @@ import {
   listAccounts,
   lockUser,
   setDefaultAccount,
-} from '../repositories/users.repository.js';
+} from '../repositories/user.repository.js';
 import { ownAccount, notYourAccount } from './own-account.js';
 import { toAccountRecord, toWalletRecord } from './records.js';
 import { newcomerIncentive, rabPrice } from './settings.service.js';

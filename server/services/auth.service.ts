@@ -24,12 +24,12 @@ import {
   insertReferralChain,
   insertUser,
   setPasswordHash,
-} from '../repositories/users.repository.js';
+} from '../repositories/user.repository.js';
 import type { Limits } from '../security/limits.js';
 import { decoyHash, hashPassword, verifyPassword } from '../security/passwords.js';
 import { newInviteCode } from '../security/tokens.js';
 import type { CodeService } from './codes.service.js';
-import type { SessionService } from './sessions.service.js';
+import type { SessionService } from './session.service.js';
 import type { AccountService } from './account.service.js';
 import { AVATARS } from './common.service.js';
 

@@ -13,8 +13,8 @@ import {
   setCalendarDay,
   type CalendarRow,
 } from '../repositories/calendar.repository.js';
-import { appendAudit } from '../repositories/operators.repository.js';
-import { actorOf } from './operators.service.js';
+import { appendAudit } from '../repositories/operator.repository.js';
+import { actorOf } from './operator.service.js';
 import { withdrawalWindow, type WindowState, type WorkCalendar } from './withdrawal-window.js';
 
 /** The calendar as the window needs it. */

@@ -2,7 +2,7 @@
  * The callers behind recently seen session tokens, kept in this process so that a live
  * session's requests resolve without a query (issue 15, "A fast request path"): a ReadCache
  * keyed by the token's hash, never past the session's own expiry; revocations evict at once
- * (sessions.service.ts).
+ * (session.service.ts).
  */
 import type { Caller } from '../core/context.js';
 import { ReadCache } from './read-cache.js';

@@ -18,8 +18,8 @@ import { BusinessError, invalidField } from '../core/errors.js';
 import { rowIdOf } from '../core/params.js';
 import type { CommandRunner } from '../core/command-runner.js';
 import type { Database, Executor } from '../db/database.js';
-import { appendAudit } from '../repositories/operators.repository.js';
-import { actorOf } from './operators.service.js';
+import { appendAudit } from '../repositories/operator.repository.js';
+import { actorOf } from './operator.service.js';
 
 /** A name as the admin API takes it: one for every language, or one per language. */
 export type NameParam = Parameters<typeof productNamesOf>[0];

@@ -18,7 +18,7 @@ import {
   latestCodeForUpdate,
   markCodeUsed,
   type CodePurpose,
-} from '../repositories/codes.repository.js';
+} from '../repositories/code.repository.js';
 import type { Limits } from '../security/limits.js';
 import { newVerificationCode, sha256Hex } from '../security/tokens.js';
 

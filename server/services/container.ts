@@ -5,9 +5,9 @@
 import type { Translator } from '../i18n/i18n.js';
 import type { AuthService } from './auth.service.js';
 import type { CommonService } from './common.service.js';
-import type { OperatorService } from './operators.service.js';
-import type { SessionService } from './sessions.service.js';
-import type { UploadService } from './uploads.service.js';
+import type { OperatorService } from './operator.service.js';
+import type { SessionService } from './session.service.js';
+import type { UploadService } from './upload.service.js';
 import type { UserService } from './user.service.js';
 import type { ContentService } from './content.service.js';
 import type { FeedbackService } from './feedback.service.js';

@@ -28,9 +28,9 @@ import {
   updateNews,
   upsertQuote,
 } from '../repositories/content.repository.js';
-import { appendAudit } from '../repositories/operators.repository.js';
+import { appendAudit } from '../repositories/operator.repository.js';
 import { recordChange } from '../repositories/sync.repository.js';
-import { actorOf } from './operators.service.js';
+import { actorOf } from './operator.service.js';
 import { toNewsRecord, toNoticeRecord, toQuoteRecord } from './records.js';
 
 type NewsWrite = z.infer<typeof newsWriteParamsSchema>;

@@ -34,10 +34,10 @@ import {
   publishedOrderNos,
   type DeliveryRow,
 } from '../repositories/delivery.repository.js';
-import { appendAudit } from '../repositories/operators.repository.js';
+import { appendAudit } from '../repositories/operator.repository.js';
 import { recordChanges } from '../repositories/sync.repository.js';
 import { CsvSyntaxError, parseCsv } from './delivery-csv.js';
-import { actorOf } from './operators.service.js';
+import { actorOf } from './operator.service.js';
 import { toDeliveryRecord } from './records.js';
 
 const LIST_PAGE = 20;

@@ -34,7 +34,7 @@ import {
   updateDeposit,
   type ChainCursorRow,
   type DepositRow,
-} from '../repositories/deposits.repository.js';
+} from '../repositories/recharge.repository.js';
 import { recordChanges } from '../repositories/sync.repository.js';
 import type { PollOutcome } from '../core/poll.js';
 

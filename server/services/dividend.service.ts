@@ -54,9 +54,9 @@ import {
   type DividendRow,
 } from '../repositories/dividend.repository.js';
 import { insertIncome } from '../repositories/income.repository.js';
-import { appendAudit } from '../repositories/operators.repository.js';
+import { appendAudit } from '../repositories/operator.repository.js';
 import { shareByRate, shareTotal } from './dividend-shares.js';
-import { actorOf } from './operators.service.js';
+import { actorOf } from './operator.service.js';
 import { notYourAccount, ownAccount } from './own-account.js';
 import type { AccountPageParams } from './paging.js';
 

@@ -1,5 +1,5 @@
 /** The exchanges sync collection: the account's exchanges, read by id. */
-import { exchangesByIds } from '../repositories/exchanges.repository.js';
+import { exchangesByIds } from '../repositories/exchange.repository.js';
 import { toExchangeRecord } from './records.js';
 import { defineCollections, numericIds } from './sync-collection.js';
 

@@ -3,7 +3,7 @@
  *
  * What stays true:
  * - a submit fills only at the price version it names, and only while that version is the
- *   newest: the version is read after taking the price's shared lock (prices.repository.ts),
+ *   newest: the version is read after taking the price's shared lock (price.repository.ts),
  *   which a price change takes exclusively, so a change racing a submit either waits for the
  *   fill to commit or makes it answer 409 with the new price;
  * - the exchange row and its ledger transfers (keys `exchange:<id>:in|out|fee|rounding`) are
@@ -37,8 +37,8 @@ import type { Database, Executor } from '../db/database.js';
 import type { ReadRouting } from '../db/read-routing.js';
 import { customerBook, platformBook, type BookRef } from '../ledger/books.js';
 import { accountBalances, transfer, type TransferInput } from '../ledger/ledger.js';
-import { insertExchange, listExchanges, type ExchangeRow } from '../repositories/exchanges.repository.js';
-import { lockPrice } from '../repositories/prices.repository.js';
+import { insertExchange, listExchanges, type ExchangeRow } from '../repositories/exchange.repository.js';
+import { lockPrice } from '../repositories/price.repository.js';
 import { recordChange } from '../repositories/sync.repository.js';
 import { ownAccount } from './own-account.js';
 import { pageById } from './paging.js';

@@ -12,10 +12,10 @@ import {
   listFeedbackOf,
   replyFeedback,
 } from '../repositories/content.repository.js';
-import { appendAudit } from '../repositories/operators.repository.js';
+import { appendAudit } from '../repositories/operator.repository.js';
 import { recordChange } from '../repositories/sync.repository.js';
-import { findUpload } from '../repositories/uploads.repository.js';
-import { actorOf, operatorIdOf } from './operators.service.js';
+import { findUpload } from '../repositories/upload.repository.js';
+import { actorOf, operatorIdOf } from './operator.service.js';
 import { toFeedbackRecord } from './records.js';
 
 const pageArgs = (params: { cursor?: string | undefined; limit?: number | undefined }) => ({

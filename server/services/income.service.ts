@@ -40,10 +40,10 @@ import {
   type NewIncomeRow,
   type WrittenIncome,
 } from '../repositories/income.repository.js';
-import { appendAudit } from '../repositories/operators.repository.js';
+import { appendAudit } from '../repositories/operator.repository.js';
 import { localDateOf } from './hosting/days.js';
 import { toIncomeRecord } from './hosting/records.js';
-import { actorOf } from './operators.service.js';
+import { actorOf } from './operator.service.js';
 import { namedAccounts, ownAccount } from './own-account.js';
 import { pageById, type AccountPageParams } from './paging.js';
 

@@ -15,7 +15,7 @@ import type { Database, Executor } from '../db/database.js';
 import { customerBook, platformBook } from '../ledger/books.js';
 import { checkLedger, type LedgerCheck } from '../ledger/invariants.js';
 import { transfer } from '../ledger/ledger.js';
-import { appendAudit } from '../repositories/operators.repository.js';
+import { appendAudit } from '../repositories/operator.repository.js';
 import {
   insertAdjustment,
   listAdjustments,
@@ -23,8 +23,8 @@ import {
   reviewAdjustment,
   type AdjustmentRow,
 } from '../repositories/settings.repository.js';
-import { findAccount } from '../repositories/users.repository.js';
-import { actorOf } from './operators.service.js';
+import { findAccount } from '../repositories/user.repository.js';
+import { actorOf } from './operator.service.js';
 import { pageById } from './paging.js';
 import { rabPrice, readSettings, writeSettings } from './settings.service.js';
 

@@ -63,7 +63,7 @@ import {
   updateOtcOrder,
   type OtcOrderRow,
 } from '../repositories/otc.repository.js';
-import { lockPrice } from '../repositories/prices.repository.js';
+import { lockPrice } from '../repositories/price.repository.js';
 import { recordChanges } from '../repositories/sync.repository.js';
 import { ownAccount } from './own-account.js';
 import { DEFAULT_PAGE_SIZE, pageById, type AccountPageParams } from './paging.js';

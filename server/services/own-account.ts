@@ -6,7 +6,7 @@ import { BodyCode } from '../../contract/codes.js';
 import { userIdOf, type RequestContext } from '../core/context.js';
 import { BusinessError, invalidField, notLoggedIn } from '../core/errors.js';
 import type { Executor } from '../db/database.js';
-import { accountsByIds, findOwnAccountId } from '../repositories/users.repository.js';
+import { accountsByIds, findOwnAccountId } from '../repositories/user.repository.js';
 
 /** 403 naming the field: the account is not the caller's (or does not exist: the same answer). */
 export const notYourAccount = (field: string) =>

@@ -22,7 +22,7 @@ import {
   insertPaymentMethod,
   paymentMethodsOf,
   type PaymentMethodRow,
-} from '../repositories/payments.repository.js';
+} from '../repositories/payment.repository.js';
 
 const HOUR_MS = 3_600_000;
 

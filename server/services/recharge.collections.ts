@@ -1,5 +1,5 @@
 /** The deposits sync collection: the account's detected deposits, read by id. */
-import { depositsByIds } from '../repositories/deposits.repository.js';
+import { depositsByIds } from '../repositories/recharge.repository.js';
 import { toDepositRecord } from './records.js';
 import { defineCollections, numericIds } from './sync-collection.js';
 

@@ -14,7 +14,7 @@ import {
   depositsOfAccount,
   findDepositAddress,
   saveDepositAddress,
-} from '../repositories/deposits.repository.js';
+} from '../repositories/recharge.repository.js';
 import { ownAccount } from './own-account.js';
 import { pageById } from './paging.js';
 import { toDepositRecord } from './records.js';

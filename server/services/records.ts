@@ -7,7 +7,7 @@ import type {
   QuoteRecord,
 } from '../../contract/api/content.js';
 import type { FeedbackRow, NewsRow, NoticeRow, QuoteRow } from '../repositories/content.repository.js';
-import type { UserRow } from '../repositories/users.repository.js';
+import type { UserRow } from '../repositories/user.repository.js';
 import type { AccountRecord, BalanceRecord, PriceRecord, WalletRecord } from '../../contract/api/account.js';
 import { formatMoney, minor, type Minor } from '../../contract/money.js';
 import type { accounts } from '../db/schema.js';
@@ -16,14 +16,14 @@ import type { TransferRow } from '../ledger/ledger.repository.js';
 import type { SyncChange } from '../repositories/sync.repository.js';
 import type { DepositRecord, DepositStatus } from '../../contract/api/recharge.js';
 import type { Chain } from '../../contract/constants.js';
-import type { DepositRow } from '../repositories/deposits.repository.js';
+import type { DepositRow } from '../repositories/recharge.repository.js';
 import type { WithdrawalRecord, WithdrawalStage, WithdrawalStatus } from '../../contract/api/withdraw.js';
-import type { WithdrawalRow } from '../repositories/withdrawals.repository.js';
+import type { WithdrawalRow } from '../repositories/withdraw.repository.js';
 
 import type { ExchangeRecord } from '../../contract/api/exchange.js';
 import type { ExchangeDirection } from '../../contract/exchange-quote.js';
 import type { Asset } from '../../contract/api/account.js';
-import type { ExchangeRow } from '../repositories/exchanges.repository.js';
+import type { ExchangeRow } from '../repositories/exchange.repository.js';
 import type { DeliveryRecord } from '../../contract/api/delivery.js';
 import type { DeliveryRow } from '../repositories/delivery.repository.js';
 

@@ -31,13 +31,13 @@ import type { Database, Executor, Transaction } from '../db/database.js';
 import { BusinessError, notLoggedIn } from '../core/errors.js';
 import { userIdOf, type RequestContext } from '../core/context.js';
 import { findSecurityChangedAt, updateUserSecurity } from '../repositories/security.repository.js';
-import { findUserById, lockUser, setPasswordHash, type UserRow } from '../repositories/users.repository.js';
+import { findUserById, lockUser, setPasswordHash, type UserRow } from '../repositories/user.repository.js';
 import type { Limits } from '../security/limits.js';
 import { hashPassword, verifyPassword } from '../security/passwords.js';
 import type { SecretBox } from '../security/secret-box.js';
 import { checkTotp, newTotpSecret, totpUri } from '../security/totp.js';
 import type { CodeService } from './codes.service.js';
-import type { SessionService } from './sessions.service.js';
+import type { SessionService } from './session.service.js';
 
 const LOCK_MS = SECURITY_CHANGE_LOCK_HOURS * 3600 * 1000;
 

@@ -10,8 +10,8 @@ import type { PlatformSettings } from '../../contract/api/admin.js';
 import { formatMoney, minor, parseMoney, type Minor } from '../../contract/money.js';
 import type { Clock } from '../clock.js';
 import type { Executor } from '../db/database.js';
-import { appendAudit } from '../repositories/operators.repository.js';
-import { insertPriceVersion, latestPriceVersion, lockPrice } from '../repositories/prices.repository.js';
+import { appendAudit } from '../repositories/operator.repository.js';
+import { insertPriceVersion, latestPriceVersion, lockPrice } from '../repositories/price.repository.js';
 import { findSetting, setSetting } from '../repositories/settings.repository.js';
 import { recordChange } from '../repositories/sync.repository.js';
 

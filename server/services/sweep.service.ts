@@ -10,10 +10,10 @@ import type { ChainSetup } from '../chains/setup.js';
 import { sweepBep20, type SweepOutcome } from '../chains/sweep.js';
 import type { Clock } from '../clock.js';
 import type { Database } from '../db/database.js';
-import { addressesWithCreditedDeposits, insertSweep } from '../repositories/deposits.repository.js';
+import { addressesWithCreditedDeposits, insertSweep } from '../repositories/recharge.repository.js';
 import type { RequestContext } from '../core/context.js';
-import { appendAudit } from '../repositories/operators.repository.js';
-import { actorOf } from './operators.service.js';
+import { appendAudit } from '../repositories/operator.repository.js';
+import { actorOf } from './operator.service.js';
 
 export class SweepError extends Error {}
 

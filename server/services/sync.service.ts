@@ -16,7 +16,7 @@ import type { ReadRouting } from '../db/read-routing.js';
 import { BusinessError } from '../core/errors.js';
 import type { RequestContext } from '../core/context.js';
 import { changesAfter, pendingCollections } from '../repositories/sync.repository.js';
-import { findOwnAccountId } from '../repositories/users.repository.js';
+import { findOwnAccountId } from '../repositories/user.repository.js';
 import { rowIdOf } from '../core/params.js';
 import type { SyncCollections } from './sync-collection.js';
 

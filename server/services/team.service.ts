@@ -42,8 +42,8 @@ import { userIdOf, type RequestContext } from '../core/context.js';
 import { BusinessError, invalidField } from '../core/errors.js';
 import type { CommandRunner } from '../core/command-runner.js';
 import type { Database, Executor } from '../db/database.js';
-import { tryJobLock } from '../repositories/jobs.repository.js';
-import { appendAudit } from '../repositories/operators.repository.js';
+import { tryJobLock } from '../repositories/job.repository.js';
+import { appendAudit } from '../repositories/operator.repository.js';
 import {
   accrualDoneThrough,
   buildDayLines,
@@ -67,7 +67,7 @@ import {
 } from '../repositories/team.repository.js';
 import { localDateOf } from './hosting/days.js';
 import { creditIncomeMany, type IncomeLine } from './income.service.js';
-import { actorOf } from './operators.service.js';
+import { actorOf } from './operator.service.js';
 import { DEFAULT_PAGE_SIZE } from './paging.js';
 
 /** The job's name in job_runs and its advisory lock (scheduler.ts JobName.teamIncome). */

@@ -1,5 +1,5 @@
 /** The user's sync collections: the profile (one record, the user's own) and the user's accounts. */
-import { findUserById, listAccounts } from '../repositories/users.repository.js';
+import { findUserById, listAccounts } from '../repositories/user.repository.js';
 import { toAccountRecord, toProfileRecord } from './records.js';
 import { defineCollections } from './sync-collection.js';
 

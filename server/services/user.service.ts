@@ -7,12 +7,12 @@ import {
   findUserWithReferrerCode,
   listAccounts,
   updateUserProfile,
-} from '../repositories/users.repository.js';
+} from '../repositories/user.repository.js';
 import { recordChange } from '../repositories/sync.repository.js';
 import type { Clock } from '../clock.js';
 import type { CommandRunner } from '../core/command-runner.js';
 import { ReadCache } from './read-cache.js';
-import type { SessionService } from './sessions.service.js';
+import type { SessionService } from './session.service.js';
 import { AVATARS } from './common.service.js';
 import { toProfileRecord } from './records.js';
 

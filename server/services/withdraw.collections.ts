@@ -1,5 +1,5 @@
 /** The withdrawals sync collection: the account's withdrawals, read by id. */
-import { withdrawalsByIds } from '../repositories/withdrawals.repository.js';
+import { withdrawalsByIds } from '../repositories/withdraw.repository.js';
 import { toWithdrawalRecord } from './records.js';
 import { defineCollections, numericIds } from './sync-collection.js';
 

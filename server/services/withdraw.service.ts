@@ -39,10 +39,10 @@ import type { ReadRouting } from '../db/read-routing.js';
 import { parseParams, rowIdOf } from '../core/params.js';
 import { omnibusOf, platformBook, type BookRef } from '../ledger/books.js';
 import { accountBalances, hold, postHold, voidHold } from '../ledger/ledger.js';
-import { appendAudit } from '../repositories/operators.repository.js';
-import { findPaymentMethod, paymentMethodsOf } from '../repositories/payments.repository.js';
+import { appendAudit } from '../repositories/operator.repository.js';
+import { findPaymentMethod, paymentMethodsOf } from '../repositories/payment.repository.js';
 import { recordChange } from '../repositories/sync.repository.js';
-import { findUserById, lockUser } from '../repositories/users.repository.js';
+import { findUserById, lockUser } from '../repositories/user.repository.js';
 import {
   insertWithdrawal,
   listWithdrawals,
@@ -51,9 +51,9 @@ import {
   withdrawalsOfAccount,
   withdrawnOn,
   type WithdrawalRow,
-} from '../repositories/withdrawals.repository.js';
+} from '../repositories/withdraw.repository.js';
 import { loadWorkCalendar } from './calendar.service.js';
-import { actorOf } from './operators.service.js';
+import { actorOf } from './operator.service.js';
 import { ownAccount } from './own-account.js';
 import { pageById } from './paging.js';
 import { toWithdrawalRecord } from './records.js';

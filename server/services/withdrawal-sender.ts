@@ -21,7 +21,7 @@ import type { UsdtSender } from '../chains/evm-sender.js';
 import type { Clock } from '../clock.js';
 import type { Database } from '../db/database.js';
 import type { PollOutcome } from '../core/poll.js';
-import { tryJobLock } from '../repositories/jobs.repository.js';
+import { tryJobLock } from '../repositories/job.repository.js';
 import { recordChange } from '../repositories/sync.repository.js';
 import {
   highestNonce,
@@ -29,7 +29,7 @@ import {
   pendingAtStage,
   updateWithdrawal,
   type WithdrawalRow,
-} from '../repositories/withdrawals.repository.js';
+} from '../repositories/withdraw.repository.js';
 import { releaseWithdrawal, settleWithdrawal } from './withdraw.service.js';
 
 /** Withdrawals looked at per tick and stage. */

@@ -1,7 +1,7 @@
 /** The spec's auth rules (sections 5, 7, 9 and CONTRACT.md), on each database tier and through both transports. */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { BodyCode } from '../../contract/codes.js';
-import { listAncestors } from '../../server/repositories/users.repository.js';
+import { listAncestors } from '../../server/repositories/user.repository.js';
 import { availableTiers } from '../helpers/database.js';
 import { startTestServer, TRANSPORTS, type TestServer } from '../helpers/server.js';
 

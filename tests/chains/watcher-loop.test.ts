@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { ChainAnswerError, type ChainAdapter } from '../../server/chains/chain.js';
 import { openDatabase, type OpenDatabase } from '../../server/db/database.js';
-import { findCursor } from '../../server/repositories/deposits.repository.js';
+import { findCursor } from '../../server/repositories/recharge.repository.js';
 import { DepositWatcher } from '../../server/services/deposit-watcher.js';
 import { PollLoop } from '../../server/jobs/poll-loop.js';
 import { ManualClock } from '../../server/clock.js';

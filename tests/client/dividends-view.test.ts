@@ -15,7 +15,7 @@ import {
   statusAt,
   statusKey,
   sumsOf,
-} from '../../src/features/dividends/dividends-view.js';
+} from '../../src/features/dividend/dividends-view.js';
 
 const NOW = Date.parse('2026-01-10T00:00:00Z');
 const record = (

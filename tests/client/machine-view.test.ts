@@ -20,7 +20,7 @@ import {
   termPercent,
   ticketCounts,
   totalOf,
-} from '../../src/features/machines/machine-view.js';
+} from '../../src/features/machine/machine-view.js';
 
 const starter: MachineRecord = {
   id: '1',

@@ -8,7 +8,7 @@ import {
   checkSubAccount,
   checkTransferAmount,
   orderAccounts,
-} from '../../src/features/accounts/account-forms.js';
+} from '../../src/features/account/account-forms.js';
 import { accountTotal } from '../../src/features/assets/totals.js';
 import {
   isRecordKind,

@@ -13,7 +13,7 @@ import {
   takeView,
   type OtcTerms,
   type TakeableOrder,
-} from '../../src/features/trading/otc-view.js';
+} from '../../src/features/otc/otc-view.js';
 
 const terms: OtcTerms = {
   guidePrice: '0.333333',

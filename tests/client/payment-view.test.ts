@@ -7,7 +7,7 @@ import {
   checkBank,
   inCooldown,
   methodName,
-} from '../../src/features/payments/payment-view.js';
+} from '../../src/features/payment/payment-view.js';
 
 function method(overrides: Partial<PaymentMethod> = {}): PaymentMethod {
   return {

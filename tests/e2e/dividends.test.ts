@@ -12,7 +12,7 @@ import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { parseMoney } from '../../contract/money.js';
 import { customerBook } from '../../server/ledger/books.js';
-import { dayLabel } from '../../src/features/dividends/dividends-view.js';
+import { dayLabel } from '../../src/features/dividend/dividends-view.js';
 import { transfer } from '../../server/ledger/ledger.js';
 import {
   e2eHarness,

@@ -2,7 +2,7 @@
  * The RAB/USDT exchange (issue 11). What an exchange can do now (the price and its version, the
  * fee rate, the bounds) is read from the server each time and kept nowhere: a price is only
  * worth quoting while it is current, and the server refuses any other version anyway. The
- * exchange itself is the outbox command `exchange-submit` (sync/commands.ts: sent only while
+ * exchange itself is the outbox command `exchange-submit` (exchange.commands.ts: sent only while
  * online, expired after a minute); the records are the synced `exchanges` collection, read by
  * the UI from IndexedDB, so they show offline.
  */

@@ -5,7 +5,7 @@
  * `hosting_orders`, `hosting_changes` and `income` collections, read by the UI from IndexedDB;
  * creating an order and changing one are the outbox commands `hosting-create` (sent only while
  * online: it carries the trade password) and `hosting-add`, `hosting-sub`, `hosting-redeem`
- * (queued offline, expired after an hour), sync/commands.ts.
+ * (queued offline, expired after an hour), hosting.commands.ts.
  */
 import { hostingConfigDataSchema } from '../../contract/api/hosting.js';
 import { DEFAULT_LOCALE } from '../../contract/locales.js';

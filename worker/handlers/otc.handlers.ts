@@ -5,7 +5,7 @@
  * server checks every listing against its own. The book and the account's orders are the synced
  * `otc_book` and `otc_orders` collections, read by the UI from IndexedDB, so they show offline;
  * listing, taking and cancelling are the outbox commands `otc-buy`, `otc-sell`, `otc-take` and
- * `otc-cancel` (sync/commands.ts).
+ * `otc-cancel` (otc.commands.ts).
  */
 import { otcInfoDataSchema } from '../../contract/api/otc.js';
 import type { HandlerDeps } from './deps.js';

@@ -2,7 +2,7 @@
  * Withdrawals (issue 11). The terms of a withdrawal now are read from the server each time and
  * kept nowhere: the window, the limits and the lock change by the minute, and an old answer
  * would promise what the server then refuses. The withdrawal itself is the outbox command
- * `withdraw-create` (sync/commands.ts: sent only while online, expired after a minute); the
+ * `withdraw-create` (withdraw.commands.ts: sent only while online, expired after a minute); the
  * records are the synced `withdrawals` collection, read by the UI from IndexedDB.
  */
 import { withdrawIndexDataSchema } from '../../contract/api/withdraw.js';

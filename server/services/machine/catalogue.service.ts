@@ -26,10 +26,10 @@ import {
   updateMachine,
   type MachineRow,
 } from '../../repositories/machine.repository.js';
-import { appendAudit } from '../../repositories/operators.repository.js';
+import { appendAudit } from '../../repositories/operator.repository.js';
 import { recordChanges } from '../../repositories/sync.repository.js';
 import { Catalogue, type CatalogueSpec } from '../catalogue.js';
-import { actorOf } from '../operators.service.js';
+import { actorOf } from '../operator.service.js';
 import { namedAccounts } from '../own-account.js';
 import { ticketChange, toAdminMachine } from './records.js';
 

@@ -17,7 +17,7 @@ import { AsOf } from '../../ui/AsOf.js';
 import { copyText } from '../../ui/copy.js';
 import { LinkList } from '../../ui/LinkList.js';
 import { OutboxLink } from '../outbox/OutboxLink.js';
-import { useAccountName } from '../accounts/account-data.js';
+import { useAccountName } from '../account/account-data.js';
 import { formatMoney } from '../../../contract/money.js';
 import { useAccountTotal, type AccountTotalView } from './use-account-total.js';
 

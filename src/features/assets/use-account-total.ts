@@ -1,7 +1,7 @@
 /** The active account with its total in USDT, as the Assets and home tabs show it. */
 import type { AccountRecord } from '../../../contract/api/account.js';
 import { useActiveAccount, type ActiveAccount } from '../../../client-db/use-sync-db.js';
-import { useAccounts, useAccountSyncedAt, useBalance, useRabPrice } from '../accounts/account-data.js';
+import { useAccounts, useAccountSyncedAt, useBalance, useRabPrice } from '../account/account-data.js';
 import { accountTotal, EMPTY_BALANCE, type AccountTotal } from './totals.js';
 
 export type AccountTotalView =

@@ -16,14 +16,14 @@ import type { ExchangeIndexData, ExchangeRecord } from '../../../contract/api/ex
 import { REQUEST_DEBOUNCE_MS } from '../../../contract/constants.js';
 import { checkPassword } from '../../../contract/validation.js';
 import type { ActiveAccount } from '../../../client-db/use-sync-db.js';
-import { perAccountPage } from '../accounts/PerAccount.js';
+import { perAccountPage } from '../account/PerAccount.js';
 import { CommandLines } from '../outbox/CommandLines.js';
 import { useCommandFlow, useFlowTexts } from '../outbox/use-command-flow.js';
 import { AsOf } from '../../ui/AsOf.js';
 import { DateTime, formatTime } from '../../ui/DateTime.js';
 import { useLink } from '../../ui/OfflineBanner.js';
 import { toast } from '../../ui/toast.js';
-import { useAccountSyncedAt, useBalance } from '../accounts/account-data.js';
+import { useAccountSyncedAt, useBalance } from '../account/account-data.js';
 import { useChecks } from '../../ui/field-messages.js';
 import { useForm } from '../../ui/use-form.js';
 import {

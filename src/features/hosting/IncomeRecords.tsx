@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { IncomeRecord, IncomeType } from '../../../contract/api/income.js';
 import type { ActiveAccount } from '../../../client-db/use-sync-db.js';
 import { AsOf } from '../../ui/AsOf.js';
-import { useAccountSyncedAt } from '../accounts/account-data.js';
+import { useAccountSyncedAt } from '../account/account-data.js';
 import {
   INCOME_PAGE,
   INCOME_TYPE_LIST,

@@ -19,7 +19,7 @@ import { ConfirmDialog } from '../../ui/ConfirmDialog.js';
 import { DateTime } from '../../ui/DateTime.js';
 import { AmountField } from '../../ui/form-fields.js';
 import { toast } from '../../ui/toast.js';
-import { useAccountSyncedAt } from '../accounts/account-data.js';
+import { useAccountSyncedAt } from '../account/account-data.js';
 import { useForm } from '../../ui/use-form.js';
 import { useCommandFlow } from '../outbox/use-command-flow.js';
 import { useRefusalMessage } from '../outbox/messages.js';

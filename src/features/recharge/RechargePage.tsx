@@ -11,14 +11,14 @@ import type { DepositRecord } from '../../../contract/api/recharge.js';
 import { DEPOSIT_CONFIRMATIONS, type Chain } from '../../../contract/constants.js';
 import type { DepositAddressRecord } from '../../../client-db/schema.js';
 import type { ActiveAccount } from '../../../client-db/use-sync-db.js';
-import { perAccountPage } from '../accounts/PerAccount.js';
+import { perAccountPage } from '../account/PerAccount.js';
 import { shownAmount } from '../../ui/amounts.js';
 import { shortHash } from '../../ui/chain-text.js';
 import { AsOf } from '../../ui/AsOf.js';
 import { copyText } from '../../ui/copy.js';
 import { DateTime, formatTime } from '../../ui/DateTime.js';
 import { useQrCode } from '../../ui/use-qr-code.js';
-import { useAccountSyncedAt } from '../accounts/account-data.js';
+import { useAccountSyncedAt } from '../account/account-data.js';
 import {
   CHAIN_LIST,
   isChain,

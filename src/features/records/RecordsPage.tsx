@@ -11,8 +11,8 @@ import type { RecordKind, WalletRecord } from '../../../contract/api/account.js'
 import { AsOf } from '../../ui/AsOf.js';
 import { DateTime } from '../../ui/DateTime.js';
 import { accountDatabase, type ActiveAccount } from '../../../client-db/use-sync-db.js';
-import { useAccountSyncedAt } from '../accounts/account-data.js';
-import { perAccountPage } from '../accounts/PerAccount.js';
+import { useAccountSyncedAt } from '../account/account-data.js';
+import { perAccountPage } from '../account/PerAccount.js';
 import { kindKey, RECORD_KIND_LIST, RECORDS_PAGE, signedAmount } from './records-view.js';
 import { Select } from '../../ui/Select.js';
 import { MoreButton } from '../../ui/MoreButton.js';

@@ -14,7 +14,7 @@ import type {
 } from '../../../contract/api/withdraw.js';
 import { formatMoney, minor, type Minor } from '../../../contract/money.js';
 import { AMOUNT_PATTERN } from '../../../contract/validation.js';
-import { shortAddress } from '../payments/payment-view.js';
+import { shortAddress } from '../payment/payment-view.js';
 import { moneyOrNull } from '../../ui/amounts.js';
 
 /** Withdrawals read from IndexedDB at first, and added each time "more" is pressed. */

@@ -9,13 +9,13 @@ import type { TicketRecord, TicketStatus } from '../../../contract/api/machine.j
 import { ROUTES } from '../../app/paths.js';
 import type { ActiveAccount } from '../../../client-db/use-sync-db.js';
 import { AsOf } from '../../ui/AsOf.js';
-import { perAccountPage } from '../accounts/PerAccount.js';
+import { perAccountPage } from '../account/PerAccount.js';
 import { DateTime } from '../../ui/DateTime.js';
-import { useAccountSyncedAt } from '../accounts/account-data.js';
+import { useAccountSyncedAt } from '../account/account-data.js';
 import { MachineLinks } from './machine-parts.js';
 import { MACHINE_PAGE, nameIn } from './machine-view.js';
 import { useAvailableTickets, useHoldings, usePullOnOpen, useTickets } from './use-machines.js';
-import './machines.css';
+import './machine.css';
 import { MoreButton } from '../../ui/MoreButton.js';
 
 const COLLECTIONS = ['tickets'] as const;

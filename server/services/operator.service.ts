@@ -16,18 +16,18 @@ import {
   listAudit,
   listOperators,
   type OperatorRow,
-} from '../repositories/operators.repository.js';
+} from '../repositories/operator.repository.js';
 import {
   assignRootInvite,
   findRootInvite,
   lockRootInvite,
   insertInvite,
   listInvites,
-} from '../repositories/users.repository.js';
+} from '../repositories/user.repository.js';
 import type { Limits } from '../security/limits.js';
 import { decoyHash, hashPassword, verifyPassword } from '../security/passwords.js';
 import { newInviteCode, newOperatorPassword } from '../security/tokens.js';
-import type { SessionService } from './sessions.service.js';
+import type { SessionService } from './session.service.js';
 
 /** Who did it: `operator:<id>` for the admin API, `cli` for `npm run admin`, `system` for start-up. */
 export type Actor = string;

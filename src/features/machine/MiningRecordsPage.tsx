@@ -8,12 +8,12 @@ import { useTranslation } from 'react-i18next';
 import { ROUTES } from '../../app/paths.js';
 import type { ActiveAccount } from '../../../client-db/use-sync-db.js';
 import { AsOf } from '../../ui/AsOf.js';
-import { perAccountPage } from '../accounts/PerAccount.js';
-import { useAccountSyncedAt } from '../accounts/account-data.js';
+import { perAccountPage } from '../account/PerAccount.js';
+import { useAccountSyncedAt } from '../account/account-data.js';
 import { MachineLinks } from './machine-parts.js';
 import { holdingsSummary, MACHINE_PAGE, miningLines, type MiningLine } from './machine-view.js';
 import { useHoldings, useMiningIncome, usePullOnOpen } from './use-machines.js';
-import './machines.css';
+import './machine.css';
 import { MoreButton } from '../../ui/MoreButton.js';
 
 const COLLECTIONS = ['income', 'owned_machines'] as const;

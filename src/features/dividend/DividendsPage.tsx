@@ -18,12 +18,12 @@ import { MIN_VALID_HOSTING_USD } from '../../../contract/constants.js';
 import type { OutboxRecord } from '../../../worker/commands.js';
 import { send } from '../../app/worker-client.js';
 import { accountDatabase, userDatabase, type ActiveAccount } from '../../../client-db/use-sync-db.js';
-import { perAccountPage } from '../accounts/PerAccount.js';
+import { perAccountPage } from '../account/PerAccount.js';
 import { AsOf } from '../../ui/AsOf.js';
 import { DateTime, formatTime } from '../../ui/DateTime.js';
 import { useLink } from '../../ui/OfflineBanner.js';
 import { toast } from '../../ui/toast.js';
-import { useAccountSyncedAt } from '../accounts/account-data.js';
+import { useAccountSyncedAt } from '../account/account-data.js';
 import { useRefusalMessage } from '../outbox/messages.js';
 import {
   canClaim,
@@ -37,7 +37,7 @@ import {
   sumsOf,
   type PendingClaims,
 } from './dividends-view.js';
-import './dividends.css';
+import './dividend.css';
 import { Select } from '../../ui/Select.js';
 import { MoreButton } from '../../ui/MoreButton.js';
 

@@ -10,7 +10,7 @@ import {
   revokeOtherSessions,
   revokeSession,
   type SessionCallerRow,
-} from '../repositories/sessions.repository.js';
+} from '../repositories/session.repository.js';
 import type { EvictionChannel, Eviction } from '../security/session-evictions.js';
 import { newSessionToken, sha256Hex } from '../security/tokens.js';
 import { CallerCache } from './caller-cache.js';

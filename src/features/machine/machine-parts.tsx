@@ -4,7 +4,7 @@ import { ROUTES } from '../../app/paths.js';
 import type { ActiveAccount } from '../../../client-db/use-sync-db.js';
 import { AsOf } from '../../ui/AsOf.js';
 import { LinkList } from '../../ui/LinkList.js';
-import { useAccountSyncedAt } from '../accounts/account-data.js';
+import { useAccountSyncedAt } from '../account/account-data.js';
 import { holdingsSummary } from './machine-view.js';
 import { useAvailableTickets, useHoldings } from './use-machines.js';
 

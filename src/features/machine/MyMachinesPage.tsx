@@ -8,11 +8,11 @@ import type { OwnedMachineRecord } from '../../../contract/api/machine.js';
 import { ROUTES } from '../../app/paths.js';
 import type { ActiveAccount } from '../../../client-db/use-sync-db.js';
 import { DateTime } from '../../ui/DateTime.js';
-import { perAccountPage } from '../accounts/PerAccount.js';
+import { perAccountPage } from '../account/PerAccount.js';
 import { MachineLinks, MiningSummary } from './machine-parts.js';
 import { acquisitionOf, nameIn, termPercent } from './machine-view.js';
 import { useHoldings, usePullOnOpen } from './use-machines.js';
-import './machines.css';
+import './machine.css';
 
 export default perAccountPage(MyMachines);
 

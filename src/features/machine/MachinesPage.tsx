@@ -15,11 +15,11 @@ import { checkPassword } from '../../../contract/validation.js';
 import { ROUTES } from '../../app/paths.js';
 import { publicDatabase, useSyncedAt, type ActiveAccount } from '../../../client-db/use-sync-db.js';
 import { AsOf } from '../../ui/AsOf.js';
-import { perAccountPage } from '../accounts/PerAccount.js';
+import { perAccountPage } from '../account/PerAccount.js';
 import { Field } from '../../ui/Field.js';
 import { useLink } from '../../ui/OfflineBanner.js';
 import { toast } from '../../ui/toast.js';
-import { useBalance } from '../accounts/account-data.js';
+import { useBalance } from '../account/account-data.js';
 import { useChecks } from '../../ui/field-messages.js';
 import { useForm } from '../../ui/use-form.js';
 import { CommandLines } from '../outbox/CommandLines.js';
@@ -33,7 +33,7 @@ import {
   type AcquirePreview,
 } from './machine-view.js';
 import { useAvailableTickets, MACHINE_KINDS, useOfferedMachines, usePullOnOpen } from './use-machines.js';
-import './machines.css';
+import './machine.css';
 
 const OFFER_COLLECTIONS = ['machines'] as const;
 

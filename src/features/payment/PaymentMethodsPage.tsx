@@ -20,7 +20,7 @@ import { useForm } from '../../ui/use-form.js';
 import { CHAIN_LIST, NETWORK_NAMES } from '../recharge/recharge-view.js';
 import { cardDigits, checkAddress, checkBank, inCooldown, methodName, type Problem } from './payment-view.js';
 import { usePaymentMethods } from './use-payment-methods.js';
-import './payments.css';
+import './payment.css';
 import { Select } from '../../ui/Select.js';
 
 type Kind = 'chain' | 'bank';

@@ -12,9 +12,9 @@ import type { CommandRunner } from '../core/command-runner.js';
 import type { Database } from '../db/database.js';
 import { BusinessError, notFound } from '../core/errors.js';
 import type { Caller, RequestContext } from '../core/context.js';
-import { findUpload, insertUpload } from '../repositories/uploads.repository.js';
+import { findUpload, insertUpload } from '../repositories/upload.repository.js';
 import { newOpaqueId } from '../security/tokens.js';
-import { OperatorService } from './operators.service.js';
+import { OperatorService } from './operator.service.js';
 
 /** Detects the image type from its first bytes; the client's name and type are not trusted. */
 export function imageTypeOf(bytes: Buffer): string | null {

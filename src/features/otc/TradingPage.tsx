@@ -24,8 +24,8 @@ import { Figure } from '../../ui/Figure.js';
 import { LinkList } from '../../ui/LinkList.js';
 import { useLink } from '../../ui/OfflineBanner.js';
 import { toast } from '../../ui/toast.js';
-import { perAccountPage } from '../accounts/PerAccount.js';
-import { useAccountSyncedAt, useBalance } from '../accounts/account-data.js';
+import { perAccountPage } from '../account/PerAccount.js';
+import { useAccountSyncedAt, useBalance } from '../account/account-data.js';
 import { useRefusalMessage } from '../outbox/messages.js';
 import { ListForm, TakeForm, type OtcFormProps } from './OtcForms.js';
 import {
@@ -46,7 +46,7 @@ import {
   useOtcInfo,
   usePendingOtcCommands,
 } from './use-otc.js';
-import './trading.css';
+import './otc.css';
 import { Select } from '../../ui/Select.js';
 
 const BOOK_COLLECTIONS = ['otc_book'] as const;
