@@ -234,20 +234,17 @@ export const productAddParamsSchema = z.object({
 });
 export type ProductAddParams = z.infer<typeof productAddParamsSchema>;
 
+/**
+ * The update parameters of an operators' catalogue (hosting products, machines): the `id`, then
+ * every field of the add parameters as optional (only the fields given change), then `status`
+ * (`active` offers a disabled entry again). Field rules and messages are the add's own.
+ */
+export function catalogueUpdateOf<T extends z.ZodRawShape>(add: z.ZodObject<T>) {
+  return z.object({ id: idSchema, ...add.partial().shape, status: productStatusSchema.optional() });
+}
+
 /** /api/admin/hosting/product/update: the fields given change (existing orders keep their terms). */
-export const productUpdateParamsSchema = z.object({
-  id: idSchema,
-  name: productNameParamSchema.optional(),
-  days: daysSchema.optional(),
-  dailyRate: rateSchema(isDailyRate).optional(),
-  minimum: boundSchema.optional(),
-  maximum: boundSchema.optional(),
-  payout: hostingPayoutSchema.optional(),
-  earlyExit: booleanSchema.optional(),
-  penaltyRate: rateSchema(isRate).optional(),
-  /** `active` offers a disabled product again. */
-  status: productStatusSchema.optional(),
-});
+export const productUpdateParamsSchema = catalogueUpdateOf(productAddParamsSchema);
 export type ProductUpdateParams = z.infer<typeof productUpdateParamsSchema>;
 
 /** /api/admin/hosting/product/disable: customers no longer see it; orders made under it run on. */

@@ -29,7 +29,7 @@ import {
   userAmountSchema,
 } from '../schema.js';
 import { accountIdListSchema } from './income.js';
-import { productNameParamSchema, productStatusSchema } from './hosting.js';
+import { catalogueUpdateOf, productNameParamSchema, productStatusSchema } from './hosting.js';
 
 /** How a customer pays for machines: cash (USDT) or tickets. */
 export const PAY_WITH = ['usdt', 'ticket'] as const;
@@ -264,18 +264,7 @@ export const machineAddParamsSchema = z.object({
 export type MachineAddParams = z.infer<typeof machineAddParamsSchema>;
 
 /** /api/admin/machine/update: the fields given change (holdings already made keep their terms). */
-export const machineUpdateParamsSchema = z.object({
-  id: idSchema,
-  name: productNameParamSchema.optional(),
-  hashPower: decimalSchema(isHashPower, 'server.machine_hash_power_invalid').optional(),
-  price: priceSchema.optional(),
-  ticketPrice: ticketPriceSchema.optional(),
-  days: termDaysSchema.optional(),
-  dailyOutput: decimalSchema(isDailyOutput, 'server.machine_daily_output_invalid').optional(),
-  rentPrice: rentPriceSchema.optional(),
-  /** `active` offers a disabled machine again. */
-  status: productStatusSchema.optional(),
-});
+export const machineUpdateParamsSchema = catalogueUpdateOf(machineAddParamsSchema);
 export type MachineUpdateParams = z.infer<typeof machineUpdateParamsSchema>;
 
 /** /api/admin/machine/disable: no longer offered; machines already held earn on. */
