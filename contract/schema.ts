@@ -120,6 +120,25 @@ export const idCursorSchema = text({ min: 0, max: 16 }).refine(
   { error: 'server.field_invalid' },
 );
 
+/** List paging by row id: `cursor` is an id cursor (see idCursorSchema), `limit` as pageParamsSchema. */
+export const idPageParamsSchema = pageParamsSchema.extend({ cursor: idCursorSchema.optional() });
+
+/**
+ * An account's list paged by row id: `cursor`, `limit`, then `accountId` (absent: the caller's
+ * current account). Extend it with the list's filters; the keys keep this order.
+ */
+export const accountPageParamsSchema = idPageParamsSchema.extend({ accountId: idSchema.optional() });
+
+/** A whole list answer, not paged: `{items}`. */
+export function listOf<T extends z.ZodType>(item: T) {
+  return z.object({ items: z.array(item) });
+}
+
+/** A closed set of wire words; anything else is `server.field_invalid`. */
+export function choiceOf<const T extends readonly [string, ...string[]]>(values: T) {
+  return z.enum(values, { error: 'server.field_invalid' });
+}
+
 /** A list answer: `{items, nextCursor}`. */
 export function pageOf<T extends z.ZodType>(item: T) {
   return z.object({ items: z.array(item), nextCursor: z.string().nullable() });

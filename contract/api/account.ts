@@ -6,18 +6,19 @@
 import { z } from 'zod';
 import { SUB_ACCOUNT_NAME_MAX_LENGTH } from '../constants.js';
 import {
-  idCursorSchema,
+  accountPageParamsSchema,
+  choiceOf,
   idSchema,
   isoTimeSchema,
+  listOf,
   pageOf,
-  pageParamsSchema,
   text,
   userAmountSchema,
 } from '../schema.js';
 
 /** The assets a ledger account holds; both carry 6 decimals (contract/money.ts). */
 export const ASSETS = ['USDT', 'RAB'] as const;
-export const assetSchema = z.enum(ASSETS, { error: 'server.field_invalid' });
+export const assetSchema = choiceOf(ASSETS);
 export type Asset = z.infer<typeof assetSchema>;
 
 /**
@@ -52,7 +53,7 @@ export const RECORD_KINDS = [
   'dividend',
   'mining_machine',
 ] as const;
-export const recordKindSchema = z.enum(RECORD_KINDS, { error: 'server.field_invalid' });
+export const recordKindSchema = choiceOf(RECORD_KINDS);
 export type RecordKind = z.infer<typeof recordKindSchema>;
 
 /** One of the caller's accounts (synced in the user-scoped `accounts` collection). */
@@ -66,7 +67,7 @@ export const accountRecordSchema = z.object({
 });
 export type AccountRecord = z.infer<typeof accountRecordSchema>;
 
-export const accountListDataSchema = z.object({ items: z.array(accountRecordSchema) });
+export const accountListDataSchema = listOf(accountRecordSchema);
 export type AccountListData = z.infer<typeof accountListDataSchema>;
 
 export const createSubAccountParamsSchema = z.object({
@@ -154,10 +155,8 @@ export const walletRecordSchema = z.object({
 });
 export type WalletRecord = z.infer<typeof walletRecordSchema>;
 
-export const walletRecordsParamsSchema = pageParamsSchema.extend({
-  accountId: idSchema.optional(),
+export const walletRecordsParamsSchema = accountPageParamsSchema.extend({
   kind: recordKindSchema.optional(),
-  cursor: idCursorSchema.optional(),
 });
 export const walletRecordsDataSchema = pageOf(walletRecordSchema);
 export type WalletRecordsData = z.infer<typeof walletRecordsDataSchema>;

@@ -3,19 +3,20 @@ import { z } from 'zod';
 import { formatMoney, parseMoney } from '../money.js';
 import { assetSchema } from './account.js';
 import {
+  choiceOf,
   emailSchema,
+  idPageParamsSchema,
   idSchema,
-  moneySchema,
-  text,
-  idCursorSchema,
   isoTimeSchema,
+  listOf,
+  moneySchema,
   pageOf,
-  pageParamsSchema,
   passwordSchema,
+  text,
 } from '../schema.js';
 
 export const OPERATOR_ROLES = ['superadmin', 'finance', 'compliance', 'support', 'content'] as const;
-export const operatorRoleSchema = z.enum(OPERATOR_ROLES, { error: 'server.field_invalid' });
+export const operatorRoleSchema = choiceOf(OPERATOR_ROLES);
 export type OperatorRole = z.infer<typeof operatorRoleSchema>;
 
 export const adminLoginParamsSchema = z.object({ email: emailSchema, password: passwordSchema });
@@ -56,9 +57,9 @@ export const auditEntrySchema = z.object({
   at: isoTimeSchema,
 });
 /** The audit log pages by entry id: `nextCursor` is the last id of the page. */
-export const auditListParamsSchema = pageParamsSchema.extend({ cursor: idCursorSchema.optional() });
+export const auditListParamsSchema = idPageParamsSchema;
 export const auditListDataSchema = pageOf(auditEntrySchema);
-export const operatorListDataSchema = z.object({ items: z.array(operatorSchema) });
+export const operatorListDataSchema = listOf(operatorSchema);
 
 /** A signed money string an operator enters: not zero, at most 6 decimals (negative takes money out). */
 export const signedMoneySchema = text({ max: 40 }).transform((value, context) => {
@@ -73,7 +74,7 @@ export const signedMoneySchema = text({ max: 40 }).transform((value, context) =>
 });
 
 export const ADJUSTMENT_STATUSES = ['pending_review', 'applied', 'rejected'] as const;
-export const adjustmentStatusSchema = z.enum(ADJUSTMENT_STATUSES, { error: 'server.field_invalid' });
+export const adjustmentStatusSchema = choiceOf(ADJUSTMENT_STATUSES);
 
 export const ledgerAdjustParamsSchema = z.object({
   accountId: idSchema,
@@ -97,9 +98,8 @@ export const adjustmentSchema = z.object({
 });
 export type Adjustment = z.infer<typeof adjustmentSchema>;
 export const ledgerReviewParamsSchema = z.object({ id: idSchema });
-export const adjustmentListParamsSchema = pageParamsSchema.extend({
+export const adjustmentListParamsSchema = idPageParamsSchema.extend({
   status: adjustmentStatusSchema.optional(),
-  cursor: idCursorSchema.optional(),
 });
 export const adjustmentListDataSchema = pageOf(adjustmentSchema);
 

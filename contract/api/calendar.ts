@@ -3,7 +3,7 @@
  * business time zone): /api/admin/calendar/list and /api/admin/calendar/set.
  */
 import { z } from 'zod';
-import { text } from '../schema.js';
+import { choiceOf, listOf, text } from '../schema.js';
 
 /** `holiday`: a weekday off; `workday`: a weekend day worked; `normal`: removes the exception. */
 export const CALENDAR_KINDS = ['holiday', 'workday', 'normal'] as const;
@@ -16,10 +16,10 @@ export const calendarSetParamsSchema = z.object({
       error: 'server.field_invalid',
     },
   ),
-  kind: z.enum(CALENDAR_KINDS, { error: 'server.field_invalid' }),
+  kind: choiceOf(CALENDAR_KINDS),
 });
 export type CalendarSetParams = z.infer<typeof calendarSetParamsSchema>;
 
 export const calendarDaySchema = z.object({ date: z.string(), kind: z.enum(['holiday', 'workday']) });
-export const calendarListDataSchema = z.object({ items: z.array(calendarDaySchema) });
+export const calendarListDataSchema = listOf(calendarDaySchema);
 export type CalendarListData = z.infer<typeof calendarListDataSchema>;

@@ -1,5 +1,6 @@
 /** Public reads under /api/v1/common (no token needed). */
 import { z } from 'zod';
+import { listOf } from '../schema.js';
 import { chainInfoSchema } from './recharge.js';
 
 export const languageSchema = z.object({
@@ -10,7 +11,7 @@ export const languageSchema = z.object({
   name: z.string(),
   default: z.boolean(),
 });
-export const langDataSchema = z.object({ items: z.array(languageSchema) });
+export const langDataSchema = listOf(languageSchema);
 
 export const versionDataSchema = z.object({
   version: z.string(),
@@ -21,7 +22,7 @@ export const versionDataSchema = z.object({
 });
 export type VersionData = z.infer<typeof versionDataSchema>;
 
-export const avatarListDataSchema = z.object({ items: z.array(z.string()) });
+export const avatarListDataSchema = listOf(z.string());
 
 export const configDataSchema = z.object({
   appName: z.string(),

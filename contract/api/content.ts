@@ -1,7 +1,7 @@
 /** Synced content: news, notices, quotes (public); profile and feedback (the user's own). */
 import { z } from 'zod';
 import { NICKNAME_MAX_LENGTH, TEXTAREA_MAX_LENGTH } from '../constants.js';
-import { idSchema, isoTimeSchema, moneySchema, pageOf, pageParamsSchema, text } from '../schema.js';
+import { idSchema, isoTimeSchema, listOf, moneySchema, pageOf, pageParamsSchema, text } from '../schema.js';
 
 export const newsRecordSchema = z.object({
   id: z.string(),
@@ -80,8 +80,8 @@ export type PushFeedbackParams = z.infer<typeof pushFeedbackParamsSchema>;
 
 export const newsListDataSchema = pageOf(newsRecordSchema);
 export const newsGetParamsSchema = z.object({ id: idSchema });
-export const noticeListDataSchema = z.object({ items: z.array(noticeRecordSchema) });
-export const quoteListDataSchema = z.object({ items: z.array(quoteRecordSchema) });
+export const noticeListDataSchema = listOf(noticeRecordSchema);
+export const quoteListDataSchema = listOf(quoteRecordSchema);
 export const quoteGetParamsSchema = z.object({ symbol: text({ max: 20 }) });
 export const feedbackListParamsSchema = pageParamsSchema;
 export const feedbackListDataSchema = pageOf(feedbackRecordSchema);

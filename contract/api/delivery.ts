@@ -11,10 +11,10 @@
  */
 import { z } from 'zod';
 import { formatMoney, parseMoney } from '../money.js';
-import { idCursorSchema, idSchema, isoTimeSchema, pageOf, pageParamsSchema, text } from '../schema.js';
+import { choiceOf, idPageParamsSchema, idSchema, isoTimeSchema, pageOf, text } from '../schema.js';
 
 export const DELIVERY_DIRECTIONS = ['buy', 'sell'] as const;
-export const deliveryDirectionSchema = z.enum(DELIVERY_DIRECTIONS, { error: 'server.field_invalid' });
+export const deliveryDirectionSchema = choiceOf(DELIVERY_DIRECTIONS);
 export type DeliveryDirection = z.infer<typeof deliveryDirectionSchema>;
 
 /** At most this many records in one CSV import (all of them, or none, are published). */
@@ -144,6 +144,6 @@ export const deliveryRecordSchema = z.object({
 });
 export type DeliveryRecord = z.infer<typeof deliveryRecordSchema>;
 
-export const deliveryListParamsSchema = pageParamsSchema.extend({ cursor: idCursorSchema.optional() });
+export const deliveryListParamsSchema = idPageParamsSchema;
 export const deliveryListDataSchema = pageOf(deliveryRecordSchema);
 export type DeliveryListData = z.infer<typeof deliveryListDataSchema>;

@@ -10,12 +10,12 @@
 import { z } from 'zod';
 import { isRate, normalizeRate } from '../hosting-interest.js';
 import {
-  idCursorSchema,
+  accountPageParamsSchema,
+  idPageParamsSchema,
   idSchema,
   isoTimeSchema,
   moneySchema,
   pageOf,
-  pageParamsSchema,
   text,
 } from '../schema.js';
 
@@ -85,7 +85,7 @@ export const dividendSchema = z.object({
 });
 export type Dividend = z.infer<typeof dividendSchema>;
 
-export const adminDividendListParamsSchema = pageParamsSchema.extend({ cursor: idCursorSchema.optional() });
+export const adminDividendListParamsSchema = idPageParamsSchema;
 export const adminDividendListDataSchema = pageOf(dividendSchema);
 export type AdminDividendListData = z.infer<typeof adminDividendListDataSchema>;
 
@@ -140,9 +140,7 @@ export const aiInfoDataSchema = z.object({
 export type AiInfoData = z.infer<typeof aiInfoDataSchema>;
 
 /** /api/v1/user/aiIncome: the account's release records, newest first, `status` filtering. */
-export const aiIncomeParamsSchema = pageParamsSchema.extend({
-  accountId: idSchema.optional(),
-  cursor: idCursorSchema.optional(),
+export const aiIncomeParamsSchema = accountPageParamsSchema.extend({
   status: dividendReleaseStatusSchema.optional(),
 });
 export const aiIncomeDataSchema = pageOf(dividendReleaseRecordSchema);

@@ -7,17 +7,19 @@
 import { z } from 'zod';
 import { EXCHANGE_DIRECTIONS } from '../exchange-quote.js';
 import {
+  accountPageParamsSchema,
+  choiceOf,
   idCursorSchema,
+  idPageParamsSchema,
   idSchema,
   isoTimeSchema,
   pageOf,
-  pageParamsSchema,
   passwordSchema,
   userAmountSchema,
 } from '../schema.js';
 import { assetSchema } from './account.js';
 
-export const exchangeDirectionSchema = z.enum(EXCHANGE_DIRECTIONS, { error: 'server.field_invalid' });
+export const exchangeDirectionSchema = choiceOf(EXCHANGE_DIRECTIONS);
 
 /** A read of one account: `accountId` defaults to the caller's default account. */
 export const exchangeIndexParamsSchema = z.object({ accountId: idSchema.optional() });
@@ -83,19 +85,15 @@ export const exchangeRecordSchema = z.object({
 });
 export type ExchangeRecord = z.infer<typeof exchangeRecordSchema>;
 
-export const exchangeListParamsSchema = pageParamsSchema.extend({
-  accountId: idSchema.optional(),
-  cursor: idCursorSchema.optional(),
-});
+export const exchangeListParamsSchema = accountPageParamsSchema;
 export const exchangeListDataSchema = pageOf(exchangeRecordSchema);
 export type ExchangeListData = z.infer<typeof exchangeListDataSchema>;
 
 // ---- operators ----
 
-export const adminExchangeListParamsSchema = pageParamsSchema.extend({
+export const adminExchangeListParamsSchema = idPageParamsSchema.extend({
   /** One account's exchanges (its id's digits); absent or empty: everyone's. */
   accountId: idCursorSchema.optional(),
-  cursor: idCursorSchema.optional(),
 });
 /** An exchange as finance operators see it: with the customer's user id. */
 export const adminExchangeSchema = exchangeRecordSchema.extend({ userId: z.string() });

@@ -11,11 +11,13 @@ import { z } from 'zod';
 import { isDailyRate, isRate, normalizeRate } from '../hosting-interest.js';
 import { LOCALES, type Locale } from '../locales.js';
 import {
-  idCursorSchema,
+  accountPageParamsSchema,
+  choiceOf,
+  idPageParamsSchema,
   idSchema,
   isoTimeSchema,
+  listOf,
   pageOf,
-  pageParamsSchema,
   passwordSchema,
   text,
   userAmountSchema,
@@ -23,12 +25,12 @@ import {
 
 /** When interest is paid: into cash each day, or all at maturity (income `pending_arrival` until then). */
 export const HOSTING_PAYOUTS = ['daily', 'at_maturity'] as const;
-export const hostingPayoutSchema = z.enum(HOSTING_PAYOUTS, { error: 'server.field_invalid' });
+export const hostingPayoutSchema = choiceOf(HOSTING_PAYOUTS);
 export type HostingPayout = z.infer<typeof hostingPayoutSchema>;
 
 /** An order's status (spec "Hosting orders: in progress, expired"); a redeemed order is expired too. */
 export const HOSTING_ORDER_STATUSES = ['in_progress', 'expired'] as const;
-export const hostingOrderStatusSchema = z.enum(HOSTING_ORDER_STATUSES, { error: 'server.field_invalid' });
+export const hostingOrderStatusSchema = choiceOf(HOSTING_ORDER_STATUSES);
 export type HostingOrderStatus = z.infer<typeof hostingOrderStatusSchema>;
 
 /** Why an expired order ended: its term ran out, or its owner redeemed it. */
@@ -40,7 +42,7 @@ export const HOSTING_CHANGE_KINDS = ['create', 'add', 'sub', 'redeem', 'maturity
 export type HostingChangeKind = (typeof HOSTING_CHANGE_KINDS)[number];
 
 export const PRODUCT_STATUSES = ['active', 'disabled'] as const;
-export const productStatusSchema = z.enum(PRODUCT_STATUSES, { error: 'server.field_invalid' });
+export const productStatusSchema = choiceOf(PRODUCT_STATUSES);
 export type ProductStatus = z.infer<typeof productStatusSchema>;
 
 /** The longest term a product may have (ten years). */
@@ -162,19 +164,16 @@ export const hostingCommandDataSchema = z.object({
 export type HostingCommandData = z.infer<typeof hostingCommandDataSchema>;
 
 /** /api/v1/hosting/order: the account's orders, newest first (`status` filters). */
-export const hostingOrderListParamsSchema = pageParamsSchema.extend({
-  accountId: idSchema.optional(),
-  cursor: idCursorSchema.optional(),
+export const hostingOrderListParamsSchema = accountPageParamsSchema.extend({
   status: hostingOrderStatusSchema.optional(),
 });
 export const hostingOrderListDataSchema = pageOf(hostingOrderRecordSchema);
 export type HostingOrderListData = z.infer<typeof hostingOrderListDataSchema>;
 
 /** /api/v1/hosting/operator-log: one order's changes, or an account's, newest first. */
-export const hostingOperatorLogParamsSchema = pageParamsSchema.extend({
+export const hostingOperatorLogParamsSchema = idPageParamsSchema.extend({
   orderId: idSchema.optional(),
   accountId: idSchema.optional(),
-  cursor: idCursorSchema.optional(),
 });
 export const hostingOperatorLogDataSchema = pageOf(hostingChangeRecordSchema);
 export type HostingOperatorLogData = z.infer<typeof hostingOperatorLogDataSchema>;
@@ -235,20 +234,17 @@ export const productAddParamsSchema = z.object({
 });
 export type ProductAddParams = z.infer<typeof productAddParamsSchema>;
 
+/**
+ * The update parameters of an operators' catalogue (hosting products, machines): the `id`, then
+ * every field of the add parameters as optional (only the fields given change), then `status`
+ * (`active` offers a disabled entry again). Field rules and messages are the add's own.
+ */
+export function catalogueUpdateOf<T extends z.ZodRawShape>(add: z.ZodObject<T>) {
+  return z.object({ id: idSchema, ...add.partial().shape, status: productStatusSchema.optional() });
+}
+
 /** /api/admin/hosting/product/update: the fields given change (existing orders keep their terms). */
-export const productUpdateParamsSchema = z.object({
-  id: idSchema,
-  name: productNameParamSchema.optional(),
-  days: daysSchema.optional(),
-  dailyRate: rateSchema(isDailyRate).optional(),
-  minimum: boundSchema.optional(),
-  maximum: boundSchema.optional(),
-  payout: hostingPayoutSchema.optional(),
-  earlyExit: booleanSchema.optional(),
-  penaltyRate: rateSchema(isRate).optional(),
-  /** `active` offers a disabled product again. */
-  status: productStatusSchema.optional(),
-});
+export const productUpdateParamsSchema = catalogueUpdateOf(productAddParamsSchema);
 export type ProductUpdateParams = z.infer<typeof productUpdateParamsSchema>;
 
 /** /api/admin/hosting/product/disable: customers no longer see it; orders made under it run on. */
@@ -263,5 +259,5 @@ export const adminHostingProductSchema = hostingProductSchema.extend({
   updatedBy: z.string(),
 });
 export type AdminHostingProduct = z.infer<typeof adminHostingProductSchema>;
-export const adminHostingProductListDataSchema = z.object({ items: z.array(adminHostingProductSchema) });
+export const adminHostingProductListDataSchema = listOf(adminHostingProductSchema);
 export type AdminHostingProductListData = z.infer<typeof adminHostingProductListDataSchema>;

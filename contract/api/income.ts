@@ -5,12 +5,12 @@
  */
 import { z } from 'zod';
 import {
-  idCursorSchema,
+  accountPageParamsSchema,
+  choiceOf,
   idSchema,
   isoTimeSchema,
   moneySchema,
   pageOf,
-  pageParamsSchema,
   text,
 } from '../schema.js';
 
@@ -23,12 +23,12 @@ export const INCOME_TYPES = [
   'dividend',
   'mining_machine',
 ] as const;
-export const incomeTypeSchema = z.enum(INCOME_TYPES, { error: 'server.field_invalid' });
+export const incomeTypeSchema = choiceOf(INCOME_TYPES);
 export type IncomeType = z.infer<typeof incomeTypeSchema>;
 
 /** Spec "Income: pending arrival, arrived". */
 export const INCOME_STATUSES = ['pending_arrival', 'arrived'] as const;
-export const incomeStatusSchema = z.enum(INCOME_STATUSES, { error: 'server.field_invalid' });
+export const incomeStatusSchema = choiceOf(INCOME_STATUSES);
 export type IncomeStatus = z.infer<typeof incomeStatusSchema>;
 
 /** /api/v1/income/type-list: each type with its name in the request's language. */
@@ -83,9 +83,7 @@ export const incomeRecordSchema = z.object({
 export type IncomeRecord = z.infer<typeof incomeRecordSchema>;
 
 /** /api/v1/income/log: the account's income lines, newest first, `type` filtering. */
-export const incomeLogParamsSchema = pageParamsSchema.extend({
-  accountId: idSchema.optional(),
-  cursor: idCursorSchema.optional(),
+export const incomeLogParamsSchema = accountPageParamsSchema.extend({
   type: incomeTypeSchema.optional(),
 });
 export const incomeLogDataSchema = pageOf(incomeRecordSchema);

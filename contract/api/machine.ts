@@ -18,21 +18,22 @@ import {
   normalizeDecimal,
 } from '../machine-output.js';
 import {
-  idCursorSchema,
+  accountPageParamsSchema,
+  choiceOf,
   idSchema,
   isoTimeSchema,
+  listOf,
   pageOf,
-  pageParamsSchema,
   passwordSchema,
   text,
   userAmountSchema,
 } from '../schema.js';
 import { accountIdListSchema } from './income.js';
-import { productNameParamSchema, productStatusSchema } from './hosting.js';
+import { catalogueUpdateOf, productNameParamSchema, productStatusSchema } from './hosting.js';
 
 /** How a customer pays for machines: cash (USDT) or tickets. */
 export const PAY_WITH = ['usdt', 'ticket'] as const;
-export const payWithSchema = z.enum(PAY_WITH, { error: 'server.field_invalid' });
+export const payWithSchema = choiceOf(PAY_WITH);
 export type PayWith = z.infer<typeof payWithSchema>;
 
 /** How a customer holds machines: bought for the machine's term, or rented for days. */
@@ -41,12 +42,12 @@ export type Acquisition = (typeof ACQUISITIONS)[number];
 
 /** An owned machine earns while `active`; `expired` once its term's last day was paid. */
 export const OWNED_MACHINE_STATUSES = ['active', 'expired'] as const;
-export const ownedMachineStatusSchema = z.enum(OWNED_MACHINE_STATUSES, { error: 'server.field_invalid' });
+export const ownedMachineStatusSchema = choiceOf(OWNED_MACHINE_STATUSES);
 export type OwnedMachineStatus = z.infer<typeof ownedMachineStatusSchema>;
 
 /** Spec "Tickets: available, used". */
 export const TICKET_STATUSES = ['available', 'used'] as const;
-export const ticketStatusSchema = z.enum(TICKET_STATUSES, { error: 'server.field_invalid' });
+export const ticketStatusSchema = choiceOf(TICKET_STATUSES);
 export type TicketStatus = z.infer<typeof ticketStatusSchema>;
 
 /** Where a ticket came from: an operator's issue, or a reward of another feature. */
@@ -93,7 +94,7 @@ export const machineSchema = machineRecordSchema.extend({ name: z.string() });
 export type Machine = z.infer<typeof machineSchema>;
 
 /** /api/v1/machine/list: the machines on offer. */
-export const machineListDataSchema = z.object({ items: z.array(machineSchema) });
+export const machineListDataSchema = listOf(machineSchema);
 export type MachineListData = z.infer<typeof machineListDataSchema>;
 
 /** /api/v1/machine/info. */
@@ -204,9 +205,7 @@ export const machineCommandDataSchema = z.object({
 export type MachineCommandData = z.infer<typeof machineCommandDataSchema>;
 
 /** /api/v1/machine/index: the account's machines, newest first (`status` filters), with totals. */
-export const machineIndexParamsSchema = pageParamsSchema.extend({
-  accountId: idSchema.optional(),
-  cursor: idCursorSchema.optional(),
+export const machineIndexParamsSchema = accountPageParamsSchema.extend({
   status: ownedMachineStatusSchema.optional(),
 });
 export const machineIndexDataSchema = pageOf(ownedMachineRecordSchema).extend({
@@ -219,9 +218,7 @@ export const machineIndexDataSchema = pageOf(ownedMachineRecordSchema).extend({
 export type MachineIndexData = z.infer<typeof machineIndexDataSchema>;
 
 /** /api/v1/user/tickets: the account's tickets, newest first (`status` filters), and how many are available. */
-export const ticketListParamsSchema = pageParamsSchema.extend({
-  accountId: idSchema.optional(),
-  cursor: idCursorSchema.optional(),
+export const ticketListParamsSchema = accountPageParamsSchema.extend({
   status: ticketStatusSchema.optional(),
 });
 export const ticketListDataSchema = pageOf(ticketRecordSchema).extend({ available: z.number().int() });
@@ -267,18 +264,7 @@ export const machineAddParamsSchema = z.object({
 export type MachineAddParams = z.infer<typeof machineAddParamsSchema>;
 
 /** /api/admin/machine/update: the fields given change (holdings already made keep their terms). */
-export const machineUpdateParamsSchema = z.object({
-  id: idSchema,
-  name: productNameParamSchema.optional(),
-  hashPower: decimalSchema(isHashPower, 'server.machine_hash_power_invalid').optional(),
-  price: priceSchema.optional(),
-  ticketPrice: ticketPriceSchema.optional(),
-  days: termDaysSchema.optional(),
-  dailyOutput: decimalSchema(isDailyOutput, 'server.machine_daily_output_invalid').optional(),
-  rentPrice: rentPriceSchema.optional(),
-  /** `active` offers a disabled machine again. */
-  status: productStatusSchema.optional(),
-});
+export const machineUpdateParamsSchema = catalogueUpdateOf(machineAddParamsSchema);
 export type MachineUpdateParams = z.infer<typeof machineUpdateParamsSchema>;
 
 /** /api/admin/machine/disable: no longer offered; machines already held earn on. */
@@ -290,7 +276,7 @@ export const adminMachineSchema = machineSchema.extend({
   updatedBy: z.string(),
 });
 export type AdminMachine = z.infer<typeof adminMachineSchema>;
-export const adminMachineListDataSchema = z.object({ items: z.array(adminMachineSchema) });
+export const adminMachineListDataSchema = listOf(adminMachineSchema);
 export type AdminMachineListData = z.infer<typeof adminMachineListDataSchema>;
 
 /** /api/admin/ticket/issue: `count` tickets to each account, with a reason. */

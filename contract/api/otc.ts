@@ -8,19 +8,20 @@
 import { z } from 'zod';
 import { OTC_SIDES, OTC_STATUSES } from '../otc-quote.js';
 import {
-  idCursorSchema,
+  accountPageParamsSchema,
+  choiceOf,
+  idPageParamsSchema,
   idSchema,
   isoTimeSchema,
   moneySchema,
   pageOf,
-  pageParamsSchema,
   passwordSchema,
   userAmountSchema,
 } from '../schema.js';
 import { booleanSchema } from './hosting.js';
 
-export const otcSideSchema = z.enum(OTC_SIDES, { error: 'server.field_invalid' });
-export const otcStatusSchema = z.enum(OTC_STATUSES, { error: 'server.field_invalid' });
+export const otcSideSchema = choiceOf(OTC_SIDES);
+export const otcStatusSchema = choiceOf(OTC_STATUSES);
 
 export const otcInfoParamsSchema = z.object({ accountId: idSchema.optional() });
 
@@ -143,18 +144,15 @@ export const otcTakeDataSchema = z.object({
 export type OtcTakeData = z.infer<typeof otcTakeDataSchema>;
 
 /** The open book: `sort` newest first (default) or best price first (buys highest, sells lowest). */
-export const otcBookParamsSchema = pageParamsSchema.extend({
-  sort: z.enum(['newest', 'price'], { error: 'server.field_invalid' }).optional(),
-  cursor: idCursorSchema.optional(),
+export const otcBookParamsSchema = idPageParamsSchema.extend({
+  sort: choiceOf(['newest', 'price']).optional(),
 });
 export const otcBookDataSchema = pageOf(otcBookOrderSchema);
 export type OtcBookData = z.infer<typeof otcBookDataSchema>;
 
 /** My buy or sell orders, newest first; `status` filters. */
-export const otcMyListParamsSchema = pageParamsSchema.extend({
-  accountId: idSchema.optional(),
+export const otcMyListParamsSchema = accountPageParamsSchema.extend({
   status: otcStatusSchema.optional(),
-  cursor: idCursorSchema.optional(),
 });
 export const otcMyListDataSchema = pageOf(otcOrderSchema);
 export type OtcMyListData = z.infer<typeof otcMyListDataSchema>;

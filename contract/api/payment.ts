@@ -4,11 +4,11 @@
  * usable for withdrawals from `usableAt` (the cooldown after adding it).
  */
 import { z } from 'zod';
-import { idSchema, isoTimeSchema, text } from '../schema.js';
+import { choiceOf, idSchema, isoTimeSchema, listOf, text } from '../schema.js';
 import { chainSchema } from './recharge.js';
 
 export const addChainPaymentParamsSchema = z.object({
-  currency: z.enum(['USDT'], { error: 'server.field_invalid' }),
+  currency: choiceOf(['USDT']),
   network: chainSchema,
   /** An EVM address (EIP-55 checked when mixed-case) on BEP20, a base58check TRON address on TRC20. */
   address: text({ max: 64 }),
@@ -44,5 +44,5 @@ export const paymentMethodSchema = z.object({
 });
 export type PaymentMethod = z.infer<typeof paymentMethodSchema>;
 
-export const paymentListDataSchema = z.object({ items: z.array(paymentMethodSchema) });
+export const paymentListDataSchema = listOf(paymentMethodSchema);
 export type PaymentListData = z.infer<typeof paymentListDataSchema>;

@@ -4,9 +4,9 @@
  */
 import { z } from 'zod';
 import { CHAINS } from '../constants.js';
-import { idCursorSchema, idSchema, isoTimeSchema, pageOf, pageParamsSchema } from '../schema.js';
+import { accountPageParamsSchema, choiceOf, idSchema, isoTimeSchema, pageOf } from '../schema.js';
 
-export const chainSchema = z.enum(CHAINS, { error: 'server.field_invalid' });
+export const chainSchema = choiceOf(CHAINS);
 
 /**
  * A deposit's life: `confirming` (seen, fewer than 3 confirmations), `held` (credited to the
@@ -67,9 +67,6 @@ export const depositRecordSchema = z.object({
 });
 export type DepositRecord = z.infer<typeof depositRecordSchema>;
 
-export const rechargeListParamsSchema = pageParamsSchema.extend({
-  accountId: idSchema.optional(),
-  cursor: idCursorSchema.optional(),
-});
+export const rechargeListParamsSchema = accountPageParamsSchema;
 export const rechargeListDataSchema = pageOf(depositRecordSchema);
 export type RechargeListData = z.infer<typeof rechargeListDataSchema>;

@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { isRate, normalizeRate } from '../hosting-interest.js';
-import { idCursorSchema, isoTimeSchema, moneySchema, pageParamsSchema, text } from '../schema.js';
+import { idPageParamsSchema, isoTimeSchema, moneySchema, text } from '../schema.js';
 
 /** Levels are numbered 1 to this (0 is "no level"). */
 export const TEAM_MAX_LEVEL = 20;
@@ -100,9 +100,8 @@ export type TeamInfoData = z.infer<typeof teamInfoDataSchema>;
 export const generationSchema = wholeNumber(1, 2, 'server.team_generation_invalid');
 
 /** /api/v1/user/teamMembers: one generation, newest first. */
-export const teamMembersParamsSchema = pageParamsSchema.extend({
+export const teamMembersParamsSchema = idPageParamsSchema.extend({
   generation: generationSchema.optional(),
-  cursor: idCursorSchema.optional(),
 });
 export type TeamMembersParams = z.output<typeof teamMembersParamsSchema>;
 

@@ -5,12 +5,13 @@
  */
 import { z } from 'zod';
 import {
+  accountPageParamsSchema,
+  choiceOf,
   codeSchema,
-  idCursorSchema,
+  idPageParamsSchema,
   idSchema,
   isoTimeSchema,
   pageOf,
-  pageParamsSchema,
   passwordSchema,
   text,
   userAmountSchema,
@@ -18,7 +19,7 @@ import {
 
 /** The customer's word for a withdrawal (spec "Withdrawal: pending, success, failed"). */
 export const WITHDRAWAL_STATUSES = ['pending', 'success', 'failed'] as const;
-export const withdrawalStatusSchema = z.enum(WITHDRAWAL_STATUSES, { error: 'server.field_invalid' });
+export const withdrawalStatusSchema = choiceOf(WITHDRAWAL_STATUSES);
 export type WithdrawalStatus = z.infer<typeof withdrawalStatusSchema>;
 
 /**
@@ -34,7 +35,7 @@ export const WITHDRAWAL_STAGES = [
   'rejected',
   'failed',
 ] as const;
-export const withdrawalStageSchema = z.enum(WITHDRAWAL_STAGES, { error: 'server.field_invalid' });
+export const withdrawalStageSchema = choiceOf(WITHDRAWAL_STAGES);
 export type WithdrawalStage = z.infer<typeof withdrawalStageSchema>;
 
 /** The window for withdrawals now (working days 09:00 to 21:00 in the business time zone). */
@@ -139,19 +140,15 @@ export const withdrawalRecordSchema = z.object({
 });
 export type WithdrawalRecord = z.infer<typeof withdrawalRecordSchema>;
 
-export const withdrawListParamsSchema = pageParamsSchema.extend({
-  accountId: idSchema.optional(),
-  cursor: idCursorSchema.optional(),
-});
+export const withdrawListParamsSchema = accountPageParamsSchema;
 export const withdrawListDataSchema = pageOf(withdrawalRecordSchema);
 export type WithdrawListData = z.infer<typeof withdrawListDataSchema>;
 
 // ---- operators ----
 
-export const adminWithdrawListParamsSchema = pageParamsSchema.extend({
+export const adminWithdrawListParamsSchema = idPageParamsSchema.extend({
   status: withdrawalStatusSchema.optional(),
   stage: withdrawalStageSchema.optional(),
-  cursor: idCursorSchema.optional(),
 });
 
 /** A withdrawal as finance operators see it: the full destination and the approvals. */
