@@ -8,47 +8,14 @@
  *
  * Environment: DATABASE_URL, NOW (ISO time), CRASH_AFTER (0: run to the end).
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { createServer } from '../../server/app.js';
-import { ManualClock } from '../../server/clock.js';
-import { loadConfig } from '../../server/config.js';
 import { hostingAccrualJob } from '../../server/jobs/hosting-accrual.job.js';
-import { Scheduler } from '../../server/jobs/scheduler.js';
+import { runJobChild } from '../helpers/job-child.js';
 
-const env = (name: string) => {
-  const value = process.env[name];
-  if (!value) throw new Error(`hosting-accrual-child: ${name} is required`);
-  return value;
-};
-const crashAfter = Number(process.env['CRASH_AFTER'] ?? '0');
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-accrual-child-'));
-const config = loadConfig({
-  DATABASE_URL: env('DATABASE_URL'),
-  DATA_DIR: dataDir,
-  COFFER_JOBS: 'off',
-  COFFER_SCRYPT_COST: '4',
-  LOG_LEVEL: 'silent',
-});
-const clock = new ManualClock(env('NOW'));
-const server = await createServer({ config, clock, logger: false });
-let done = 0;
-const scheduler = new Scheduler(
-  server.database.db,
-  clock,
-  [
-    hostingAccrualJob(server.services.hostingAccrual, config.timezone, {
-      afterOrder: (orderId) => {
-        done += 1;
-        console.log(`order ${orderId}`);
-        if (done === crashAfter) process.kill(process.pid, 'SIGKILL');
-      },
-    }),
-  ],
-  (message, error) => console.error(message, error),
+await runJobChild('hosting-accrual-child', 'hosting-accrual', (server, timezone, step) =>
+  hostingAccrualJob(server.services.hostingAccrual, timezone, {
+    afterOrder: (orderId) => {
+      console.log(`order ${orderId}`);
+      step();
+    },
+  }),
 );
-const report = await scheduler.runNow('hosting-accrual');
-console.log(`report ${JSON.stringify(report)}`);
-await server.close();
-fs.rmSync(dataDir, { recursive: true, force: true });

@@ -12,8 +12,10 @@ import { z } from 'zod';
 import type { HostingCommandData } from '../../contract/api/hosting.js';
 import type { IncomeRecord } from '../../contract/api/income.js';
 import { formatMoney, minor, parseMoney } from '../../contract/money.js';
-import { killChildren, runScript } from '../helpers/child-process.js';
+import { killChildren } from '../helpers/child-process.js';
 import { createPostgresDatabase, postgresReachable } from '../helpers/database.js';
+import { productUsers } from '../helpers/product.js';
+import { runJobChildScript } from '../helpers/job-crash.js';
 import { newKey, startTestServer, type TestServer } from '../helpers/server.js';
 import { TRADE_PASSWORD, withdrawFixtures } from '../helpers/withdraw.js';
 
@@ -36,6 +38,12 @@ describe.skipIf(!reachable)('the accrual job killed with SIGKILL inside its run 
   let databaseUrl = '';
   let dropDatabase: (() => Promise<void>) | undefined;
   const f = withdrawFixtures(() => t);
+  const users = productUsers(
+    () => t,
+    f,
+    'crash',
+    () => finance,
+  );
 
   beforeAll(async () => {
     const created = await createPostgresDatabase();
@@ -51,21 +59,14 @@ describe.skipIf(!reachable)('the accrual job killed with SIGKILL inside its run 
   });
 
   const runChild = async (crashAfter: number) => {
-    const child = runScript('tests/api/hosting-accrual-child.ts', [], {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      NOW: t.clock.now().toISOString(),
-      CRASH_AFTER: String(crashAfter),
+    const run = await runJobChildScript('tests/api/hosting-accrual-child.ts', {
+      databaseUrl,
+      now: t.clock.now(),
+      crashAfter,
+      stepPrefix: 'order ',
+      reportSchema,
     });
-    const exit = await child.exited;
-    const lines = child.output().split('\n');
-    const report = lines.find((line) => line.startsWith('report '));
-    return {
-      exit,
-      output: child.output(),
-      orders: lines.filter((line) => line.startsWith('order ')).length,
-      report: report ? reportSchema.parse(JSON.parse(report.slice('report '.length))) : null,
-    };
+    return { ...run, orders: run.steps };
   };
 
   const count = async (table: 'income' | 'hosting_accruals' | 'job_runs') => {
@@ -78,22 +79,8 @@ describe.skipIf(!reachable)('the accrual job killed with SIGKILL inside its run 
   test('killed after the second of three orders, the run leaves nothing; run again it pays each order each missed day once', async () => {
     // Monday 10:00 in Shanghai (the test clock's start): three orders of the 7-day product at 0.003.
     const owners: Array<{ token: string; accountId: string; amount: string }> = [];
-    for (const [index, amount] of ['1000', '2000.5', '3333.33'].entries()) {
-      const { token } = await t.register('plain', `crash-${index}@example.com`);
-      const bound = await f.call(
-        '/api/v1/user/bindTradePassword',
-        { tradePassword: TRADE_PASSWORD, confirmPassword: TRADE_PASSWORD },
-        token,
-      );
-      expect(bound.code).toBe(200);
-      const accounts = await t.call<{ items: Array<{ id: string }> }>(
-        'plain',
-        '/api/v1/account/list',
-        {},
-        { token },
-      );
-      const accountId = accounts.data.items[0]?.id ?? '';
-      await f.fund(finance, accountId, amount);
+    for (const amount of ['1000', '2000.5', '3333.33']) {
+      const { token, accountId } = await users.user(amount);
       const created = await t.call<HostingCommandData>(
         'plain',
         '/api/v1/hosting/create',

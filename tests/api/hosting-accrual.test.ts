@@ -10,25 +10,27 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { HostingCommandData } from '../../contract/api/hosting.js';
-import type { IncomeRecord } from '../../contract/api/income.js';
 import { formatMoney, minor, parseMoney } from '../../contract/money.js';
 import { availableTiers } from '../helpers/database.js';
-import { newKey, startTestServer, type Answer, type TestServer } from '../helpers/server.js';
+import { localClock, MINUTE_MS, ok, productUsers } from '../helpers/product.js';
+import { newKey, startTestServer, type TestServer } from '../helpers/server.js';
 import { TRADE_PASSWORD, withdrawFixtures } from '../helpers/withdraw.js';
 
 const tiers = await availableTiers('hosting-accrual');
 
-const DAY_MS = 86_400_000;
-const MINUTE_MS = 60_000;
-/** Asia/Shanghai (the default COFFER_TIMEZONE) is UTC+8 all year. */
-const ZONE_OFFSET_MS = 8 * 3_600_000;
 const wire = (value: bigint) => formatMoney(minor(value));
 
 describe.each(tiers)('the accrual job on %s', (tier) => {
   let t: TestServer;
   let finance: string;
   const f = withdrawFixtures(() => t);
-  let users = 0;
+  const users = productUsers(
+    () => t,
+    f,
+    `accrual-${tier}`,
+    () => finance,
+  );
+  const { toNextMidnight } = localClock(() => t);
 
   beforeAll(async () => {
     t = await startTestServer(tier);
@@ -38,32 +40,8 @@ describe.each(tiers)('the accrual job on %s', (tier) => {
     await t?.close();
   });
 
-  const ok = <T>(answer: Answer<T>): T => {
-    expect(answer.code, answer.message).toBe(200);
-    return answer.data;
-  };
-
   /** A user with a trade password and `cash` USDT in its main account. */
-  const user = async (cash: string) => {
-    users += 1;
-    const { token } = await t.register('plain', `accrual-${users}-${tier}@example.com`);
-    ok(
-      await f.call(
-        '/api/v1/user/bindTradePassword',
-        { tradePassword: TRADE_PASSWORD, confirmPassword: TRADE_PASSWORD },
-        token,
-      ),
-    );
-    const accounts = await t.call<{ items: Array<{ id: string }> }>(
-      'plain',
-      '/api/v1/account/list',
-      {},
-      { token },
-    );
-    const accountId = accounts.data.items[0]?.id ?? '';
-    await f.fund(finance, accountId, cash);
-    return { token, accountId };
-  };
+  const user = (cash: string) => users.user(cash);
 
   const product = async (fields: Record<string, unknown>) =>
     ok(
@@ -75,35 +53,12 @@ describe.each(tiers)('the accrual job on %s', (tier) => {
       }),
     ).id;
 
-  /** Moves the clock to the next local midnight, plus `minutes`. */
-  const toNextMidnight = (minutes = 0) => {
-    const local = t.clock.now().getTime() + ZONE_OFFSET_MS;
-    const target = (Math.floor(local / DAY_MS) + 1) * DAY_MS + minutes * MINUTE_MS;
-    t.clock.advance((target - local) / 1000);
-  };
-
   const accrueNow = () =>
     t.server.database.db.transaction((tx) => t.server.services.hostingAccrual.run(tx, t.clock.now()));
 
-  const incomeOf = async (who: { token: string; accountId: string }) =>
-    (
-      await t.call<{ items: IncomeRecord[] }>(
-        'plain',
-        '/api/v1/income/log',
-        { accountId: who.accountId, limit: '100' },
-        { token: who.token },
-      )
-    ).data.items;
+  const incomeOf = async (who: { token: string; accountId: string }) => (await users.income(who)).items;
 
-  const cashOf = async (who: { token: string; accountId: string }) =>
-    (
-      await t.call<{ cash: string; hosting: string }>(
-        'plain',
-        '/api/v1/user/assets',
-        { accountId: who.accountId },
-        { token: who.token },
-      )
-    ).data;
+  const cashOf = users.assets;
 
   test('a whole term at one principal pays days × floor(principal × rate) to the minor unit, daily or at maturity (property)', async () => {
     await fc.assert(
@@ -237,21 +192,13 @@ describe('the accrual job in a time zone with daylight saving (Europe/Berlin, PG
   test('on the 23-hour day of 29 March 2026 a change halfway through is prorated over 1380 minutes, and the days follow local midnights', async () => {
     const [finance] = await f.operators('dst');
     to('2026-03-28T09:00:00Z'); // Saturday 10:00 CET (sessions are made after the clock's jump)
-    const { token } = await t.register('plain', 'dst@example.com');
-    const bound = await f.call(
-      '/api/v1/user/bindTradePassword',
-      { tradePassword: TRADE_PASSWORD, confirmPassword: TRADE_PASSWORD },
-      token,
+    const dst = productUsers(
+      () => t,
+      f,
+      'dst',
+      () => finance,
     );
-    expect(bound.code).toBe(200);
-    const accounts = await t.call<{ items: Array<{ id: string }> }>(
-      'plain',
-      '/api/v1/account/list',
-      {},
-      { token },
-    );
-    const accountId = accounts.data.items[0]?.id ?? '';
-    await f.fund(finance, accountId, '2000');
+    const { token, accountId } = await dst.user('2000');
     const created = await t.call<HostingCommandData>(
       'plain',
       '/api/v1/hosting/create',
@@ -270,14 +217,9 @@ describe('the accrual job in a time zone with daylight saving (Europe/Berlin, PG
     expect(added.code, added.message).toBe(200);
     to('2026-03-29T22:05:00Z'); // Monday 00:05 CEST
     expect((await t.server.scheduler.runNow('hosting-accrual')).period).toBe('2026-03-29');
-    const lines = await t.call<{ items: IncomeRecord[] }>(
-      'plain',
-      '/api/v1/income/log',
-      { accountId },
-      { token },
-    );
+    const lines = await dst.income({ token, accountId });
     // (1000 × 690 + 2000 × 690) × 0.003 / 1380 = 4.5
-    expect(lines.data.items.map((line) => [line.earningsDate, line.amount])).toEqual([['2026-03-29', '4.5']]);
+    expect(lines.items.map((line) => [line.earningsDate, line.amount])).toEqual([['2026-03-29', '4.5']]);
     await f.expectLedgerOk(finance);
   });
 });

@@ -16,27 +16,28 @@ import {
   type HostingConfigData,
   type HostingOrderRecord,
 } from '../../contract/api/hosting.js';
-import { incomeRecordSchema, type IncomeRecord } from '../../contract/api/income.js';
+import { incomeRecordSchema } from '../../contract/api/income.js';
 import { BodyCode } from '../../contract/codes.js';
 import { formatMoney, minor, parseMoney } from '../../contract/money.js';
 import { availableTiers } from '../helpers/database.js';
-import { newKey, startTestServer, type Answer, type TestServer } from '../helpers/server.js';
+import {
+  DAY_MS,
+  localClock,
+  ok,
+  productUsers,
+  ZONE_OFFSET_MS,
+  type ProductUser,
+} from '../helpers/product.js';
+import { newKey, startTestServer, type TestServer } from '../helpers/server.js';
 import { TRADE_PASSWORD, withdrawFixtures } from '../helpers/withdraw.js';
 import { cliContext } from '../../server/cli/cli-context.js';
 
 const tiers = await availableTiers('hosting-api');
 
-const DAY_MS = 86_400_000;
-/** Asia/Shanghai (the default COFFER_TIMEZONE) is UTC+8 all year. */
-const ZONE_OFFSET_MS = 8 * 3_600_000;
 const usdt = (text: string) => parseMoney(text);
 const wire = (value: bigint) => formatMoney(minor(value));
 
-interface User {
-  token: string;
-  userId: string;
-  accountId: string;
-}
+type User = ProductUser;
 
 describe.each(tiers)('hosting on %s', (tier) => {
   let t: TestServer;
@@ -69,27 +70,17 @@ describe.each(tiers)('hosting on %s', (tier) => {
 
   // ---- helpers ----
 
-  let users = 0;
-  /** A registered user with a trade password, and its main account funded with `cash` USDT. */
-  const hostingUser = async (cash = '0'): Promise<User> => {
-    users += 1;
-    const { token, userId } = await t.register('plain', `hosting-${users}-${tier}@example.com`);
-    const bound = await f.call(
-      '/api/v1/user/bindTradePassword',
-      { tradePassword: TRADE_PASSWORD, confirmPassword: TRADE_PASSWORD },
-      token,
-    );
-    expect(bound.code, bound.message).toBe(200);
-    const accounts = await t.call<{ items: Array<{ id: string }> }>(
-      'plain',
-      '/api/v1/account/list',
-      {},
-      { token },
-    );
-    const accountId = accounts.data.items[0]?.id ?? '';
-    if (cash !== '0') await f.fund(finance, accountId, cash);
-    return { token, userId, accountId };
-  };
+  const {
+    user: hostingUser,
+    assets,
+    income,
+  } = productUsers(
+    () => t,
+    f,
+    `hosting-${tier}`,
+    () => finance,
+  );
+  const { localDate, toLocal } = localClock(() => t);
 
   const call = <T = HostingCommandData>(
     user: User,
@@ -107,26 +98,6 @@ describe.each(tiers)('hosting on %s', (tier) => {
       ...extra,
     });
 
-  const assets = async (user: User) =>
-    (
-      await t.call<{ cash: string; hosting: string }>(
-        'plain',
-        '/api/v1/user/assets',
-        { accountId: user.accountId },
-        { token: user.token },
-      )
-    ).data;
-
-  const income = async (user: User, params: Record<string, unknown> = {}) =>
-    (
-      await t.call<{ items: IncomeRecord[]; nextCursor: string | null }>(
-        'plain',
-        '/api/v1/income/log',
-        { accountId: user.accountId, limit: '100', ...params },
-        { token: user.token, lang: 'EN' },
-      )
-    ).data;
-
   const orderOf = async (user: User, orderId: string): Promise<HostingOrderRecord> => {
     const list = await t.call<{ items: HostingOrderRecord[] }>(
       'plain',
@@ -139,29 +110,11 @@ describe.each(tiers)('hosting on %s', (tier) => {
     return order;
   };
 
-  /** The local date (Asia/Shanghai) of the clock, YYYY-MM-DD, `days` days on. */
-  const localDate = (days = 0) =>
-    new Date(t.clock.now().getTime() + ZONE_OFFSET_MS + days * DAY_MS).toISOString().slice(0, 10);
-
-  /** Moves the clock forward to the next local (Asia/Shanghai) `hh:mm`. */
-  const toLocal = (time: string) => {
-    const [hours = 0, minutes = 0] = time.split(':').map(Number);
-    const local = t.clock.now().getTime() + ZONE_OFFSET_MS;
-    let target = Math.floor(local / DAY_MS) * DAY_MS + (hours * 60 + minutes) * 60_000;
-    if (target <= local) target += DAY_MS;
-    t.clock.advance((target - local) / 1000);
-  };
-
   /** The scheduler's run of the accrual job for the period of now. */
   const runJob = () => t.server.scheduler.runNow('hosting-accrual');
   /** The job's work itself at the clock's now, outside the scheduler's once-per-period gate. */
   const accrueNow = () =>
     t.server.database.db.transaction((tx) => t.server.services.hostingAccrual.run(tx, t.clock.now()));
-
-  const ok = <T>(answer: Answer<T>): T => {
-    expect(answer.code, answer.message).toBe(BodyCode.ok);
-    return answer.data;
-  };
 
   // ---- products ----
 

@@ -8,19 +8,15 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { IncomeRecord } from '../../contract/api/income.js';
 import type { AdminMachine, MachineCommandData, MachineIndexData } from '../../contract/api/machine.js';
 import { formatMoney, minor } from '../../contract/money.js';
 import { availableTiers } from '../helpers/database.js';
-import { newKey, startTestServer, type Answer, type TestServer } from '../helpers/server.js';
+import { localClock, ok, productUsers } from '../helpers/product.js';
+import { newKey, startTestServer, type TestServer } from '../helpers/server.js';
 import { TRADE_PASSWORD, withdrawFixtures } from '../helpers/withdraw.js';
 
 const tiers = await availableTiers('machine-output');
 
-const DAY_MS = 86_400_000;
-const MINUTE_MS = 60_000;
-/** Asia/Shanghai (the default COFFER_TIMEZONE) is UTC+8 all year. */
-const ZONE_OFFSET_MS = 8 * 3_600_000;
 const wire = (value: bigint) => formatMoney(minor(value));
 
 /** `units / 10^scale` as a plain decimal. */
@@ -33,7 +29,13 @@ describe.each(tiers)('the machine output job on %s', (tier) => {
   let t: TestServer;
   let finance: string;
   const f = withdrawFixtures(() => t);
-  let users = 0;
+  const users = productUsers(
+    () => t,
+    f,
+    `machine-output-${tier}`,
+    () => finance,
+  );
+  const { toNextMidnight } = localClock(() => t);
 
   beforeAll(async () => {
     t = await startTestServer(tier);
@@ -42,18 +44,6 @@ describe.each(tiers)('the machine output job on %s', (tier) => {
   afterAll(async () => {
     await t?.close();
   });
-
-  const ok = <T>(answer: Answer<T>): T => {
-    expect(answer.code, answer.message).toBe(200);
-    return answer.data;
-  };
-
-  /** Moves the clock to the next local midnight, plus `minutes`. */
-  const toNextMidnight = (minutes = 0) => {
-    const local = t.clock.now().getTime() + ZONE_OFFSET_MS;
-    const target = (Math.floor(local / DAY_MS) + 1) * DAY_MS + minutes * MINUTE_MS;
-    t.clock.advance((target - local) / 1000);
-  };
 
   const outputNow = () =>
     t.server.database.db.transaction((tx) => t.server.services.machineOutput.run(tx, t.clock.now()));
@@ -77,23 +67,7 @@ describe.each(tiers)('the machine output job on %s', (tier) => {
               dailyOutput: decimal(outputUnits, 10),
             }),
           );
-          users += 1;
-          const { token } = await t.register('plain', `machine-output-${users}-${tier}@example.com`);
-          ok(
-            await f.call(
-              '/api/v1/user/bindTradePassword',
-              { tradePassword: TRADE_PASSWORD, confirmPassword: TRADE_PASSWORD },
-              token,
-            ),
-          );
-          const accounts = await t.call<{ items: Array<{ id: string }> }>(
-            'plain',
-            '/api/v1/account/list',
-            {},
-            { token },
-          );
-          const accountId = accounts.data.items[0]?.id ?? '';
-          await f.fund(finance, accountId, '1');
+          const { token, accountId } = await users.user('1');
           toNextMidnight(minuteOfDay);
           const bought = ok(
             await t.call<MachineCommandData>(
@@ -117,14 +91,7 @@ describe.each(tiers)('the machine output job on %s', (tier) => {
             if (daily) await outputNow();
           }
           await outputNow();
-          const lines = (
-            await t.call<{ items: IncomeRecord[] }>(
-              'plain',
-              '/api/v1/income/log',
-              { accountId, type: 'mining_machine', limit: '100' },
-              { token },
-            )
-          ).data.items;
+          const lines = (await users.income({ token, accountId }, { type: 'mining_machine' })).items;
           expect(lines).toHaveLength(perDay > 0n ? days : 0);
           for (const line of lines) expect(line).toMatchObject({ amount: wire(perDay), status: 'arrived' });
           const holding = (
@@ -136,20 +103,11 @@ describe.each(tiers)('the machine output job on %s', (tier) => {
             daysLeft: 0,
             earned: wire(perDay * BigInt(days)),
           });
-          const cash = (
-            await t.call<{ cash: string }>('plain', '/api/v1/user/assets', { accountId }, { token })
-          ).data.cash;
+          const cash = (await users.assets({ token, accountId })).cash;
           expect(cash).toBe(wire(1_000_000n - 10_000n * BigInt(quantity) + perDay * BigInt(days)));
           // The job again: nothing more for this holding.
           await outputNow();
-          const after = (
-            await t.call<{ items: IncomeRecord[] }>(
-              'plain',
-              '/api/v1/income/log',
-              { accountId, type: 'mining_machine', limit: '100' },
-              { token },
-            )
-          ).data.items;
+          const after = (await users.income({ token, accountId }, { type: 'mining_machine' })).items;
           expect(after).toHaveLength(lines.length);
         },
       ),

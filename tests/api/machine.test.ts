@@ -7,7 +7,6 @@
  * readable by pull; and `ledger check` after every step that moves money.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { IncomeRecord } from '../../contract/api/income.js';
 import {
   machineRecordSchema,
   ownedMachineRecordSchema,
@@ -22,22 +21,16 @@ import {
 import { BodyCode } from '../../contract/codes.js';
 import { formatMoney, minor, parseMoney } from '../../contract/money.js';
 import { availableTiers } from '../helpers/database.js';
-import { newKey, startTestServer, type Answer, type TestServer } from '../helpers/server.js';
+import { DAY_MS, localClock, ok, productUsers, type ProductUser } from '../helpers/product.js';
+import { newKey, startTestServer, type TestServer } from '../helpers/server.js';
 import { TRADE_PASSWORD, withdrawFixtures } from '../helpers/withdraw.js';
 import { cliContext } from '../../server/cli/cli-context.js';
 
 const tiers = await availableTiers('machine-api');
 
-const DAY_MS = 86_400_000;
-/** Asia/Shanghai (the default COFFER_TIMEZONE) is UTC+8 all year. */
-const ZONE_OFFSET_MS = 8 * 3_600_000;
 const wire = (value: bigint) => formatMoney(minor(value));
 
-interface User {
-  token: string;
-  userId: string;
-  accountId: string;
-}
+type User = ProductUser;
 
 describe.each(tiers)('mining machines on %s', (tier) => {
   let t: TestServer;
@@ -54,34 +47,17 @@ describe.each(tiers)('mining machines on %s', (tier) => {
 
   // ---- helpers ----
 
-  let users = 0;
-  /** A registered user with a trade password (unless `trade` is false), its main account funded with `cash` USDT. */
-  const machineUser = async (cash = '0', trade = true): Promise<User> => {
-    users += 1;
-    const { token, userId } = await t.register('plain', `machine-${users}-${tier}@example.com`);
-    if (trade) {
-      const bound = await f.call(
-        '/api/v1/user/bindTradePassword',
-        { tradePassword: TRADE_PASSWORD, confirmPassword: TRADE_PASSWORD },
-        token,
-      );
-      expect(bound.code, bound.message).toBe(200);
-    }
-    const accounts = await t.call<{ items: Array<{ id: string }> }>(
-      'plain',
-      '/api/v1/account/list',
-      {},
-      { token },
-    );
-    const accountId = accounts.data.items[0]?.id ?? '';
-    if (cash !== '0') await f.fund(finance, accountId, cash);
-    return { token, userId, accountId };
-  };
-
-  const ok = <T>(answer: Answer<T>): T => {
-    expect(answer.code, answer.message).toBe(BodyCode.ok);
-    return answer.data;
-  };
+  const {
+    user: machineUser,
+    assets,
+    income,
+  } = productUsers(
+    () => t,
+    f,
+    `machine-${tier}`,
+    () => finance,
+  );
+  const { localDate, toLocal } = localClock(() => t);
 
   const call = <T = MachineCommandData>(
     user: User,
@@ -125,16 +101,6 @@ describe.each(tiers)('mining machines on %s', (tier) => {
       }),
     );
 
-  const assets = async (user: User) =>
-    (
-      await t.call<{ cash: string }>(
-        'plain',
-        '/api/v1/user/assets',
-        { accountId: user.accountId },
-        { token: user.token },
-      )
-    ).data;
-
   const index = async (user: User, params: Record<string, unknown> = {}) =>
     ok(
       await t.call<MachineIndexData>(
@@ -155,28 +121,7 @@ describe.each(tiers)('mining machines on %s', (tier) => {
       ),
     );
 
-  const miningIncome = async (user: User) =>
-    ok(
-      await t.call<{ items: IncomeRecord[] }>(
-        'plain',
-        '/api/v1/income/log',
-        { accountId: user.accountId, type: 'mining_machine', limit: '100' },
-        { token: user.token },
-      ),
-    ).items;
-
-  /** The local date (Asia/Shanghai) of the clock, YYYY-MM-DD, `days` days on. */
-  const localDate = (days = 0) =>
-    new Date(t.clock.now().getTime() + ZONE_OFFSET_MS + days * DAY_MS).toISOString().slice(0, 10);
-
-  /** Moves the clock forward to the next local (Asia/Shanghai) `hh:mm`. */
-  const toLocal = (time: string) => {
-    const [hours = 0, minutes = 0] = time.split(':').map(Number);
-    const local = t.clock.now().getTime() + ZONE_OFFSET_MS;
-    let target = Math.floor(local / DAY_MS) * DAY_MS + (hours * 60 + minutes) * 60_000;
-    if (target <= local) target += DAY_MS;
-    t.clock.advance((target - local) / 1000);
-  };
+  const miningIncome = async (user: User) => (await income(user, { type: 'mining_machine' })).items;
 
   /** The scheduler's run of the output job for the period of now. */
   const runJob = () => t.server.scheduler.runNow('machine-output');

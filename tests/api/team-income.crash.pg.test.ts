@@ -10,8 +10,9 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { killChildren, runScript } from '../helpers/child-process.js';
+import { killChildren } from '../helpers/child-process.js';
 import { createPostgresDatabase, postgresReachable } from '../helpers/database.js';
+import { runJobChildScript } from '../helpers/job-crash.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { teamFixtures } from '../helpers/team.js';
 
@@ -48,21 +49,13 @@ describe.skipIf(!reachable)('the team job killed with SIGKILL inside its run on 
   });
 
   const runChild = async (crashAfter: number) => {
-    const child = runScript('tests/api/team-income-child.ts', [], {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      NOW: t.clock.now().toISOString(),
-      CRASH_AFTER: String(crashAfter),
+    return runJobChildScript('tests/api/team-income-child.ts', {
+      databaseUrl,
+      now: t.clock.now(),
+      crashAfter,
+      stepPrefix: 'step ',
+      reportSchema,
     });
-    const exit = await child.exited;
-    const lines = child.output().split('\n');
-    const report = lines.find((line) => line.startsWith('report '));
-    return {
-      exit,
-      output: child.output(),
-      steps: lines.filter((line) => line.startsWith('step ')).length,
-      report: report ? reportSchema.parse(JSON.parse(report.slice('report '.length))) : null,
-    };
   };
 
   const count = async (what: 'team_lines' | 'team_transfers' | 'team_days' | 'team_runs') => {

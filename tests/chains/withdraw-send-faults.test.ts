@@ -9,13 +9,14 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { erc20Abi, getAddress, parseUnits } from 'viem';
+import { getAddress } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createEvmUsdtSender } from '../../server/chains/evm-sender.js';
 import { WithdrawalSender } from '../../server/services/withdrawal-sender.js';
 import { startTestDevnet, type TestDevnet } from '../helpers/devnet.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { chainWithdrawFixtures } from '../helpers/chain-withdraw.js';
 import { withdrawFixtures } from '../helpers/withdraw.js';
 
 const freshAddress = () => getAddress(privateKeyToAccount(generatePrivateKey()).address);
@@ -106,26 +107,15 @@ describe('the withdrawal send job under a misbehaving node', () => {
     await devnet?.stop();
   });
 
-  const balanceOf = (address: string) =>
-    devnet.publicClient.readContract({
-      address: devnet.info.contract,
-      abi: erc20Abi,
-      functionName: 'balanceOf',
-      args: [getAddress(address)],
-    });
-  const units = (usdt: string) => parseUnits(usdt, devnet.info.decimals);
-
-  const approvedWithdrawal = async (name: string, address: string, amount: string) => {
-    f.toMorning();
-    const user = await f.readyUser(`${name}@example.com`, 'chain', address);
-    f.toMorning();
-    await f.fund(finance, user.accountId, '1000');
-    const created = await f.withdraw(user, amount);
-    expect(created.code, created.message).toBe(200);
-    const approved = await f.asFinance(finance, '/api/admin/withdraw/approve', { id: created.data.id });
-    expect(approved.data).toMatchObject({ stage: 'approved' });
-    return { user, id: created.data.id };
-  };
+  const chain = chainWithdrawFixtures(
+    () => devnet,
+    f,
+    () => finance,
+  );
+  const { balanceOf, units } = chain;
+  /** A ready user whose BEP20 method is `address`, funded, with an approved withdrawal of `amount`. */
+  const approvedWithdrawal = (name: string, address: string, amount: string) =>
+    chain.approvedWithdrawal(`${name}@example.com`, address, amount);
   const stateOf = async (id: string) => {
     const listed = await f.asFinance(finance, '/api/admin/withdraw/list', { limit: 100 });
     const items = (

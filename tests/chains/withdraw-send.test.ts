@@ -6,7 +6,7 @@
  * right after broadcasting it: started again, it never sends a withdrawal twice. The ledger's
  * invariants hold after each.
  */
-import { erc20Abi, getAddress, parseUnits } from 'viem';
+import { getAddress } from 'viem';
 import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
@@ -14,6 +14,7 @@ import { availableTiers, createPostgresDatabase } from '../helpers/database.js';
 import { killChildren, runScript } from '../helpers/child-process.js';
 import { startTestDevnet, type TestDevnet } from '../helpers/devnet.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { chainWithdrawFixtures } from '../helpers/chain-withdraw.js';
 import { withdrawFixtures } from '../helpers/withdraw.js';
 import { WithdrawalSender } from '../../server/services/withdrawal-sender.js';
 import { createEvmUsdtSender } from '../../server/chains/evm-sender.js';
@@ -60,27 +61,15 @@ function suite(tier: 'pglite' | 'postgres', crashes: boolean) {
     await devnet?.stop();
   });
 
-  const balanceOf = (address: string) =>
-    devnet.publicClient.readContract({
-      address: devnet.info.contract,
-      abi: erc20Abi,
-      functionName: 'balanceOf',
-      args: [getAddress(address)],
-    });
-  const units = (usdt: string) => parseUnits(usdt, devnet.info.decimals);
-
+  const chain = chainWithdrawFixtures(
+    () => devnet,
+    f,
+    () => finance,
+  );
+  const { balanceOf, units } = chain;
   /** A ready user whose BEP20 method is `address`, funded, with an approved withdrawal of `amount`. */
-  const approvedWithdrawal = async (name: string, address: string, amount: string) => {
-    f.toMorning();
-    const user = await f.readyUser(`${name}-${tier}@example.com`, 'chain', address);
-    f.toMorning();
-    await f.fund(finance, user.accountId, '1000');
-    const created = await f.withdraw(user, amount);
-    expect(created.code, created.message).toBe(200);
-    const approved = await f.asFinance(finance, '/api/admin/withdraw/approve', { id: created.data.id });
-    expect(approved.data).toMatchObject({ stage: 'approved' });
-    return { user, id: created.data.id };
-  };
+  const approvedWithdrawal = (name: string, address: string, amount: string) =>
+    chain.approvedWithdrawal(`${name}-${tier}@example.com`, address, amount);
   const withdrawals = async () =>
     (await f.asFinance(finance, '/api/admin/withdraw/list', { limit: 100 })).data as unknown as {
       items: Array<{

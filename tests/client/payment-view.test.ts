@@ -1,6 +1,6 @@
 /** The withdrawal methods page's checks before sending, and how a method is named. */
 import { describe, expect, test } from 'vitest';
-import type { PaymentMethod } from '../../contract/api/payment.js';
+import { paymentMethod } from '../helpers/payment-method.js';
 import {
   cardDigits,
   checkAddress,
@@ -9,22 +9,7 @@ import {
   methodName,
 } from '../../src/features/payment/payment-view.js';
 
-function method(overrides: Partial<PaymentMethod> = {}): PaymentMethod {
-  return {
-    id: '1',
-    kind: 'chain',
-    currency: 'USDT',
-    network: 'BEP20',
-    address: '0x2c7536E3605D9C16a7a3D7b1898e529396a65c23',
-    bankName: null,
-    cardNumber: null,
-    holderName: null,
-    branch: null,
-    createdAt: '2026-11-20T08:00:00.000Z',
-    usableAt: '2026-11-21T08:00:00.000Z',
-    ...overrides,
-  };
-}
+const method = paymentMethod;
 
 describe('the receiving address', () => {
   test('is required', () => {

@@ -6,7 +6,7 @@
 import 'fake-indexeddb/auto';
 import { Dexie } from 'dexie';
 import { afterEach, describe, expect, test } from 'vitest';
-import type { PaymentMethod } from '../../contract/api/payment.js';
+import { paymentMethod } from '../helpers/payment-method.js';
 import { openUserDb } from '../../client-db/schema.js';
 import { createHandlers } from '../../worker/handlers/index.js';
 import { MemorySessionStore } from '../../worker/session.js';
@@ -14,22 +14,7 @@ import { fakeApi, ok, refusal, transportFor, type Reply, type SeenCall } from '.
 
 const USER = '42';
 
-function chainMethod(overrides: Partial<PaymentMethod> = {}): PaymentMethod {
-  return {
-    id: '1',
-    kind: 'chain',
-    currency: 'USDT',
-    network: 'BEP20',
-    address: '0x2c7536E3605D9C16a7a3D7b1898e529396a65c23',
-    bankName: null,
-    cardNumber: null,
-    holderName: null,
-    branch: null,
-    createdAt: '2026-11-20T08:00:00.000Z',
-    usableAt: '2026-11-21T08:00:00.000Z',
-    ...overrides,
-  };
-}
+const chainMethod = paymentMethod;
 
 async function setup(script: (call: SeenCall, attempt: number) => Reply) {
   const api = fakeApi('envelope', script);
