@@ -1,5 +1,5 @@
 /**
- * `npm run chaos` (issue 15, "Faults"): commands from simulated offline clients through a faulty
+ * `npm run chaos` ("Faults"): commands from simulated offline clients through a faulty
  * network to API instances that are killed, on a PostgreSQL that is restarted; at the end every
  * command took effect exactly once or ended visibly, and `ledger check` passes.
  *

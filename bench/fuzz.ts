@@ -1,5 +1,5 @@
 /**
- * `npm run fuzz` (issue 15, "Hostile input and authorization"): schema-aware hostile requests to
+ * `npm run fuzz` ("Hostile input and authorization"): schema-aware hostile requests to
  * every route of the OpenAPI document the server serves, on an in-process server (PGlite by
  * default). For each route, in turn: one field given a value hostile for its declared type (wrong
  * types, huge strings, NUL and control characters, lone surrogates, negative, exponent, NaN and

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:otc`: OTC takes per second on one hot order book on PostgreSQL (issue 14), with
+ * `npm run bench:otc`: OTC takes per second on one hot order book on PostgreSQL, with
  * BENCH_CLIENTS concurrent clients (default 8). A scratch database (migrated, dropped after) and
  * an in-process server: two makers list BENCH_OTC_ORDERS splittable orders (half buys, half
  * sells); each client is a taker who, until the time is up, takes BENCH_OTC_VOLUME RAB of a random

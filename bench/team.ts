@@ -1,6 +1,6 @@
 /**
  * `npm run bench:team`: the team's figures and its daily job on large referral trees, on
- * PostgreSQL (issue 13). Each tree gets a scratch database of its own (migrated, then dropped):
+ * PostgreSQL. Each tree gets a scratch database of its own (migrated, then dropped):
  * - users, main accounts and their books, and the closure rows, inserted with set-based SQL (the
  *   closure's indexes are built after the rows, as a bulk load would);
  * - every user hosting (ledger credits from the adjustments book: 500 to 5400 USDT, every tenth

@@ -1,5 +1,5 @@
 /**
- * What the web app must know about the server that serves it, read at run time (issue 15):
+ * What the web app must know about the server that serves it, read at run time:
  * `GET /client-config.json` on the app's own origin (docs/protocol.md, last section). A build
  * carries none of it, so one `dist/` works behind any `COFFER_GATEWAY_SEGMENT`.
  */

@@ -1,5 +1,5 @@
 /**
- * The RAB/USDT exchange's arithmetic (issue 11, docs/protocol.md section 18), shared by the
+ * The RAB/USDT exchange's arithmetic (docs/protocol.md section 18), shared by the
  * server, which settles with it, and the client, which shows the live quote with it: both get
  * the same figures to the minor unit. Integer minor units only, never a float; every minor unit
  * that leaves one book reaches another, and rounding always goes toward the platform.

@@ -1,5 +1,5 @@
 /**
- * Hosting interest's arithmetic (issue 12, docs/protocol.md section 20), shared by the server's
+ * Hosting interest's arithmetic (docs/protocol.md section 20), shared by the server's
  * daily job, which pays with it, and the client, which previews earnings with it: both get the
  * same figures to the minor unit. Rates are exact decimals read into integer fractions; amounts
  * are integer minor units; nothing goes through a float.

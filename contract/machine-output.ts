@@ -1,5 +1,5 @@
 /**
- * Mining machines' arithmetic (issue 13, docs/protocol.md section 22), shared by the server's
+ * Mining machines' arithmetic (docs/protocol.md section 22), shared by the server's
  * daily output job, which pays with it, and the client, which previews with it: both get the same
  * figures to the minor unit. Hash power (T) and the daily output per T (USDT) are exact decimals
  * read into integer fractions; amounts are integer minor units; nothing goes through a float.

@@ -1,5 +1,5 @@
 /**
- * The OTC market's arithmetic (issue 14, docs/protocol.md section 24), shared by the server,
+ * The OTC market's arithmetic (docs/protocol.md section 24), shared by the server,
  * which settles with it, and the client, which shows totals with it. Integer minor units only.
  *
  * The USDT of a quantity is floored: `usdtOf(q, P) = floor(q x P / 10^6)`. An order keeps the

@@ -1,5 +1,5 @@
 /**
- * The team's rules (issue 13, docs/protocol.md section 23), shared by the server, which pays by
+ * The team's rules (docs/protocol.md section 23), shared by the server, which pays by
  * them, and the client, which shows the progress to the next level with them. Amounts are integer
  * minor units, rates exact decimals: nothing goes through a float.
  *

@@ -177,7 +177,7 @@ export interface Config {
   withdraw: { fee: string; minimum: string; dailyLimit: string; reviewAbove: string };
   /** Days a customer may claim an AI dividend's record after it is published; then it expires. */
   dividendClaimDays: number;
-  /** Generations up from a member that management income reaches (the team job, issue 13). */
+  /** Generations up from a member that management income reaches (the team job). */
   teamManagementDepth: number;
 }
 

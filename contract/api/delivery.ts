@@ -1,5 +1,5 @@
 /**
- * Delivery (trade settlement) records (issue 12, docs/protocol.md section 21): trades the
+ * Delivery (trade settlement) records (docs/protocol.md section 21): trades the
  * platform publishes, not a customer's own positions. Operators add them one by one
  * (/api/admin/hosting/delivery/add) or from a CSV file (/api/admin/hosting/delivery/import, CLI
  * `delivery import`); customers read them (/api/v1/hosting/delivery-list) and the public synced

@@ -1,5 +1,5 @@
 /**
- * AI dividends (issue 12, docs/protocol.md section 21; spec "AI dividend and release records"):
+ * AI dividends (docs/protocol.md section 21; spec "AI dividend and release records"):
  * operators publish a dividend for a local day (/api/admin/dividend/publish): a total shared pro
  * rata by each account's valid hosting balance at the day's end, or a rate of it. Each eligible
  * account gets a release record, `to_be_claimed` until the customer claims it

@@ -1,5 +1,5 @@
 /**
- * The RAB/USDT exchange (issue 11, docs/protocol.md section 18): /api/v1/exchange/index, submit,
+ * The RAB/USDT exchange (docs/protocol.md section 18): /api/v1/exchange/index, submit,
  * list; the operators' /api/admin/exchange/list; and the account-scoped synced records
  * `exchanges`. A submit names the price version it was quoted, and is refused (409 with the
  * current price) when the operators' price has changed since: never a surprise fill.

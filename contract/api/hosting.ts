@@ -1,5 +1,5 @@
 /**
- * Hosting (issue 12, docs/protocol.md section 20): the products operators define
+ * Hosting (docs/protocol.md section 20): the products operators define
  * (/api/admin/hosting/product/list|add|update|disable), /api/v1/hosting/hosting-config, the
  * orders (create, add, sub, redeem, order, operator-log), and the account-scoped synced records
  * `hosting_orders` and `hosting_changes`.

@@ -1,5 +1,5 @@
 /**
- * Income records (issue 12, docs/protocol.md section 20; spec "Income"): /api/v1/income/type-list
+ * Income records (docs/protocol.md section 20; spec "Income"): /api/v1/income/type-list
  * and /api/v1/income/log, the account-scoped synced records `income`, and the operators'
  * /api/admin/income/airdrop. Every income line is paid by one ledger transfer when it arrives.
  */
@@ -41,7 +41,7 @@ export type IncomeTypeListData = z.infer<typeof incomeTypeListDataSchema>;
 export const localDateSchema = z.string().describe('a local date YYYY-MM-DD in the business time zone');
 
 /**
- * Where a team line (`promotion`, `management`; issue 13) comes from: the member whose static
+ * Where a team line (`promotion`, `management`) comes from: the member whose static
  * income of `earningsDate` paid it, how many generations below the receiver they are, that static
  * income (`base`), the rate applied to it (for management, the level difference) and the level the
  * receiver was paid at. `amount` = floor(base × rate).

@@ -1,5 +1,5 @@
 /**
- * Mining machines and tickets (issue 13, docs/protocol.md section 22): the machines operators
+ * Mining machines and tickets (docs/protocol.md section 22): the machines operators
  * offer (/api/admin/machine/list|add|update|disable, the public synced `machines`),
  * /api/v1/machine/list|info|index|buy|rent, the tickets operators issue
  * (/api/admin/ticket/issue) and /api/v1/user/tickets, and the account-scoped synced records

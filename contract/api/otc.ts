@@ -1,5 +1,5 @@
 /**
- * The OTC market (issue 14, docs/protocol.md section 24): customers list buy and sell orders for
+ * The OTC market (docs/protocol.md section 24): customers list buy and sell orders for
  * RAB priced in USDT and take each other's orders. /api/v1/otc/info, buy, sell, take, cancel,
  * allSellList, meBuyList, meSellList; /api/v1/pending/info and list. An order's escrow is a
  * ledger hold; a take names the price it was shown and is refused (409 with the order's state)

@@ -1,5 +1,5 @@
 /**
- * The team (issue 13, docs/protocol.md section 23; spec "Team levels and performance"): the
+ * The team (docs/protocol.md section 23; spec "Team levels and performance"): the
  * caller's figures (/api/v1/user/teamInfo), the first and second generation (teamMembers), the
  * levels (levelConfig, myLevel) and the operators' level configuration (/api/admin/team/levels).
  * Performance is valid hosting (contract/team.ts); amounts are USDT decimal strings, rates exact

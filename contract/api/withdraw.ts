@@ -1,5 +1,5 @@
 /**
- * Withdrawals (issue 11, CONTRACT.md codes 300, 470, 471, 472, 4900, 4901): /api/v1/withdraw/
+ * Withdrawals (CONTRACT.md codes 300, 470, 471, 472, 4900, 4901): /api/v1/withdraw/
  * index, create, list; the operators' /api/admin/withdraw/list, approve, reject, paid; and the
  * account-scoped synced records `withdrawals`.
  */

@@ -1,5 +1,5 @@
 /**
- * The team commands of `npm run admin` (server/cli/admin.ts hands them over; issue 13):
+ * The team commands of `npm run admin` (server/cli/admin.ts hands them over):
  *   team level list
  *   team level set --level N [--name V1] [--own-hosting 500] [--direct-valid 1] [--small-area 0]
  *       [--promotion-rate-1 0.1] [--promotion-rate-2 0.05] [--management-rate 0.02]

@@ -1,5 +1,5 @@
 /**
- * Where a customer's pure reads run (DATABASE_READ_URL, issue 15): on a streaming replica when it
+ * Where a customer's pure reads run (DATABASE_READ_URL): on a streaming replica when it
  * has replayed the caller's last write, else on the primary. Read-your-writes: after a command a
  * user's write position (a primary WAL LSN at or after its commit) is remembered, and a read of
  * that user waits a bounded time for the replica to replay it. Without a replica every read runs

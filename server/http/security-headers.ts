@@ -1,6 +1,6 @@
 /**
  * Security headers on every answer: pages, static files, the service worker, API answers and
- * errors alike (issue 15), from helmet's middleware. Coffer sets no cookies: the token travels
+ * errors alike, from helmet's middleware. Coffer sets no cookies: the token travels
  * in the `Authorization` header only.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';

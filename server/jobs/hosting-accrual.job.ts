@@ -1,5 +1,5 @@
 /**
- * The daily hosting accrual (issue 12, docs/protocol.md section 20): at 00:00 in COFFER_TIMEZONE
+ * The daily hosting accrual (docs/protocol.md section 20): at 00:00 in COFFER_TIMEZONE
  * it accrues the day that ended for every order, catches up any day missed while the server was
  * down (oldest first), and matures the orders whose term ran out. Its period is that local day
  * (job_runs), and all its work commits in the scheduler's one transaction: a run killed half-way

@@ -1,5 +1,5 @@
 /**
- * The daily machine output (issue 13, docs/protocol.md section 22): at 00:00 in COFFER_TIMEZONE
+ * The daily machine output (docs/protocol.md section 22): at 00:00 in COFFER_TIMEZONE
  * it pays every active holding the day that ended, catches up any day missed while the server
  * was down (oldest first), and expires the holdings whose last day is paid. Its period is that
  * local day (job_runs), and all its work commits in the scheduler's one transaction: a run killed

@@ -1,5 +1,5 @@
 /**
- * The daily team job (issue 13, docs/protocol.md section 23): for the local day that ended in
+ * The daily team job (docs/protocol.md section 23): for the local day that ended in
  * COFFER_TIMEZONE, after the hosting accrual of that same day is done (`ready`: its job_runs
  * period has reached the day; until then a try answers `waiting` and records nothing), it decides
  * every user's level from the figures at the day's end and pays `promotion` and `management`

@@ -1,4 +1,4 @@
-/** SQL of hosting (issue 12): products, orders, their changes (the operator-log) and daily accruals. */
+/** SQL of hosting: products, orders, their changes (the operator-log) and daily accruals. */
 import { and, asc, desc, eq, inArray, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
 import { hostingAccruals, hostingOrderChanges, hostingOrders, hostingProducts } from '../db/schema.js';

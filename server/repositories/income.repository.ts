@@ -1,5 +1,5 @@
 /**
- * SQL of income lines (issue 12): hosting interest, airdrops, dividends ... Each write also
+ * SQL of income lines: hosting interest, airdrops, dividends ... Each write also
  * records the change of the account-scoped `income` collection in the same transaction, so a
  * caller cannot forget it and a pull never misses a line.
  */

@@ -1,5 +1,5 @@
 /**
- * SQL of mining machines and tickets (issue 13): the machines on offer, customers' holdings,
+ * SQL of mining machines and tickets: the machines on offer, customers' holdings,
  * each holding's daily output (`machine_earnings`), tickets and operators' ticket issues.
  */
 import { and, asc, desc, eq, inArray, lt, sql, type SQL } from 'drizzle-orm';

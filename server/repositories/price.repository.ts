@@ -1,4 +1,4 @@
-/** SQL of operators' price versions (issue 11): one row per price change, the newest is the price. */
+/** SQL of operators' price versions: one row per price change, the newest is the price. */
 import { desc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
 import { priceVersions } from '../db/schema.js';

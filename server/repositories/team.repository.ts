@@ -1,5 +1,5 @@
 /**
- * SQL of the team (issue 13, docs/protocol.md section 23): figures over the referral closure
+ * SQL of the team (docs/protocol.md section 23): figures over the referral closure
  * table (`referral_paths`, one row per ancestor and descendant), the levels operators configure,
  * and the daily team job's set-based day: each statement reads or writes whole sets (the team,
  * a generation, every user), never one member at a time.

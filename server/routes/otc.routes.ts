@@ -1,4 +1,4 @@
-/** /api/v1/otc/* and /api/v1/pending/*: the OTC market of RAB priced in USDT (issue 14). */
+/** /api/v1/otc/* and /api/v1/pending/*: the OTC market of RAB priced in USDT. */
 import * as otc from '../../contract/api/otc.js';
 import type { RoutesOf } from './route-list.js';
 

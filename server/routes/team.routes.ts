@@ -1,5 +1,5 @@
 /**
- * The team (issue 13, docs/protocol.md section 23): /api/v1/user/teamInfo, teamMembers,
+ * The team (docs/protocol.md section 23): /api/v1/user/teamInfo, teamMembers,
  * levelConfig and myLevel for customers (their own team only); /api/admin/team/levels (list, set,
  * remove) for finance operators.
  */

@@ -1,6 +1,6 @@
 /**
  * The callers behind recently seen session tokens, kept in this process so that a live
- * session's requests resolve without a query (issue 15, "A fast request path"): a ReadCache
+ * session's requests resolve without a query ("A fast request path"): a ReadCache
  * keyed by the token's hash, never past the session's own expiry; revocations evict at once
  * (session.service.ts).
  */

@@ -1,5 +1,5 @@
 /**
- * Delivery (trade settlement) records (issue 12, docs/protocol.md section 21): the platform's
+ * Delivery (trade settlement) records (docs/protocol.md section 21): the platform's
  * published trades, which every customer reads (they are nobody's own positions).
  *
  * What stays true:

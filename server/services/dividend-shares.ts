@@ -1,5 +1,5 @@
 /**
- * How a dividend is shared (issue 12, docs/protocol.md section 21). Pure and exact: integer minor
+ * How a dividend is shared (docs/protocol.md section 21). Pure and exact: integer minor
  * units and an exact rate, no float anywhere.
  * - `total` mode: account i gets floor(total × b_i / B), B = Σ b (each eligible account's valid
  *   hosting balance at the day's end); the residue total − Σ shares is in [0, number of accounts)

@@ -1,5 +1,5 @@
 /**
- * AI dividends (issue 12, docs/protocol.md section 21).
+ * AI dividends (docs/protocol.md section 21).
  *
  * What stays true:
  * - a published total is exactly accounted for: the floored shares (dividend-shares.ts) plus the

@@ -1,5 +1,5 @@
 /**
- * The RAB/USDT exchange (issue 11, docs/protocol.md section 18): "no surprise fills".
+ * The RAB/USDT exchange (docs/protocol.md section 18): "no surprise fills".
  *
  * What stays true:
  * - a submit fills only at the price version it names, and only while that version is the

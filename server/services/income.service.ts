@@ -1,5 +1,5 @@
 /**
- * Income records (issue 12, docs/protocol.md section 20): the lines a customer sees, each paid by
+ * Income records (docs/protocol.md section 20): the lines a customer sees, each paid by
  * one ledger transfer into the account's cash when it arrives, and the operators' airdrops.
  *
  * What stays true:
@@ -64,7 +64,7 @@ export interface IncomeLine {
   from: PlatformBook;
   ref: { table: string; id: string };
   memo?: string | null;
-  /** A team line's source (issue 13): the member, generation, base and rate. */
+  /** A team line's source: the member, generation, base and rate. */
   source?: IncomeSource | null;
 }
 

@@ -1,5 +1,5 @@
 /**
- * The OTC market (issue 14, docs/protocol.md section 24): customers list buy and sell orders for
+ * The OTC market (docs/protocol.md section 24): customers list buy and sell orders for
  * RAB priced in USDT and take each other's orders.
  *
  * What stays true:

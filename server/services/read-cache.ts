@@ -1,6 +1,6 @@
 /**
  * A bounded, short-lived, in-process cache of values read from the database, for the hot reads
- * of a live session (issue 15, "A fast request path"): the caller behind a token (caller-cache.ts)
+ * of a live session ("A fast request path"): the caller behind a token (caller-cache.ts)
  * and the user's profile (user.service.ts). Every write Coffer makes evicts at once, on this
  * instance and through Redis on the others (session.service.ts); the short life only bounds how
  * late a change made outside those paths (SQL by hand, a lost Redis message) is seen.

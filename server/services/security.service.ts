@@ -1,6 +1,5 @@
 /**
- * The authenticator (TOTP), the trade password and login password changes (spec sections 4, 5;
- * issue 11). Other services call `verifyTradePassword`, `verifyAuthenticatorCode` and
+ * The authenticator (TOTP), the trade password and login password changes (spec sections 4, 5). Other services call `verifyTradePassword`, `verifyAuthenticatorCode` and
  * `withdrawalsLockedUntil` before moving money.
  *
  * Rules that must stay true:

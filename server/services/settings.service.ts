@@ -3,7 +3,7 @@
  * 0 until set) and the newcomer incentive (USDT paid once to each new user's main account, 0:
  * none). Both audited; the price reaches every client through the public `prices` collection.
  *
- * The RAB price lives in `price_versions` (issue 11): each change of its value is a new row, and
+ * The RAB price lives in `price_versions`: each change of its value is a new row, and
  * that row's id is the `priceVersion` an exchange must name (docs/protocol.md section 18).
  */
 import type { PlatformSettings } from '../../contract/api/admin.js';

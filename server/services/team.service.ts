@@ -1,5 +1,5 @@
 /**
- * The team (issue 13, docs/protocol.md section 23): a customer's team figures, generations and
+ * The team (docs/protocol.md section 23): a customer's team figures, generations and
  * level; the operators' level configuration; and the daily team job, which decides each user's
  * level from the figures at the end of a local day and pays `promotion` and `management` income
  * on that day's static income, from the platform's incentive expense.

@@ -1,5 +1,5 @@
 /**
- * Withdrawals (issue 11): a customer's request, the operators' review, and how one ends.
+ * Withdrawals: a customer's request, the operators' review, and how one ends.
  *
  * Rules that must stay true:
  * - `create` checks, in this order and before anything else: a trade password is set (300), an

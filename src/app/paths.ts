@@ -44,12 +44,12 @@ export const ROUTES = {
   exchange: '/pages/withdraw/withdraw3',
   withdrawRecords: '/pages/withdraw_record/withdraw_record',
   /**
-   * Hosting (issue 12): order_detail holds the delivery (trade settlement) records the platform
+   * Hosting: order_detail holds the delivery (trade settlement) records the platform
    * publishes, a list rather than one order's detail (the spec shows delivery orders only as records).
    */
   delivery: '/pages/order_detail/order_detail',
   /**
-   * Mining machines (issue 13): goods_detail holds the machines on offer, each with its buy and
+   * Mining machines: goods_detail holds the machines on offer, each with its buy and
    * rent (the spec's machines are the only goods it shows); blance_record10, 11 and 12 hold the
    * customer's machines, the mining records (income lines of type mining_machine) and the tickets.
    */
@@ -59,7 +59,7 @@ export const ROUTES = {
   tickets: '/pages/blance_record/blance_record12',
   /** AI dividends: blance_record2 of the spec's numbered record pages, the release records with claims. */
   dividends: '/pages/blance_record/blance_record2',
-  /** The user's invite code and register link as a QR code, savable as an image (issue 13). */
+  /** The user's invite code and register link as a QR code, savable as an image. */
   sharePoster: '/pages/share_poster/share_poster',
 } as const;
 

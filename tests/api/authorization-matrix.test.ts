@@ -1,5 +1,5 @@
 /**
- * The authorization matrix (issue 15, "Hostile input and authorization"): every customer route
+ * The authorization matrix ("Hostile input and authorization"): every customer route
  * that takes an id, called by user B with user A's real ids (A's account, hosting order, OTC
  * order, withdrawal method, dividend record, uploaded image), is refused with 403 or 404, and the
  * refusal carries nothing of A's (e-mail, address, balances, record figures). Afterwards A's

@@ -1,5 +1,5 @@
 /**
- * Delivery (trade settlement) records through the API (issue 12), on PGlite and PostgreSQL:
+ * Delivery (trade settlement) records through the API, on PGlite and PostgreSQL:
  * operators (finance or content) publish them one by one or from a CSV file, all lines or none;
  * figures stay exact decimal strings; customers list them in pages and read them offline from
  * the public `delivery` collection. On PostgreSQL, two imports racing over one order number

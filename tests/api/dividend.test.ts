@@ -1,5 +1,5 @@
 /**
- * AI dividends through the API (issue 12), on PGlite and PostgreSQL: a finance operator publishes
+ * AI dividends through the API, on PGlite and PostgreSQL: a finance operator publishes
  * a day's dividend; only accounts with valid hosting (≥ 500 USDT) at the day's end share, pro rata
  * by that balance, floored, the residue recorded to the rounding book so the total is exactly
  * accounted for; customers see their records (aiInfo, aiIncome, the `dividend_releases`

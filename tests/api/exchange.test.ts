@@ -1,5 +1,5 @@
 /**
- * The RAB/USDT exchange through the API (issue 11, "no surprise fills"), on PGlite and
+ * The RAB/USDT exchange through the API ("no surprise fills"), on PGlite and
  * PostgreSQL: price versions, the stale-version refusal, both directions' figures and rounding
  * to the minor unit, the fee and the rounding residue in the platform's books, bounds and
  * hostile amounts, the trade password, ownership, exactly-once, records readable by pull, and

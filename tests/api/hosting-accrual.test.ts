@@ -1,5 +1,5 @@
 /**
- * The daily accrual job against independent arithmetic (issue 12), through the API on PGlite and
+ * The daily accrual job against independent arithmetic, through the API on PGlite and
  * PostgreSQL, as property tests over random cases (fast-check):
  * - a whole term at one principal pays exactly days × floor(principal × rate), each day's line
  *   floor(principal × rate), whether paid daily or at maturity, and the principal comes back;

@@ -1,5 +1,5 @@
 /**
- * Hosting, interest and income through the API (issue 12), on PGlite and PostgreSQL: the seeded
+ * Hosting, interest and income through the API, on PGlite and PostgreSQL: the seeded
  * products, orders (create, add, sub, redeem) and their operator-log, the daily accrual job (a
  * whole term paid to the closed form, a change mid-day prorated by the minutes hosted, a re-run
  * paying nothing more, missed days caught up in order, interest paid at maturity), the early-exit

@@ -1,5 +1,5 @@
 /**
- * The daily machine output job against independent arithmetic (issue 13), through the API on
+ * The daily machine output job against independent arithmetic, through the API on
  * PGlite and PostgreSQL, as a property test over random figures (fast-check): machines of random
  * hash power and daily output per T, bought in random quantities at a random minute, run over
  * their whole term (the job run once at the end, catching every day up, or once a day), pay

@@ -1,5 +1,5 @@
 /**
- * Mining machines and tickets through the API (issue 13), on PGlite and PostgreSQL: the seeded
+ * Mining machines and tickets through the API, on PGlite and PostgreSQL: the seeded
  * machines and the operators' add, update and disable; buying with USDT (470 when short) and with
  * tickets (a ticket used once, also when buys race); renting; another user's account (403);
  * exactly-once; the daily output job (a term paid to the closed form, a re-run paying nothing

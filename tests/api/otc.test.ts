@@ -1,5 +1,5 @@
 /**
- * The OTC market through the API (issue 14), on PGlite and PostgreSQL: listing holds the right
+ * The OTC market through the API, on PGlite and PostgreSQL: listing holds the right
  * escrow; takes whole and in parts with every fee exact to the minor unit; non-splittable orders
  * never partly filled; price band edges; cancels releasing exactly the unfilled rest; refusals
  * (hostile amounts, another user's order or account, a changed order); and after every step that

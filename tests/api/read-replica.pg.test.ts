@@ -1,5 +1,5 @@
 /**
- * DATABASE_READ_URL (issue 15): a streaming replica (a private cluster made with pg_basebackup
+ * DATABASE_READ_URL: a streaming replica (a private cluster made with pg_basebackup
  * from a private primary, each on its own port) serves sync pulls and record lists with
  * read-your-writes. A user's own write is in the read that follows it, again and again; reads
  * are really served by the replica (its own connections, and stale data while its replay is

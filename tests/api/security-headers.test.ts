@@ -1,5 +1,5 @@
 /**
- * Security headers on every page and answer (issue 15): the strict Content-Security-Policy,
+ * Security headers on every page and answer: the strict Content-Security-Policy,
  * no framing, no sniffing, no referrer, HSTS only behind TLS, and no cookie anywhere; and the
  * run-time client configuration at /client-config.json, which follows this start's environment.
  */

@@ -1,5 +1,5 @@
 /**
- * The authenticator and the passwords through the API (issue 11, spec sections 4, 5 and 8), on
+ * The authenticator and the passwords through the API (spec sections 4, 5 and 8), on
  * PGlite and PostgreSQL: RFC 6238's vectors, binding with a code computed from the shown secret,
  * a code accepted once (472 on a replay), the trade password (300 before it is set, 423 after wrong
  * tries), the login password change revoking the other sessions, the 24-hour withdrawal lock after

@@ -1,5 +1,5 @@
 /**
- * The fast request path (issue 15): a token's caller is resolved with one query, a live
+ * The fast request path: a token's caller is resolved with one query, a live
  * session's repeats with none (an in-process cache), hot reads take a few queries, and every
  * revocation is refused at once, on this instance and, through Redis, on another one sharing
  * the database.

@@ -58,7 +58,7 @@ describe.each(tiers)('sync on %s', (tier) => {
     );
     const answer = await pull();
     expect(answer.code).toBe(200);
-    // `machines` holds the mining machines a new database is seeded with (issue 13).
+    // `machines` holds the mining machines a new database is seeded with.
     expect(Object.keys(answer.data.changes).sort()).toEqual(['machines', 'news', 'notices', 'quotes']);
     expect(answer.data.changes['news']?.upserts).toEqual([
       expect.objectContaining({ title: 'First', body: 'First body' }),

@@ -1,5 +1,5 @@
 /**
- * The team through the API (issue 13, docs/protocol.md section 23), on PGlite and PostgreSQL.
+ * The team through the API (docs/protocol.md section 23), on PGlite and PostgreSQL.
  * Members register through each other's invite codes and host through the API (product 1: 7 days
  * at 0.003 a day), so every figure and line below is computed by hand from those amounts. Rules:
  * - team figures and small-area performance on hand-built trees (a tie of two largest areas

@@ -1,6 +1,6 @@
 /**
  * Two API instances on one PostgreSQL database and one Redis, behind a round-robin load balancer
- * of the test's own (issue 15, "past one machine"): a user registered through one reads through
+ * of the test's own ("past one machine"): a user registered through one reads through
  * the other; a command sent to one instance and retried (same Idempotency-Key) to the other takes
  * effect once, money included, with the ledger check passing; a job run at the same moment on both
  * runs once (its advisory lock), and again on neither; a logout through one is refused at once on

@@ -1,5 +1,5 @@
 /**
- * Withdrawals through the API (issue 11; CONTRACT.md codes 300, 470, 471, 472, 4900, 4901), on
+ * Withdrawals through the API (CONTRACT.md codes 300, 470, 471, 472, 4900, 4901), on
  * PGlite and PostgreSQL: the order of the first checks, the window and the calendar, the method's
  * cooldown and ownership, the minimum and the daily limit, the trade password and the one-time
  * code (a retry under the same Idempotency-Key replays instead of failing on a used code), the

@@ -1,5 +1,5 @@
 /**
- * The withdrawal send job under a misbehaving node (issue 15, "Faults"), on the devnet behind a
+ * The withdrawal send job under a misbehaving node ("Faults"), on the devnet behind a
  * faulty JSON-RPC proxy of the test's: a node that answers garbage (nothing is recorded or sent;
  * when it answers again the withdrawal goes once); a node that takes the broadcast and loses the
  * answer, as a time-out after the node acted does (the tick fails, and the next one finds the

@@ -1,5 +1,5 @@
 /**
- * Approved USDT withdrawals sent from the BEP20 hot wallet to a real local EVM node (issue 11):
+ * Approved USDT withdrawals sent from the BEP20 hot wallet to a real local EVM node:
  * approve, send, success at the confirmations (the hold posted, the destination paid once); a
  * nonce taken by another transaction of the hot wallet (the withdrawal signed again, paid once);
  * and on PostgreSQL the send job killed with SIGKILL right after recording a transaction and

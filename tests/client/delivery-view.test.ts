@@ -1,4 +1,4 @@
-/** Pure view logic of the delivery records page (issue 12): the signed profit or loss, the leverage, the direction's name. */
+/** Pure view logic of the delivery records page: the signed profit or loss, the leverage, the direction's name. */
 import { describe, expect, test } from 'vitest';
 import { directionKey, leverageLabel, profitView } from '../../src/features/delivery/delivery-view.js';
 

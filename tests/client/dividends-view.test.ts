@@ -1,5 +1,5 @@
 /**
- * Pure view logic of the AI dividends page (issue 12): a record past its expiry reads expired even
+ * Pure view logic of the AI dividends page: a record past its expiry reads expired even
  * before the server's job writes it; the claimable and claimed sums are exact to the minor unit;
  * a queued claim covers its record (or every record) so it is not claimed twice; the claim
  * period is read from a record when the server's rules are not at hand.

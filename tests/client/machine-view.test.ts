@@ -1,5 +1,5 @@
 /**
- * The mining machine pages' view model (issue 13): a buy's and a rent's preview is the server's
+ * The mining machine pages' view model: a buy's and a rent's preview is the server's
  * own exact rule (price × quantity, rent × days × quantity, floor(quantity × hashPower ×
  * dailyOutput) a day and days × that over the term), refuses what the server refuses, and says
  * when the cash or tickets known fall short; the summary over holdings is exact; mining records

@@ -1,5 +1,5 @@
 /**
- * The Trading tab's figures (issue 14): what a listing holds and brings, and what a take pays and
+ * The Trading tab's figures: what a listing holds and brings, and what a take pays and
  * receives, computed by the server's own integer rules, so the screen shows what the ledger will
  * move (docs/protocol.md section 24's worked example: maker 0.1 %, taker 0.2 %); the checks the
  * server makes, told before sending; the book's order; completion as a percentage.

@@ -1,5 +1,5 @@
 /**
- * AI dividends and delivery records in Chromium (issue 12): both pages open from the Hosting tab;
+ * AI dividends and delivery records in Chromium: both pages open from the Hosting tab;
  * the dividends page shows what the account can claim and has claimed, the rules and its records,
  * and a claim goes through the outbox and comes back as claimed, with the cash paid once; the
  * delivery page lists the platform's published trades and says they are not the customer's own

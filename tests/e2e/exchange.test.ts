@@ -1,5 +1,5 @@
 /**
- * The exchange in Chromium (issue 11, "no surprise fills"): the page shows the operators' price
+ * The exchange in Chromium ("no surprise fills"): the page shows the operators' price
  * and its version, quotes the amount typed to the minor unit, exchanges at the version shown; when
  * the price changed meanwhile the server refuses, the page shows the new price and the exchange
  * goes only once the user confirms again; the records show both exchanges, and still do offline

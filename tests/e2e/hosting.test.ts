@@ -1,5 +1,5 @@
 /**
- * Hosting in Chromium, end to end (issue 12): a finance operator adjusts 2000 USDT into a new
+ * Hosting in Chromium, end to end: a finance operator adjusts 2000 USDT into a new
  * user's account; on the Hosting tab the user picks the 7-day product, sees the earnings preview
  * computed as the job will pay it, and creates an order of 1000 with the trade password; then
  * increases it by 500 and decreases it by 300, each confirmed with its exact figures (the

@@ -1,5 +1,5 @@
 /**
- * Mining machines in Chromium (issue 13): from the Team tab to the machines on offer; a buy
+ * Mining machines in Chromium: from the Team tab to the machines on offer; a buy
  * with USDT previewed to the minor unit and sent with the trade password; a buy with tickets the
  * operators issued; my machines, the mining records after the daily job paid a day, and the
  * tickets, all readable offline (the loopback proxy cut), where buying says it needs a

@@ -3,7 +3,7 @@
  * the tests' own, which a test cuts (`down`), or lets requests through while losing every
  * answer (`mute`). Nothing tells the browser it is offline (navigator.onLine stays true, as on
  * a flaky mobile network), and the service worker is cut off too. What each test checks on the
- * server, it asks Coffer directly (issue 4: offline reload, offline commands delivered exactly
+ * server, it asks Coffer directly (offline reload, offline commands delivered exactly
  * once on reconnect, two tabs, a killed tab; spec section 4: the update flow).
  */
 import crypto from 'node:crypto';

@@ -1,5 +1,5 @@
 /**
- * The authenticator and the trade password in Chromium (issue 11): the authenticator page shows
+ * The authenticator and the trade password in Chromium: the authenticator page shows
  * a key as a QR code and as text; a code computed from the text binds it; the trade password is
  * set on update_pwd2. The server's answers confirm both.
  */

@@ -1,5 +1,5 @@
 /**
- * The Team tab and the share poster in Chromium (issue 13), on a 390 × 844 phone: A referred B
+ * The Team tab and the share poster in Chromium, on a 390 × 844 phone: A referred B
  * (who hosts 2000) and E (499.99: not valid), B referred C (500). The Team tab shows A's level and
  * what V2 still needs, the team figures with small-area performance explained, the first and
  * second generation (nicknames masked, never an e-mail), the team income lines naming their

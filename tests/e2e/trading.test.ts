@@ -1,5 +1,5 @@
 /**
- * The OTC market in Chromium (issue 14): a seller lists a sell order through the Trading tab with
+ * The OTC market in Chromium: a seller lists a sell order through the Trading tab with
  * its totals and fee shown before confirming; a buyer, in another browser, sees it in the book,
  * takes part of it with the amount paid and received shown first, and a take of an order that
  * changed meanwhile is refused with its new state and nothing traded; the seller's order shows

@@ -1,5 +1,5 @@
 /**
- * A withdrawal in Chromium, end to end (issue 11): the user binds the authenticator with a code
+ * A withdrawal in Chromium, end to end: the user binds the authenticator with a code
  * computed from the key the page shows, sets a trade password, adds a BEP20 address, withdraws
  * with a fresh code; a finance operator approves; the send job pays it from the devnet's hot
  * wallet; the records page shows it successful with its transaction, and the chain shows the

@@ -1,5 +1,5 @@
 /**
- * Team fixtures over a test server (issue 13): members registered through each other's invite
+ * Team fixtures over a test server: members registered through each other's invite
  * codes, each with a trade password, funded by an operator's adjustment and hosting through the
  * API (the 7-day product at 0.003 a day, seeded as product 1); the team job run after the
  * accrual; and, for trees too large for the API, users and their closure rows inserted with

@@ -1,5 +1,5 @@
 /**
- * A PostgreSQL restart under a transaction in flight (found by `npm run chaos`, issue 15): the
+ * A PostgreSQL restart under a transaction in flight (found by `npm run chaos`): the
  * connection of a client checked out of the pool dies, `pg` emits `error` on that client, and
  * before the fix nothing listened to it, so the whole server process died of an unhandled
  * 'error' event. Now the transaction fails (the command answers 500 and is retried with its key),

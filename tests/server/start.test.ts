@@ -322,7 +322,7 @@ function restartable(dataDir: string) {
   };
 }
 
-describe('hosting across restarts with COFFER_NOW (issue 12, as the black-box check runs it)', () => {
+describe('hosting across restarts with COFFER_NOW (as the black-box check runs it)', () => {
   const dataDir = freshDataDir();
   const address = 'hoster@example.com';
 
@@ -418,7 +418,7 @@ describe('hosting across restarts with COFFER_NOW (issue 12, as the black-box ch
   );
 });
 
-describe('team income across restarts with COFFER_NOW (issue 13, as the black-box check runs it)', () => {
+describe('team income across restarts with COFFER_NOW (as the black-box check runs it)', () => {
   const dataDir = freshDataDir();
   const { admin, serve } = restartable(dataDir);
   /** The newest code mailed to `address` in the dev mailbox. */

@@ -1,5 +1,5 @@
 /**
- * An AI dividend claim as an outbox command (`dividend-claim`, issue 12): money to cash with no
+ * An AI dividend claim as an outbox command (`dividend-claim`): money to cash with no
  * trade password and no price, so it waits in the outbox while offline, for at most the hour of a
  * money command; it names its account and the record (or none: every claimable one), never sends
  * the amount the user saw, and a refusal (already claimed, expired) holds nothing back. On

@@ -1,5 +1,5 @@
 /**
- * The exchange as an outbox command (`exchange-submit`, issue 11): it carries the price version
+ * The exchange as an outbox command (`exchange-submit`): it carries the price version
  * the user saw and the trade password, so it is sent only while online and expires a minute
  * after the user acted (never filled at a price the user did not see); its trade password stays
  * on the device only until it settles; a stale price's 409 rejects it with the server's message

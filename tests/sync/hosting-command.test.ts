@@ -1,5 +1,5 @@
 /**
- * Hosting as outbox commands (issue 12, docs/protocol.md section 20): an order (`hosting-create`)
+ * Hosting as outbox commands (docs/protocol.md section 20): an order (`hosting-create`)
  * carries the trade password, so it is sent only while online, expires a minute after the user
  * acted and keeps the password only until it settles; an increase, decrease or redeem
  * (`hosting-add`, `hosting-sub`, `hosting-redeem`) carries none, waits in the outbox while

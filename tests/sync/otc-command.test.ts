@@ -1,5 +1,5 @@
 /**
- * The OTC market's outbox commands (issue 14): listing a buy or a sell order and taking an order
+ * The OTC market's outbox commands: listing a buy or a sell order and taking an order
  * carry the price the user saw and the trade password, so they are sent only while online,
  * expire a minute after the user acted and keep the password only until they settle; a take
  * refused because the order changed (409) holds nothing back and cannot be retried. A cancel

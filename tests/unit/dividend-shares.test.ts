@@ -1,5 +1,5 @@
 /**
- * How an AI dividend is shared (issue 12), property-style over random balances and totals: the
+ * How an AI dividend is shared, property-style over random balances and totals: the
  * floored shares and the residue add up to the published total exactly, the residue is below one
  * minor unit per account, and nobody gets more than the exact pro rata figure (or less than it
  * minus one minor unit). By rate: each share is floor(balance × rate), with nothing left over.

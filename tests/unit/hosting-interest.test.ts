@@ -1,5 +1,5 @@
 /**
- * Hosting interest's rule (issue 12, docs/protocol.md section 20), without a database: exact
+ * Hosting interest's rule (docs/protocol.md section 20), without a database: exact
  * rates, a day's interest floor(Σ principal × minutes × rate / minutes of the day), the closed
  * form of a whole term, the local days of the business time zone (23- and 25-hour days on a DST
  * change), the spans of a principal timeline, and the valid-hosting threshold at 500.

@@ -1,5 +1,5 @@
 /**
- * Mining machines' arithmetic without a database (issue 13, contract/machine-output.ts): a day's
+ * Mining machines' arithmetic without a database (contract/machine-output.ts): a day's
  * output is floor(quantity × hashPower × dailyOutput) to the minor unit, computed exactly from
  * decimal strings (checked against an independent integer oracle over random figures), a whole
  * term is days × that (the closed form), hash power sums exactly, and what the operators'

@@ -1,5 +1,5 @@
 /**
- * The team's rules without a database (issue 13, contract/team.ts): valid hosting at exactly 500,
+ * The team's rules without a database (contract/team.ts): valid hosting at exactly 500,
  * small-area performance from the areas, the level at exact thresholds, what the next level still
  * needs, and how a nickname made of an e-mail address is masked.
  */

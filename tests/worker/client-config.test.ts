@@ -1,6 +1,6 @@
 /**
  * The worker reads its transport and gateway from the serving server before its first request
- * (issue 15, "Configuration that cannot drift"): against the real server started with other
+ * ("Configuration that cannot drift"): against the real server started with other
  * segments, through Fastify's inject; and what happens when the read fails or the gateway moves.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';

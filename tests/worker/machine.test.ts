@@ -1,5 +1,5 @@
 /**
- * Buying and renting mining machines in the worker (issue 13): the page hands a buy or a rent to
+ * Buying and renting mining machines in the worker: the page hands a buy or a rent to
  * `outbox-enqueue`, which refuses it while offline (it carries the trade password) and refuses a
  * quantity or days out of range naming the field; online, `outbox-drain` sends it through the
  * envelope with its Idempotency-Key and the account, machine and figures it names, and then

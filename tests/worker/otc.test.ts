@@ -1,5 +1,5 @@
 /**
- * The OTC market in the worker (issue 14): `otc-info` reads the guide price, its band, the fee
+ * The OTC market in the worker: `otc-info` reads the guide price, its band, the fee
  * rates, the minimum and the account's money now and keeps nothing (offline it is a transport
  * failure, never an old band); an answer of another shape is not trusted.
  */

@@ -1,4 +1,4 @@
-/** The worker tells the windows whether the server answers at all (issue 4: the offline banner). */
+/** The worker tells the windows whether the server answers at all (the offline banner). */
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { withReachability } from '../../worker/reachability.js';

@@ -1,5 +1,5 @@
 /**
- * The team in the worker (issue 13): `team-info`, `team-my-level`, `team-levels` and the first page
+ * The team in the worker: `team-info`, `team-my-level`, `team-levels` and the first page
  * of each generation (`team-members`) are read from the server and kept in the user's database
  * (fake-indexeddb) with the time they were fetched, and served from there offline; a later page is
  * read only (offline it is the transport failure); a refusal keeps nothing; an answer of another

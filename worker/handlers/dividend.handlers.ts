@@ -1,5 +1,5 @@
 /**
- * AI dividends (issue 12). The records are the synced `dividend_releases` collection, read by the
+ * AI dividends. The records are the synced `dividend_releases` collection, read by the
  * UI from IndexedDB (so they show offline), and a claim is the outbox command `dividend-claim`
  * (dividend.commands.ts: it may wait an hour for the network). Only the rules come from the server
  * here, each time the page opens, and are kept nowhere.

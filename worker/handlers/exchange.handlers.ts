@@ -1,5 +1,5 @@
 /**
- * The RAB/USDT exchange (issue 11). What an exchange can do now (the price and its version, the
+ * The RAB/USDT exchange. What an exchange can do now (the price and its version, the
  * fee rate, the bounds) is read from the server each time and kept nowhere: a price is only
  * worth quoting while it is current, and the server refuses any other version anyway. The
  * exchange itself is the outbox command `exchange-submit` (exchange.commands.ts: sent only while

@@ -1,5 +1,5 @@
 /**
- * Hosting (issue 12, docs/protocol.md section 20). The products on offer are read from
+ * Hosting (docs/protocol.md section 20). The products on offer are read from
  * /api/v1/hosting/hosting-config and kept in the user's database (`hostingConfig`), so the Hosting
  * tab shows them offline with their age. Orders, their changes and income are the synced
  * `hosting_orders`, `hosting_changes` and `income` collections, read by the UI from IndexedDB;

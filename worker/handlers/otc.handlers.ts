@@ -1,5 +1,5 @@
 /**
- * The OTC market (issue 14). What the market allows now (the guide price and its band, the fee
+ * The OTC market. What the market allows now (the guide price and its band, the fee
  * rates, the minimum, the account's available money) is read from the server each time and kept
  * nowhere, as the exchange's price is: a band is only worth showing while it is current, and the
  * server checks every listing against its own. The book and the account's orders are the synced

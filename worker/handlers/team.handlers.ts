@@ -1,5 +1,5 @@
 /**
- * The team (issue 13, docs/protocol.md section 23): the caller's figures (teamInfo), level
+ * The team (docs/protocol.md section 23): the caller's figures (teamInfo), level
  * (myLevel), the levels (levelConfig) and the first and second generation (teamMembers), read from
  * the server and kept in the user's database (`teamCache`) so the Team tab reads offline with their
  * age. The first page of each generation is kept; further pages are answered only. Team income

@@ -1,5 +1,5 @@
 /**
- * Withdrawals (issue 11). The terms of a withdrawal now are read from the server each time and
+ * Withdrawals. The terms of a withdrawal now are read from the server each time and
  * kept nowhere: the window, the limits and the lock change by the minute, and an old answer
  * would promise what the server then refuses. The withdrawal itself is the outbox command
  * `withdraw-create` (withdraw.commands.ts: sent only while online, expired after a minute); the

@@ -6,7 +6,7 @@ import { bigint, check, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/
 import { id, at } from './columns.js';
 
 /**
- * Delivery (trade settlement) records the platform publishes (issue 12): trades, not any
+ * Delivery (trade settlement) records the platform publishes: trades, not any
  * customer's positions, read by everyone (the public `delivery` collection). Prices, lots and
  * the spread are exact decimal strings as the operator wrote them (normalised, never floats);
  * `margin` and `profitLoss` are USDT minor units (`profitLoss` signed).

@@ -6,7 +6,7 @@ import { bigint, check, index, integer, pgTable, text, uniqueIndex } from 'drizz
 import { id, at } from './columns.js';
 
 /**
- * AI dividends operators publish for a local day (issue 12): `total` shared pro rata by each
+ * AI dividends operators publish for a local day: `total` shared pro rata by each
  * account's valid hosting balance at the day's end (`mode` total), or `rate` of that balance
  * (`mode` rate, `total` then being what the shares add up to). Shares are floored to the minor
  * unit: `distributed` is their sum and `residue` = total − distributed, recorded to the

@@ -6,7 +6,7 @@ import { bigint, check, index, pgTable, text } from 'drizzle-orm/pg-core';
 import { id, at } from './columns.js';
 
 /**
- * Operators' prices of an asset in USDT, one row per change (issue 11): the newest row of an
+ * Operators' prices of an asset in USDT, one row per change: the newest row of an
  * asset is its price, and its id is the `priceVersion` a customer's exchange names, so a
  * submit quoting an older version is refused (409) instead of filled at a price the customer
  * never saw. Append-only by convention: a change is a new row. `price` in USDT minor units
@@ -28,7 +28,7 @@ export const priceVersions = pgTable(
 );
 
 /**
- * RAB/USDT exchanges (issue 11), each settled by ledger transfers keyed `exchange:<id>:<leg>`
+ * RAB/USDT exchanges, each settled by ledger transfers keyed `exchange:<id>:<leg>`
  * in the row's own transaction. `fee` and `rounding` are USDT minor units (the fee to fee
  * revenue, the residue of rounding toward the platform to the rounding book); `price` and
  * `priceVersionId` are the version the customer confirmed, `feeRate` the exact decimal used.

@@ -16,7 +16,7 @@ import {
 import { id, at } from './columns.js';
 
 /**
- * Hosting products (issue 12) operators define: a lock term of `days`, an exact decimal
+ * Hosting products operators define: a lock term of `days`, an exact decimal
  * `dailyRate` ("0.0035"), bounds of an order's principal (USDT minor units), when interest is
  * paid (`daily` or `at_maturity`), and whether an order may leave early (`earlyExit`) at
  * `penaltyRate` of the principal taken out. `names` per locale. An order copies the terms it was
@@ -48,7 +48,7 @@ export const hostingProducts = pgTable(
 );
 
 /**
- * Hosting orders (issue 12): `principal` is what the order holds in the account's `hosting` book
+ * Hosting orders: `principal` is what the order holds in the account's `hosting` book
  * now. Interest accrues on the local days (COFFER_TIMEZONE) from `interestFrom` (the midnight
  * after creation) until `interestUntil` (`endAt`, the maturity, or the redeem time); the daily
  * job has accrued every day before `accruedUntil`, so the order still accrues while
@@ -166,7 +166,7 @@ export const hostingAccruals = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.orderId, t.day] }),
-    /** The team job reads one day's static income of everyone (issue 13). */
+    /** The team job reads one day's static income of everyone. */
     index('hosting_accruals_day').on(t.day),
     check('hosting_accruals_amount', sql`${t.amount} >= 0`),
   ],

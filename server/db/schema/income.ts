@@ -28,7 +28,7 @@ export const income = pgTable(
     sourceTable: text('source_table').notNull(),
     sourceId: text('source_id').notNull(),
     memo: text('memo'),
-    /** A team line's source (issue 13): the member whose static income paid it, its generation, base and rate. */
+    /** A team line's source: the member whose static income paid it, its generation, base and rate. */
     source: jsonb('source').$type<Record<string, unknown>>(),
     arrivedAt: at('arrived_at'),
     createdAt: at('created_at').notNull(),
@@ -49,7 +49,7 @@ export const income = pgTable(
   ],
 );
 
-/** Operators' airdrops (issue 12): `amount` paid to each of `accountIds` from incentive expense, audited. */
+/** Operators' airdrops: `amount` paid to each of `accountIds` from incentive expense, audited. */
 export const airdrops = pgTable('airdrops', {
   id: id(),
   amount: bigint('amount', { mode: 'bigint' }).notNull(),

@@ -16,7 +16,7 @@ import {
 import { id, at } from './columns.js';
 
 /**
- * Mining machines operators offer (issue 13): `hashPower` T per machine and `dailyOutput` USDT
+ * Mining machines operators offer: `hashPower` T per machine and `dailyOutput` USDT
  * per T a day as exact decimal strings ("12.5", "0.35"), the USDT `price` (minor units),
  * `ticketPrice` tickets for one (0: not sold for tickets), a term of `days`, and `rentPrice` USDT
  * a day to rent one (null: not for rent). `names` per locale. A holding copies the terms it was
@@ -49,7 +49,7 @@ export const machines = pgTable(
 );
 
 /**
- * A customer's holding of `quantity` machines of one kind (issue 13), bought (`buy`, for the
+ * A customer's holding of `quantity` machines of one kind, bought (`buy`, for the
  * machine's term) or rented (`rent`, for the days rented), paid with USDT or tickets. It earns on
  * the local days (COFFER_TIMEZONE) from `earnFrom` (the midnight after it was made) to `endAt`;
  * the daily job has paid every day before `earnedUntil`, `paidDays` of them, `earned` in all
@@ -121,7 +121,7 @@ export const machineEarnings = pgTable(
 );
 
 /**
- * Tickets (spec "Tickets: available, used"; issue 13): each row one ticket of an account, issued
+ * Tickets (spec "Tickets: available, used"): each row one ticket of an account, issued
  * by an operator or as a reward (`key` derived from the cause, unique, so a repeated cause issues
  * nothing twice), `used` once when a buy spends it (`usedFor` the holding): a buy locks the
  * tickets it takes, so racing buys never spend one twice.
@@ -156,7 +156,7 @@ export const tickets = pgTable(
   ],
 );
 
-/** Operators' ticket issues (issue 13): `count` tickets to each of `accountIds`, audited. */
+/** Operators' ticket issues: `count` tickets to each of `accountIds`, audited. */
 export const ticketIssues = pgTable('ticket_issues', {
   id: id(),
   count: integer('count').notNull(),

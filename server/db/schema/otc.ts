@@ -6,7 +6,7 @@ import { bigint, boolean, check, index, pgTable, text } from 'drizzle-orm/pg-cor
 import { id, at } from './columns.js';
 
 /**
- * OTC orders (issue 14, docs/protocol.md section 24): a customer's offer to buy (`side` buy) or
+ * OTC orders (docs/protocol.md section 24): a customer's offer to buy (`side` buy) or
  * sell (`side` sell) `volume` RAB at `price` USDT per RAB (minor units per whole RAB), its
  * escrow a ledger hold (`holdId`: USDT for a buy, RAB for a sell). `filled` RAB have been taken
  * so far, for `usdtFilled` USDT (floor(filled x price / 10^6): each fill pays the difference) and

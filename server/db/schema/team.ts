@@ -6,7 +6,7 @@ import { bigint, check, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-cor
 import { at } from './columns.js';
 
 /**
- * Team levels operators configure (issue 13, docs/protocol.md section 23): a user is at the
+ * Team levels operators configure (docs/protocol.md section 23): a user is at the
  * highest level whose three requirements they all meet (own valid hosting, valid members of the
  * first generation, small-area performance; amounts in USDT minor units), and is paid at its
  * rates (exact decimal strings from 0 to below 1): promotion on the static income of the first

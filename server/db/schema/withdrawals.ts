@@ -6,7 +6,7 @@ import { bigint, check, index, integer, pgTable, text, uniqueIndex } from 'drizz
 import { id, at } from './columns.js';
 
 /**
- * Withdrawals (issue 11). The destination is copied from the method at request, so a deleted or
+ * Withdrawals. The destination is copied from the method at request, so a deleted or
  * changed method never changes where money went. `amount + fee` is held (`holdId`) from request
  * until the withdrawal ends: posted on success, voided on reject or failure.
  *

@@ -1,5 +1,5 @@
 /**
- * The local days hosting interest accrues on (issue 12, docs/protocol.md section 20), in the
+ * The local days hosting interest accrues on (docs/protocol.md section 20), in the
  * business time zone (COFFER_TIMEZONE), computed with luxon in the zone itself: a day runs from
  * one local midnight to the next, so a daylight-saving change makes a day of 23 or 25 hours and
  * nothing else moves. Times count in whole minutes: a change counts from the start of its minute.

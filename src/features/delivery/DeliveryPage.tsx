@@ -1,5 +1,5 @@
 /**
- * Delivery (trade settlement) records (pages/order_detail/order_detail, issue 12): the trades the
+ * Delivery (trade settlement) records (pages/order_detail/order_detail): the trades the
  * platform publishes, newest close first, from the public `delivery` collection, so the page
  * opens offline. It says plainly what they are: the platform's published trades, not the
  * customer's own positions, and nothing here changes a balance.

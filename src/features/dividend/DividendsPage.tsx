@@ -1,5 +1,5 @@
 /**
- * AI dividends (pages/blance_record/blance_record2, issue 12): what the active account can claim
+ * AI dividends (pages/blance_record/blance_record2): what the active account can claim
  * now and has claimed, the rules, and its release records (to be claimed, claimed, expired) with a
  * claim button each and one for all. Records come from the synced `dividend_releases` collection,
  * so the page reads offline; a claim is the outbox command `dividend-claim`, which waits up to an

@@ -1,5 +1,5 @@
 /**
- * The exchange (pages/withdraw/withdraw3, issue 11): RAB to USDT or back at the operators' price,
+ * The exchange (pages/withdraw/withdraw3): RAB to USDT or back at the operators' price,
  * with a live quote computed by the server's own integer rule (what you pay, what you receive
  * after the fee, the fee and any rounding kept), the price version it stands on, the trade
  * password, and the account's exchange records. The exchange is an outbox command sent only

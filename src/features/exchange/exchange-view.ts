@@ -1,5 +1,5 @@
 /**
- * What the exchange page shows (issue 11): the live quote of what the typed amount gets at the
+ * What the exchange page shows: the live quote of what the typed amount gets at the
  * price version shown, computed with the server's own integer rule (contract/exchange-quote.ts),
  * so the figure on screen is the figure the ledger will move; the fee rate as a percentage; which
  * price is the newer one; how a settled command reads. Pure; no zod, no IndexedDB.

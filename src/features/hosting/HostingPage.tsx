@@ -1,5 +1,5 @@
 /**
- * The Hosting tab (pages/index/index2, issue 12): the account's hosting balance and whether it
+ * The Hosting tab (pages/index/index2): the account's hosting balance and whether it
  * counts as valid hosting; the products on offer (kept on the device, shown offline with their
  * age) with an earnings preview of the amount typed, computed by the daily job's own integer rule;
  * a new order with the trade password (an outbox command sent only while online); the account's

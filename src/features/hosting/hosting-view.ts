@@ -1,5 +1,5 @@
 /**
- * What the Hosting tab shows (issue 12): a product's terms, the earnings preview of the amount
+ * What the Hosting tab shows: a product's terms, the earnings preview of the amount
  * typed, and the figures of an increase, decrease or redeem, each computed with the server's own
  * integer rules (contract/hosting-interest.ts: floor(principal × rate) a day, the penalty
  * floor(amount × penaltyRate)), so the figure on screen is the figure the job and the ledger will

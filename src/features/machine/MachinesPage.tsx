@@ -1,5 +1,5 @@
 /**
- * Mining machines (pages/goods_detail/goods_detail, issue 13): the account's mining summary, the
+ * Mining machines (pages/goods_detail/goods_detail): the account's mining summary, the
  * machines on offer (from the public `machines` collection, so the page opens offline), and on
  * each a buy (with USDT or tickets) and, when it is for rent, a rent for days. Each shows what it
  * costs and earns by the server's own exact rule before it is sent. A buy or rent carries the

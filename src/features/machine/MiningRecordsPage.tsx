@@ -1,5 +1,5 @@
 /**
- * Mining records (pages/blance_record/blance_record11, issue 13): the account's income lines of
+ * Mining records (pages/blance_record/blance_record11): the account's income lines of
  * type mining_machine from the synced `income` collection, newest first, each with the machine
  * that earned it, the day it was earned and whether it arrived; readable offline.
  */

@@ -1,5 +1,5 @@
 /**
- * My machines (pages/blance_record/blance_record10, issue 13): the account's holdings from the
+ * My machines (pages/blance_record/blance_record10): the account's holdings from the
  * synced `owned_machines`, newest first, each with its hash power, status, days left of its term
  * and what it earned, readable offline with the age of the data.
  */

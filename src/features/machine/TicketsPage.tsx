@@ -1,5 +1,5 @@
 /**
- * Tickets (pages/blance_record/blance_record12, issue 13): how many the account has available
+ * Tickets (pages/blance_record/blance_record12): how many the account has available
  * and each ticket (available or used, where it came from, what it paid for), from the synced
  * `tickets` collection, newest first, readable offline.
  */

@@ -1,5 +1,5 @@
 /**
- * What the mining machine pages show (issue 13): a buy's or a rent's cost and output computed
+ * What the mining machine pages show: a buy's or a rent's cost and output computed
  * with the server's own exact rule (contract/machine-output.ts), so the figures on screen are the
  * ones the ledger and the daily job will move; the account's totals over its holdings; mining
  * records joined with the machine that earned them; how a settled command reads. Pure; no zod,

@@ -1,5 +1,5 @@
 /**
- * Live reads and the command of the mining machine pages (issue 13), all from IndexedDB so the
+ * Live reads and the command of the mining machine pages, all from IndexedDB so the
  * pages read offline: the machines on offer (the public `machines`), the account's holdings
  * (`owned_machines`), tickets (`tickets`) and mining records (`income` of type mining_machine),
  * and the kinds of the buy or rent command. Import from lazy pages only (it

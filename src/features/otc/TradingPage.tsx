@@ -1,5 +1,5 @@
 /**
- * The Trading tab (pages/index/index1, issue 14): the OTC market, where customers list buy and
+ * The Trading tab (pages/index/index1): the OTC market, where customers list buy and
  * sell orders for RAB priced in USDT and take each other's orders, and the way to the RAB/USDT
  * exchange. It shows the guide price with the band an order's price must keep to, the fee rates
  * and the account's available money (asked of the server, shown only while current); the book's

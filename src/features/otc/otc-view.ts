@@ -1,5 +1,5 @@
 /**
- * What the Trading tab shows of the OTC market (issue 14): the figures of an order about to be
+ * What the Trading tab shows of the OTC market: the figures of an order about to be
  * listed and of a take about to be made, computed with the server's own integer rules
  * (contract/otc-quote.ts), so the fee and the amount received on screen are the ones the ledger
  * will move; the book in the order a side reads best; how a settled command reads. Pure; no zod,

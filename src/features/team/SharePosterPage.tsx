@@ -1,5 +1,5 @@
 /**
- * The share poster (pages/share_poster/share_poster, issue 13): the user's invite code and the
+ * The share poster (pages/share_poster/share_poster): the user's invite code and the
  * register link with the code filled in (`#/pages/register/register?invite=CODE`, which the
  * register page reads), as a QR code drawn in the page (the recharge page's `useQrCode`), with
  * copy buttons and "save as image": a PNG of the poster drawn on a canvas and downloaded. The

@@ -1,5 +1,5 @@
 /**
- * The Team tab (pages/blance_record/blance_record6, issue 13): the user's level and what the next
+ * The Team tab (pages/blance_record/blance_record6): the user's level and what the next
  * one still needs; the team's figures with small-area performance explained; the first and second
  * generation; the team income lines (promotion and management, each naming the member and
  * generation it was paid on); the levels; and links to the share poster and the mining machines.
@@ -38,7 +38,7 @@ import {
 import './team.css';
 import { MoreButton } from '../../ui/MoreButton.js';
 
-/** The share poster and the mining machines (issue 13) are reached from the Team tab. */
+/** The share poster and the mining machines are reached from the Team tab. */
 const TEAM_LINKS = [
   ['team.share', ROUTES.sharePoster],
   ['machine.title', ROUTES.machines],

@@ -1,5 +1,5 @@
 /**
- * The Team tab's and the share poster's view-model (issue 13): pure functions from the server's
+ * The Team tab's and the share poster's view-model: pure functions from the server's
  * answers to what the pages show, tested without a browser (tests/client/team-view.test.ts).
  * Amounts and rates stay exact decimal strings: a rate is shown as a percent by moving its decimal
  * point, never through a float.

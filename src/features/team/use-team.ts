@@ -1,5 +1,5 @@
 /**
- * Live reads of the Team tab (issue 13): the team's answers the worker kept (`teamCache`: teamInfo,
+ * Live reads of the Team tab: the team's answers the worker kept (`teamCache`: teamInfo,
  * myLevel, levelConfig, each generation's first page), asked for again when the tab opens, the link
  * comes back or the language changes; further pages of a generation; the team income lines of the
  * user's main account (the synced `income` collection); and the user's invite code (the synced
