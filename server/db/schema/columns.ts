@@ -45,3 +45,15 @@ export const timestamps = () => ({ createdAt: createdAt(), updatedAt: updatedAt(
 export const edited = () => ({ ...timestamps(), updatedBy: label('updated_by') });
 /** A text per locale (`{ en: ..., zh: ... }`), required. */
 export const localized = (name: string) => jsonb(name).$type<Record<string, string>>().notNull();
+/**
+ * Where a withdrawal goes: a chain `network` and `address`, or a bank card (`bank_name`,
+ * `card_number`, `holder_name`, `branch`); the columns of the other kind stay null.
+ */
+export const destination = () => ({
+  network: text('network'),
+  address: text('address'),
+  bankName: text('bank_name'),
+  cardNumber: text('card_number'),
+  holderName: text('holder_name'),
+  branch: text('branch'),
+});

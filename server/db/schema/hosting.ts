@@ -19,6 +19,17 @@ import {
   localized,
 } from './columns.js';
 
+/** A product's terms, which an order copies from its product when it is made. */
+const terms = () => ({
+  days: integer('days').notNull(),
+  dailyRate: text('daily_rate').notNull(),
+  minimum: money('minimum'),
+  maximum: money('maximum'),
+  payout: text('payout').notNull(),
+  earlyExit: boolean('early_exit').notNull(),
+  penaltyRate: text('penalty_rate').notNull(),
+});
+
 /**
  * Hosting products (issue 12) operators define: a lock term of `days`, an exact decimal
  * `dailyRate` ("0.0035"), bounds of an order's principal (USDT minor units), when interest is
@@ -31,13 +42,7 @@ export const hostingProducts = pgTable(
   {
     id: id(),
     names: localized('names'),
-    days: integer('days').notNull(),
-    dailyRate: text('daily_rate').notNull(),
-    minimum: money('minimum'),
-    maximum: money('maximum'),
-    payout: text('payout').notNull(),
-    earlyExit: boolean('early_exit').notNull(),
-    penaltyRate: text('penalty_rate').notNull(),
+    ...terms(),
     status: status(),
     ...edited(),
   },
@@ -62,13 +67,7 @@ export const hostingOrders = pgTable(
     id: id(),
     ...owner(),
     productId: ref('product_id'),
-    days: integer('days').notNull(),
-    dailyRate: text('daily_rate').notNull(),
-    minimum: money('minimum'),
-    maximum: money('maximum'),
-    payout: text('payout').notNull(),
-    earlyExit: boolean('early_exit').notNull(),
-    penaltyRate: text('penalty_rate').notNull(),
+    ...terms(),
     principal: money('principal'),
     /** The principal the order was created with. */
     initialAmount: money('initial_amount'),

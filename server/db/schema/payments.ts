@@ -3,7 +3,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { check, index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { id, at, userRef, createdAt, updatedAt } from './columns.js';
+import { id, at, userRef, createdAt, updatedAt, destination } from './columns.js';
 
 /**
  * A user's withdrawal methods: a USDT address on BEP20 or TRC20, or a bank card. A method is
@@ -17,12 +17,7 @@ export const paymentMethods = pgTable(
     userId: userRef(),
     kind: text('kind').notNull(),
     currency: text('currency'),
-    network: text('network'),
-    address: text('address'),
-    bankName: text('bank_name'),
-    cardNumber: text('card_number'),
-    holderName: text('holder_name'),
-    branch: text('branch'),
+    ...destination(),
     createdAt: createdAt(),
     usableAt: at('usable_at').notNull(),
     deletedAt: at('deleted_at'),

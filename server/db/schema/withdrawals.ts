@@ -3,7 +3,18 @@
  */
 import { sql } from 'drizzle-orm';
 import { check, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { id, at, ref, optionalRef, owner, money, status, createdAt, updatedAt } from './columns.js';
+import {
+  id,
+  at,
+  ref,
+  optionalRef,
+  owner,
+  money,
+  status,
+  createdAt,
+  updatedAt,
+  destination,
+} from './columns.js';
 
 /**
  * Withdrawals (issue 11). The destination is copied from the method at request, so a deleted or
@@ -23,12 +34,7 @@ export const withdrawals = pgTable(
     ...owner(),
     methodId: ref('method_id'),
     kind: text('kind').notNull(),
-    network: text('network'),
-    address: text('address'),
-    bankName: text('bank_name'),
-    cardNumber: text('card_number'),
-    holderName: text('holder_name'),
-    branch: text('branch'),
+    ...destination(),
     amount: money('amount'),
     fee: money('fee'),
     holdId: optionalRef('hold_id'),
