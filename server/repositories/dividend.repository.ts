@@ -2,9 +2,10 @@
  * SQL of AI dividends and their release records. Each write of a release also records the change
  * of the account-scoped `dividend_releases` collection in the same transaction.
  */
-import { and, asc, desc, eq, gt, inArray, lt, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Executor } from '../db/database.js';
+import { accountRowsByIds } from './account-rows.js';
 import { dividendReleases, dividends } from '../db/schema.js';
 import { customerHostingBalancesAt } from '../ledger/balance-sql.js';
 import { recordChanges } from './sync.repository.js';
@@ -136,11 +137,7 @@ export async function releasesByIds(
   accountId: number,
   ids: readonly number[],
 ): Promise<DividendReleaseRow[]> {
-  if (ids.length === 0) return [];
-  return db
-    .select()
-    .from(dividendReleases)
-    .where(and(eq(dividendReleases.accountId, accountId), inArray(dividendReleases.id, [...ids])));
+  return accountRowsByIds(db, dividendReleases, accountId, ids);
 }
 
 const totalsSchema = z.object({

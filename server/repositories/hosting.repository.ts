@@ -1,6 +1,7 @@
 /** SQL of hosting: products, orders, their changes (the operator-log) and daily accruals. */
-import { and, asc, desc, eq, inArray, lt, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
+import { accountRowsByIds } from './account-rows.js';
 import { hostingAccruals, hostingOrderChanges, hostingOrders, hostingProducts } from '../db/schema.js';
 
 export type HostingProductRow = typeof hostingProducts.$inferSelect;
@@ -96,11 +97,7 @@ export async function ordersByIds(
   accountId: number,
   ids: readonly number[],
 ): Promise<HostingOrderRow[]> {
-  if (ids.length === 0) return [];
-  return db
-    .select()
-    .from(hostingOrders)
-    .where(and(eq(hostingOrders.accountId, accountId), inArray(hostingOrders.id, [...ids])));
+  return accountRowsByIds(db, hostingOrders, accountId, ids);
 }
 
 /**
@@ -170,11 +167,7 @@ export async function changesByIds(
   accountId: number,
   ids: readonly number[],
 ): Promise<HostingChangeRow[]> {
-  if (ids.length === 0) return [];
-  return db
-    .select()
-    .from(hostingOrderChanges)
-    .where(and(eq(hostingOrderChanges.accountId, accountId), inArray(hostingOrderChanges.id, [...ids])));
+  return accountRowsByIds(db, hostingOrderChanges, accountId, ids);
 }
 
 // ---- accruals ----

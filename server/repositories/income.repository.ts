@@ -3,9 +3,10 @@
  * records the change of the account-scoped `income` collection in the same transaction, so a
  * caller cannot forget it and a pull never misses a line.
  */
-import { and, asc, desc, eq, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, lt, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Executor } from '../db/database.js';
+import { accountRowsByIds } from './account-rows.js';
 import { airdrops, income } from '../db/schema.js';
 import { recordChanges } from './sync.repository.js';
 
@@ -155,11 +156,7 @@ export async function incomeByIds(
   accountId: number,
   ids: readonly number[],
 ): Promise<IncomeRow[]> {
-  if (ids.length === 0) return [];
-  return db
-    .select()
-    .from(income)
-    .where(and(eq(income.accountId, accountId), inArray(income.id, [...ids])));
+  return accountRowsByIds(db, income, accountId, ids);
 }
 
 /** The line with this key, if any. */

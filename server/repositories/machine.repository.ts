@@ -4,6 +4,7 @@
  */
 import { and, asc, desc, eq, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
+import { accountRowsByIds } from './account-rows.js';
 import { machineEarnings, machines, ownedMachines, ticketIssues, tickets } from '../db/schema.js';
 
 export type MachineRow = typeof machines.$inferSelect;
@@ -95,11 +96,7 @@ export async function ownedMachinesByIds(
   accountId: number,
   ids: readonly number[],
 ): Promise<OwnedMachineRow[]> {
-  if (ids.length === 0) return [];
-  return db
-    .select()
-    .from(ownedMachines)
-    .where(and(eq(ownedMachines.accountId, accountId), inArray(ownedMachines.id, [...ids])));
+  return accountRowsByIds(db, ownedMachines, accountId, ids);
 }
 
 /** Every active holding of the account (the totals of machine/index; a holding is at most 100 machines). */
@@ -250,11 +247,7 @@ export async function ticketsByIds(
   accountId: number,
   ids: readonly number[],
 ): Promise<TicketRow[]> {
-  if (ids.length === 0) return [];
-  return db
-    .select()
-    .from(tickets)
-    .where(and(eq(tickets.accountId, accountId), inArray(tickets.id, [...ids])));
+  return accountRowsByIds(db, tickets, accountId, ids);
 }
 
 /** Records an operator's ticket issue (its tickets are written by the caller in the same transaction). */

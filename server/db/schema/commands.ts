@@ -2,7 +2,7 @@
  * The server's own bookkeeping: exactly-once commands' stored answers and job runs.
  */
 import { index, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
-import { at } from './columns.js';
+import { at, createdAt } from './columns.js';
 
 /** Exactly-once commands: the answer text is stored in the effect's transaction. */
 export const idempotencyKeys = pgTable(
@@ -13,7 +13,7 @@ export const idempotencyKeys = pgTable(
     requestHash: text('request_hash').notNull(),
     /** The serialised answer, byte for byte (text, not jsonb, which reorders keys). */
     answer: text('answer'),
-    createdAt: at('created_at').notNull(),
+    createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.owner, t.key] }), index('idempotency_keys_created').on(t.createdAt)],
 );

@@ -1,8 +1,8 @@
 /**
  * Content: news, notices, quotes and feedback.
  */
-import { bigint, index, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
-import { id, at } from './columns.js';
+import { index, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
+import { id, at, optionalRef, userRef, updatedAt, timestamps } from './columns.js';
 
 /** Financial news (public); `lang` null means every language. */
 export const news = pgTable(
@@ -15,7 +15,7 @@ export const news = pgTable(
     imageUrl: text('image_url'),
     lang: text('lang'),
     publishedAt: at('published_at').notNull(),
-    updatedAt: at('updated_at').notNull(),
+    updatedAt: updatedAt(),
   },
   (t) => [index('news_published').on(t.publishedAt)],
 );
@@ -25,8 +25,7 @@ export const notices = pgTable('notices', {
   id: id(),
   text: text('text').notNull(),
   lang: text('lang'),
-  createdAt: at('created_at').notNull(),
-  updatedAt: at('updated_at').notNull(),
+  ...timestamps(),
 });
 
 /** Market quotes (public): the latest price and a short history for the chart. */
@@ -36,7 +35,7 @@ export const quotes = pgTable('quotes', {
   price: text('price').notNull(),
   changePercent: text('change_percent').notNull(),
   history: jsonb('history').$type<Array<{ at: string; price: string }>>().notNull(),
-  updatedAt: at('updated_at').notNull(),
+  updatedAt: updatedAt(),
 });
 
 /** Feedback tickets and their replies (a user's own). */
@@ -44,16 +43,15 @@ export const feedback = pgTable(
   'feedback',
   {
     id: id(),
-    userId: bigint('user_id', { mode: 'number' }).notNull(),
+    userId: userRef(),
     title: text('title').notNull(),
     content: text('content').notNull(),
     images: jsonb('images').$type<string[]>().notNull(),
     status: text('status', { enum: ['awaiting_reply', 'replied'] }).notNull(),
     reply: text('reply'),
     repliedAt: at('replied_at'),
-    repliedBy: bigint('replied_by', { mode: 'number' }),
-    createdAt: at('created_at').notNull(),
-    updatedAt: at('updated_at').notNull(),
+    repliedBy: optionalRef('replied_by'),
+    ...timestamps(),
   },
   (t) => [index('feedback_user').on(t.userId, t.createdAt)],
 );

@@ -2,8 +2,8 @@
  * Delivery: the published trade settlements.
  */
 import { sql } from 'drizzle-orm';
-import { bigint, check, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { id, at } from './columns.js';
+import { check, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { id, at, money } from './columns.js';
 
 /**
  * Delivery (trade settlement) records the platform publishes: trades, not any
@@ -24,9 +24,9 @@ export const deliveryRecords = pgTable(
     closePrice: text('close_price').notNull(),
     openTime: at('open_time').notNull(),
     closeTime: at('close_time').notNull(),
-    margin: bigint('margin', { mode: 'bigint' }).notNull(),
+    margin: money('margin'),
     spread: text('spread').notNull(),
-    profitLoss: bigint('profit_loss', { mode: 'bigint' }).notNull(),
+    profitLoss: money('profit_loss'),
     publishedAt: at('published_at').notNull(),
     publishedBy: text('published_by').notNull(),
   },

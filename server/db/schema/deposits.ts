@@ -2,8 +2,8 @@
  * Deposits: addresses, detected deposits, the chain watchers' cursors and sweeps.
  */
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, integer, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { id, at } from './columns.js';
+import { check, index, integer, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { id, at, userRef, accountRef, money, status, createdAt, updatedAt } from './columns.js';
 
 /**
  * Each Coffer account's deposit address per chain: derived from the chain's extended public key
@@ -14,12 +14,12 @@ export const depositAddresses = pgTable(
   'deposit_addresses',
   {
     chain: text('chain').notNull(),
-    accountId: bigint('account_id', { mode: 'number' }).notNull(),
-    userId: bigint('user_id', { mode: 'number' }).notNull(),
+    accountId: accountRef(),
+    userId: userRef(),
     derivationIndex: integer('derivation_index').notNull(),
     address: text('address').notNull(),
     hex: text('hex').notNull(),
-    createdAt: at('created_at').notNull(),
+    createdAt: createdAt(),
   },
   (t) => [
     primaryKey({ columns: [t.chain, t.accountId] }),
@@ -40,23 +40,23 @@ export const deposits = pgTable(
     chain: text('chain').notNull(),
     txHash: text('tx_hash').notNull(),
     logIndex: integer('log_index').notNull(),
-    accountId: bigint('account_id', { mode: 'number' }).notNull(),
-    userId: bigint('user_id', { mode: 'number' }).notNull(),
+    accountId: accountRef(),
+    userId: userRef(),
     address: text('address').notNull(),
     fromHex: text('from_hex').notNull(),
-    blockNumber: bigint('block_number', { mode: 'bigint' }).notNull(),
+    blockNumber: money('block_number'),
     blockHash: text('block_hash').notNull(),
     value: text('value').notNull(),
-    amount: bigint('amount', { mode: 'bigint' }).notNull(),
+    amount: money('amount'),
     dust: text('dust').notNull(),
-    status: text('status').notNull(),
+    status: status(),
     confirmations: integer('confirmations').notNull(),
     attempt: integer('attempt').notNull().default(0),
     detectedAt: at('detected_at').notNull(),
     heldAt: at('held_at'),
     creditedAt: at('credited_at'),
     reversedAt: at('reversed_at'),
-    updatedAt: at('updated_at').notNull(),
+    updatedAt: updatedAt(),
   },
   (t) => [
     uniqueIndex('deposits_transfer').on(t.chain, t.txHash, t.logIndex),
@@ -79,9 +79,9 @@ export const deposits = pgTable(
 export const chainCursors = pgTable('chain_cursors', {
   chain: text('chain').primaryKey(),
   genesisHash: text('genesis_hash').notNull(),
-  nextBlock: bigint('next_block', { mode: 'bigint' }).notNull(),
+  nextBlock: money('next_block'),
   tipHash: text('tip_hash'),
-  updatedAt: at('updated_at').notNull(),
+  updatedAt: updatedAt(),
 });
 
 /**
@@ -93,13 +93,13 @@ export const sweeps = pgTable(
   {
     id: id(),
     chain: text('chain').notNull(),
-    accountId: bigint('account_id', { mode: 'number' }).notNull(),
+    accountId: accountRef(),
     address: text('address').notNull(),
     value: text('value').notNull(),
     gasTxHash: text('gas_tx_hash'),
     txHash: text('tx_hash').notNull(),
-    status: text('status').notNull(),
-    createdAt: at('created_at').notNull(),
+    status: status(),
+    createdAt: createdAt(),
   },
   (t) => [
     index('sweeps_chain').on(t.chain, t.id),

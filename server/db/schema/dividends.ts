@@ -2,8 +2,19 @@
  * AI dividends and their releases.
  */
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { id, at } from './columns.js';
+import { check, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  id,
+  at,
+  ref,
+  optionalRef,
+  userRef,
+  accountRef,
+  money,
+  status,
+  createdAt,
+  timestamps,
+} from './columns.js';
 
 /**
  * AI dividends operators publish for a local day: `total` shared pro rata by each
@@ -19,16 +30,16 @@ export const dividends = pgTable(
     id: id(),
     day: text('day').notNull(),
     mode: text('mode').notNull(),
-    total: bigint('total', { mode: 'bigint' }).notNull(),
+    total: money('total'),
     rate: text('rate'),
     /** Σ of the eligible accounts' hosting balances at the day's end. */
-    eligibleBalance: bigint('eligible_balance', { mode: 'bigint' }).notNull(),
+    eligibleBalance: money('eligible_balance'),
     accounts: integer('accounts').notNull(),
-    distributed: bigint('distributed', { mode: 'bigint' }).notNull(),
-    residue: bigint('residue', { mode: 'bigint' }).notNull(),
+    distributed: money('distributed'),
+    residue: money('residue'),
     claimDays: integer('claim_days').notNull(),
     expiresAt: at('expires_at').notNull(),
-    createdAt: at('created_at').notNull(),
+    createdAt: createdAt(),
     createdBy: text('created_by').notNull(),
   },
   (t) => [
@@ -51,18 +62,17 @@ export const dividendReleases = pgTable(
   'dividend_releases',
   {
     id: id(),
-    dividendId: bigint('dividend_id', { mode: 'number' }).notNull(),
-    accountId: bigint('account_id', { mode: 'number' }).notNull(),
-    userId: bigint('user_id', { mode: 'number' }).notNull(),
+    dividendId: ref('dividend_id'),
+    accountId: accountRef(),
+    userId: userRef(),
     day: text('day').notNull(),
-    balance: bigint('balance', { mode: 'bigint' }).notNull(),
-    amount: bigint('amount', { mode: 'bigint' }).notNull(),
-    status: text('status').notNull(),
+    balance: money('balance'),
+    amount: money('amount'),
+    status: status(),
     expiresAt: at('expires_at').notNull(),
     claimedAt: at('claimed_at'),
-    incomeId: bigint('income_id', { mode: 'number' }),
-    createdAt: at('created_at').notNull(),
-    updatedAt: at('updated_at').notNull(),
+    incomeId: optionalRef('income_id'),
+    ...timestamps(),
   },
   (t) => [
     uniqueIndex('dividend_releases_dividend_account').on(t.dividendId, t.accountId),

@@ -2,8 +2,8 @@
  * Exchange: price versions and exchanges.
  */
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, pgTable, text } from 'drizzle-orm/pg-core';
-import { id, at } from './columns.js';
+import { check, index, pgTable, text } from 'drizzle-orm/pg-core';
+import { id, ref, owner, money, createdAt } from './columns.js';
 
 /**
  * Operators' prices of an asset in USDT, one row per change: the newest row of an
@@ -17,8 +17,8 @@ export const priceVersions = pgTable(
   {
     id: id(),
     asset: text('asset').notNull(),
-    price: bigint('price', { mode: 'bigint' }).notNull(),
-    createdAt: at('created_at').notNull(),
+    price: money('price'),
+    createdAt: createdAt(),
     createdBy: text('created_by').notNull(),
   },
   (t) => [
@@ -37,19 +37,18 @@ export const exchanges = pgTable(
   'exchanges',
   {
     id: id(),
-    userId: bigint('user_id', { mode: 'number' }).notNull(),
-    accountId: bigint('account_id', { mode: 'number' }).notNull(),
+    ...owner(),
     direction: text('direction').notNull(),
     assetIn: text('asset_in').notNull(),
-    amountIn: bigint('amount_in', { mode: 'bigint' }).notNull(),
+    amountIn: money('amount_in'),
     assetOut: text('asset_out').notNull(),
-    amountOut: bigint('amount_out', { mode: 'bigint' }).notNull(),
-    fee: bigint('fee', { mode: 'bigint' }).notNull(),
-    rounding: bigint('rounding', { mode: 'bigint' }).notNull(),
-    price: bigint('price', { mode: 'bigint' }).notNull(),
-    priceVersionId: bigint('price_version_id', { mode: 'number' }).notNull(),
+    amountOut: money('amount_out'),
+    fee: money('fee'),
+    rounding: money('rounding'),
+    price: money('price'),
+    priceVersionId: ref('price_version_id'),
     feeRate: text('fee_rate').notNull(),
-    createdAt: at('created_at').notNull(),
+    createdAt: createdAt(),
   },
   (t) => [
     index('exchanges_account').on(t.accountId, t.id),

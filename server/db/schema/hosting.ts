@@ -2,18 +2,33 @@
  * Hosting: products, orders, the changes of their principal and accruals.
  */
 import { sql } from 'drizzle-orm';
+import { boolean, check, index, integer, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import {
-  bigint,
-  boolean,
-  check,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  primaryKey,
-  text,
-} from 'drizzle-orm/pg-core';
-import { id, at } from './columns.js';
+  id,
+  at,
+  ref,
+  optionalRef,
+  accountRef,
+  owner,
+  money,
+  total,
+  status,
+  createdAt,
+  timestamps,
+  edited,
+  localized,
+} from './columns.js';
+
+/** A product's terms, which an order copies from its product when it is made. */
+const terms = () => ({
+  days: integer('days').notNull(),
+  dailyRate: text('daily_rate').notNull(),
+  minimum: money('minimum'),
+  maximum: money('maximum'),
+  payout: text('payout').notNull(),
+  earlyExit: boolean('early_exit').notNull(),
+  penaltyRate: text('penalty_rate').notNull(),
+});
 
 /**
  * Hosting products operators define: a lock term of `days`, an exact decimal
@@ -26,18 +41,10 @@ export const hostingProducts = pgTable(
   'hosting_products',
   {
     id: id(),
-    names: jsonb('names').$type<Record<string, string>>().notNull(),
-    days: integer('days').notNull(),
-    dailyRate: text('daily_rate').notNull(),
-    minimum: bigint('minimum', { mode: 'bigint' }).notNull(),
-    maximum: bigint('maximum', { mode: 'bigint' }).notNull(),
-    payout: text('payout').notNull(),
-    earlyExit: boolean('early_exit').notNull(),
-    penaltyRate: text('penalty_rate').notNull(),
-    status: text('status').notNull(),
-    createdAt: at('created_at').notNull(),
-    updatedAt: at('updated_at').notNull(),
-    updatedBy: text('updated_by').notNull(),
+    names: localized('names'),
+    ...terms(),
+    status: status(),
+    ...edited(),
   },
   (t) => [
     check('hosting_products_payout', sql`${t.payout} in ('daily', 'at_maturity')`),
@@ -58,38 +65,24 @@ export const hostingOrders = pgTable(
   'hosting_orders',
   {
     id: id(),
-    userId: bigint('user_id', { mode: 'number' }).notNull(),
-    accountId: bigint('account_id', { mode: 'number' }).notNull(),
-    productId: bigint('product_id', { mode: 'number' }).notNull(),
-    days: integer('days').notNull(),
-    dailyRate: text('daily_rate').notNull(),
-    minimum: bigint('minimum', { mode: 'bigint' }).notNull(),
-    maximum: bigint('maximum', { mode: 'bigint' }).notNull(),
-    payout: text('payout').notNull(),
-    earlyExit: boolean('early_exit').notNull(),
-    penaltyRate: text('penalty_rate').notNull(),
-    principal: bigint('principal', { mode: 'bigint' }).notNull(),
+    ...owner(),
+    productId: ref('product_id'),
+    ...terms(),
+    principal: money('principal'),
     /** The principal the order was created with. */
-    initialAmount: bigint('initial_amount', { mode: 'bigint' }).notNull(),
-    status: text('status').notNull(),
+    initialAmount: money('initial_amount'),
+    status: status(),
     closeReason: text('close_reason'),
     startAt: at('start_at').notNull(),
     endAt: at('end_at').notNull(),
     interestFrom: at('interest_from').notNull(),
     interestUntil: at('interest_until').notNull(),
     accruedUntil: at('accrued_until').notNull(),
-    accrued: bigint('accrued', { mode: 'bigint' })
-      .notNull()
-      .default(sql`0`),
-    paid: bigint('paid', { mode: 'bigint' })
-      .notNull()
-      .default(sql`0`),
-    penalty: bigint('penalty', { mode: 'bigint' })
-      .notNull()
-      .default(sql`0`),
+    accrued: total('accrued'),
+    paid: total('paid'),
+    penalty: total('penalty'),
     closedAt: at('closed_at'),
-    createdAt: at('created_at').notNull(),
-    updatedAt: at('updated_at').notNull(),
+    ...timestamps(),
   },
   (t) => [
     index('hosting_orders_account').on(t.accountId, t.id),
@@ -123,14 +116,12 @@ export const hostingOrderChanges = pgTable(
   'hosting_order_changes',
   {
     id: id(),
-    orderId: bigint('order_id', { mode: 'number' }).notNull(),
-    accountId: bigint('account_id', { mode: 'number' }).notNull(),
+    orderId: ref('order_id'),
+    accountId: accountRef(),
     kind: text('kind').notNull(),
-    amount: bigint('amount', { mode: 'bigint' }).notNull(),
-    penalty: bigint('penalty', { mode: 'bigint' })
-      .notNull()
-      .default(sql`0`),
-    principalAfter: bigint('principal_after', { mode: 'bigint' }).notNull(),
+    amount: money('amount'),
+    penalty: total('penalty'),
+    principalAfter: money('principal_after'),
     at: at('at').notNull(),
   },
   (t) => [
@@ -154,15 +145,15 @@ export const hostingOrderChanges = pgTable(
 export const hostingAccruals = pgTable(
   'hosting_accruals',
   {
-    orderId: bigint('order_id', { mode: 'number' }).notNull(),
+    orderId: ref('order_id'),
     day: text('day').notNull(),
-    accountId: bigint('account_id', { mode: 'number' }).notNull(),
+    accountId: accountRef(),
     principalMinutes: text('principal_minutes').notNull(),
     minutesOfDay: integer('minutes_of_day').notNull(),
     dailyRate: text('daily_rate').notNull(),
-    amount: bigint('amount', { mode: 'bigint' }).notNull(),
-    incomeId: bigint('income_id', { mode: 'number' }),
-    createdAt: at('created_at').notNull(),
+    amount: money('amount'),
+    incomeId: optionalRef('income_id'),
+    createdAt: createdAt(),
   },
   (t) => [
     primaryKey({ columns: [t.orderId, t.day] }),

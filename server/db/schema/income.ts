@@ -2,8 +2,8 @@
  * Income records and operators' airdrops.
  */
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { id, at } from './columns.js';
+import { check, index, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { id, at, userRef, accountRef, money, status, createdAt, timestamps } from './columns.js';
 
 /**
  * Income lines (spec "Income"): each a customer sees is paid by one ledger transfer
@@ -16,13 +16,13 @@ export const income = pgTable(
   'income',
   {
     id: id(),
-    accountId: bigint('account_id', { mode: 'number' }).notNull(),
-    userId: bigint('user_id', { mode: 'number' }).notNull(),
+    accountId: accountRef(),
+    userId: userRef(),
     type: text('type').notNull(),
-    amount: bigint('amount', { mode: 'bigint' }).notNull(),
+    amount: money('amount'),
     earningsDate: text('earnings_date').notNull(),
     arrivalDate: text('arrival_date').notNull(),
-    status: text('status').notNull(),
+    status: status(),
     key: text('key').notNull(),
     transferKey: text('transfer_key').notNull(),
     sourceTable: text('source_table').notNull(),
@@ -31,8 +31,7 @@ export const income = pgTable(
     /** A team line's source: the member whose static income paid it, its generation, base and rate. */
     source: jsonb('source').$type<Record<string, unknown>>(),
     arrivedAt: at('arrived_at'),
-    createdAt: at('created_at').notNull(),
-    updatedAt: at('updated_at').notNull(),
+    ...timestamps(),
   },
   (t) => [
     uniqueIndex('income_key').on(t.key),
@@ -52,9 +51,9 @@ export const income = pgTable(
 /** Operators' airdrops: `amount` paid to each of `accountIds` from incentive expense, audited. */
 export const airdrops = pgTable('airdrops', {
   id: id(),
-  amount: bigint('amount', { mode: 'bigint' }).notNull(),
+  amount: money('amount'),
   reason: text('reason').notNull(),
   accountIds: jsonb('account_ids').$type<number[]>().notNull(),
   createdBy: text('created_by').notNull(),
-  createdAt: at('created_at').notNull(),
+  createdAt: createdAt(),
 });

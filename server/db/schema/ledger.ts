@@ -2,8 +2,8 @@
  * The ledger's tables (read and written only by server/ledger/): balances, transfers, holds and operators' adjustments.
  */
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, pgTable, primaryKey, smallint, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { at } from './columns.js';
+import { check, index, pgTable, primaryKey, smallint, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { id, at, ref, accountRef, money, optionalMoney, createdAt, timestamps } from './columns.js';
 
 /**
  * Ledger balances (server/ledger): one row per (owner, book, asset, slot). `owner` is a Coffer
@@ -15,11 +15,11 @@ import { at } from './columns.js';
 export const ledgerBalances = pgTable(
   'ledger_balances',
   {
-    owner: bigint('owner', { mode: 'number' }).notNull(),
+    owner: ref('owner'),
     book: text('book').notNull(),
     asset: text('asset').notNull(),
     slot: smallint('slot').notNull(),
-    balance: bigint('balance', { mode: 'bigint' }).notNull(),
+    balance: money('balance'),
   },
   (t) => [
     primaryKey({ columns: [t.owner, t.book, t.asset, t.slot] }),
@@ -36,20 +36,20 @@ export const ledgerBalances = pgTable(
 export const ledgerTransfers = pgTable(
   'ledger_transfers',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    id: id(),
     key: text('key').notNull(),
     kind: text('kind').notNull(),
     asset: text('asset').notNull(),
-    debitOwner: bigint('debit_owner', { mode: 'number' }).notNull(),
+    debitOwner: ref('debit_owner'),
     debitBook: text('debit_book').notNull(),
-    creditOwner: bigint('credit_owner', { mode: 'number' }).notNull(),
+    creditOwner: ref('credit_owner'),
     creditBook: text('credit_book').notNull(),
-    amount: bigint('amount', { mode: 'bigint' }).notNull(),
-    debitBalanceAfter: bigint('debit_balance_after', { mode: 'bigint' }),
-    creditBalanceAfter: bigint('credit_balance_after', { mode: 'bigint' }),
+    amount: money('amount'),
+    debitBalanceAfter: optionalMoney('debit_balance_after'),
+    creditBalanceAfter: optionalMoney('credit_balance_after'),
     refTable: text('ref_table').notNull(),
     refId: text('ref_id').notNull(),
-    createdAt: at('created_at').notNull(),
+    createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex('ledger_transfers_key').on(t.key),
@@ -71,18 +71,17 @@ export const ledgerTransfers = pgTable(
 export const ledgerHolds = pgTable(
   'ledger_holds',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    id: id(),
     key: text('key').notNull(),
-    owner: bigint('owner', { mode: 'number' }).notNull(),
+    owner: ref('owner'),
     asset: text('asset').notNull(),
     kind: text('kind').notNull(),
-    amount: bigint('amount', { mode: 'bigint' }).notNull(),
-    remaining: bigint('remaining', { mode: 'bigint' }).notNull(),
+    amount: money('amount'),
+    remaining: money('remaining'),
     status: text('status', { enum: ['pending', 'posted', 'voided'] }).notNull(),
     refTable: text('ref_table').notNull(),
     refId: text('ref_id').notNull(),
-    createdAt: at('created_at').notNull(),
-    updatedAt: at('updated_at').notNull(),
+    ...timestamps(),
   },
   (t) => [
     uniqueIndex('ledger_holds_key').on(t.key),
@@ -101,16 +100,16 @@ export const ledgerHolds = pgTable(
 export const ledgerAdjustments = pgTable(
   'ledger_adjustments',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
-    accountId: bigint('account_id', { mode: 'number' }).notNull(),
+    id: id(),
+    accountId: accountRef(),
     asset: text('asset').notNull(),
     /** Signed: positive pays the account, negative takes from it. */
-    amount: bigint('amount', { mode: 'bigint' }).notNull(),
+    amount: money('amount'),
     reason: text('reason').notNull(),
     status: text('status', { enum: ['pending_review', 'applied', 'rejected'] }).notNull(),
     requestedBy: text('requested_by').notNull(),
     reviewedBy: text('reviewed_by'),
-    createdAt: at('created_at').notNull(),
+    createdAt: createdAt(),
     reviewedAt: at('reviewed_at'),
   },
   (t) => [

@@ -2,18 +2,23 @@
  * Mining machines, holdings, earnings, tickets and ticket issues.
  */
 import { sql } from 'drizzle-orm';
+import { check, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import {
-  bigint,
-  check,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  primaryKey,
-  text,
-  uniqueIndex,
-} from 'drizzle-orm/pg-core';
-import { id, at } from './columns.js';
+  id,
+  at,
+  ref,
+  optionalRef,
+  accountRef,
+  owner,
+  money,
+  optionalMoney,
+  total,
+  status,
+  createdAt,
+  timestamps,
+  edited,
+  localized,
+} from './columns.js';
 
 /**
  * Mining machines operators offer: `hashPower` T per machine and `dailyOutput` USDT
@@ -26,17 +31,15 @@ export const machines = pgTable(
   'machines',
   {
     id: id(),
-    names: jsonb('names').$type<Record<string, string>>().notNull(),
+    names: localized('names'),
     hashPower: text('hash_power').notNull(),
-    price: bigint('price', { mode: 'bigint' }).notNull(),
+    price: money('price'),
     ticketPrice: integer('ticket_price').notNull(),
     days: integer('days').notNull(),
     dailyOutput: text('daily_output').notNull(),
-    rentPrice: bigint('rent_price', { mode: 'bigint' }),
-    status: text('status').notNull(),
-    createdAt: at('created_at').notNull(),
-    updatedAt: at('updated_at').notNull(),
-    updatedBy: text('updated_by').notNull(),
+    rentPrice: optionalMoney('rent_price'),
+    status: status(),
+    ...edited(),
   },
   (t) => [
     check('machines_status', sql`${t.status} in ('active', 'disabled')`),
@@ -59,18 +62,17 @@ export const ownedMachines = pgTable(
   'owned_machines',
   {
     id: id(),
-    userId: bigint('user_id', { mode: 'number' }).notNull(),
-    accountId: bigint('account_id', { mode: 'number' }).notNull(),
-    machineId: bigint('machine_id', { mode: 'number' }).notNull(),
+    ...owner(),
+    machineId: ref('machine_id'),
     acquisition: text('acquisition').notNull(),
     payWith: text('pay_with').notNull(),
     quantity: integer('quantity').notNull(),
     hashPower: text('hash_power').notNull(),
     dailyOutput: text('daily_output').notNull(),
     days: integer('days').notNull(),
-    price: bigint('price', { mode: 'bigint' }).notNull(),
+    price: money('price'),
     tickets: integer('tickets').notNull(),
-    status: text('status').notNull(),
+    status: status(),
     startAt: at('start_at').notNull(),
     earnFrom: at('earn_from').notNull(),
     endAt: at('end_at').notNull(),
@@ -78,11 +80,8 @@ export const ownedMachines = pgTable(
     paidDays: integer('paid_days')
       .notNull()
       .default(sql`0`),
-    earned: bigint('earned', { mode: 'bigint' })
-      .notNull()
-      .default(sql`0`),
-    createdAt: at('created_at').notNull(),
-    updatedAt: at('updated_at').notNull(),
+    earned: total('earned'),
+    ...timestamps(),
   },
   (t) => [
     index('owned_machines_account').on(t.accountId, t.id),
@@ -107,12 +106,12 @@ export const ownedMachines = pgTable(
 export const machineEarnings = pgTable(
   'machine_earnings',
   {
-    ownedMachineId: bigint('owned_machine_id', { mode: 'number' }).notNull(),
+    ownedMachineId: ref('owned_machine_id'),
     day: text('day').notNull(),
-    accountId: bigint('account_id', { mode: 'number' }).notNull(),
-    amount: bigint('amount', { mode: 'bigint' }).notNull(),
-    incomeId: bigint('income_id', { mode: 'number' }),
-    createdAt: at('created_at').notNull(),
+    accountId: accountRef(),
+    amount: money('amount'),
+    incomeId: optionalRef('income_id'),
+    createdAt: createdAt(),
   },
   (t) => [
     primaryKey({ columns: [t.ownedMachineId, t.day] }),
@@ -130,16 +129,14 @@ export const tickets = pgTable(
   'tickets',
   {
     id: id(),
-    userId: bigint('user_id', { mode: 'number' }).notNull(),
-    accountId: bigint('account_id', { mode: 'number' }).notNull(),
-    status: text('status').notNull(),
+    ...owner(),
+    status: status(),
     source: text('source').notNull(),
     key: text('key').notNull(),
     memo: text('memo'),
     usedAt: at('used_at'),
-    usedFor: bigint('used_for', { mode: 'number' }),
-    createdAt: at('created_at').notNull(),
-    updatedAt: at('updated_at').notNull(),
+    usedFor: optionalRef('used_for'),
+    ...timestamps(),
   },
   (t) => [
     uniqueIndex('tickets_key').on(t.key),
@@ -163,5 +160,5 @@ export const ticketIssues = pgTable('ticket_issues', {
   reason: text('reason').notNull(),
   accountIds: jsonb('account_ids').$type<number[]>().notNull(),
   createdBy: text('created_by').notNull(),
-  createdAt: at('created_at').notNull(),
+  createdAt: createdAt(),
 });

@@ -2,7 +2,7 @@
  * Operators, their audit log and the platform settings they set.
  */
 import { boolean, index, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { id, at } from './columns.js';
+import { id, at, createdAt, updatedAt } from './columns.js';
 
 export const operators = pgTable(
   'operators',
@@ -12,7 +12,7 @@ export const operators = pgTable(
     role: text('role', { enum: ['superadmin', 'finance', 'compliance', 'support', 'content'] }).notNull(),
     passwordHash: text('password_hash').notNull(),
     disabled: boolean('disabled').notNull().default(false),
-    createdAt: at('created_at').notNull(),
+    createdAt: createdAt(),
   },
   (t) => [uniqueIndex('operators_email_key').on(t.email)],
 );
@@ -35,6 +35,6 @@ export const auditLog = pgTable(
 export const platformSettings = pgTable('platform_settings', {
   key: text('key').primaryKey(),
   value: text('value').notNull(),
-  updatedAt: at('updated_at').notNull(),
+  updatedAt: updatedAt(),
   updatedBy: text('updated_by').notNull(),
 });

@@ -2,8 +2,8 @@
  * OTC orders and fills.
  */
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, index, pgTable, text } from 'drizzle-orm/pg-core';
-import { id, at } from './columns.js';
+import { boolean, check, index, pgTable, text } from 'drizzle-orm/pg-core';
+import { id, ref, optionalRef, owner, money, status, createdAt, timestamps } from './columns.js';
 
 /**
  * OTC orders (docs/protocol.md section 24): a customer's offer to buy (`side` buy) or
@@ -18,22 +18,20 @@ export const otcOrders = pgTable(
   'otc_orders',
   {
     id: id(),
-    userId: bigint('user_id', { mode: 'number' }).notNull(),
-    accountId: bigint('account_id', { mode: 'number' }).notNull(),
+    ...owner(),
     side: text('side').notNull(),
-    price: bigint('price', { mode: 'bigint' }).notNull(),
-    volume: bigint('volume', { mode: 'bigint' }).notNull(),
+    price: money('price'),
+    volume: money('volume'),
     splittable: boolean('splittable').notNull(),
-    filled: bigint('filled', { mode: 'bigint' }).notNull(),
-    usdtFilled: bigint('usdt_filled', { mode: 'bigint' }).notNull(),
-    makerFeeFilled: bigint('maker_fee_filled', { mode: 'bigint' }).notNull(),
+    filled: money('filled'),
+    usdtFilled: money('usdt_filled'),
+    makerFeeFilled: money('maker_fee_filled'),
     makerFeeRate: text('maker_fee_rate').notNull(),
     takerFeeRate: text('taker_fee_rate').notNull(),
-    escrow: bigint('escrow', { mode: 'bigint' }).notNull(),
-    holdId: bigint('hold_id', { mode: 'number' }),
-    status: text('status').notNull(),
-    createdAt: at('created_at').notNull(),
-    updatedAt: at('updated_at').notNull(),
+    escrow: money('escrow'),
+    holdId: optionalRef('hold_id'),
+    status: status(),
+    ...timestamps(),
   },
   (t) => [
     index('otc_orders_account').on(t.accountId, t.id),
@@ -60,15 +58,15 @@ export const otcFills = pgTable(
   'otc_fills',
   {
     id: id(),
-    orderId: bigint('order_id', { mode: 'number' }).notNull(),
-    makerAccountId: bigint('maker_account_id', { mode: 'number' }).notNull(),
-    takerUserId: bigint('taker_user_id', { mode: 'number' }).notNull(),
-    takerAccountId: bigint('taker_account_id', { mode: 'number' }).notNull(),
-    volume: bigint('volume', { mode: 'bigint' }).notNull(),
-    usdt: bigint('usdt', { mode: 'bigint' }).notNull(),
-    makerFee: bigint('maker_fee', { mode: 'bigint' }).notNull(),
-    takerFee: bigint('taker_fee', { mode: 'bigint' }).notNull(),
-    createdAt: at('created_at').notNull(),
+    orderId: ref('order_id'),
+    makerAccountId: ref('maker_account_id'),
+    takerUserId: ref('taker_user_id'),
+    takerAccountId: ref('taker_account_id'),
+    volume: money('volume'),
+    usdt: money('usdt'),
+    makerFee: money('maker_fee'),
+    takerFee: money('taker_fee'),
+    createdAt: createdAt(),
   },
   (t) => [
     index('otc_fills_order').on(t.orderId, t.id),

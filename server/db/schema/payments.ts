@@ -2,8 +2,8 @@
  * Payment methods and the work calendar.
  */
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { id, at } from './columns.js';
+import { check, index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { id, at, userRef, createdAt, updatedAt, destination } from './columns.js';
 
 /**
  * A user's withdrawal methods: a USDT address on BEP20 or TRC20, or a bank card. A method is
@@ -14,16 +14,11 @@ export const paymentMethods = pgTable(
   'payment_methods',
   {
     id: id(),
-    userId: bigint('user_id', { mode: 'number' }).notNull(),
+    userId: userRef(),
     kind: text('kind').notNull(),
     currency: text('currency'),
-    network: text('network'),
-    address: text('address'),
-    bankName: text('bank_name'),
-    cardNumber: text('card_number'),
-    holderName: text('holder_name'),
-    branch: text('branch'),
-    createdAt: at('created_at').notNull(),
+    ...destination(),
+    createdAt: createdAt(),
     usableAt: at('usable_at').notNull(),
     deletedAt: at('deleted_at'),
   },
@@ -48,7 +43,7 @@ export const workCalendar = pgTable(
   {
     date: text('date').primaryKey(),
     kind: text('kind').notNull(),
-    updatedAt: at('updated_at').notNull(),
+    updatedAt: updatedAt(),
     updatedBy: text('updated_by').notNull(),
   },
   (t) => [check('work_calendar_kind', sql`${t.kind} in ('holiday', 'workday')`)],

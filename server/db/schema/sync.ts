@@ -3,7 +3,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, index, pgTable, text } from 'drizzle-orm/pg-core';
-import { at } from './columns.js';
+import { at, ref } from './columns.js';
 
 /**
  * The sync change log (CONTRACT.md "Sync"): one row per write to a synced record, in the
@@ -16,7 +16,7 @@ export const syncChanges = pgTable(
     seq: bigint('seq', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
     collection: text('collection').notNull(),
     /** The user or account the record belongs to; 0 for public collections. */
-    scopeId: bigint('scope_id', { mode: 'number' }).notNull(),
+    scopeId: ref('scope_id'),
     recordId: text('record_id').notNull(),
     deleted: boolean('deleted').notNull(),
     /** The writing transaction's id (xid8 as a number: far below 2^53 for any real database). */

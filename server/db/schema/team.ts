@@ -3,7 +3,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { bigint, check, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
-import { at } from './columns.js';
+import { at, money, createdAt, updatedAt } from './columns.js';
 
 /**
  * Team levels operators configure (docs/protocol.md section 23): a user is at the
@@ -17,13 +17,13 @@ export const teamLevels = pgTable(
   {
     level: integer('level').primaryKey(),
     name: text('name').notNull(),
-    ownHosting: bigint('own_hosting', { mode: 'bigint' }).notNull(),
+    ownHosting: money('own_hosting'),
     directValidMembers: integer('direct_valid_members').notNull(),
-    smallAreaPerformance: bigint('small_area_performance', { mode: 'bigint' }).notNull(),
+    smallAreaPerformance: money('small_area_performance'),
     promotionRate1: text('promotion_rate_1').notNull(),
     promotionRate2: text('promotion_rate_2').notNull(),
     managementRate: text('management_rate').notNull(),
-    updatedAt: at('updated_at').notNull(),
+    updatedAt: updatedAt(),
     updatedBy: text('updated_by').notNull(),
   },
   (t) => [
@@ -43,11 +43,11 @@ export const teamUserLevels = pgTable('team_user_levels', {
   userId: bigint('user_id', { mode: 'number' }).primaryKey(),
   level: integer('level').notNull(),
   day: text('day').notNull(),
-  ownPerformance: bigint('own_performance', { mode: 'bigint' }).notNull(),
+  ownPerformance: money('own_performance'),
   directValidMembers: integer('direct_valid_members').notNull(),
-  smallAreaPerformance: bigint('small_area_performance', { mode: 'bigint' }).notNull(),
-  teamPerformance: bigint('team_performance', { mode: 'bigint' }).notNull(),
-  updatedAt: at('updated_at').notNull(),
+  smallAreaPerformance: money('small_area_performance'),
+  teamPerformance: money('team_performance'),
+  updatedAt: updatedAt(),
 });
 
 /**
@@ -57,6 +57,6 @@ export const teamUserLevels = pgTable('team_user_levels', {
 export const teamDays = pgTable('team_days', {
   day: text('day').primaryKey(),
   detail: jsonb('detail').$type<Record<string, unknown>>().notNull(),
-  createdAt: at('created_at').notNull(),
+  createdAt: createdAt(),
   rerunAt: at('rerun_at'),
 });

@@ -2,8 +2,8 @@
  * Users and what belongs to them: the referral chain, accounts, invite and verification codes, sessions and uploads.
  */
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, integer, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { id, at } from './columns.js';
+import { boolean, index, integer, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { id, at, ref, optionalRef, userRef, createdAt, updatedAt } from './columns.js';
 
 export const users = pgTable(
   'users',
@@ -15,7 +15,7 @@ export const users = pgTable(
     nickname: text('nickname').notNull(),
     avatar: text('avatar').notNull(),
     inviteCode: text('invite_code').notNull(),
-    referrerId: bigint('referrer_id', { mode: 'number' }),
+    referrerId: optionalRef('referrer_id'),
     lang: text('lang').notNull(),
     kycStatus: text('kyc_status').notNull().default('not_verified'),
     tradePasswordHash: text('trade_password_hash'),
@@ -24,15 +24,15 @@ export const users = pgTable(
     /** The latest secret shown by getGoogle2Fa, encrypted like the bound one, until it is bound. */
     authenticatorPendingSecret: text('authenticator_pending_secret'),
     /** The last accepted TOTP time step: a code of this step or an older one is a replay (472). */
-    authenticatorLastStep: bigint('authenticator_last_step', { mode: 'number' }),
+    authenticatorLastStep: optionalRef('authenticator_last_step'),
     /** Last change (not first binding) of the login password, trade password or authenticator: withdrawals wait 24 h. */
     securityChangedAt: at('security_changed_at'),
-    defaultAccountId: bigint('default_account_id', { mode: 'number' }),
+    defaultAccountId: optionalRef('default_account_id'),
     frozen: boolean('frozen').notNull().default(false),
-    createdAt: at('created_at').notNull(),
+    createdAt: createdAt(),
     passwordChangedAt: at('password_changed_at').notNull(),
     /** Last change of the synced profile (nickname, avatar). */
-    updatedAt: at('updated_at').notNull().defaultNow(),
+    updatedAt: updatedAt().defaultNow(),
   },
   (t) => [uniqueIndex('users_email_key').on(t.email), uniqueIndex('users_invite_code_key').on(t.inviteCode)],
 );
@@ -41,8 +41,8 @@ export const users = pgTable(
 export const referralPaths = pgTable(
   'referral_paths',
   {
-    ancestorId: bigint('ancestor_id', { mode: 'number' }).notNull(),
-    descendantId: bigint('descendant_id', { mode: 'number' }).notNull(),
+    ancestorId: ref('ancestor_id'),
+    descendantId: ref('descendant_id'),
     /** 1 = direct referral (first generation). */
     depth: integer('depth').notNull(),
   },
@@ -59,10 +59,10 @@ export const accounts = pgTable(
   'accounts',
   {
     id: id(),
-    userId: bigint('user_id', { mode: 'number' }).notNull(),
+    userId: userRef(),
     kind: text('kind', { enum: ['main', 'sub'] }).notNull(),
     name: text('name').notNull(),
-    createdAt: at('created_at').notNull(),
+    createdAt: createdAt(),
   },
   (t) => [
     index('accounts_user').on(t.userId),
@@ -75,12 +75,12 @@ export const accounts = pgTable(
 /** Reusable invite codes: each user's own, the root code, and those operators add. */
 export const inviteCodes = pgTable('invite_codes', {
   code: text('code').primaryKey(),
-  ownerUserId: bigint('owner_user_id', { mode: 'number' }),
-  ownerOperatorId: bigint('owner_operator_id', { mode: 'number' }),
+  ownerUserId: optionalRef('owner_user_id'),
+  ownerOperatorId: optionalRef('owner_operator_id'),
   root: boolean('root').notNull().default(false),
   createdBy: text('created_by').notNull(),
   disabled: boolean('disabled').notNull().default(false),
-  createdAt: at('created_at').notNull(),
+  createdAt: createdAt(),
 });
 
 export const verificationCodes = pgTable(
@@ -93,7 +93,7 @@ export const verificationCodes = pgTable(
     }).notNull(),
     codeHash: text('code_hash').notNull(),
     wrongTries: integer('wrong_tries').notNull().default(0),
-    createdAt: at('created_at').notNull(),
+    createdAt: createdAt(),
     expiresAt: at('expires_at').notNull(),
     usedAt: at('used_at'),
   },
@@ -106,8 +106,8 @@ export const sessions = pgTable(
   {
     tokenHash: text('token_hash').primaryKey(),
     subjectKind: text('subject_kind', { enum: ['user', 'operator'] }).notNull(),
-    subjectId: bigint('subject_id', { mode: 'number' }).notNull(),
-    createdAt: at('created_at').notNull(),
+    subjectId: ref('subject_id'),
+    createdAt: createdAt(),
     lastSeenAt: at('last_seen_at').notNull(),
     expiresAt: at('expires_at').notNull(),
     revokedAt: at('revoked_at'),
@@ -120,9 +120,9 @@ export const sessions = pgTable(
 
 export const uploads = pgTable('uploads', {
   id: text('id').primaryKey(),
-  ownerUserId: bigint('owner_user_id', { mode: 'number' }),
-  ownerOperatorId: bigint('owner_operator_id', { mode: 'number' }),
+  ownerUserId: optionalRef('owner_user_id'),
+  ownerOperatorId: optionalRef('owner_operator_id'),
   mime: text('mime').notNull(),
   bytes: integer('bytes').notNull(),
-  createdAt: at('created_at').notNull(),
+  createdAt: createdAt(),
 });

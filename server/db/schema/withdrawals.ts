@@ -2,8 +2,19 @@
  * Withdrawals.
  */
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { id, at } from './columns.js';
+import { check, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  id,
+  at,
+  ref,
+  optionalRef,
+  owner,
+  money,
+  status,
+  createdAt,
+  updatedAt,
+  destination,
+} from './columns.js';
 
 /**
  * Withdrawals. The destination is copied from the method at request, so a deleted or
@@ -20,20 +31,14 @@ export const withdrawals = pgTable(
   'withdrawals',
   {
     id: id(),
-    userId: bigint('user_id', { mode: 'number' }).notNull(),
-    accountId: bigint('account_id', { mode: 'number' }).notNull(),
-    methodId: bigint('method_id', { mode: 'number' }).notNull(),
+    ...owner(),
+    methodId: ref('method_id'),
     kind: text('kind').notNull(),
-    network: text('network'),
-    address: text('address'),
-    bankName: text('bank_name'),
-    cardNumber: text('card_number'),
-    holderName: text('holder_name'),
-    branch: text('branch'),
-    amount: bigint('amount', { mode: 'bigint' }).notNull(),
-    fee: bigint('fee', { mode: 'bigint' }).notNull(),
-    holdId: bigint('hold_id', { mode: 'number' }),
-    status: text('status').notNull(),
+    ...destination(),
+    amount: money('amount'),
+    fee: money('fee'),
+    holdId: optionalRef('hold_id'),
+    status: status(),
     stage: text('stage').notNull(),
     approvalsNeeded: integer('approvals_needed').notNull(),
     firstApprovedBy: text('first_approved_by'),
@@ -46,11 +51,11 @@ export const withdrawals = pgTable(
     rawTx: text('raw_tx'),
     sendAttempt: integer('send_attempt').notNull().default(0),
     businessDate: text('business_date').notNull(),
-    createdAt: at('created_at').notNull(),
+    createdAt: createdAt(),
     approvedAt: at('approved_at'),
     sentAt: at('sent_at'),
     completedAt: at('completed_at'),
-    updatedAt: at('updated_at').notNull(),
+    updatedAt: updatedAt(),
   },
   (t) => [
     index('withdrawals_account').on(t.accountId, t.id),

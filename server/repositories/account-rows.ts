@@ -1,0 +1,27 @@
+/**
+ * Queries every table of an account's rows shares. They must stay scoped to the account: an id
+ * of another account's row finds nothing.
+ */
+import { and, eq, inArray } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type { Executor } from '../db/database.js';
+
+/** A table whose rows have an `id` and belong to one account (`account_id`). */
+type AccountTable = PgTable & { id: PgColumn; accountId: PgColumn };
+
+/** The account's rows of `table` with these ids (a pull's loader): others' ids find nothing. */
+export async function accountRowsByIds<T extends AccountTable>(
+  db: Executor,
+  table: T,
+  accountId: number,
+  ids: readonly number[],
+): Promise<T['$inferSelect'][]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .select()
+    .from(table as PgTable)
+    .where(and(eq(table.accountId, accountId), inArray(table.id, [...ids])));
+  // `select()` of a table selects its whole row, which is what `$inferSelect` describes; drizzle
+  // cannot follow that through a generic table.
+  return rows as T['$inferSelect'][];
+}
