@@ -25,6 +25,7 @@ import { CHROMIUM, CHROMIUM_ARGS } from '../helpers/chromium.js';
 import { startSmtp, type LocalSmtp } from '../helpers/smtp.js';
 import { LoopbackProxy } from './proxy.js';
 import { cliContext } from '../../server/cli/cli-context.js';
+import { open } from '../../server/http/envelope-codec.js';
 
 export const ROOT_DIR = fileURLToPath(new URL('../../', import.meta.url));
 export const ROOT_INVITE = 'E2EROOT1';
@@ -75,6 +76,21 @@ export interface Tab {
   errors: string[];
   /** Every request the page or its worker made to /api/. */
   apiCalls: string[];
+  /** The same requests by the route they call: an envelope's inner `uri`, else the path. */
+  apiRoutes: string[];
+}
+
+/** The route a request to /api/ calls: the inner `uri` of an envelope (spec Reading A), else its path. */
+function routeOfRequest(url: string, body: string | null): string {
+  const form = new URLSearchParams(body ?? '');
+  const data = form.get('data');
+  const handshake = form.get('handshake');
+  if (data === null || handshake === null) return new URL(url).pathname;
+  try {
+    return z.object({ uri: z.string() }).parse(JSON.parse(open(data, handshake))).uri;
+  } catch {
+    return new URL(url).pathname;
+  }
 }
 
 /** Waits for the page whose one h1 is `title`. */
@@ -450,14 +466,17 @@ export function watchedTab(page: Page): Tab {
   page.setDefaultTimeout(WAIT_MS);
   const errors: string[] = [];
   const apiCalls: string[] = [];
+  const apiRoutes: string[] = [];
   page.on('console', (message) => {
     if (message.type() === 'error') errors.push(`console: ${message.text()}`);
   });
   page.on('pageerror', (error) => errors.push(`page: ${error.message}`));
   page.context().on('request', (request) => {
-    if (new URL(request.url()).pathname.startsWith('/api/')) apiCalls.push(request.url());
+    if (!new URL(request.url()).pathname.startsWith('/api/')) return;
+    apiCalls.push(request.url());
+    apiRoutes.push(routeOfRequest(request.url(), request.postData()));
   });
-  return { page, errors, apiCalls };
+  return { page, errors, apiCalls, apiRoutes };
 }
 
 /** A production build of the client into `outDir`, with extra build-time environment. */

@@ -207,7 +207,7 @@ describe.skipIf(!hasChromium)('the OTC market in Chromium', () => {
       // 21.998 + the third's 3 USDT less the maker's 0.003 = 24.995, less the 2.002 held.
       expect(await seller.money()).toEqual({ usdt: '22.993', rab: '90' });
       await reopen(page);
-      await page.getByLabel(en('trading.mine_buy'), { exact: true }).check({ force: true });
+      await page.getByRole('radio', { name: en('trading.mine_buy'), exact: true }).check({ force: true });
       const buys = page.getByRole('list', { name: en('trading.mine_buy') });
       const cancel = buys.getByRole('button', {
         name: fill(en('trading.cancel_named'), { id: buyOrder.id }),
