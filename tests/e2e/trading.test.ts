@@ -177,7 +177,10 @@ describe.skipIf(!hasChromium)('the OTC market in Chromium', () => {
       expect(taken.code, taken.message).toBe(200);
       await take.getByLabel(en('trading.trade_password'), { exact: true }).fill(TRADE_PASSWORD);
       await take.getByRole('button', { name: en('trading.confirm_buy'), exact: true }).click();
-      await expectToast(other, /^This order has changed \(now completed\)\. Nothing was traded\./, 30_000);
+      // The form's notice says it and stays (a lasting state, not a toast).
+      await other
+        .getByText(/^This order has changed \(now completed\)\. Nothing was traded\./)
+        .waitFor({ timeout: 30_000 });
       expect(await buyer.money()).toEqual({ usdt: '17.996', rab: '104' });
       await keepScreen(other, 'trading-en-changed');
 
