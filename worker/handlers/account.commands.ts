@@ -12,7 +12,7 @@ import {
   createSubAccountParamsSchema,
 } from '../../contract/api/account.js';
 import { MONEY_COMMAND_EXPIRY_MS } from '../../contract/constants.js';
-import { DAY_MS, defineCommand, type RecordOf } from '../../sync/commands.js';
+import { DAY_MS, defineCommand } from '../../sync/commands.js';
 
 export const accountCommands = [
   defineCommand({
@@ -67,4 +67,3 @@ export const accountCommands = [
     wireParamsOf: ({ accountId }) => ({ accountId }),
   }),
 ] as const;
-export type AccountCommand = RecordOf<(typeof accountCommands)[number]>;

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { aiReceiveParamsSchema } from '../../contract/api/dividend.js';
 import { MONEY_COMMAND_EXPIRY_MS } from '../../contract/constants.js';
 import { moneySchema } from '../../contract/schema.js';
-import { defineCommand, type RecordOf } from '../../sync/commands.js';
+import { defineCommand } from '../../sync/commands.js';
 
 export const dividendCommands = [
   defineCommand({
@@ -27,4 +27,3 @@ export const dividendCommands = [
     wireParamsOf: ({ accountId, id }) => (id === null ? { accountId } : { accountId, id }),
   }),
 ] as const;
-export type DividendCommand = RecordOf<(typeof dividendCommands)[number]>;

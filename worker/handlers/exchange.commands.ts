@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { exchangeDirectionSchema, exchangeSubmitParamsSchema } from '../../contract/api/exchange.js';
 import { ONLINE_COMMAND_EXPIRY_MS } from '../../contract/constants.js';
-import { defineCommand, type RecordOf } from '../../sync/commands.js';
+import { defineCommand } from '../../sync/commands.js';
 
 export const exchangeCommands = [
   defineCommand({
@@ -36,4 +36,3 @@ export const exchangeCommands = [
     }),
   }),
 ] as const;
-export type ExchangeCommand = RecordOf<(typeof exchangeCommands)[number]>;

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { pushFeedbackParamsSchema } from '../../contract/api/content.js';
 import { UPLOAD_MAX_BYTES } from '../../contract/constants.js';
-import { DAY_MS, defineCommand, type PendingUpload, type RecordOf } from '../../sync/commands.js';
+import { DAY_MS, defineCommand, type PendingUpload } from '../../sync/commands.js';
 
 /** At most this many images on a ticket (the spec's album maximum, as the server checks). */
 const FEEDBACK_MAX_IMAGES = 9;
@@ -100,4 +100,3 @@ export const feedbackCommands = [
     }),
   }),
 ] as const;
-export type FeedbackCommand = RecordOf<(typeof feedbackCommands)[number]>;

@@ -11,7 +11,7 @@ import {
   payWithSchema,
 } from '../../contract/api/machine.js';
 import { ONLINE_COMMAND_EXPIRY_MS } from '../../contract/constants.js';
-import { defineCommand, type RecordOf } from '../../sync/commands.js';
+import { defineCommand } from '../../sync/commands.js';
 
 const machineCommand = {
   maxAgeMs: ONLINE_COMMAND_EXPIRY_MS,
@@ -65,4 +65,3 @@ export const machineCommands = [
     }),
   }),
 ] as const;
-export type MachineCommand = RecordOf<(typeof machineCommands)[number]>;

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { avatarUpdateParamsSchema, nameUpdateParamsSchema } from '../../contract/api/content.js';
-import { DAY_MS, defineCommand, type RecordOf } from '../../sync/commands.js';
+import { DAY_MS, defineCommand } from '../../sync/commands.js';
 
 const everyday = { maxAgeMs: DAY_MS, requiresOnline: false, pullsEveryAccount: false, secrets: [] } as const;
 
@@ -30,4 +30,3 @@ export const userCommands = [
     wireParamsOf: ({ avatar }) => ({ avatar }),
   }),
 ] as const;
-export type ProfileCommand = RecordOf<(typeof userCommands)[number]>;

@@ -7,7 +7,6 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import type { PriceRecord } from '../../../contract/api/account.js';
 import type { ExchangeIndexData, ExchangeRecord } from '../../../contract/api/exchange.js';
-import type { OutboxRecord } from '../../../worker/commands.js';
 import { useServerRead, type ReadState } from '../../app/use-server-read.js';
 import { send } from '../../app/worker-client.js';
 import { accountDatabase, publicDatabase, type ActiveAccount } from '../../../client-db/use-sync-db.js';
@@ -32,8 +31,6 @@ export function useExchangeTerms(
   );
   return { terms: read.data, state: read.state, reload: read.reload };
 }
-
-export type ExchangeCommand = Extract<OutboxRecord, { kind: 'exchange-submit' }>;
 
 /** The account's newest `limit` exchanges, newest first; undefined while loading. */
 export function useExchanges(active: ActiveAccount, limit: number): ExchangeRecord[] | undefined {

@@ -14,7 +14,6 @@ import type {
   TicketRecord,
   TicketStatus,
 } from '../../../contract/api/machine.js';
-import type { OutboxRecord } from '../../../worker/commands.js';
 import { accountDatabase, publicDatabase, type ActiveAccount } from '../../../client-db/use-sync-db.js';
 
 /** The machines on offer (active), in the operators' order (by id); undefined while loading. */
@@ -74,8 +73,6 @@ export function useMiningIncome(active: ActiveAccount, limit: number): IncomeRec
     [userId, accountId, limit],
   );
 }
-
-export type MachineCommand = Extract<OutboxRecord, { kind: 'machine-buy' | 'machine-rent' }>;
 
 /** The kinds of a machine's buy or rent, followed together on the machine's form. */
 export const MACHINE_KINDS = ['machine-buy', 'machine-rent'] as const;
