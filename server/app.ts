@@ -38,6 +38,7 @@ import { CodeService } from './services/codes.service.js';
 import { CommonService } from './services/common.service.js';
 import { servedHotVersionCode } from './client-build.js';
 import { OperatorService } from './services/operator.service.js';
+import { OperatorAuthService } from './services/operator-auth.service.js';
 import { SessionService } from './services/session.service.js';
 import { redisEvictionChannel } from './security/session-evictions.js';
 import { UploadService } from './services/upload.service.js';
@@ -113,6 +114,8 @@ export interface CofferServer {
   counters: CounterStore;
   /** The root invite code when this start created it (first start), else null. */
   rootInviteCreated: string | null;
+  /** The first start's superadmin and one-time password, when this start made it; else null. */
+  rootOperatorCreated: { email: string; password: string } | null;
   close(): Promise<void>;
 }
 
@@ -222,7 +225,8 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
       () => recharge.chainInfos(),
       () => servedHotVersionCode(servedDist),
     ),
-    operators: new OperatorService(db, commands, clock, sessions, limits, config.scryptCost),
+    operators: new OperatorService(db, commands, clock, sessions, config.scryptCost),
+    operatorAuth: new OperatorAuthService(db, commands, clock, sessions, limits, secrets, config.scryptCost),
     uploads: new UploadService(db, commands, clock, config.dataDir),
     accounts,
     ledgerAdmin: new LedgerAdminService(db, commands, clock, config.adjustReviewAbove),
@@ -354,6 +358,7 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
   await registerStatic(app, servedDist, publicDir);
 
   const rootInviteCreated = await services.operators.ensureRootInvite(config.rootInvite);
+  const rootOperatorCreated = await services.operators.ensureRootOperator(config.rootOperator);
   if (config.jobs) {
     scheduler.start();
     for (const loop of loops) loop.start();
@@ -376,6 +381,7 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
     mailer,
     counters,
     rootInviteCreated,
+    rootOperatorCreated,
     async close() {
       scheduler.stop();
       await Promise.all(loops.map((loop) => loop.stop()));

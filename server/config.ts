@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { DEPOSIT_CONFIRMATIONS } from '../contract/constants.js';
 import { isFeeRate } from '../contract/exchange-quote.js';
 import { formatMoney, parseMoney } from '../contract/money.js';
+import { emailSchema } from '../contract/schema.js';
 import { parseSecretKey } from './security/secret-box.js';
 
 const segmentSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'a path segment of letters, digits, _ or -');
@@ -40,6 +41,7 @@ const envSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9]{4,32}$/)
     .optional(),
+  COFFER_ROOT_OPERATOR: emailSchema.default('root@coffer.local'),
   COFFER_GATEWAY_SEGMENT: segmentSchema.default('gw'),
   COFFER_UPLOAD_SEGMENT: segmentSchema.default('up'),
   COFFER_CLIENT_TRANSPORT: z.enum(['envelope', 'plain']).default('envelope'),
@@ -127,6 +129,8 @@ export interface Config {
   smtpUrl: string | undefined;
   mailFrom: string;
   rootInvite: string | undefined;
+  /** The first start's superadmin when the database has no operator (a one-time password is printed). */
+  rootOperator: string;
   gatewaySegment: string;
   uploadSegment: string;
   /** The transport the web app uses, told to it at run time by GET /client-config.json. */
@@ -270,6 +274,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     rootInvite: e.COFFER_ROOT_INVITE,
+    rootOperator: e.COFFER_ROOT_OPERATOR,
     gatewaySegment: e.COFFER_GATEWAY_SEGMENT,
     uploadSegment: e.COFFER_UPLOAD_SEGMENT,
     clientTransport: e.COFFER_CLIENT_TRANSPORT,

@@ -41,6 +41,11 @@ async function main(): Promise<void> {
         `test USDT ${devnet.info.contract}: pay a deposit address with \`npm run devnet -- pay <address> <amount>\``,
     );
   }
+  const url = listeningUrl(server.app.server.address(), config.host);
+  if (server.rootOperatorCreated) {
+    const { email, password } = server.rootOperatorCreated;
+    lines.push(`Operator console: ${url}/admin (first operator ${email}, one-time password ${password})`);
+  } else lines.push(`Operator console: ${url}/admin`);
   if (server.rootInviteCreated) lines.push(`Root invite code (first start): ${server.rootInviteCreated}`);
   else lines.push('Root invite code: created on the first start; `npm run admin -- invite list` shows it');
   console.log(lines.join('\n'));

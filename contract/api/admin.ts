@@ -2,8 +2,11 @@
 import { z } from 'zod';
 import { formatMoney, parseMoney } from '../money.js';
 import { assetSchema } from './account.js';
+export { google2FaDataSchema as adminAuthenticatorDataSchema } from './security.js';
+export { doneDataSchema } from './sso.js';
 import {
   choiceOf,
+  codeSchema,
   emailSchema,
   idPageParamsSchema,
   idSchema,
@@ -19,20 +22,47 @@ export const OPERATOR_ROLES = ['superadmin', 'finance', 'compliance', 'support',
 export const operatorRoleSchema = choiceOf(OPERATOR_ROLES);
 export type OperatorRole = z.infer<typeof operatorRoleSchema>;
 
-export const adminLoginParamsSchema = z.object({ email: emailSchema, password: passwordSchema });
+/** `googleCode` is required once the operator has bound an authenticator (a 400 on that field without it). */
+export const adminLoginParamsSchema = z.object({
+  email: emailSchema,
+  password: passwordSchema,
+  googleCode: codeSchema.optional(),
+});
+/** Until `mustChangePassword` is false and `authenticatorBound` true, other routes answer 403 `setup_required`. */
 export const adminSessionDataSchema = z.object({
   token: z.string(),
   expiresAt: isoTimeSchema,
   operatorId: z.string(),
   role: operatorRoleSchema,
+  mustChangePassword: z.boolean(),
+  authenticatorBound: z.boolean(),
 });
+export const adminMeDataSchema = z.object({
+  operatorId: z.string(),
+  email: z.string(),
+  role: operatorRoleSchema,
+  mustChangePassword: z.boolean(),
+  authenticatorBound: z.boolean(),
+  /** The session's step-up, while it lasts (money and access actions need one within 5 minutes). */
+  elevatedUntil: isoTimeSchema.nullable(),
+});
+export const adminPasswordParamsSchema = z.object({
+  oldPassword: passwordSchema,
+  newPassword: passwordSchema,
+});
+export const adminCodeParamsSchema = z.object({ googleCode: codeSchema });
+export const stepUpDataSchema = z.object({ elevatedUntil: isoTimeSchema });
 
 export const operatorSchema = z.object({
   id: z.string(),
   email: z.string(),
   role: operatorRoleSchema,
+  disabled: z.boolean(),
+  mustChangePassword: z.boolean(),
+  authenticatorBound: z.boolean(),
   createdAt: isoTimeSchema,
 });
+export const operatorTargetParamsSchema = z.object({ operatorId: idSchema });
 export type Operator = z.infer<typeof operatorSchema>;
 
 export const createOperatorParamsSchema = z.object({
@@ -60,6 +90,14 @@ export const auditEntrySchema = z.object({
 export const auditListParamsSchema = idPageParamsSchema;
 export const auditListDataSchema = pageOf(auditEntrySchema);
 export const operatorListDataSchema = listOf(operatorSchema);
+/** The audit chain's check: `brokenAt` names the first row whose hash does not match. */
+export const auditVerifyDataSchema = z.object({
+  ok: z.boolean(),
+  checked: z.number().int(),
+  /** Rows written before the chain existed (an upgraded database), not covered. */
+  beforeChain: z.number().int(),
+  brokenAt: z.string().nullable(),
+});
 
 /** A signed money string an operator enters: not zero, at most 6 decimals (negative takes money out). */
 export const signedMoneySchema = text({ max: 40 }).transform((value, context) => {

@@ -9,6 +9,7 @@
  *   quote set --symbol BTC/USDT --name N --price P        feedback reply --id I --reply R
  *   ledger adjust --account A --asset USDT|RAB --amount 100 --reason R   (negative amounts take money out)
  *   ledger check                                          (exit code 3 when an invariant is violated)
+ *   audit verify                                          (exit code 3 when the audit log's hash chain breaks)
  *   price set RAB <usdt>                                  setting set newcomerIncentive <usdt>
  *   calendar set <yyyy-mm-dd> holiday|workday|normal     calendar list
  *   sweep BEP20 [--key-file F]                            (deposit addresses -> hot wallet; the key is read
@@ -71,6 +72,7 @@ const USAGE = `usage: npm run admin -- <command>
   feedback reply --id I --reply R
   ledger adjust --account A --asset USDT|RAB --amount 100 --reason R
   ledger check
+  audit verify   (recomputes the audit log's hash chain; exit code 3 names the first row that does not match)
   price set RAB <usdt>
   setting set newcomerIncentive <usdt>
   calendar set <yyyy-mm-dd> holiday|workday|normal   (withdrawals open on working days)
@@ -169,6 +171,7 @@ async function main(argv: string[]): Promise<void> {
     'feedback reply',
     'ledger adjust',
     'ledger check',
+    'audit verify',
     'calendar list',
     'withdraw list',
     'withdraw approve',
@@ -201,6 +204,12 @@ async function main(argv: string[]): Promise<void> {
     const operators = server.services.operators;
     const ctx = cliContext();
     if (server.rootInviteCreated) console.log(`Root invite code (first start): ${server.rootInviteCreated}`);
+    if (server.rootOperatorCreated) {
+      const { email, password } = server.rootOperatorCreated;
+      console.log(
+        `First operator ${email}, one-time password ${password} (change it at the first sign-in at /admin)`,
+      );
+    }
     if (HOSTING_COMMANDS.includes(command)) {
       await runHostingCommand(server, command, values, parsed);
       return;
@@ -264,6 +273,12 @@ async function main(argv: string[]): Promise<void> {
       }
       case 'ledger check': {
         const check = await server.services.ledgerAdmin.check();
+        console.log(JSON.stringify(check, null, 2));
+        if (!check.ok) process.exitCode = 3;
+        return;
+      }
+      case 'audit verify': {
+        const check = await operators.verifyAudit();
         console.log(JSON.stringify(check, null, 2));
         if (!check.ok) process.exitCode = 3;
         return;

@@ -7,8 +7,20 @@ import type { BusinessError } from './errors.js';
 
 export type Caller =
   | { kind: 'anonymous' }
-  | { kind: 'user'; userId: number; tokenHash: string }
-  | { kind: 'operator'; operatorId: number; role: string; tokenHash: string }
+  /** `frozen`: an operator froze the user; reads go on, money commands are refused (403). */
+  | { kind: 'user'; userId: number; tokenHash: string; frozen: boolean }
+  /**
+   * `setupRequired`: the operator has a one-time password or no authenticator yet (only the
+   * setup routes answer); `elevatedUntil`: the session's step-up, for money and access actions.
+   */
+  | {
+      kind: 'operator';
+      operatorId: number;
+      role: string;
+      tokenHash: string;
+      setupRequired: boolean;
+      elevatedUntil: Date | null;
+    }
   /**
    * `npm run admin`: whoever holds the server's shell, allowed everything an operator of any role
    * is; audited as `cli`, or `cli:<name>` when the command names who runs it (`--as NAME`).

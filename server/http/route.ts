@@ -20,7 +20,17 @@ import { parseParams } from '../core/params.js';
 import { idempotencyKeyOf, mergeParams, requestHashOf } from './params.js';
 
 /** Who may call: anyone, a customer, a customer or any operator, or operators with one of `roles`. */
-export type Access = 'public' | 'user' | 'signed-in' | { roles: readonly OperatorRole[] };
+export type Access = 'public' | 'user' | 'signed-in' | OperatorAccess;
+
+/**
+ * Operators with one of `roles`, once set up (password changed, authenticator bound) unless
+ * `duringSetup`; with `stepUp`, only within STEP_UP_SECONDS of the session's last step-up.
+ */
+export interface OperatorAccess {
+  roles: readonly OperatorRole[];
+  stepUp?: true;
+  duringSetup?: true;
+}
 
 export interface RouteDefinition<P extends z.ZodType, D extends z.ZodType> {
   path: string;
@@ -29,6 +39,8 @@ export interface RouteDefinition<P extends z.ZodType, D extends z.ZodType> {
   params: P;
   data: D;
   summary: string;
+  /** A customer's money command: refused (403, reason `frozen`) while an operator has frozen the user. */
+  movesMoney?: true;
   /** Locale key of the success message; `server.ok` when omitted. */
   success?: string;
   handle(ctx: RequestContext, params: z.output<P>): Promise<z.input<D>>;
@@ -69,15 +81,23 @@ export function contextOf(
   return ctx;
 }
 
+/** A 403 whose `data.reason` tells the client what to do (the console sets up, steps up; the app explains). */
+const refused = (reason: 'setup_required' | 'step_up_required' | 'frozen', key: string) =>
+  new BusinessError(BodyCode.forbidden, key, {}, { reason });
+
 /** Resolves the caller for a route's access rule; throws 401 or 403. */
 export async function authorize(
   sessions: SessionService,
   request: FastifyRequest,
-  access: Access,
+  def: Pick<RouteDefinition<z.ZodType, z.ZodType>, 'access' | 'movesMoney'>,
 ): Promise<Caller> {
+  const { access } = def;
   const caller = await sessions.authenticate(request.headers.authorization);
   if (access === 'public') return caller ?? { kind: 'anonymous' };
   if (!caller || caller.kind === 'anonymous') throw notLoggedIn();
+  if (def.movesMoney && caller.kind === 'user' && caller.frozen) {
+    throw refused('frozen', 'server.account_frozen');
+  }
   if (access === 'signed-in') return caller;
   if (access === 'user') {
     if (caller.kind !== 'user') throw notLoggedIn();
@@ -86,6 +106,10 @@ export async function authorize(
   if (caller.kind !== 'operator') throw notLoggedIn();
   if (!OperatorService.allowed(caller.role, access.roles)) {
     throw new BusinessError(BodyCode.forbidden, 'server.role_not_allowed');
+  }
+  if (caller.setupRequired && !access.duringSetup) throw refused('setup_required', 'server.setup_required');
+  if (access.stepUp && !sessions.isElevated(caller.elevatedUntil)) {
+    throw refused('step_up_required', 'server.step_up_required');
   }
   return caller;
 }
@@ -103,7 +127,7 @@ export function defineRoute<P extends z.ZodType, D extends z.ZodType>(
   const tag = def.path.split('/')[3] ?? 'api';
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const ctx = contextOf(request, deps.translator, def.success);
-    ctx.caller = await authorize(deps.sessions, request, def.access);
+    ctx.caller = await authorize(deps.sessions, request, def);
     const raw = mergeParams(request.query, request.method === 'GET' ? undefined : request.body);
     const params = parseParams(def.params, raw);
     if (def.kind === 'command') {

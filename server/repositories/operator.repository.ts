@@ -1,7 +1,8 @@
 /** SQL about operators and the append-only audit log. */
-import { asc, desc, eq, lt } from 'drizzle-orm';
+import { asc, desc, eq, gt, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
 import { auditLog, operators } from '../db/schema.js';
+import { auditHash, type AuditContent } from '../security/audit-chain.js';
 
 export type OperatorRow = typeof operators.$inferSelect;
 
@@ -19,12 +20,71 @@ export async function insertOperator(
   return row;
 }
 
+export async function findOperatorById(db: Executor, id: number): Promise<OperatorRow | undefined> {
+  const [row] = await db.select().from(operators).where(eq(operators.id, id));
+  return row;
+}
+
+/** The operator's row, locked until the transaction ends (racing uses of one code: one wins). */
+export async function lockOperator(db: Executor, id: number): Promise<OperatorRow | undefined> {
+  const [row] = await db.select().from(operators).where(eq(operators.id, id)).for('update');
+  return row;
+}
+
+export type OperatorChanges = Partial<
+  Pick<
+    OperatorRow,
+    | 'passwordHash'
+    | 'mustChangePassword'
+    | 'authenticatorSecret'
+    | 'authenticatorPendingSecret'
+    | 'authenticatorLastStep'
+    | 'disabled'
+  >
+>;
+
+export async function updateOperator(
+  db: Executor,
+  id: number,
+  changes: OperatorChanges,
+): Promise<OperatorRow> {
+  const [row] = await db.update(operators).set(changes).where(eq(operators.id, id)).returning();
+  if (!row) throw new Error(`operators: no operator ${id}`);
+  return row;
+}
+
+/** True when there is at least one operator (the first start makes the root one otherwise). */
+export async function anyOperator(db: Executor): Promise<boolean> {
+  const [row] = await db.select({ id: operators.id }).from(operators).limit(1);
+  return row !== undefined;
+}
+
+/** Waits for the lock that lets one of several instances starting at once make the first operator. */
+export async function lockFirstOperator(db: Executor): Promise<void> {
+  await db.execute(sql`select pg_advisory_xact_lock(hashtextextended('operators:first', 0))`);
+}
+
 export async function listOperators(db: Executor): Promise<OperatorRow[]> {
   return db.select().from(operators).orderBy(asc(operators.id));
 }
 
-export async function appendAudit(db: Executor, entry: typeof auditLog.$inferInsert): Promise<void> {
-  await db.insert(auditLog).values(entry);
+export type AuditRow = typeof auditLog.$inferSelect;
+
+/**
+ * Appends an entry to the hash chain in `db`'s transaction: waits for the chain's lock (a
+ * transaction-scoped advisory lock, so appends are one at a time and each sees the last committed
+ * hash), then links the entry to the last row. Call it last in a transaction where possible: the
+ * lock is held until commit.
+ */
+export async function appendAudit(db: Executor, entry: AuditContent): Promise<void> {
+  await db.execute(sql`select pg_advisory_xact_lock(hashtextextended('audit:chain', 0))`);
+  const [last] = await db.select({ hash: auditLog.hash }).from(auditLog).orderBy(desc(auditLog.id)).limit(1);
+  await db.insert(auditLog).values({ ...entry, hash: auditHash(last?.hash ?? '', entry) });
+}
+
+/** A page of the log in id order after `afterId` (the chain's check walks it). */
+export async function auditRowsAfter(db: Executor, afterId: number, limit: number): Promise<AuditRow[]> {
+  return db.select().from(auditLog).where(gt(auditLog.id, afterId)).orderBy(asc(auditLog.id)).limit(limit);
 }
 
 /** Newest first; `beforeId` pages backwards. */

@@ -1,5 +1,5 @@
 /** SQL about session tokens (stored hashed). */
-import { and, eq, gt, isNotNull, isNull, lt, ne, or } from 'drizzle-orm';
+import { and, eq, gt, isNotNull, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
 import { operators, sessions, users } from '../db/schema.js';
 
@@ -12,9 +12,12 @@ export interface SessionCallerRow {
   subjectId: number;
   lastSeenAt: Date;
   expiresAt: Date;
+  elevatedUntil: Date | null;
   userFrozen: boolean | null;
   operatorRole: string | null;
   operatorDisabled: boolean | null;
+  operatorMustChangePassword: boolean | null;
+  operatorAuthenticatorBound: boolean | null;
 }
 
 export async function insertSession(db: Executor, session: typeof sessions.$inferInsert): Promise<void> {
@@ -33,9 +36,12 @@ export async function findLiveSessionCaller(
       subjectId: sessions.subjectId,
       lastSeenAt: sessions.lastSeenAt,
       expiresAt: sessions.expiresAt,
+      elevatedUntil: sessions.elevatedUntil,
       userFrozen: users.frozen,
       operatorRole: operators.role,
       operatorDisabled: operators.disabled,
+      operatorMustChangePassword: operators.mustChangePassword,
+      operatorAuthenticatorBound: sql<boolean | null>`${operators.authenticatorSecret} is not null`,
     })
     .from(sessions)
     .leftJoin(users, and(eq(sessions.subjectKind, 'user'), eq(users.id, sessions.subjectId)))
@@ -106,5 +112,31 @@ export async function revokeOtherSessions(
       ),
     )
     .returning({ tokenHash: sessions.tokenHash });
+  return rows.map((row) => row.tokenHash);
+}
+
+/** Marks a session stepped up until `until` (an operator's fresh authenticator code). */
+export async function elevateSession(db: Executor, tokenHash: string, until: Date): Promise<void> {
+  await db.update(sessions).set({ elevatedUntil: until }).where(eq(sessions.tokenHash, tokenHash));
+}
+
+/** The token hashes of a subject's live sessions (to drop them from the caller caches after a change). */
+export async function liveTokenHashes(
+  db: Executor,
+  kind: SubjectKind,
+  subjectId: number,
+  now: Date,
+): Promise<string[]> {
+  const rows = await db
+    .select({ tokenHash: sessions.tokenHash })
+    .from(sessions)
+    .where(
+      and(
+        eq(sessions.subjectKind, kind),
+        eq(sessions.subjectId, subjectId),
+        isNull(sessions.revokedAt),
+        gt(sessions.expiresAt, now),
+      ),
+    );
   return rows.map((row) => row.tokenHash);
 }

@@ -37,6 +37,7 @@ export const accountRoutes: RoutesOf = (define, { accounts }) => {
     path: '/api/v1/account/transfer',
     kind: 'command',
     access: 'user',
+    movesMoney: true,
     params: account.accountTransferParamsSchema,
     data: account.accountTransferDataSchema,
     summary: 'Move available USDT or RAB between two of the caller’s accounts (470 when short)',

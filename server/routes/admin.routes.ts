@@ -1,23 +1,80 @@
 /** /api/admin: the operator API (roles and an append-only audit log). */
 import * as admin from '../../contract/api/admin.js';
+import { OPERATOR_ROLES } from '../../contract/api/admin.js';
 import { noParamsSchema } from '../../contract/schema.js';
 import type { RoutesOf } from './route-list.js';
 
-export const adminRoutes: RoutesOf = (define, { operators }) => {
+export const adminRoutes: RoutesOf = (define, { operators, operatorAuth }) => {
   define({
     path: '/api/admin/auth/login',
     kind: 'command',
     access: 'public',
     params: admin.adminLoginParamsSchema,
     data: admin.adminSessionDataSchema,
-    summary: 'Operator login',
+    summary: 'Operator sign-in (with the authenticator code once one is bound)',
     success: 'server.logged_in',
-    handle: (ctx, params) => operators.login(ctx, params),
+    handle: (ctx, params) => operatorAuth.login(ctx, params),
+  });
+  define({
+    path: '/api/admin/auth/me',
+    kind: 'read',
+    access: { roles: OPERATOR_ROLES, duringSetup: true },
+    params: noParamsSchema,
+    data: admin.adminMeDataSchema,
+    summary: 'The signed-in operator, their setup and step-up',
+    handle: (ctx) => operatorAuth.me(ctx),
+  });
+  define({
+    path: '/api/admin/auth/password',
+    kind: 'command',
+    access: { roles: OPERATOR_ROLES, duringSetup: true },
+    params: admin.adminPasswordParamsSchema,
+    data: admin.doneDataSchema,
+    summary: "Change the operator's own password (the one-time one first)",
+    success: 'server.saved',
+    handle: (ctx, params) => operatorAuth.changePassword(ctx, params),
+  });
+  define({
+    path: '/api/admin/auth/authenticator',
+    kind: 'command',
+    access: { roles: OPERATOR_ROLES, duringSetup: true },
+    params: noParamsSchema,
+    data: admin.adminAuthenticatorDataSchema,
+    summary: 'A new authenticator key to bind',
+    handle: (ctx) => operatorAuth.newAuthenticator(ctx),
+  });
+  define({
+    path: '/api/admin/auth/bind-authenticator',
+    kind: 'command',
+    access: { roles: OPERATOR_ROLES, duringSetup: true },
+    params: admin.adminCodeParamsSchema,
+    data: admin.doneDataSchema,
+    summary: 'Bind the authenticator key with one of its codes',
+    success: 'server.saved',
+    handle: (ctx, params) => operatorAuth.bindAuthenticator(ctx, params),
+  });
+  define({
+    path: '/api/admin/auth/step-up',
+    kind: 'command',
+    access: { roles: OPERATOR_ROLES },
+    params: admin.adminCodeParamsSchema,
+    data: admin.stepUpDataSchema,
+    summary: 'Step the session up for money and access actions (5 minutes)',
+    handle: (ctx, params) => operatorAuth.stepUp(ctx, params),
+  });
+  define({
+    path: '/api/admin/auth/logout',
+    kind: 'command',
+    access: { roles: OPERATOR_ROLES, duringSetup: true },
+    params: noParamsSchema,
+    data: admin.doneDataSchema,
+    summary: 'End the session',
+    handle: (ctx) => operatorAuth.logout(ctx),
   });
   define({
     path: '/api/admin/operator/create',
     kind: 'command',
-    access: { roles: ['superadmin'] },
+    access: { roles: ['superadmin'], stepUp: true },
     params: admin.createOperatorParamsSchema,
     data: admin.createdOperatorDataSchema,
     summary: 'Create an operator with a role (superadmin)',
@@ -32,6 +89,26 @@ export const adminRoutes: RoutesOf = (define, { operators }) => {
     data: admin.operatorListDataSchema,
     summary: 'List operators (superadmin)',
     handle: () => operators.list(),
+  });
+  define({
+    path: '/api/admin/operator/disable',
+    kind: 'command',
+    access: { roles: ['superadmin'], stepUp: true },
+    params: admin.operatorTargetParamsSchema,
+    data: admin.operatorSchema,
+    summary: 'Disable an operator (their sessions end at once) (superadmin)',
+    success: 'server.saved',
+    handle: (ctx, params) => operators.disable(ctx, params),
+  });
+  define({
+    path: '/api/admin/operator/reset-password',
+    kind: 'command',
+    access: { roles: ['superadmin'], stepUp: true },
+    params: admin.operatorTargetParamsSchema,
+    data: admin.createdOperatorDataSchema,
+    summary: 'Give an operator a new one-time password (superadmin)',
+    success: 'server.saved',
+    handle: (ctx, params) => operators.resetPassword(ctx, params),
   });
   define({
     path: '/api/admin/invite/create',
@@ -51,5 +128,14 @@ export const adminRoutes: RoutesOf = (define, { operators }) => {
     data: admin.auditListDataSchema,
     summary: 'The audit log, newest first',
     handle: (_ctx, params) => operators.auditPage(params),
+  });
+  define({
+    path: '/api/admin/audit/verify',
+    kind: 'read',
+    access: { roles: ['superadmin', 'compliance'] },
+    params: noParamsSchema,
+    data: admin.auditVerifyDataSchema,
+    summary: "Recompute the audit log's hash chain; name the first row that does not match",
+    handle: () => operators.verifyAudit(),
   });
 };

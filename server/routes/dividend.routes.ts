@@ -29,6 +29,7 @@ export const dividendRoutes: RoutesOf = (define, { dividends }) => {
     path: '/api/v1/user/aiReceive',
     kind: 'command',
     access: 'user',
+    movesMoney: true,
     params: dividend.aiReceiveParamsSchema,
     data: dividend.aiReceiveDataSchema,
     summary: 'Claim one release record (`id`), or every claimable one: paid to cash once',

@@ -16,6 +16,7 @@ export const exchangeRoutes: RoutesOf = (define, { exchange: exchanges }) => {
     path: '/api/v1/exchange/submit',
     kind: 'command',
     access: 'user',
+    movesMoney: true,
     params: exchange.exchangeSubmitParamsSchema,
     data: exchange.exchangeRecordSchema,
     summary: 'Exchange RAB and USDT at the priceVersion shown (409 with the new price when it changed)',

@@ -7,7 +7,7 @@ export const ledgerAdminRoutes: RoutesOf = (define, { ledgerAdmin }) => {
   define({
     path: '/api/admin/ledger/adjust',
     kind: 'command',
-    access: { roles: ['finance'] },
+    access: { roles: ['finance'], stepUp: true },
     params: admin.ledgerAdjustParamsSchema,
     data: admin.adjustmentStatusDataSchema,
     summary: 'Adjust an account (data_adjustment); above COFFER_ADJUST_REVIEW_ABOVE it waits for review',
@@ -17,7 +17,7 @@ export const ledgerAdminRoutes: RoutesOf = (define, { ledgerAdmin }) => {
   define({
     path: '/api/admin/ledger/approve',
     kind: 'command',
-    access: { roles: ['finance'] },
+    access: { roles: ['finance'], stepUp: true },
     params: admin.ledgerReviewParamsSchema,
     data: admin.adjustmentStatusDataSchema,
     summary: 'Apply a pending adjustment (a finance operator other than the requester)',
@@ -27,7 +27,7 @@ export const ledgerAdminRoutes: RoutesOf = (define, { ledgerAdmin }) => {
   define({
     path: '/api/admin/ledger/reject',
     kind: 'command',
-    access: { roles: ['finance'] },
+    access: { roles: ['finance'], stepUp: true },
     params: admin.ledgerReviewParamsSchema,
     data: admin.adjustmentStatusDataSchema,
     summary: 'Reject a pending adjustment (a finance operator other than the requester)',
@@ -64,7 +64,7 @@ export const ledgerAdminRoutes: RoutesOf = (define, { ledgerAdmin }) => {
   define({
     path: '/api/admin/settings/update',
     kind: 'command',
-    access: { roles: ['finance'] },
+    access: { roles: ['finance'], stepUp: true },
     params: admin.platformSettingsParamsSchema,
     data: admin.platformSettingsSchema,
     summary: 'Set the RAB price in USDT and/or the newcomer incentive',

@@ -45,7 +45,7 @@ export function registerUploadRoutes(
 ): void {
   const upload = async (request: FastifyRequest, reply: FastifyReply) => {
     const ctx = contextOf(request, services.translator, 'server.uploaded');
-    ctx.caller = await authorize(services.sessions, request, 'signed-in');
+    ctx.caller = await authorize(services.sessions, request, { access: 'signed-in' });
     const bytes = await uploadedBytesOf(request);
     const key = idempotencyKeyOf(request.headers['idempotency-key']);
     ctx.idempotency =
@@ -74,7 +74,7 @@ export function registerUploadRoutes(
     },
     async (request, reply) => {
       contextOf(request, services.translator);
-      const caller = await authorize(services.sessions, request, 'public');
+      const caller = await authorize(services.sessions, request, { access: 'public' });
       const { id } = request.params as { id: string }; // declared by the route's params schema
       const image = await services.uploads.read(caller, id);
       return reply

@@ -16,6 +16,7 @@ export const withdrawRoutes: RoutesOf = (define, { withdraw: service }) => {
     path: '/api/v1/withdraw/create',
     kind: 'command',
     access: 'user',
+    movesMoney: true,
     params: withdraw.withdrawCreateRawParamsSchema,
     data: withdraw.withdrawalRecordSchema,
     summary:
@@ -44,7 +45,7 @@ export const withdrawRoutes: RoutesOf = (define, { withdraw: service }) => {
   define({
     path: '/api/admin/withdraw/approve',
     kind: 'command',
-    access: { roles: ['finance'] },
+    access: { roles: ['finance'], stepUp: true },
     params: withdraw.adminWithdrawIdParamsSchema,
     data: withdraw.adminWithdrawalSchema,
     summary: 'Approve a withdrawal (above the review threshold, two different finance operators)',
@@ -54,7 +55,7 @@ export const withdrawRoutes: RoutesOf = (define, { withdraw: service }) => {
   define({
     path: '/api/admin/withdraw/reject',
     kind: 'command',
-    access: { roles: ['finance'] },
+    access: { roles: ['finance'], stepUp: true },
     params: withdraw.adminWithdrawRejectParamsSchema,
     data: withdraw.adminWithdrawalSchema,
     summary: 'Reject a withdrawal not yet sent, with a reason: the hold goes back (withdrawal_reversal)',
@@ -64,7 +65,7 @@ export const withdrawRoutes: RoutesOf = (define, { withdraw: service }) => {
   define({
     path: '/api/admin/withdraw/paid',
     kind: 'command',
-    access: { roles: ['finance'] },
+    access: { roles: ['finance'], stepUp: true },
     params: withdraw.adminWithdrawPaidParamsSchema,
     data: withdraw.adminWithdrawalSchema,
     summary: 'Mark an approved bank-card (or hand-sent TRC20) withdrawal paid, with its reference',

@@ -141,7 +141,6 @@ export class AuthService {
         await this.limits.recordFailure(params.email, ctx.ip);
         throw wrongCredentials();
       }
-      if (user.frozen) throw new BusinessError(BodyCode.forbidden, 'server.account_frozen');
       await this.limits.clearAccount(params.email);
       const session = await this.sessions.start(tx, 'user', user.id);
       return { ...session, userId: String(user.id) };

@@ -6,6 +6,7 @@ import type { Translator } from '../i18n/i18n.js';
 import type { AuthService } from './auth.service.js';
 import type { CommonService } from './common.service.js';
 import type { OperatorService } from './operator.service.js';
+import type { OperatorAuthService } from './operator-auth.service.js';
 import type { SessionService } from './session.service.js';
 import type { UploadService } from './upload.service.js';
 import type { UserService } from './user.service.js';
@@ -42,6 +43,7 @@ export interface AppServices {
   user: UserService;
   common: CommonService;
   operators: OperatorService;
+  operatorAuth: OperatorAuthService;
   uploads: UploadService;
   content: ContentService;
   feedback: FeedbackService;

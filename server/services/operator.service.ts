@@ -7,14 +7,18 @@ import type { CreateOperatorParams, OperatorRole } from '../../contract/api/admi
 import type { Clock } from '../clock.js';
 import type { CommandRunner } from '../core/command-runner.js';
 import type { Database, Executor } from '../db/database.js';
-import { BusinessError } from '../core/errors.js';
+import { BusinessError, notFound } from '../core/errors.js';
 import type { RequestContext } from '../core/context.js';
 import {
+  anyOperator,
   appendAudit,
-  findOperatorByEmail,
+  auditRowsAfter,
   insertOperator,
   listAudit,
   listOperators,
+  lockFirstOperator,
+  lockOperator,
+  updateOperator,
   type OperatorRow,
 } from '../repositories/operator.repository.js';
 import {
@@ -24,8 +28,8 @@ import {
   insertInvite,
   listInvites,
 } from '../repositories/user.repository.js';
-import type { Limits } from '../security/limits.js';
-import { decoyHash, hashPassword, verifyPassword } from '../security/passwords.js';
+import { verifyChain } from '../security/audit-chain.js';
+import { hashPassword } from '../security/passwords.js';
 import { newInviteCode, newOperatorPassword } from '../security/tokens.js';
 import type { SessionService } from './session.service.js';
 
@@ -48,8 +52,13 @@ const toOperator = (row: OperatorRow) => ({
   id: String(row.id),
   email: row.email,
   role: row.role,
+  disabled: row.disabled,
+  mustChangePassword: row.mustChangePassword,
+  authenticatorBound: row.authenticatorSecret !== null,
   createdAt: row.createdAt.toISOString(),
 });
+
+const AUDIT_VERIFY_PAGE = 1000;
 
 export class OperatorService {
   constructor(
@@ -57,36 +66,8 @@ export class OperatorService {
     private readonly commands: CommandRunner,
     private readonly clock: Clock,
     private readonly sessions: SessionService,
-    private readonly limits: Limits,
     private readonly scryptCost: number,
   ) {}
-
-  /** Logs an operator in; wrong passwords count toward the same lockouts as customers'. */
-  login(ctx: RequestContext, params: { email: string; password: string }) {
-    return this.commands.run(ctx, async (tx) => {
-      const lockKey = `operator:${params.email}`;
-      await this.limits.assertNotLocked(lockKey, ctx.ip);
-      const operator = await findOperatorByEmail(tx, params.email);
-      const matches = await verifyPassword(
-        params.password,
-        operator?.passwordHash ?? (await decoyHash(this.scryptCost)),
-      );
-      if (!operator || !matches || operator.disabled) {
-        await this.limits.recordFailure(lockKey, ctx.ip);
-        throw new BusinessError(BodyCode.invalidInput, 'server.wrong_credentials', {}, { field: 'password' });
-      }
-      await this.limits.clearAccount(lockKey);
-      const session = await this.sessions.start(tx, 'operator', operator.id);
-      await appendAudit(tx, {
-        actor: `operator:${operator.id}`,
-        action: 'operator.login',
-        target: null,
-        detail: { ip: ctx.ip },
-        at: this.clock.now(),
-      });
-      return { ...session, operatorId: String(operator.id), role: operator.role };
-    });
-  }
 
   /** Creates an operator (API: superadmin only); a generated password is returned once. */
   create(ctx: RequestContext, params: CreateOperatorParams) {
@@ -100,6 +81,8 @@ export class OperatorService {
       email: params.email,
       role: params.role,
       passwordHash: await hashPassword(params.password ?? initialPassword ?? '', this.scryptCost),
+      // Whoever created it knows the password: the new operator chooses their own at the first sign-in.
+      mustChangePassword: true,
       createdAt: now,
     });
     if (!row)
@@ -118,6 +101,76 @@ export class OperatorService {
       at: now,
     });
     return { ...toOperator(row), initialPassword };
+  }
+
+  /** Disables an operator: their sessions end at once, on every instance. */
+  async disable(ctx: RequestContext, params: { operatorId: string }) {
+    const id = Number(params.operatorId);
+    let ended: string[] = [];
+    const answer = await this.commands.run(ctx, async (tx) => {
+      if (operatorIdOf(ctx) === id) throw new BusinessError(BodyCode.conflict, 'server.operator_self');
+      const operator = await this.existing(tx, id);
+      if (!operator.disabled) {
+        await updateOperator(tx, id, { disabled: true });
+        ended = await this.sessions.revokeAll(tx, 'operator', id);
+        await this.audit(tx, actorOf(ctx), 'operator.disable', id, { email: operator.email });
+      }
+      return { ...toOperator({ ...operator, disabled: true }) };
+    });
+    await this.sessions.forget(ended);
+    return answer;
+  }
+
+  /**
+   * Gives an operator a new one-time password (shown once) to change at the next sign-in; their
+   * sessions end. The authenticator stays bound.
+   */
+  async resetPassword(ctx: RequestContext, params: { operatorId: string }) {
+    const id = Number(params.operatorId);
+    let ended: string[] = [];
+    const answer = await this.commands.run(ctx, async (tx) => {
+      const operator = await this.existing(tx, id);
+      const password = newOperatorPassword();
+      await updateOperator(tx, id, {
+        passwordHash: await hashPassword(password, this.scryptCost),
+        mustChangePassword: true,
+      });
+      ended = await this.sessions.revokeAll(tx, 'operator', id);
+      await this.audit(tx, actorOf(ctx), 'operator.password_reset', id, { email: operator.email });
+      return { ...toOperator(operator), initialPassword: password };
+    });
+    await this.sessions.forget(ended);
+    return answer;
+  }
+
+  /**
+   * First start: when there is no operator, makes the superadmin `email` with a random one-time
+   * password, returned once (printed by `npm start`, stored only hashed). Null when one exists.
+   */
+  async ensureRootOperator(email: string): Promise<{ email: string; password: string } | null> {
+    return this.db.transaction(async (tx) => {
+      await lockFirstOperator(tx);
+      if (await anyOperator(tx)) return null;
+      const password = newOperatorPassword();
+      await this.createIn(tx, 'system', { email, role: 'superadmin', password });
+      return { email, password };
+    });
+  }
+
+  private async existing(tx: Executor, id: number): Promise<OperatorRow> {
+    const operator = await lockOperator(tx, id);
+    if (!operator) throw notFound();
+    return operator;
+  }
+
+  private audit(
+    tx: Executor,
+    actor: Actor,
+    action: string,
+    operatorId: number,
+    detail: Record<string, unknown>,
+  ) {
+    return appendAudit(tx, { actor, action, target: `operator:${operatorId}`, detail, at: this.clock.now() });
   }
 
   list() {
@@ -166,6 +219,30 @@ export class OperatorService {
         at: row.at.toISOString(),
       })),
       nextCursor: rows.length === limit ? String(rows[rows.length - 1]?.id) : null,
+    };
+  }
+
+  /**
+   * Recomputes the audit log's hash chain from its first row and names the first row that does
+   * not match (a row changed or removed behind the application's back).
+   */
+  async verifyAudit() {
+    const db = this.db;
+    async function* rows() {
+      for (let after = 0; ;) {
+        const page = await auditRowsAfter(db, after, AUDIT_VERIFY_PAGE);
+        yield* page;
+        const last = page.at(-1);
+        if (page.length < AUDIT_VERIFY_PAGE || !last) return;
+        after = last.id;
+      }
+    }
+    const check = await verifyChain(rows());
+    return {
+      ok: check.ok,
+      checked: check.checked,
+      beforeChain: check.beforeChain,
+      brokenAt: check.ok ? null : String(check.brokenAt),
     };
   }
 

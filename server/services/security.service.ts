@@ -34,7 +34,8 @@ import { findUserById, lockUser, setPasswordHash, type UserRow } from '../reposi
 import type { Limits } from '../security/limits.js';
 import { hashPassword, verifyPassword } from '../security/passwords.js';
 import type { SecretBox } from '../security/secret-box.js';
-import { checkTotp, newTotpSecret, totpUri } from '../security/totp.js';
+import { newTotpSecret, totpUri } from '../security/totp.js';
+import { acceptAuthenticatorCode } from './authenticator.js';
 import type { CodeService } from './codes.service.js';
 import type { SessionService } from './session.service.js';
 
@@ -304,23 +305,21 @@ export class SecurityService {
    * Checks `code` against a sealed secret at the server's time; returns its time step. `lastStep`
    * defaults to the user's last accepted step (a new key starts with none).
    */
-  private async acceptCode(
+  private acceptCode(
     user: UserRow,
     sealed: string,
     code: string,
     field: string,
     lastStep: number | null = user.authenticatorLastStep,
   ): Promise<number> {
-    await this.limits.assertNotLocked(totpLockKey(user.id), null);
     const secret = this.secrets.open(sealed, totpContext(user.id));
-    const result = await checkTotp(secret, code, this.clock.now(), lastStep);
-    if (!result.ok) {
-      await this.limits.recordFailure(totpLockKey(user.id), null);
-      const key =
-        result.reason === 'used' ? 'server.authenticator_code_used' : 'server.authenticator_code_wrong';
-      throw fieldError(BodyCode.oneTimeCodeRejected, key, field);
-    }
-    return result.step;
+    return acceptAuthenticatorCode(this.limits, this.clock, {
+      lockKey: totpLockKey(user.id),
+      secret,
+      code,
+      field,
+      lastStep,
+    });
   }
 
   /** The answer of a security command: when withdrawals open after the user's latest change, if still ahead. */

@@ -3,7 +3,9 @@ import type { Clock } from '../clock.js';
 import type { Database, Executor } from '../db/database.js';
 import type { Caller } from '../core/context.js';
 import {
+  elevateSession,
   extendSession,
+  liveTokenHashes,
   findLiveSessionCaller,
   insertSession,
   revokeAllSessions,
@@ -15,7 +17,10 @@ import type { EvictionChannel, Eviction } from '../security/session-evictions.js
 import { newSessionToken, sha256Hex } from '../security/tokens.js';
 import { CallerCache } from './caller-cache.js';
 
-const LIFETIME_SECONDS = { user: 30 * 24 * 3600, operator: 12 * 3600 } as const;
+/** A customer's session lasts 30 days from its last use; an operator's ends after 30 idle minutes. */
+const LIFETIME_SECONDS = { user: 30 * 24 * 3600, operator: 30 * 60 } as const;
+/** How long an operator's step-up lasts (money and access actions). */
+export const STEP_UP_SECONDS = 5 * 60;
 /**
  * A session's expiry moves forward at most this often, so a read does not write: the one write
  * (last seen, expiry) happens on a cache miss at most once a minute per session.
@@ -65,8 +70,11 @@ export class SessionService {
     if (userIds.length > 0) for (const evict of this.#userEvictions) evict(userIds);
   }
 
-  /** Starts a session in `tx`; returns the token (shown once) and its expiry. */
-  async start(tx: Executor, kind: 'user' | 'operator', subjectId: number) {
+  /**
+   * Starts a session in `tx`; returns the token (shown once) and its expiry. `stepUp`: the sign-in
+   * itself proved a fresh authenticator code, so the session starts stepped up.
+   */
+  async start(tx: Executor, kind: 'user' | 'operator', subjectId: number, stepUp = false) {
     const now = this.clock.now();
     const token = newSessionToken();
     const expiresAt = new Date(now.getTime() + LIFETIME_SECONDS[kind] * 1000);
@@ -77,6 +85,7 @@ export class SessionService {
       createdAt: now,
       lastSeenAt: now,
       expiresAt,
+      elevatedUntil: stepUp ? new Date(now.getTime() + STEP_UP_SECONDS * 1000) : null,
     });
     return { token, expiresAt: expiresAt.toISOString() };
   }
@@ -107,6 +116,23 @@ export class SessionService {
     // While the shared channel is down an eviction could be missed: then every request asks the database.
     if (caller && this.evictionsHeard) this.#cache.set(tokenHash, caller, expiresAt, now, epoch);
     return caller;
+  }
+
+  /** Steps an operator's session up for STEP_UP_SECONDS in `tx`; call `forget` with it once committed. */
+  async elevate(tx: Executor, tokenHash: string): Promise<Date> {
+    const until = new Date(this.clock.now().getTime() + STEP_UP_SECONDS * 1000);
+    await elevateSession(tx, tokenHash, until);
+    return until;
+  }
+
+  /** True while `elevatedUntil` lies ahead. */
+  isElevated(elevatedUntil: Date | null): boolean {
+    return elevatedUntil !== null && elevatedUntil > this.clock.now();
+  }
+
+  /** The live sessions of a subject, to `forget` after a change that alters what they may do. */
+  liveTokens(tx: Executor, kind: 'user' | 'operator', subjectId: number): Promise<string[]> {
+    return liveTokenHashes(tx, kind, subjectId, this.clock.now());
   }
 
   /** Revokes one token in `tx`; call `forget` with it once `tx` has committed. */
@@ -155,15 +181,23 @@ export class SessionService {
   }
 }
 
-/** The caller a live session stands for: null when its user is frozen or gone, or its operator disabled or gone. */
+/** The caller a live session stands for: null when its user is gone, or its operator disabled or gone. */
 function callerOf(
   session: SessionCallerRow,
   tokenHash: string,
 ): Exclude<Caller, { kind: 'anonymous' }> | null {
   if (session.subjectKind === 'user') {
-    return session.userFrozen === false ? { kind: 'user', userId: session.subjectId, tokenHash } : null;
+    return session.userFrozen === null
+      ? null
+      : { kind: 'user', userId: session.subjectId, tokenHash, frozen: session.userFrozen };
   }
-  return session.operatorDisabled === false && session.operatorRole !== null
-    ? { kind: 'operator', operatorId: session.subjectId, role: session.operatorRole, tokenHash }
-    : null;
+  if (session.operatorDisabled !== false || session.operatorRole === null) return null;
+  return {
+    kind: 'operator',
+    operatorId: session.subjectId,
+    role: session.operatorRole,
+    tokenHash,
+    setupRequired: session.operatorMustChangePassword !== false || session.operatorAuthenticatorBound !== true,
+    elevatedUntil: session.elevatedUntil,
+  };
 }

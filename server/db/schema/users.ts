@@ -28,7 +28,9 @@ export const users = pgTable(
     /** Last change (not first binding) of the login password, trade password or authenticator: withdrawals wait 24 h. */
     securityChangedAt: at('security_changed_at'),
     defaultAccountId: optionalRef('default_account_id'),
+    /** Frozen by an operator: the user signs in and reads, every money command is refused (403). */
     frozen: boolean('frozen').notNull().default(false),
+    frozenReason: text('frozen_reason'),
     createdAt: createdAt(),
     passwordChangedAt: at('password_changed_at').notNull(),
     /** Last change of the synced profile (nickname, avatar). */
@@ -111,6 +113,8 @@ export const sessions = pgTable(
     lastSeenAt: at('last_seen_at').notNull(),
     expiresAt: at('expires_at').notNull(),
     revokedAt: at('revoked_at'),
+    /** An operator's step-up (a fresh authenticator code): money and access actions until then. */
+    elevatedUntil: at('elevated_until'),
   },
   (t) => [
     index('sessions_subject').on(t.subjectKind, t.subjectId),

@@ -1,0 +1,109 @@
+/**
+ * Operators ready for the admin API, as a person gets one in the console: created with a
+ * one-time password, signed in, the password changed, an authenticator bound; each call then uses
+ * a session signed in with a fresh code (which counts as a step-up for 5 minutes), signing in
+ * again once the step-up has run out (tests move the clock).
+ */
+import type { OperatorRole } from '../../contract/api/admin.js';
+import { cliContext } from '../../server/cli/cli-context.js';
+import { totpCode, totpStep, TOTP_DRIFT_STEPS, TOTP_PERIOD_SECONDS } from '../../server/security/totp.js';
+import { newKey, type Answer, type CallOptions, type TestServer, type Transport } from './server.js';
+
+export const FIRST_PASSWORD = 'secret123';
+export const OPERATOR_PASSWORD = 'operator-pass-1';
+
+export interface ReadyOperator {
+  email: string;
+  /** The bound authenticator's secret (Base32). */
+  secret: string;
+  /** A session signed in with a code, within its step-up. */
+  token(): Promise<string>;
+  /** Calls an admin route as this operator (an Idempotency-Key is added unless `options.key` is given). */
+  call<T = Record<string, unknown>>(
+    uri: string,
+    params?: Record<string, unknown>,
+    options?: CallOptions & { transport?: Transport },
+  ): Promise<Answer<T>>;
+  /** A code of the next time step the server has not accepted yet (within its drift window). */
+  nextCode(): Promise<string>;
+}
+
+/** Throws with the answer when it is not a success. */
+export function ok<T>(answer: Answer<T>, what: string): T {
+  if (answer.code !== 200) throw new Error(`${what}: ${answer.code} ${answer.message}`);
+  return answer.data;
+}
+
+/** Signs up an operator of `role` the way the console does and returns it ready to act. */
+export async function readyOperator(
+  t: TestServer,
+  email: string,
+  role: OperatorRole,
+): Promise<ReadyOperator> {
+  await t.server.services.operators.create(cliContext(), { email, role, password: FIRST_PASSWORD });
+  const first = ok(
+    await t.call<{ token: string }>('plain', '/api/admin/auth/login', { email, password: FIRST_PASSWORD }),
+    'first sign-in',
+  ).token;
+  const as = { token: first, lang: 'EN' };
+  ok(
+    await t.call(
+      'plain',
+      '/api/admin/auth/password',
+      { oldPassword: FIRST_PASSWORD, newPassword: OPERATOR_PASSWORD },
+      { ...as, key: newKey() },
+    ),
+    'password change',
+  );
+  const { secret } = ok(
+    await t.call<{ secret: string }>('plain', '/api/admin/auth/authenticator', {}, { ...as, key: newKey() }),
+    'authenticator',
+  );
+  let lastStep = totpStep(t.clock.now());
+  ok(
+    await t.call(
+      'plain',
+      '/api/admin/auth/bind-authenticator',
+      { googleCode: await totpCode(secret, t.clock.now()) },
+      { ...as, key: newKey() },
+    ),
+    'bind',
+  );
+
+  const nextCode = async () => {
+    const now = totpStep(t.clock.now());
+    const step = Math.max(now, lastStep + 1);
+    if (step > now + TOTP_DRIFT_STEPS)
+      throw new Error(`${email}: no unused code left at this time: move the clock`);
+    lastStep = step;
+    return totpCode(secret, new Date(step * TOTP_PERIOD_SECONDS * 1000));
+  };
+  let session: { token: string; elevatedUntil: number } | null = null;
+  const token = async () => {
+    if (session && t.clock.now().getTime() < session.elevatedUntil) return session.token;
+    const signedIn = ok(
+      await t.call<{ token: string }>('plain', '/api/admin/auth/login', {
+        email,
+        password: OPERATOR_PASSWORD,
+        googleCode: await nextCode(),
+      }),
+      'sign-in',
+    );
+    // The step-up lasts 5 minutes from the sign-in; sign in again a little before it ends.
+    session = { token: signedIn.token, elevatedUntil: t.clock.now().getTime() + 4 * 60 * 1000 };
+    return session.token;
+  };
+  return {
+    email,
+    secret,
+    token,
+    nextCode,
+    call: async (uri, params = {}, options = {}) =>
+      t.call(options.transport ?? 'plain', uri, params, {
+        lang: 'EN',
+        key: newKey(),
+        ...options,
+        token: options.token ?? (await token()),
+      }),
+  };
+}
