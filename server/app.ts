@@ -39,6 +39,9 @@ import { CommonService } from './services/common.service.js';
 import { servedHotVersionCode } from './client-build.js';
 import { OperatorService } from './services/operator.service.js';
 import { OperatorAuthService } from './services/operator-auth.service.js';
+import { CustomerAdminService } from './services/customer-admin.service.js';
+import { DashboardService } from './services/dashboard.service.js';
+import { chainReserves } from './services/reserves.js';
 import { SessionService } from './services/session.service.js';
 import { redisEvictionChannel } from './security/session-evictions.js';
 import { UploadService } from './services/upload.service.js';
@@ -227,6 +230,8 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
     ),
     operators: new OperatorService(db, commands, clock, sessions, config.scryptCost),
     operatorAuth: new OperatorAuthService(db, commands, clock, sessions, limits, secrets, config.scryptCost),
+    customerAdmin: new CustomerAdminService(db, commands, clock, sessions),
+    dashboard: new DashboardService(db, clock, config.timezone, chainReserves(db, chains, hotWalletKey)),
     uploads: new UploadService(db, commands, clock, config.dataDir),
     accounts,
     ledgerAdmin: new LedgerAdminService(db, commands, clock, config.adjustReviewAbove),

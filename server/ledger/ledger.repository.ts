@@ -409,3 +409,17 @@ export async function applyCredits(
   );
   return new Map(result.rows.map((row) => [row.key, Number(row.id)]));
 }
+
+/** What all customers hold, per asset and book (cash, held, hosting), in minor units. */
+export async function customerBookTotals(db: Executor) {
+  const rows = await db
+    .select({
+      asset: ledgerBalances.asset,
+      book: ledgerBalances.book,
+      total: sql<string>`sum(${ledgerBalances.balance})::text`,
+    })
+    .from(ledgerBalances)
+    .where(sql`${ledgerBalances.owner} <> 0`)
+    .groupBy(ledgerBalances.asset, ledgerBalances.book);
+  return rows.map((row) => ({ asset: row.asset, book: row.book, total: BigInt(row.total) }));
+}

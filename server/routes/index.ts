@@ -5,6 +5,7 @@ import type { AppServices } from '../services/container.js';
 import type { Define, RoutesOf } from './route-list.js';
 import { contentAdminRoutes, contentRoutes } from './content.routes.js';
 import { adminRoutes } from './admin.routes.js';
+import { customerAdminRoutes } from './customer-admin.routes.js';
 import { commonRoutes } from './common.routes.js';
 import { ssoRoutes } from './sso.routes.js';
 import { userRoutes } from './user.routes.js';
@@ -30,6 +31,7 @@ const ROUTE_LISTS: readonly RoutesOf[] = [
   commonRoutes,
   contentRoutes,
   adminRoutes,
+  customerAdminRoutes,
   contentAdminRoutes,
   accountRoutes,
   ledgerAdminRoutes,
@@ -47,6 +49,13 @@ const ROUTE_LISTS: readonly RoutesOf[] = [
   machineRoutes,
   teamRoutes,
 ];
+
+/** Every route's definition, in registration order (tests read the access rules). */
+export function routeDefinitions(services: AppServices): Array<Parameters<Define>[0]> {
+  const definitions: Array<Parameters<Define>[0]> = [];
+  for (const routes of ROUTE_LISTS) routes((def) => definitions.push(def), services);
+  return definitions;
+}
 
 /** Registers every route list; a path declared twice fails at start. */
 export function registerRoutes(app: FastifyInstance, services: AppServices): void {

@@ -7,6 +7,8 @@ import type { AuthService } from './auth.service.js';
 import type { CommonService } from './common.service.js';
 import type { OperatorService } from './operator.service.js';
 import type { OperatorAuthService } from './operator-auth.service.js';
+import type { CustomerAdminService } from './customer-admin.service.js';
+import type { DashboardService } from './dashboard.service.js';
 import type { SessionService } from './session.service.js';
 import type { UploadService } from './upload.service.js';
 import type { UserService } from './user.service.js';
@@ -44,6 +46,8 @@ export interface AppServices {
   common: CommonService;
   operators: OperatorService;
   operatorAuth: OperatorAuthService;
+  customerAdmin: CustomerAdminService;
+  dashboard: DashboardService;
   uploads: UploadService;
   content: ContentService;
   feedback: FeedbackService;
