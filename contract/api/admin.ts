@@ -87,7 +87,22 @@ export const auditEntrySchema = z.object({
   at: isoTimeSchema,
 });
 /** The audit log pages by entry id: `nextCursor` is the last id of the page. */
-export const auditListParamsSchema = idPageParamsSchema;
+/** Filters: the actor (`operator:12`, `cli`, `system`), the action, the target, a time range. */
+export const auditListParamsSchema = idPageParamsSchema.extend({
+  actor: text({ max: 100 }).optional(),
+  action: text({ max: 100 }).optional(),
+  target: text({ max: 200 }).optional(),
+  from: z.iso.datetime({ offset: true, error: 'server.field_invalid' }).optional(),
+  to: z.iso.datetime({ offset: true, error: 'server.field_invalid' }).optional(),
+});
+export type AuditFilter = z.infer<typeof auditListParamsSchema>;
+/** The audit log as CSV (the filters of audit/list, at most AUDIT_EXPORT_MAX rows, newest first). */
+export const AUDIT_EXPORT_MAX = 10_000;
+export const auditExportDataSchema = z.object({
+  filename: z.string(),
+  rows: z.number().int(),
+  csv: z.string(),
+});
 export const auditListDataSchema = pageOf(auditEntrySchema);
 export const operatorListDataSchema = listOf(operatorSchema);
 /** The audit chain's check: `brokenAt` names the first row whose hash does not match. */

@@ -1,5 +1,5 @@
 /** SQL about operators and the append-only audit log. */
-import { asc, desc, eq, gt, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
 import { auditLog, operators } from '../db/schema.js';
 import { auditHash, type AuditContent } from '../security/audit-chain.js';
@@ -87,12 +87,28 @@ export async function auditRowsAfter(db: Executor, afterId: number, limit: numbe
   return db.select().from(auditLog).where(gt(auditLog.id, afterId)).orderBy(asc(auditLog.id)).limit(limit);
 }
 
-/** Newest first; `beforeId` pages backwards. */
-export async function listAudit(db: Executor, beforeId: number | undefined, limit: number) {
+export interface AuditQuery {
+  actor?: string | undefined;
+  action?: string | undefined;
+  target?: string | undefined;
+  from?: Date | undefined;
+  to?: Date | undefined;
+  beforeId?: number | undefined;
+}
+
+/** Newest first, filtered; `beforeId` pages backwards. */
+export async function listAudit(db: Executor, query: AuditQuery, limit: number) {
+  const where: SQL[] = [];
+  if (query.actor) where.push(eq(auditLog.actor, query.actor));
+  if (query.action) where.push(eq(auditLog.action, query.action));
+  if (query.target) where.push(eq(auditLog.target, query.target));
+  if (query.from) where.push(gte(auditLog.at, query.from));
+  if (query.to) where.push(lt(auditLog.at, query.to));
+  if (query.beforeId !== undefined) where.push(lt(auditLog.id, query.beforeId));
   return db
     .select()
     .from(auditLog)
-    .where(beforeId === undefined ? undefined : lt(auditLog.id, beforeId))
+    .where(and(...where))
     .orderBy(desc(auditLog.id))
     .limit(limit);
 }

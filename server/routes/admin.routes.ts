@@ -130,6 +130,15 @@ export const adminRoutes: RoutesOf = (define, { operators, operatorAuth }) => {
     handle: (_ctx, params) => operators.auditPage(params),
   });
   define({
+    path: '/api/admin/audit/export',
+    kind: 'read',
+    access: { roles: ['superadmin', 'compliance'] },
+    params: admin.auditListParamsSchema,
+    data: admin.auditExportDataSchema,
+    summary: 'The audit log as CSV, with the filters of audit/list',
+    handle: (ctx, params) => operators.auditExport(ctx, params),
+  });
+  define({
     path: '/api/admin/audit/verify',
     kind: 'read',
     access: { roles: ['superadmin', 'compliance'] },

@@ -3,7 +3,12 @@
  * written to the append-only audit log in the same transaction as the action.
  */
 import { BodyCode } from '../../contract/codes.js';
-import type { CreateOperatorParams, OperatorRole } from '../../contract/api/admin.js';
+import {
+  AUDIT_EXPORT_MAX,
+  type AuditFilter,
+  type CreateOperatorParams,
+  type OperatorRole,
+} from '../../contract/api/admin.js';
 import type { Clock } from '../clock.js';
 import type { CommandRunner } from '../core/command-runner.js';
 import type { Database, Executor } from '../db/database.js';
@@ -19,6 +24,7 @@ import {
   lockFirstOperator,
   lockOperator,
   updateOperator,
+  type AuditRow,
   type OperatorRow,
 } from '../repositories/operator.repository.js';
 import {
@@ -59,6 +65,32 @@ const toOperator = (row: OperatorRow) => ({
 });
 
 const AUDIT_VERIFY_PAGE = 1000;
+
+const toAuditEntry = (row: AuditRow) => ({
+  id: String(row.id),
+  actor: row.actor,
+  action: row.action,
+  target: row.target,
+  detail: row.detail,
+  at: row.at.toISOString(),
+});
+
+const auditQueryOf = (params: AuditFilter) => ({
+  actor: params.actor,
+  action: params.action,
+  target: params.target,
+  from: params.from ? new Date(params.from) : undefined,
+  to: params.to ? new Date(params.to) : undefined,
+});
+
+/**
+ * One CSV cell (RFC 4180): quoted when it holds a comma, quote or line break; a cell a
+ * spreadsheet would run as a formula (=, +, -, @ first) is prefixed with an apostrophe.
+ */
+function csvCell(value: string): string {
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
 
 export class OperatorService {
   constructor(
@@ -204,21 +236,46 @@ export class OperatorService {
     return listInvites(this.db);
   }
 
-  /** Newest entries first; `cursor` is the last id of the previous page. */
-  async auditPage(params: { cursor?: string | undefined; limit?: number | undefined }) {
+  /** Newest entries first, filtered; `cursor` is the last id of the previous page. */
+  async auditPage(params: AuditFilter) {
     const limit = params.limit ?? 50;
-    const before = params.cursor && /^\d+$/.test(params.cursor) ? Number(params.cursor) : undefined;
-    const rows = await listAudit(this.db, before, limit);
+    const before = params.cursor ? Number(params.cursor) : undefined;
+    const rows = await listAudit(this.db, { ...auditQueryOf(params), beforeId: before }, limit);
     return {
-      items: rows.map((row) => ({
-        id: String(row.id),
-        actor: row.actor,
-        action: row.action,
-        target: row.target,
-        detail: row.detail,
-        at: row.at.toISOString(),
-      })),
+      items: rows.map(toAuditEntry),
       nextCursor: rows.length === limit ? String(rows[rows.length - 1]?.id) : null,
+    };
+  }
+
+  /** The filtered log as CSV for an auditor's spreadsheet; the export itself is audited. */
+  async auditExport(ctx: RequestContext, params: AuditFilter) {
+    const rows = await listAudit(this.db, auditQueryOf(params), AUDIT_EXPORT_MAX);
+    const lines = [
+      ['id', 'at', 'actor', 'action', 'target', 'detail', 'hash'],
+      ...rows.map((row) => [
+        String(row.id),
+        row.at.toISOString(),
+        row.actor,
+        row.action,
+        row.target ?? '',
+        JSON.stringify(row.detail),
+        row.hash,
+      ]),
+    ];
+    const now = this.clock.now();
+    await this.db.transaction((tx) =>
+      appendAudit(tx, {
+        actor: actorOf(ctx),
+        action: 'audit.export',
+        target: null,
+        detail: { rows: rows.length },
+        at: now,
+      }),
+    );
+    return {
+      filename: `coffer-audit-${now.toISOString().slice(0, 10)}.csv`,
+      rows: rows.length,
+      csv: lines.map((line) => line.map(csvCell).join(',')).join('\r\n') + '\r\n',
     };
   }
 

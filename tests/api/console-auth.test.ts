@@ -203,6 +203,38 @@ describe.each(tiers)('operator sign-in and the audit chain on %s', (tier) => {
     ).toBe(BodyCode.invalidInput);
   });
 
+  test('the audit log filters by actor, action, target and time, and exports as CSV', async () => {
+    const compliance = await readyOperator(t, 'auditor@coffer.test', 'compliance');
+    const logins = ok(
+      await compliance.call<{ items: Array<{ action: string; actor: string }> }>('/api/admin/audit/list', {
+        action: 'operator.login',
+        from: '2026-01-01T00:00:00Z',
+      }),
+      'list',
+    );
+    expect(logins.items.length).toBeGreaterThan(2);
+    expect(new Set(logins.items.map((item) => item.action))).toEqual(new Set(['operator.login']));
+    const none = ok(
+      await compliance.call<{ items: unknown[] }>('/api/admin/audit/list', { to: '2020-01-01T00:00:00Z' }),
+      'list',
+    );
+    expect(none.items).toEqual([]);
+    expect((await compliance.call('/api/admin/audit/list', { from: 'yesterday' })).code).toBe(
+      BodyCode.invalidInput,
+    );
+    const exported = ok(
+      await compliance.call<{ csv: string; rows: number; filename: string }>('/api/admin/audit/export', {
+        action: 'operator.create',
+      }),
+      'export',
+    );
+    const lines = exported.csv.trimEnd().split('\r\n');
+    expect(lines[0]).toBe('id,at,actor,action,target,detail,hash');
+    expect(lines.length).toBe(exported.rows + 1);
+    expect(lines[1]).toContain('operator.create');
+    expect(exported.filename).toMatch(/^coffer-audit-\d{4}-\d{2}-\d{2}\.csv$/);
+  });
+
   test('the audit chain verifies, and a row changed behind its back is named', async () => {
     const compliance = await readyOperator(t, 'comp@coffer.test', 'compliance');
     const verified = ok(
