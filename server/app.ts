@@ -42,6 +42,7 @@ import { OperatorAuthService } from './services/operator-auth.service.js';
 import { CustomerAdminService } from './services/customer-admin.service.js';
 import { DashboardService } from './services/dashboard.service.js';
 import { chainReserves } from './services/reserves.js';
+import { QuotesFeed } from './services/quotes-feed.js';
 import { SessionService } from './services/session.service.js';
 import { redisEvictionChannel } from './security/session-evictions.js';
 import { UploadService } from './services/upload.service.js';
@@ -286,6 +287,10 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
   const loops = [...watchers, ...withdrawalSenders].map(
     (poller) => new PollLoop(poller, config.chains.pollSeconds, watcherLog),
   );
+  if (config.quotesFeed) {
+    const { url, symbols, pollSeconds } = config.quotesFeed;
+    loops.push(new PollLoop(new QuotesFeed(services.content, url, symbols), pollSeconds, watcherLog));
+  }
   const scheduler = new Scheduler(
     db,
     clock,
@@ -364,6 +369,8 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
 
   const rootInviteCreated = await services.operators.ensureRootInvite(config.rootInvite);
   const rootOperatorCreated = await services.operators.ensureRootOperator(config.rootOperator);
+  if (config.demo && (await services.content.seedDemo()))
+    app.log.info('first start: demo news, notices and quotes added');
   if (config.jobs) {
     scheduler.start();
     for (const loop of loops) loop.start();

@@ -51,6 +51,13 @@ const envSchema = z.object({
   COFFER_SCRYPT_COST: z.coerce.number().int().min(4).max(20).default(15),
   COFFER_RATE_LIMIT: z.coerce.number().int().min(0).default(600),
   COFFER_JOBS: z.enum(['on', 'off']).default('on'),
+  COFFER_DEMO: z.enum(['on', 'off']).default('on'),
+  COFFER_QUOTES_URL: z.string().url().optional(),
+  COFFER_QUOTES_SYMBOLS: z
+    .string()
+    .regex(/^[A-Z0-9]{4,20}(,[A-Z0-9]{4,20})*$/)
+    .default('BTCUSDT,ETHUSDT,BNBUSDT,TRXUSDT'),
+  COFFER_QUOTES_SECONDS: z.coerce.number().int().min(5).max(86_400).default(60),
   COFFER_CLIENT_BUILD: z.enum(['auto', 'off']).default('auto'),
   REDIS_URL: z.string().url().optional(),
   COFFER_REDIS_PREFIX: z
@@ -147,6 +154,13 @@ export interface Config {
   /** Requests per minute per client address; 0 turns the limit off (benchmarks). */
   rateLimitPerMinute: number;
   jobs: boolean;
+  /**
+   * Demo news, a notice and quotes on the first start, so a new user's Home is not empty: only on
+   * the embedded default (no DATABASE_URL), never in production, and not with COFFER_DEMO=off.
+   */
+  demo: boolean;
+  /** An exchange's public 24-hour ticker (Binance's /api/v3/ticker/24hr shape) polled for `symbols`. */
+  quotesFeed: { url: string; symbols: string[]; pollSeconds: number } | undefined;
   /** `npm start` builds dist/ when it is missing, unless off. */
   clientBuild: boolean;
   redisUrl: string | undefined;
@@ -284,6 +298,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     scryptCost: e.COFFER_SCRYPT_COST,
     rateLimitPerMinute: e.COFFER_RATE_LIMIT,
     jobs: e.COFFER_JOBS === 'on',
+    demo: e.COFFER_DEMO === 'on' && !production && !e.DATABASE_URL,
+    quotesFeed: e.COFFER_QUOTES_URL
+      ? {
+          url: e.COFFER_QUOTES_URL,
+          symbols: e.COFFER_QUOTES_SYMBOLS.split(','),
+          pollSeconds: e.COFFER_QUOTES_SECONDS,
+        }
+      : undefined,
     clientBuild: e.COFFER_CLIENT_BUILD === 'auto',
     redisUrl: e.REDIS_URL,
     redisPrefix: e.COFFER_REDIS_PREFIX,

@@ -114,3 +114,10 @@ export const feedbackReplyParamsSchema = z.object({
 export const adminFeedbackListDataSchema = pageOf(
   feedbackRecordSchema.extend({ userId: z.string(), email: z.string() }),
 );
+
+/** Ids of the demo items the first start added that still stand (news and notice ids, quote symbols). */
+export const demoContentDataSchema = z.object({
+  news: z.array(z.string()),
+  notices: z.array(z.string()),
+  quotes: z.array(z.string()),
+});

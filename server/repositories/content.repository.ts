@@ -1,5 +1,5 @@
 /** SQL of synced content: news, notices, quotes, feedback. */
-import { and, desc, eq, inArray, lt } from 'drizzle-orm';
+import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
 import { feedback, news, notices, quotes, users } from '../db/schema.js';
 
@@ -69,18 +69,29 @@ export async function deleteNotice(db: Executor, id: number): Promise<boolean> {
 /** Sets a quote's price, appending to its history (the last 96 points are kept). */
 export async function upsertQuote(
   db: Executor,
-  row: { symbol: string; name: string; price: string; at: Date },
+  row: {
+    symbol: string;
+    name: string;
+    price: string;
+    at: Date;
+    /** A feed's own 24-hour change; else computed from the kept history. */
+    changePercent?: string;
+    demo?: boolean;
+  },
 ): Promise<QuoteRow> {
   const [existing] = await db.select().from(quotes).where(eq(quotes.symbol, row.symbol)).for('update');
   const previous = existing ? Number(existing.history[0]?.price ?? existing.price) : Number(row.price);
   const history = [...(existing?.history ?? []), { at: row.at.toISOString(), price: row.price }].slice(-96);
-  const changePercent = previous === 0 ? '0' : (((Number(row.price) - previous) / previous) * 100).toFixed(2);
+  const changePercent =
+    row.changePercent ??
+    (previous === 0 ? '0' : (((Number(row.price) - previous) / previous) * 100).toFixed(2));
   const values = {
     symbol: row.symbol,
     name: row.name,
     price: row.price,
     changePercent,
     history,
+    demo: row.demo ?? false,
     updatedAt: row.at,
   };
   const [saved] = await db
@@ -134,4 +145,29 @@ export async function replyFeedback(
     .where(eq(feedback.id, id))
     .returning();
   return updated;
+}
+
+/** True when any news exists (the first start adds demo content only to an empty database). */
+export async function anyNews(db: Executor): Promise<boolean> {
+  const [row] = await db.select({ id: news.id }).from(news).limit(1);
+  return row !== undefined;
+}
+
+/** What the first start added as demo content and still stands. */
+export async function demoContent(db: Executor) {
+  const [newsRows, noticeRows, quoteRows] = await Promise.all([
+    db.select({ id: news.id }).from(news).where(eq(news.demo, true)),
+    db.select({ id: notices.id }).from(notices).where(eq(notices.demo, true)),
+    db.select({ symbol: quotes.symbol }).from(quotes).where(eq(quotes.demo, true)),
+  ]);
+  return {
+    news: newsRows.map((row) => String(row.id)),
+    notices: noticeRows.map((row) => String(row.id)),
+    quotes: quoteRows.map((row) => row.symbol),
+  };
+}
+
+/** Waits for the lock that lets one of several instances starting at once add the demo content. */
+export async function lockDemoSeed(db: Executor): Promise<void> {
+  await db.execute(sql`select pg_advisory_xact_lock(hashtextextended('content:demo', 0))`);
 }

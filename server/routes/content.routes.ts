@@ -105,6 +105,15 @@ export const contentRoutes: RoutesOf = (define, { sync, content: service, user, 
 export const contentAdminRoutes: RoutesOf = (define, { content: service, feedback }) => {
   const editors = { roles: ['content'] } as const;
   define({
+    path: '/api/admin/content/demo',
+    kind: 'read',
+    access: editors,
+    params: noParamsSchema,
+    data: content.demoContentDataSchema,
+    summary: 'The demo news, notices and quotes the first start added (the console marks them)',
+    handle: () => service.demoContent(),
+  });
+  define({
     path: '/api/admin/news/create',
     kind: 'command',
     access: editors,

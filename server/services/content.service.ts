@@ -16,13 +16,16 @@ import { notFound } from '../core/errors.js';
 import { rowIdOf } from '../core/params.js';
 import type { RequestContext } from '../core/context.js';
 import {
+  anyNews,
   deleteNews,
+  demoContent,
   deleteNotice,
   insertNews,
   insertNotice,
   listNews,
   listNotices,
   listQuotes,
+  lockDemoSeed,
   newsByIds,
   quotesBySymbols,
   updateNews,
@@ -32,6 +35,8 @@ import { appendAudit } from '../repositories/operator.repository.js';
 import { recordChange } from '../repositories/sync.repository.js';
 import { actorOf } from './operator.service.js';
 import { toNewsRecord, toNoticeRecord, toQuoteRecord } from './records.js';
+import { DEMO_NEWS, DEMO_NOTICES, DEMO_QUOTES } from './demo-content.js';
+import { LOCALES } from '../../contract/locales.js';
 
 type NewsWrite = z.infer<typeof newsWriteParamsSchema>;
 type NewsUpdate = z.infer<typeof newsUpdateParamsSchema>;
@@ -163,6 +168,64 @@ export class ContentService {
     });
     await this.changed(tx, actor, 'quote.set', 'quotes', row.symbol, false, now);
     return toQuoteRecord(row);
+  }
+
+  /**
+   * The first start's demo content (config.demo): two news per language, a notice per language
+   * and four quotes, marked `demo`, added once to a database with no news. Returns whether it did.
+   */
+  async seedDemo(): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      await lockDemoSeed(tx);
+      if (await anyNews(tx)) return false;
+      const now = this.clock.now();
+      for (const lang of LOCALES) {
+        for (const item of DEMO_NEWS[lang]) {
+          const row = await insertNews(tx, { ...item, lang, demo: true, publishedAt: now, updatedAt: now });
+          await this.changed(tx, 'system', 'news.create_demo', 'news', String(row.id), false, now);
+        }
+        const notice = await insertNotice(tx, {
+          text: DEMO_NOTICES[lang],
+          lang,
+          demo: true,
+          createdAt: now,
+          updatedAt: now,
+        });
+        await this.changed(tx, 'system', 'notice.create_demo', 'notices', String(notice.id), false, now);
+      }
+      for (const quote of DEMO_QUOTES) {
+        const row = await upsertQuote(tx, { ...quote, at: now, demo: true });
+        await this.changed(tx, 'system', 'quote.set_demo', 'quotes', row.symbol, false, now);
+      }
+      return true;
+    });
+  }
+
+  /** Ids of the demo items still there, for the console's mark. */
+  demoContent() {
+    return demoContent(this.db);
+  }
+
+  /**
+   * Prices from a quotes feed (quotes-feed.ts): written and synced like an operator's, but not
+   * audited (no person moved them); a feed price replaces the demo mark.
+   */
+  async feedQuotes(
+    items: ReadonlyArray<{ symbol: string; name: string; price: string; changePercent: string }>,
+  ) {
+    await this.db.transaction(async (tx) => {
+      const now = this.clock.now();
+      for (const item of items) {
+        const row = await upsertQuote(tx, { ...item, at: now });
+        await recordChange(tx, {
+          collection: 'quotes',
+          scopeId: 0,
+          recordId: row.symbol,
+          deleted: false,
+          at: now,
+        });
+      }
+    });
   }
 
   /** Audits an operator's write and records it for sync, in the same transaction. */

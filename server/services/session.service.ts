@@ -197,7 +197,8 @@ function callerOf(
     operatorId: session.subjectId,
     role: session.operatorRole,
     tokenHash,
-    setupRequired: session.operatorMustChangePassword !== false || session.operatorAuthenticatorBound !== true,
+    setupRequired:
+      session.operatorMustChangePassword !== false || session.operatorAuthenticatorBound !== true,
     elevatedUntil: session.elevatedUntil,
   };
 }

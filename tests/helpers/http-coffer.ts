@@ -31,6 +31,7 @@ export async function startHttpCoffer(options: {
     COFFER_ROOT_INVITE: options.rootInvite,
     COFFER_SCRYPT_COST: '4',
     COFFER_JOBS: 'off',
+    COFFER_DEMO: 'off',
     LOG_LEVEL: 'silent',
     ...options.env,
   });

@@ -32,6 +32,7 @@ export async function runJobChild(
     DATABASE_URL: env('DATABASE_URL'),
     DATA_DIR: dataDir,
     COFFER_JOBS: 'off',
+    COFFER_DEMO: 'off',
     COFFER_SCRYPT_COST: '4',
     LOG_LEVEL: 'silent',
   });

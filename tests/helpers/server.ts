@@ -92,6 +92,7 @@ export async function startTestServer(
     COFFER_ROOT_INVITE: ROOT_INVITE,
     COFFER_SCRYPT_COST: '4',
     COFFER_JOBS: 'off',
+    COFFER_DEMO: 'off',
     COFFER_RATE_LIMIT: '0',
     LOG_LEVEL: 'silent',
     // Limits and lockouts live in a shared Redis for an hour: this process's keys are its own.

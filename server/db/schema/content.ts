@@ -1,7 +1,7 @@
 /**
  * Content: news, notices, quotes and feedback.
  */
-import { index, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
+import { boolean, index, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
 import { id, at, optionalRef, userRef, updatedAt, timestamps } from './columns.js';
 
 /** Financial news (public); `lang` null means every language. */
@@ -14,6 +14,8 @@ export const news = pgTable(
     body: text('body').notNull(),
     imageUrl: text('image_url'),
     lang: text('lang'),
+    /** Added by the first start on the embedded default, so a new Home is not empty (the console marks it). */
+    demo: boolean('demo').notNull().default(false),
     publishedAt: at('published_at').notNull(),
     updatedAt: updatedAt(),
   },
@@ -25,6 +27,7 @@ export const notices = pgTable('notices', {
   id: id(),
   text: text('text').notNull(),
   lang: text('lang'),
+  demo: boolean('demo').notNull().default(false),
   ...timestamps(),
 });
 
@@ -35,6 +38,7 @@ export const quotes = pgTable('quotes', {
   price: text('price').notNull(),
   changePercent: text('change_percent').notNull(),
   history: jsonb('history').$type<Array<{ at: string; price: string }>>().notNull(),
+  demo: boolean('demo').notNull().default(false),
   updatedAt: updatedAt(),
 });
 
