@@ -96,6 +96,8 @@ export const newsWriteParamsSchema = z.object({
   body: text({ max: 20_000, multiline: true }),
   imageUrl: text({ min: 0, max: 500 }).optional(),
   lang: langSchema.optional(),
+  /** When it was published (shown with it): now when absent; never in the future. */
+  publishedAt: z.iso.datetime({ offset: true, error: 'server.field_invalid' }).optional(),
 });
 export const newsUpdateParamsSchema = newsWriteParamsSchema.extend({ id: idSchema });
 export const idParamsSchema = z.object({ id: idSchema });

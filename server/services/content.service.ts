@@ -12,7 +12,7 @@ import type {
 import type { Clock } from '../clock.js';
 import type { CommandRunner } from '../core/command-runner.js';
 import type { Database, Executor } from '../db/database.js';
-import { notFound } from '../core/errors.js';
+import { invalidField, notFound } from '../core/errors.js';
 import { rowIdOf } from '../core/params.js';
 import type { RequestContext } from '../core/context.js';
 import {
@@ -92,17 +92,26 @@ export class ContentService {
       body: params.body,
       imageUrl: params.imageUrl || null,
       lang: params.lang ?? null,
-      publishedAt: now,
+      publishedAt: this.publishTime(params, now) ?? now,
       updatedAt: now,
     });
     await this.changed(tx, actor, 'news.create', 'news', String(row.id), false, now);
     return toNewsRecord(row);
   }
 
+  /** The publish time an operator set: now or a time already past (a news item is public once saved). */
+  private publishTime(params: NewsWrite, now: Date): Date | undefined {
+    if (!params.publishedAt) return undefined;
+    const at = new Date(params.publishedAt);
+    if (at > now) throw invalidField('publishedAt', 'server.publish_time_future');
+    return at;
+  }
+
   updateNews(ctx: RequestContext, params: NewsUpdate) {
     return this.commands.run(ctx, async (tx) => {
       const now = this.clock.now();
       const id = rowIdOf(params.id);
+      const publishedAt = this.publishTime(params, now);
       const row =
         id === null
           ? undefined
@@ -112,6 +121,7 @@ export class ContentService {
               body: params.body,
               imageUrl: params.imageUrl || null,
               lang: params.lang ?? null,
+              ...(publishedAt ? { publishedAt } : {}),
               updatedAt: now,
             });
       if (!row) throw notFound();

@@ -83,6 +83,37 @@ describe.each(tiers)('demo content and the quotes feed on %s', (tier) => {
     expect(demo.quotes.length).toBe(4);
   });
 
+  test('news carries the publish time an operator sets, never one in the future', async () => {
+    const content = await readyOperator(t, 'editor@coffer.test', 'content');
+    const news = { title: 'Maintenance', summary: 'Short', body: 'Longer text', lang: 'en' };
+    const backdated = ok(
+      await content.call<{ id: string; publishedAt: string }>('/api/admin/news/create', {
+        ...news,
+        publishedAt: '2026-01-04T08:00:00Z',
+      }),
+      'create',
+    );
+    expect(backdated.publishedAt).toBe('2026-01-04T08:00:00.000Z');
+    const future = await content.call('/api/admin/news/create', {
+      ...news,
+      publishedAt: '2027-01-01T00:00:00Z',
+    });
+    expect(future).toMatchObject({
+      code: 400,
+      data: { field: 'publishedAt' },
+      message: 'The publish time cannot be in the future',
+    });
+    const moved = ok(
+      await content.call<{ publishedAt: string }>('/api/admin/news/update', {
+        ...news,
+        id: backdated.id,
+        publishedAt: '2026-01-03T08:00:00Z',
+      }),
+      'update',
+    );
+    expect(moved.publishedAt).toBe('2026-01-03T08:00:00.000Z');
+  });
+
   test('demo content is only for the embedded default: never with DATABASE_URL, in production, or with COFFER_DEMO=off', () => {
     const base = { COFFER_SECRET_KEY: '11'.repeat(32) };
     expect(loadConfig({ ...base }).demo).toBe(true);
