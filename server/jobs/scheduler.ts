@@ -6,10 +6,11 @@
 import type { Clock } from '../clock.js';
 import type { Database, Transaction } from '../db/database.js';
 import { finishJobRun, startJobRun, tryJobLock } from '../repositories/job.repository.js';
+import { LEDGER_CHECK_JOB } from '../ledger/invariants.js';
 
 export const JobName = {
   purge: 'purge',
-  ledgerCheck: 'ledger-check',
+  ledgerCheck: LEDGER_CHECK_JOB,
   dividendExpiry: 'dividend-expiry',
   hostingAccrual: 'hosting-accrual',
   machineOutput: 'machine-output',

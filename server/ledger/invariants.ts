@@ -13,6 +13,9 @@ import type { Executor } from '../db/database.js';
 import { invariantViolations } from './ledger.repository.js';
 
 export type LedgerCheck = z.infer<typeof ledgerCheckDataSchema>;
+
+/** The checks' name in job_runs: the scheduled job's runs and operators' checks on demand. */
+export const LEDGER_CHECK_JOB = 'ledger-check';
 type Violation = LedgerCheck['violations'][number];
 
 const money = (minorUnits: string) => formatMoney(minor(BigInt(minorUnits)));

@@ -38,6 +38,20 @@ export async function finishJobRun(
     .where(and(eq(jobRuns.job, job), eq(jobRuns.period, period)));
 }
 
+/** Records a run made on demand (an operator's ledger check), finished at once. */
+export async function recordJobRun(
+  db: Executor,
+  job: string,
+  period: string,
+  detail: Record<string, unknown>,
+  at: Date,
+): Promise<void> {
+  await db
+    .insert(jobRuns)
+    .values({ job, period, status: 'done', detail, startedAt: at, finishedAt: at })
+    .onConflictDoNothing();
+}
+
 export async function purgeIdempotencyKeys(db: Executor, before: Date): Promise<number> {
   const rows = await db
     .delete(idempotencyKeys)

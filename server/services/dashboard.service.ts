@@ -10,7 +10,7 @@ import { CHAINS } from '../../contract/constants.js';
 import { formatMoney, minor, type Minor } from '../../contract/money.js';
 import type { Clock } from '../clock.js';
 import type { Database } from '../db/database.js';
-import { JobName } from '../jobs/scheduler.js';
+import { LEDGER_CHECK_JOB } from '../ledger/invariants.js';
 import { customerBookTotals } from '../ledger/ledger.repository.js';
 import { flowsBetween, lastJobRun, listDeposits, waitingCounts } from '../repositories/console.repository.js';
 import { toDepositRecord } from './records.js';
@@ -37,7 +37,7 @@ export class DashboardService {
       customerBookTotals(this.db),
       waitingCounts(this.db),
       flowsBetween(this.db, start.toJSDate(), start.plus({ days: 1 }).toJSDate()),
-      lastJobRun(this.db, JobName.ledgerCheck),
+      lastJobRun(this.db, LEDGER_CHECK_JOB),
       ...CHAINS.map((chain) => this.reserves(chain).catch(() => null)),
     ]);
     const book = (asset: string, name: string) =>

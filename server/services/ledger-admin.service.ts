@@ -8,12 +8,13 @@ import type { Asset } from '../../contract/api/account.js';
 import { BodyCode } from '../../contract/codes.js';
 import { formatMoney, minor, parseMoney, valueAt, type Minor } from '../../contract/money.js';
 import type { Clock } from '../clock.js';
+import { recordJobRun } from '../repositories/job.repository.js';
 import type { RequestContext } from '../core/context.js';
 import { BusinessError, notFound } from '../core/errors.js';
 import type { CommandRunner } from '../core/command-runner.js';
 import type { Database, Executor } from '../db/database.js';
 import { customerBook, platformBook } from '../ledger/books.js';
-import { checkLedger, type LedgerCheck } from '../ledger/invariants.js';
+import { checkLedger, LEDGER_CHECK_JOB, type LedgerCheck } from '../ledger/invariants.js';
 import { transfer } from '../ledger/ledger.js';
 import { appendAudit } from '../repositories/operator.repository.js';
 import {
@@ -137,9 +138,12 @@ export class LedgerAdminService {
     );
   }
 
-  /** Checks the ledger's invariants now (read-only). */
-  check(): Promise<LedgerCheck> {
-    return checkLedger(this.db, this.clock.now());
+  /** Checks the ledger now; the result is kept beside the job's runs, so the dashboard shows the latest. */
+  async check(): Promise<LedgerCheck> {
+    const now = this.clock.now();
+    const result = await checkLedger(this.db, now);
+    await recordJobRun(this.db, LEDGER_CHECK_JOB, `manual:${now.toISOString()}`, { ...result }, now);
+    return result;
   }
 
   settings(): Promise<PlatformSettings> {

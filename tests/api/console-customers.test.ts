@@ -205,6 +205,13 @@ describe.each(tiers)('console customers and dashboard on %s', (tier) => {
     expect(board.today.day).toBe('2026-01-05');
     expect(board.reserves).toEqual({ BEP20: null, TRC20: null });
     expect(board.ratio).toBeNull();
+    // A check run from the console is the dashboard's latest.
+    ok(await op('finance').call('/api/admin/ledger/check'), 'check');
+    const checked = ok(
+      await op('finance').call<{ ledgerCheck: { ok: boolean; at: string } }>('/api/admin/dashboard'),
+      'dashboard',
+    );
+    expect(checked.ledgerCheck).toEqual({ ok: true, at: t.clock.now().toISOString() });
     const listed = ok(
       await op('finance').call<{ items: unknown[] }>('/api/admin/deposit/list', { chain: 'BEP20' }),
       'deposits',
