@@ -9,6 +9,30 @@ import { cliContext } from '../../server/cli/cli-context.js';
 import { totpCode, totpStep, TOTP_DRIFT_STEPS, TOTP_PERIOD_SECONDS } from '../../server/security/totp.js';
 import { newKey, type Answer, type CallOptions, type TestServer, type Transport } from './server.js';
 
+/** Where an operator is set up: a test server in this process, or one over HTTP with a real clock. */
+export interface AdminClient {
+  call<T = Record<string, unknown>>(
+    uri: string,
+    params: Record<string, unknown>,
+    options: CallOptions & { transport?: Transport },
+  ): Promise<Answer<T>>;
+  now(): Date;
+  /** Makes the operator as the CLI does (a trusted local tool). */
+  createOperator(email: string, role: OperatorRole, password: string): Promise<void>;
+  /** True when time passes by itself: out of fresh codes, wait for the next step instead of failing. */
+  realTime: boolean;
+}
+
+/** A test server's admin client (its manual clock). */
+export const testServerClient = (t: TestServer): AdminClient => ({
+  call: (uri, params, options) => t.call(options.transport ?? 'plain', uri, params, options),
+  now: () => t.clock.now(),
+  createOperator: async (email, role, password) => {
+    await t.server.services.operators.create(cliContext(), { email, role, password });
+  },
+  realTime: false,
+});
+
 export const FIRST_PASSWORD = 'secret123';
 export const OPERATOR_PASSWORD = 'operator-pass-1';
 
