@@ -6,7 +6,8 @@
 import { expect } from 'vitest';
 import { totpCode, TOTP_PERIOD_SECONDS } from '../../server/security/totp.js';
 import { newKey, type TestServer } from './server.js';
-import { cliContext } from '../../server/cli/cli-context.js';
+import type { OperatorRole } from '../../contract/api/admin.js';
+import { readyOperator, type ReadyOperator } from './operator.js';
 
 export const TRADE_PASSWORD = 'trade123';
 /** A checksummed BEP20 address nobody holds the key of (the EIP-55 spec's first example). */
@@ -35,30 +36,31 @@ export interface ReadyUser {
 }
 
 export function withdrawFixtures(t: () => TestServer) {
-  const adminLogin = async (email: string) =>
-    (await t().call<{ token: string }>('plain', '/api/admin/auth/login', { email, password: 'secret123' }))
-      .data.token;
+  const ready = new Map<string, ReadyOperator>();
 
   /**
-   * Two finance operators; each is named by its e-mail, and every call with one logs in afresh
-   * (tests move the clock past an operator session's life).
+   * Two finance operators, set up as the console does; each is named by its e-mail, and signs in
+   * again when its step-up has run out (tests move the clock past it).
    */
   const operators = async (prefix: string): Promise<[string, string]> => {
     const emails = ['a', 'b'].map((name) => `${prefix}-fin-${name}@coffer.test`);
-    for (const email of emails)
-      await t().server.services.operators.create(cliContext(), {
-        email,
-        role: 'finance',
-        password: 'secret123',
-      });
+    for (const email of emails) ready.set(email, await readyOperator(t(), email, 'finance'));
     return [emails[0] ?? '', emails[1] ?? ''];
   };
+  /** Sets up an operator of another role, named by its e-mail like the finance ones. */
+  const addOperator = async (email: string, role: OperatorRole) => {
+    ready.set(email, await readyOperator(t(), email, role));
+  };
+  const operatorOf = (email: string): ReadyOperator => {
+    const operator = ready.get(email);
+    if (!operator) throw new Error(`no operator ${email}: make it with operators() or addOperator()`);
+    return operator;
+  };
+  /** A session of the operator `email`, signed in with a code (stepped up for 5 minutes). */
+  const adminLogin = (email: string) => operatorOf(email).token();
   /** Calls an operator route as the finance operator `email`. */
-  const asFinance = async <T = WithdrawalRecordLike>(
-    email: string,
-    uri: string,
-    params: Record<string, unknown>,
-  ) => t().call<T>('plain', uri, params, { token: await adminLogin(email), key: newKey(), lang: 'EN' });
+  const asFinance = <T = WithdrawalRecordLike>(email: string, uri: string, params: Record<string, unknown>) =>
+    operatorOf(email).call<T>(uri, params);
 
   /** Moves the clock to the start of the next 30-second step, so a code of "now" is fresh. */
   const nextStep = () => {
@@ -189,6 +191,7 @@ export function withdrawFixtures(t: () => TestServer) {
 
   return {
     adminLogin,
+    addOperator,
     asFinance,
     operators,
     nextStep,
