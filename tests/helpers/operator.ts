@@ -7,6 +7,7 @@
 import type { OperatorRole } from '../../contract/api/admin.js';
 import { cliContext } from '../../server/cli/cli-context.js';
 import { totpCode, totpStep, TOTP_DRIFT_STEPS, TOTP_PERIOD_SECONDS } from '../../server/security/totp.js';
+import { call as httpCall } from './http.js';
 import { newKey, type Answer, type CallOptions, type TestServer, type Transport } from './server.js';
 
 /** Where an operator is set up: a test server in this process, or one over HTTP with a real clock. */
@@ -17,11 +18,23 @@ export interface AdminClient {
     options: CallOptions & { transport?: Transport },
   ): Promise<Answer<T>>;
   now(): Date;
-  /** Makes the operator as the CLI does (a trusted local tool). */
-  createOperator(email: string, role: OperatorRole, password: string): Promise<void>;
+  /** Makes the operator as the CLI does (a trusted local tool); absent: it exists already with FIRST_PASSWORD. */
+  createOperator?(email: string, role: OperatorRole, password: string): Promise<void>;
   /** True when time passes by itself: out of fresh codes, wait for the next step instead of failing. */
   realTime: boolean;
 }
+
+/** A Coffer over real HTTP whose clock is `now` (COFFER_NOW plus the time since it started). */
+export const httpAdminClient = (base: string, now: () => Date): AdminClient => ({
+  call: async <T>(uri: string, params: Record<string, unknown>, options: CallOptions) => {
+    const headers: Record<string, string> = { lang: options.lang ?? 'EN' };
+    if (options.token) headers['authorization'] = `Bearer ${options.token}`;
+    if (options.key) headers['idempotency-key'] = options.key;
+    return (await httpCall(base, uri, params, headers)) as Answer<T>; // the route's data schema
+  },
+  now,
+  realTime: true,
+});
 
 /** A test server's admin client (its manual clock). */
 export const testServerClient = (t: TestServer): AdminClient => ({
@@ -58,63 +71,71 @@ export function ok<T>(answer: Answer<T>, what: string): T {
   return answer.data;
 }
 
-/** Signs up an operator of `role` the way the console does and returns it ready to act. */
-export async function readyOperator(
-  t: TestServer,
+/** Signs up an operator of `role` on a test server the way the console does; ready to act. */
+export function readyOperator(t: TestServer, email: string, role: OperatorRole): Promise<ReadyOperator> {
+  return setUpOperator(testServerClient(t), email, role);
+}
+
+/** Signs up an operator of `role` through `client` the way the console does; ready to act. */
+export async function setUpOperator(
+  client: AdminClient,
   email: string,
   role: OperatorRole,
 ): Promise<ReadyOperator> {
-  await t.server.services.operators.create(cliContext(), { email, role, password: FIRST_PASSWORD });
+  await client.createOperator?.(email, role, FIRST_PASSWORD);
   const first = ok(
-    await t.call<{ token: string }>('plain', '/api/admin/auth/login', { email, password: FIRST_PASSWORD }),
+    await client.call<{ token: string }>('/api/admin/auth/login', { email, password: FIRST_PASSWORD }, {}),
     'first sign-in',
   ).token;
-  const as = { token: first, lang: 'EN' };
+  const as = () => ({ token: first, lang: 'EN', key: newKey() });
   ok(
-    await t.call(
-      'plain',
+    await client.call(
       '/api/admin/auth/password',
       { oldPassword: FIRST_PASSWORD, newPassword: OPERATOR_PASSWORD },
-      { ...as, key: newKey() },
+      as(),
     ),
     'password change',
   );
   const { secret } = ok(
-    await t.call<{ secret: string }>('plain', '/api/admin/auth/authenticator', {}, { ...as, key: newKey() }),
+    await client.call<{ secret: string }>('/api/admin/auth/authenticator', {}, as()),
     'authenticator',
   );
-  let lastStep = totpStep(t.clock.now());
+  let lastStep = totpStep(client.now());
   ok(
-    await t.call(
-      'plain',
+    await client.call(
       '/api/admin/auth/bind-authenticator',
-      { googleCode: await totpCode(secret, t.clock.now()) },
-      { ...as, key: newKey() },
+      { googleCode: await totpCode(secret, client.now()) },
+      as(),
     ),
     'bind',
   );
 
-  const nextCode = async () => {
-    const now = totpStep(t.clock.now());
+  const nextCode = async (): Promise<string> => {
+    const now = totpStep(client.now());
     const step = Math.max(now, lastStep + 1);
-    if (step > now + TOTP_DRIFT_STEPS)
-      throw new Error(`${email}: no unused code left at this time: move the clock`);
+    if (step > now + TOTP_DRIFT_STEPS) {
+      if (!client.realTime) throw new Error(`${email}: no unused code left at this time: move the clock`);
+      const nextStepAt = (now + 1) * TOTP_PERIOD_SECONDS * 1000;
+      await new Promise((resolve) => setTimeout(resolve, nextStepAt - client.now().getTime() + 50));
+      return nextCode();
+    }
     lastStep = step;
     return totpCode(secret, new Date(step * TOTP_PERIOD_SECONDS * 1000));
   };
   let session: { token: string; elevatedUntil: number } | null = null;
   const token = async () => {
-    if (session && t.clock.now().getTime() < session.elevatedUntil) return session.token;
+    if (session && client.now().getTime() < session.elevatedUntil) return session.token;
+    const googleCode = await nextCode();
     const signedIn = ok(
-      await t.call<{ token: string }>('plain', '/api/admin/auth/login', {
-        email,
-        password: OPERATOR_PASSWORD,
-        googleCode: await nextCode(),
-      }),
+      await client.call<{ token: string }>(
+        '/api/admin/auth/login',
+        { email, password: OPERATOR_PASSWORD, googleCode },
+        {},
+      ),
       'sign-in',
     );
     // The step-up lasts 5 minutes from the sign-in; sign in again a little before it ends.
-    session = { token: signedIn.token, elevatedUntil: t.clock.now().getTime() + 4 * 60 * 1000 };
+    session = { token: signedIn.token, elevatedUntil: client.now().getTime() + 4 * 60 * 1000 };
     return session.token;
   };
   return {
@@ -123,7 +144,7 @@ export async function readyOperator(
     token,
     nextCode,
     call: async (uri, params = {}, options = {}) =>
-      t.call(options.transport ?? 'plain', uri, params, {
+      client.call(uri, params, {
         lang: 'EN',
         key: newKey(),
         ...options,

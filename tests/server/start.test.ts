@@ -11,6 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { simpleParser } from 'mailparser';
 import { answerSchema, call } from '../helpers/http.js';
+import { httpAdminClient, setUpOperator } from '../helpers/operator.js';
 import { afterAll, describe, expect, test } from 'vitest';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
@@ -157,6 +158,21 @@ describe('npm start (node --import tsx server/main.ts)', () => {
       expect(Number(banner[2])).toBeGreaterThan(0);
       rootInvite = (await waitForOutput(first, /Root invite code \(first start\): ([A-Z0-9]{8})\b/))[1] ?? '';
       expect(rootInvite).toMatch(/^[A-Z0-9]{8}$/);
+      // The operator console's line: its URL and the first operator's one-time password, once.
+      const consoleLine = await waitForOutput(
+        first,
+        /Operator console: (http:\/\/localhost:\d+)\/admin \(first operator root@coffer\.local, one-time password (\S+)\)/,
+      );
+      expect(consoleLine[1]).toBe(base);
+      const operator = await call(base, '/api/admin/auth/login', {
+        email: 'root@coffer.local',
+        password: consoleLine[2] ?? '',
+      });
+      expect(operator.data).toMatchObject({
+        role: 'superadmin',
+        mustChangePassword: true,
+        authenticatorBound: false,
+      });
       expect(first.output()).toContain('Mail goes to the dev mailbox');
       const health = await fetch(`${base}/api/health`, { signal: AbortSignal.timeout(10_000) });
       expect(health.status).toBe(200);
@@ -302,6 +318,16 @@ const as = (token: string, command = false): Record<string, string> => ({
 });
 
 /**
+ * A session of the CLI's finance operator `fin@example.com` (password `secret123`), set up as the
+ * console does, on a server whose clock started at `now` when its process started.
+ */
+async function financeOf(base: string, now: string, startedAt: number): Promise<string> {
+  const clock = () => new Date(Date.parse(now) + (Date.now() - startedAt));
+  const finance = await setUpOperator(httpAdminClient(base, clock), 'fin@example.com', 'finance');
+  return finance.token();
+}
+
+/**
  * A DATA_DIR run as the black-box check runs it: the server started at `now` (COFFER_NOW, no
  * devnet) and stopped, and the operator CLI in between (the embedded database is one process's).
  */
@@ -352,10 +378,7 @@ describe('hosting across restarts with COFFER_NOW (as the black-box check runs i
       });
       expect(registered.code, registered.message).toBe(200);
       const token = String(registered.data?.['token']);
-      const finance = String(
-        (await call(first.base, '/api/admin/auth/login', { email: 'fin@example.com', password: 'secret123' }))
-          .data?.['token'],
-      );
+      const finance = await financeOf(first.base, '2026-11-25T02:00:00Z', first.started.startedAt);
       const accounts = await call(first.base, '/api/v1/account/list', {}, as(token));
       const accountId = String((accounts.data?.['items'] as Array<{ id: string }>)[0]?.id);
       expect(
@@ -447,10 +470,7 @@ describe('team income across restarts with COFFER_NOW (as the black-box check ru
       expect(created.status, created.stdout + created.stderr).toBe(0);
       const rootInvite = created.stdout.match(/Root invite code \(first start\): ([A-Z0-9]{8})/)?.[1] ?? '';
       const first = await serve('2026-11-25T02:00:00Z');
-      const finance = String(
-        (await call(first.base, '/api/admin/auth/login', { email: 'fin@example.com', password: 'secret123' }))
-          .data?.['token'],
-      );
+      const finance = await financeOf(first.base, '2026-11-25T02:00:00Z', first.started.startedAt);
       const member = async (address: string, invite: string, hosting: string) => {
         await call(first.base, '/api/v1/sso/sendRegisterCode', { email: address });
         const registered = await call(first.base, '/api/v1/sso/register', {
