@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { BodyCode } from '../../contract/codes.js';
 import { availableTiers } from '../helpers/database.js';
+import { operatorToken } from '../helpers/operator.js';
 import { newKey, startTestServer, type TestServer } from '../helpers/server.js';
-import { cliContext } from '../../server/cli/cli-context.js';
 
 const tiers = await availableTiers('calendar-api');
 
@@ -16,12 +16,7 @@ describe.each(tiers)('the working-day calendar on %s', (tier) => {
   let t: TestServer;
   let finance: string;
   let support: string;
-  const login = async (email: string, role: 'finance' | 'support') => {
-    await t.server.services.operators.create(cliContext(), { email, role, password: 'secret123' });
-    return (
-      await t.call<{ token: string }>('plain', '/api/admin/auth/login', { email, password: 'secret123' })
-    ).data.token;
-  };
+  const login = (email: string, role: 'finance' | 'support') => operatorToken(t, email, role);
   beforeAll(async () => {
     t = await startTestServer(tier);
     finance = await login(`finance-${tier}@example.com`, 'finance');

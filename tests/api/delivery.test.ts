@@ -15,8 +15,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { BodyCode } from '../../contract/codes.js';
 import { auditLog, deliveryRecords, syncChanges } from '../../server/db/schema.js';
 import { availableTiers } from '../helpers/database.js';
+import { operatorToken } from '../helpers/operator.js';
 import { newKey, startTestServer, type TestServer } from '../helpers/server.js';
-import { cliContext } from '../../server/cli/cli-context.js';
 
 const tiers = await availableTiers('delivery-api');
 
@@ -73,12 +73,7 @@ describe.each(tiers)('delivery records on %s', (tier) => {
   let support: string;
   let user: string;
 
-  const login = async (email: string, role: 'content' | 'finance' | 'support') => {
-    await t.server.services.operators.create(cliContext(), { email, role, password: 'secret123' });
-    return (
-      await t.call<{ token: string }>('plain', '/api/admin/auth/login', { email, password: 'secret123' })
-    ).data.token;
-  };
+  const login = (email: string, role: 'content' | 'finance' | 'support') => operatorToken(t, email, role);
   const add = (params: Record<string, unknown>, token = content, key = newKey()) =>
     t.call<DeliveryRecord>('plain', '/api/admin/hosting/delivery/add', params, { token, key, lang: 'EN' });
   const importCsv = (csv: string, token = content, lang = 'EN') =>

@@ -6,8 +6,9 @@ import { auditLog } from '../../server/db/schema.js';
 import { insertNews } from '../../server/repositories/content.repository.js';
 import { recordChange } from '../../server/repositories/sync.repository.js';
 import { availableTiers, horizonSettled } from '../helpers/database.js';
-import { newKey, startTestServer, TRANSPORTS, type TestServer, type Transport } from '../helpers/server.js';
+import { operatorToken } from '../helpers/operator.js';
 import { cliContext } from '../../server/cli/cli-context.js';
+import { newKey, startTestServer, TRANSPORTS, type TestServer, type Transport } from '../helpers/server.js';
 
 const tiers = await availableTiers('sync');
 
@@ -16,12 +17,7 @@ describe.each(tiers)('sync on %s', (tier) => {
   let content: string;
   let support: string;
   let superadmin: string;
-  const login = async (email: string, role: 'content' | 'support' | 'superadmin') => {
-    await t.server.services.operators.create(cliContext(), { email, role, password: 'secret123' });
-    return (
-      await t.call<{ token: string }>('plain', '/api/admin/auth/login', { email, password: 'secret123' })
-    ).data.token;
-  };
+  const login = (email: string, role: 'content' | 'support' | 'superadmin') => operatorToken(t, email, role);
   /** A pull once every write so far is below the server's horizon (helpers/database.ts). */
   const pullVia = async (transport: Transport, params: Record<string, unknown>, token?: string) => {
     await horizonSettled(t.server.database.db);

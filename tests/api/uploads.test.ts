@@ -12,8 +12,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { BodyCode } from '../../contract/codes.js';
 import { availableTiers } from '../helpers/database.js';
+import { operatorToken } from '../helpers/operator.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { cliContext } from '../../server/cli/cli-context.js';
 
 const tiers = await availableTiers('uploads');
 
@@ -113,13 +113,7 @@ describe.each(tiers)('uploads on %s', (tier) => {
     stranger = (await t.register('plain', 'stranger@example.com')).token;
     for (const role of ['support', 'compliance', 'content', 'finance'] as const) {
       const email = `${role}.operator@example.com`;
-      await t.server.services.operators.create(cliContext(), { email, role, password: 'secret123' });
-      const login = await t.call<{ token: string }>('plain', '/api/admin/auth/login', {
-        email,
-        password: 'secret123',
-      });
-      if (login.code !== 200) throw new Error(`operator login: ${JSON.stringify(login)}`);
-      operatorTokens.set(role, login.data.token);
+      operatorTokens.set(role, await operatorToken(t, email, role));
     }
   });
 
