@@ -24,7 +24,6 @@ import { transfer } from '../../server/ledger/ledger.js';
 import { availableTiers } from '../helpers/database.js';
 import { newKey, startTestServer, type TestServer } from '../helpers/server.js';
 import { withdrawFixtures } from '../helpers/withdraw.js';
-import { cliContext } from '../../server/cli/cli-context.js';
 
 const tiers = await availableTiers('dividend-api');
 
@@ -158,11 +157,7 @@ describe.each(tiers)('AI dividends on %s', (tier) => {
     t = await startTestServer(tier, { COFFER_DIVIDEND_CLAIM_DAYS: String(CLAIM_DAYS) });
     const [financeA] = await fx.operators(`dividend-${tier}`);
     finance = financeA;
-    await t.server.services.operators.create(cliContext(), {
-      email: `dividend-support-${tier}@coffer.test`,
-      role: 'support',
-      password: 'secret123',
-    });
+    await fx.addOperator(`dividend-support-${tier}@coffer.test`, 'support');
     support = `dividend-support-${tier}@coffer.test`;
     // 2026-01-05 10:00 in Asia/Shanghai: hosting balances during the local day 2026-01-05.
     for (const name of ['below', 'exact', 'larger', 'odd', 'none'])

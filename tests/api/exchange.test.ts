@@ -9,6 +9,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { BodyCode } from '../../contract/codes.js';
+import { operatorToken } from '../helpers/operator.js';
 import { availableTiers } from '../helpers/database.js';
 import { newKey, startTestServer, type Answer, type TestServer } from '../helpers/server.js';
 import { cliContext } from '../../server/cli/cli-context.js';
@@ -59,9 +60,6 @@ describe.each(tiers)('the RAB/USDT exchange on %s', (tier) => {
   let token: string;
   let accountId: string;
 
-  const adminLogin = async (email: string) =>
-    (await t.call<{ token: string }>('plain', '/api/admin/auth/login', { email, password: 'secret123' })).data
-      .token;
   const mainAccountOf = async (as: string) =>
     (await t.call<{ items: Array<{ id: string }> }>('plain', '/api/v1/account/list', {}, { token: as })).data
       .items[0]?.id ?? '';
@@ -128,12 +126,7 @@ describe.each(tiers)('the RAB/USDT exchange on %s', (tier) => {
 
   beforeAll(async () => {
     t = await startTestServer(tier);
-    await t.server.services.operators.create(cliContext(), {
-      email: 'finance@coffer.test',
-      role: 'finance',
-      password: 'secret123',
-    });
-    finance = await adminLogin('finance@coffer.test');
+    finance = await operatorToken(t, 'finance@coffer.test', 'finance');
     token = (await t.register('plain', 'trader@coffer.test')).token;
     accountId = await mainAccountOf(token);
     const bound = await t.call(

@@ -30,7 +30,6 @@ import {
 } from '../helpers/product.js';
 import { newKey, startTestServer, type TestServer } from '../helpers/server.js';
 import { TRADE_PASSWORD, withdrawFixtures } from '../helpers/withdraw.js';
-import { cliContext } from '../../server/cli/cli-context.js';
 
 const tiers = await availableTiers('hosting-api');
 
@@ -48,11 +47,7 @@ describe.each(tiers)('hosting on %s', (tier) => {
   beforeAll(async () => {
     t = await startTestServer(tier);
     [finance] = await f.operators(`hosting-${tier}`);
-    await t.server.services.operators.create(cliContext(), {
-      email: auditor,
-      role: 'superadmin',
-      password: 'secret123',
-    });
+    await f.addOperator(auditor, 'superadmin');
   });
 
   /** The audit log's newest entries (read as a superadmin). */
@@ -723,11 +718,7 @@ describe.each(tiers)('hosting on %s', (tier) => {
 
   test('operators add, update and disable products (finance only); orders keep the terms they were made under', async () => {
     const support = `hosting-support-${tier}@coffer.test`;
-    await t.server.services.operators.create(cliContext(), {
-      email: support,
-      role: 'support',
-      password: 'secret123',
-    });
+    await f.addOperator(support, 'support');
     const refused = await t.call(
       'plain',
       '/api/admin/hosting/product/add',

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { BodyCode } from '../../contract/codes.js';
 import { SUB_ACCOUNTS_MAX } from '../../contract/constants.js';
 import { JobName } from '../../server/jobs/scheduler.js';
+import { operatorToken } from '../helpers/operator.js';
 import { availableTiers } from '../helpers/database.js';
 import { newKey, startTestServer, type Answer, type TestServer } from '../helpers/server.js';
 import { cliContext } from '../../server/cli/cli-context.js';
@@ -45,13 +46,6 @@ describe.each(tiers)('accounts and the ledger on %s', (tier) => {
   let token: string;
   let mainId: string;
 
-  const adminLogin = async (email: string) =>
-    (
-      await t.call<{ token: string }>('plain', '/api/admin/auth/login', {
-        email,
-        password: 'secret123',
-      })
-    ).data.token;
   const assets = async (accountId: string, as = token) =>
     (await t.call<Assets>('plain', '/api/v1/user/assets', { accountId }, { token: as })).data;
   const records = async (accountId: string, extra: Record<string, unknown> = {}) =>
@@ -93,15 +87,8 @@ describe.each(tiers)('accounts and the ledger on %s', (tier) => {
 
   beforeAll(async () => {
     t = await startTestServer(tier);
-    for (const email of ['fa@coffer.test', 'fb@coffer.test']) {
-      await t.server.services.operators.create(cliContext(), {
-        email,
-        role: 'finance',
-        password: 'secret123',
-      });
-    }
-    financeA = await adminLogin('fa@coffer.test');
-    financeB = await adminLogin('fb@coffer.test');
+    financeA = await operatorToken(t, 'fa@coffer.test', 'finance');
+    financeB = await operatorToken(t, 'fb@coffer.test', 'finance');
     token = (await t.register('plain', 'money@coffer.test')).token;
     const list = await t.call<{ items: Account[] }>('plain', '/api/v1/account/list', {}, { token });
     mainId = list.data.items[0]?.id ?? '';

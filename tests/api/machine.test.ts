@@ -24,7 +24,6 @@ import { availableTiers } from '../helpers/database.js';
 import { DAY_MS, localClock, ok, productUsers, type ProductUser } from '../helpers/product.js';
 import { newKey, startTestServer, type TestServer } from '../helpers/server.js';
 import { TRADE_PASSWORD, withdrawFixtures } from '../helpers/withdraw.js';
-import { cliContext } from '../../server/cli/cli-context.js';
 
 const tiers = await availableTiers('machine-api');
 
@@ -211,11 +210,7 @@ describe.each(tiers)('mining machines on %s', (tier) => {
     expect(updated).toMatchObject({ price: '260', rentPrice: null, hashPower: '12.5' });
 
     const support = `machine-support-${tier}@coffer.test`;
-    await t.server.services.operators.create(cliContext(), {
-      email: support,
-      role: 'support',
-      password: 'secret123',
-    });
+    await f.addOperator(support, 'support');
     const refused = await f.asFinance(support, '/api/admin/machine/add', {
       name: 'x',
       hashPower: '1',

@@ -9,7 +9,6 @@ import { BodyCode } from '../../contract/codes.js';
 import { availableTiers } from '../helpers/database.js';
 import { newKey, startTestServer, type TestServer } from '../helpers/server.js';
 import { TRADE_PASSWORD, withdrawFixtures } from '../helpers/withdraw.js';
-import { cliContext } from '../../server/cli/cli-context.js';
 
 const tiers = await availableTiers('row-ids');
 
@@ -22,11 +21,7 @@ describe.each(tiers)('ids that are no row ids on %s', (tier) => {
 
   beforeAll(async () => {
     t = await startTestServer(tier);
-    await t.server.services.operators.create(cliContext(), {
-      email: `row-ids-boss-${tier}@coffer.test`,
-      role: 'superadmin',
-      password: 'secret123',
-    });
+    await fx.addOperator(`row-ids-boss-${tier}@coffer.test`, 'superadmin');
     operatorToken = await fx.adminLogin(`row-ids-boss-${tier}@coffer.test`);
   });
   afterAll(async () => {

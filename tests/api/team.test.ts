@@ -20,7 +20,6 @@ import type { LevelConfigData, MyLevelData, TeamInfoData, TeamMembersData } from
 import { availableTiers } from '../helpers/database.js';
 import { newKey, startTestServer, type TestServer } from '../helpers/server.js';
 import { teamFixtures, type Member } from '../helpers/team.js';
-import { cliContext } from '../../server/cli/cli-context.js';
 
 const tiers = await availableTiers('team-api');
 
@@ -465,11 +464,7 @@ describe.each(tiers)('the team on %s', (tier) => {
     const lower = await f.asFinance(finance, '/api/admin/team/levels/remove', { level: '5' });
     expect(lower.code).toBe(409);
     const support = 'team-support@coffer.test';
-    await t.server.services.operators.create(cliContext(), {
-      email: support,
-      role: 'support',
-      password: 'secret123',
-    });
+    await f.addOperator(support, 'support');
     const refused = await t.call(
       'plain',
       '/api/admin/team/levels/set',
