@@ -9,9 +9,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { BodyCode } from '../../contract/codes.js';
 import { auditLog, idempotencyKeys, sessions, verificationCodes } from '../../server/db/schema.js';
 import { JobName } from '../../server/jobs/scheduler.js';
+import { operatorToken } from '../helpers/operator.js';
 import { availableTiers } from '../helpers/database.js';
 import { newKey, startTestServer, type TestServer } from '../helpers/server.js';
-import { cliContext } from '../../server/cli/cli-context.js';
 
 const tiers = await availableTiers('admin');
 const run = promisify(execFile);
@@ -29,12 +29,7 @@ describe.each(tiers)('operators and jobs on %s', (tier) => {
 
   beforeAll(async () => {
     t = await startTestServer(tier);
-    await t.server.services.operators.create(cliContext(), {
-      email: 'root@coffer.test',
-      role: 'superadmin',
-      password: 'secret123',
-    });
-    superToken = (await adminLogin('root@coffer.test', 'secret123')).data.token;
+    superToken = await operatorToken(t, 'root@coffer.test', 'superadmin');
   });
   afterAll(async () => {
     await t.close();
@@ -50,7 +45,10 @@ describe.each(tiers)('operators and jobs on %s', (tier) => {
     expect(created).toMatchObject({ code: 200, data: { email: 'support@coffer.test', role: 'support' } });
     const password = String(created.data['initialPassword']);
     expect(password.length).toBeGreaterThanOrEqual(12);
-    expect((await adminLogin('support@coffer.test', password)).data.role).toBe('support');
+    expect((await adminLogin('support@coffer.test', password)).data).toMatchObject({
+      role: 'support',
+      mustChangePassword: true,
+    });
     const again = await t.call(
       'plain',
       '/api/admin/operator/create',
@@ -71,12 +69,7 @@ describe.each(tiers)('operators and jobs on %s', (tier) => {
   });
 
   test('roles limit what an operator may do (403), and customers cannot use the admin API (401)', async () => {
-    await t.server.services.operators.create(cliContext(), {
-      email: 'content@coffer.test',
-      role: 'content',
-      password: 'secret123',
-    });
-    const content = (await adminLogin('content@coffer.test', 'secret123')).data.token;
+    const content = await operatorToken(t, 'content@coffer.test', 'content');
     const refused = await t.call(
       'plain',
       '/api/admin/operator/create',

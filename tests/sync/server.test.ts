@@ -13,9 +13,9 @@ import { commandRegistry } from '../../worker/commands.js';
 import { MemoryLocks } from '../../sync/lease.js';
 import { createHandlers } from '../../worker/handlers/index.js';
 import { MemorySessionStore } from '../../worker/session.js';
+import { operatorToken } from '../helpers/operator.js';
 import { newKey, startTestServer, type TestServer } from '../helpers/server.js';
 import { deleteAllDatabases, FakeClock, pngBlob } from './helpers.js';
-import { cliContext } from '../../server/cli/cli-context.js';
 
 let t: TestServer;
 
@@ -216,17 +216,7 @@ describe('the outbox against the real server', () => {
   test('accounts against the real server: a sub-account made offline-first, a transfer queued under the main account and sent after switching, both balances pulled into their own databases', async () => {
     const email = 'outbox.accounts@example.com';
     const { token, userId } = await t.register('plain', email);
-    await t.server.services.operators.create(cliContext(), {
-      email: 'finance.sync@coffer.test',
-      role: 'finance',
-      password: 'secret123',
-    });
-    const finance = (
-      await t.call<{ token: string }>('plain', '/api/admin/auth/login', {
-        email: 'finance.sync@coffer.test',
-        password: 'secret123',
-      })
-    ).data.token;
+    const finance = await operatorToken(t, 'finance.sync@coffer.test', 'finance');
     const session = new MemorySessionStore();
     await session.saveSession({ token, userId, email });
     const storage = new DexieSyncStorage(commandRegistry);
