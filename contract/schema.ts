@@ -100,6 +100,12 @@ export const idSchema = text({ max: 40 }).refine((value) => /^[A-Za-z0-9_-]+$/.t
 /** Times on the wire: ISO 8601 UTC with `Z`. */
 export const isoTimeSchema = z.string().describe('ISO 8601 time in UTC');
 
+const isoDateTime = z.iso.datetime({ offset: true });
+/** A time a caller sends: ISO 8601 with `Z` or an offset (a string first, so control characters are named as such). */
+export const isoTimeParamSchema = text({ max: 40 }).refine((value) => isoDateTime.safeParse(value).success, {
+  error: 'server.field_invalid',
+});
+
 /** List paging in (`cursor`, `limit`); form bodies send numbers as strings. */
 export const pageParamsSchema = z.object({
   cursor: text({ min: 0, max: 64 }).optional(),

@@ -10,6 +10,7 @@ import {
   emailSchema,
   idPageParamsSchema,
   idSchema,
+  isoTimeParamSchema,
   isoTimeSchema,
   listOf,
   moneySchema,
@@ -92,8 +93,8 @@ export const auditListParamsSchema = idPageParamsSchema.extend({
   actor: text({ max: 100 }).optional(),
   action: text({ max: 100 }).optional(),
   target: text({ max: 200 }).optional(),
-  from: z.iso.datetime({ offset: true, error: 'server.field_invalid' }).optional(),
-  to: z.iso.datetime({ offset: true, error: 'server.field_invalid' }).optional(),
+  from: isoTimeParamSchema.optional(),
+  to: isoTimeParamSchema.optional(),
 });
 export type AuditFilter = z.infer<typeof auditListParamsSchema>;
 /** The audit log as CSV (the filters of audit/list, at most AUDIT_EXPORT_MAX rows, newest first). */

@@ -1,7 +1,16 @@
 /** Synced content: news, notices, quotes (public); profile and feedback (the user's own). */
 import { z } from 'zod';
 import { NICKNAME_MAX_LENGTH, TEXTAREA_MAX_LENGTH } from '../constants.js';
-import { idSchema, isoTimeSchema, listOf, moneySchema, pageOf, pageParamsSchema, text } from '../schema.js';
+import {
+  idSchema,
+  isoTimeParamSchema,
+  isoTimeSchema,
+  listOf,
+  moneySchema,
+  pageOf,
+  pageParamsSchema,
+  text,
+} from '../schema.js';
 
 export const newsRecordSchema = z.object({
   id: z.string(),
@@ -97,7 +106,7 @@ export const newsWriteParamsSchema = z.object({
   imageUrl: text({ min: 0, max: 500 }).optional(),
   lang: langSchema.optional(),
   /** When it was published (shown with it): now when absent; never in the future. */
-  publishedAt: z.iso.datetime({ offset: true, error: 'server.field_invalid' }).optional(),
+  publishedAt: isoTimeParamSchema.optional(),
 });
 export const newsUpdateParamsSchema = newsWriteParamsSchema.extend({ id: idSchema });
 export const idParamsSchema = z.object({ id: idSchema });
