@@ -23,7 +23,7 @@ import type { CommandRunner } from '../core/command-runner.js';
 import type { Database, Executor } from '../db/database.js';
 import type { ReadRouting } from '../db/read-routing.js';
 import { customerBook, platformBook } from '../ledger/books.js';
-import { accountBalances, openAccountBooks, transfer, type AccountBalances } from '../ledger/ledger.js';
+import { openAccountBooks, transfer, type AccountBalances } from '../ledger/ledger.js';
 import { transfersOfSide } from '../ledger/ledger.repository.js';
 import { recordChange } from '../repositories/sync.repository.js';
 import {
@@ -33,9 +33,9 @@ import {
   lockUser,
   setDefaultAccount,
 } from '../repositories/user.repository.js';
-import { ownAccount, notYourAccount } from './own-account.js';
+import { notYourAccount, ownAccount, ownBalances } from './own-account.js';
 import { toAccountRecord, toWalletRecord } from './records.js';
-import { newcomerIncentive, rabPrice } from './settings.service.js';
+import { newcomerIncentive } from './settings.service.js';
 
 const RECORDS_PAGE = 20;
 
@@ -200,10 +200,7 @@ export class AccountService {
 
   /** The account's balances from the ledger, RAB valued at the operator's price. Read-only. */
   async assets(ctx: RequestContext, params: { accountId?: string | undefined }): Promise<AssetsData> {
-    const accountId = (await ownAccount(this.db, ctx, params.accountId)).accountId;
-    const [balances, price] = await Promise.all([accountBalances(this.db, [accountId]), rabPrice(this.db)]);
-    const own = balances.get(accountId);
-    if (!own) throw new Error('balances of a listed account are missing');
+    const { accountId, own, price } = await ownBalances(this.db, ctx, params.accountId);
     return {
       accountId: String(accountId),
       cash: formatMoney(own.USDT.cash),
