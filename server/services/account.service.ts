@@ -112,9 +112,7 @@ export class AccountService {
   async createSubAccount(ctx: RequestContext, params: { name: string }): Promise<AccountRecord> {
     const userId = userIdOf(ctx);
     const created = await this.commands.run(ctx, async (tx) => {
-      const user = await lockUser(tx, userId);
-      if (!user) throw notLoggedIn();
-      const existing = await listAccounts(tx, userId);
+      const { user, accounts: existing } = await lockedUserAccounts(tx, userId);
       if (existing.filter((account) => account.kind === 'sub').length >= SUB_ACCOUNTS_MAX) {
         throw new BusinessError(BodyCode.conflict, 'server.sub_account_limit', { max: SUB_ACCOUNTS_MAX });
       }
@@ -130,9 +128,7 @@ export class AccountService {
   async switch(ctx: RequestContext, params: { accountId: string }): Promise<AccountRecord> {
     const userId = userIdOf(ctx);
     const switched = await this.commands.run(ctx, async (tx) => {
-      const user = await lockUser(tx, userId);
-      if (!user) throw notLoggedIn();
-      const accounts = await listAccounts(tx, userId);
+      const { user, accounts } = await lockedUserAccounts(tx, userId);
       const account = accounts.find((candidate) => String(candidate.id) === params.accountId);
       if (!account) throw notYourAccount('accountId');
       const now = this.clock.now();
@@ -263,4 +259,11 @@ export class AccountService {
       nextCursor: hasMore && last ? String(last.row.id) : null,
     };
   }
+}
+
+/** The caller's user row, locked until the transaction ends (401 when it is gone), and its accounts. */
+async function lockedUserAccounts(tx: Executor, userId: number) {
+  const user = await lockUser(tx, userId);
+  if (!user) throw notLoggedIn();
+  return { user, accounts: await listAccounts(tx, userId) };
 }
