@@ -121,13 +121,11 @@ export async function listReleases(
 }
 
 /** The account's records with these ids (a pull's loader): others' ids find nothing. */
-export async function releasesByIds(
+export const releasesByIds = (
   db: Executor,
   accountId: number,
   ids: readonly number[],
-): Promise<DividendReleaseRow[]> {
-  return accountRowsByIds(db, dividendReleases, accountId, ids);
-}
+): Promise<DividendReleaseRow[]> => accountRowsByIds(db, dividendReleases, accountId, ids);
 
 const totalsSchema = z.object({
   rows: z.array(

@@ -1,7 +1,7 @@
 /** SQL of hosting: products, orders, their changes (the operator-log) and daily accruals. */
 import { and, asc, eq, lt, lte, or, sql } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
-import { eqIfGiven, findRow, insertRow, lockRow, updateRow, updateRowIfAny } from './rows.js';
+import { eqIfGiven, findRow, insertOnce, insertRow, lockRow, updateRow, updateRowIfAny } from './rows.js';
 import { accountRowsByIds, accountRowsNewestFirst } from './account-rows.js';
 import { hostingAccruals, hostingOrderChanges, hostingOrders, hostingProducts } from '../db/schema.js';
 
@@ -62,13 +62,11 @@ export async function listOrders(
   return accountRowsNewestFirst(db, hostingOrders, filter, eqIfGiven(hostingOrders.status, filter.status));
 }
 
-export async function ordersByIds(
+export const ordersByIds = (
   db: Executor,
   accountId: number,
   ids: readonly number[],
-): Promise<HostingOrderRow[]> {
-  return accountRowsByIds(db, hostingOrders, accountId, ids);
-}
+): Promise<HostingOrderRow[]> => accountRowsByIds(db, hostingOrders, accountId, ids);
 
 /**
  * The orders the daily job has work on, locked, by id: those with a whole local day of interest
@@ -125,13 +123,11 @@ export async function listChanges(
   );
 }
 
-export async function changesByIds(
+export const changesByIds = (
   db: Executor,
   accountId: number,
   ids: readonly number[],
-): Promise<HostingChangeRow[]> {
-  return accountRowsByIds(db, hostingOrderChanges, accountId, ids);
-}
+): Promise<HostingChangeRow[]> => accountRowsByIds(db, hostingOrderChanges, accountId, ids);
 
 // ---- accruals ----
 
@@ -139,17 +135,8 @@ export async function changesByIds(
  * Records one order's interest for one local day, unless that day is already recorded: false
  * then, and the caller pays nothing (the (order, day) key is what makes the job idempotent).
  */
-export async function insertAccrual(
-  db: Executor,
-  row: typeof hostingAccruals.$inferInsert,
-): Promise<boolean> {
-  const saved = await db
-    .insert(hostingAccruals)
-    .values(row)
-    .onConflictDoNothing()
-    .returning({ orderId: hostingAccruals.orderId });
-  return saved.length > 0;
-}
+export const insertAccrual = (db: Executor, row: typeof hostingAccruals.$inferInsert): Promise<boolean> =>
+  insertOnce(db, hostingAccruals, row);
 
 export async function setAccrualIncome(
   db: Executor,

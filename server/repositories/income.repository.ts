@@ -144,13 +144,8 @@ export async function listIncome(
 }
 
 /** The account's lines with these ids (a pull's loader): others' ids find nothing. */
-export async function incomeByIds(
-  db: Executor,
-  accountId: number,
-  ids: readonly number[],
-): Promise<IncomeRow[]> {
-  return accountRowsByIds(db, income, accountId, ids);
-}
+export const incomeByIds = (db: Executor, accountId: number, ids: readonly number[]): Promise<IncomeRow[]> =>
+  accountRowsByIds(db, income, accountId, ids);
 
 /** The line with this key, if any. */
 export async function findIncomeByKey(db: Executor, key: string): Promise<IncomeRow | undefined> {

@@ -4,7 +4,7 @@
  */
 import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
-import { eqIfGiven, findRow, insertRow, updateRow, updateRowIfAny } from './rows.js';
+import { eqIfGiven, findRow, insertOnce, insertRow, updateRow, updateRowIfAny } from './rows.js';
 import { accountRowsByIds, accountRowsNewestFirst } from './account-rows.js';
 import { machineEarnings, machines, ownedMachines, ticketIssues, tickets } from '../db/schema.js';
 
@@ -68,13 +68,11 @@ export async function listOwnedMachines(
 }
 
 /** The account's holdings with these ids (a pull's loader): others' ids find nothing. */
-export async function ownedMachinesByIds(
+export const ownedMachinesByIds = (
   db: Executor,
   accountId: number,
   ids: readonly number[],
-): Promise<OwnedMachineRow[]> {
-  return accountRowsByIds(db, ownedMachines, accountId, ids);
-}
+): Promise<OwnedMachineRow[]> => accountRowsByIds(db, ownedMachines, accountId, ids);
 
 /** Every active holding of the account (the totals of machine/index; a holding is at most 100 machines). */
 export async function activeOwnedMachines(db: Executor, accountId: number): Promise<OwnedMachineRow[]> {
@@ -116,17 +114,8 @@ export async function lockOwnedMachinesDue(
  * Records a holding's output for a local day, once: false when that (holding, day) was recorded
  * before (nothing is written again).
  */
-export async function insertEarning(
-  db: Executor,
-  row: typeof machineEarnings.$inferInsert,
-): Promise<boolean> {
-  const saved = await db
-    .insert(machineEarnings)
-    .values(row)
-    .onConflictDoNothing()
-    .returning({ day: machineEarnings.day });
-  return saved.length > 0;
-}
+export const insertEarning = (db: Executor, row: typeof machineEarnings.$inferInsert): Promise<boolean> =>
+  insertOnce(db, machineEarnings, row);
 
 export async function setEarningIncome(
   db: Executor,
@@ -211,13 +200,8 @@ export async function availableTicketCount(db: Executor, accountId: number): Pro
 }
 
 /** The account's tickets with these ids (a pull's loader): others' ids find nothing. */
-export async function ticketsByIds(
-  db: Executor,
-  accountId: number,
-  ids: readonly number[],
-): Promise<TicketRow[]> {
-  return accountRowsByIds(db, tickets, accountId, ids);
-}
+export const ticketsByIds = (db: Executor, accountId: number, ids: readonly number[]): Promise<TicketRow[]> =>
+  accountRowsByIds(db, tickets, accountId, ids);
 
 /** Records an operator's ticket issue (its tickets are written by the caller in the same transaction). */
 export const insertTicketIssue = (

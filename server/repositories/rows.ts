@@ -3,7 +3,7 @@
  * lock, update one row, and a page of rows newest first. Each is a single statement; the `lock`
  * ones hold the row until the transaction ends.
  */
-import { and, desc, eq, getTableName, lt, type SQL } from 'drizzle-orm';
+import { and, desc, eq, getTableName, lt, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Executor } from '../db/database.js';
 
@@ -29,6 +29,23 @@ export async function insertRow<T extends IdTable>(
     .returning();
   if (!saved) throw new Error(`${getTableName(table)}: insert returned no row`);
   return saved as T['$inferSelect'];
+}
+
+/**
+ * Inserts `row` unless it conflicts with a row already there (its key was written before):
+ * true when it was written, false when nothing was. Makes a repeated job step a no-op.
+ */
+export async function insertOnce<T extends PgTable>(
+  db: Executor,
+  table: T,
+  row: T['$inferInsert'],
+): Promise<boolean> {
+  const saved = await db
+    .insert(table as PgTable)
+    .values(row as PgTable['$inferInsert'])
+    .onConflictDoNothing()
+    .returning({ written: sql`1` });
+  return saved.length > 0;
 }
 
 /** The row with this id, if any. */
