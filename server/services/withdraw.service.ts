@@ -153,15 +153,7 @@ export async function settleWithdrawal(
       now,
     );
   }
-  const saved = await updateWithdrawal(tx, row.id, {
-    status: 'success',
-    stage: 'paid',
-    ...change,
-    completedAt: now,
-    updatedAt: now,
-  });
-  await recordChange(tx, changeOf(saved, now));
-  return saved;
+  return endWithdrawal(tx, row, { status: 'success', stage: 'paid', ...change }, now);
 }
 
 /** Ends a pending withdrawal as failed or rejected in `tx`: the hold goes back to cash. */
@@ -182,12 +174,17 @@ export async function releaseWithdrawal(
     },
     now,
   );
-  const saved = await updateWithdrawal(tx, row.id, {
-    status: 'failed',
-    ...change,
-    completedAt: now,
-    updatedAt: now,
-  });
+  return endWithdrawal(tx, row, { status: 'failed', ...change }, now);
+}
+
+/** Writes a withdrawal's end (`change`, completed at `now`) in `tx` and records it for sync. */
+async function endWithdrawal(
+  tx: Executor,
+  row: WithdrawalRow,
+  change: Partial<WithdrawalRow>,
+  now: Date,
+): Promise<WithdrawalRow> {
+  const saved = await updateWithdrawal(tx, row.id, { ...change, completedAt: now, updatedAt: now });
   await recordChange(tx, changeOf(saved, now));
   return saved;
 }
