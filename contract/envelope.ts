@@ -120,16 +120,23 @@ export function randomHandshakeWith(randomIndex: (bound: number) => number): str
 }
 
 /**
- * The checks before sealing, the same on both sides.
+ * The IV to seal with under `handshake`: the given `iv` (fixed test vectors only), or
+ * IV_LENGTH fresh bytes from the codec's `randomBytes`; the checks are the same on both sides.
  * @throws TypeError if `handshake` is not 16 characters of [A-Za-z0-9] or the IV is not 16 bytes.
  */
-export function checkSealInput(handshake: string, ivLength: number): void {
+export function sealIvOf<Bytes extends { length: number }>(
+  handshake: string,
+  iv: Bytes | undefined,
+  randomBytes: (length: number) => Bytes,
+): Bytes {
   if (!isHandshake(handshake)) {
     throw new TypeError('handshake must be 16 characters of [A-Za-z0-9]');
   }
-  if (ivLength !== IV_LENGTH) {
+  const bytes = iv ?? randomBytes(IV_LENGTH);
+  if (bytes.length !== IV_LENGTH) {
     throw new TypeError('iv must be 16 bytes');
   }
+  return bytes;
 }
 
 /**
@@ -180,20 +187,28 @@ export function plaintextOf(bytes: Uint8Array | ArrayBuffer): string {
   }
 }
 
+/** The crypto calls of one codec that building a request envelope needs. */
+export interface RequestSealer<Iv> {
+  randomHandshake(): string;
+  seal(plaintext: string, handshake: string, iv?: Iv): string;
+  signOf(data: string, timestamp: string, handshake: string): string;
+}
+
 /**
- * The form fields of a request envelope around `inner`, given a codec's `seal` and `signOf`:
- * the plaintext is `JSON.stringify(inner)`, the timestamp `unixSeconds` floored. The caller
- * checks `unixSeconds` is a valid time.
+ * The form fields of a request envelope around `inner`, given a codec's crypto calls: the
+ * handshake and IV are `opts`' (fixed test vectors only) or new ones, the plaintext is
+ * `JSON.stringify(inner)`, the timestamp `unixSeconds` floored. The caller checks
+ * `unixSeconds` is a valid time.
  * @throws TypeError as `seal` does for a malformed handshake or IV.
  */
-export function requestFieldsOf(
+export function requestFieldsOf<Iv>(
   inner: EnvelopeInner,
   unixSeconds: number,
-  handshake: string,
-  seal: (plaintext: string, handshake: string) => string,
-  signOf: (data: string, timestamp: string, handshake: string) => string,
+  opts: { handshake?: string; iv?: Iv } | undefined,
+  codec: RequestSealer<Iv>,
 ): EnvelopeFields {
+  const handshake = opts?.handshake ?? codec.randomHandshake();
   const timestamp = String(Math.floor(unixSeconds));
-  const data = seal(JSON.stringify(inner), handshake);
-  return { handshake, timestamp, sign: signOf(data, timestamp, handshake), data };
+  const data = codec.seal(JSON.stringify(inner), handshake, opts?.iv);
+  return { handshake, timestamp, sign: codec.signOf(data, timestamp, handshake), data };
 }

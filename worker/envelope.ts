@@ -29,11 +29,10 @@ import CryptoCore from 'crypto-js/core.js';
 import {
   AES_BLOCK,
   EnvelopeError,
-  IV_LENGTH,
-  checkSealInput,
   plaintextOf,
   randomHandshakeWith,
   requestFieldsOf,
+  sealIvOf,
   sealedPartsOf,
   type EnvelopeFields,
   type EnvelopeInner,
@@ -87,9 +86,7 @@ export function randomHandshake(): string {
  * @throws TypeError if `handshake` is not 16 characters of [A-Za-z0-9] or `ivBytes` is not 16 bytes.
  */
 export function seal(plaintext: string, handshake: string, ivBytes?: Uint8Array): string {
-  const ivRaw = ivBytes ?? randomBytes(IV_LENGTH);
-  checkSealInput(handshake, ivRaw.length);
-  const iv = bytesToWords(ivRaw);
+  const iv = bytesToWords(sealIvOf(handshake, ivBytes, randomBytes));
   const sealed = AES.encrypt(bytesToWords(new TextEncoder().encode(plaintext)), keyOf(handshake), {
     iv,
     mode: CryptoCore.mode.CBC,
@@ -169,8 +166,7 @@ export function sealRequest(
   if (!Number.isFinite(nowSeconds) || nowSeconds < 0) {
     throw new TypeError('nowSeconds must be a finite non-negative number');
   }
-  const handshake = opts?.handshake ?? randomHandshake();
-  return requestFieldsOf(inner, nowSeconds, handshake, (text, key) => seal(text, key, opts?.iv), signOf);
+  return requestFieldsOf(inner, nowSeconds, opts, { randomHandshake, seal, signOf });
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * The envelope codec, server side: the crypto calls on node:crypto. The wire format, its types,
- * constants and every rule without crypto are defined once in `contract/ts` (docs/protocol.md,
- * "Envelope"); the worker's codec follows the same definition.
+ * constants and every rule without crypto are defined once in `contract/envelope.ts`
+ * (docs/protocol.md, "Envelope"); the worker's codec follows the same definition.
  *
  * The envelope is obfuscation plus a check against casual tampering; TLS provides secrecy.
  * `open` detects corrupted padding and bad UTF-8, not every alteration of `data` (CBC has no
@@ -15,18 +15,7 @@ import {
   randomInt,
   timingSafeEqual,
 } from 'node:crypto';
-import {
-  EnvelopeError,
-  IV_LENGTH,
-  checkSealInput,
-  plaintextOf,
-  randomHandshakeWith,
-  requestFieldsOf,
-  sealedPartsOf,
-  type EnvelopeFields,
-  type EnvelopeInner,
-  type SealedAnswer,
-} from '../../contract/envelope.js';
+import * as envelope from '../../contract/envelope.js';
 
 export { EnvelopeError, type EnvelopeFields, type EnvelopeInner } from '../../contract/envelope.js';
 
@@ -35,7 +24,7 @@ export { EnvelopeError, type EnvelopeFields, type EnvelopeInner } from '../../co
  * (crypto.randomInt, which is unbiased), about 95 bits of entropy. Never throws.
  */
 export function randomHandshake(): string {
-  return randomHandshakeWith((bound) => randomInt(bound));
+  return envelope.randomHandshakeWith((bound) => randomInt(bound));
 }
 
 /**
@@ -45,8 +34,7 @@ export function randomHandshake(): string {
  * @throws TypeError if `handshake` is not 16 characters of [A-Za-z0-9] or `iv` is not 16 bytes.
  */
 export function seal(plaintext: string, handshake: string, iv?: Buffer): string {
-  const ivBytes = iv ?? randomBytes(IV_LENGTH);
-  checkSealInput(handshake, ivBytes.length);
+  const ivBytes = envelope.sealIvOf(handshake, iv, randomBytes);
   const cipher = createCipheriv('aes-128-cbc', Buffer.from(handshake, 'utf8'), ivBytes);
   const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
   return Buffer.concat([ivBytes, ciphertext]).toString('base64');
@@ -61,15 +49,15 @@ export function seal(plaintext: string, handshake: string, iv?: Buffer): string 
  *   anything else.
  */
 export function open(data: string, handshake: string): string {
-  const { iv, ciphertext } = sealedPartsOf(data, handshake);
+  const { iv, ciphertext } = envelope.sealedPartsOf(data, handshake);
   let plain: Buffer;
   try {
     const decipher = createDecipheriv('aes-128-cbc', Buffer.from(handshake, 'utf8'), iv);
     plain = Buffer.concat([decipher.update(ciphertext), decipher.final()]);
   } catch {
-    throw new EnvelopeError('bad padding');
+    throw new envelope.EnvelopeError('bad padding');
   }
-  return plaintextOf(plain);
+  return envelope.plaintextOf(plain);
 }
 
 /**
@@ -102,16 +90,15 @@ export function signMatches(expected: string, given: string): boolean {
  * @throws TypeError if `now` is not a valid date or `opts` holds a malformed handshake or IV.
  */
 export function sealRequest(
-  inner: EnvelopeInner,
+  inner: envelope.EnvelopeInner,
   now: Date,
   opts?: { handshake?: string; iv?: Buffer },
-): EnvelopeFields {
+): envelope.EnvelopeFields {
   const ms = now.getTime();
   if (!Number.isFinite(ms)) {
     throw new TypeError('now is not a valid date');
   }
-  const handshake = opts?.handshake ?? randomHandshake();
-  return requestFieldsOf(inner, ms / 1000, handshake, (text, key) => seal(text, key, opts?.iv), signOf);
+  return envelope.requestFieldsOf(inner, ms / 1000, opts, { randomHandshake, seal, signOf });
 }
 
 /**
@@ -120,6 +107,6 @@ export function sealRequest(
  * is not a sealed answer; check `code` first.
  * @throws EnvelopeError as `open` does.
  */
-export function openAnswer(answer: SealedAnswer): string {
+export function openAnswer(answer: envelope.SealedAnswer): string {
   return open(answer.data, answer.handshake);
 }

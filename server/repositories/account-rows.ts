@@ -2,9 +2,10 @@
  * Queries every table of an account's rows shares. They must stay scoped to the account: an id
  * of another account's row finds nothing.
  */
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Executor } from '../db/database.js';
+import { rowsNewestFirst, type Page } from './rows.js';
 
 /** A table whose rows have an `id` and belong to one account (`account_id`). */
 type AccountTable = PgTable & { id: PgColumn; accountId: PgColumn };
@@ -24,4 +25,17 @@ export async function accountRowsByIds<T extends AccountTable>(
   // `select()` of a table selects its whole row, which is what `$inferSelect` describes; drizzle
   // cannot follow that through a generic table.
   return rows as T['$inferSelect'][];
+}
+
+/**
+ * A page of the account's rows of `table`, newest (highest id) first, narrowed further by each
+ * `filter` that is not undefined.
+ */
+export function accountRowsNewestFirst<T extends AccountTable>(
+  db: Executor,
+  table: T,
+  page: Page & { accountId: number },
+  ...filters: (SQL | undefined)[]
+): Promise<T['$inferSelect'][]> {
+  return rowsNewestFirst(db, table, page, eq(table.accountId, page.accountId), ...filters);
 }

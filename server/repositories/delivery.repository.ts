@@ -1,6 +1,7 @@
 /** SQL of the published delivery (trade settlement) records. */
-import { desc, eq, inArray, lt } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
+import { rowsNewestFirst } from './rows.js';
 import { deliveryRecords } from '../db/schema.js';
 
 export type DeliveryRow = typeof deliveryRecords.$inferSelect;
@@ -38,12 +39,7 @@ export async function listDeliveryRecords(
   db: Executor,
   filter: { beforeId: number | undefined; limit: number },
 ): Promise<DeliveryRow[]> {
-  return db
-    .select()
-    .from(deliveryRecords)
-    .where(filter.beforeId === undefined ? undefined : lt(deliveryRecords.id, filter.beforeId))
-    .orderBy(desc(deliveryRecords.id))
-    .limit(filter.limit);
+  return rowsNewestFirst(db, deliveryRecords, filter);
 }
 
 export async function deliveryRecordsByIds(db: Executor, ids: number[]): Promise<DeliveryRow[]> {

@@ -2,10 +2,11 @@
  * SQL of AI dividends and their release records. Each write of a release also records the change
  * of the account-scoped `dividend_releases` collection in the same transaction.
  */
-import { and, asc, desc, eq, gt, lt, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, lte, or, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Executor } from '../db/database.js';
-import { accountRowsByIds } from './account-rows.js';
+import { rowsNewestFirst } from './rows.js';
+import { accountRowsByIds, accountRowsNewestFirst } from './account-rows.js';
 import { dividendReleases, dividends } from '../db/schema.js';
 import { customerHostingBalancesAt } from '../ledger/balance-sql.js';
 import { recordChanges } from './sync.repository.js';
@@ -75,12 +76,7 @@ export async function listDividends(
   db: Executor,
   filter: { beforeId: number | undefined; limit: number },
 ): Promise<DividendRow[]> {
-  return db
-    .select()
-    .from(dividends)
-    .where(filter.beforeId === undefined ? undefined : lt(dividends.id, filter.beforeId))
-    .orderBy(desc(dividends.id))
-    .limit(filter.limit);
+  return rowsNewestFirst(db, dividends, filter);
 }
 
 /** Inserts a dividend's release records (one statement) and records them for sync. */
@@ -120,25 +116,16 @@ export async function listReleases(
     limit: number;
   },
 ): Promise<DividendReleaseRow[]> {
-  const where: Array<SQL | undefined> = [eq(dividendReleases.accountId, filter.accountId)];
-  if (filter.status !== undefined) where.push(statusAt(filter.status, filter.now));
-  if (filter.beforeId !== undefined) where.push(lt(dividendReleases.id, filter.beforeId));
-  return db
-    .select()
-    .from(dividendReleases)
-    .where(and(...where))
-    .orderBy(desc(dividendReleases.id))
-    .limit(filter.limit);
+  const status = filter.status === undefined ? undefined : statusAt(filter.status, filter.now);
+  return accountRowsNewestFirst(db, dividendReleases, filter, status);
 }
 
 /** The account's records with these ids (a pull's loader): others' ids find nothing. */
-export async function releasesByIds(
+export const releasesByIds = (
   db: Executor,
   accountId: number,
   ids: readonly number[],
-): Promise<DividendReleaseRow[]> {
-  return accountRowsByIds(db, dividendReleases, accountId, ids);
-}
+): Promise<DividendReleaseRow[]> => accountRowsByIds(db, dividendReleases, accountId, ids);
 
 const totalsSchema = z.object({
   rows: z.array(

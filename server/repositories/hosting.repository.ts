@@ -1,7 +1,8 @@
 /** SQL of hosting: products, orders, their changes (the operator-log) and daily accruals. */
-import { and, asc, desc, eq, lt, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, lt, lte, or, sql } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
-import { accountRowsByIds } from './account-rows.js';
+import { eqIfGiven, findRow, insertOnce, insertRow, lockRow, updateRow, updateRowIfAny } from './rows.js';
+import { accountRowsByIds, accountRowsNewestFirst } from './account-rows.js';
 import { hostingAccruals, hostingOrderChanges, hostingOrders, hostingProducts } from '../db/schema.js';
 
 export type HostingProductRow = typeof hostingProducts.$inferSelect;
@@ -20,85 +21,52 @@ export async function listProducts(db: Executor, activeOnly: boolean): Promise<H
     .orderBy(asc(hostingProducts.days), asc(hostingProducts.id));
 }
 
-export async function findProduct(db: Executor, id: number): Promise<HostingProductRow | undefined> {
-  const [row] = await db.select().from(hostingProducts).where(eq(hostingProducts.id, id));
-  return row;
-}
+export const findProduct = (db: Executor, id: number): Promise<HostingProductRow | undefined> =>
+  findRow(db, hostingProducts, id);
 
-export async function insertProduct(
+export const insertProduct = (
   db: Executor,
   row: typeof hostingProducts.$inferInsert,
-): Promise<HostingProductRow> {
-  const [saved] = await db.insert(hostingProducts).values(row).returning();
-  if (!saved) throw new Error('hosting_products: insert returned no row');
-  return saved;
-}
+): Promise<HostingProductRow> => insertRow(db, hostingProducts, row);
 
 /** Updates a product; null when there is no such product. */
-export async function updateProduct(
+export const updateProduct = (
   db: Executor,
   id: number,
   change: Partial<typeof hostingProducts.$inferInsert>,
-): Promise<HostingProductRow | null> {
-  const [saved] = await db.update(hostingProducts).set(change).where(eq(hostingProducts.id, id)).returning();
-  return saved ?? null;
-}
+): Promise<HostingProductRow | null> => updateRowIfAny(db, hostingProducts, id, change);
 
 // ---- orders ----
 
-export async function insertOrder(
-  db: Executor,
-  row: typeof hostingOrders.$inferInsert,
-): Promise<HostingOrderRow> {
-  const [saved] = await db.insert(hostingOrders).values(row).returning();
-  if (!saved) throw new Error('hosting_orders: insert returned no row');
-  return saved;
-}
+export const insertOrder = (db: Executor, row: typeof hostingOrders.$inferInsert): Promise<HostingOrderRow> =>
+  insertRow(db, hostingOrders, row);
 
 /** The order, locked for the rest of the transaction (every change of an order takes this first). */
-export async function lockOrder(db: Executor, id: number): Promise<HostingOrderRow | undefined> {
-  const [row] = await db.select().from(hostingOrders).where(eq(hostingOrders.id, id)).for('update');
-  return row;
-}
+export const lockOrder = (db: Executor, id: number): Promise<HostingOrderRow | undefined> =>
+  lockRow(db, hostingOrders, id);
 
-export async function findOrder(db: Executor, id: number): Promise<HostingOrderRow | undefined> {
-  const [row] = await db.select().from(hostingOrders).where(eq(hostingOrders.id, id));
-  return row;
-}
+export const findOrder = (db: Executor, id: number): Promise<HostingOrderRow | undefined> =>
+  findRow(db, hostingOrders, id);
 
-export async function updateOrder(
+export const updateOrder = (
   db: Executor,
   id: number,
   change: Partial<typeof hostingOrders.$inferInsert>,
-): Promise<HostingOrderRow> {
-  const [saved] = await db.update(hostingOrders).set(change).where(eq(hostingOrders.id, id)).returning();
-  if (!saved) throw new Error(`hosting_orders: order ${id} vanished`);
-  return saved;
-}
+): Promise<HostingOrderRow> => updateRow(db, hostingOrders, id, change);
 
 /** The account's orders newest first, below `beforeId`, of one status when given; at most `limit`. */
 export async function listOrders(
   db: Executor,
   filter: { accountId: number; status?: string | undefined; beforeId?: number | undefined; limit: number },
 ): Promise<HostingOrderRow[]> {
-  const where: SQL[] = [eq(hostingOrders.accountId, filter.accountId)];
-  if (filter.status !== undefined) where.push(eq(hostingOrders.status, filter.status));
-  if (filter.beforeId !== undefined) where.push(lt(hostingOrders.id, filter.beforeId));
-  return db
-    .select()
-    .from(hostingOrders)
-    .where(and(...where))
-    .orderBy(desc(hostingOrders.id))
-    .limit(filter.limit);
+  return accountRowsNewestFirst(db, hostingOrders, filter, eqIfGiven(hostingOrders.status, filter.status));
 }
 
-export async function ordersByIds(
+export const ordersByIds = (
   db: Executor,
   accountId: number,
   ids: readonly number[],
-): Promise<HostingOrderRow[]> {
-  return accountRowsByIds(db, hostingOrders, accountId, ids);
-}
+): Promise<HostingOrderRow[]> => accountRowsByIds(db, hostingOrders, accountId, ids);
 
 /**
  * The orders the daily job has work on, locked, by id: those with a whole local day of interest
@@ -128,14 +96,10 @@ export async function lockOrdersDue(
 
 // ---- changes (the operator-log) ----
 
-export async function insertChange(
+export const insertChange = (
   db: Executor,
   row: typeof hostingOrderChanges.$inferInsert,
-): Promise<HostingChangeRow> {
-  const [saved] = await db.insert(hostingOrderChanges).values(row).returning();
-  if (!saved) throw new Error('hosting_order_changes: insert returned no row');
-  return saved;
-}
+): Promise<HostingChangeRow> => insertRow(db, hostingOrderChanges, row);
 
 /** One order's changes in the order they happened: its principal timeline. */
 export async function changesOfOrder(db: Executor, orderId: number): Promise<HostingChangeRow[]> {
@@ -151,24 +115,19 @@ export async function listChanges(
   db: Executor,
   filter: { accountId: number; orderId?: number | undefined; beforeId?: number | undefined; limit: number },
 ): Promise<HostingChangeRow[]> {
-  const where: SQL[] = [eq(hostingOrderChanges.accountId, filter.accountId)];
-  if (filter.orderId !== undefined) where.push(eq(hostingOrderChanges.orderId, filter.orderId));
-  if (filter.beforeId !== undefined) where.push(lt(hostingOrderChanges.id, filter.beforeId));
-  return db
-    .select()
-    .from(hostingOrderChanges)
-    .where(and(...where))
-    .orderBy(desc(hostingOrderChanges.id))
-    .limit(filter.limit);
+  return accountRowsNewestFirst(
+    db,
+    hostingOrderChanges,
+    filter,
+    eqIfGiven(hostingOrderChanges.orderId, filter.orderId),
+  );
 }
 
-export async function changesByIds(
+export const changesByIds = (
   db: Executor,
   accountId: number,
   ids: readonly number[],
-): Promise<HostingChangeRow[]> {
-  return accountRowsByIds(db, hostingOrderChanges, accountId, ids);
-}
+): Promise<HostingChangeRow[]> => accountRowsByIds(db, hostingOrderChanges, accountId, ids);
 
 // ---- accruals ----
 
@@ -176,17 +135,8 @@ export async function changesByIds(
  * Records one order's interest for one local day, unless that day is already recorded: false
  * then, and the caller pays nothing (the (order, day) key is what makes the job idempotent).
  */
-export async function insertAccrual(
-  db: Executor,
-  row: typeof hostingAccruals.$inferInsert,
-): Promise<boolean> {
-  const saved = await db
-    .insert(hostingAccruals)
-    .values(row)
-    .onConflictDoNothing()
-    .returning({ orderId: hostingAccruals.orderId });
-  return saved.length > 0;
-}
+export const insertAccrual = (db: Executor, row: typeof hostingAccruals.$inferInsert): Promise<boolean> =>
+  insertOnce(db, hostingAccruals, row);
 
 export async function setAccrualIncome(
   db: Executor,

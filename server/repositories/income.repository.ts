@@ -3,10 +3,11 @@
  * records the change of the account-scoped `income` collection in the same transaction, so a
  * caller cannot forget it and a pull never misses a line.
  */
-import { and, asc, desc, eq, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Executor } from '../db/database.js';
-import { accountRowsByIds } from './account-rows.js';
+import { eqIfGiven, insertRow } from './rows.js';
+import { accountRowsByIds, accountRowsNewestFirst } from './account-rows.js';
 import { airdrops, income } from '../db/schema.js';
 import { recordChanges } from './sync.repository.js';
 
@@ -139,25 +140,12 @@ export async function listIncome(
   db: Executor,
   filter: { accountId: number; type?: string | undefined; beforeId?: number | undefined; limit: number },
 ): Promise<IncomeRow[]> {
-  const where: SQL[] = [eq(income.accountId, filter.accountId)];
-  if (filter.type !== undefined) where.push(eq(income.type, filter.type));
-  if (filter.beforeId !== undefined) where.push(lt(income.id, filter.beforeId));
-  return db
-    .select()
-    .from(income)
-    .where(and(...where))
-    .orderBy(desc(income.id))
-    .limit(filter.limit);
+  return accountRowsNewestFirst(db, income, filter, eqIfGiven(income.type, filter.type));
 }
 
 /** The account's lines with these ids (a pull's loader): others' ids find nothing. */
-export async function incomeByIds(
-  db: Executor,
-  accountId: number,
-  ids: readonly number[],
-): Promise<IncomeRow[]> {
-  return accountRowsByIds(db, income, accountId, ids);
-}
+export const incomeByIds = (db: Executor, accountId: number, ids: readonly number[]): Promise<IncomeRow[]> =>
+  accountRowsByIds(db, income, accountId, ids);
 
 /** The line with this key, if any. */
 export async function findIncomeByKey(db: Executor, key: string): Promise<IncomeRow | undefined> {
@@ -208,8 +196,5 @@ export async function markIncomeArrived(
 }
 
 /** Records an operator's airdrop (its lines are written by the caller in the same transaction). */
-export async function insertAirdrop(db: Executor, row: typeof airdrops.$inferInsert): Promise<AirdropRow> {
-  const [saved] = await db.insert(airdrops).values(row).returning();
-  if (!saved) throw new Error('airdrops: insert returned no row');
-  return saved;
-}
+export const insertAirdrop = (db: Executor, row: typeof airdrops.$inferInsert): Promise<AirdropRow> =>
+  insertRow(db, airdrops, row);

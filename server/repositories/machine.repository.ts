@@ -2,9 +2,10 @@
  * SQL of mining machines and tickets: the machines on offer, customers' holdings,
  * each holding's daily output (`machine_earnings`), tickets and operators' ticket issues.
  */
-import { and, asc, desc, eq, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
-import { accountRowsByIds } from './account-rows.js';
+import { eqIfGiven, findRow, insertOnce, insertRow, updateRow, updateRowIfAny } from './rows.js';
+import { accountRowsByIds, accountRowsNewestFirst } from './account-rows.js';
 import { machineEarnings, machines, ownedMachines, ticketIssues, tickets } from '../db/schema.js';
 
 export type MachineRow = typeof machines.$inferSelect;
@@ -23,10 +24,8 @@ export async function listMachines(db: Executor, activeOnly: boolean): Promise<M
     .orderBy(asc(machines.id));
 }
 
-export async function findMachine(db: Executor, id: number): Promise<MachineRow | undefined> {
-  const [row] = await db.select().from(machines).where(eq(machines.id, id));
-  return row;
-}
+export const findMachine = (db: Executor, id: number): Promise<MachineRow | undefined> =>
+  findRow(db, machines, id);
 
 /** The machines with these ids (a pull's loader). */
 export async function machinesByIds(db: Executor, ids: readonly number[]): Promise<MachineRow[]> {
@@ -37,67 +36,43 @@ export async function machinesByIds(db: Executor, ids: readonly number[]): Promi
     .where(inArray(machines.id, [...ids]));
 }
 
-export async function insertMachine(db: Executor, row: typeof machines.$inferInsert): Promise<MachineRow> {
-  const [saved] = await db.insert(machines).values(row).returning();
-  if (!saved) throw new Error('machines: insert returned no row');
-  return saved;
-}
+export const insertMachine = (db: Executor, row: typeof machines.$inferInsert): Promise<MachineRow> =>
+  insertRow(db, machines, row);
 
 /** Updates a machine; null when there is no such machine. */
-export async function updateMachine(
+export const updateMachine = (
   db: Executor,
   id: number,
   change: Partial<typeof machines.$inferInsert>,
-): Promise<MachineRow | null> {
-  const [saved] = await db.update(machines).set(change).where(eq(machines.id, id)).returning();
-  return saved ?? null;
-}
+): Promise<MachineRow | null> => updateRowIfAny(db, machines, id, change);
 
 // ---- holdings ----
 
-export async function insertOwnedMachine(
+export const insertOwnedMachine = (
   db: Executor,
   row: typeof ownedMachines.$inferInsert,
-): Promise<OwnedMachineRow> {
-  const [saved] = await db.insert(ownedMachines).values(row).returning();
-  if (!saved) throw new Error('owned_machines: insert returned no row');
-  return saved;
-}
+): Promise<OwnedMachineRow> => insertRow(db, ownedMachines, row);
 
-export async function updateOwnedMachine(
+export const updateOwnedMachine = (
   db: Executor,
   id: number,
   change: Partial<typeof ownedMachines.$inferInsert>,
-): Promise<OwnedMachineRow> {
-  const [saved] = await db.update(ownedMachines).set(change).where(eq(ownedMachines.id, id)).returning();
-  if (!saved) throw new Error(`owned_machines: holding ${id} vanished`);
-  return saved;
-}
+): Promise<OwnedMachineRow> => updateRow(db, ownedMachines, id, change);
 
 /** The account's holdings newest first, below `beforeId`, of one status when given; at most `limit`. */
 export async function listOwnedMachines(
   db: Executor,
   filter: { accountId: number; status?: string | undefined; beforeId?: number | undefined; limit: number },
 ): Promise<OwnedMachineRow[]> {
-  const where: SQL[] = [eq(ownedMachines.accountId, filter.accountId)];
-  if (filter.status !== undefined) where.push(eq(ownedMachines.status, filter.status));
-  if (filter.beforeId !== undefined) where.push(lt(ownedMachines.id, filter.beforeId));
-  return db
-    .select()
-    .from(ownedMachines)
-    .where(and(...where))
-    .orderBy(desc(ownedMachines.id))
-    .limit(filter.limit);
+  return accountRowsNewestFirst(db, ownedMachines, filter, eqIfGiven(ownedMachines.status, filter.status));
 }
 
 /** The account's holdings with these ids (a pull's loader): others' ids find nothing. */
-export async function ownedMachinesByIds(
+export const ownedMachinesByIds = (
   db: Executor,
   accountId: number,
   ids: readonly number[],
-): Promise<OwnedMachineRow[]> {
-  return accountRowsByIds(db, ownedMachines, accountId, ids);
-}
+): Promise<OwnedMachineRow[]> => accountRowsByIds(db, ownedMachines, accountId, ids);
 
 /** Every active holding of the account (the totals of machine/index; a holding is at most 100 machines). */
 export async function activeOwnedMachines(db: Executor, accountId: number): Promise<OwnedMachineRow[]> {
@@ -139,17 +114,8 @@ export async function lockOwnedMachinesDue(
  * Records a holding's output for a local day, once: false when that (holding, day) was recorded
  * before (nothing is written again).
  */
-export async function insertEarning(
-  db: Executor,
-  row: typeof machineEarnings.$inferInsert,
-): Promise<boolean> {
-  const saved = await db
-    .insert(machineEarnings)
-    .values(row)
-    .onConflictDoNothing()
-    .returning({ day: machineEarnings.day });
-  return saved.length > 0;
-}
+export const insertEarning = (db: Executor, row: typeof machineEarnings.$inferInsert): Promise<boolean> =>
+  insertOnce(db, machineEarnings, row);
 
 export async function setEarningIncome(
   db: Executor,
@@ -221,15 +187,7 @@ export async function listTickets(
   db: Executor,
   filter: { accountId: number; status?: string | undefined; beforeId?: number | undefined; limit: number },
 ): Promise<TicketRow[]> {
-  const where: SQL[] = [eq(tickets.accountId, filter.accountId)];
-  if (filter.status !== undefined) where.push(eq(tickets.status, filter.status));
-  if (filter.beforeId !== undefined) where.push(lt(tickets.id, filter.beforeId));
-  return db
-    .select()
-    .from(tickets)
-    .where(and(...where))
-    .orderBy(desc(tickets.id))
-    .limit(filter.limit);
+  return accountRowsNewestFirst(db, tickets, filter, eqIfGiven(tickets.status, filter.status));
 }
 
 /** How many tickets the account has available. */
@@ -242,20 +200,11 @@ export async function availableTicketCount(db: Executor, accountId: number): Pro
 }
 
 /** The account's tickets with these ids (a pull's loader): others' ids find nothing. */
-export async function ticketsByIds(
-  db: Executor,
-  accountId: number,
-  ids: readonly number[],
-): Promise<TicketRow[]> {
-  return accountRowsByIds(db, tickets, accountId, ids);
-}
+export const ticketsByIds = (db: Executor, accountId: number, ids: readonly number[]): Promise<TicketRow[]> =>
+  accountRowsByIds(db, tickets, accountId, ids);
 
 /** Records an operator's ticket issue (its tickets are written by the caller in the same transaction). */
-export async function insertTicketIssue(
+export const insertTicketIssue = (
   db: Executor,
   row: typeof ticketIssues.$inferInsert,
-): Promise<TicketIssueRow> {
-  const [saved] = await db.insert(ticketIssues).values(row).returning();
-  if (!saved) throw new Error('ticket_issues: insert returned no row');
-  return saved;
-}
+): Promise<TicketIssueRow> => insertRow(db, ticketIssues, row);

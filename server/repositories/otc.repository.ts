@@ -1,27 +1,22 @@
 /** SQL of OTC orders and their fills. */
-import { and, asc, desc, eq, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
+import { accountRowsNewestFirst } from './account-rows.js';
+import { eqIfGiven, findRow, insertRow, lockRow, updateRow } from './rows.js';
 import { otcFills, otcOrders } from '../db/schema.js';
 
 export type OtcOrderRow = typeof otcOrders.$inferSelect;
 export type OtcFillRow = typeof otcFills.$inferSelect;
 
-export async function insertOtcOrder(db: Executor, row: typeof otcOrders.$inferInsert): Promise<OtcOrderRow> {
-  const [saved] = await db.insert(otcOrders).values(row).returning();
-  if (!saved) throw new Error('otc_orders: insert returned no row');
-  return saved;
-}
+export const insertOtcOrder = (db: Executor, row: typeof otcOrders.$inferInsert): Promise<OtcOrderRow> =>
+  insertRow(db, otcOrders, row);
 
-export async function findOtcOrder(db: Executor, id: number): Promise<OtcOrderRow | undefined> {
-  const [row] = await db.select().from(otcOrders).where(eq(otcOrders.id, id));
-  return row;
-}
+export const findOtcOrder = (db: Executor, id: number): Promise<OtcOrderRow | undefined> =>
+  findRow(db, otcOrders, id);
 
 /** The order, its row locked until the transaction ends (SELECT ... FOR UPDATE): takes and cancels of it run one at a time. */
-export async function lockOtcOrder(db: Executor, id: number): Promise<OtcOrderRow | undefined> {
-  const [row] = await db.select().from(otcOrders).where(eq(otcOrders.id, id)).for('update');
-  return row;
-}
+export const lockOtcOrder = (db: Executor, id: number): Promise<OtcOrderRow | undefined> =>
+  lockRow(db, otcOrders, id);
 
 /**
  * Waits for the OTC settlement lock (a transaction-scoped advisory lock, released at commit or
@@ -32,23 +27,16 @@ export async function lockOtcSettlement(db: Executor): Promise<void> {
   await db.execute(sql`select pg_advisory_xact_lock(hashtextextended('otc:settle', 0))`);
 }
 
-export async function updateOtcOrder(
+export const updateOtcOrder = (
   db: Executor,
   id: number,
   changes: Partial<
     Pick<OtcOrderRow, 'filled' | 'usdtFilled' | 'makerFeeFilled' | 'status' | 'holdId' | 'updatedAt'>
   >,
-): Promise<OtcOrderRow> {
-  const [saved] = await db.update(otcOrders).set(changes).where(eq(otcOrders.id, id)).returning();
-  if (!saved) throw new Error(`otc_orders: no order ${id}`);
-  return saved;
-}
+): Promise<OtcOrderRow> => updateRow(db, otcOrders, id, changes);
 
-export async function insertOtcFill(db: Executor, row: typeof otcFills.$inferInsert): Promise<OtcFillRow> {
-  const [saved] = await db.insert(otcFills).values(row).returning();
-  if (!saved) throw new Error('otc_fills: insert returned no row');
-  return saved;
-}
+export const insertOtcFill = (db: Executor, row: typeof otcFills.$inferInsert): Promise<OtcFillRow> =>
+  insertRow(db, otcFills, row);
 
 /**
  * One page of the open book of one side: newest first, or best price first (buys highest, sells
@@ -82,15 +70,13 @@ export async function listAccountOtcOrders(
     limit: number;
   },
 ): Promise<OtcOrderRow[]> {
-  const where: SQL[] = [eq(otcOrders.accountId, filter.accountId), eq(otcOrders.side, filter.side)];
-  if (filter.status !== undefined) where.push(eq(otcOrders.status, filter.status));
-  if (filter.beforeId !== undefined) where.push(lt(otcOrders.id, filter.beforeId));
-  return db
-    .select()
-    .from(otcOrders)
-    .where(and(...where))
-    .orderBy(desc(otcOrders.id))
-    .limit(filter.limit);
+  return accountRowsNewestFirst(
+    db,
+    otcOrders,
+    filter,
+    eq(otcOrders.side, filter.side),
+    eqIfGiven(otcOrders.status, filter.status),
+  );
 }
 
 /** The orders of `ids` listed from `accountId` (the `otc_orders` collection). */

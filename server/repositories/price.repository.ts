@@ -1,6 +1,7 @@
 /** SQL of operators' price versions: one row per price change, the newest is the price. */
 import { desc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
+import { insertRow } from './rows.js';
 import { priceVersions } from '../db/schema.js';
 
 export type PriceVersionRow = typeof priceVersions.$inferSelect;
@@ -16,14 +17,10 @@ export async function latestPriceVersion(db: Executor, asset: string): Promise<P
   return row;
 }
 
-export async function insertPriceVersion(
+export const insertPriceVersion = (
   db: Executor,
   row: typeof priceVersions.$inferInsert,
-): Promise<PriceVersionRow> {
-  const [saved] = await db.insert(priceVersions).values(row).returning();
-  if (!saved) throw new Error('price_versions: insert returned no row');
-  return saved;
-}
+): Promise<PriceVersionRow> => insertRow(db, priceVersions, row);
 
 /**
  * Serialises a price change against fills at the price, until the transaction ends (an advisory

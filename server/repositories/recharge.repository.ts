@@ -1,8 +1,10 @@
 /** SQL of deposit addresses, deposits and the chain watchers' cursors. */
-import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Chain } from '../../contract/constants.js';
 import type { Executor } from '../db/database.js';
+import { accountRowsNewestFirst } from './account-rows.js';
+import { updateRow } from './rows.js';
 import { chainCursors, depositAddresses, deposits, sweeps } from '../db/schema.js';
 
 export type DepositAddressRow = typeof depositAddresses.$inferSelect;
@@ -122,17 +124,13 @@ export async function unsettledBlocks(db: Executor, chain: Chain): Promise<bigin
   return rows.map((row) => row.block);
 }
 
-export async function updateDeposit(
+export const updateDeposit = (
   db: Executor,
   id: number,
   patch: Partial<
     Pick<DepositRow, 'status' | 'confirmations' | 'heldAt' | 'creditedAt' | 'reversedAt' | 'updatedAt'>
   >,
-): Promise<DepositRow> {
-  const [row] = await db.update(deposits).set(patch).where(eq(deposits.id, id)).returning();
-  if (!row) throw new Error(`deposit ${id} vanished`);
-  return row;
-}
+): Promise<DepositRow> => updateRow(db, deposits, id, patch);
 
 /** One account's deposits, newest first, after `beforeId` when given. */
 export async function depositsOfAccount(
@@ -141,16 +139,7 @@ export async function depositsOfAccount(
   beforeId: number | undefined,
   limit: number,
 ): Promise<DepositRow[]> {
-  return db
-    .select()
-    .from(deposits)
-    .where(
-      beforeId === undefined
-        ? eq(deposits.accountId, accountId)
-        : and(eq(deposits.accountId, accountId), lt(deposits.id, beforeId)),
-    )
-    .orderBy(desc(deposits.id))
-    .limit(limit);
+  return accountRowsNewestFirst(db, deposits, { accountId, beforeId, limit });
 }
 
 export async function depositsByIds(db: Executor, accountId: number, ids: number[]): Promise<DepositRow[]> {

@@ -1,6 +1,7 @@
 /** SQL of platform settings (the RAB price, the newcomer incentive) and operators' ledger adjustments. */
 import { and, desc, eq, lt } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
+import { lockRow } from './rows.js';
 import { ledgerAdjustments, platformSettings } from '../db/schema.js';
 
 export type AdjustmentRow = typeof ledgerAdjustments.$inferSelect;
@@ -33,10 +34,8 @@ export async function insertAdjustment(
 }
 
 /** Locks an adjustment for this transaction (approve and reject race). */
-export async function lockAdjustment(db: Executor, id: number): Promise<AdjustmentRow | undefined> {
-  const [row] = await db.select().from(ledgerAdjustments).where(eq(ledgerAdjustments.id, id)).for('update');
-  return row;
-}
+export const lockAdjustment = (db: Executor, id: number): Promise<AdjustmentRow | undefined> =>
+  lockRow(db, ledgerAdjustments, id);
 
 export async function reviewAdjustment(
   db: Executor,

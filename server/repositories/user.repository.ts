@@ -2,6 +2,7 @@
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../db/database.js';
+import { findRow } from './rows.js';
 import { accounts, inviteCodes, referralPaths, users } from '../db/schema.js';
 
 export type UserRow = typeof users.$inferSelect;
@@ -12,10 +13,8 @@ export async function findUserByEmail(db: Executor, email: string): Promise<User
   return row;
 }
 
-export async function findUserById(db: Executor, id: number): Promise<UserRow | undefined> {
-  const [row] = await db.select().from(users).where(eq(users.id, id));
-  return row;
-}
+export const findUserById = (db: Executor, id: number): Promise<UserRow | undefined> =>
+  findRow(db, users, id);
 
 const referrers = alias(users, 'referrers');
 

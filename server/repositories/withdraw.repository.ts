@@ -1,36 +1,28 @@
 /** SQL of withdrawals. */
-import { and, desc, eq, inArray, lt, ne, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
+import { accountRowsNewestFirst } from './account-rows.js';
+import { eqIfGiven, insertRow, lockRow, rowsNewestFirst, updateRow } from './rows.js';
 import { withdrawals } from '../db/schema.js';
 
 export type WithdrawalRow = typeof withdrawals.$inferSelect;
 export type WithdrawalStageValue =
   'awaiting_review' | 'approved' | 'sending' | 'paid' | 'rejected' | 'failed';
 
-export async function insertWithdrawal(
+export const insertWithdrawal = (
   db: Executor,
   row: typeof withdrawals.$inferInsert,
-): Promise<WithdrawalRow> {
-  const [saved] = await db.insert(withdrawals).values(row).returning();
-  if (!saved) throw new Error('withdrawals: insert returned no row');
-  return saved;
-}
+): Promise<WithdrawalRow> => insertRow(db, withdrawals, row);
 
-export async function updateWithdrawal(
+export const updateWithdrawal = (
   db: Executor,
   id: number,
   change: Partial<typeof withdrawals.$inferInsert>,
-): Promise<WithdrawalRow> {
-  const [saved] = await db.update(withdrawals).set(change).where(eq(withdrawals.id, id)).returning();
-  if (!saved) throw new Error(`withdrawals: no row ${id}`);
-  return saved;
-}
+): Promise<WithdrawalRow> => updateRow(db, withdrawals, id, change);
 
 /** Locks one withdrawal row for the rest of the transaction. */
-export async function lockWithdrawal(db: Executor, id: number): Promise<WithdrawalRow | undefined> {
-  const [row] = await db.select().from(withdrawals).where(eq(withdrawals.id, id)).for('update');
-  return row;
-}
+export const lockWithdrawal = (db: Executor, id: number): Promise<WithdrawalRow | undefined> =>
+  lockRow(db, withdrawals, id);
 
 /** The sum of the user's withdrawals requested on `businessDate` that did not fail or get rejected. */
 export async function withdrawnOn(db: Executor, userId: number, businessDate: string): Promise<bigint> {
@@ -54,14 +46,7 @@ export async function withdrawalsOfAccount(
   beforeId: number | undefined,
   limit: number,
 ): Promise<WithdrawalRow[]> {
-  const where: SQL[] = [eq(withdrawals.accountId, accountId)];
-  if (beforeId !== undefined) where.push(lt(withdrawals.id, beforeId));
-  return db
-    .select()
-    .from(withdrawals)
-    .where(and(...where))
-    .orderBy(desc(withdrawals.id))
-    .limit(limit);
+  return accountRowsNewestFirst(db, withdrawals, { accountId, beforeId, limit });
 }
 
 export async function withdrawalsByIds(
@@ -86,16 +71,14 @@ export async function listWithdrawals(
     limit: number;
   },
 ): Promise<WithdrawalRow[]> {
-  const where: SQL[] = [];
-  if (filter.status) where.push(eq(withdrawals.status, filter.status));
-  if (filter.stage) where.push(eq(withdrawals.stage, filter.stage));
-  if (filter.beforeId !== undefined) where.push(lt(withdrawals.id, filter.beforeId));
-  return db
-    .select()
-    .from(withdrawals)
-    .where(where.length > 0 ? and(...where) : undefined)
-    .orderBy(desc(withdrawals.id))
-    .limit(filter.limit);
+  // An empty status or stage filters nothing, as no status or stage does.
+  return rowsNewestFirst(
+    db,
+    withdrawals,
+    filter,
+    eqIfGiven(withdrawals.status, filter.status || undefined),
+    eqIfGiven(withdrawals.stage, filter.stage || undefined),
+  );
 }
 
 /** Pending withdrawals at `stage` on `network`, oldest first (the send job's work). */

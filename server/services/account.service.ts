@@ -23,7 +23,7 @@ import type { CommandRunner } from '../core/command-runner.js';
 import type { Database, Executor } from '../db/database.js';
 import type { ReadRouting } from '../db/read-routing.js';
 import { customerBook, platformBook } from '../ledger/books.js';
-import { accountBalances, openAccountBooks, transfer, type AccountBalances } from '../ledger/ledger.js';
+import { openAccountBooks, transfer, type AccountBalances } from '../ledger/ledger.js';
 import { transfersOfSide } from '../ledger/ledger.repository.js';
 import { recordChange } from '../repositories/sync.repository.js';
 import {
@@ -33,9 +33,9 @@ import {
   lockUser,
   setDefaultAccount,
 } from '../repositories/user.repository.js';
-import { ownAccount, notYourAccount } from './own-account.js';
+import { notYourAccount, ownAccount, ownBalances } from './own-account.js';
 import { toAccountRecord, toWalletRecord } from './records.js';
-import { newcomerIncentive, rabPrice } from './settings.service.js';
+import { newcomerIncentive } from './settings.service.js';
 
 const RECORDS_PAGE = 20;
 
@@ -112,9 +112,7 @@ export class AccountService {
   async createSubAccount(ctx: RequestContext, params: { name: string }): Promise<AccountRecord> {
     const userId = userIdOf(ctx);
     const created = await this.commands.run(ctx, async (tx) => {
-      const user = await lockUser(tx, userId);
-      if (!user) throw notLoggedIn();
-      const existing = await listAccounts(tx, userId);
+      const { user, accounts: existing } = await lockedUserAccounts(tx, userId);
       if (existing.filter((account) => account.kind === 'sub').length >= SUB_ACCOUNTS_MAX) {
         throw new BusinessError(BodyCode.conflict, 'server.sub_account_limit', { max: SUB_ACCOUNTS_MAX });
       }
@@ -130,9 +128,7 @@ export class AccountService {
   async switch(ctx: RequestContext, params: { accountId: string }): Promise<AccountRecord> {
     const userId = userIdOf(ctx);
     const switched = await this.commands.run(ctx, async (tx) => {
-      const user = await lockUser(tx, userId);
-      if (!user) throw notLoggedIn();
-      const accounts = await listAccounts(tx, userId);
+      const { user, accounts } = await lockedUserAccounts(tx, userId);
       const account = accounts.find((candidate) => String(candidate.id) === params.accountId);
       if (!account) throw notYourAccount('accountId');
       const now = this.clock.now();
@@ -200,10 +196,7 @@ export class AccountService {
 
   /** The account's balances from the ledger, RAB valued at the operator's price. Read-only. */
   async assets(ctx: RequestContext, params: { accountId?: string | undefined }): Promise<AssetsData> {
-    const accountId = (await ownAccount(this.db, ctx, params.accountId)).accountId;
-    const [balances, price] = await Promise.all([accountBalances(this.db, [accountId]), rabPrice(this.db)]);
-    const own = balances.get(accountId);
-    if (!own) throw new Error('balances of a listed account are missing');
+    const { accountId, own, price } = await ownBalances(this.db, ctx, params.accountId);
     return {
       accountId: String(accountId),
       cash: formatMoney(own.USDT.cash),
@@ -266,4 +259,11 @@ export class AccountService {
       nextCursor: hasMore && last ? String(last.row.id) : null,
     };
   }
+}
+
+/** The caller's user row, locked until the transaction ends (401 when it is gone), and its accounts. */
+async function lockedUserAccounts(tx: Executor, userId: number) {
+  const user = await lockUser(tx, userId);
+  if (!user) throw notLoggedIn();
+  return { user, accounts: await listAccounts(tx, userId) };
 }

@@ -87,11 +87,7 @@ export class ContentService {
   private async createNewsIn(tx: Executor, actor: string, params: NewsWrite) {
     const now = this.clock.now();
     const row = await insertNews(tx, {
-      title: params.title,
-      summary: params.summary,
-      body: params.body,
-      imageUrl: params.imageUrl || null,
-      lang: params.lang ?? null,
+      ...newsText(params),
       publishedAt: this.publishTime(params, now) ?? now,
       updatedAt: now,
     });
@@ -116,11 +112,7 @@ export class ContentService {
         id === null
           ? undefined
           : await updateNews(tx, id, {
-              title: params.title,
-              summary: params.summary,
-              body: params.body,
-              imageUrl: params.imageUrl || null,
-              lang: params.lang ?? null,
+              ...newsText(params),
               ...(publishedAt ? { publishedAt } : {}),
               updatedAt: now,
             });
@@ -131,12 +123,7 @@ export class ContentService {
   }
 
   deleteNews(ctx: RequestContext, id: string) {
-    return this.commands.run(ctx, async (tx) => {
-      const rowId = rowIdOf(id);
-      if (rowId === null || !(await deleteNews(tx, rowId))) throw notFound();
-      await this.changed(tx, actorOf(ctx), 'news.delete', 'news', id, true, this.clock.now());
-      return { done: true as const };
-    });
+    return this.deleteItem(ctx, id, deleteNews, 'news.delete', 'news');
   }
 
   createNotice(ctx: RequestContext, params: NoticeWrite) {
@@ -156,10 +143,21 @@ export class ContentService {
   }
 
   deleteNotice(ctx: RequestContext, id: string) {
+    return this.deleteItem(ctx, id, deleteNotice, 'notice.delete', 'notices');
+  }
+
+  /** Deletes one news item or notice (404 when there is no such id), audited and synced. */
+  private deleteItem(
+    ctx: RequestContext,
+    id: string,
+    remove: (tx: Executor, rowId: number) => Promise<boolean>,
+    action: string,
+    collection: string,
+  ) {
     return this.commands.run(ctx, async (tx) => {
       const rowId = rowIdOf(id);
-      if (rowId === null || !(await deleteNotice(tx, rowId))) throw notFound();
-      await this.changed(tx, actorOf(ctx), 'notice.delete', 'notices', id, true, this.clock.now());
+      if (rowId === null || !(await remove(tx, rowId))) throw notFound();
+      await this.changed(tx, actorOf(ctx), action, collection, id, true, this.clock.now());
       return { done: true as const };
     });
   }
@@ -170,12 +168,7 @@ export class ContentService {
 
   private async setQuoteIn(tx: Executor, actor: string, params: QuoteWrite) {
     const now = this.clock.now();
-    const row = await upsertQuote(tx, {
-      symbol: params.symbol,
-      name: params.name,
-      price: params.price,
-      at: now,
-    });
+    const row = await upsertQuote(tx, { ...params, at: now });
     await this.changed(tx, actor, 'quote.set', 'quotes', row.symbol, false, now);
     return toQuoteRecord(row);
   }
@@ -251,4 +244,15 @@ export class ContentService {
     await appendAudit(tx, { actor, action, target: `${collection}:${recordId}`, detail: {}, at });
     await recordChange(tx, { collection, scopeId: 0, recordId, deleted, at });
   }
+}
+
+/** The text of a news item as an operator writes it (no image and no language stored as null). */
+function newsText(params: NewsWrite) {
+  return {
+    title: params.title,
+    summary: params.summary,
+    body: params.body,
+    imageUrl: params.imageUrl || null,
+    lang: params.lang ?? null,
+  };
 }

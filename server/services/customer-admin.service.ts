@@ -96,7 +96,7 @@ export class CustomerAdminService {
       const newest = <T extends { id: number }>(rows: T[]) =>
         rows.sort((a, b) => b.id - a.id).slice(0, RECENT);
       const now = this.clock.now();
-      await this.audit(tx, ctx, 'user.view', userId, {});
+      await this.audit(tx, ctx, 'user.view', userId);
       return {
         user: {
           ...toAdminUser(user),
@@ -175,8 +175,8 @@ export class CustomerAdminService {
 
   private async existing(tx: Executor, userId: number): Promise<UserRow> {
     const user = await lockUser(tx, userId);
-    if (!user) throw notFound();
-    return user;
+    if (user) return user;
+    throw notFound();
   }
 
   private audit(
@@ -184,7 +184,7 @@ export class CustomerAdminService {
     ctx: RequestContext,
     action: string,
     userId: number,
-    detail: Record<string, unknown>,
+    detail: Record<string, unknown> = {},
   ) {
     return appendAudit(tx, {
       actor: actorOf(ctx),

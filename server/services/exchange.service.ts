@@ -36,11 +36,11 @@ import type { CommandRunner } from '../core/command-runner.js';
 import type { Database, Executor } from '../db/database.js';
 import type { ReadRouting } from '../db/read-routing.js';
 import { customerBook, platformBook, type BookRef } from '../ledger/books.js';
-import { accountBalances, transfer, type TransferInput } from '../ledger/ledger.js';
+import { transfer, type TransferInput } from '../ledger/ledger.js';
 import { insertExchange, listExchanges, type ExchangeRow } from '../repositories/exchange.repository.js';
 import { lockPrice } from '../repositories/price.repository.js';
 import { recordChange } from '../repositories/sync.repository.js';
-import { ownAccount } from './own-account.js';
+import { ownAccount, ownBalances } from './own-account.js';
 import { pageById } from './paging.js';
 import { toExchangeRecord } from './records.js';
 import type { SecurityService } from './security.service.js';
@@ -90,10 +90,7 @@ export class ExchangeService {
 
   /** What an exchange from the account can do now: its balances, the price and its version, the fee and bounds. Read-only. */
   async index(ctx: RequestContext, params: { accountId?: string | undefined }): Promise<ExchangeIndexData> {
-    const { accountId } = await ownAccount(this.db, ctx, params.accountId);
-    const [balances, price] = await Promise.all([accountBalances(this.db, [accountId]), rabPrice(this.db)]);
-    const own = balances.get(accountId);
-    if (!own) throw new Error('balances of a listed account are missing');
+    const { accountId, own, price } = await ownBalances(this.db, ctx, params.accountId);
     return {
       accountId: String(accountId),
       rab: formatMoney(own.RAB.cash),

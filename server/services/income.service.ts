@@ -303,7 +303,7 @@ export class IncomeService {
       actor,
       action: 'income.airdrop',
       target: String(row.id),
-      detail: { amount: params.amount, reason: params.reason, accountIds: params.accountIds },
+      detail: params,
       at: now,
     });
     return toAirdropData(row);

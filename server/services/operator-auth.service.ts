@@ -74,13 +74,7 @@ export class OperatorAuthService {
       if (operator.authenticatorSecret !== null) {
         if (params.googleCode === undefined)
           throw invalidField('googleCode', 'server.authenticator_code_required');
-        await this.acceptCode(
-          tx,
-          operator,
-          operator.authenticatorSecret,
-          params.googleCode,
-          operator.authenticatorLastStep,
-        );
+        await this.acceptBoundCode(tx, operator, operator.authenticatorSecret, params.googleCode);
       }
       // A sign-in with a code is as fresh as a step-up.
       const session = await this.sessions.start(
@@ -197,13 +191,7 @@ export class OperatorAuthService {
       if (operator.authenticatorSecret === null) {
         throw new BusinessError(BodyCode.authenticatorNotBound, 'server.authenticator_not_bound');
       }
-      await this.acceptCode(
-        tx,
-        operator,
-        operator.authenticatorSecret,
-        params.googleCode,
-        operator.authenticatorLastStep,
-      );
+      await this.acceptBoundCode(tx, operator, operator.authenticatorSecret, params.googleCode);
       const until = await this.sessions.elevate(tx, caller.tokenHash);
       await this.audit(tx, operator.id, 'operator.step_up', { until: until.toISOString() });
       return { elevatedUntil: until.toISOString() };
@@ -246,6 +234,11 @@ export class OperatorAuthService {
     });
     await updateOperator(tx, operator.id, { authenticatorLastStep: step });
     return step;
+  }
+
+  /** `acceptCode` for the authenticator the operator has bound (`sealed`, its secret). */
+  private acceptBoundCode(tx: Executor, operator: OperatorRow, sealed: string, code: string) {
+    return this.acceptCode(tx, operator, sealed, code, operator.authenticatorLastStep);
   }
 
   private audit(tx: Executor, operatorId: number, action: string, detail: Record<string, unknown>) {

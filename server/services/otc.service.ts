@@ -49,7 +49,7 @@ import type { CommandRunner } from '../core/command-runner.js';
 import type { Database, Executor } from '../db/database.js';
 import type { ReadRouting } from '../db/read-routing.js';
 import { customerBook, platformBook, type BookRef } from '../ledger/books.js';
-import { accountBalances, hold, postHold, transfer, voidHold, type TransferInput } from '../ledger/ledger.js';
+import { hold, postHold, transfer, voidHold, type TransferInput } from '../ledger/ledger.js';
 import {
   findOtcOrder,
   insertOtcFill,
@@ -65,7 +65,7 @@ import {
 } from '../repositories/otc.repository.js';
 import { lockPrice } from '../repositories/price.repository.js';
 import { recordChanges } from '../repositories/sync.repository.js';
-import { ownAccount } from './own-account.js';
+import { ownAccount, ownBalances } from './own-account.js';
 import { DEFAULT_PAGE_SIZE, pageById, type AccountPageParams } from './paging.js';
 import type { SecurityService } from './security.service.js';
 import { rabPrice } from './settings.service.js';
@@ -134,10 +134,7 @@ export class OtcService {
 
   /** The guide price and its band, the fees, the minimum and the account's available money. Read-only. */
   async info(ctx: RequestContext, params: { accountId?: string | undefined }): Promise<OtcInfoData> {
-    const { accountId } = await ownAccount(this.db, ctx, params.accountId);
-    const [balances, price] = await Promise.all([accountBalances(this.db, [accountId]), rabPrice(this.db)]);
-    const own = balances.get(accountId);
-    if (!own) throw new Error('balances of a listed account are missing');
+    const { accountId, own, price } = await ownBalances(this.db, ctx, params.accountId);
     const { low, high } = bandOf(price.value, this.band);
     return {
       accountId: String(accountId),
@@ -467,9 +464,9 @@ export class OtcService {
   }
 }
 
-function toBookOrder(row: OtcOrderRow, userId: number | null): OtcBookOrder {
+/** The terms and progress of an order, the same in the book and in the owner's list. */
+function orderTerms(row: OtcOrderRow) {
   return {
-    id: String(row.id),
     side: row.side as OtcSide, // a CHECK allows only the two sides
     price: formatMoney(minor(row.price)),
     volume: formatMoney(minor(row.volume)),
@@ -478,6 +475,13 @@ function toBookOrder(row: OtcOrderRow, userId: number | null): OtcBookOrder {
     completionRate: completionRate(row.filled, row.volume),
     splittable: row.splittable,
     status: row.status as OtcStatus, // a CHECK allows only the four statuses
+  };
+}
+
+function toBookOrder(row: OtcOrderRow, userId: number | null): OtcBookOrder {
+  return {
+    id: String(row.id),
+    ...orderTerms(row),
     takerFeeRate: row.takerFeeRate,
     mine: row.userId === userId,
     createdAt: row.createdAt.toISOString(),
@@ -489,14 +493,7 @@ function toOtcOrder(row: OtcOrderRow, held: bigint): OtcOrder {
   return {
     id: String(row.id),
     accountId: String(row.accountId),
-    side: row.side as OtcSide, // a CHECK allows only the two sides
-    price: formatMoney(minor(row.price)),
-    volume: formatMoney(minor(row.volume)),
-    filled: formatMoney(minor(row.filled)),
-    remaining: formatMoney(minor(row.volume - row.filled)),
-    completionRate: completionRate(row.filled, row.volume),
-    splittable: row.splittable,
-    status: row.status as OtcStatus, // a CHECK allows only the four statuses
+    ...orderTerms(row),
     usdtFilled: formatMoney(minor(row.usdtFilled)),
     makerFeeFilled: formatMoney(minor(row.makerFeeFilled)),
     escrow: formatMoney(minor(row.escrow)),

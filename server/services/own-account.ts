@@ -6,7 +6,9 @@ import { BodyCode } from '../../contract/codes.js';
 import { userIdOf, type RequestContext } from '../core/context.js';
 import { BusinessError, invalidField, notLoggedIn } from '../core/errors.js';
 import type { Executor } from '../db/database.js';
+import { accountBalances, type AccountBalances } from '../ledger/ledger.js';
 import { accountsByIds, findOwnAccountId } from '../repositories/user.repository.js';
+import { rabPrice, type RabPrice } from './settings.service.js';
 
 /** 403 naming the field: the account is not the caller's (or does not exist: the same answer). */
 export const notYourAccount = (field: string) =>
@@ -29,6 +31,22 @@ export async function ownAccount(
   const id = Number.isSafeInteger(wanted) ? await findOwnAccountId(db, userId, wanted) : undefined;
   if (id === undefined) throw notYourAccount('accountId');
   return { accountId: id, userId };
+}
+
+/**
+ * The caller's account as `ownAccount` names it (403 likewise), its balances from the ledger and
+ * the RAB price, read together. Read-only.
+ */
+export async function ownBalances(
+  db: Executor,
+  ctx: RequestContext,
+  accountId: string | undefined,
+): Promise<{ accountId: number; own: AccountBalances; price: RabPrice }> {
+  const own = await ownAccount(db, ctx, accountId);
+  const [balances, price] = await Promise.all([accountBalances(db, [own.accountId]), rabPrice(db)]);
+  const found = balances.get(own.accountId);
+  if (!found) throw new Error('balances of a listed account are missing');
+  return { accountId: own.accountId, own: found, price };
 }
 
 /** The accounts `accountIds` names; 400 naming `accountIds` (the first five missing) when any does not exist. */

@@ -16,7 +16,7 @@ import {
   saveDepositAddress,
 } from '../repositories/recharge.repository.js';
 import { ownAccount } from './own-account.js';
-import { pageById } from './paging.js';
+import { ownAccountPage, type AccountPageParams } from './paging.js';
 import { toDepositRecord } from './records.js';
 
 /** What the service knows of each chain: what users are shown, and the key addresses come from. */
@@ -60,17 +60,9 @@ export class RechargeService {
   }
 
   /** The account's deposits, newest first. */
-  async list(
-    ctx: RequestContext,
-    params: { accountId?: string | undefined; cursor?: string | undefined; limit?: number | undefined },
-  ): Promise<RechargeListData> {
-    return this.reads.read(ctx.caller, async (db) => {
-      const { accountId } = await ownAccount(db, ctx, params.accountId);
-      return pageById(
-        params,
-        (beforeId, take) => depositsOfAccount(db, accountId, beforeId, take),
-        toDepositRecord,
-      );
-    });
+  list(ctx: RequestContext, params: AccountPageParams): Promise<RechargeListData> {
+    return this.reads.read(ctx.caller, (db) =>
+      ownAccountPage(db, ctx, params, depositsOfAccount, toDepositRecord),
+    );
   }
 }

@@ -282,9 +282,7 @@ export class TeamService {
     actor: string,
     params: TeamLevelSetParams,
   ): Promise<LevelConfigData> {
-    await lockLevels(tx);
-    const levels = await listLevels(tx);
-    const highest = levels.reduce((top, row) => Math.max(top, row.level), 0);
+    const { highest } = await lockedLevels(tx);
     if (params.level > highest + 1)
       throw invalidField('level', 'server.team_level_gap', { next: String(highest + 1) });
     const saved = await upsertLevel(tx, {
@@ -314,9 +312,7 @@ export class TeamService {
     actor: string,
     params: TeamLevelRemoveParams,
   ): Promise<LevelConfigData> {
-    await lockLevels(tx);
-    const levels = await listLevels(tx);
-    const highest = levels.reduce((top, row) => Math.max(top, row.level), 0);
+    const { levels, highest } = await lockedLevels(tx);
     if (!levels.some((row) => row.level === params.level))
       throw new BusinessError(BodyCode.notFound, 'server.team_level_unknown', {}, { field: 'level' });
     if (params.level !== highest)
@@ -459,4 +455,11 @@ export class TeamService {
       },
     };
   }
+}
+
+/** Every level, locked against other level changes until the transaction ends, and the highest level (0 with none). */
+async function lockedLevels(tx: Executor) {
+  await lockLevels(tx);
+  const levels = await listLevels(tx);
+  return { levels, highest: levels.reduce((top, row) => Math.max(top, row.level), 0) };
 }

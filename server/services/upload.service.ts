@@ -10,7 +10,7 @@ import type { UploadData } from '../../contract/api/common.js';
 import type { Clock } from '../clock.js';
 import type { CommandRunner } from '../core/command-runner.js';
 import type { Database } from '../db/database.js';
-import { BusinessError, notFound } from '../core/errors.js';
+import { BusinessError, invalidField, notFound } from '../core/errors.js';
 import type { Caller, RequestContext } from '../core/context.js';
 import { findUpload, insertUpload } from '../repositories/upload.repository.js';
 import { newOpaqueId } from '../security/tokens.js';
@@ -59,13 +59,7 @@ export class UploadService {
   store(ctx: RequestContext, bytes: Buffer): Promise<UploadData> {
     return this.commands.run(ctx, async (tx) => {
       const mime = imageTypeOf(bytes);
-      if (!mime)
-        throw new BusinessError(
-          BodyCode.invalidInput,
-          'server.upload_type',
-          { field: 'file' },
-          { field: 'file' },
-        );
+      if (!mime) throw invalidField('file', 'server.upload_type');
       const id = newOpaqueId();
       await fs.mkdir(this.#dir, { recursive: true });
       await fs.writeFile(path.join(this.#dir, id), bytes, { mode: 0o600 });

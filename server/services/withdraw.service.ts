@@ -55,7 +55,7 @@ import {
 import { loadWorkCalendar } from './calendar.service.js';
 import { actorOf } from './operator.service.js';
 import { ownAccount } from './own-account.js';
-import { pageById } from './paging.js';
+import { ownAccountPage, pageById, type AccountPageParams } from './paging.js';
 import { toWithdrawalRecord } from './records.js';
 import {
   authenticatorNotBound,
@@ -153,15 +153,7 @@ export async function settleWithdrawal(
       now,
     );
   }
-  const saved = await updateWithdrawal(tx, row.id, {
-    status: 'success',
-    stage: 'paid',
-    ...change,
-    completedAt: now,
-    updatedAt: now,
-  });
-  await recordChange(tx, changeOf(saved, now));
-  return saved;
+  return endWithdrawal(tx, row, { status: 'success', stage: 'paid', ...change }, now);
 }
 
 /** Ends a pending withdrawal as failed or rejected in `tx`: the hold goes back to cash. */
@@ -182,12 +174,17 @@ export async function releaseWithdrawal(
     },
     now,
   );
-  const saved = await updateWithdrawal(tx, row.id, {
-    status: 'failed',
-    ...change,
-    completedAt: now,
-    updatedAt: now,
-  });
+  return endWithdrawal(tx, row, { status: 'failed', ...change }, now);
+}
+
+/** Writes a withdrawal's end (`change`, completed at `now`) in `tx` and records it for sync. */
+async function endWithdrawal(
+  tx: Executor,
+  row: WithdrawalRow,
+  change: Partial<WithdrawalRow>,
+  now: Date,
+): Promise<WithdrawalRow> {
+  const saved = await updateWithdrawal(tx, row.id, { ...change, completedAt: now, updatedAt: now });
   await recordChange(tx, changeOf(saved, now));
   return saved;
 }
@@ -359,18 +356,10 @@ export class WithdrawService {
   }
 
   /** The account's withdrawals, newest first. */
-  async list(
-    ctx: RequestContext,
-    params: { accountId?: string | undefined; cursor?: string | undefined; limit?: number | undefined },
-  ): Promise<WithdrawListData> {
-    return this.reads.read(ctx.caller, async (db) => {
-      const { accountId } = await ownAccount(db, ctx, params.accountId);
-      return pageById(
-        params,
-        (beforeId, take) => withdrawalsOfAccount(db, accountId, beforeId, take),
-        toWithdrawalRecord,
-      );
-    });
+  list(ctx: RequestContext, params: AccountPageParams): Promise<WithdrawListData> {
+    return this.reads.read(ctx.caller, (db) =>
+      ownAccountPage(db, ctx, params, withdrawalsOfAccount, toWithdrawalRecord),
+    );
   }
 
   // ---- operators ----
@@ -409,6 +398,19 @@ export class WithdrawService {
     return row;
   }
 
+  /** Audits an operator's decision on a withdrawal, in its transaction, and answers the saved row. */
+  async #decided(
+    tx: Executor,
+    actor: string,
+    action: string,
+    saved: WithdrawalRow,
+    detail: Record<string, unknown>,
+    at: Date,
+  ): Promise<AdminWithdrawal> {
+    await appendAudit(tx, { actor, action, target: `withdrawal:${saved.id}`, detail, at });
+    return toAdminWithdrawal(saved);
+  }
+
   private async approveIn(tx: Executor, actor: string, id: string): Promise<AdminWithdrawal> {
     const row = await this.#locked(tx, id);
     if (row.status !== 'pending' || row.stage !== 'awaiting_review') throw notAwaiting();
@@ -423,14 +425,15 @@ export class WithdrawService {
       updatedAt: now,
     });
     await recordChange(tx, changeOf(saved, now));
-    await appendAudit(tx, {
+    const detail = { amount: formatMoney(minor(row.amount)), approvalsNeeded: row.approvalsNeeded };
+    return this.#decided(
+      tx,
       actor,
-      action: complete ? 'withdraw.approved' : 'withdraw.first_approval',
-      target: `withdrawal:${row.id}`,
-      detail: { amount: formatMoney(minor(row.amount)), approvalsNeeded: row.approvalsNeeded },
-      at: now,
-    });
-    return toAdminWithdrawal(saved);
+      complete ? 'withdraw.approved' : 'withdraw.first_approval',
+      saved,
+      detail,
+      now,
+    );
   }
 
   private async rejectIn(
@@ -441,22 +444,11 @@ export class WithdrawService {
     const row = await this.#locked(tx, params.id);
     if (row.status !== 'pending' || (row.stage !== 'awaiting_review' && row.stage !== 'approved'))
       throw notAwaiting();
-    if (params.reason.trim() === '') throw invalidField('reason', 'server.field_required');
+    const reason = params.reason.trim();
+    if (reason === '') throw invalidField('reason', 'server.field_required');
     const now = this.clock.now();
-    const saved = await releaseWithdrawal(
-      tx,
-      row,
-      { stage: 'rejected', reason: params.reason.trim(), reviewedBy: actor },
-      now,
-    );
-    await appendAudit(tx, {
-      actor,
-      action: 'withdraw.rejected',
-      target: `withdrawal:${row.id}`,
-      detail: { reason: params.reason.trim() },
-      at: now,
-    });
-    return toAdminWithdrawal(saved);
+    const saved = await releaseWithdrawal(tx, row, { stage: 'rejected', reason, reviewedBy: actor }, now);
+    return this.#decided(tx, actor, 'withdraw.rejected', saved, { reason }, now);
   }
 
   /** A bank-card withdrawal (or a USDT one on a chain the job does not send) paid by hand. */
@@ -469,22 +461,11 @@ export class WithdrawService {
     if (row.status !== 'pending' || row.stage !== 'approved') throw notAwaiting();
     if (row.kind === 'chain' && row.network !== null && this.sentByJob.has(row.network))
       throw new BusinessError(BodyCode.conflict, 'server.withdraw_sent_by_job');
-    if (params.reference.trim() === '') throw invalidField('reference', 'server.field_required');
+    const reference = params.reference.trim();
+    if (reference === '') throw invalidField('reference', 'server.field_required');
     const now = this.clock.now();
-    const saved = await settleWithdrawal(
-      tx,
-      row,
-      { reference: params.reference.trim(), reviewedBy: actor },
-      now,
-    );
-    await appendAudit(tx, {
-      actor,
-      action: 'withdraw.paid',
-      target: `withdrawal:${row.id}`,
-      detail: { reference: params.reference.trim() },
-      at: now,
-    });
-    return toAdminWithdrawal(saved);
+    const saved = await settleWithdrawal(tx, row, { reference, reviewedBy: actor }, now);
+    return this.#decided(tx, actor, 'withdraw.paid', saved, { reference }, now);
   }
 }
 
