@@ -8,7 +8,7 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, test } from 'vitest';
 import { MONEY_COMMAND_EXPIRY_MS } from '../../contract/constants.js';
-import { enqueued, expectInvalid } from './command-checks.js';
+import * as checks from './command-checks.js';
 import { COMMAND_STORAGES, commandWorld } from './helpers.js';
 
 const RECEIVE = '/api/v1/user/aiReceive';
@@ -27,7 +27,7 @@ describe.each(COMMAND_STORAGES)('a dividend claim in the outbox on %s', (_name, 
   test('queued offline (no trade password, no price), it is sent once back online with its key: the account and the record, never the amount shown; its account is pulled', async () => {
     const engine = await loggedIn();
     network.online = false;
-    const id = await enqueued(engine, claim('41'));
+    const id = await checks.enqueued(engine, claim('41'));
     expect(await stored(id)).toMatchObject({
       state: 'queued',
       resource: `dividend:claim:${id}`,
@@ -47,20 +47,20 @@ describe.each(COMMAND_STORAGES)('a dividend claim in the outbox on %s', (_name, 
 
   test('a claim of everything names only the account', async () => {
     const engine = await loggedIn();
-    await enqueued(engine, claim(undefined, '30.5'));
+    await checks.enqueued(engine, claim(undefined, '30.5'));
     await engine.drain();
     expect(world.server.seenOn(RECEIVE).map((call) => call.params)).toEqual([{ accountId: 'm7' }]);
   });
 
   test('an amount that is not money is refused at enqueue naming the field', async () => {
     const engine = await loggedIn();
-    await expectInvalid(engine, claim('41', 'lots'), 'amount');
+    await checks.expectInvalid(engine, claim('41', 'lots'), 'amount');
   });
 
   test('not sent within the hour of a money command it expires, never sent', async () => {
     const engine = await loggedIn();
     network.online = false;
-    const id = await enqueued(engine, claim('41'));
+    const id = await checks.enqueued(engine, claim('41'));
     await world.clock.advance(MONEY_COMMAND_EXPIRY_MS, 60_000);
     network.online = true;
     expect((await engine.drain()).expired).toEqual([id]);

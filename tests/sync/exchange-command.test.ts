@@ -7,13 +7,7 @@
  */
 import 'fake-indexeddb/auto';
 import { describe, test } from 'vitest';
-import {
-  expectExpiresAfterAMinute,
-  expectInvalid,
-  expectRefusedOffline,
-  expectRejectedForGood,
-  expectSentOnline,
-} from './command-checks.js';
+import * as checks from './command-checks.js';
 import { COMMAND_STORAGES, commandWorld } from './helpers.js';
 
 const SUBMIT = '/api/v1/exchange/submit';
@@ -36,17 +30,17 @@ describe.each(COMMAND_STORAGES)('an exchange in the outbox on %s', (_name, makeS
   const world = commandWorld(makeStorage);
 
   test('offline it is refused at enqueue: nothing is stored, nothing is sent', async () => {
-    await expectRefusedOffline(world, [exchange()]);
+    await checks.expectRefusedOffline(world, [exchange()]);
   });
 
   test('a direction other than the two, or an amount with 3 decimals, is refused at enqueue naming the field', async () => {
     const engine = await world.loggedIn();
-    await expectInvalid(engine, exchange({ direction: 'sideways' }), 'direction');
-    await expectInvalid(engine, exchange({ amount: '1.001' }), 'amount');
+    await checks.expectInvalid(engine, exchange({ direction: 'sideways' }), 'direction');
+    await checks.expectInvalid(engine, exchange({ amount: '1.001' }), 'amount');
   });
 
   test('online it is sent with its key, the price version and the amount normalised, confirmed, its trade password then blanked, its account pulled', async () => {
-    await expectSentOnline(world, exchange(), {
+    await checks.expectSentOnline(world, exchange(), {
       uri: SUBMIT,
       resource: (id) => `exchange:new:${id}`,
       sent: {
@@ -65,7 +59,7 @@ describe.each(COMMAND_STORAGES)('an exchange in the outbox on %s', (_name, makeS
       call.uri === SUBMIT && call.params['priceVersion'] === '4'
         ? { code: 409, message: 'The price has changed to 0.6 USDT per RAB' }
         : null;
-    await expectRejectedForGood(
+    await checks.expectRejectedForGood(
       world,
       exchange(),
       {
@@ -77,6 +71,6 @@ describe.each(COMMAND_STORAGES)('an exchange in the outbox on %s', (_name, makeS
   });
 
   test('not sent within a minute of the user acting it expires, never sent, its trade password blanked', async () => {
-    await expectExpiresAfterAMinute(world, exchange(), SUBMIT, { tradePassword: '' });
+    await checks.expectExpiresAfterAMinute(world, exchange(), SUBMIT, { tradePassword: '' });
   });
 });

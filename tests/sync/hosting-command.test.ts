@@ -10,14 +10,7 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, test } from 'vitest';
 import { MONEY_COMMAND_EXPIRY_MS } from '../../contract/constants.js';
-import {
-  enqueued,
-  expectExpiresAfterAMinute,
-  expectInvalid,
-  expectRefusedOffline,
-  expectRejectedForGood,
-  expectSentOnline,
-} from './command-checks.js';
+import * as checks from './command-checks.js';
 import { COMMAND_STORAGES, commandWorld } from './helpers.js';
 
 const CREATE = '/api/v1/hosting/create';
@@ -57,11 +50,11 @@ describe.each(COMMAND_STORAGES)('hosting commands in the outbox on %s', (_name, 
 
   describe('an order (hosting-create)', () => {
     test('offline it is refused at enqueue: nothing is stored, nothing is sent', async () => {
-      await expectRefusedOffline(world, [order()]);
+      await checks.expectRefusedOffline(world, [order()]);
     });
 
     test('online it is sent with its key and the amount normalised, confirmed, its trade password then blanked, its account pulled', async () => {
-      await expectSentOnline(world, order(), {
+      await checks.expectSentOnline(world, order(), {
         uri: CREATE,
         resource: (id) => `hosting:new:${id}`,
         sent: { accountId: 'm7', productId: '1', amount: '1000.5', tradePassword: 'trade-secret1' },
@@ -72,20 +65,20 @@ describe.each(COMMAND_STORAGES)('hosting commands in the outbox on %s', (_name, 
     test('a refusal (300: no trade password) rejects it with the world.server message, its password blanked; it cannot be retried', async () => {
       world.server.refuse = (call) =>
         call.uri === CREATE ? { code: 300, message: 'Set a trade password first' } : null;
-      await expectRejectedForGood(world, order(), {
+      await checks.expectRejectedForGood(world, order(), {
         answer: { code: 300, message: 'Set a trade password first' },
         blanked: { tradePassword: '' },
       });
     });
 
     test('not sent within a minute of the user acting it expires, never sent, its trade password blanked', async () => {
-      await expectExpiresAfterAMinute(world, order(), CREATE, { tradePassword: '' });
+      await checks.expectExpiresAfterAMinute(world, order(), CREATE, { tradePassword: '' });
     });
 
     test('an amount with 3 decimals or a product id that is not one is refused at enqueue naming the field', async () => {
       const engine = await loggedIn();
-      await expectInvalid(engine, order({ amount: '1.001' }), 'amount');
-      await expectInvalid(engine, order({ productId: '1; drop' }), 'productId');
+      await checks.expectInvalid(engine, order({ amount: '1.001' }), 'amount');
+      await checks.expectInvalid(engine, order({ productId: '1; drop' }), 'productId');
     });
   });
 
@@ -95,7 +88,7 @@ describe.each(COMMAND_STORAGES)('hosting commands in the outbox on %s', (_name, 
       network.online = false;
       const ids: string[] = [];
       for (const command of [add(), sub(), redeem()]) {
-        const id = await enqueued(engine, command);
+        const id = await checks.enqueued(engine, command);
         ids.push(id);
         expect(await stored(id)).toMatchObject({
           state: 'queued',
@@ -130,7 +123,7 @@ describe.each(COMMAND_STORAGES)('hosting commands in the outbox on %s', (_name, 
       expect((await engine.drain()).confirmed).toEqual([early.kind === 'ok' ? early.id : '']);
 
       network.online = false;
-      const late = await enqueued(engine, add('13'));
+      const late = await checks.enqueued(engine, add('13'));
       await world.clock.advance(MONEY_COMMAND_EXPIRY_MS, 60_000);
       network.online = true;
       expect((await engine.drain()).expired).toEqual([late]);

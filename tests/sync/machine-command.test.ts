@@ -8,14 +8,7 @@
  */
 import 'fake-indexeddb/auto';
 import { describe, expect, test } from 'vitest';
-import {
-  enqueued,
-  expectExpiresAfterAMinute,
-  expectInvalid,
-  expectRefusedOffline,
-  expectRejectedForGood,
-  expectSentOnline,
-} from './command-checks.js';
+import * as checks from './command-checks.js';
 import { COMMAND_STORAGES, commandWorld } from './helpers.js';
 
 const BUY = '/api/v1/machine/buy';
@@ -47,7 +40,7 @@ describe.each(COMMAND_STORAGES)('machine commands in the outbox on %s', (_name, 
   const { loggedIn, stored } = world;
 
   test('offline a buy or a rent is refused at enqueue: nothing is stored, nothing is sent', async () => {
-    await expectRefusedOffline(world, [buy(), rent()]);
+    await checks.expectRefusedOffline(world, [buy(), rent()]);
   });
 
   test('a quantity outside 1 to 100, a way to pay other than usdt or ticket, or days of 0 are refused at enqueue naming the field', async () => {
@@ -59,13 +52,13 @@ describe.each(COMMAND_STORAGES)('machine commands in the outbox on %s', (_name, 
       [rent({ days: '0' }), 'days'],
       [buy({ tradePassword: '' }), 'tradePassword'],
     ] as const) {
-      await expectInvalid(engine, command, field);
+      await checks.expectInvalid(engine, command, field);
     }
     expect(await engine.pendingCount()).toBe(0);
   });
 
   test('online a buy is sent with its key, its account, quantity and way to pay, confirmed, its trade password then blanked, its account pulled', async () => {
-    await expectSentOnline(world, buy(), {
+    await checks.expectSentOnline(world, buy(), {
       uri: BUY,
       resource: (id) => `machine:new:${id}`,
       queued: {
@@ -88,7 +81,7 @@ describe.each(COMMAND_STORAGES)('machine commands in the outbox on %s', (_name, 
 
   test('a rent goes with its days and a quantity of 1 when none was given', async () => {
     const engine = await loggedIn();
-    const id = await enqueued(engine, rent());
+    const id = await checks.enqueued(engine, rent());
     await engine.drain();
     expect(world.server.seenOn(RENT)[0]?.params).toEqual({
       accountId: 'm7',
@@ -108,7 +101,7 @@ describe.each(COMMAND_STORAGES)('machine commands in the outbox on %s', (_name, 
       call.uri === BUY && call.params['quantity'] === '3'
         ? { code: 470, message: 'Not enough tickets: this needs 15, and 6 are available' }
         : null;
-    await expectRejectedForGood(
+    await checks.expectRejectedForGood(
       world,
       buy(),
       {
@@ -120,6 +113,6 @@ describe.each(COMMAND_STORAGES)('machine commands in the outbox on %s', (_name, 
   });
 
   test('not sent within a minute of the user acting it expires, never sent, its trade password blanked', async () => {
-    await expectExpiresAfterAMinute(world, buy(), BUY, { tradePassword: '' });
+    await checks.expectExpiresAfterAMinute(world, buy(), BUY, { tradePassword: '' });
   });
 });

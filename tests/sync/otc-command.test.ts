@@ -13,14 +13,7 @@ import { beforeEach, describe, expect, test } from 'vitest';
 import { MONEY_COMMAND_EXPIRY_MS } from '../../contract/constants.js';
 import type { EnqueueInput } from '../../worker/commands.js';
 import { openPublicDb, PUBLIC_DB_NAME, PUBLIC_DB_STORES, SYNC_DB_VERSION } from '../../client-db/schema.js';
-import {
-  enqueued,
-  expectExpiresAfterAMinute,
-  expectInvalid,
-  expectRefusedOffline,
-  expectRejectedForGood,
-  expectSentOnline,
-} from './command-checks.js';
+import * as checks from './command-checks.js';
 import { deleteAllDatabases, COMMAND_STORAGES, commandWorld } from './helpers.js';
 
 const BUY = '/api/v1/otc/buy';
@@ -64,7 +57,7 @@ describe.each(COMMAND_STORAGES)('the OTC commands in the outbox on %s', (_name, 
   const { network, loggedIn, stored } = world;
 
   test('offline a listing or a take is refused at enqueue (it carries a price the user saw): nothing stored, nothing sent', async () => {
-    await expectRefusedOffline(world, [listing('otc-buy'), listing('otc-sell'), take()]);
+    await checks.expectRefusedOffline(world, [listing('otc-buy'), listing('otc-sell'), take()]);
   });
 
   test('a volume with 3 decimals, a price of letters or a splittable of "maybe" is refused at enqueue naming the field', async () => {
@@ -74,7 +67,7 @@ describe.each(COMMAND_STORAGES)('the OTC commands in the outbox on %s', (_name, 
       ['price', 'abc'],
       ['splittable', 'maybe'],
     ] as const) {
-      await expectInvalid(engine, listing('otc-buy', { [field]: value }), field);
+      await checks.expectInvalid(engine, listing('otc-buy', { [field]: value }), field);
     }
     expect(await engine.enqueue(take({ volume: '0' }))).toMatchObject({
       reason: 'invalid_input',
@@ -88,7 +81,7 @@ describe.each(COMMAND_STORAGES)('the OTC commands in the outbox on %s', (_name, 
   ] as const)(
     'online %s is sent to its route with its key, volume and price normalised and splittable a boolean; confirmed, its trade password blanked, its account pulled',
     async (kind, uri) => {
-      await expectSentOnline(world, listing(kind), {
+      await checks.expectSentOnline(world, listing(kind), {
         uri,
         resource: (id) => `otc:new:${id}`,
         sent: {
@@ -108,7 +101,7 @@ describe.each(COMMAND_STORAGES)('the OTC commands in the outbox on %s', (_name, 
       call.uri === TAKE && call.params['price'] === '0.5'
         ? { code: 409, message: 'This order has changed (now completed). Nothing was traded' }
         : null;
-    await expectRejectedForGood(
+    await checks.expectRejectedForGood(
       world,
       take(),
       { answer: { code: 409 }, blanked: { side: 'buy', received: '1.497', tradePassword: '' } },
@@ -124,13 +117,13 @@ describe.each(COMMAND_STORAGES)('the OTC commands in the outbox on %s', (_name, 
   });
 
   test('a listing not sent within a minute of the user acting expires, never sent, its trade password blanked', async () => {
-    await expectExpiresAfterAMinute(world, listing('otc-sell'), SELL, { tradePassword: '' });
+    await checks.expectExpiresAfterAMinute(world, listing('otc-sell'), SELL, { tradePassword: '' });
   });
 
   test('a cancel waits offline and is sent (the order id only) once the link is back, within the hour of a money command', async () => {
     const engine = await loggedIn();
     network.online = false;
-    const id = await enqueued(engine, cancel());
+    const id = await checks.enqueued(engine, cancel());
     expect(await stored(id)).toMatchObject({
       state: 'queued',
       resource: 'otc:order:41',

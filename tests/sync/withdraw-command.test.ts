@@ -7,13 +7,7 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, test } from 'vitest';
 import { ONLINE_COMMAND_EXPIRY_MS } from '../../contract/constants.js';
-import {
-  enqueued,
-  expectExpiresAfterAMinute,
-  expectRefusedOffline,
-  expectRejectedForGood,
-  expectSentOnline,
-} from './command-checks.js';
+import * as checks from './command-checks.js';
 import { COMMAND_STORAGES, commandWorld } from './helpers.js';
 
 const CREATE = '/api/v1/withdraw/create';
@@ -37,12 +31,12 @@ describe.each(COMMAND_STORAGES)('a withdrawal in the outbox on %s', (_name, make
   const { loggedIn, stored } = world;
 
   test('offline it is refused at enqueue: nothing is stored, nothing is sent', async () => {
-    await expectRefusedOffline(world, [withdrawal()]);
+    await checks.expectRefusedOffline(world, [withdrawal()]);
   });
 
   test('online it is sent with its key and the amount normalised, confirmed, and its code and trade password are then blanked', async () => {
     // The withdrawal's account (the active one) is pulled after it.
-    await expectSentOnline(world, withdrawal(), {
+    await checks.expectSentOnline(world, withdrawal(), {
       uri: CREATE,
       resource: (id) => `withdraw:new:${id}`,
       sent: {
@@ -57,7 +51,7 @@ describe.each(COMMAND_STORAGES)('a withdrawal in the outbox on %s', (_name, make
   });
 
   test('queued online but not sent before the device went offline, it waits; a minute after the user acted it expires, never sent, its secrets blanked', async () => {
-    const { engine, id } = await expectExpiresAfterAMinute(world, withdrawal(), CREATE, {
+    const { engine, id } = await checks.expectExpiresAfterAMinute(world, withdrawal(), CREATE, {
       googleCode: '',
       tradePassword: '',
     });
@@ -76,7 +70,7 @@ describe.each(COMMAND_STORAGES)('a withdrawal in the outbox on %s', (_name, make
     // Every answer is lost (the queue's own retries too) until the network heals.
     let lose = true;
     world.server.fault = (call) => (call.uri === CREATE && lose ? 'lose-answer' : null);
-    const id = await enqueued(engine, withdrawal());
+    const id = await checks.enqueued(engine, withdrawal());
 
     expect((await engine.drain()).status).toBe('offline');
     expect(await stored(id)).toMatchObject({
@@ -98,7 +92,7 @@ describe.each(COMMAND_STORAGES)('a withdrawal in the outbox on %s', (_name, make
       call.uri === CREATE && call.params['googleCode'] === '111111'
         ? { code: 472, message: 'This code was already used' }
         : null;
-    await expectRejectedForGood(
+    await checks.expectRejectedForGood(
       world,
       withdrawal({ googleCode: '111111' }),
       {
@@ -111,7 +105,7 @@ describe.each(COMMAND_STORAGES)('a withdrawal in the outbox on %s', (_name, make
 
   test('a cancelled withdrawal is never sent, and its secrets are blanked', async () => {
     const engine = await loggedIn();
-    const id = await enqueued(engine, withdrawal());
+    const id = await checks.enqueued(engine, withdrawal());
     expect(await engine.cancel(id)).toEqual({ kind: 'ok' });
     expect(await stored(id)).toMatchObject({
       state: 'cancelled',
