@@ -5,10 +5,16 @@
  * refuses it while offline.
  */
 import 'fake-indexeddb/auto';
-import { Dexie } from 'dexie';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { ExchangeIndexData } from '../../contract/api/exchange.js';
-import { loggedInHandlers, ok, refusal, type Reply, type SeenCall } from './fake-api.js';
+import {
+  loggedInHandlers,
+  ok,
+  refusal,
+  type Reply,
+  type SeenCall,
+  deleteDatabasesAfterEach,
+} from './fake-api.js';
 
 const USER = '42';
 
@@ -34,9 +40,7 @@ async function setup(script: (call: SeenCall, attempt: number) => Reply, online 
   return loggedInHandlers(script, { userId: USER, online: () => online });
 }
 
-afterEach(async () => {
-  for (const name of await Dexie.getDatabaseNames()) await Dexie.delete(name);
-});
+deleteDatabasesAfterEach();
 
 describe('exchange-index', () => {
   test('reads /api/v1/exchange/index for the account', async () => {

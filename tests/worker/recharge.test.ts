@@ -4,12 +4,17 @@
  */
 import 'fake-indexeddb/auto';
 import { Dexie } from 'dexie';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { RechargeAddressData } from '../../contract/api/recharge.js';
 import { accountDbName, openAccountDb } from '../../client-db/schema.js';
-import { createHandlers } from '../../worker/handlers/index.js';
-import { MemorySessionStore } from '../../worker/session.js';
-import { fakeApi, ok, refusal, transportFor, type Reply, type SeenCall } from './fake-api.js';
+import {
+  ok,
+  refusal,
+  type Reply,
+  type SeenCall,
+  deleteDatabasesAfterEach,
+  loggedInHandlers,
+} from './fake-api.js';
 
 const USER = '42';
 const ACCOUNT = '7';
@@ -29,16 +34,7 @@ function addressData(overrides: Partial<RechargeAddressData> = {}): RechargeAddr
 }
 
 async function setup(script: (call: SeenCall, attempt: number) => Reply) {
-  const api = fakeApi('envelope', script);
-  const session = new MemorySessionStore();
-  await session.saveSession({ token: 'tok-1', userId: USER, email: 'a@example.com' });
-  const handlers = createHandlers({
-    transport: transportFor('envelope', api.fetch),
-    session,
-    // Each call here is a new read: none shares the answer of the one before (the debounce window).
-    queue: { sleep: async () => {}, debounceMs: 0 },
-  });
-  return { handlers, session, seen: api.seen };
+  return loggedInHandlers(script, { userId: USER, sync: false });
 }
 
 async function storedAddresses(accountId = ACCOUNT) {
@@ -50,9 +46,7 @@ async function storedAddresses(accountId = ACCOUNT) {
   }
 }
 
-afterEach(async () => {
-  for (const name of await Dexie.getDatabaseNames()) await Dexie.delete(name);
-});
+deleteDatabasesAfterEach();
 
 describe('recharge-address', () => {
   test('asks /api/v1/recharge/address for the account and chain, and keeps the answer in the account database', async () => {

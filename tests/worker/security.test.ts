@@ -4,12 +4,19 @@
  * refusals back to the page as they came.
  */
 import 'fake-indexeddb/auto';
-import { Dexie } from 'dexie';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { BodyCode } from '../../contract/codes.js';
 import { createHandlers } from '../../worker/handlers/index.js';
 import { MemorySessionStore } from '../../worker/session.js';
-import { fakeApi, ok, refusal, transportFor, type Reply, type SeenCall } from './fake-api.js';
+import {
+  fakeApi,
+  ok,
+  refusal,
+  transportFor,
+  type Reply,
+  type SeenCall,
+  deleteDatabasesAfterEach,
+} from './fake-api.js';
 
 async function setup(script: (call: SeenCall, attempt: number) => Reply) {
   const api = fakeApi('envelope', script);
@@ -23,9 +30,7 @@ async function setup(script: (call: SeenCall, attempt: number) => Reply) {
   return { handlers, seen: api.seen };
 }
 
-afterEach(async () => {
-  for (const name of await Dexie.getDatabaseNames()) await Dexie.delete(name);
-});
+deleteDatabasesAfterEach();
 
 describe('security handlers', () => {
   test('the authenticator key is a GET read with the token', async () => {
