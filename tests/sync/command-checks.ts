@@ -101,17 +101,27 @@ export async function expectExpiresAfterAMinute(
   return { engine, id };
 }
 
+/** The world's server answers `answer` to calls to `uri` (only those whose param `when[0]` is `when[1]`, when given). */
+export interface Refusal {
+  uri: string;
+  when?: readonly [string, string];
+  answer: { code: number; message: string };
+}
+
 /**
- * `refused` (which the world's server refuses, as the caller set it up) is rejected with the
- * server's `answer`, stored with `blanked` params, and cannot be retried; `next`, when given, is
- * not held back by it and is confirmed.
+ * `refused`, which the world's server refuses as `expected` says, is rejected with the server's
+ * answer, stored with `blanked` params, and cannot be retried; `next`, when given, is not held
+ * back by it and is confirmed.
  */
 export async function expectRejectedForGood(
   world: CommandWorld,
   refused: EnqueueInput,
-  expected: { answer: { code: number; message?: string }; blanked: Record<string, string> },
+  expected: Refusal & { blanked: Record<string, string> },
   next?: EnqueueInput,
 ): Promise<void> {
+  const { uri, when, answer } = expected;
+  world.server.refuse = (call) =>
+    call.uri === uri && (when === undefined || call.params[when[0]] === when[1]) ? answer : null;
   const engine = await world.loggedIn();
   const id = await enqueued(engine, refused);
   expect((await engine.drain()).rejected).toEqual([id]);

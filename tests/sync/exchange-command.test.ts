@@ -55,14 +55,12 @@ describe.each(COMMAND_STORAGES)('an exchange in the outbox on %s', (_name, makeS
   });
 
   test('a stale price (409) rejects it with the world.server message; it cannot be retried, and the exchange confirmed again at the new version goes', async () => {
-    world.server.refuse = (call) =>
-      call.uri === SUBMIT && call.params['priceVersion'] === '4'
-        ? { code: 409, message: 'The price has changed to 0.6 USDT per RAB' }
-        : null;
     await checks.expectRejectedForGood(
       world,
       exchange(),
       {
+        uri: SUBMIT,
+        when: ['priceVersion', '4'],
         answer: { code: 409, message: 'The price has changed to 0.6 USDT per RAB' },
         blanked: { tradePassword: '' },
       },

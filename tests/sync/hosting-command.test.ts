@@ -63,9 +63,8 @@ describe.each(COMMAND_STORAGES)('hosting commands in the outbox on %s', (_name, 
     });
 
     test('a refusal (300: no trade password) rejects it with the world.server message, its password blanked; it cannot be retried', async () => {
-      world.server.refuse = (call) =>
-        call.uri === CREATE ? { code: 300, message: 'Set a trade password first' } : null;
       await checks.expectRejectedForGood(world, order(), {
+        uri: CREATE,
         answer: { code: 300, message: 'Set a trade password first' },
         blanked: { tradePassword: '' },
       });

@@ -97,14 +97,15 @@ describe.each(COMMAND_STORAGES)('the OTC commands in the outbox on %s', (_name, 
   );
 
   test('a take sends the order, the volume and the price seen, never the side or the amount shown; refused as changed (409) it cannot be retried and holds nothing back', async () => {
-    world.server.refuse = (call) =>
-      call.uri === TAKE && call.params['price'] === '0.5'
-        ? { code: 409, message: 'This order has changed (now completed). Nothing was traded' }
-        : null;
     await checks.expectRejectedForGood(
       world,
       take(),
-      { answer: { code: 409 }, blanked: { side: 'buy', received: '1.497', tradePassword: '' } },
+      {
+        uri: TAKE,
+        when: ['price', '0.5'],
+        answer: { code: 409, message: 'This order has changed (now completed). Nothing was traded' },
+        blanked: { side: 'buy', received: '1.497', tradePassword: '' },
+      },
       take({ price: '0.51' }),
     );
     expect(world.server.seenOn(TAKE)[0]?.params).toEqual({

@@ -88,14 +88,12 @@ describe.each(COMMAND_STORAGES)('a withdrawal in the outbox on %s', (_name, make
   });
 
   test('a refusal (472, a used code) rejects it with the world.server message; it cannot be retried, and the next withdrawal is not held back', async () => {
-    world.server.refuse = (call) =>
-      call.uri === CREATE && call.params['googleCode'] === '111111'
-        ? { code: 472, message: 'This code was already used' }
-        : null;
     await checks.expectRejectedForGood(
       world,
       withdrawal({ googleCode: '111111' }),
       {
+        uri: CREATE,
+        when: ['googleCode', '111111'],
         answer: { code: 472, message: 'This code was already used' },
         blanked: { googleCode: '', tradePassword: '' },
       },
