@@ -7,14 +7,7 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, test } from 'vitest';
 import type { ExchangeIndexData } from '../../contract/api/exchange.js';
-import {
-  loggedInHandlers,
-  ok,
-  refusal,
-  type Reply,
-  type SeenCall,
-  deleteDatabasesAfterEach,
-} from './fake-api.js';
+import { deleteDatabasesAfterEach, loggedInHandlers, ok, refusal, type Script } from './fake-api.js';
 
 const USER = '42';
 
@@ -36,7 +29,7 @@ function indexData(overrides: Partial<ExchangeIndexData> = {}): ExchangeIndexDat
   };
 }
 
-async function setup(script: (call: SeenCall, attempt: number) => Reply, online = true) {
+async function setup(script: Script, online = true) {
   return loggedInHandlers(script, { userId: USER, online: () => online });
 }
 

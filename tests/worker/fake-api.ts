@@ -45,6 +45,9 @@ export type Reply =
   /** No answer until the request is aborted. */
   | { hang: true };
 
+/** What the scripted API answers to each call (`attempt` counts the same request's tries). */
+export type Script = (call: SeenCall, attempt: number) => Reply;
+
 export const ok = (data: unknown, message = 'OK'): Reply => ({ answer: { code: 200, message, data } });
 export const refusal = (code: number, message = `refused ${code}`, data: unknown = null): Reply => ({
   answer: { code, message, data },
@@ -109,7 +112,7 @@ function responseOf(mode: Mode, reply: Exclude<Reply, { network: true } | { hang
  * A fake API: `script` answers each call (attempt counts from 1 across all calls); every call
  * is kept in `seen`.
  */
-export function fakeApi(mode: Mode, script: (call: SeenCall, attempt: number) => Reply) {
+export function fakeApi(mode: Mode, script: Script) {
   const seen: SeenCall[] = [];
   const fetch: typeof globalThis.fetch = async (input, init) => {
     const target = input instanceof Request ? input.url : input.toString();
@@ -138,7 +141,7 @@ export function transportFor(mode: Mode, fetch: typeof globalThis.fetch) {
  * the sync engine on in-memory storage; `online` is read at each call.
  */
 export async function loggedInHandlers(
-  script: (call: SeenCall, attempt: number) => Reply,
+  script: Script,
   options: { userId?: string; online?: () => boolean; locale?: Locale; sync?: boolean } = {},
 ) {
   const api = fakeApi('envelope', script);

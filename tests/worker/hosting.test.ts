@@ -10,13 +10,12 @@ import { Dexie } from 'dexie';
 import { describe, expect, test } from 'vitest';
 import type { HostingConfigData, HostingProduct } from '../../contract/api/hosting.js';
 import {
-  ok,
-  refusal,
-  type Reply,
-  type SeenCall,
   deleteDatabasesAfterEach,
-  readUserDb,
   loggedInHandlers,
+  ok,
+  readUserDb,
+  refusal,
+  type Script,
 } from './fake-api.js';
 
 const USER = '42';
@@ -48,7 +47,7 @@ function config(overrides: Partial<HostingConfigData> = {}): HostingConfigData {
   };
 }
 
-async function setup(script: (call: SeenCall, attempt: number) => Reply, online = true) {
+async function setup(script: Script, online = true) {
   return loggedInHandlers(script, { userId: USER, online: () => online, locale: 'ja' });
 }
 

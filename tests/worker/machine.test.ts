@@ -7,19 +7,12 @@
  */
 import 'fake-indexeddb/auto';
 import { describe, expect, test } from 'vitest';
-import {
-  loggedInHandlers,
-  ok,
-  refusal,
-  type Reply,
-  type SeenCall,
-  deleteDatabasesAfterEach,
-} from './fake-api.js';
+import { deleteDatabasesAfterEach, loggedInHandlers, ok, refusal, type Script } from './fake-api.js';
 
 const USER = '42';
 const EMPTY_PULL = { changes: {}, cursors: {}, hasMore: false };
 
-async function setup(script: (call: SeenCall, attempt: number) => Reply, online = true) {
+async function setup(script: Script, online = true) {
   return loggedInHandlers(script, { userId: USER, online: () => online });
 }
 

@@ -7,20 +7,19 @@ import 'fake-indexeddb/auto';
 import { describe, expect, test } from 'vitest';
 import { paymentMethod } from '../helpers/payment-method.js';
 import {
-  ok,
-  refusal,
-  type Reply,
-  type SeenCall,
   deleteDatabasesAfterEach,
-  readUserDb,
   loggedInHandlers,
+  ok,
+  readUserDb,
+  refusal,
+  type Script,
 } from './fake-api.js';
 
 const USER = '42';
 
 const chainMethod = paymentMethod;
 
-async function setup(script: (call: SeenCall, attempt: number) => Reply) {
+async function setup(script: Script) {
   return loggedInHandlers(script, { userId: USER, sync: false });
 }
 

@@ -7,14 +7,7 @@ import { Dexie } from 'dexie';
 import { describe, expect, test } from 'vitest';
 import type { RechargeAddressData } from '../../contract/api/recharge.js';
 import { accountDbName, openAccountDb } from '../../client-db/schema.js';
-import {
-  ok,
-  refusal,
-  type Reply,
-  type SeenCall,
-  deleteDatabasesAfterEach,
-  loggedInHandlers,
-} from './fake-api.js';
+import { deleteDatabasesAfterEach, loggedInHandlers, ok, refusal, type Script } from './fake-api.js';
 
 const USER = '42';
 const ACCOUNT = '7';
@@ -33,7 +26,7 @@ function addressData(overrides: Partial<RechargeAddressData> = {}): RechargeAddr
   };
 }
 
-async function setup(script: (call: SeenCall, attempt: number) => Reply) {
+async function setup(script: Script) {
   return loggedInHandlers(script, { userId: USER, sync: false });
 }
 

@@ -8,17 +8,9 @@ import { describe, expect, test } from 'vitest';
 import { BodyCode } from '../../contract/codes.js';
 import { createHandlers } from '../../worker/handlers/index.js';
 import { MemorySessionStore } from '../../worker/session.js';
-import {
-  fakeApi,
-  ok,
-  refusal,
-  transportFor,
-  type Reply,
-  type SeenCall,
-  deleteDatabasesAfterEach,
-} from './fake-api.js';
+import { deleteDatabasesAfterEach, fakeApi, ok, refusal, transportFor, type Script } from './fake-api.js';
 
-async function setup(script: (call: SeenCall, attempt: number) => Reply) {
+async function setup(script: Script) {
   const api = fakeApi('envelope', script);
   const session = new MemorySessionStore();
   await session.saveSession({ token: 'tok-1', userId: '42', email: 'a@example.com' });

@@ -9,13 +9,12 @@ import 'fake-indexeddb/auto';
 import { describe, expect, test } from 'vitest';
 import type { TeamInfoData, TeamMembersData } from '../../contract/api/team.js';
 import {
+  deleteDatabasesAfterEach,
   loggedInHandlers,
   ok,
-  refusal,
-  type Reply,
-  type SeenCall,
-  deleteDatabasesAfterEach,
   readUserDb,
+  refusal,
+  type Script,
 } from './fake-api.js';
 
 const USER = '42';
@@ -54,7 +53,7 @@ const members = (generation: number, nextCursor: string | null, ids: string[]): 
   performance: String(500 * ids.length),
 });
 
-async function setup(script: (call: SeenCall, attempt: number) => Reply) {
+async function setup(script: Script) {
   return loggedInHandlers(script, { userId: USER });
 }
 
