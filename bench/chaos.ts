@@ -1106,19 +1106,7 @@ function report(world: World, run: Run, checks: Awaited<ReturnType<typeof check>
   const { commands, failures, serverErrors, kills, restarts, pgRestarts, offlineSpells, outage, sendMs } =
     run;
   const { proxies } = world;
-  const {
-    unresolved,
-    succeeded,
-    duplicates,
-    missing,
-    answersDiffer,
-    refusedUnstored,
-    balancesChecked,
-    ledgerOk,
-    outsideOutage,
-    errorLines,
-    crashes,
-  } = checks;
+  const { unresolved, succeeded, outsideOutage, crashes } = checks;
   const count = (kind: CommandKind) => commands.filter((command) => command.kind === kind).length;
   const succeededOf = (kind: CommandKind) => succeeded.filter((command) => command.kind === kind).length;
   const refusedByCode = new Map<number, number>();
@@ -1159,11 +1147,13 @@ function report(world: World, run: Run, checks: Awaited<ReturnType<typeof check>
   );
   console.log(`instances that died by themselves (not killed by us): ${crashes.length}`);
   console.log(
-    `unresolved: ${unresolved.length}; duplicates: ${duplicates}; missing effects: ${missing}; stored answers differing: ${answersDiffer}; refusals of parameters (nothing stored): ${refusedUnstored}`,
+    `unresolved: ${unresolved.length}; duplicates: ${checks.duplicates}; missing effects: ${checks.missing}; stored answers differing: ${checks.answersDiffer}; refusals of parameters (nothing stored): ${checks.refusedUnstored}`,
   );
-  console.log(`balances checked: ${balancesChecked} accounts; ledger check: ${ledgerOk ? 'ok' : 'FAILED'}`);
   console.log(
-    `HTTP 5xx or body 500 answers: ${serverErrors.length} (${outsideOutage.length} outside the PostgreSQL outage); error lines in the instances' logs: ${errorLines.length}`,
+    `balances checked: ${checks.balancesChecked} accounts; ledger check: ${checks.ledgerOk ? 'ok' : 'FAILED'}`,
+  );
+  console.log(
+    `HTTP 5xx or body 500 answers: ${serverErrors.length} (${outsideOutage.length} outside the PostgreSQL outage); error lines in the instances' logs: ${checks.errorLines.length}`,
   );
   for (const error of outsideOutage.slice(0, 10))
     console.log(`  at ${seconds(error.at - started)}: ${error.what}`);

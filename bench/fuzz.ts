@@ -337,29 +337,12 @@ function probeFor(route: Route, t: TestServer, callers: Callers): Probe {
       },
     };
   }
-  if (encoding === 'query')
-    return { label, sealed: false, request: { method, url: `${url}?${formOf(params)}`, headers } };
-  if (encoding === 'form')
-    return {
-      label,
-      sealed: false,
-      request: {
-        method,
-        url,
-        headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
-        payload: formOf(params),
-      },
-    };
-  return {
-    label,
-    sealed: false,
-    request: {
-      method,
-      url,
-      headers: { ...headers, 'content-type': 'application/json' },
-      payload: body ?? jsonOf(params),
-    },
-  };
+  const plain = (request: InjectOptions): Probe => ({ label, sealed: false, request });
+  const typed = (contentType: string, payload: string) =>
+    plain({ method, url, headers: { ...headers, 'content-type': contentType }, payload });
+  if (encoding === 'query') return plain({ method, url: `${url}?${formOf(params)}`, headers });
+  if (encoding === 'form') return typed('application/x-www-form-urlencoded', formOf(params));
+  return typed('application/json', body ?? jsonOf(params));
 }
 
 const answerSchema = z.strictObject({ code: z.number().int(), message: z.string(), data: z.unknown() });

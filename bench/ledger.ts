@@ -266,22 +266,17 @@ async function main(): Promise<void> {
     );
     c2cRate = c2c?.perSecond;
     record('customer -> customer', 'PostgreSQL', CLIENTS, c2c);
-    record(
-      'customer -> customer + fee (2 transfers)',
-      'PostgreSQL',
-      CLIENTS,
-      await stage('PostgreSQL: customer -> customer + fee revenue', 120_000, () =>
-        drive(postgres.db, withFee, CLIENTS, SECONDS),
-      ),
-    );
-    record(
-      'customer -> fee revenue (hot book)',
-      'PostgreSQL',
-      CLIENTS,
-      await stage('PostgreSQL: every client paying fee revenue', 120_000, () =>
-        drive(postgres.db, toFeeRevenue, CLIENTS, SECONDS),
-      ),
-    );
+    for (const [name, stageName, work] of [
+      ['customer -> customer + fee (2 transfers)', 'PostgreSQL: customer -> customer + fee revenue', withFee],
+      ['customer -> fee revenue (hot book)', 'PostgreSQL: every client paying fee revenue', toFeeRevenue],
+    ] as const) {
+      record(
+        name,
+        'PostgreSQL',
+        CLIENTS,
+        await stage(stageName, 120_000, () => drive(postgres.db, work, CLIENTS, SECONDS)),
+      );
+    }
     const sqlOnly = await stage("pgbench running the ledger transfer's own statements", 120_000, async () => {
       const file = path.join(os.tmpdir(), `coffer-ledger-${process.pid}.pgbench`);
       fs.writeFileSync(file, LEDGER_PGBENCH_SCRIPT);

@@ -30,7 +30,7 @@ import {
 } from './harness.js';
 
 describe.skipIf(!hasChromium)('the client end to end in Chromium', () => {
-  const { running, openTab, launch, api, codeMailedTo, registerByApi, newAddress } = e2eHarness();
+  const { running, openTab, launch, api, codeMailedTo, registered, newAddress } = e2eHarness();
 
   // --- the tests -------------------------------------------------------------------------------
 
@@ -150,9 +150,7 @@ describe.skipIf(!hasChromium)('the client end to end in Chromium', () => {
     'the launch rule: without a token only download, register and my stay (my shows a login prompt in place); with one, login goes home and my stays',
     SLOW,
     async () => {
-      const email = newAddress('launch');
-      const password = 'launch-secret1';
-      await registerByApi(email, password);
+      const { email, password } = await registered('launch');
       const tab = await openTab('en-US');
       const { page } = tab;
 
@@ -195,9 +193,7 @@ describe.skipIf(!hasChromium)('the client end to end in Chromium', () => {
     'a session revoked on the server: the next call answers 401, the app clears the token and relaunches at login',
     SLOW,
     async () => {
-      const email = newAddress('revoked');
-      const password = 'revoked-secret1';
-      await registerByApi(email, password);
+      const { email, password } = await registered('revoked');
       const tab = await openTab('en-US');
       const { page } = tab;
       await launch(page, '/pages/login/login');
@@ -228,8 +224,7 @@ describe.skipIf(!hasChromium)('the client end to end in Chromium', () => {
     'the language chosen on the login page persists across a reload and sets the lang header: the server answers in Japanese; Thai follows',
     SLOW,
     async () => {
-      const email = newAddress('lang');
-      await registerByApi(email, 'lang-secret1');
+      const { email } = await registered('lang');
       const tab = await openTab('en-US');
       const { page } = tab;
       await launch(page, '/pages/login/login');
@@ -304,9 +299,7 @@ describe.skipIf(!hasChromium)('the client end to end in Chromium', () => {
     'a page not built yet shows "Not yet open" and stays put: from Settings, and from the floating customer-service button',
     SLOW,
     async () => {
-      const email = newAddress('later');
-      const password = 'later-secret1';
-      await registerByApi(email, password);
+      const { email, password } = await registered('later');
       const tab = await openTab('en-US');
       const { page } = tab;
       await launch(page, '/pages/login/login');
@@ -342,9 +335,7 @@ describe.skipIf(!hasChromium)('the client end to end in Chromium', () => {
     'accessibility smoke at 360 px: login, register, home, and settings and assets in Thai have no serious or critical axe violations, one h1 each, and no horizontal overflow',
     SLOW,
     async () => {
-      const email = newAddress('a11y');
-      const password = 'a11y-secret1';
-      await registerByApi(email, password);
+      const { email, password } = await registered('a11y');
       const tab = await openTab('en-US', { width: 360, height: 780 });
       const { page } = tab;
 
@@ -380,9 +371,7 @@ describe.skipIf(!hasChromium)('the client end to end in Chromium', () => {
       const tab = await openTab('en-US');
       const { page } = tab;
       const context = page.context();
-      const email = newAddress('synced');
-      const password = 'synced-secret1';
-      await registerByApi(email, password);
+      const { email, password } = await registered('synced');
 
       const go = (route: string) => navigateInApp(page, route);
 

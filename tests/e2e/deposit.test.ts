@@ -5,42 +5,18 @@
  * watcher itself, so each step is seen in order.
  */
 import type { Page } from 'playwright-core';
-import { beforeAll, afterAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { startTestDevnet, type TestDevnet } from '../helpers/devnet.js';
-import {
-  e2eHarness,
-  en,
-  expectAccessible,
-  expectPage,
-  hasChromium,
-  logIn,
-  navigateInApp,
-  storedToken,
-} from './harness.js';
+import { bep20Env, useTestDevnet } from '../helpers/devnet.js';
+import { e2eHarness, en, expectAccessible, expectPage, hasChromium, navigateInApp } from './harness.js';
 
 const FINALITY = 5;
 /** The recharge page pulls every 10 s while open; allow a couple of rounds. */
 const SYNC_MS = 30_000;
 
 describe.skipIf(!hasChromium)('a deposit in Chromium', () => {
-  let devnet: TestDevnet | undefined;
-  beforeAll(async () => {
-    devnet = await startTestDevnet();
-  }, 120_000);
-  afterAll(async () => devnet?.stop());
-  const chain = () => {
-    if (!devnet) throw new Error('no devnet');
-    return devnet;
-  };
-  const { running, openTab, launch, api, registerByApi, newAddress } = e2eHarness({
-    env: () => ({
-      CHAIN_BEP20_RPC_URL: chain().info.rpcUrl,
-      CHAIN_BEP20_USDT_CONTRACT: chain().info.contract,
-      CHAIN_BEP20_START_BLOCK: '0',
-      CHAIN_BEP20_FINALITY: String(FINALITY),
-    }),
-  });
+  const chain = useTestDevnet();
+  const { running, openTab, api, signedIn } = e2eHarness({ env: () => bep20Env(chain(), FINALITY) });
 
   /** Mines `blocks`, then lets the watcher catch up. */
   async function advance(blocks: number) {
@@ -64,12 +40,7 @@ describe.skipIf(!hasChromium)('a deposit in Chromium', () => {
     { timeout: 300_000 },
     async () => {
       const { page } = await openTab('en-US');
-      const email = newAddress('deposit');
-      await registerByApi(email, 'deposit-secret1');
-      await launch(page, '/pages/login/login');
-      await logIn(page, en, email, 'deposit-secret1');
-      const token = await storedToken(page);
-      if (!token) throw new Error('not logged in');
+      const { token } = await signedIn('deposit', page);
       const expected = z
         .object({ address: z.string() })
         .parse((await api('/api/v1/recharge/address', { chain: 'BEP20' }, token)).data).address;

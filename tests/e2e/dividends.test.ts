@@ -11,9 +11,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { parseMoney } from '../../contract/money.js';
-import { customerBook } from '../../server/ledger/books.js';
 import { dayLabel } from '../../src/features/dividend/dividends-view.js';
-import { transfer } from '../../server/ledger/ledger.js';
 import {
   e2eHarness,
   en,
@@ -21,65 +19,36 @@ import {
   expectPage,
   expectToast,
   hasChromium,
-  logIn,
   navigateInApp,
-  storedToken,
   strings,
   WAIT_MS,
   keepScreen,
   fill,
 } from './harness.js';
-import { cliContext } from '../../server/cli/cli-context.js';
 
 const zh = strings('zh-Hans');
 const DIVIDENDS = '/pages/blance_record/blance_record2';
 const DELIVERY = '/pages/order_detail/order_detail';
 const HOSTING = '/pages/index/index2';
 
-const tokenSchema = z.object({ token: z.string() });
 const assetsSchema = z.object({ cash: z.string() });
 
 describe.skipIf(!hasChromium)('AI dividends and delivery records in Chromium', () => {
-  const { running, openTab, launch, api, registerByApi, newAddress, mainAccountId, fund } = e2eHarness();
-  let serial = 0;
-  async function operatorToken(role: 'finance' | 'content'): Promise<string> {
-    const email = newAddress(role);
-    await running().server.services.operators.create(cliContext(), { email, role, password: 'secret123' });
-    const login = await api('/api/admin/auth/login', { email, password: 'secret123' });
-    expect(login.code, login.message).toBe(200);
-    return tokenSchema.parse(login.data).token;
-  }
+  const { openTab, api, operatorToken, customer, moveToHosting } = e2eHarness();
 
   /**
    * A user logged in on `page` whose main account held `hosting` USDT in hosting since two days
    * ago (funded by an adjustment, then moved from cash to hosting at that time).
    */
   async function hoster(page: Page, t: (key: string) => string, finance: string, hosting: string) {
-    const email = newAddress('hoster');
-    const password = 'hoster-secret1';
-    await registerByApi(email, password);
-    await launch(page, '/pages/login/login');
-    await logIn(page, t, email, password);
-    const token = await storedToken(page);
-    if (token === null) throw new Error('no stored token after logging in');
-    const accountId = await mainAccountId(token);
-    await fund(finance, accountId, 'USDT', hosting, 'e2e dividends');
-    serial += 1;
-    await transfer(
-      running().server.database.db,
-      [
-        {
-          key: `e2e:hosting:${accountId}:${serial}`,
-          kind: 'trust_deposit',
-          asset: 'USDT',
-          from: customerBook(Number(accountId), 'cash'),
-          to: customerBook(Number(accountId), 'hosting'),
-          amount: parseMoney(hosting),
-          ref: { table: 'e2e', id: String(serial) },
-        },
-      ],
-      new Date(Date.now() - 2 * 24 * 3600 * 1000),
-    );
+    const { token, accountId } = await customer('hoster', page, {
+      t,
+      finance,
+      funds: { USDT: hosting },
+      reason: 'e2e dividends',
+      tradePassword: false,
+    });
+    await moveToHosting(accountId, hosting, new Date(Date.now() - 2 * 24 * 3600 * 1000));
     return { token, accountId };
   }
 

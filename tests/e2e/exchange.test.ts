@@ -16,60 +16,33 @@ import {
   expectPage,
   expectToast,
   hasChromium,
-  logIn,
   navigateInApp,
-  storedToken,
   strings,
+  TRADE_PASSWORD,
   WAIT_MS,
   keepScreen,
 } from './harness.js';
 
 const zh = strings('zh-Hans');
 const EXCHANGE = '/pages/withdraw/withdraw3';
-const TRADE_PASSWORD = 'trade-secret1';
 
 const exchangesSchema = z.object({
   items: z.array(z.object({ amountIn: z.string(), amountOut: z.string(), price: z.string() })),
 });
 
 describe.skipIf(!hasChromium)('the exchange in Chromium', () => {
-  const { running, openTab, launch, api, registerByApi, newAddress, financeToken, mainAccountId, fund } =
-    e2eHarness({
-      proxy: true,
-    });
+  const { running, openTab, api, financeToken, customer, setRabPrice } = e2eHarness({ proxy: true });
 
   /** A user logged in on `page`, with a trade password and 100 RAB and 20 USDT on the main account. */
-  async function trader(page: Page, t: (key: string) => string, finance: string, name: string) {
-    const email = newAddress(name);
-    const password = `${name}-secret1`;
-    await registerByApi(email, password);
-    await launch(page, '/pages/login/login');
-    await logIn(page, t, email, password);
-    const token = await storedToken(page);
-    if (token === null) throw new Error('no stored token after logging in');
-    const bound = await api(
-      '/api/v1/user/bindTradePassword',
-      { tradePassword: TRADE_PASSWORD, confirmPassword: TRADE_PASSWORD },
-      token,
-    );
-    expect(bound.code, bound.message).toBe(200);
-    const accountId = await mainAccountId(token);
-    await fund(finance, accountId, 'RAB', '100', 'e2e exchange');
-    await fund(finance, accountId, 'USDT', '20', 'e2e exchange');
-    return { token, accountId };
-  }
-
-  async function setPrice(finance: string, usdt: string): Promise<void> {
-    const answer = await api('/api/admin/settings/update', { rabPriceUsdt: usdt }, finance);
-    expect(answer.code, answer.message).toBe(200);
-  }
+  const trader = (page: Page, t: (key: string) => string, finance: string, name: string) =>
+    customer(name, page, { t, finance, funds: { RAB: '100', USDT: '20' }, reason: 'e2e exchange' });
 
   test(
     'an exchange at the price shown; a price changed meanwhile is refused with the new price and goes once confirmed again; records show both',
     { timeout: 240_000 },
     async () => {
       const finance = await financeToken();
-      await setPrice(finance, '0.5');
+      await setRabPrice(finance, '0.5');
       const tab = await openTab('en-US');
       const { page } = tab;
       const { token, accountId } = await trader(page, en, finance, 'exchange');
@@ -94,7 +67,7 @@ describe.skipIf(!hasChromium)('the exchange in Chromium', () => {
 
       // The operators change the price while the page still shows 0.5: the submit names the old
       // version, the server refuses it, nothing moves, and the page shows the new price.
-      await setPrice(finance, '0.6');
+      await setRabPrice(finance, '0.6');
       await amount.fill('10');
       await password.fill(TRADE_PASSWORD);
       await page.getByRole('button', { name: en('exchange.submit'), exact: true }).click();
@@ -142,7 +115,7 @@ describe.skipIf(!hasChromium)('the exchange in Chromium', () => {
     { timeout: 180_000 },
     async () => {
       const finance = await financeToken();
-      await setPrice(finance, '0.333333');
+      await setRabPrice(finance, '0.333333');
       const tab = await openTab('zh-CN');
       const { page } = tab;
       await trader(page, zh, finance, 'exchange-zh');

@@ -24,11 +24,16 @@ import { startHttpCoffer, type HttpCoffer } from '../helpers/http-coffer.js';
 import { CHROMIUM, CHROMIUM_ARGS } from '../helpers/chromium.js';
 import { startSmtp, type LocalSmtp } from '../helpers/smtp.js';
 import { LoopbackProxy } from './proxy.js';
+import { parseMoney } from '../../contract/money.js';
 import { cliContext } from '../../server/cli/cli-context.js';
+import { customerBook } from '../../server/ledger/books.js';
+import { transfer } from '../../server/ledger/ledger.js';
 import { open } from '../../server/http/envelope-codec.js';
 
 export const ROOT_DIR = fileURLToPath(new URL('../../', import.meta.url));
 export const ROOT_INVITE = 'E2EROOT1';
+/** The trade password `customer` binds. */
+export const TRADE_PASSWORD = 'trade-secret1';
 export const PHONE = { width: 390, height: 844 };
 export const SLOW = { timeout: 120_000 };
 /** How long a page may take to show what a step expects (first loads fetch lazy chunks). */
@@ -262,6 +267,28 @@ export interface HarnessOptions {
  */
 const accountListSchema = z.object({ items: z.array(z.object({ id: z.string() })) });
 const ledgerCheckSchema = z.object({ ok: z.boolean() });
+const tokenSchema = z.object({ token: z.string() });
+
+/** A customer the harness registered: its credentials and session token. */
+export interface Customer {
+  email: string;
+  password: string;
+  token: string;
+}
+
+/** What `customer` sets up beyond signing in. */
+export interface CustomerOptions {
+  /** The finance operator's token that adjusts `funds` in. */
+  finance: string;
+  /** The amounts adjusted into the main account, in this order. */
+  funds: Partial<Record<'USDT' | 'RAB', string>>;
+  /** The adjustments' reason. */
+  reason: string;
+  /** The login page's language (English by default). */
+  t?: (key: string) => string;
+  /** Bind TRADE_PASSWORD (true by default). */
+  tradePassword?: boolean;
+}
 
 export function e2eHarness(options: HarnessOptions = {}) {
   /** The app built for this file, in a folder of its own (npm start and the bench serve dist/). */
@@ -367,35 +394,118 @@ export function e2eHarness(options: HarnessOptions = {}) {
     }
   }
 
-  /** Registers `email` straight through the API (for tests about something else). */
-  async function registerByApi(email: string, password: string): Promise<void> {
+  /**
+   * Registers `email` straight through the API (for tests about something else), through
+   * `invite` (the root's by default); the register call's answer, which must be a success.
+   */
+  async function registerByApi(email: string, password: string, invite = ROOT_INVITE): Promise<Answer> {
     const before = running().smtp.received.length;
     expect((await api('/api/v1/sso/sendRegisterCode', { email })).code).toBe(200);
     const code = await codeMailedTo(email, before);
     const registered = await api('/api/v1/sso/register', {
       email,
       code,
-      inviteCode: ROOT_INVITE,
+      inviteCode: invite,
       password,
       confirmPassword: password,
     });
     expect(registered.code, registered.message).toBe(200);
+    return registered;
   }
 
   let serial = 0;
   const newAddress = (name: string) => `e2e.${name}.${Date.now()}.${++serial}@example.com`;
 
-  /** A new finance operator, logged in through the admin API; its token. */
-  async function financeToken(): Promise<string> {
-    const email = newAddress('finance');
-    await running().server.services.operators.create(cliContext(), {
-      email,
-      role: 'finance',
-      password: 'secret123',
-    });
+  /** A new address named after `name`, registered through the API with the password `<name>-secret1`. */
+  async function registered(name: string): Promise<{ email: string; password: string }> {
+    const email = newAddress(name);
+    const password = `${name}-secret1`;
+    await registerByApi(email, password);
+    return { email, password };
+  }
+
+  /**
+   * A customer registered as `registered` does, then logged in through the login page on `page`
+   * in the language of `t`, or, with no page, through the API.
+   */
+  async function signedIn(name: string, page: Page | null, t = en): Promise<Customer> {
+    const { email, password } = await registered(name);
+    if (page === null) {
+      const login = await api('/api/v1/sso/emailLogin', { email, password });
+      expect(login.code, login.message).toBe(200);
+      return { email, password, token: tokenSchema.parse(login.data).token };
+    }
+    await launch(page, '/pages/login/login');
+    await logIn(page, t, email, password);
+    const token = await storedToken(page);
+    if (token === null) throw new Error('no stored token after logging in');
+    return { email, password, token };
+  }
+
+  /**
+   * A customer signed in as `signedIn` does, with TRADE_PASSWORD bound (unless told not to) and
+   * `funds` adjusted into its main account; with that account's id.
+   */
+  async function customer(
+    name: string,
+    page: Page | null,
+    options: CustomerOptions,
+  ): Promise<Customer & { accountId: string }> {
+    const signed = await signedIn(name, page, options.t);
+    if (options.tradePassword !== false) {
+      const bound = await api(
+        '/api/v1/user/bindTradePassword',
+        { tradePassword: TRADE_PASSWORD, confirmPassword: TRADE_PASSWORD },
+        signed.token,
+      );
+      expect(bound.code, bound.message).toBe(200);
+    }
+    const accountId = await mainAccountId(signed.token);
+    for (const [asset, amount] of Object.entries(options.funds) as Array<['USDT' | 'RAB', string]>) {
+      await fund(options.finance, accountId, asset, amount, options.reason);
+    }
+    return { ...signed, accountId };
+  }
+
+  /** A new operator with `role`, logged in through the admin API; its token. */
+  async function operatorToken(role: 'finance' | 'content'): Promise<string> {
+    const email = newAddress(role);
+    await running().server.services.operators.create(cliContext(), { email, role, password: 'secret123' });
     const login = await api('/api/admin/auth/login', { email, password: 'secret123' });
     expect(login.code, login.message).toBe(200);
-    return z.object({ token: z.string() }).parse(login.data).token;
+    return tokenSchema.parse(login.data).token;
+  }
+
+  /** A new finance operator, logged in through the admin API; its token. */
+  const financeToken = () => operatorToken('finance');
+
+  /** The operators' RAB price, set through the admin API; it must go through. */
+  async function setRabPrice(finance: string, usdt: string): Promise<void> {
+    const answer = await api('/api/admin/settings/update', { rabPriceUsdt: usdt }, finance);
+    expect(answer.code, answer.message).toBe(200);
+  }
+
+  /**
+   * Moves `amount` USDT of the account's cash into its hosting book at `at`, as a hosting order
+   * does, straight through the ledger (the cash must be there: adjust it in first).
+   */
+  async function moveToHosting(accountId: string, amount: string, at: Date): Promise<void> {
+    serial += 1;
+    await transfer(
+      running().server.database.db,
+      [
+        {
+          key: `e2e:hosting:${accountId}:${serial}`,
+          kind: 'trust_deposit',
+          asset: 'USDT',
+          from: customerBook(Number(accountId), 'cash'),
+          to: customerBook(Number(accountId), 'hosting'),
+          amount: parseMoney(amount),
+          ref: { table: 'e2e', id: String(serial) },
+        },
+      ],
+      at,
+    );
   }
 
   /** The id of the user's first account: the main one, made at registration. */
@@ -430,7 +540,13 @@ export function e2eHarness(options: HarnessOptions = {}) {
     codeMailedTo,
     registerByApi,
     newAddress,
+    registered,
+    signedIn,
+    customer,
+    operatorToken,
     financeToken,
+    setRabPrice,
+    moveToHosting,
     mainAccountId,
     fund,
     expectLedgerOk,

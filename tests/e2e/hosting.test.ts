@@ -29,10 +29,9 @@ import {
   expectPage,
   expectToast,
   hasChromium,
-  logIn,
   navigateInApp,
-  storedToken,
   strings,
+  TRADE_PASSWORD,
   WAIT_MS,
   keepScreen,
   fill,
@@ -40,7 +39,6 @@ import {
 
 const zh = strings('zh-Hans');
 const HOSTING = '/pages/index/index2';
-const TRADE_PASSWORD = 'trade-secret1';
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Reconnects are noticed by the outbox's own backoff (2, 4, 8, 16, 30 s): allow a full step and a send. */
 const RECONNECT_MS = 60_000;
@@ -61,48 +59,20 @@ const incomeSchema = z.object({
 });
 
 describe.skipIf(!hasChromium)('hosting in Chromium', () => {
-  const {
-    running,
-    openTab,
-    launch,
-    api,
-    registerByApi,
-    newAddress,
-    financeToken,
-    mainAccountId,
-    fund,
-    expectLedgerOk,
-  } = e2eHarness({
+  const { running, openTab, api, financeToken, customer, expectLedgerOk } = e2eHarness({
     proxy: true,
     env: () => ({ COFFER_NOW, COFFER_TIMEZONE: 'Asia/Shanghai' }),
     build: { VITE_TRANSPORT: 'plain' },
   });
 
   /** A user logged in on `page` with a trade password and `usdt` adjusted into the main account. */
-  async function customer(
+  const hostingCustomer = (
     page: Page,
     t: (key: string) => string,
     finance: string,
     name: string,
     usdt: string,
-  ) {
-    const email = newAddress(name);
-    const password = `${name}-secret1`;
-    await registerByApi(email, password);
-    await launch(page, '/pages/login/login');
-    await logIn(page, t, email, password);
-    const token = await storedToken(page);
-    if (token === null) throw new Error('no stored token after logging in');
-    const bound = await api(
-      '/api/v1/user/bindTradePassword',
-      { tradePassword: TRADE_PASSWORD, confirmPassword: TRADE_PASSWORD },
-      token,
-    );
-    expect(bound.code, bound.message).toBe(200);
-    const accountId = await mainAccountId(token);
-    await fund(finance, accountId, 'USDT', usdt, 'e2e hosting');
-    return { token, accountId };
-  }
+  ) => customer(name, page, { t, finance, funds: { USDT: usdt }, reason: 'e2e hosting' });
 
   /** The dialog titled `title`, its figures read, then confirmed (or cancelled). */
   async function confirmDialog(page: Page, title: string, expected: string[], action: 'confirm' | 'cancel') {
@@ -125,7 +95,7 @@ describe.skipIf(!hasChromium)('hosting in Chromium', () => {
       const finance = await financeToken();
       const tab = await openTab('en-US');
       const { page } = tab;
-      const { token, accountId } = await customer(page, en, finance, 'hosting', '2000');
+      const { token, accountId } = await hostingCustomer(page, en, finance, 'hosting', '2000');
 
       await navigateInApp(page, HOSTING);
       await expectPage(page, en('tabs.hosting'));
@@ -270,7 +240,7 @@ describe.skipIf(!hasChromium)('hosting in Chromium', () => {
       const finance = await financeToken();
       const tab = await openTab('zh-CN');
       const { page } = tab;
-      const { token, accountId } = await customer(page, zh, finance, 'hosting-zh', '1000');
+      const { token, accountId } = await hostingCustomer(page, zh, finance, 'hosting-zh', '1000');
       const created = await api(
         '/api/v1/hosting/create',
         { accountId, productId: '2', amount: '600', tradePassword: TRADE_PASSWORD },

@@ -4,7 +4,6 @@
  * cut) waits in the outbox and arrives exactly once on reconnect; the wallet records of both
  * accounts show their side of it. What each step checks on the server, it asks Coffer directly.
  */
-import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import {
@@ -15,9 +14,7 @@ import {
   expectToast,
   fieldError,
   hasChromium,
-  logIn,
   navigateInApp,
-  storedToken,
 } from './harness.js';
 
 /** Reconnects are noticed by the outbox's own backoff (2, 4, 8, 16, 30 s): allow a full step and a send. */
@@ -32,20 +29,7 @@ const assetsSchema = z.object({ cash: z.string(), totalUsdt: z.string() });
 const recordsSchema = z.object({ items: z.array(z.object({ kind: z.string(), amount: z.string() })) });
 
 describe.skipIf(!hasChromium)('money through a loopback proxy, in Chromium', () => {
-  const { running, openTab, launch, api, registerByApi, newAddress, financeToken, fund } = e2eHarness({
-    proxy: true,
-  });
-
-  async function loggedIn(page: Page, name: string): Promise<string> {
-    const email = newAddress(name);
-    const password = `${name}-secret1`;
-    await registerByApi(email, password);
-    await launch(page, '/pages/login/login');
-    await logIn(page, en, email, password);
-    const token = await storedToken(page);
-    if (token === null) throw new Error('no stored token after logging in');
-    return token;
-  }
+  const { running, openTab, launch, api, signedIn, financeToken, fund } = e2eHarness({ proxy: true });
 
   test(
     'an operator adjustment appears on the Assets tab; a transfer to a new sub-account made offline arrives once on reconnect; the records of both accounts show both sides',
@@ -56,7 +40,7 @@ describe.skipIf(!hasChromium)('money through a loopback proxy, in Chromium', () 
       const finance = await financeToken();
       const tab = await openTab('en-US');
       const { page } = tab;
-      const token = await loggedIn(page, 'money');
+      const { token } = await signedIn('money', page);
       const accounts = async () =>
         accountsSchema.parse((await api('/api/v1/account/list', {}, token)).data).items;
       const cashOf = async (accountId: string) =>

@@ -6,7 +6,7 @@
  * connection; every page passes axe in English and Chinese on a phone (390 x 844). With
  * COFFER_E2E_SCREENS=<folder>, screenshots are kept there.
  */
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import {
   e2eHarness,
@@ -16,10 +16,9 @@ import {
   expectPage,
   expectToast,
   hasChromium,
-  logIn,
   navigateInApp,
-  storedToken,
   strings,
+  TRADE_PASSWORD,
   WAIT_MS,
   keepScreen,
   fill,
@@ -31,34 +30,14 @@ const MACHINES = '/pages/goods_detail/goods_detail';
 const MY_MACHINES = '/pages/blance_record/blance_record10';
 const MINING_RECORDS = '/pages/blance_record/blance_record11';
 const TICKETS = '/pages/blance_record/blance_record12';
-const TRADE_PASSWORD = 'trade-secret1';
 const DAY_MS = 86_400_000;
 
 describe.skipIf(!hasChromium)('mining machines in Chromium', () => {
-  const { running, openTab, launch, api, registerByApi, newAddress, financeToken, mainAccountId, fund } =
-    e2eHarness({
-      proxy: true,
-    });
+  const { running, openTab, api, financeToken, customer } = e2eHarness({ proxy: true });
 
   /** A user logged in on `page` in the language of `t`, with a trade password and 300 USDT on the main account. */
-  async function miner(page: Page, t: (key: string) => string, finance: string, name: string) {
-    const email = newAddress(name);
-    const password = `${name}-secret1`;
-    await registerByApi(email, password);
-    await launch(page, '/pages/login/login');
-    await logIn(page, t, email, password);
-    const token = await storedToken(page);
-    if (token === null) throw new Error('no stored token after logging in');
-    const bound = await api(
-      '/api/v1/user/bindTradePassword',
-      { tradePassword: TRADE_PASSWORD, confirmPassword: TRADE_PASSWORD },
-      token,
-    );
-    expect(bound.code, bound.message).toBe(200);
-    const accountId = await mainAccountId(token);
-    await fund(finance, accountId, 'USDT', '300', 'e2e machines');
-    return { token, accountId };
-  }
+  const miner = (page: Page, t: (key: string) => string, finance: string, name: string) =>
+    customer(name, page, { t, finance, funds: { USDT: '300' }, reason: 'e2e machines' });
 
   /** Buys on the open machines page: opens the machine's buy, sets the figures, confirms. */
   async function buy(
@@ -189,15 +168,32 @@ describe.skipIf(!hasChromium)('mining machines in Chromium', () => {
     await page.getByText('26.4 USDT', { exact: true }).waitFor(); // 8.8 a day × 3 days
     await expectAccessible(page, 'machines (zh, rent form)');
     await keepScreen(page, 'machines-zh-rent');
-    for (const [route, title, name] of [
-      [MY_MACHINES, 'machine.mine_title', 'my-machines-zh'],
-      [MINING_RECORDS, 'machine.records_title', 'mining-records-zh'],
-      [TICKETS, 'machine.tickets_title', 'tickets-zh'],
-    ] as const) {
+    // Each page is checked once what it shows from the synced data is on screen to stay.
+    const pages: Array<[string, string, string, Locator]> = [
+      [
+        MY_MACHINES,
+        'machine.mine_title',
+        'my-machines-zh',
+        page.getByRole('heading', { name: /^入门矿机 #\d+$/ }),
+      ],
+      [
+        MINING_RECORDS,
+        'machine.records_title',
+        'mining-records-zh',
+        page.getByText(zh('machine.records_empty')),
+      ],
+      [
+        TICKETS,
+        'machine.tickets_title',
+        'tickets-zh',
+        page.getByText(zh('machine.ticket_used'), { exact: true }),
+      ],
+    ];
+    for (const [route, title, name, lasting] of pages) {
       await navigateInApp(page, route);
       await expectPage(page, zh(title));
-      await page.waitForTimeout(500);
-      await expectAccessible(page, `${name}`);
+      await lasting.first().waitFor({ timeout: 30_000 });
+      await expectAccessible(page, name);
       await keepScreen(page, name);
     }
     expectNoErrors(tab);

@@ -14,17 +14,7 @@ import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { APP_VERSION_CODE } from '../../contract/constants.js';
 import { HOT_VERSION_META, RELEASE_FILE, releaseOf } from '../../contract/release.js';
-import {
-  e2eHarness,
-  en,
-  expectPage,
-  hasChromium,
-  logIn,
-  navigateInApp,
-  SLOW,
-  storedToken,
-  watchedTab,
-} from './harness.js';
+import { e2eHarness, en, expectPage, hasChromium, navigateInApp, SLOW, watchedTab } from './harness.js';
 import { cliContext } from '../../server/cli/cli-context.js';
 
 /** Reconnects are noticed by the outbox's own backoff (2, 4, 8, 16, 30 s): allow a full step and a send. */
@@ -57,19 +47,10 @@ async function listedCommands(page: Page): Promise<number> {
 }
 
 describe.skipIf(!hasChromium)('offline through a loopback proxy, in Chromium', () => {
-  const { running, openTab, launch, api, registerByApi, newAddress, distDir } = e2eHarness({ proxy: true });
+  const { running, openTab, launch, api, signedIn, distDir } = e2eHarness({ proxy: true });
 
   /** A user registered through the API, logged in on `page`; returns the session token. */
-  async function loggedIn(page: Page, name: string): Promise<string> {
-    const email = newAddress(name);
-    const password = `${name}-secret1`;
-    await registerByApi(email, password);
-    await launch(page, '/pages/login/login');
-    await logIn(page, en, email, password);
-    const token = await storedToken(page);
-    if (token === null) throw new Error('no stored token after logging in');
-    return token;
-  }
+  const loggedIn = async (page: Page, name: string) => (await signedIn(name, page)).token;
 
   async function ticketsNamed(token: string, title: string) {
     const answer = await api('/api/v1/common/feedbackList', {}, token);

@@ -12,28 +12,21 @@ import {
   expectAccessible,
   expectPage,
   hasChromium,
-  logIn,
   navigateInApp,
-  storedToken,
   WAIT_MS,
 } from './harness.js';
 
 const infoSchema = z.object({ tradePasswordSet: z.boolean(), authenticatorBound: z.boolean() });
 
 describe.skipIf(!hasChromium)('security settings in Chromium', () => {
-  const { running, openTab, launch, api, registerByApi, newAddress } = e2eHarness();
+  const { running, openTab, api, signedIn } = e2eHarness();
 
   test(
     'bind the authenticator with a code computed from the key shown on the page, then set a trade password',
     { timeout: 300_000 },
     async () => {
       const { page } = await openTab('en-US');
-      const email = newAddress('security');
-      await registerByApi(email, 'security-secret1');
-      await launch(page, '/pages/login/login');
-      await logIn(page, en, email, 'security-secret1');
-      const token = await storedToken(page);
-      if (!token) throw new Error('not logged in');
+      const { token } = await signedIn('security', page);
       const info = async () => infoSchema.parse((await api('/api/v1/user/info', {}, token)).data);
       expect(await info()).toEqual({ tradePasswordSet: false, authenticatorBound: false });
 

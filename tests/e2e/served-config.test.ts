@@ -14,10 +14,8 @@ import {
   expectNoErrors,
   expectPage,
   hasChromium,
-  logIn,
   navigateInApp,
   SLOW,
-  storedToken,
   WAIT_MS,
   type Tab,
 } from './harness.js';
@@ -51,7 +49,7 @@ async function violations(page: Page): Promise<string[]> {
 }
 
 describe.skipIf(!hasChromium)('run-time client configuration and the CSP, in Chromium', () => {
-  const { running, openTab, launch, api, registerByApi, newAddress } = e2eHarness({
+  const { running, openTab, api, signedIn } = e2eHarness({
     env: () => ({ COFFER_GATEWAY_SEGMENT: GATEWAY_SEGMENT, COFFER_UPLOAD_SEGMENT: UPLOAD_SEGMENT }),
   });
 
@@ -62,13 +60,7 @@ describe.skipIf(!hasChromium)('run-time client configuration and the CSP, in Chr
       const tab = await openTab('en-US');
       await watchViolations(tab);
       const { page } = tab;
-      const email = newAddress('served-config');
-      await registerByApi(email, 'served-secret1');
-
-      await launch(page, '/pages/login/login');
-      await logIn(page, en, email, 'served-secret1');
-      const token = await storedToken(page);
-      if (!token) throw new Error('not logged in');
+      const { token } = await signedIn('served-config', page);
 
       const paths = tab.apiCalls.map((url) => new URL(url).pathname);
       expect(paths).toContain(`/api/${GATEWAY_SEGMENT}`);

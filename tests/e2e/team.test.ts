@@ -12,8 +12,6 @@ import fs from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { minor, parseMoney } from '../../contract/money.js';
-import { customerBook } from '../../server/ledger/books.js';
-import { transfer } from '../../server/ledger/ledger.js';
 import { creditIncomeMany } from '../../server/services/income.service.js';
 import {
   e2eHarness,
@@ -23,6 +21,7 @@ import {
   hasChromium,
   logIn,
   navigateInApp,
+  ROOT_INVITE,
   routeOf,
   storedToken,
   strings,
@@ -39,8 +38,8 @@ const infoSchema = z.object({ inviteCode: z.string(), defaultAccountId: z.string
 const tokenSchema = z.object({ token: z.string() });
 
 describe.skipIf(!hasChromium)('the Team tab and the share poster in Chromium', () => {
-  const { running, openTab, launch, api, codeMailedTo, newAddress, financeToken, fund } = e2eHarness();
-  let serial = 0;
+  const { running, openTab, launch, api, registerByApi, newAddress, financeToken, fund, moveToHosting } =
+    e2eHarness();
 
   interface Member {
     email: string;
@@ -55,17 +54,7 @@ describe.skipIf(!hasChromium)('the Team tab and the share poster in Chromium', (
   async function register(invite: string | null): Promise<Member> {
     const email = newAddress('team');
     const password = 'team-secret1';
-    const before = running().smtp.received.length;
-    expect((await api('/api/v1/sso/sendRegisterCode', { email })).code).toBe(200);
-    const code = await codeMailedTo(email, before);
-    const registered = await api('/api/v1/sso/register', {
-      email,
-      code,
-      inviteCode: invite ?? 'E2EROOT1',
-      password,
-      confirmPassword: password,
-    });
-    expect(registered.code, registered.message).toBe(200);
+    const registered = await registerByApi(email, password, invite ?? ROOT_INVITE);
     const token = tokenSchema.parse(registered.data).token;
     const info = infoSchema.parse((await api('/api/v1/user/info', {}, token)).data);
     return {
@@ -81,22 +70,7 @@ describe.skipIf(!hasChromium)('the Team tab and the share poster in Chromium', (
   /** `amount` USDT into the member's hosting book (funded by an adjustment, then cash -> hosting). */
   async function host(finance: string, who: Member, amount: string): Promise<void> {
     await fund(finance, who.accountId, 'USDT', amount, 'e2e team');
-    serial += 1;
-    await transfer(
-      running().server.database.db,
-      [
-        {
-          key: `e2e:team-hosting:${who.accountId}:${serial}`,
-          kind: 'trust_deposit',
-          asset: 'USDT',
-          from: customerBook(Number(who.accountId), 'cash'),
-          to: customerBook(Number(who.accountId), 'hosting'),
-          amount: parseMoney(amount),
-          ref: { table: 'e2e', id: String(serial) },
-        },
-      ],
-      new Date(),
-    );
+    await moveToHosting(who.accountId, amount, new Date());
   }
 
   /** A's team with one day of team income: the lines the team job pays on B's and C's static income. */

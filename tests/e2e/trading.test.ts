@@ -18,10 +18,9 @@ import {
   expectPage,
   expectToast,
   hasChromium,
-  logIn,
   navigateInApp,
-  storedToken,
   strings,
+  TRADE_PASSWORD,
   WAIT_MS,
   keepScreen,
   fill,
@@ -29,51 +28,21 @@ import {
 
 const zh = strings('zh-Hans');
 const TRADING = '/pages/index/index1';
-const TRADE_PASSWORD = 'trade-secret1';
 
-const tokenSchema = z.object({ token: z.string() });
 const infoSchema = z.object({ usdt: z.string(), rab: z.string() });
 const orderSchema = z.object({ id: z.string(), status: z.string(), filled: z.string(), held: z.string() });
 
 describe.skipIf(!hasChromium)('the OTC market in Chromium', () => {
-  const {
-    openTab,
-    launch,
-    api,
-    registerByApi,
-    newAddress,
-    financeToken,
-    mainAccountId,
-    fund,
-    expectLedgerOk,
-  } = e2eHarness();
+  const { openTab, api, financeToken, customer, setRabPrice, expectLedgerOk } = e2eHarness();
 
   /** A customer with a trade password and 100 RAB and 20 USDT, logged in on `page` when one is given. */
   async function trader(finance: string, name: string, page: Page | null, t: (key: string) => string = en) {
-    const email = newAddress(name);
-    const password = `${name}-secret1`;
-    await registerByApi(email, password);
-    let token: string;
-    if (page !== null) {
-      await launch(page, '/pages/login/login');
-      await logIn(page, t, email, password);
-      const stored = await storedToken(page);
-      if (stored === null) throw new Error('no stored token after logging in');
-      token = stored;
-    } else {
-      const login = await api('/api/v1/sso/emailLogin', { email, password });
-      expect(login.code, login.message).toBe(200);
-      token = tokenSchema.parse(login.data).token;
-    }
-    const bound = await api(
-      '/api/v1/user/bindTradePassword',
-      { tradePassword: TRADE_PASSWORD, confirmPassword: TRADE_PASSWORD },
-      token,
-    );
-    expect(bound.code, bound.message).toBe(200);
-    const accountId = await mainAccountId(token);
-    await fund(finance, accountId, 'RAB', '100', 'e2e otc');
-    await fund(finance, accountId, 'USDT', '20', 'e2e otc');
+    const { token, accountId } = await customer(name, page, {
+      t,
+      finance,
+      funds: { RAB: '100', USDT: '20' },
+      reason: 'e2e otc',
+    });
     const money = async () => infoSchema.parse((await api('/api/v1/otc/info', { accountId }, token)).data);
     return { token, accountId, money };
   }
@@ -86,17 +55,12 @@ describe.skipIf(!hasChromium)('the OTC market in Chromium', () => {
     await expectPage(page, en('tabs.trading'));
   }
 
-  async function setGuidePrice(finance: string, usdt: string): Promise<void> {
-    const answer = await api('/api/admin/settings/update', { rabPriceUsdt: usdt }, finance);
-    expect(answer.code, answer.message).toBe(200);
-  }
-
   test(
     'list a sell order with its figures; another customer takes part of it; a take of a changed order is refused and trades nothing; a buy order is cancelled and releases its rest',
     { timeout: 300_000 },
     async () => {
       const finance = await financeToken();
-      await setGuidePrice(finance, '0.5');
+      await setRabPrice(finance, '0.5');
 
       // The seller lists 10 RAB at 0.5 through the tab: value 5 USDT, maker fee 0.1 % = 0.005.
       const sellerTab = await openTab('en-US');
@@ -238,7 +202,7 @@ describe.skipIf(!hasChromium)('the OTC market in Chromium', () => {
     { timeout: 180_000 },
     async () => {
       const finance = await financeToken();
-      await setGuidePrice(finance, '0.5');
+      await setRabPrice(finance, '0.5');
       const maker = await trader(finance, 'otc-maker-zh', null);
       const listed = await api(
         '/api/v1/otc/sell',

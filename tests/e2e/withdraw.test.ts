@@ -9,9 +9,9 @@
  */
 import { erc20Abi, getAddress, parseUnits } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { totpCode } from '../../server/security/totp.js';
-import { startTestDevnet, type TestDevnet } from '../helpers/devnet.js';
+import { bep20Env, useTestDevnet } from '../helpers/devnet.js';
 import {
   e2eHarness,
   en,
@@ -19,9 +19,7 @@ import {
   expectNoOverflow,
   expectPage,
   hasChromium,
-  logIn,
   navigateInApp,
-  storedToken,
   WAIT_MS,
 } from './harness.js';
 
@@ -29,28 +27,15 @@ import {
 const WORKING_MORNING = '2026-11-25T02:00:00Z';
 
 describe.skipIf(!hasChromium)('a withdrawal in Chromium', () => {
-  let devnet: TestDevnet | undefined;
-  beforeAll(async () => {
-    devnet = await startTestDevnet();
-  }, 120_000);
-  afterAll(async () => devnet?.stop());
-  const chain = () => {
-    if (!devnet) throw new Error('no devnet');
-    return devnet;
-  };
-  const { running, openTab, launch, api, registerByApi, newAddress, mainAccountId, fund, financeToken } =
-    e2eHarness({
-      env: () => ({
-        CHAIN_BEP20_RPC_URL: chain().info.rpcUrl,
-        CHAIN_BEP20_USDT_CONTRACT: chain().info.contract,
-        CHAIN_BEP20_START_BLOCK: '0',
-        CHAIN_BEP20_FINALITY: '3',
-        HOT_WALLET_BEP20_KEY: chain().info.hotWalletKey,
-        COFFER_NEW_METHOD_COOLDOWN_HOURS: '0',
-        COFFER_NOW: WORKING_MORNING,
-      }),
-      build: { VITE_TRANSPORT: 'plain' },
-    });
+  const chain = useTestDevnet();
+  const { running, openTab, launch, api, signedIn, mainAccountId, fund, financeToken } = e2eHarness({
+    env: () => ({
+      ...bep20Env(chain(), 3, true),
+      COFFER_NEW_METHOD_COOLDOWN_HOURS: '0',
+      COFFER_NOW: WORKING_MORNING,
+    }),
+    build: { VITE_TRANSPORT: 'plain' },
+  });
 
   test(
     'bind the authenticator, add a method, withdraw, an operator approves, the job sends it: success shown',
@@ -58,12 +43,7 @@ describe.skipIf(!hasChromium)('a withdrawal in Chromium', () => {
     async () => {
       const { server } = running();
       const { page } = await openTab('en-US');
-      const email = newAddress('withdraw');
-      await registerByApi(email, 'withdraw-secret1');
-      await launch(page, '/pages/login/login');
-      await logIn(page, en, email, 'withdraw-secret1');
-      const token = await storedToken(page);
-      if (!token) throw new Error('not logged in');
+      const { token } = await signedIn('withdraw', page);
 
       // The authenticator, from the key the page shows.
       await navigateInApp(page, '/pages/update_pwd/update_pwd3');

@@ -17,6 +17,7 @@ import {
   createPublicClient,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import { afterAll, beforeAll } from 'vitest';
 import {
   devnetChain,
   payUsdt,
@@ -134,5 +135,35 @@ export async function startTestDevnet(options: { blockSeconds?: number } = {}): 
       stopped ??= devnet.stop().finally(() => fs.rmSync(dataDir, { recursive: true, force: true }));
       return stopped;
     },
+  };
+}
+
+/**
+ * A devnet for the calling file: started before its tests, stopped after them. The getter throws
+ * when called before the devnet started (e.g. from a hook registered earlier).
+ */
+export function useTestDevnet(): () => TestDevnet {
+  let devnet: TestDevnet | undefined;
+  beforeAll(async () => {
+    devnet = await startTestDevnet();
+  }, 120_000);
+  afterAll(async () => devnet?.stop());
+  return () => {
+    if (!devnet) throw new Error('no devnet');
+    return devnet;
+  };
+}
+
+/**
+ * Coffer's environment for a BEP20 chain on `devnet`: its node and USDT contract, watched from
+ * block 0 and final after `finality` blocks, with the devnet's hot wallet when `hotWallet`.
+ */
+export function bep20Env(devnet: TestDevnet, finality: number, hotWallet = false): Record<string, string> {
+  return {
+    CHAIN_BEP20_RPC_URL: devnet.info.rpcUrl,
+    CHAIN_BEP20_USDT_CONTRACT: devnet.info.contract,
+    CHAIN_BEP20_START_BLOCK: '0',
+    CHAIN_BEP20_FINALITY: String(finality),
+    ...(hotWallet ? { HOT_WALLET_BEP20_KEY: devnet.info.hotWalletKey } : {}),
   };
 }

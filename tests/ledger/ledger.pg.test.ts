@@ -134,6 +134,45 @@ describe.skipIf(!reachable)('ledger races on PostgreSQL', () => {
     return results;
   }
 
+  /** `count` copies of `body` raced (see `race`); any error but a refusal (a BusinessError) fails the test. */
+  async function raced<T>(count: number, body: (tx: Transaction) => Promise<T>): Promise<Array<Settled<T>>> {
+    const results = await race(Array.from({ length: count }, () => body));
+    expect(unexpected(results)).toEqual([]);
+    return results;
+  }
+
+  /** A body moving `amount` USDT from `from` to `to`, with `key` or a fresh one each time it runs. */
+  const pay = (from: BookRef, to: BookRef, amount: string, key?: string) => (tx: Transaction) =>
+    transfer(tx, [move(from, to, usdt(amount), key)], now);
+  /** A body holding `amount` USDT of the account for a withdrawal, with `key` or a fresh one each time it runs. */
+  const withdrawalHold = (accountId: number, amount: string, key?: string) => (tx: Transaction) =>
+    hold(
+      tx,
+      {
+        key: key ?? freshKey('hold'),
+        accountId,
+        asset: 'USDT',
+        kind: 'withdrawal',
+        amount: usdt(amount),
+        ref,
+      },
+      now,
+    );
+  /** A body posting `amount` USDT of the hold to the hot wallet, with `key` or a fresh one each time it runs. */
+  const postToHotWallet = (holdId: number, amount: string, key?: string) => (tx: Transaction) =>
+    postHold(
+      tx,
+      {
+        holdId,
+        key: key ?? freshKey('post'),
+        to: platformBook('hot_wallet'),
+        kind: 'withdrawal',
+        amount: usdt(amount),
+        ref,
+      },
+      now,
+    );
+
   const isCode = (code: number) => (result: Settled<unknown>) =>
     !result.ok && result.error instanceof BusinessError && result.error.code === code;
   /** Errors other than BusinessErrors (a deadlock, a serialisation failure, a bug), as text. */
@@ -179,14 +218,7 @@ describe.skipIf(!reachable)('ledger races on PostgreSQL', () => {
       const payer = freshAccount();
       const payee = freshAccount();
       await fund(payer, '12');
-      const results = await race(
-        Array.from(
-          { length: 20 },
-          () => (tx: Transaction) =>
-            transfer(tx, [move(customerBook(payer, 'cash'), customerBook(payee, 'cash'), usdt('1'))], now),
-        ),
-      );
-      expect(unexpected(results)).toEqual([]);
+      const results = await raced(20, pay(customerBook(payer, 'cash'), customerBook(payee, 'cash'), '1'));
       expect(results.filter((result) => result.ok)).toHaveLength(12);
       expect(results.filter(isCode(BodyCode.insufficientBalance))).toHaveLength(8);
       expect((await balancesOf(payer))?.cash).toBe(0n);
@@ -198,25 +230,7 @@ describe.skipIf(!reachable)('ledger races on PostgreSQL', () => {
   test('20 holds of 1 racing on a balance of 12: exactly 8 are refused with 470, held is 12 and cash 0', async () => {
     const account = freshAccount();
     await fund(account, '12');
-    const results = await race(
-      Array.from(
-        { length: 20 },
-        () => (tx: Transaction) =>
-          hold(
-            tx,
-            {
-              key: freshKey('hold'),
-              accountId: account,
-              asset: 'USDT',
-              kind: 'withdrawal',
-              amount: usdt('1'),
-              ref,
-            },
-            now,
-          ),
-      ),
-    );
-    expect(unexpected(results)).toEqual([]);
+    const results = await raced(20, withdrawalHold(account, '1'));
     expect(results.filter(isCode(BodyCode.insufficientBalance))).toHaveLength(8);
     const balances = await balancesOf(account);
     expect([balances?.cash, balances?.held]).toEqual([0n, usdt('12')]);
@@ -230,10 +244,8 @@ describe.skipIf(!reachable)('ledger races on PostgreSQL', () => {
     await fund(b, '1000');
     const tasks = Array.from({ length: 400 }, (_, index) =>
       index % 2 === 0
-        ? (tx: Transaction) =>
-            transfer(tx, [move(customerBook(a, 'cash'), customerBook(b, 'cash'), usdt('2'))], now)
-        : (tx: Transaction) =>
-            transfer(tx, [move(customerBook(b, 'cash'), customerBook(a, 'cash'), usdt('3'))], now),
+        ? pay(customerBook(a, 'cash'), customerBook(b, 'cash'), '2')
+        : pay(customerBook(b, 'cash'), customerBook(a, 'cash'), '3'),
     );
     const { value: results, checks } = await checkedWhile(flood(tasks, 16));
     expect(checks).toBeGreaterThan(0);
@@ -286,14 +298,8 @@ describe.skipIf(!reachable)('ledger races on PostgreSQL', () => {
       await Promise.all(
         clients.map((client) =>
           flood(
-            Array.from(
-              { length: perClient },
-              () => (tx: Transaction) =>
-                transfer(
-                  tx,
-                  [move(customerBook(client, 'cash'), platformBook('fee_revenue'), usdt('0.25'))],
-                  now,
-                ),
+            Array.from({ length: perClient }, () =>
+              pay(customerBook(client, 'cash'), platformBook('fee_revenue'), '0.25'),
             ),
             1,
           ),
@@ -320,14 +326,7 @@ describe.skipIf(!reachable)('ledger races on PostgreSQL', () => {
     const payee = freshAccount();
     await fund(payer, '100');
     const key = freshKey('raced');
-    const results = await race(
-      Array.from(
-        { length: 10 },
-        () => (tx: Transaction) =>
-          transfer(tx, [move(customerBook(payer, 'cash'), customerBook(payee, 'cash'), usdt('5'), key)], now),
-      ),
-    );
-    expect(unexpected(results)).toEqual([]);
+    const results = await raced(10, pay(customerBook(payer, 'cash'), customerBook(payee, 'cash'), '5', key));
     const outcomes = results.flatMap((result) => (result.ok ? result.value : []));
     expect(outcomes).toHaveLength(10);
     expect(outcomes.filter((outcome) => outcome.applied)).toHaveLength(1);
@@ -342,21 +341,16 @@ describe.skipIf(!reachable)('ledger races on PostgreSQL', () => {
     const payee = freshAccount();
     await fund(payer, '100');
     const [first, second] = [freshKey('event-a'), freshKey('event-b')];
-    const results = await race(
-      Array.from(
-        { length: 10 },
-        () => (tx: Transaction) =>
-          transfer(
-            tx,
-            [
-              move(customerBook(payer, 'cash'), customerBook(payee, 'cash'), usdt('5'), first),
-              move(customerBook(payer, 'cash'), platformBook('fee_revenue'), usdt('1'), second),
-            ],
-            now,
-          ),
+    const results = await raced(10, (tx) =>
+      transfer(
+        tx,
+        [
+          move(customerBook(payer, 'cash'), customerBook(payee, 'cash'), usdt('5'), first),
+          move(customerBook(payer, 'cash'), platformBook('fee_revenue'), usdt('1'), second),
+        ],
+        now,
       ),
     );
-    expect(unexpected(results)).toEqual([]);
     const applied = results
       .flatMap((result) => (result.ok ? result.value : []))
       .filter((outcome) => outcome.applied);
@@ -369,18 +363,7 @@ describe.skipIf(!reachable)('ledger races on PostgreSQL', () => {
     const account = freshAccount();
     await fund(account, '100');
     const key = freshKey('hold-raced');
-    const holds = await race(
-      Array.from(
-        { length: 10 },
-        () => (tx: Transaction) =>
-          hold(
-            tx,
-            { key, accountId: account, asset: 'USDT', kind: 'withdrawal', amount: usdt('30'), ref },
-            now,
-          ),
-      ),
-    );
-    expect(unexpected(holds)).toEqual([]);
+    const holds = await raced(10, withdrawalHold(account, '30', key));
     const ids = new Set(holds.flatMap((result) => (result.ok ? [result.value.id] : [])));
     expect(ids.size).toBe(1);
     let balances = await balancesOf(account);
@@ -388,25 +371,7 @@ describe.skipIf(!reachable)('ledger races on PostgreSQL', () => {
     const [holdId] = [...ids];
     if (holdId === undefined) throw new Error('no hold');
     const postKey = freshKey('post-raced');
-    const posts = await race(
-      Array.from(
-        { length: 10 },
-        () => (tx: Transaction) =>
-          postHold(
-            tx,
-            {
-              holdId,
-              key: postKey,
-              to: platformBook('hot_wallet'),
-              kind: 'withdrawal',
-              amount: usdt('10'),
-              ref,
-            },
-            now,
-          ),
-      ),
-    );
-    expect(unexpected(posts)).toEqual([]);
+    const posts = await raced(10, postToHotWallet(holdId, '10', postKey));
     expect(posts.filter((result) => result.ok && result.value.applied)).toHaveLength(1);
     expect(posts.filter((result) => result.ok)).toHaveLength(10);
     balances = await balancesOf(account);
@@ -420,37 +385,9 @@ describe.skipIf(!reachable)('ledger races on PostgreSQL', () => {
     for (let round = 0; round < 10; round += 1) {
       const account = freshAccount();
       await fund(account, '100');
-      const held = await db.transaction((tx) =>
-        hold(
-          tx,
-          {
-            key: freshKey('hold'),
-            accountId: account,
-            asset: 'USDT',
-            kind: 'withdrawal',
-            amount: usdt('100'),
-            ref,
-          },
-          now,
-        ),
-      );
+      const held = await db.transaction(withdrawalHold(account, '100'));
       const hotBefore = await hot();
-      const posts = Array.from(
-        { length: 10 },
-        () => (tx: Transaction) =>
-          postHold(
-            tx,
-            {
-              holdId: held.id,
-              key: freshKey('post'),
-              to: platformBook('hot_wallet'),
-              kind: 'withdrawal',
-              amount: usdt('7'),
-              ref,
-            },
-            now,
-          ),
-      );
+      const posts = Array.from({ length: 10 }, () => postToHotWallet(held.id, '7'));
       const voids = Array.from(
         { length: 2 },
         () => (tx: Transaction) =>

@@ -8,6 +8,7 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, test } from 'vitest';
 import { MONEY_COMMAND_EXPIRY_MS } from '../../contract/constants.js';
+import * as checks from './command-checks.js';
 import { COMMAND_STORAGES, commandWorld } from './helpers.js';
 
 const RECEIVE = '/api/v1/user/aiReceive';
@@ -26,11 +27,10 @@ describe.each(COMMAND_STORAGES)('a dividend claim in the outbox on %s', (_name, 
   test('queued offline (no trade password, no price), it is sent once back online with its key: the account and the record, never the amount shown; its account is pulled', async () => {
     const engine = await loggedIn();
     network.online = false;
-    const queued = await engine.enqueue(claim('41'));
-    if (queued.kind !== 'ok') throw new Error('refused');
-    expect(await stored(queued.id)).toMatchObject({
+    const id = await checks.enqueued(engine, claim('41'));
+    expect(await stored(id)).toMatchObject({
       state: 'queued',
-      resource: `dividend:claim:${queued.id}`,
+      resource: `dividend:claim:${id}`,
       expiresAtMs: world.clock.now() + MONEY_COMMAND_EXPIRY_MS,
       params: { accountId: 'm7', id: '41', amount: '12.5' },
     });
@@ -38,38 +38,32 @@ describe.each(COMMAND_STORAGES)('a dividend claim in the outbox on %s', (_name, 
     expect(world.server.seenOn(RECEIVE)).toHaveLength(0);
     network.online = true;
     const drained = await engine.drain();
-    expect(drained.confirmed).toEqual([queued.id]);
+    expect(drained.confirmed).toEqual([id]);
     expect(world.server.seenOn(RECEIVE)).toEqual([
-      { uri: RECEIVE, key: queued.id, token: 'tok-7', params: { accountId: 'm7', id: '41' } },
+      { uri: RECEIVE, key: id, token: 'tok-7', params: { accountId: 'm7', id: '41' } },
     ]);
     expect(drained.pull).toMatchObject({ status: 'done', accountId: 'm7' });
   });
 
   test('a claim of everything names only the account', async () => {
     const engine = await loggedIn();
-    const queued = await engine.enqueue(claim(undefined, '30.5'));
-    if (queued.kind !== 'ok') throw new Error('refused');
+    await checks.enqueued(engine, claim(undefined, '30.5'));
     await engine.drain();
     expect(world.server.seenOn(RECEIVE).map((call) => call.params)).toEqual([{ accountId: 'm7' }]);
   });
 
   test('an amount that is not money is refused at enqueue naming the field', async () => {
     const engine = await loggedIn();
-    expect(await engine.enqueue(claim('41', 'lots'))).toMatchObject({
-      kind: 'refused',
-      reason: 'invalid_input',
-      field: 'amount',
-    });
+    await checks.expectInvalid(engine, claim('41', 'lots'), 'amount');
   });
 
   test('not sent within the hour of a money command it expires, never sent', async () => {
     const engine = await loggedIn();
     network.online = false;
-    const queued = await engine.enqueue(claim('41'));
-    if (queued.kind !== 'ok') throw new Error('refused');
+    const id = await checks.enqueued(engine, claim('41'));
     await world.clock.advance(MONEY_COMMAND_EXPIRY_MS, 60_000);
     network.online = true;
-    expect((await engine.drain()).expired).toEqual([queued.id]);
+    expect((await engine.drain()).expired).toEqual([id]);
     expect(world.server.seenOn(RECEIVE)).toHaveLength(0);
   });
 

@@ -6,8 +6,8 @@
  * and holds nothing back. On IndexedDB and on the in-memory twin.
  */
 import 'fake-indexeddb/auto';
-import { describe, expect, test } from 'vitest';
-import { ONLINE_COMMAND_EXPIRY_MS } from '../../contract/constants.js';
+import { describe, test } from 'vitest';
+import * as checks from './command-checks.js';
 import { COMMAND_STORAGES, commandWorld } from './helpers.js';
 
 const SUBMIT = '/api/v1/exchange/submit';
@@ -28,97 +28,47 @@ function exchange(overrides: Record<string, string> = {}) {
 
 describe.each(COMMAND_STORAGES)('an exchange in the outbox on %s', (_name, makeStorage) => {
   const world = commandWorld(makeStorage);
-  const { network, loggedIn, stored } = world;
 
   test('offline it is refused at enqueue: nothing is stored, nothing is sent', async () => {
-    const engine = await loggedIn();
-    network.online = false;
-    expect(await engine.enqueue(exchange())).toEqual({ kind: 'refused', reason: 'offline' });
-    expect(await engine.pendingCount()).toBe(0);
-    network.online = true;
-    await engine.drain();
-    expect(world.server.seen).toHaveLength(0);
+    await checks.expectRefusedOffline(world, [exchange()]);
   });
 
   test('a direction other than the two, or an amount with 3 decimals, is refused at enqueue naming the field', async () => {
-    const engine = await loggedIn();
-    expect(await engine.enqueue(exchange({ direction: 'sideways' }))).toMatchObject({
-      kind: 'refused',
-      reason: 'invalid_input',
-      field: 'direction',
-    });
-    expect(await engine.enqueue(exchange({ amount: '1.001' }))).toMatchObject({
-      kind: 'refused',
-      reason: 'invalid_input',
-      field: 'amount',
-    });
+    const engine = await world.loggedIn();
+    await checks.expectInvalid(engine, exchange({ direction: 'sideways' }), 'direction');
+    await checks.expectInvalid(engine, exchange({ amount: '1.001' }), 'amount');
   });
 
   test('online it is sent with its key, the price version and the amount normalised, confirmed, its trade password then blanked, its account pulled', async () => {
-    const engine = await loggedIn();
-    const queued = await engine.enqueue(exchange());
-    if (queued.kind !== 'ok') throw new Error('refused');
-    expect(await stored(queued.id)).toMatchObject({
-      state: 'queued',
-      resource: `exchange:new:${queued.id}`,
-      expiresAtMs: world.clock.now() + ONLINE_COMMAND_EXPIRY_MS,
-    });
-
-    const drained = await engine.drain();
-
-    expect(drained.confirmed).toEqual([queued.id]);
-    expect(world.server.seenOn(SUBMIT)).toEqual([
-      {
-        uri: SUBMIT,
-        key: queued.id,
-        token: 'tok-7',
-        params: {
-          accountId: 'm7',
-          direction: 'rab_to_usdt',
-          amount: '12.5',
-          priceVersion: '4',
-          tradePassword: 'trade-secret1',
-        },
+    await checks.expectSentOnline(world, exchange(), {
+      uri: SUBMIT,
+      resource: (id) => `exchange:new:${id}`,
+      sent: {
+        accountId: 'm7',
+        direction: 'rab_to_usdt',
+        amount: '12.5',
+        priceVersion: '4',
+        tradePassword: 'trade-secret1',
       },
-    ]);
-    expect(await stored(queued.id)).toMatchObject({
-      state: 'confirmed',
-      params: { accountId: 'm7', amount: '12.5', priceVersion: '4', tradePassword: '' },
+      confirmed: { accountId: 'm7', amount: '12.5', priceVersion: '4', tradePassword: '' },
     });
-    expect(drained.pull).toMatchObject({ status: 'done', accountId: 'm7' });
   });
 
   test('a stale price (409) rejects it with the world.server message; it cannot be retried, and the exchange confirmed again at the new version goes', async () => {
-    const engine = await loggedIn();
-    world.server.refuse = (call) =>
-      call.uri === SUBMIT && call.params['priceVersion'] === '4'
-        ? { code: 409, message: 'The price has changed to 0.6 USDT per RAB' }
-        : null;
-    const stale = await engine.enqueue(exchange());
-    if (stale.kind !== 'ok') throw new Error('refused at enqueue');
-    expect((await engine.drain()).rejected).toEqual([stale.id]);
-    expect(await stored(stale.id)).toMatchObject({
-      state: 'rejected',
-      answer: { code: 409, message: 'The price has changed to 0.6 USDT per RAB' },
-      params: { tradePassword: '' },
-    });
-    expect(await engine.retry(stale.id)).toMatchObject({ kind: 'refused', reason: 'not_retryable' });
-
-    const again = await engine.enqueue(exchange({ priceVersion: '5' }));
-    expect((await engine.drain()).confirmed).toEqual([again.kind === 'ok' ? again.id : '']);
+    await checks.expectRejectedForGood(
+      world,
+      exchange(),
+      {
+        uri: SUBMIT,
+        when: ['priceVersion', '4'],
+        answer: { code: 409, message: 'The price has changed to 0.6 USDT per RAB' },
+        blanked: { tradePassword: '' },
+      },
+      exchange({ priceVersion: '5' }),
+    );
   });
 
   test('not sent within a minute of the user acting it expires, never sent, its trade password blanked', async () => {
-    const engine = await loggedIn();
-    const queued = await engine.enqueue(exchange());
-    if (queued.kind !== 'ok') throw new Error('refused');
-    network.online = false;
-    expect((await engine.drain()).status).toBe('offline');
-    await world.clock.advance(ONLINE_COMMAND_EXPIRY_MS, 1_000);
-    network.online = true;
-    const drained = await engine.drain();
-    expect(drained.expired).toEqual([queued.id]);
-    expect(world.server.seenOn(SUBMIT)).toHaveLength(0);
-    expect(await stored(queued.id)).toMatchObject({ state: 'expired', params: { tradePassword: '' } });
+    await checks.expectExpiresAfterAMinute(world, exchange(), SUBMIT, { tradePassword: '' });
   });
 });

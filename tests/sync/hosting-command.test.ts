@@ -9,7 +9,8 @@
  */
 import 'fake-indexeddb/auto';
 import { describe, expect, test } from 'vitest';
-import { MONEY_COMMAND_EXPIRY_MS, ONLINE_COMMAND_EXPIRY_MS } from '../../contract/constants.js';
+import { MONEY_COMMAND_EXPIRY_MS } from '../../contract/constants.js';
+import * as checks from './command-checks.js';
 import { COMMAND_STORAGES, commandWorld } from './helpers.js';
 
 const CREATE = '/api/v1/hosting/create';
@@ -49,83 +50,34 @@ describe.each(COMMAND_STORAGES)('hosting commands in the outbox on %s', (_name, 
 
   describe('an order (hosting-create)', () => {
     test('offline it is refused at enqueue: nothing is stored, nothing is sent', async () => {
-      const engine = await loggedIn();
-      network.online = false;
-      expect(await engine.enqueue(order())).toEqual({ kind: 'refused', reason: 'offline' });
-      expect(await engine.pendingCount()).toBe(0);
-      network.online = true;
-      await engine.drain();
-      expect(world.server.seen).toHaveLength(0);
+      await checks.expectRefusedOffline(world, [order()]);
     });
 
     test('online it is sent with its key and the amount normalised, confirmed, its trade password then blanked, its account pulled', async () => {
-      const engine = await loggedIn();
-      const queued = await engine.enqueue(order());
-      if (queued.kind !== 'ok') throw new Error('refused');
-      expect(await stored(queued.id)).toMatchObject({
-        state: 'queued',
-        resource: `hosting:new:${queued.id}`,
-        expiresAtMs: world.clock.now() + ONLINE_COMMAND_EXPIRY_MS,
+      await checks.expectSentOnline(world, order(), {
+        uri: CREATE,
+        resource: (id) => `hosting:new:${id}`,
+        sent: { accountId: 'm7', productId: '1', amount: '1000.5', tradePassword: 'trade-secret1' },
+        confirmed: { accountId: 'm7', productId: '1', amount: '1000.5', tradePassword: '' },
       });
-
-      const drained = await engine.drain();
-
-      expect(drained.confirmed).toEqual([queued.id]);
-      expect(world.server.seenOn(CREATE)).toEqual([
-        {
-          uri: CREATE,
-          key: queued.id,
-          token: 'tok-7',
-          params: { accountId: 'm7', productId: '1', amount: '1000.5', tradePassword: 'trade-secret1' },
-        },
-      ]);
-      expect(await stored(queued.id)).toMatchObject({
-        state: 'confirmed',
-        params: { accountId: 'm7', productId: '1', amount: '1000.5', tradePassword: '' },
-      });
-      expect(drained.pull).toMatchObject({ status: 'done', accountId: 'm7' });
     });
 
     test('a refusal (300: no trade password) rejects it with the world.server message, its password blanked; it cannot be retried', async () => {
-      const engine = await loggedIn();
-      world.server.refuse = (call) =>
-        call.uri === CREATE ? { code: 300, message: 'Set a trade password first' } : null;
-      const queued = await engine.enqueue(order());
-      if (queued.kind !== 'ok') throw new Error('refused at enqueue');
-      expect((await engine.drain()).rejected).toEqual([queued.id]);
-      expect(await stored(queued.id)).toMatchObject({
-        state: 'rejected',
+      await checks.expectRejectedForGood(world, order(), {
+        uri: CREATE,
         answer: { code: 300, message: 'Set a trade password first' },
-        params: { tradePassword: '' },
+        blanked: { tradePassword: '' },
       });
-      expect(await engine.retry(queued.id)).toMatchObject({ kind: 'refused', reason: 'not_retryable' });
     });
 
     test('not sent within a minute of the user acting it expires, never sent, its trade password blanked', async () => {
-      const engine = await loggedIn();
-      const queued = await engine.enqueue(order());
-      if (queued.kind !== 'ok') throw new Error('refused');
-      network.online = false;
-      expect((await engine.drain()).status).toBe('offline');
-      await world.clock.advance(ONLINE_COMMAND_EXPIRY_MS, 1_000);
-      network.online = true;
-      expect((await engine.drain()).expired).toEqual([queued.id]);
-      expect(world.server.seenOn(CREATE)).toHaveLength(0);
-      expect(await stored(queued.id)).toMatchObject({ state: 'expired', params: { tradePassword: '' } });
+      await checks.expectExpiresAfterAMinute(world, order(), CREATE, { tradePassword: '' });
     });
 
     test('an amount with 3 decimals or a product id that is not one is refused at enqueue naming the field', async () => {
       const engine = await loggedIn();
-      expect(await engine.enqueue(order({ amount: '1.001' }))).toMatchObject({
-        kind: 'refused',
-        reason: 'invalid_input',
-        field: 'amount',
-      });
-      expect(await engine.enqueue(order({ productId: '1; drop' }))).toMatchObject({
-        kind: 'refused',
-        reason: 'invalid_input',
-        field: 'productId',
-      });
+      await checks.expectInvalid(engine, order({ amount: '1.001' }), 'amount');
+      await checks.expectInvalid(engine, order({ productId: '1; drop' }), 'productId');
     });
   });
 
@@ -135,10 +87,9 @@ describe.each(COMMAND_STORAGES)('hosting commands in the outbox on %s', (_name, 
       network.online = false;
       const ids: string[] = [];
       for (const command of [add(), sub(), redeem()]) {
-        const queued = await engine.enqueue(command);
-        if (queued.kind !== 'ok') throw new Error('refused');
-        ids.push(queued.id);
-        expect(await stored(queued.id)).toMatchObject({
+        const id = await checks.enqueued(engine, command);
+        ids.push(id);
+        expect(await stored(id)).toMatchObject({
           state: 'queued',
           resource: 'hosting:order:12',
           expiresAtMs: world.clock.now() + MONEY_COMMAND_EXPIRY_MS,
@@ -171,13 +122,12 @@ describe.each(COMMAND_STORAGES)('hosting commands in the outbox on %s', (_name, 
       expect((await engine.drain()).confirmed).toEqual([early.kind === 'ok' ? early.id : '']);
 
       network.online = false;
-      const late = await engine.enqueue(add('13'));
-      if (late.kind !== 'ok') throw new Error('refused');
+      const late = await checks.enqueued(engine, add('13'));
       await world.clock.advance(MONEY_COMMAND_EXPIRY_MS, 60_000);
       network.online = true;
-      expect((await engine.drain()).expired).toEqual([late.id]);
+      expect((await engine.drain()).expired).toEqual([late]);
       expect(world.server.seenOn(ADD).map((call) => call.params['orderId'])).toEqual(['12']);
-      expect(await engine.retry(late.id)).toMatchObject({ kind: 'ok' });
+      expect(await engine.retry(late)).toMatchObject({ kind: 'ok' });
     });
 
     test('a refused change of an order (409: it ended) holds that order’s later changes back until dismissed; another order’s go', async () => {

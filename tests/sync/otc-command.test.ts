@@ -10,9 +10,10 @@
 import 'fake-indexeddb/auto';
 import { Dexie } from 'dexie';
 import { beforeEach, describe, expect, test } from 'vitest';
-import { MONEY_COMMAND_EXPIRY_MS, ONLINE_COMMAND_EXPIRY_MS } from '../../contract/constants.js';
+import { MONEY_COMMAND_EXPIRY_MS } from '../../contract/constants.js';
 import type { EnqueueInput } from '../../worker/commands.js';
 import { openPublicDb, PUBLIC_DB_NAME, PUBLIC_DB_STORES, SYNC_DB_VERSION } from '../../client-db/schema.js';
+import * as checks from './command-checks.js';
 import { deleteAllDatabases, COMMAND_STORAGES, commandWorld } from './helpers.js';
 
 const BUY = '/api/v1/otc/buy';
@@ -56,14 +57,7 @@ describe.each(COMMAND_STORAGES)('the OTC commands in the outbox on %s', (_name, 
   const { network, loggedIn, stored } = world;
 
   test('offline a listing or a take is refused at enqueue (it carries a price the user saw): nothing stored, nothing sent', async () => {
-    const engine = await loggedIn();
-    network.online = false;
-    for (const input of [listing('otc-buy'), listing('otc-sell'), take()])
-      expect(await engine.enqueue(input)).toEqual({ kind: 'refused', reason: 'offline' });
-    expect(await engine.pendingCount()).toBe(0);
-    network.online = true;
-    await engine.drain();
-    expect(world.server.seen).toHaveLength(0);
+    await checks.expectRefusedOffline(world, [listing('otc-buy'), listing('otc-sell'), take()]);
   });
 
   test('a volume with 3 decimals, a price of letters or a splittable of "maybe" is refused at enqueue naming the field', async () => {
@@ -73,11 +67,7 @@ describe.each(COMMAND_STORAGES)('the OTC commands in the outbox on %s', (_name, 
       ['price', 'abc'],
       ['splittable', 'maybe'],
     ] as const) {
-      expect(await engine.enqueue(listing('otc-buy', { [field]: value }))).toMatchObject({
-        kind: 'refused',
-        reason: 'invalid_input',
-        field,
-      });
+      await checks.expectInvalid(engine, listing('otc-buy', { [field]: value }), field);
     }
     expect(await engine.enqueue(take({ volume: '0' }))).toMatchObject({
       reason: 'invalid_input',
@@ -91,49 +81,33 @@ describe.each(COMMAND_STORAGES)('the OTC commands in the outbox on %s', (_name, 
   ] as const)(
     'online %s is sent to its route with its key, volume and price normalised and splittable a boolean; confirmed, its trade password blanked, its account pulled',
     async (kind, uri) => {
-      const engine = await loggedIn();
-      const queued = await engine.enqueue(listing(kind));
-      if (queued.kind !== 'ok') throw new Error('refused');
-      expect(await stored(queued.id)).toMatchObject({
-        state: 'queued',
-        resource: `otc:new:${queued.id}`,
-        expiresAtMs: world.clock.now() + ONLINE_COMMAND_EXPIRY_MS,
-      });
-
-      const drained = await engine.drain();
-
-      expect(drained.confirmed).toEqual([queued.id]);
-      expect(world.server.seenOn(uri)).toEqual([
-        {
-          uri,
-          key: queued.id,
-          token: 'tok-7',
-          params: {
-            accountId: 'm7',
-            volume: '10.5',
-            price: '0.5',
-            splittable: true,
-            tradePassword: 'trade-secret1',
-          },
+      await checks.expectSentOnline(world, listing(kind), {
+        uri,
+        resource: (id) => `otc:new:${id}`,
+        sent: {
+          accountId: 'm7',
+          volume: '10.5',
+          price: '0.5',
+          splittable: true,
+          tradePassword: 'trade-secret1',
         },
-      ]);
-      expect(await stored(queued.id)).toMatchObject({
-        state: 'confirmed',
-        params: { volume: '10.5', price: '0.5', splittable: true, tradePassword: '' },
+        confirmed: { volume: '10.5', price: '0.5', splittable: true, tradePassword: '' },
       });
-      expect(drained.pull).toMatchObject({ status: 'done', accountId: 'm7' });
     },
   );
 
   test('a take sends the order, the volume and the price seen, never the side or the amount shown; refused as changed (409) it cannot be retried and holds nothing back', async () => {
-    const engine = await loggedIn();
-    world.server.refuse = (call) =>
-      call.uri === TAKE && call.params['price'] === '0.5'
-        ? { code: 409, message: 'This order has changed (now completed). Nothing was traded' }
-        : null;
-    const stale = await engine.enqueue(take());
-    if (stale.kind !== 'ok') throw new Error('refused at enqueue');
-    expect((await engine.drain()).rejected).toEqual([stale.id]);
+    await checks.expectRejectedForGood(
+      world,
+      take(),
+      {
+        uri: TAKE,
+        when: ['price', '0.5'],
+        answer: { code: 409, message: 'This order has changed (now completed). Nothing was traded' },
+        blanked: { side: 'buy', received: '1.497', tradePassword: '' },
+      },
+      take({ price: '0.51' }),
+    );
     expect(world.server.seenOn(TAKE)[0]?.params).toEqual({
       accountId: 'm7',
       orderId: '41',
@@ -141,36 +115,17 @@ describe.each(COMMAND_STORAGES)('the OTC commands in the outbox on %s', (_name, 
       price: '0.5',
       tradePassword: 'trade-secret1',
     });
-    expect(await stored(stale.id)).toMatchObject({
-      state: 'rejected',
-      answer: { code: 409 },
-      params: { side: 'buy', received: '1.497', tradePassword: '' },
-    });
-    expect(await engine.retry(stale.id)).toMatchObject({ kind: 'refused', reason: 'not_retryable' });
-
-    const other = await engine.enqueue(take({ price: '0.51' }));
-    expect((await engine.drain()).confirmed).toEqual([other.kind === 'ok' ? other.id : '']);
   });
 
   test('a listing not sent within a minute of the user acting expires, never sent, its trade password blanked', async () => {
-    const engine = await loggedIn();
-    const queued = await engine.enqueue(listing('otc-sell'));
-    if (queued.kind !== 'ok') throw new Error('refused');
-    network.online = false;
-    expect((await engine.drain()).status).toBe('offline');
-    await world.clock.advance(ONLINE_COMMAND_EXPIRY_MS, 1_000);
-    network.online = true;
-    expect((await engine.drain()).expired).toEqual([queued.id]);
-    expect(world.server.seenOn(SELL)).toHaveLength(0);
-    expect(await stored(queued.id)).toMatchObject({ state: 'expired', params: { tradePassword: '' } });
+    await checks.expectExpiresAfterAMinute(world, listing('otc-sell'), SELL, { tradePassword: '' });
   });
 
   test('a cancel waits offline and is sent (the order id only) once the link is back, within the hour of a money command', async () => {
     const engine = await loggedIn();
     network.online = false;
-    const queued = await engine.enqueue(cancel());
-    if (queued.kind !== 'ok') throw new Error('refused');
-    expect(await stored(queued.id)).toMatchObject({
+    const id = await checks.enqueued(engine, cancel());
+    expect(await stored(id)).toMatchObject({
       state: 'queued',
       resource: 'otc:order:41',
       expiresAtMs: world.clock.now() + MONEY_COMMAND_EXPIRY_MS,
@@ -179,9 +134,9 @@ describe.each(COMMAND_STORAGES)('the OTC commands in the outbox on %s', (_name, 
 
     network.online = true;
     const drained = await engine.drain();
-    expect(drained.confirmed).toEqual([queued.id]);
+    expect(drained.confirmed).toEqual([id]);
     expect(world.server.seenOn(CANCEL)).toEqual([
-      { uri: CANCEL, key: queued.id, token: 'tok-7', params: { orderId: '41' } },
+      { uri: CANCEL, key: id, token: 'tok-7', params: { orderId: '41' } },
     ]);
     expect(drained.pull).toMatchObject({ status: 'done', accountId: 'm7' });
   });

@@ -7,6 +7,7 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, test } from 'vitest';
 import { ONLINE_COMMAND_EXPIRY_MS } from '../../contract/constants.js';
+import * as checks from './command-checks.js';
 import { COMMAND_STORAGES, commandWorld } from './helpers.js';
 
 const CREATE = '/api/v1/withdraw/create';
@@ -27,71 +28,34 @@ function withdrawal(overrides: Record<string, string> = {}) {
 
 describe.each(COMMAND_STORAGES)('a withdrawal in the outbox on %s', (_name, makeStorage) => {
   const world = commandWorld(makeStorage, { subAccount: true });
-  const { network, loggedIn, stored } = world;
+  const { loggedIn, stored } = world;
 
   test('offline it is refused at enqueue: nothing is stored, nothing is sent', async () => {
-    const engine = await loggedIn();
-    network.online = false;
-    expect(await engine.enqueue(withdrawal())).toEqual({ kind: 'refused', reason: 'offline' });
-    expect(await engine.pendingCount()).toBe(0);
-    network.online = true;
-    await engine.drain();
-    expect(world.server.seen).toHaveLength(0);
+    await checks.expectRefusedOffline(world, [withdrawal()]);
   });
 
   test('online it is sent with its key and the amount normalised, confirmed, and its code and trade password are then blanked', async () => {
-    const engine = await loggedIn();
-    const queued = await engine.enqueue(withdrawal());
-    if (queued.kind !== 'ok') throw new Error('refused');
-    expect(await stored(queued.id)).toMatchObject({
-      state: 'queued',
-      resource: `withdraw:new:${queued.id}`,
-      expiresAtMs: world.clock.now() + ONLINE_COMMAND_EXPIRY_MS,
-    });
-
-    const drained = await engine.drain();
-
-    expect(drained.confirmed).toEqual([queued.id]);
-    expect(world.server.seenOn(CREATE)).toEqual([
-      {
-        uri: CREATE,
-        key: queued.id,
-        token: 'tok-7',
-        params: {
-          accountId: 'm7',
-          amount: '25.5',
-          methodId: '3',
-          googleCode: '123456',
-          tradePassword: 'trade-secret1',
-        },
-      },
-    ]);
-    expect(await stored(queued.id)).toMatchObject({
-      state: 'confirmed',
-      params: { accountId: 'm7', amount: '25.5', methodId: '3', googleCode: '', tradePassword: '' },
-    });
     // The withdrawal's account (the active one) is pulled after it.
-    expect(drained.pull).toMatchObject({ status: 'done', accountId: 'm7' });
+    await checks.expectSentOnline(world, withdrawal(), {
+      uri: CREATE,
+      resource: (id) => `withdraw:new:${id}`,
+      sent: {
+        accountId: 'm7',
+        amount: '25.5',
+        methodId: '3',
+        googleCode: '123456',
+        tradePassword: 'trade-secret1',
+      },
+      confirmed: { accountId: 'm7', amount: '25.5', methodId: '3', googleCode: '', tradePassword: '' },
+    });
   });
 
   test('queued online but not sent before the device went offline, it waits; a minute after the user acted it expires, never sent, its secrets blanked', async () => {
-    const engine = await loggedIn();
-    const queued = await engine.enqueue(withdrawal());
-    if (queued.kind !== 'ok') throw new Error('refused');
-    network.online = false;
-    expect((await engine.drain()).status).toBe('offline');
-
-    await world.clock.advance(ONLINE_COMMAND_EXPIRY_MS, 1_000);
-    network.online = true;
-    const drained = await engine.drain();
-
-    expect(drained.expired).toEqual([queued.id]);
-    expect(world.server.seenOn(CREATE)).toHaveLength(0);
-    expect(await stored(queued.id)).toMatchObject({
-      state: 'expired',
-      params: { googleCode: '', tradePassword: '' },
+    const { engine, id } = await checks.expectExpiresAfterAMinute(world, withdrawal(), CREATE, {
+      googleCode: '',
+      tradePassword: '',
     });
-    expect(await engine.retry(queued.id)).toMatchObject({ kind: 'refused', reason: 'not_retryable' });
+    expect(await engine.retry(id)).toMatchObject({ kind: 'refused', reason: 'not_retryable' });
   });
 
   test('59 seconds after the user acted it is still sent', async () => {
@@ -106,50 +70,42 @@ describe.each(COMMAND_STORAGES)('a withdrawal in the outbox on %s', (_name, make
     // Every answer is lost (the queue's own retries too) until the network heals.
     let lose = true;
     world.server.fault = (call) => (call.uri === CREATE && lose ? 'lose-answer' : null);
-    const queued = await engine.enqueue(withdrawal());
-    if (queued.kind !== 'ok') throw new Error('refused');
+    const id = await checks.enqueued(engine, withdrawal());
 
     expect((await engine.drain()).status).toBe('offline');
-    expect(await stored(queued.id)).toMatchObject({
+    expect(await stored(id)).toMatchObject({
       state: 'queued',
       params: { googleCode: '123456', tradePassword: 'trade-secret1' },
     });
 
     lose = false;
-    expect((await engine.drain()).confirmed).toEqual([queued.id]);
+    expect((await engine.drain()).confirmed).toEqual([id]);
     const sends = world.server.seenOn(CREATE);
     expect(sends.length).toBeGreaterThan(1);
-    expect(new Set(sends.map((call) => call.key))).toEqual(new Set([queued.id]));
+    expect(new Set(sends.map((call) => call.key))).toEqual(new Set([id]));
     for (const call of sends) expect(call.params).toEqual(sends[0]?.params);
     expect(world.server.effectsOn(CREATE)).toHaveLength(1);
   });
 
   test('a refusal (472, a used code) rejects it with the world.server message; it cannot be retried, and the next withdrawal is not held back', async () => {
-    const engine = await loggedIn();
-    world.server.refuse = (call) =>
-      call.uri === CREATE && call.params['googleCode'] === '111111'
-        ? { code: 472, message: 'This code was already used' }
-        : null;
-    const refused = await engine.enqueue(withdrawal({ googleCode: '111111' }));
-    if (refused.kind !== 'ok') throw new Error('refused at enqueue');
-    expect((await engine.drain()).rejected).toEqual([refused.id]);
-    expect(await stored(refused.id)).toMatchObject({
-      state: 'rejected',
-      answer: { code: 472, message: 'This code was already used' },
-      params: { googleCode: '', tradePassword: '' },
-    });
-    expect(await engine.retry(refused.id)).toMatchObject({ kind: 'refused', reason: 'not_retryable' });
-
-    const next = await engine.enqueue(withdrawal({ googleCode: '222222' }));
-    expect((await engine.drain()).confirmed).toEqual([next.kind === 'ok' ? next.id : '']);
+    await checks.expectRejectedForGood(
+      world,
+      withdrawal({ googleCode: '111111' }),
+      {
+        uri: CREATE,
+        when: ['googleCode', '111111'],
+        answer: { code: 472, message: 'This code was already used' },
+        blanked: { googleCode: '', tradePassword: '' },
+      },
+      withdrawal({ googleCode: '222222' }),
+    );
   });
 
   test('a cancelled withdrawal is never sent, and its secrets are blanked', async () => {
     const engine = await loggedIn();
-    const queued = await engine.enqueue(withdrawal());
-    if (queued.kind !== 'ok') throw new Error('refused');
-    expect(await engine.cancel(queued.id)).toEqual({ kind: 'ok' });
-    expect(await stored(queued.id)).toMatchObject({
+    const id = await checks.enqueued(engine, withdrawal());
+    expect(await engine.cancel(id)).toEqual({ kind: 'ok' });
+    expect(await stored(id)).toMatchObject({
       state: 'cancelled',
       params: { googleCode: '', tradePassword: '' },
     });

@@ -3,7 +3,11 @@
  * and opens each request with the server's node:crypto codec (an implementation independent of
  * the worker's crypto-js one) and seals answers the same way the gateway does.
  */
+import { Dexie } from 'dexie';
+import { afterEach } from 'vitest';
 import { z } from 'zod';
+import { openUserDb, type UserDb } from '../../client-db/schema.js';
+import type { Locale } from '../../contract/locales.js';
 import { MemorySyncStorage } from '../../sync/memory-storage.js';
 import { createHandlers } from '../../worker/handlers/index.js';
 import { MemorySessionStore } from '../../worker/session.js';
@@ -40,6 +44,9 @@ export type Reply =
   | { network: true }
   /** No answer until the request is aborted. */
   | { hang: true };
+
+/** What the scripted API answers to each call (`attempt` counts the same request's tries). */
+export type Script = (call: SeenCall, attempt: number) => Reply;
 
 export const ok = (data: unknown, message = 'OK'): Reply => ({ answer: { code: 200, message, data } });
 export const refusal = (code: number, message = `refused ${code}`, data: unknown = null): Reply => ({
@@ -105,7 +112,7 @@ function responseOf(mode: Mode, reply: Exclude<Reply, { network: true } | { hang
  * A fake API: `script` answers each call (attempt counts from 1 across all calls); every call
  * is kept in `seen`.
  */
-export function fakeApi(mode: Mode, script: (call: SeenCall, attempt: number) => Reply) {
+export function fakeApi(mode: Mode, script: Script) {
   const seen: SeenCall[] = [];
   const fetch: typeof globalThis.fetch = async (input, init) => {
     const target = input instanceof Request ? input.url : input.toString();
@@ -134,18 +141,37 @@ export function transportFor(mode: Mode, fetch: typeof globalThis.fetch) {
  * the sync engine on in-memory storage; `online` is read at each call.
  */
 export async function loggedInHandlers(
-  script: (call: SeenCall, attempt: number) => Reply,
-  options: { userId?: string; online?: () => boolean } = {},
+  script: Script,
+  options: { userId?: string; online?: () => boolean; locale?: Locale; sync?: boolean } = {},
 ) {
   const api = fakeApi('envelope', script);
   const session = new MemorySessionStore();
   await session.saveSession({ token: 'tok-1', userId: options.userId ?? '42', email: 'a@example.com' });
+  if (options.locale !== undefined) await session.setLocale(options.locale);
   const storage = new MemorySyncStorage();
   const handlers = createHandlers({
     transport: transportFor('envelope', api.fetch),
     session,
+    // Each call here is a new read: none shares the answer of the one before (the debounce window).
     queue: { sleep: async () => {}, debounceMs: 0 },
-    sync: { storage, online: options.online ?? (() => true) },
+    ...(options.sync === false ? {} : { sync: { storage, online: options.online ?? (() => true) } }),
   });
   return { handlers, seen: api.seen, session, storage };
+}
+
+/** What `read` finds in the user's IndexedDB database, opened for it and closed after. */
+export async function readUserDb<T>(userId: string, read: (db: UserDb) => Promise<T>): Promise<T> {
+  const db = openUserDb(userId);
+  try {
+    return await read(db);
+  } finally {
+    db.close();
+  }
+}
+
+/** Deletes every IndexedDB database after each test of the calling file. */
+export function deleteDatabasesAfterEach(): void {
+  afterEach(async () => {
+    for (const name of await Dexie.getDatabaseNames()) await Dexie.delete(name);
+  });
 }

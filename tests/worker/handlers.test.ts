@@ -2,11 +2,11 @@
 import { describe, expect, test } from 'vitest';
 import { createHandlers, mergeHandlers } from '../../worker/handlers/index.js';
 import { MemorySessionStore } from '../../worker/session.js';
-import { fakeApi, ok, refusal, transportFor, type Reply, type SeenCall } from './fake-api.js';
+import { fakeApi, ok, refusal, transportFor, type Script } from './fake-api.js';
 
 const session = { token: 'tok-1', expiresAt: '2026-02-04T02:00:00Z', userId: '42' };
 
-function setup(script: (call: SeenCall, attempt: number) => Reply = () => ok({ done: true })) {
+function setup(script: Script = () => ok({ done: true })) {
   const api = fakeApi('envelope', script);
   const store = new MemorySessionStore();
   const handlers = createHandlers({

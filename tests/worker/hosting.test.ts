@@ -7,13 +7,16 @@
  */
 import 'fake-indexeddb/auto';
 import { Dexie } from 'dexie';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { HostingConfigData, HostingProduct } from '../../contract/api/hosting.js';
-import { openUserDb } from '../../client-db/schema.js';
-import { MemorySyncStorage } from '../../sync/memory-storage.js';
-import { createHandlers } from '../../worker/handlers/index.js';
-import { MemorySessionStore } from '../../worker/session.js';
-import { fakeApi, ok, refusal, transportFor, type Reply, type SeenCall } from './fake-api.js';
+import {
+  deleteDatabasesAfterEach,
+  loggedInHandlers,
+  ok,
+  readUserDb,
+  refusal,
+  type Script,
+} from './fake-api.js';
 
 const USER = '42';
 
@@ -44,33 +47,15 @@ function config(overrides: Partial<HostingConfigData> = {}): HostingConfigData {
   };
 }
 
-async function setup(script: (call: SeenCall, attempt: number) => Reply, online = true) {
-  const api = fakeApi('envelope', script);
-  const session = new MemorySessionStore();
-  await session.saveSession({ token: 'tok-1', userId: USER, email: 'a@example.com' });
-  await session.setLocale('ja');
-  const storage = new MemorySyncStorage();
-  const handlers = createHandlers({
-    transport: transportFor('envelope', api.fetch),
-    session,
-    queue: { sleep: async () => {}, debounceMs: 0 },
-    sync: { storage, online: () => online },
-  });
-  return { handlers, seen: api.seen, session, storage };
+async function setup(script: Script, online = true) {
+  return loggedInHandlers(script, { userId: USER, online: () => online, locale: 'ja' });
 }
 
 async function stored() {
-  const db = openUserDb(USER);
-  try {
-    return await db.hostingConfig.toArray();
-  } finally {
-    db.close();
-  }
+  return readUserDb(USER, async (db) => db.hostingConfig.toArray());
 }
 
-afterEach(async () => {
-  for (const name of await Dexie.getDatabaseNames()) await Dexie.delete(name);
-});
+deleteDatabasesAfterEach();
 
 describe('hosting-config', () => {
   test('reads /api/v1/hosting/hosting-config in the user’s language and keeps it with that language and its time', async () => {

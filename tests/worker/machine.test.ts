@@ -6,20 +6,17 @@
  * pulls so the new holding and the tickets used reach the pages.
  */
 import 'fake-indexeddb/auto';
-import { Dexie } from 'dexie';
-import { afterEach, describe, expect, test } from 'vitest';
-import { loggedInHandlers, ok, refusal, type Reply, type SeenCall } from './fake-api.js';
+import { describe, expect, test } from 'vitest';
+import { deleteDatabasesAfterEach, loggedInHandlers, ok, refusal, type Script } from './fake-api.js';
 
 const USER = '42';
 const EMPTY_PULL = { changes: {}, cursors: {}, hasMore: false };
 
-async function setup(script: (call: SeenCall, attempt: number) => Reply, online = true) {
+async function setup(script: Script, online = true) {
   return loggedInHandlers(script, { userId: USER, online: () => online });
 }
 
-afterEach(async () => {
-  for (const name of await Dexie.getDatabaseNames()) await Dexie.delete(name);
-});
+deleteDatabasesAfterEach();
 
 const buy = {
   kind: 'machine-buy' as const,

@@ -4,10 +4,9 @@
  * failure, never an old band); an answer of another shape is not trusted.
  */
 import 'fake-indexeddb/auto';
-import { Dexie } from 'dexie';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { OtcInfoData } from '../../contract/api/otc.js';
-import { loggedInHandlers, ok, refusal } from './fake-api.js';
+import { loggedInHandlers, ok, refusal, deleteDatabasesAfterEach } from './fake-api.js';
 
 function info(overrides: Partial<OtcInfoData> = {}): OtcInfoData {
   return {
@@ -26,9 +25,7 @@ function info(overrides: Partial<OtcInfoData> = {}): OtcInfoData {
   };
 }
 
-afterEach(async () => {
-  for (const name of await Dexie.getDatabaseNames()) await Dexie.delete(name);
-});
+deleteDatabasesAfterEach();
 
 describe('otc-info', () => {
   test('reads /api/v1/otc/info for the account with the token', async () => {

@@ -4,42 +4,30 @@
  * naming a field comes back for the page to show beside it; offline nothing is queued.
  */
 import 'fake-indexeddb/auto';
-import { Dexie } from 'dexie';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { paymentMethod } from '../helpers/payment-method.js';
-import { openUserDb } from '../../client-db/schema.js';
-import { createHandlers } from '../../worker/handlers/index.js';
-import { MemorySessionStore } from '../../worker/session.js';
-import { fakeApi, ok, refusal, transportFor, type Reply, type SeenCall } from './fake-api.js';
+import {
+  deleteDatabasesAfterEach,
+  loggedInHandlers,
+  ok,
+  readUserDb,
+  refusal,
+  type Script,
+} from './fake-api.js';
 
 const USER = '42';
 
 const chainMethod = paymentMethod;
 
-async function setup(script: (call: SeenCall, attempt: number) => Reply) {
-  const api = fakeApi('envelope', script);
-  const session = new MemorySessionStore();
-  await session.saveSession({ token: 'tok-1', userId: USER, email: 'a@example.com' });
-  const handlers = createHandlers({
-    transport: transportFor('envelope', api.fetch),
-    session,
-    queue: { sleep: async () => {}, debounceMs: 0 },
-  });
-  return { handlers, seen: api.seen };
+async function setup(script: Script) {
+  return loggedInHandlers(script, { userId: USER, sync: false });
 }
 
 async function storedIds() {
-  const db = openUserDb(USER);
-  try {
-    return (await db.paymentMethods.toArray()).map((row) => row.id);
-  } finally {
-    db.close();
-  }
+  return readUserDb(USER, async (db) => (await db.paymentMethods.toArray()).map((row) => row.id));
 }
 
-afterEach(async () => {
-  for (const name of await Dexie.getDatabaseNames()) await Dexie.delete(name);
-});
+deleteDatabasesAfterEach();
 
 describe('payment-list', () => {
   test('reads /api/v1/user/payment-list and keeps the list in the user database', async () => {

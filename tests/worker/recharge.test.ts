@@ -4,12 +4,10 @@
  */
 import 'fake-indexeddb/auto';
 import { Dexie } from 'dexie';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { RechargeAddressData } from '../../contract/api/recharge.js';
 import { accountDbName, openAccountDb } from '../../client-db/schema.js';
-import { createHandlers } from '../../worker/handlers/index.js';
-import { MemorySessionStore } from '../../worker/session.js';
-import { fakeApi, ok, refusal, transportFor, type Reply, type SeenCall } from './fake-api.js';
+import { deleteDatabasesAfterEach, loggedInHandlers, ok, refusal, type Script } from './fake-api.js';
 
 const USER = '42';
 const ACCOUNT = '7';
@@ -28,17 +26,8 @@ function addressData(overrides: Partial<RechargeAddressData> = {}): RechargeAddr
   };
 }
 
-async function setup(script: (call: SeenCall, attempt: number) => Reply) {
-  const api = fakeApi('envelope', script);
-  const session = new MemorySessionStore();
-  await session.saveSession({ token: 'tok-1', userId: USER, email: 'a@example.com' });
-  const handlers = createHandlers({
-    transport: transportFor('envelope', api.fetch),
-    session,
-    // Each call here is a new read: none shares the answer of the one before (the debounce window).
-    queue: { sleep: async () => {}, debounceMs: 0 },
-  });
-  return { handlers, session, seen: api.seen };
+async function setup(script: Script) {
+  return loggedInHandlers(script, { userId: USER, sync: false });
 }
 
 async function storedAddresses(accountId = ACCOUNT) {
@@ -50,9 +39,7 @@ async function storedAddresses(accountId = ACCOUNT) {
   }
 }
 
-afterEach(async () => {
-  for (const name of await Dexie.getDatabaseNames()) await Dexie.delete(name);
-});
+deleteDatabasesAfterEach();
 
 describe('recharge-address', () => {
   test('asks /api/v1/recharge/address for the account and chain, and keeps the answer in the account database', async () => {

@@ -4,14 +4,13 @@
  * refusals back to the page as they came.
  */
 import 'fake-indexeddb/auto';
-import { Dexie } from 'dexie';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { BodyCode } from '../../contract/codes.js';
 import { createHandlers } from '../../worker/handlers/index.js';
 import { MemorySessionStore } from '../../worker/session.js';
-import { fakeApi, ok, refusal, transportFor, type Reply, type SeenCall } from './fake-api.js';
+import { deleteDatabasesAfterEach, fakeApi, ok, refusal, transportFor, type Script } from './fake-api.js';
 
-async function setup(script: (call: SeenCall, attempt: number) => Reply) {
+async function setup(script: Script) {
   const api = fakeApi('envelope', script);
   const session = new MemorySessionStore();
   await session.saveSession({ token: 'tok-1', userId: '42', email: 'a@example.com' });
@@ -23,9 +22,7 @@ async function setup(script: (call: SeenCall, attempt: number) => Reply) {
   return { handlers, seen: api.seen };
 }
 
-afterEach(async () => {
-  for (const name of await Dexie.getDatabaseNames()) await Dexie.delete(name);
-});
+deleteDatabasesAfterEach();
 
 describe('security handlers', () => {
   test('the authenticator key is a GET read with the token', async () => {

@@ -6,11 +6,16 @@
  * shape is not trusted.
  */
 import 'fake-indexeddb/auto';
-import { Dexie } from 'dexie';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { TeamInfoData, TeamMembersData } from '../../contract/api/team.js';
-import { openUserDb } from '../../client-db/schema.js';
-import { loggedInHandlers, ok, refusal, type Reply, type SeenCall } from './fake-api.js';
+import {
+  deleteDatabasesAfterEach,
+  loggedInHandlers,
+  ok,
+  readUserDb,
+  refusal,
+  type Script,
+} from './fake-api.js';
 
 const USER = '42';
 
@@ -48,22 +53,15 @@ const members = (generation: number, nextCursor: string | null, ids: string[]): 
   performance: String(500 * ids.length),
 });
 
-async function setup(script: (call: SeenCall, attempt: number) => Reply) {
+async function setup(script: Script) {
   return loggedInHandlers(script, { userId: USER });
 }
 
 async function stored() {
-  const db = openUserDb(USER);
-  try {
-    return (await db.teamCache.toArray()).map((row) => row.id).sort();
-  } finally {
-    db.close();
-  }
+  return readUserDb(USER, async (db) => (await db.teamCache.toArray()).map((row) => row.id).sort());
 }
 
-afterEach(async () => {
-  for (const name of await Dexie.getDatabaseNames()) await Dexie.delete(name);
-});
+deleteDatabasesAfterEach();
 
 describe('the team in the worker', () => {
   test('teamInfo is read and kept with its time; offline the kept answer is served with the failure', async () => {

@@ -5,10 +5,9 @@
  * which refuses it while offline.
  */
 import 'fake-indexeddb/auto';
-import { Dexie } from 'dexie';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { WithdrawIndexData } from '../../contract/api/withdraw.js';
-import { loggedInHandlers, ok, refusal, type Reply, type SeenCall } from './fake-api.js';
+import { deleteDatabasesAfterEach, loggedInHandlers, ok, refusal, type Script } from './fake-api.js';
 
 const USER = '42';
 
@@ -40,13 +39,11 @@ function indexData(overrides: Partial<WithdrawIndexData> = {}): WithdrawIndexDat
   };
 }
 
-async function setup(script: (call: SeenCall, attempt: number) => Reply, online = true) {
+async function setup(script: Script, online = true) {
   return loggedInHandlers(script, { userId: USER, online: () => online });
 }
 
-afterEach(async () => {
-  for (const name of await Dexie.getDatabaseNames()) await Dexie.delete(name);
-});
+deleteDatabasesAfterEach();
 
 describe('withdraw-index', () => {
   test('reads /api/v1/withdraw/index for the account and the chosen method', async () => {
