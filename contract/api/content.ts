@@ -1,7 +1,16 @@
 /** Synced content: news, notices, quotes (public); profile and feedback (the user's own). */
 import { z } from 'zod';
 import { NICKNAME_MAX_LENGTH, TEXTAREA_MAX_LENGTH } from '../constants.js';
-import { idSchema, isoTimeSchema, listOf, moneySchema, pageOf, pageParamsSchema, text } from '../schema.js';
+import {
+  idSchema,
+  isoTimeSchema,
+  listOf,
+  moneySchema,
+  pageOf,
+  pageParamsSchema,
+  text,
+  recordTimes,
+} from '../schema.js';
 
 export const newsRecordSchema = z.object({
   id: z.string(),
@@ -55,8 +64,7 @@ export const feedbackRecordSchema = z.object({
   status: feedbackStatusSchema,
   reply: z.string().nullable(),
   repliedAt: isoTimeSchema.nullable(),
-  createdAt: isoTimeSchema,
-  updatedAt: isoTimeSchema,
+  ...recordTimes,
 });
 export type FeedbackRecord = z.infer<typeof feedbackRecordSchema>;
 

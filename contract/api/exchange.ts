@@ -16,6 +16,7 @@ import {
   pageOf,
   passwordSchema,
   userAmountSchema,
+  accountRecordOf,
 } from '../schema.js';
 import { assetSchema } from './account.js';
 
@@ -68,9 +69,7 @@ export type StalePriceData = z.infer<typeof stalePriceDataSchema>;
  * `fee` and `rounding` are USDT: the fee paid to the platform, and the part of a minor unit the
  * rounding kept (from the USDT paid in for usdt_to_rab; never paid out for rab_to_usdt).
  */
-export const exchangeRecordSchema = z.object({
-  id: z.string(),
-  accountId: z.string(),
+export const exchangeRecordSchema = accountRecordOf({
   direction: exchangeDirectionSchema,
   amountIn: z.string(),
   assetIn: assetSchema,

@@ -21,6 +21,8 @@ import {
   passwordSchema,
   text,
   userAmountSchema,
+  accountRecordOf,
+  recordTimes,
 } from '../schema.js';
 
 /** When interest is paid: into cash each day, or all at maturity (income `pending_arrival` until then). */
@@ -101,9 +103,7 @@ export const hostingRedeemParamsSchema = z.object({ orderId: idSchema });
 export type HostingRedeemParams = z.infer<typeof hostingRedeemParamsSchema>;
 
 /** One hosting order as its owner sees it (the `hosting_orders` collection; id = the order's id). */
-export const hostingOrderRecordSchema = z.object({
-  id: z.string(),
-  accountId: z.string(),
+export const hostingOrderRecordSchema = accountRecordOf({
   productId: z.string(),
   /** The product's name in each language (locale -> name). */
   names: z.record(z.string(), z.string()),
@@ -136,8 +136,7 @@ export const hostingOrderRecordSchema = z.object({
   dailyInterest: z.string(),
   /** Set when the order ended (matured or redeemed). */
   closedAt: isoTimeSchema.nullable(),
-  createdAt: isoTimeSchema,
-  updatedAt: isoTimeSchema,
+  ...recordTimes,
 });
 export type HostingOrderRecord = z.infer<typeof hostingOrderRecordSchema>;
 

@@ -17,6 +17,8 @@ import {
   pageOf,
   passwordSchema,
   userAmountSchema,
+  accountRecordOf,
+  recordTimes,
 } from '../schema.js';
 import { booleanSchema } from './hosting.js';
 
@@ -59,9 +61,7 @@ export const otcListParamsSchema = z.object({
 export type OtcListParams = z.infer<typeof otcListParamsSchema>;
 
 /** One order as its owner sees it (the account-scoped `otc_orders` collection; id = the order's id). */
-export const otcOrderSchema = z.object({
-  id: z.string(),
-  accountId: z.string(),
+export const otcOrderSchema = accountRecordOf({
   side: otcSideSchema,
   price: z.string(),
   volume: z.string(),
@@ -78,8 +78,7 @@ export const otcOrderSchema = z.object({
   held: z.string(),
   makerFeeRate: z.string(),
   takerFeeRate: z.string(),
-  createdAt: isoTimeSchema,
-  updatedAt: isoTimeSchema,
+  ...recordTimes,
 });
 export type OtcOrder = z.infer<typeof otcOrderSchema>;
 
@@ -98,8 +97,7 @@ export const otcBookOrderSchema = z.object({
   takerFeeRate: z.string(),
   /** True when the caller listed it (a customer cannot take their own order). */
   mine: z.boolean(),
-  createdAt: isoTimeSchema,
-  updatedAt: isoTimeSchema,
+  ...recordTimes,
 });
 export type OtcBookOrder = z.infer<typeof otcBookOrderSchema>;
 
