@@ -40,7 +40,7 @@ import {
 } from './exchange-view.js';
 import { useExchanges, useExchangeTerms, usePullOnOpen, useSyncedPrice } from './use-exchange.js';
 import './exchange.css';
-import { MoreButton } from '../../ui/MoreButton.js';
+import { RecordsSection, usePaging } from '../../ui/RecordsSection.js';
 
 const BALANCE_COLLECTIONS = ['balances'] as const;
 const RECORD_COLLECTIONS = ['exchanges'] as const;
@@ -455,33 +455,21 @@ function Quote({ quote, feeRate }: { quote: QuoteView; feeRate: string | null })
 /** The exchange being sent, as a status. */
 function Records({ active }: { active: ActiveAccount }) {
   const { t } = useTranslation();
-  const [shown, setShown] = useState(EXCHANGES_PAGE);
+  const paging = usePaging(EXCHANGES_PAGE);
   const syncedAt = useAccountSyncedAt(active, RECORD_COLLECTIONS);
-  // One more than shown, to know whether there is more.
-  const records = useExchanges(active, shown + 1);
-  const hasMore = records !== undefined && records.length > shown;
+  const records = useExchanges(active, paging.shown + 1);
   return (
-    <section className="stack" aria-labelledby="exchange-records">
-      <h2 id="exchange-records" className="section-title">
-        {t('exchange.records_title')}
-      </h2>
-      <AsOf syncedAt={syncedAt} />
-      {records !== undefined && records.length === 0 && (
-        <p className="card muted">{t('exchange.records_empty')}</p>
-      )}
-      {records !== undefined && records.length > 0 && (
-        <ul className="card row-list" aria-labelledby="exchange-records">
-          {records.slice(0, shown).map((record) => (
-            <RecordLine key={record.id} record={record} />
-          ))}
-        </ul>
-      )}
-      {hasMore && (
-        <MoreButton onClick={() => setShown((count) => count + EXCHANGES_PAGE)}>
-          {t('exchange.more')}
-        </MoreButton>
-      )}
-    </section>
+    <RecordsSection
+      id="exchange-records"
+      title={t('exchange.records_title')}
+      syncedAt={syncedAt}
+      records={records}
+      empty={t('exchange.records_empty')}
+      paging={paging}
+      more={t('exchange.more')}
+    >
+      {(record) => <RecordLine record={record} />}
+    </RecordsSection>
   );
 }
 

@@ -8,7 +8,6 @@ import { useTranslation } from 'react-i18next';
 import type { TicketRecord, TicketStatus } from '../../../contract/api/machine.js';
 import { ROUTES } from '../../app/paths.js';
 import type { ActiveAccount } from '../../../client-db/use-sync-db.js';
-import { AsOf } from '../../ui/AsOf.js';
 import { perAccountPage } from '../account/PerAccount.js';
 import { DateTime } from '../../ui/DateTime.js';
 import { useAccountSyncedAt } from '../account/account-data.js';
@@ -16,7 +15,7 @@ import { MachineLinks } from './machine-parts.js';
 import { MACHINE_PAGE, nameIn } from './machine-view.js';
 import { useAvailableTickets, useHoldings, usePullOnOpen, useTickets } from './use-machines.js';
 import './machine.css';
-import { MoreButton } from '../../ui/MoreButton.js';
+import { RecordsSection, usePaging } from '../../ui/RecordsSection.js';
 
 const COLLECTIONS = ['tickets'] as const;
 const FILTERS = ['all', 'available', 'used'] as const;
@@ -27,8 +26,8 @@ export default perAccountPage(Tickets);
 function Tickets({ active }: { active: ActiveAccount }) {
   const { t } = useTranslation();
   const [filter, setFilter] = useState<Filter>('all');
-  const [shown, setShown] = useState(MACHINE_PAGE);
-  const tickets = useTickets(active, filter as TicketStatus | 'all', shown + 1);
+  const paging = usePaging(MACHINE_PAGE);
+  const tickets = useTickets(active, filter as TicketStatus | 'all', paging.shown + 1);
   const available = useAvailableTickets(active);
   const holdings = useHoldings(active);
   const syncedAt = useAccountSyncedAt(active, COLLECTIONS);
@@ -55,7 +54,7 @@ function Tickets({ active }: { active: ActiveAccount }) {
                 checked={filter === option}
                 onChange={() => {
                   setFilter(option);
-                  setShown(MACHINE_PAGE);
+                  paging.reset();
                 }}
               />
               <span className="choices__name">{t(`machine.filter_${option}`)}</span>
@@ -63,27 +62,17 @@ function Tickets({ active }: { active: ActiveAccount }) {
           ))}
         </div>
       </fieldset>
-      <section className="stack" aria-labelledby="tickets-list">
-        <h2 id="tickets-list" className="section-title">
-          {t('machine.tickets_list')}
-        </h2>
-        <AsOf syncedAt={syncedAt} />
-        {tickets !== undefined && tickets.length === 0 && (
-          <p className="card muted">{t('machine.tickets_empty')}</p>
-        )}
-        {tickets !== undefined && tickets.length > 0 && (
-          <ul className="card row-list" aria-labelledby="tickets-list">
-            {tickets.slice(0, shown).map((ticket) => (
-              <Ticket key={ticket.id} ticket={ticket} names={names} />
-            ))}
-          </ul>
-        )}
-        {tickets !== undefined && tickets.length > shown && (
-          <MoreButton onClick={() => setShown((count) => count + MACHINE_PAGE)}>
-            {t('machine.more')}
-          </MoreButton>
-        )}
-      </section>
+      <RecordsSection
+        id="tickets-list"
+        title={t('machine.tickets_list')}
+        syncedAt={syncedAt}
+        records={tickets}
+        empty={t('machine.tickets_empty')}
+        paging={paging}
+        more={t('machine.more')}
+      >
+        {(ticket) => <Ticket ticket={ticket} names={names} />}
+      </RecordsSection>
       <MachineLinks except={ROUTES.tickets} />
     </div>
   );

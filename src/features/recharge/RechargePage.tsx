@@ -14,7 +14,6 @@ import type { ActiveAccount } from '../../../client-db/use-sync-db.js';
 import { perAccountPage } from '../account/PerAccount.js';
 import { shownAmount } from '../../ui/amounts.js';
 import { shortHash } from '../../ui/chain-text.js';
-import { AsOf } from '../../ui/AsOf.js';
 import { copyText } from '../../ui/copy.js';
 import { DateTime, formatTime } from '../../ui/DateTime.js';
 import { useQrCode } from '../../ui/use-qr-code.js';
@@ -37,7 +36,7 @@ import {
   type AddressState,
 } from './use-deposit-address.js';
 import './recharge.css';
-import { MoreButton } from '../../ui/MoreButton.js';
+import { RecordsSection, usePaging } from '../../ui/RecordsSection.js';
 
 const DEPOSIT_COLLECTIONS = ['deposits'] as const;
 
@@ -181,35 +180,23 @@ function RulesCard({ chain, address }: { chain: Chain; address: DepositAddressRe
 
 function Deposits({ active }: { active: ActiveAccount }) {
   const { t } = useTranslation();
-  const [shown, setShown] = useState(DEPOSITS_PAGE);
+  const paging = usePaging(DEPOSITS_PAGE);
   const syncedAt = useAccountSyncedAt(active, DEPOSIT_COLLECTIONS);
   const depths = useChainDepths(active);
-  // One more than shown, to know whether there is more.
-  const deposits = useDeposits(active, shown + 1);
-  const hasMore = deposits !== undefined && deposits.length > shown;
+  const deposits = useDeposits(active, paging.shown + 1);
   useDepositPulls();
   return (
-    <section className="stack" aria-labelledby="recharge-records">
-      <h2 id="recharge-records" className="section-title">
-        {t('recharge.records_title')}
-      </h2>
-      <AsOf syncedAt={syncedAt} />
-      {deposits !== undefined && deposits.length === 0 && (
-        <p className="card muted">{t('recharge.records_empty')}</p>
-      )}
-      {deposits !== undefined && deposits.length > 0 && (
-        <ul className="card row-list" aria-labelledby="recharge-records">
-          {deposits.slice(0, shown).map((deposit) => (
-            <DepositLine key={deposit.id} deposit={deposit} depths={depths?.[deposit.chain]} />
-          ))}
-        </ul>
-      )}
-      {hasMore && (
-        <MoreButton onClick={() => setShown((count) => count + DEPOSITS_PAGE)}>
-          {t('recharge.more')}
-        </MoreButton>
-      )}
-    </section>
+    <RecordsSection
+      id="recharge-records"
+      title={t('recharge.records_title')}
+      syncedAt={syncedAt}
+      records={deposits}
+      empty={t('recharge.records_empty')}
+      paging={paging}
+      more={t('recharge.more')}
+    >
+      {(deposit) => <DepositLine deposit={deposit} depths={depths?.[deposit.chain]} />}
+    </RecordsSection>
   );
 }
 
