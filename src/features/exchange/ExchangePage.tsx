@@ -31,7 +31,6 @@ import {
   commandOutcome,
   EXCHANGE_DIRECTIONS,
   EXCHANGES_PAGE,
-  isDirection,
   quoteView,
   ratePercent,
   shownAmount,
@@ -39,6 +38,7 @@ import {
   type QuoteView,
 } from './exchange-view.js';
 import { useExchanges, useExchangeTerms, usePullOnOpen, useSyncedPrice } from './use-exchange.js';
+import { Choice } from '../../ui/Choice.js';
 import './exchange.css';
 import { RecordsSection, usePaging } from '../../ui/RecordsSection.js';
 
@@ -178,25 +178,17 @@ function DirectionPicker({
 }) {
   const { t } = useTranslation();
   return (
-    <fieldset className="card choices">
-      <legend className="choices__legend">{t('exchange.direction')}</legend>
-      <div className="choices__options">
-        {EXCHANGE_DIRECTIONS.map((direction) => (
-          <label key={direction} className="choices__option">
-            <input
-              type="radio"
-              name="exchange-direction"
-              value={direction}
-              checked={value === direction}
-              onChange={(event) => {
-                if (isDirection(event.target.value)) onChange(event.target.value);
-              }}
-            />
-            <span className="choices__name">{t(`exchange.${direction}`)}</span>
-          </label>
-        ))}
-      </div>
-    </fieldset>
+    <Choice
+      className="card choices"
+      legend={t('exchange.direction')}
+      name="exchange-direction"
+      options={EXCHANGE_DIRECTIONS.map((direction) => ({
+        value: direction,
+        label: t(`exchange.${direction}`),
+      }))}
+      value={value}
+      onChange={onChange}
+    />
   );
 }
 

@@ -14,6 +14,7 @@ import { useAccountSyncedAt } from '../account/account-data.js';
 import { MachineLinks } from './machine-parts.js';
 import { MACHINE_PAGE, nameIn } from './machine-view.js';
 import { useAvailableTickets, useHoldings, usePullOnOpen, useTickets } from './use-machines.js';
+import { Choice } from '../../ui/Choice.js';
 import './machine.css';
 import { RecordsSection, usePaging } from '../../ui/RecordsSection.js';
 
@@ -42,26 +43,18 @@ function Tickets({ active }: { active: ActiveAccount }) {
         <p className="card__figure">{available ?? '…'}</p>
         <p>{t('machine.tickets_intro')}</p>
       </section>
-      <fieldset className="card choices">
-        <legend className="choices__legend">{t('machine.tickets_filter')}</legend>
-        <div className="choices__options machine-filter">
-          {FILTERS.map((option) => (
-            <label key={option} className="choices__option">
-              <input
-                type="radio"
-                name="ticket-filter"
-                value={option}
-                checked={filter === option}
-                onChange={() => {
-                  setFilter(option);
-                  paging.reset();
-                }}
-              />
-              <span className="choices__name">{t(`machine.filter_${option}`)}</span>
-            </label>
-          ))}
-        </div>
-      </fieldset>
+      <Choice
+        className="card choices"
+        optionsClassName="choices__options machine-filter"
+        legend={t('machine.tickets_filter')}
+        name="ticket-filter"
+        options={FILTERS.map((option) => ({ value: option, label: t(`machine.filter_${option}`) }))}
+        value={filter}
+        onChange={(option) => {
+          setFilter(option);
+          paging.reset();
+        }}
+      />
       <RecordsSection
         id="tickets-list"
         title={t('machine.tickets_list')}

@@ -20,7 +20,6 @@ import { useQrCode } from '../../ui/use-qr-code.js';
 import { useAccountSyncedAt } from '../account/account-data.js';
 import {
   CHAIN_LIST,
-  isChain,
   NETWORK_NAMES,
   statusLabel,
   statusTone,
@@ -35,6 +34,7 @@ import {
   useDeposits,
   type AddressState,
 } from './use-deposit-address.js';
+import { Choice } from '../../ui/Choice.js';
 import './recharge.css';
 import { RecordsSection, usePaging } from '../../ui/RecordsSection.js';
 
@@ -58,26 +58,18 @@ function Recharge({ active }: { active: ActiveAccount }) {
 function ChainPicker({ value, onChange }: { value: Chain; onChange: (chain: Chain) => void }) {
   const { t } = useTranslation();
   return (
-    <fieldset className="card choices">
-      <legend className="choices__legend">{t('recharge.network')}</legend>
-      <div className="choices__options">
-        {CHAIN_LIST.map((chain) => (
-          <label key={chain} className="choices__option">
-            <input
-              type="radio"
-              name="recharge-chain"
-              value={chain}
-              checked={value === chain}
-              onChange={(event) => {
-                if (isChain(event.target.value)) onChange(event.target.value);
-              }}
-            />
-            <span className="choices__name">{chain}</span>
-            <span className="chain-picker__network">{NETWORK_NAMES[chain]}</span>
-          </label>
-        ))}
-      </div>
-    </fieldset>
+    <Choice
+      className="card choices"
+      legend={t('recharge.network')}
+      name="recharge-chain"
+      options={CHAIN_LIST.map((chain) => ({
+        value: chain,
+        label: chain,
+        note: <span className="chain-picker__network">{NETWORK_NAMES[chain]}</span>,
+      }))}
+      value={value}
+      onChange={onChange}
+    />
   );
 }
 
