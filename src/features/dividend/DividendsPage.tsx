@@ -40,6 +40,7 @@ import {
 import './dividend.css';
 import { Select } from '../../ui/Select.js';
 import { RecordsSection, usePaging } from '../../ui/RecordsSection.js';
+import { CardSection } from '../../ui/Card.js';
 
 const COLLECTIONS = ['dividend_releases'] as const;
 type ClaimCommand = Extract<OutboxRecord, { kind: 'dividend-claim' }>;
@@ -114,10 +115,7 @@ function Dividends({ active }: { active: ActiveAccount }) {
         </div>
       </section>
       {!online && <p className="card dividends-notice">{t('dividends.offline')}</p>}
-      <section className="card" aria-labelledby="dividends-rules">
-        <h2 id="dividends-rules" className="card__title">
-          {t('dividends.rules_title')}
-        </h2>
+      <CardSection id="dividends-rules" title={t('dividends.rules_title')}>
         <ul className="dividends-rules">
           <li>
             {t('dividends.rule_share', {
@@ -131,7 +129,7 @@ function Dividends({ active }: { active: ActiveAccount }) {
           </li>
           <li>{t('dividends.rule_claim')}</li>
         </ul>
-      </section>
+      </CardSection>
       <Records records={records} now={now} pending={pending} busy={claim.busy} onClaim={claim.run} />
     </div>
   );

@@ -41,6 +41,7 @@ import { useExchanges, useExchangeTerms, usePullOnOpen, useSyncedPrice } from '.
 import { Choice } from '../../ui/Choice.js';
 import './exchange.css';
 import { RecordsSection, usePaging } from '../../ui/RecordsSection.js';
+import { CardForm, CardSection } from '../../ui/Card.js';
 
 const BALANCE_COLLECTIONS = ['balances'] as const;
 const RECORD_COLLECTIONS = ['exchanges'] as const;
@@ -148,10 +149,7 @@ function PriceCard({
   const setAt = terms !== null ? terms.priceUpdatedAt : (synced?.updatedAt ?? null);
   const closed = terms !== null ? !terms.open : price === null || price === '0';
   return (
-    <section className="card" aria-labelledby="exchange-price">
-      <h2 id="exchange-price" className="card__title">
-        {t('exchange.price_title')}
-      </h2>
+    <CardSection id="exchange-price" title={t('exchange.price_title')}>
       {closed ? (
         <p className="exchange-closed">{terms === null && synced === null ? '…' : t('exchange.closed')}</p>
       ) : (
@@ -165,7 +163,7 @@ function PriceCard({
         </>
       )}
       {terms === null && synced !== null && <AsOf syncedAt={syncedAt} />}
-    </section>
+    </CardSection>
   );
 }
 
@@ -327,10 +325,7 @@ function ExchangeForm({
       : null;
 
   return (
-    <form className="card form" onSubmit={onSubmit} noValidate aria-labelledby="exchange-form">
-      <h2 id="exchange-form" className="card__title">
-        {t('exchange.form_title')}
-      </h2>
+    <CardForm id="exchange-form" title={t('exchange.form_title')} onSubmit={onSubmit}>
       <AmountField label={t('exchange.amount', { asset: assetIn })} {...form.bind('amount')} />
       <p id={boundsId} className="muted exchange-bounds">
         {terms === null
@@ -381,7 +376,7 @@ function ExchangeForm({
           </div>
         )}
       </CommandLines>
-    </form>
+    </CardForm>
   );
 }
 

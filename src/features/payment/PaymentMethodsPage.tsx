@@ -23,6 +23,7 @@ import { usePaymentMethods } from './use-payment-methods.js';
 import { Choice } from '../../ui/Choice.js';
 import './payment.css';
 import { Select } from '../../ui/Select.js';
+import { CardForm } from '../../ui/Card.js';
 
 type Kind = 'chain' | 'bank';
 
@@ -184,10 +185,7 @@ function ChainForm() {
   );
 
   return (
-    <form className="card form" onSubmit={onSubmit} noValidate aria-labelledby="payments-chain">
-      <h2 id="payments-chain" className="card__title">
-        {t('payments.chain_title')}
-      </h2>
+    <CardForm id="payments-chain" title={t('payments.chain_title')} onSubmit={onSubmit}>
       <div className="field">
         <span className="field__label" id={currencyId}>
           {t('field.currency')}
@@ -216,7 +214,7 @@ function ChainForm() {
       <Button type="submit" color="primary" block size="large" loading={form.busy}>
         {t('payments.save')}
       </Button>
-    </form>
+    </CardForm>
   );
 }
 

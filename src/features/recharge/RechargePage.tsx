@@ -37,6 +37,7 @@ import {
 import { Choice } from '../../ui/Choice.js';
 import './recharge.css';
 import { RecordsSection, usePaging } from '../../ui/RecordsSection.js';
+import { CardSection } from '../../ui/Card.js';
 
 const DEPOSIT_COLLECTIONS = ['deposits'] as const;
 
@@ -150,10 +151,7 @@ function RulesCard({ chain, address }: { chain: Chain; address: DepositAddressRe
   const { t, i18n } = useTranslation();
   const chains = new Intl.ListFormat(i18n.language, { type: 'conjunction' }).format(CHAIN_LIST);
   return (
-    <section className="card" aria-labelledby="recharge-rules">
-      <h2 id="recharge-rules" className="card__title">
-        {t('recharge.rules_title')}
-      </h2>
+    <CardSection id="recharge-rules" title={t('recharge.rules_title')}>
       <ul className="recharge-rules">
         <li>{t('recharge.rule_token', { chain, chains })}</li>
         {address === null ? (
@@ -166,7 +164,7 @@ function RulesCard({ chain, address }: { chain: Chain; address: DepositAddressRe
           </>
         )}
       </ul>
-    </section>
+    </CardSection>
   );
 }
 
