@@ -56,10 +56,8 @@ export type ProductNames = Record<Locale, string>;
 
 // ---- customers ----
 
-/** A product as customers see it: the name in the request's language. */
-export const hostingProductSchema = z.object({
-  id: z.string(),
-  name: z.string(),
+/** A product's terms, in this order, as a product offers them and as an order keeps them. */
+const hostingTermsShape = {
   /** The lock term in days: interest days after the creation day, then the principal returns. */
   days: z.number().int(),
   /** Exact decimal interest per day ("0.0035" = 0.35 %). */
@@ -71,7 +69,10 @@ export const hostingProductSchema = z.object({
   earlyExit: z.boolean(),
   /** Exact decimal share of the principal taken out early that is kept as a penalty ("0.01"). */
   penaltyRate: z.string(),
-});
+};
+
+/** A product as customers see it: the name in the request's language. */
+export const hostingProductSchema = z.object({ id: z.string(), name: z.string(), ...hostingTermsShape });
 export type HostingProduct = z.infer<typeof hostingProductSchema>;
 
 /** /api/v1/hosting/hosting-config. */
@@ -111,13 +112,7 @@ export const hostingOrderRecordSchema = accountRecordOf({
   amount: z.string(),
   /** The principal the order was created with. */
   initialAmount: z.string(),
-  days: z.number().int(),
-  dailyRate: z.string(),
-  minimum: z.string(),
-  maximum: z.string(),
-  payout: hostingPayoutSchema,
-  earlyExit: z.boolean(),
-  penaltyRate: z.string(),
+  ...hostingTermsShape,
   status: hostingOrderStatusSchema,
   /** null while in progress. */
   closeReason: z.enum(HOSTING_CLOSE_REASONS).nullable(),
