@@ -8,8 +8,8 @@ import {
   moneySchema,
   pageOf,
   pageParamsSchema,
-  text,
   recordTimes,
+  text,
 } from '../schema.js';
 
 export const newsRecordSchema = z.object({

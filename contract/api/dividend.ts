@@ -11,14 +11,14 @@ import { z } from 'zod';
 import { isRate, normalizeRate } from '../hosting-interest.js';
 import {
   accountPageParamsSchema,
+  accountRecordOf,
   idPageParamsSchema,
   idSchema,
   isoTimeSchema,
   moneySchema,
   pageOf,
-  text,
-  accountRecordOf,
   recordTimes,
+  text,
 } from '../schema.js';
 
 /** Spec "Dividends: to be claimed, claimed", and Coffer's `expired` for a share not claimed in time. */

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { EXCHANGE_DIRECTIONS } from '../exchange-quote.js';
 import {
   accountPageParamsSchema,
+  accountRecordOf,
   choiceOf,
   idCursorSchema,
   idPageParamsSchema,
@@ -16,7 +17,6 @@ import {
   pageOf,
   passwordSchema,
   userAmountSchema,
-  accountRecordOf,
 } from '../schema.js';
 import { assetSchema } from './account.js';
 

@@ -12,6 +12,7 @@ import { isDailyRate, isRate, normalizeRate } from '../hosting-interest.js';
 import { LOCALES, type Locale } from '../locales.js';
 import {
   accountPageParamsSchema,
+  accountRecordOf,
   choiceOf,
   idPageParamsSchema,
   idSchema,
@@ -19,10 +20,9 @@ import {
   listOf,
   pageOf,
   passwordSchema,
+  recordTimes,
   text,
   userAmountSchema,
-  accountRecordOf,
-  recordTimes,
 } from '../schema.js';
 
 /** When interest is paid: into cash each day, or all at maturity (income `pending_arrival` until then). */

@@ -6,14 +6,14 @@
 import { z } from 'zod';
 import {
   accountPageParamsSchema,
+  accountRecordOf,
   choiceOf,
   idSchema,
   isoTimeSchema,
   moneySchema,
   pageOf,
-  text,
-  accountRecordOf,
   recordTimes,
+  text,
 } from '../schema.js';
 
 /** The spec's income types; hosting interest is `static`. */

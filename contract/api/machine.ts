@@ -19,16 +19,16 @@ import {
 } from '../machine-output.js';
 import {
   accountPageParamsSchema,
+  accountRecordOf,
   choiceOf,
   idSchema,
   isoTimeSchema,
   listOf,
   pageOf,
   passwordSchema,
+  recordTimes,
   text,
   userAmountSchema,
-  accountRecordOf,
-  recordTimes,
 } from '../schema.js';
 import { accountIdListSchema } from './income.js';
 import { catalogueUpdateOf, productNameParamSchema, productStatusSchema } from './hosting.js';

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { OTC_SIDES, OTC_STATUSES } from '../otc-quote.js';
 import {
   accountPageParamsSchema,
+  accountRecordOf,
   choiceOf,
   idPageParamsSchema,
   idSchema,
@@ -16,9 +17,8 @@ import {
   moneySchema,
   pageOf,
   passwordSchema,
-  userAmountSchema,
-  accountRecordOf,
   recordTimes,
+  userAmountSchema,
 } from '../schema.js';
 import { booleanSchema } from './hosting.js';
 

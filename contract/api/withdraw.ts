@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import {
   accountPageParamsSchema,
+  accountRecordOf,
   choiceOf,
   codeSchema,
   idPageParamsSchema,
@@ -15,7 +16,6 @@ import {
   passwordSchema,
   text,
   userAmountSchema,
-  accountRecordOf,
 } from '../schema.js';
 
 /** The customer's word for a withdrawal (spec "Withdrawal: pending, success, failed"). */
