@@ -20,6 +20,21 @@ export function CardSection({ id, title, className = 'card', children }: CardPro
   );
 }
 
+/** The accent card at a page's top: its heading is the label above the page's main figure. */
+export function AccentCard({ id, title, className, children }: CardProps & { className?: string }) {
+  return (
+    <section
+      className={className === undefined ? 'card card--accent' : `card card--accent ${className}`}
+      aria-labelledby={id}
+    >
+      <h2 id={id} className="card__label">
+        {title}
+      </h2>
+      {children}
+    </section>
+  );
+}
+
 /** A form card; the browser's own validation is off (the form shows its messages). */
 export function CardForm({
   id,

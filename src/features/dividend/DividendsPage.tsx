@@ -40,7 +40,7 @@ import {
 import './dividend.css';
 import { Select } from '../../ui/Select.js';
 import { RecordsSection, usePaging } from '../../ui/RecordsSection.js';
-import { CardSection } from '../../ui/Card.js';
+import { AccentCard, CardSection } from '../../ui/Card.js';
 
 const COLLECTIONS = ['dividend_releases'] as const;
 type ClaimCommand = Extract<OutboxRecord, { kind: 'dividend-claim' }>;
@@ -83,10 +83,7 @@ function Dividends({ active }: { active: ActiveAccount }) {
   const claimingAll = pending.all;
   return (
     <div className="page-padding stack dividends-page">
-      <section className="card card--accent" aria-labelledby="dividends-claimable">
-        <h2 id="dividends-claimable" className="card__label">
-          {t('dividends.claimable')}
-        </h2>
+      <AccentCard id="dividends-claimable" title={t('dividends.claimable')}>
         <p className="card__figure dividends-figure">
           {records === undefined ? '…' : sums.claimable} <span className="card__unit">USDT</span>
         </p>
@@ -113,7 +110,7 @@ function Dividends({ active }: { active: ActiveAccount }) {
         <div className="dividends-as-of">
           <AsOf syncedAt={syncedAt} />
         </div>
-      </section>
+      </AccentCard>
       {!online && <p className="card dividends-notice">{t('dividends.offline')}</p>}
       <CardSection id="dividends-rules" title={t('dividends.rules_title')}>
         <ul className="dividends-rules">

@@ -41,7 +41,7 @@ import { useExchanges, useExchangeTerms, usePullOnOpen, useSyncedPrice } from '.
 import { Choice } from '../../ui/Choice.js';
 import './exchange.css';
 import { RecordsSection, usePaging } from '../../ui/RecordsSection.js';
-import { CardForm, CardSection } from '../../ui/Card.js';
+import { AccentCard, CardForm, CardSection } from '../../ui/Card.js';
 
 const BALANCE_COLLECTIONS = ['balances'] as const;
 const RECORD_COLLECTIONS = ['exchanges'] as const;
@@ -112,10 +112,7 @@ function Balances({
     return amount === null ? '…' : shownAmount(amount);
   };
   return (
-    <section className="card card--accent" aria-labelledby="exchange-balances">
-      <h2 id="exchange-balances" className="card__label">
-        {t('exchange.balances_title')}
-      </h2>
+    <AccentCard id="exchange-balances" title={t('exchange.balances_title')}>
       <p className="card__figure exchange-balance">
         {figure('RAB')} <span className="card__unit">RAB</span>
       </p>
@@ -128,7 +125,7 @@ function Balances({
           <AsOf syncedAt={syncedAt} />
         </div>
       )}
-    </section>
+    </AccentCard>
   );
 }
 

@@ -13,6 +13,7 @@ import { holdingsSummary, MACHINE_PAGE, miningLines, type MiningLine } from './m
 import { useHoldings, useMiningIncome, usePullOnOpen } from './use-machines.js';
 import './machine.css';
 import { RecordsSection, usePaging } from '../../ui/RecordsSection.js';
+import { AccentCard } from '../../ui/Card.js';
 
 const COLLECTIONS = ['income', 'owned_machines'] as const;
 
@@ -29,14 +30,11 @@ function MiningRecords({ active }: { active: ActiveAccount }) {
   const earned = holdings === undefined ? null : holdingsSummary(holdings).earned;
   return (
     <div className="page-padding stack">
-      <section className="card card--accent" aria-labelledby="mining-total">
-        <h2 id="mining-total" className="card__label">
-          {t('machine.records_total')}
-        </h2>
+      <AccentCard id="mining-total" title={t('machine.records_total')}>
         <p className="card__figure">
           {earned ?? '…'} <span className="card__unit">USDT</span>
         </p>
-      </section>
+      </AccentCard>
       <RecordsSection
         id="mining-lines"
         title={t('machine.records_list')}

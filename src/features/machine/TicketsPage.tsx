@@ -17,6 +17,7 @@ import { useAvailableTickets, useHoldings, usePullOnOpen, useTickets } from './u
 import { Choice } from '../../ui/Choice.js';
 import './machine.css';
 import { RecordsSection, usePaging } from '../../ui/RecordsSection.js';
+import { AccentCard } from '../../ui/Card.js';
 
 const COLLECTIONS = ['tickets'] as const;
 const FILTERS = ['all', 'available', 'used'] as const;
@@ -36,13 +37,10 @@ function Tickets({ active }: { active: ActiveAccount }) {
   const names = new Map((holdings ?? []).map((holding) => [holding.id, holding.names]));
   return (
     <div className="page-padding stack">
-      <section className="card card--accent" aria-labelledby="tickets-available">
-        <h2 id="tickets-available" className="card__label">
-          {t('machine.tickets_available_title')}
-        </h2>
+      <AccentCard id="tickets-available" title={t('machine.tickets_available_title')}>
         <p className="card__figure">{available ?? '…'}</p>
         <p>{t('machine.tickets_intro')}</p>
-      </section>
+      </AccentCard>
       <Choice
         className="card choices"
         optionsClassName="choices__options machine-filter"

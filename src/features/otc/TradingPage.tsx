@@ -48,7 +48,7 @@ import {
 } from './use-otc.js';
 import './otc.css';
 import { Select } from '../../ui/Select.js';
-import { CardSection } from '../../ui/Card.js';
+import { AccentCard, CardSection } from '../../ui/Card.js';
 
 const BOOK_COLLECTIONS = ['otc_book'] as const;
 const ORDER_COLLECTIONS = ['otc_orders', 'balances'] as const;
@@ -110,10 +110,7 @@ function Market({
   const { t } = useTranslation();
   const syncedAt = useAccountSyncedAt(active, ['balances']);
   return (
-    <section className="card card--accent" aria-labelledby="otc-market">
-      <h2 id="otc-market" className="card__label">
-        {t('trading.guide_title')}
-      </h2>
+    <AccentCard id="otc-market" title={t('trading.guide_title')}>
       <p className="card__figure">
         {terms === null ? '…' : isOpen(terms) ? shownAmount(terms.guidePrice) : '—'}{' '}
         <span className="card__unit">{t('trading.per_rab')}</span>
@@ -144,7 +141,7 @@ function Market({
           : t('trading.available', { usdt: shownAmount(available.usdt), rab: shownAmount(available.rab) })}
       </p>
       {!fromServer && available !== null && <AsOf syncedAt={syncedAt} />}
-    </section>
+    </AccentCard>
   );
 }
 

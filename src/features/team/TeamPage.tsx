@@ -37,7 +37,7 @@ import {
 } from './use-team.js';
 import './team.css';
 import { MoreButton } from '../../ui/MoreButton.js';
-import { CardSection } from '../../ui/Card.js';
+import { AccentCard, CardSection } from '../../ui/Card.js';
 
 /** The share poster and the mining machines are reached from the Team tab. */
 const TEAM_LINKS = [
@@ -87,10 +87,7 @@ function LevelCard({ answers, state }: { answers: TeamAnswers | undefined; state
   const mine = answers?.['my-level']?.data ?? null;
   const progress = progressOf(mine);
   return (
-    <section className="card card--accent" aria-labelledby="team-level">
-      <h2 id="team-level" className="card__label">
-        {t('team.level_title')}
-      </h2>
+    <AccentCard id="team-level" title={t('team.level_title')}>
       <p className="card__figure team-level">
         {mine === null ? '…' : mine.level === 0 ? t('team.level_none') : mine.levelName}
       </p>
@@ -118,7 +115,7 @@ function LevelCard({ answers, state }: { answers: TeamAnswers | undefined; state
         </p>
       )}
       <Freshness cached={answers?.info} state={state} />
-    </section>
+    </AccentCard>
   );
 }
 

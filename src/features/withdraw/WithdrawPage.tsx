@@ -48,7 +48,7 @@ import {
 } from './withdraw-view.js';
 import { useWithdrawTerms, type WithdrawCommand } from './use-withdraw.js';
 import './withdraw.css';
-import { CardForm, CardSection } from '../../ui/Card.js';
+import { AccentCard, CardForm, CardSection } from '../../ui/Card.js';
 
 const BALANCE_COLLECTIONS = ['balances'] as const;
 
@@ -112,17 +112,14 @@ function Available({ active, terms }: { active: ActiveAccount; terms: WithdrawIn
   const amount = terms !== null ? terms.available : (balance?.cash ?? null);
   return (
     <>
-      <section className="card card--accent" aria-labelledby="withdraw-available">
-        <h2 id="withdraw-available" className="card__label">
-          {t('withdraw.available')}
-        </h2>
+      <AccentCard id="withdraw-available" title={t('withdraw.available')}>
         <p className="card__figure">
           {amount === null ? '…' : shownAmount(amount)} <span className="card__unit">USDT</span>
         </p>
         {account !== undefined && (
           <p className="card__note">{t('withdraw.from_account', { name: nameOf(account) })}</p>
         )}
-      </section>
+      </AccentCard>
       {/* The synced figure says how fresh it is; the server's is as of now. */}
       {terms === null && balance != null && <AsOf syncedAt={syncedAt} />}
     </>
