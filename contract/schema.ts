@@ -157,3 +157,14 @@ export const noParamsSchema = z.object({});
 export function answerOf<T extends z.ZodType>(data: T) {
   return z.object({ code: z.number().int(), message: z.string(), data: data.nullable() });
 }
+
+/**
+ * A record of one account as synced and listed: `id` and `accountId` first, then `fields` in
+ * their order (the wire's key order stays as written).
+ */
+export function accountRecordOf<T extends z.ZodRawShape>(fields: T) {
+  return z.object({ id: z.string(), accountId: z.string(), ...fields });
+}
+
+/** The last two keys of a record that is written and changed: `createdAt`, `updatedAt`. */
+export const recordTimes = { createdAt: isoTimeSchema, updatedAt: isoTimeSchema };

@@ -15,6 +15,7 @@ import {
   text,
   userAmountSchema,
 } from '../schema.js';
+import { INCOME_TYPES } from './income.js';
 
 /** The assets a ledger account holds; both carry 6 decimals (contract/money.ts). */
 export const ASSETS = ['USDT', 'RAB'] as const;
@@ -46,12 +47,8 @@ export const RECORD_KINDS = [
   'exchange',
   'account_transfer',
   'fee',
-  'static',
-  'promotion',
-  'management',
-  'airdrop',
-  'dividend',
-  'mining_machine',
+  // Each income line is a wallet record of its own type, last in this order.
+  ...INCOME_TYPES,
 ] as const;
 export const recordKindSchema = choiceOf(RECORD_KINDS);
 export type RecordKind = z.infer<typeof recordKindSchema>;

@@ -9,6 +9,7 @@ import {
   moneySchema,
   pageOf,
   pageParamsSchema,
+  recordTimes,
   text,
 } from '../schema.js';
 
@@ -64,8 +65,7 @@ export const feedbackRecordSchema = z.object({
   status: feedbackStatusSchema,
   reply: z.string().nullable(),
   repliedAt: isoTimeSchema.nullable(),
-  createdAt: isoTimeSchema,
-  updatedAt: isoTimeSchema,
+  ...recordTimes,
 });
 export type FeedbackRecord = z.infer<typeof feedbackRecordSchema>;
 

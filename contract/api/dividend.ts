@@ -11,11 +11,13 @@ import { z } from 'zod';
 import { isRate, normalizeRate } from '../hosting-interest.js';
 import {
   accountPageParamsSchema,
+  accountRecordOf,
   idPageParamsSchema,
   idSchema,
   isoTimeSchema,
   moneySchema,
   pageOf,
+  recordTimes,
   text,
 } from '../schema.js';
 
@@ -90,9 +92,7 @@ export const adminDividendListDataSchema = pageOf(dividendSchema);
 export type AdminDividendListData = z.infer<typeof adminDividendListDataSchema>;
 
 /** One account's share of a dividend (the `dividend_releases` collection; id = the release's id). */
-export const dividendReleaseRecordSchema = z.object({
-  id: z.string(),
-  accountId: z.string(),
+export const dividendReleaseRecordSchema = accountRecordOf({
   dividendId: z.string(),
   /** The local day the dividend was published for. */
   day: z.string(),
@@ -107,8 +107,7 @@ export const dividendReleaseRecordSchema = z.object({
   status: dividendReleaseStatusSchema,
   expiresAt: isoTimeSchema,
   claimedAt: isoTimeSchema.nullable(),
-  createdAt: isoTimeSchema,
-  updatedAt: isoTimeSchema,
+  ...recordTimes,
 });
 export type DividendReleaseRecord = z.infer<typeof dividendReleaseRecordSchema>;
 

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { EXCHANGE_DIRECTIONS } from '../exchange-quote.js';
 import {
   accountPageParamsSchema,
+  accountRecordOf,
   choiceOf,
   idCursorSchema,
   idPageParamsSchema,
@@ -68,9 +69,7 @@ export type StalePriceData = z.infer<typeof stalePriceDataSchema>;
  * `fee` and `rounding` are USDT: the fee paid to the platform, and the part of a minor unit the
  * rounding kept (from the USDT paid in for usdt_to_rab; never paid out for rab_to_usdt).
  */
-export const exchangeRecordSchema = z.object({
-  id: z.string(),
-  accountId: z.string(),
+export const exchangeRecordSchema = accountRecordOf({
   direction: exchangeDirectionSchema,
   amountIn: z.string(),
   assetIn: assetSchema,

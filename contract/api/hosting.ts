@@ -12,6 +12,7 @@ import { isDailyRate, isRate, normalizeRate } from '../hosting-interest.js';
 import { LOCALES, type Locale } from '../locales.js';
 import {
   accountPageParamsSchema,
+  accountRecordOf,
   choiceOf,
   idPageParamsSchema,
   idSchema,
@@ -19,6 +20,7 @@ import {
   listOf,
   pageOf,
   passwordSchema,
+  recordTimes,
   text,
   userAmountSchema,
 } from '../schema.js';
@@ -54,10 +56,8 @@ export type ProductNames = Record<Locale, string>;
 
 // ---- customers ----
 
-/** A product as customers see it: the name in the request's language. */
-export const hostingProductSchema = z.object({
-  id: z.string(),
-  name: z.string(),
+/** A product's terms, in this order, as a product offers them and as an order keeps them. */
+const hostingTermsShape = {
   /** The lock term in days: interest days after the creation day, then the principal returns. */
   days: z.number().int(),
   /** Exact decimal interest per day ("0.0035" = 0.35 %). */
@@ -69,7 +69,10 @@ export const hostingProductSchema = z.object({
   earlyExit: z.boolean(),
   /** Exact decimal share of the principal taken out early that is kept as a penalty ("0.01"). */
   penaltyRate: z.string(),
-});
+};
+
+/** A product as customers see it: the name in the request's language. */
+export const hostingProductSchema = z.object({ id: z.string(), name: z.string(), ...hostingTermsShape });
 export type HostingProduct = z.infer<typeof hostingProductSchema>;
 
 /** /api/v1/hosting/hosting-config. */
@@ -101,9 +104,7 @@ export const hostingRedeemParamsSchema = z.object({ orderId: idSchema });
 export type HostingRedeemParams = z.infer<typeof hostingRedeemParamsSchema>;
 
 /** One hosting order as its owner sees it (the `hosting_orders` collection; id = the order's id). */
-export const hostingOrderRecordSchema = z.object({
-  id: z.string(),
-  accountId: z.string(),
+export const hostingOrderRecordSchema = accountRecordOf({
   productId: z.string(),
   /** The product's name in each language (locale -> name). */
   names: z.record(z.string(), z.string()),
@@ -111,13 +112,7 @@ export const hostingOrderRecordSchema = z.object({
   amount: z.string(),
   /** The principal the order was created with. */
   initialAmount: z.string(),
-  days: z.number().int(),
-  dailyRate: z.string(),
-  minimum: z.string(),
-  maximum: z.string(),
-  payout: hostingPayoutSchema,
-  earlyExit: z.boolean(),
-  penaltyRate: z.string(),
+  ...hostingTermsShape,
   status: hostingOrderStatusSchema,
   /** null while in progress. */
   closeReason: z.enum(HOSTING_CLOSE_REASONS).nullable(),
@@ -136,8 +131,7 @@ export const hostingOrderRecordSchema = z.object({
   dailyInterest: z.string(),
   /** Set when the order ended (matured or redeemed). */
   closedAt: isoTimeSchema.nullable(),
-  createdAt: isoTimeSchema,
-  updatedAt: isoTimeSchema,
+  ...recordTimes,
 });
 export type HostingOrderRecord = z.infer<typeof hostingOrderRecordSchema>;
 

@@ -6,11 +6,13 @@
 import { z } from 'zod';
 import {
   accountPageParamsSchema,
+  accountRecordOf,
   choiceOf,
   idSchema,
   isoTimeSchema,
   moneySchema,
   pageOf,
+  recordTimes,
   text,
 } from '../schema.js';
 
@@ -58,9 +60,7 @@ export const incomeSourceSchema = z.object({
 export type IncomeSource = z.infer<typeof incomeSourceSchema>;
 
 /** One income line (the `income` collection; id = the line's id). */
-export const incomeRecordSchema = z.object({
-  id: z.string(),
-  accountId: z.string(),
+export const incomeRecordSchema = accountRecordOf({
   type: incomeTypeSchema,
   /** Above 0, USDT. */
   amount: z.string(),
@@ -77,8 +77,7 @@ export const incomeRecordSchema = z.object({
   memo: z.string().nullable(),
   /** A team line's source (member, generation, base, rate); null for other types (absent in rows stored before it). */
   source: incomeSourceSchema.nullable().default(null),
-  createdAt: isoTimeSchema,
-  updatedAt: isoTimeSchema,
+  ...recordTimes,
 });
 export type IncomeRecord = z.infer<typeof incomeRecordSchema>;
 

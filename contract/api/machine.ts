@@ -19,12 +19,14 @@ import {
 } from '../machine-output.js';
 import {
   accountPageParamsSchema,
+  accountRecordOf,
   choiceOf,
   idSchema,
   isoTimeSchema,
   listOf,
   pageOf,
   passwordSchema,
+  recordTimes,
   text,
   userAmountSchema,
 } from '../schema.js';
@@ -140,9 +142,7 @@ export const machineRentParamsSchema = z.object({
 export type MachineRentParams = z.infer<typeof machineRentParamsSchema>;
 
 /** A holding of machines (the `owned_machines` collection; id = the holding's id). */
-export const ownedMachineRecordSchema = z.object({
-  id: z.string(),
-  accountId: z.string(),
+export const ownedMachineRecordSchema = accountRecordOf({
   machineId: z.string(),
   /** The machine's name in each language (locale -> name). */
   names: z.record(z.string(), z.string()),
@@ -176,15 +176,12 @@ export const ownedMachineRecordSchema = z.object({
   endAt: isoTimeSchema,
   /** USDT earned (paid into cash) so far. */
   earned: z.string(),
-  createdAt: isoTimeSchema,
-  updatedAt: isoTimeSchema,
+  ...recordTimes,
 });
 export type OwnedMachineRecord = z.infer<typeof ownedMachineRecordSchema>;
 
 /** A ticket (the `tickets` collection; id = the ticket's id). */
-export const ticketRecordSchema = z.object({
-  id: z.string(),
-  accountId: z.string(),
+export const ticketRecordSchema = accountRecordOf({
   status: ticketStatusSchema,
   source: z.enum(TICKET_SOURCES),
   /** The operator's reason, or the reward's note; null when none. */
@@ -192,8 +189,7 @@ export const ticketRecordSchema = z.object({
   /** When it was used, and the holding it paid for; null while available. */
   usedAt: isoTimeSchema.nullable(),
   usedFor: z.string().nullable(),
-  createdAt: isoTimeSchema,
-  updatedAt: isoTimeSchema,
+  ...recordTimes,
 });
 export type TicketRecord = z.infer<typeof ticketRecordSchema>;
 

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { OTC_SIDES, OTC_STATUSES } from '../otc-quote.js';
 import {
   accountPageParamsSchema,
+  accountRecordOf,
   choiceOf,
   idPageParamsSchema,
   idSchema,
@@ -16,6 +17,7 @@ import {
   moneySchema,
   pageOf,
   passwordSchema,
+  recordTimes,
   userAmountSchema,
 } from '../schema.js';
 import { booleanSchema } from './hosting.js';
@@ -58,10 +60,8 @@ export const otcListParamsSchema = z.object({
 });
 export type OtcListParams = z.infer<typeof otcListParamsSchema>;
 
-/** One order as its owner sees it (the account-scoped `otc_orders` collection; id = the order's id). */
-export const otcOrderSchema = z.object({
-  id: z.string(),
-  accountId: z.string(),
+/** An order's terms and progress, in this order, as its owner and the book see them. */
+const otcOrderShape = {
   side: otcSideSchema,
   price: z.string(),
   volume: z.string(),
@@ -71,6 +71,11 @@ export const otcOrderSchema = z.object({
   completionRate: z.string(),
   splittable: z.boolean(),
   status: otcStatusSchema,
+};
+
+/** One order as its owner sees it (the account-scoped `otc_orders` collection; id = the order's id). */
+export const otcOrderSchema = accountRecordOf({
+  ...otcOrderShape,
   /** USDT of the fills so far, the maker's fee on them, the escrow listed and what is still held. */
   usdtFilled: z.string(),
   makerFeeFilled: z.string(),
@@ -78,28 +83,19 @@ export const otcOrderSchema = z.object({
   held: z.string(),
   makerFeeRate: z.string(),
   takerFeeRate: z.string(),
-  createdAt: isoTimeSchema,
-  updatedAt: isoTimeSchema,
+  ...recordTimes,
 });
 export type OtcOrder = z.infer<typeof otcOrderSchema>;
 
 /** One order as anyone sees it in the book (/api/v1/pending/info, the lists, a 409's `data`). */
 export const otcBookOrderSchema = z.object({
   id: z.string(),
-  side: otcSideSchema,
-  price: z.string(),
-  volume: z.string(),
-  filled: z.string(),
-  remaining: z.string(),
-  completionRate: z.string(),
-  splittable: z.boolean(),
-  status: otcStatusSchema,
+  ...otcOrderShape,
   /** The taker's fee rate fixed on the order when listed (an exact decimal fraction of the USDT side). */
   takerFeeRate: z.string(),
   /** True when the caller listed it (a customer cannot take their own order). */
   mine: z.boolean(),
-  createdAt: isoTimeSchema,
-  updatedAt: isoTimeSchema,
+  ...recordTimes,
 });
 export type OtcBookOrder = z.infer<typeof otcBookOrderSchema>;
 

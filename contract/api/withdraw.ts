@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import {
   accountPageParamsSchema,
+  accountRecordOf,
   choiceOf,
   codeSchema,
   idPageParamsSchema,
@@ -113,9 +114,7 @@ export const withdrawCreateRawParamsSchema = z.object({
 });
 
 /** One withdrawal as its owner sees it (the `withdrawals` collection; id = the withdrawal's id). */
-export const withdrawalRecordSchema = z.object({
-  id: z.string(),
-  accountId: z.string(),
+export const withdrawalRecordSchema = accountRecordOf({
   kind: z.enum(['chain', 'bank']),
   /** BEP20 or TRC20 for a USDT address; null for a bank card. */
   network: z.string().nullable(),

@@ -20,6 +20,7 @@ import { OutboxLink } from '../outbox/OutboxLink.js';
 import { useAccountName } from '../account/account-data.js';
 import { formatMoney } from '../../../contract/money.js';
 import { useAccountTotal, type AccountTotalView } from './use-account-total.js';
+import { CardSection } from '../../ui/Card.js';
 
 /** The ways to move money from this tab, in the order the spec lists them. */
 const MONEY_ENTRIES = [
@@ -91,15 +92,12 @@ function Profile() {
         </div>
       </section>
       <AccountAssets />
-      <section className="card invite" aria-labelledby="my-invite">
-        <h2 id="my-invite" className="card__title">
-          {t('my.invite_code')}
-        </h2>
+      <CardSection id="my-invite" className="card invite" title={t('my.invite_code')}>
         <p className="invite__code">{user?.inviteCode ?? '…'}</p>
         <Button size="small" onClick={() => void copy()}>
           {t('copy.action')}
         </Button>
-      </section>
+      </CardSection>
       <OutboxLink />
       <Link className="list-link" to={ROUTES.settings}>
         {t('settings.title')}

@@ -15,6 +15,7 @@ import { DateTime } from '../../ui/DateTime.js';
 import { DELIVERY_PAGE, directionKey, leverageLabel, profitView } from './delivery-view.js';
 import './delivery.css';
 import { MoreButton } from '../../ui/MoreButton.js';
+import { CardSection } from '../../ui/Card.js';
 
 const COLLECTIONS = ['delivery'] as const;
 
@@ -39,12 +40,9 @@ export default function DeliveryPage() {
 
   return (
     <div className="page-padding stack delivery-page">
-      <section className="card delivery-notice" aria-labelledby="delivery-what">
-        <h2 id="delivery-what" className="card__title">
-          {t('delivery.what_title')}
-        </h2>
+      <CardSection id="delivery-what" className="card delivery-notice" title={t('delivery.what_title')}>
         <p>{t('delivery.what_text')}</p>
-      </section>
+      </CardSection>
       <div>
         <AsOf syncedAt={syncedAt} />
       </div>

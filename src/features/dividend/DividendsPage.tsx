@@ -39,7 +39,8 @@ import {
 } from './dividends-view.js';
 import './dividend.css';
 import { Select } from '../../ui/Select.js';
-import { MoreButton } from '../../ui/MoreButton.js';
+import { RecordsSection, usePaging } from '../../ui/RecordsSection.js';
+import { AccentCard, CardSection } from '../../ui/Card.js';
 
 const COLLECTIONS = ['dividend_releases'] as const;
 type ClaimCommand = Extract<OutboxRecord, { kind: 'dividend-claim' }>;
@@ -82,10 +83,7 @@ function Dividends({ active }: { active: ActiveAccount }) {
   const claimingAll = pending.all;
   return (
     <div className="page-padding stack dividends-page">
-      <section className="card card--accent" aria-labelledby="dividends-claimable">
-        <h2 id="dividends-claimable" className="card__label">
-          {t('dividends.claimable')}
-        </h2>
+      <AccentCard id="dividends-claimable" title={t('dividends.claimable')}>
         <p className="card__figure dividends-figure">
           {records === undefined ? '…' : sums.claimable} <span className="card__unit">USDT</span>
         </p>
@@ -112,12 +110,9 @@ function Dividends({ active }: { active: ActiveAccount }) {
         <div className="dividends-as-of">
           <AsOf syncedAt={syncedAt} />
         </div>
-      </section>
+      </AccentCard>
       {!online && <p className="card dividends-notice">{t('dividends.offline')}</p>}
-      <section className="card" aria-labelledby="dividends-rules">
-        <h2 id="dividends-rules" className="card__title">
-          {t('dividends.rules_title')}
-        </h2>
+      <CardSection id="dividends-rules" title={t('dividends.rules_title')}>
         <ul className="dividends-rules">
           <li>
             {t('dividends.rule_share', {
@@ -131,7 +126,7 @@ function Dividends({ active }: { active: ActiveAccount }) {
           </li>
           <li>{t('dividends.rule_claim')}</li>
         </ul>
-      </section>
+      </CardSection>
       <Records records={records} now={now} pending={pending} busy={claim.busy} onClaim={claim.run} />
     </div>
   );
@@ -217,49 +212,43 @@ function Records({
 }) {
   const { t } = useTranslation();
   const [status, setStatus] = useState<DividendReleaseStatus | 'all'>('all');
-  const [shown, setShown] = useState(DIVIDENDS_PAGE);
-  const matching = (records ?? []).filter((record) => status === 'all' || statusAt(record, now) === status);
+  const paging = usePaging(DIVIDENDS_PAGE);
+  const matching = records?.filter((record) => status === 'all' || statusAt(record, now) === status);
+  const filter = (
+    <Select
+      className="card"
+      label={t('dividends.filter')}
+      value={status}
+      options={[
+        { value: 'all', label: t('dividends.all') },
+        ...STATUS_LIST.map((option) => ({ value: option, label: t(statusKey(option)) })),
+      ]}
+      onChange={(value) => {
+        setStatus(value);
+        paging.reset();
+      }}
+    />
+  );
   return (
-    <section className="stack" aria-labelledby="dividends-records">
-      <h2 id="dividends-records" className="section-title">
-        {t('dividends.records_title')}
-      </h2>
-      <Select
-        className="card"
-        label={t('dividends.filter')}
-        value={status}
-        options={[
-          { value: 'all', label: t('dividends.all') },
-          ...STATUS_LIST.map((option) => ({ value: option, label: t(statusKey(option)) })),
-        ]}
-        onChange={(value) => {
-          setStatus(value);
-          setShown(DIVIDENDS_PAGE);
-        }}
-      />
-      {records !== undefined && matching.length === 0 && (
-        <p className="card muted">{t(status === 'all' ? 'dividends.empty' : 'dividends.empty_status')}</p>
+    <RecordsSection
+      id="dividends-records"
+      title={t('dividends.records_title')}
+      filter={filter}
+      records={matching}
+      empty={t(status === 'all' ? 'dividends.empty' : 'dividends.empty_status')}
+      paging={paging}
+      more={t('dividends.more')}
+    >
+      {(record) => (
+        <Release
+          record={record}
+          now={now}
+          claiming={pending.all || pending.ids.has(record.id)}
+          claimable={canClaim(record, pending, now) && !busy}
+          onClaim={onClaim}
+        />
       )}
-      {matching.length > 0 && (
-        <ul className="card row-list" aria-label={t('dividends.records_title')}>
-          {matching.slice(0, shown).map((record) => (
-            <Release
-              key={record.id}
-              record={record}
-              now={now}
-              claiming={pending.all || pending.ids.has(record.id)}
-              claimable={canClaim(record, pending, now) && !busy}
-              onClaim={onClaim}
-            />
-          ))}
-        </ul>
-      )}
-      {matching.length > shown && (
-        <MoreButton onClick={() => setShown((count) => count + DIVIDENDS_PAGE)}>
-          {t('dividends.more')}
-        </MoreButton>
-      )}
-    </section>
+    </RecordsSection>
   );
 }
 

@@ -31,7 +31,6 @@ import {
   commandOutcome,
   EXCHANGE_DIRECTIONS,
   EXCHANGES_PAGE,
-  isDirection,
   quoteView,
   ratePercent,
   shownAmount,
@@ -39,8 +38,10 @@ import {
   type QuoteView,
 } from './exchange-view.js';
 import { useExchanges, useExchangeTerms, usePullOnOpen, useSyncedPrice } from './use-exchange.js';
+import { Choice } from '../../ui/Choice.js';
 import './exchange.css';
-import { MoreButton } from '../../ui/MoreButton.js';
+import { RecordsSection, usePaging } from '../../ui/RecordsSection.js';
+import { AccentCard, CardForm, CardSection } from '../../ui/Card.js';
 
 const BALANCE_COLLECTIONS = ['balances'] as const;
 const RECORD_COLLECTIONS = ['exchanges'] as const;
@@ -111,10 +112,7 @@ function Balances({
     return amount === null ? '…' : shownAmount(amount);
   };
   return (
-    <section className="card card--accent" aria-labelledby="exchange-balances">
-      <h2 id="exchange-balances" className="card__label">
-        {t('exchange.balances_title')}
-      </h2>
+    <AccentCard id="exchange-balances" title={t('exchange.balances_title')}>
       <p className="card__figure exchange-balance">
         {figure('RAB')} <span className="card__unit">RAB</span>
       </p>
@@ -127,7 +125,7 @@ function Balances({
           <AsOf syncedAt={syncedAt} />
         </div>
       )}
-    </section>
+    </AccentCard>
   );
 }
 
@@ -148,10 +146,7 @@ function PriceCard({
   const setAt = terms !== null ? terms.priceUpdatedAt : (synced?.updatedAt ?? null);
   const closed = terms !== null ? !terms.open : price === null || price === '0';
   return (
-    <section className="card" aria-labelledby="exchange-price">
-      <h2 id="exchange-price" className="card__title">
-        {t('exchange.price_title')}
-      </h2>
+    <CardSection id="exchange-price" title={t('exchange.price_title')}>
       {closed ? (
         <p className="exchange-closed">{terms === null && synced === null ? '…' : t('exchange.closed')}</p>
       ) : (
@@ -165,7 +160,7 @@ function PriceCard({
         </>
       )}
       {terms === null && synced !== null && <AsOf syncedAt={syncedAt} />}
-    </section>
+    </CardSection>
   );
 }
 
@@ -178,25 +173,17 @@ function DirectionPicker({
 }) {
   const { t } = useTranslation();
   return (
-    <fieldset className="card choices">
-      <legend className="choices__legend">{t('exchange.direction')}</legend>
-      <div className="choices__options">
-        {EXCHANGE_DIRECTIONS.map((direction) => (
-          <label key={direction} className="choices__option">
-            <input
-              type="radio"
-              name="exchange-direction"
-              value={direction}
-              checked={value === direction}
-              onChange={(event) => {
-                if (isDirection(event.target.value)) onChange(event.target.value);
-              }}
-            />
-            <span className="choices__name">{t(`exchange.${direction}`)}</span>
-          </label>
-        ))}
-      </div>
-    </fieldset>
+    <Choice
+      className="card choices"
+      legend={t('exchange.direction')}
+      name="exchange-direction"
+      options={EXCHANGE_DIRECTIONS.map((direction) => ({
+        value: direction,
+        label: t(`exchange.${direction}`),
+      }))}
+      value={value}
+      onChange={onChange}
+    />
   );
 }
 
@@ -335,10 +322,7 @@ function ExchangeForm({
       : null;
 
   return (
-    <form className="card form" onSubmit={onSubmit} noValidate aria-labelledby="exchange-form">
-      <h2 id="exchange-form" className="card__title">
-        {t('exchange.form_title')}
-      </h2>
+    <CardForm id="exchange-form" title={t('exchange.form_title')} onSubmit={onSubmit}>
       <AmountField label={t('exchange.amount', { asset: assetIn })} {...form.bind('amount')} />
       <p id={boundsId} className="muted exchange-bounds">
         {terms === null
@@ -389,7 +373,7 @@ function ExchangeForm({
           </div>
         )}
       </CommandLines>
-    </form>
+    </CardForm>
   );
 }
 
@@ -455,33 +439,21 @@ function Quote({ quote, feeRate }: { quote: QuoteView; feeRate: string | null })
 /** The exchange being sent, as a status. */
 function Records({ active }: { active: ActiveAccount }) {
   const { t } = useTranslation();
-  const [shown, setShown] = useState(EXCHANGES_PAGE);
+  const paging = usePaging(EXCHANGES_PAGE);
   const syncedAt = useAccountSyncedAt(active, RECORD_COLLECTIONS);
-  // One more than shown, to know whether there is more.
-  const records = useExchanges(active, shown + 1);
-  const hasMore = records !== undefined && records.length > shown;
+  const records = useExchanges(active, paging.shown + 1);
   return (
-    <section className="stack" aria-labelledby="exchange-records">
-      <h2 id="exchange-records" className="section-title">
-        {t('exchange.records_title')}
-      </h2>
-      <AsOf syncedAt={syncedAt} />
-      {records !== undefined && records.length === 0 && (
-        <p className="card muted">{t('exchange.records_empty')}</p>
-      )}
-      {records !== undefined && records.length > 0 && (
-        <ul className="card row-list" aria-labelledby="exchange-records">
-          {records.slice(0, shown).map((record) => (
-            <RecordLine key={record.id} record={record} />
-          ))}
-        </ul>
-      )}
-      {hasMore && (
-        <MoreButton onClick={() => setShown((count) => count + EXCHANGES_PAGE)}>
-          {t('exchange.more')}
-        </MoreButton>
-      )}
-    </section>
+    <RecordsSection
+      id="exchange-records"
+      title={t('exchange.records_title')}
+      syncedAt={syncedAt}
+      records={records}
+      empty={t('exchange.records_empty')}
+      paging={paging}
+      more={t('exchange.more')}
+    >
+      {(record) => <RecordLine record={record} />}
+    </RecordsSection>
   );
 }
 

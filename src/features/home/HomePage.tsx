@@ -15,6 +15,7 @@ import { formatMoney } from '../../../contract/money.js';
 import { useAccountTotal } from '../assets/use-account-total.js';
 import { sparklinePath, SPARKLINE_HEIGHT, SPARKLINE_WIDTH, trendOf } from './sparkline.js';
 import { DateTime } from '../../ui/DateTime.js';
+import { CardSection } from '../../ui/Card.js';
 
 const db = publicDatabase();
 const COLLECTIONS = ['news', 'notices', 'quotes'] as const;
@@ -114,10 +115,7 @@ function Notices({ notices }: { notices: NoticeRecord[] | undefined }) {
 function Quotes({ quotes }: { quotes: QuoteRecord[] | undefined }) {
   const { t } = useTranslation();
   return (
-    <section className="card" aria-labelledby="home-market">
-      <h2 id="home-market" className="card__title">
-        {t('home.market')}
-      </h2>
+    <CardSection id="home-market" title={t('home.market')}>
       {quotes && quotes.length === 0 && <p className="muted">{t('home.market_empty')}</p>}
       {quotes && quotes.length > 0 && (
         <ul className="quote-list">
@@ -160,7 +158,7 @@ function Quotes({ quotes }: { quotes: QuoteRecord[] | undefined }) {
           })}
         </ul>
       )}
-    </section>
+    </CardSection>
   );
 }
 
@@ -180,10 +178,7 @@ function News({
 }) {
   const { t } = useTranslation();
   return (
-    <section className="card" aria-labelledby="home-news">
-      <h2 id="home-news" className="card__title">
-        {t('home.news')}
-      </h2>
+    <CardSection id="home-news" title={t('home.news')}>
       {news && news.length === 0 && <p className="muted">{t('home.news_empty')}</p>}
       {news && news.length > 0 && (
         <ul className="news-list">
@@ -203,6 +198,6 @@ function News({
           {t('home.news_more')}
         </button>
       )}
-    </section>
+    </CardSection>
   );
 }

@@ -25,6 +25,7 @@ import { Orders } from './Orders.js';
 import { useHostingConfig, usePendingHostingCommands, usePullOnOpen } from './use-hosting.js';
 import './hosting.css';
 import { Select } from '../../ui/Select.js';
+import { AccentCard } from '../../ui/Card.js';
 
 const BALANCE_COLLECTIONS = ['balances'] as const;
 const RECORD_ENTRIES = [
@@ -74,10 +75,7 @@ function AccountCard({
     a.kind === b.kind ? a.createdAt.localeCompare(b.createdAt) : a.kind === 'main' ? -1 : 1,
   );
   return (
-    <section className="card card--accent hosting-summary" aria-labelledby="hosting-summary">
-      <h2 id="hosting-summary" className="card__label">
-        {t('hosting.hosting_balance')}
-      </h2>
+    <AccentCard id="hosting-summary" className="hosting-summary" title={t('hosting.hosting_balance')}>
       <p className="card__figure">
         {balance === null ? '…' : shownAmount(balance.hosting)} <span className="card__unit">USDT</span>
       </p>
@@ -108,6 +106,6 @@ function AccountCard({
           <AsOf syncedAt={syncedAt} />
         </div>
       )}
-    </section>
+    </AccentCard>
   );
 }

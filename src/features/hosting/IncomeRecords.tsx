@@ -3,7 +3,6 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { IncomeRecord, IncomeType } from '../../../contract/api/income.js';
 import type { ActiveAccount } from '../../../client-db/use-sync-db.js';
-import { AsOf } from '../../ui/AsOf.js';
 import { useAccountSyncedAt } from '../account/account-data.js';
 import {
   INCOME_PAGE,
@@ -14,53 +13,43 @@ import {
 } from './hosting-view.js';
 import { useIncome } from './use-hosting.js';
 import { Select } from '../../ui/Select.js';
-import { MoreButton } from '../../ui/MoreButton.js';
+import { RecordsSection, usePaging } from '../../ui/RecordsSection.js';
 const INCOME_COLLECTIONS = ['income'] as const;
 
 export function IncomeRecords({ active }: { active: ActiveAccount }) {
   const { t } = useTranslation();
   const [type, setType] = useState<IncomeType | 'all'>('all');
-  const [shown, setShown] = useState(INCOME_PAGE);
+  const paging = usePaging(INCOME_PAGE);
   const syncedAt = useAccountSyncedAt(active, INCOME_COLLECTIONS);
-  // One more than shown, to know whether there is more.
-  const lines = useIncome(active, type, shown + 1);
+  const lines = useIncome(active, type, paging.shown + 1);
+  const filter = (
+    <Select
+      className="card"
+      label={t('hosting.income_filter')}
+      value={type}
+      options={[
+        { value: 'all', label: t('hosting.income_all') },
+        ...INCOME_TYPE_LIST.map((option) => ({ value: option, label: t(incomeTypeKey(option)) })),
+      ]}
+      onChange={(value) => {
+        setType(value);
+        paging.reset();
+      }}
+    />
+  );
   return (
-    <section className="stack" aria-labelledby="hosting-income">
-      <h2 id="hosting-income" className="section-title">
-        {t('hosting.income_title')}
-      </h2>
-      <AsOf syncedAt={syncedAt} />
-      <Select
-        className="card"
-        label={t('hosting.income_filter')}
-        value={type}
-        options={[
-          { value: 'all', label: t('hosting.income_all') },
-          ...INCOME_TYPE_LIST.map((option) => ({ value: option, label: t(incomeTypeKey(option)) })),
-        ]}
-        onChange={(value) => {
-          setType(value);
-          setShown(INCOME_PAGE);
-        }}
-      />
-      {lines !== undefined && lines.length === 0 && (
-        <p className="card muted">
-          {t(type === 'all' ? 'hosting.income_empty' : 'hosting.income_empty_type')}
-        </p>
-      )}
-      {lines !== undefined && lines.length > 0 && (
-        <ul className="card row-list" aria-labelledby="hosting-income">
-          {lines.slice(0, shown).map((line) => (
-            <IncomeLine key={line.id} line={line} />
-          ))}
-        </ul>
-      )}
-      {lines !== undefined && lines.length > shown && (
-        <MoreButton onClick={() => setShown((count) => count + INCOME_PAGE)}>
-          {t('hosting.income_more')}
-        </MoreButton>
-      )}
-    </section>
+    <RecordsSection
+      id="hosting-income"
+      title={t('hosting.income_title')}
+      syncedAt={syncedAt}
+      filter={filter}
+      records={lines}
+      empty={t(type === 'all' ? 'hosting.income_empty' : 'hosting.income_empty_type')}
+      paging={paging}
+      more={t('hosting.income_more')}
+    >
+      {(line) => <IncomeLine line={line} />}
+    </RecordsSection>
   );
 }
 

@@ -14,7 +14,6 @@ import type { HostingCommand } from '../../../worker/commands.js';
 import { serverNow } from '../../app/server-clock.js';
 import { send } from '../../app/worker-client.js';
 import type { ActiveAccount } from '../../../client-db/use-sync-db.js';
-import { AsOf } from '../../ui/AsOf.js';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.js';
 import { DateTime } from '../../ui/DateTime.js';
 import { AmountField } from '../../ui/form-fields.js';
@@ -42,6 +41,7 @@ import {
   type ChangeRefusal,
 } from './hosting-view.js';
 import { useHostingChanges, useHostingOrders } from './use-hosting.js';
+import { RecordsSection } from '../../ui/RecordsSection.js';
 
 /** The changes an order's card queues and follows to their end. */
 const CHANGE_KINDS = ['hosting-add', 'hosting-sub', 'hosting-redeem'] as const;
@@ -62,31 +62,26 @@ export function Orders({
   const changes = useHostingChanges(active);
   const syncedAt = useAccountSyncedAt(active, ORDER_COLLECTIONS);
   return (
-    <section className="stack" aria-labelledby="hosting-orders">
-      <h2 id="hosting-orders" className="section-title">
-        {t('hosting.orders_title')}
-      </h2>
-      <AsOf syncedAt={syncedAt} />
-      {orders !== undefined && orders.length === 0 && (
-        <p className="card muted">{t('hosting.orders_empty')}</p>
+    <RecordsSection
+      id="hosting-orders"
+      title={t('hosting.orders_title')}
+      syncedAt={syncedAt}
+      records={orders === undefined ? undefined : sortOrders(orders)}
+      empty={t('hosting.orders_empty')}
+      listClassName="hosting-orders"
+    >
+      {(order) => (
+        <OrderItem
+          active={active}
+          order={order}
+          changes={changes?.get(order.id) ?? []}
+          pending={pending.filter(
+            (command) => command.kind !== 'hosting-create' && command.params.orderId === order.id,
+          )}
+          online={online}
+        />
       )}
-      {orders !== undefined && orders.length > 0 && (
-        <ul className="hosting-orders" aria-labelledby="hosting-orders">
-          {sortOrders(orders).map((order) => (
-            <OrderItem
-              key={order.id}
-              active={active}
-              order={order}
-              changes={changes?.get(order.id) ?? []}
-              pending={pending.filter(
-                (command) => command.kind !== 'hosting-create' && command.params.orderId === order.id,
-              )}
-              online={online}
-            />
-          ))}
-        </ul>
-      )}
-    </section>
+    </RecordsSection>
   );
 }
 

@@ -33,6 +33,7 @@ import {
   type AcquirePreview,
 } from './machine-view.js';
 import { useAvailableTickets, MACHINE_KINDS, useOfferedMachines, usePullOnOpen } from './use-machines.js';
+import { Choice } from '../../ui/Choice.js';
 import './machine.css';
 
 const OFFER_COLLECTIONS = ['machines'] as const;
@@ -241,29 +242,25 @@ function AcquireForm({
         />
       )}
       {mode === 'buy' && (
-        <fieldset className="choices machine-form__pay">
-          <legend className="choices__legend">{t('machine.pay_with')}</legend>
-          <div className="choices__options">
-            {(['usdt', 'ticket'] as const).map((option) => (
-              <label key={option} className="choices__option">
-                <input
-                  type="radio"
-                  name={`pay-with-${machine.id}`}
-                  value={option}
-                  checked={payWith === option}
-                  disabled={option === 'ticket' && machine.ticketPrice === 0}
-                  onChange={() => setPayWith(option)}
-                />
-                <span className="choices__name">{t(`machine.pay_${option}`)}</span>
-                <span className="muted">
-                  {option === 'usdt'
-                    ? `${balance?.cash ?? '…'} USDT`
-                    : t('machine.tickets_available', { count: ticketsAvailable ?? 0 })}
-                </span>
-              </label>
-            ))}
-          </div>
-        </fieldset>
+        <Choice
+          className="choices machine-form__pay"
+          legend={t('machine.pay_with')}
+          name={`pay-with-${machine.id}`}
+          options={(['usdt', 'ticket'] as const).map((option) => ({
+            value: option,
+            label: t(`machine.pay_${option}`),
+            disabled: option === 'ticket' && machine.ticketPrice === 0,
+            note: (
+              <span className="muted">
+                {option === 'usdt'
+                  ? `${balance?.cash ?? '…'} USDT`
+                  : t('machine.tickets_available', { count: ticketsAvailable ?? 0 })}
+              </span>
+            ),
+          }))}
+          value={payWith}
+          onChange={setPayWith}
+        />
       )}
       <Preview preview={preview} mode={mode} />
       <TradePasswordField label={t('machine.trade_password')} {...form.bind('tradePassword')} />

@@ -3,18 +3,17 @@
  * type mining_machine from the synced `income` collection, newest first, each with the machine
  * that earned it, the day it was earned and whether it arrived; readable offline.
  */
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ROUTES } from '../../app/paths.js';
 import type { ActiveAccount } from '../../../client-db/use-sync-db.js';
-import { AsOf } from '../../ui/AsOf.js';
 import { perAccountPage } from '../account/PerAccount.js';
 import { useAccountSyncedAt } from '../account/account-data.js';
 import { MachineLinks } from './machine-parts.js';
 import { holdingsSummary, MACHINE_PAGE, miningLines, type MiningLine } from './machine-view.js';
 import { useHoldings, useMiningIncome, usePullOnOpen } from './use-machines.js';
 import './machine.css';
-import { MoreButton } from '../../ui/MoreButton.js';
+import { RecordsSection, usePaging } from '../../ui/RecordsSection.js';
+import { AccentCard } from '../../ui/Card.js';
 
 const COLLECTIONS = ['income', 'owned_machines'] as const;
 
@@ -22,9 +21,8 @@ export default perAccountPage(MiningRecords);
 
 function MiningRecords({ active }: { active: ActiveAccount }) {
   const { t, i18n } = useTranslation();
-  const [shown, setShown] = useState(MACHINE_PAGE);
-  // One more than shown, to know whether there is more.
-  const income = useMiningIncome(active, shown + 1);
+  const paging = usePaging(MACHINE_PAGE);
+  const income = useMiningIncome(active, paging.shown + 1);
   const holdings = useHoldings(active);
   const syncedAt = useAccountSyncedAt(active, COLLECTIONS);
   usePullOnOpen();
@@ -32,35 +30,22 @@ function MiningRecords({ active }: { active: ActiveAccount }) {
   const earned = holdings === undefined ? null : holdingsSummary(holdings).earned;
   return (
     <div className="page-padding stack">
-      <section className="card card--accent" aria-labelledby="mining-total">
-        <h2 id="mining-total" className="card__label">
-          {t('machine.records_total')}
-        </h2>
+      <AccentCard id="mining-total" title={t('machine.records_total')}>
         <p className="card__figure">
           {earned ?? '…'} <span className="card__unit">USDT</span>
         </p>
-      </section>
-      <section className="stack" aria-labelledby="mining-lines">
-        <h2 id="mining-lines" className="section-title">
-          {t('machine.records_list')}
-        </h2>
-        <AsOf syncedAt={syncedAt} />
-        {lines !== undefined && lines.length === 0 && (
-          <p className="card muted">{t('machine.records_empty')}</p>
-        )}
-        {lines !== undefined && lines.length > 0 && (
-          <ul className="card row-list" aria-labelledby="mining-lines">
-            {lines.slice(0, shown).map((line) => (
-              <Line key={line.id} line={line} />
-            ))}
-          </ul>
-        )}
-        {lines !== undefined && lines.length > shown && (
-          <MoreButton onClick={() => setShown((count) => count + MACHINE_PAGE)}>
-            {t('machine.more')}
-          </MoreButton>
-        )}
-      </section>
+      </AccentCard>
+      <RecordsSection
+        id="mining-lines"
+        title={t('machine.records_list')}
+        syncedAt={syncedAt}
+        records={lines}
+        empty={t('machine.records_empty')}
+        paging={paging}
+        more={t('machine.more')}
+      >
+        {(line) => <Line line={line} />}
+      </RecordsSection>
       <MachineLinks except={ROUTES.miningRecords} />
     </div>
   );

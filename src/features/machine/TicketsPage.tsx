@@ -8,15 +8,16 @@ import { useTranslation } from 'react-i18next';
 import type { TicketRecord, TicketStatus } from '../../../contract/api/machine.js';
 import { ROUTES } from '../../app/paths.js';
 import type { ActiveAccount } from '../../../client-db/use-sync-db.js';
-import { AsOf } from '../../ui/AsOf.js';
 import { perAccountPage } from '../account/PerAccount.js';
 import { DateTime } from '../../ui/DateTime.js';
 import { useAccountSyncedAt } from '../account/account-data.js';
 import { MachineLinks } from './machine-parts.js';
 import { MACHINE_PAGE, nameIn } from './machine-view.js';
 import { useAvailableTickets, useHoldings, usePullOnOpen, useTickets } from './use-machines.js';
+import { Choice } from '../../ui/Choice.js';
 import './machine.css';
-import { MoreButton } from '../../ui/MoreButton.js';
+import { RecordsSection, usePaging } from '../../ui/RecordsSection.js';
+import { AccentCard } from '../../ui/Card.js';
 
 const COLLECTIONS = ['tickets'] as const;
 const FILTERS = ['all', 'available', 'used'] as const;
@@ -27,8 +28,8 @@ export default perAccountPage(Tickets);
 function Tickets({ active }: { active: ActiveAccount }) {
   const { t } = useTranslation();
   const [filter, setFilter] = useState<Filter>('all');
-  const [shown, setShown] = useState(MACHINE_PAGE);
-  const tickets = useTickets(active, filter as TicketStatus | 'all', shown + 1);
+  const paging = usePaging(MACHINE_PAGE);
+  const tickets = useTickets(active, filter as TicketStatus | 'all', paging.shown + 1);
   const available = useAvailableTickets(active);
   const holdings = useHoldings(active);
   const syncedAt = useAccountSyncedAt(active, COLLECTIONS);
@@ -36,54 +37,33 @@ function Tickets({ active }: { active: ActiveAccount }) {
   const names = new Map((holdings ?? []).map((holding) => [holding.id, holding.names]));
   return (
     <div className="page-padding stack">
-      <section className="card card--accent" aria-labelledby="tickets-available">
-        <h2 id="tickets-available" className="card__label">
-          {t('machine.tickets_available_title')}
-        </h2>
+      <AccentCard id="tickets-available" title={t('machine.tickets_available_title')}>
         <p className="card__figure">{available ?? '…'}</p>
         <p>{t('machine.tickets_intro')}</p>
-      </section>
-      <fieldset className="card choices">
-        <legend className="choices__legend">{t('machine.tickets_filter')}</legend>
-        <div className="choices__options machine-filter">
-          {FILTERS.map((option) => (
-            <label key={option} className="choices__option">
-              <input
-                type="radio"
-                name="ticket-filter"
-                value={option}
-                checked={filter === option}
-                onChange={() => {
-                  setFilter(option);
-                  setShown(MACHINE_PAGE);
-                }}
-              />
-              <span className="choices__name">{t(`machine.filter_${option}`)}</span>
-            </label>
-          ))}
-        </div>
-      </fieldset>
-      <section className="stack" aria-labelledby="tickets-list">
-        <h2 id="tickets-list" className="section-title">
-          {t('machine.tickets_list')}
-        </h2>
-        <AsOf syncedAt={syncedAt} />
-        {tickets !== undefined && tickets.length === 0 && (
-          <p className="card muted">{t('machine.tickets_empty')}</p>
-        )}
-        {tickets !== undefined && tickets.length > 0 && (
-          <ul className="card row-list" aria-labelledby="tickets-list">
-            {tickets.slice(0, shown).map((ticket) => (
-              <Ticket key={ticket.id} ticket={ticket} names={names} />
-            ))}
-          </ul>
-        )}
-        {tickets !== undefined && tickets.length > shown && (
-          <MoreButton onClick={() => setShown((count) => count + MACHINE_PAGE)}>
-            {t('machine.more')}
-          </MoreButton>
-        )}
-      </section>
+      </AccentCard>
+      <Choice
+        className="card choices"
+        optionsClassName="choices__options machine-filter"
+        legend={t('machine.tickets_filter')}
+        name="ticket-filter"
+        options={FILTERS.map((option) => ({ value: option, label: t(`machine.filter_${option}`) }))}
+        value={filter}
+        onChange={(option) => {
+          setFilter(option);
+          paging.reset();
+        }}
+      />
+      <RecordsSection
+        id="tickets-list"
+        title={t('machine.tickets_list')}
+        syncedAt={syncedAt}
+        records={tickets}
+        empty={t('machine.tickets_empty')}
+        paging={paging}
+        more={t('machine.more')}
+      >
+        {(ticket) => <Ticket ticket={ticket} names={names} />}
+      </RecordsSection>
       <MachineLinks except={ROUTES.tickets} />
     </div>
   );

@@ -7,6 +7,7 @@ import { LinkList } from '../../ui/LinkList.js';
 import { useAccountSyncedAt } from '../account/account-data.js';
 import { holdingsSummary } from './machine-view.js';
 import { useAvailableTickets, useHoldings } from './use-machines.js';
+import { AccentCard } from '../../ui/Card.js';
 
 const SUMMARY_COLLECTIONS = ['owned_machines', 'tickets'] as const;
 
@@ -32,10 +33,7 @@ export function MiningSummary({ active }: { active: ActiveAccount }) {
   const summary = holdings === undefined ? null : holdingsSummary(holdings);
   const figure = (value: string | number | undefined | null) => (value == null ? '…' : value);
   return (
-    <section className="card card--accent machine-summary" aria-labelledby="machine-summary">
-      <h2 id="machine-summary" className="card__label">
-        {t('machine.summary_title')}
-      </h2>
+    <AccentCard id="machine-summary" className="machine-summary" title={t('machine.summary_title')}>
       <p className="card__figure">
         {figure(summary?.hashPower)} <span className="card__unit">T</span>
       </p>
@@ -58,6 +56,6 @@ export function MiningSummary({ active }: { active: ActiveAccount }) {
         </div>
       </dl>
       <AsOf syncedAt={syncedAt} />
-    </section>
+    </AccentCard>
   );
 }

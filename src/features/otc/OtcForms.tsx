@@ -35,6 +35,7 @@ import {
   type OtcTerms,
   type TakeView,
 } from './otc-view.js';
+import { CardForm } from '../../ui/Card.js';
 
 type OtcKind = 'otc-buy' | 'otc-sell' | 'otc-take';
 type Command<K extends OtcKind = OtcKind> = Extract<OutboxRecord, { kind: K }>;
@@ -161,10 +162,7 @@ export function ListForm({ active, terms, online, onSettled }: OtcFormProps) {
       : null;
 
   return (
-    <form className="card form" onSubmit={onSubmit} noValidate aria-labelledby="otc-list-title">
-      <h2 id="otc-list-title" className="card__title">
-        {t('trading.list_title')}
-      </h2>
+    <CardForm id="otc-list-title" title={t('trading.list_title')} onSubmit={onSubmit}>
       <Choice
         legend={t('trading.list_side')}
         name="otc-list-side"
@@ -216,7 +214,7 @@ export function ListForm({ active, terms, online, onSettled }: OtcFormProps) {
         {t(`trading.submit_${side}`)}
       </SubmitButton>
       <CommandLines sending={current.sending} notice={current.notice} className="otc-notice" />
-    </form>
+    </CardForm>
   );
 }
 

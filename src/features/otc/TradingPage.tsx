@@ -48,6 +48,7 @@ import {
 } from './use-otc.js';
 import './otc.css';
 import { Select } from '../../ui/Select.js';
+import { AccentCard, CardSection } from '../../ui/Card.js';
 
 const BOOK_COLLECTIONS = ['otc_book'] as const;
 const ORDER_COLLECTIONS = ['otc_orders', 'balances'] as const;
@@ -109,10 +110,7 @@ function Market({
   const { t } = useTranslation();
   const syncedAt = useAccountSyncedAt(active, ['balances']);
   return (
-    <section className="card card--accent" aria-labelledby="otc-market">
-      <h2 id="otc-market" className="card__label">
-        {t('trading.guide_title')}
-      </h2>
+    <AccentCard id="otc-market" title={t('trading.guide_title')}>
       <p className="card__figure">
         {terms === null ? '…' : isOpen(terms) ? shownAmount(terms.guidePrice) : '—'}{' '}
         <span className="card__unit">{t('trading.per_rab')}</span>
@@ -143,7 +141,7 @@ function Market({
           : t('trading.available', { usdt: shownAmount(available.usdt), rab: shownAmount(available.rab) })}
       </p>
       {!fromServer && available !== null && <AsOf syncedAt={syncedAt} />}
-    </section>
+    </AccentCard>
   );
 }
 
@@ -164,10 +162,7 @@ function Book({ active, terms, online, onSettled }: OtcFormProps) {
   const gone = taking !== null && orders !== undefined && !orders.some((order) => order.id === taking.id);
 
   return (
-    <section className="card stack otc-book" aria-labelledby="otc-book">
-      <h2 id="otc-book" className="card__title">
-        {t('trading.book_title')}
-      </h2>
+    <CardSection id="otc-book" className="card stack otc-book" title={t('trading.book_title')}>
       <Choice
         legend={t('trading.book_side')}
         name="otc-book-side"
@@ -246,7 +241,7 @@ function Book({ active, terms, online, onSettled }: OtcFormProps) {
           {t('trading.more')}
         </Button>
       )}
-    </section>
+    </CardSection>
   );
 }
 
@@ -285,10 +280,7 @@ function MyOrders({ active, onSettled }: { active: ActiveAccount; onSettled: () 
     (pending ?? []).flatMap((command) => (command.kind === 'otc-cancel' ? [command.params.orderId] : [])),
   );
   return (
-    <section className="card stack" aria-labelledby="otc-mine">
-      <h2 id="otc-mine" className="card__title">
-        {t('trading.mine_title')}
-      </h2>
+    <CardSection id="otc-mine" className="card stack" title={t('trading.mine_title')}>
       <Choice
         legend={t('trading.mine_side')}
         name="otc-mine-side"
@@ -313,7 +305,7 @@ function MyOrders({ active, onSettled }: { active: ActiveAccount; onSettled: () 
           ))}
         </ul>
       )}
-    </section>
+    </CardSection>
   );
 }
 

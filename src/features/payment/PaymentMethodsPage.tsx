@@ -20,8 +20,10 @@ import { useForm } from '../../ui/use-form.js';
 import { CHAIN_LIST, NETWORK_NAMES } from '../recharge/recharge-view.js';
 import { cardDigits, checkAddress, checkBank, inCooldown, methodName, type Problem } from './payment-view.js';
 import { usePaymentMethods } from './use-payment-methods.js';
+import { Choice } from '../../ui/Choice.js';
 import './payment.css';
 import { Select } from '../../ui/Select.js';
+import { CardForm } from '../../ui/Card.js';
 
 type Kind = 'chain' | 'bank';
 
@@ -143,23 +145,17 @@ function MethodItem({ method }: { method: PaymentMethod }) {
 function KindPicker({ value, onChange }: { value: Kind; onChange: (kind: Kind) => void }) {
   const { t } = useTranslation();
   return (
-    <fieldset className="card choices">
-      <legend className="choices__legend">{t('payments.add_title')}</legend>
-      <div className="choices__options">
-        {(['chain', 'bank'] as const).map((kind) => (
-          <label key={kind} className="choices__option">
-            <input
-              type="radio"
-              name="payments-kind"
-              value={kind}
-              checked={value === kind}
-              onChange={() => onChange(kind)}
-            />
-            <span className="choices__name">{t(`payments.kind_${kind}`)}</span>
-          </label>
-        ))}
-      </div>
-    </fieldset>
+    <Choice
+      className="card choices"
+      legend={t('payments.add_title')}
+      name="payments-kind"
+      options={(['chain', 'bank'] as const).map((kind) => ({
+        value: kind,
+        label: t(`payments.kind_${kind}`),
+      }))}
+      value={value}
+      onChange={onChange}
+    />
   );
 }
 
@@ -189,10 +185,7 @@ function ChainForm() {
   );
 
   return (
-    <form className="card form" onSubmit={onSubmit} noValidate aria-labelledby="payments-chain">
-      <h2 id="payments-chain" className="card__title">
-        {t('payments.chain_title')}
-      </h2>
+    <CardForm id="payments-chain" title={t('payments.chain_title')} onSubmit={onSubmit}>
       <div className="field">
         <span className="field__label" id={currencyId}>
           {t('field.currency')}
@@ -221,7 +214,7 @@ function ChainForm() {
       <Button type="submit" color="primary" block size="large" loading={form.busy}>
         {t('payments.save')}
       </Button>
-    </form>
+    </CardForm>
   );
 }
 

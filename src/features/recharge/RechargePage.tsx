@@ -14,14 +14,12 @@ import type { ActiveAccount } from '../../../client-db/use-sync-db.js';
 import { perAccountPage } from '../account/PerAccount.js';
 import { shownAmount } from '../../ui/amounts.js';
 import { shortHash } from '../../ui/chain-text.js';
-import { AsOf } from '../../ui/AsOf.js';
 import { copyText } from '../../ui/copy.js';
 import { DateTime, formatTime } from '../../ui/DateTime.js';
 import { useQrCode } from '../../ui/use-qr-code.js';
 import { useAccountSyncedAt } from '../account/account-data.js';
 import {
   CHAIN_LIST,
-  isChain,
   NETWORK_NAMES,
   statusLabel,
   statusTone,
@@ -36,8 +34,10 @@ import {
   useDeposits,
   type AddressState,
 } from './use-deposit-address.js';
+import { Choice } from '../../ui/Choice.js';
 import './recharge.css';
-import { MoreButton } from '../../ui/MoreButton.js';
+import { RecordsSection, usePaging } from '../../ui/RecordsSection.js';
+import { CardSection } from '../../ui/Card.js';
 
 const DEPOSIT_COLLECTIONS = ['deposits'] as const;
 
@@ -59,26 +59,18 @@ function Recharge({ active }: { active: ActiveAccount }) {
 function ChainPicker({ value, onChange }: { value: Chain; onChange: (chain: Chain) => void }) {
   const { t } = useTranslation();
   return (
-    <fieldset className="card choices">
-      <legend className="choices__legend">{t('recharge.network')}</legend>
-      <div className="choices__options">
-        {CHAIN_LIST.map((chain) => (
-          <label key={chain} className="choices__option">
-            <input
-              type="radio"
-              name="recharge-chain"
-              value={chain}
-              checked={value === chain}
-              onChange={(event) => {
-                if (isChain(event.target.value)) onChange(event.target.value);
-              }}
-            />
-            <span className="choices__name">{chain}</span>
-            <span className="chain-picker__network">{NETWORK_NAMES[chain]}</span>
-          </label>
-        ))}
-      </div>
-    </fieldset>
+    <Choice
+      className="card choices"
+      legend={t('recharge.network')}
+      name="recharge-chain"
+      options={CHAIN_LIST.map((chain) => ({
+        value: chain,
+        label: chain,
+        note: <span className="chain-picker__network">{NETWORK_NAMES[chain]}</span>,
+      }))}
+      value={value}
+      onChange={onChange}
+    />
   );
 }
 
@@ -159,10 +151,7 @@ function RulesCard({ chain, address }: { chain: Chain; address: DepositAddressRe
   const { t, i18n } = useTranslation();
   const chains = new Intl.ListFormat(i18n.language, { type: 'conjunction' }).format(CHAIN_LIST);
   return (
-    <section className="card" aria-labelledby="recharge-rules">
-      <h2 id="recharge-rules" className="card__title">
-        {t('recharge.rules_title')}
-      </h2>
+    <CardSection id="recharge-rules" title={t('recharge.rules_title')}>
       <ul className="recharge-rules">
         <li>{t('recharge.rule_token', { chain, chains })}</li>
         {address === null ? (
@@ -175,41 +164,29 @@ function RulesCard({ chain, address }: { chain: Chain; address: DepositAddressRe
           </>
         )}
       </ul>
-    </section>
+    </CardSection>
   );
 }
 
 function Deposits({ active }: { active: ActiveAccount }) {
   const { t } = useTranslation();
-  const [shown, setShown] = useState(DEPOSITS_PAGE);
+  const paging = usePaging(DEPOSITS_PAGE);
   const syncedAt = useAccountSyncedAt(active, DEPOSIT_COLLECTIONS);
   const depths = useChainDepths(active);
-  // One more than shown, to know whether there is more.
-  const deposits = useDeposits(active, shown + 1);
-  const hasMore = deposits !== undefined && deposits.length > shown;
+  const deposits = useDeposits(active, paging.shown + 1);
   useDepositPulls();
   return (
-    <section className="stack" aria-labelledby="recharge-records">
-      <h2 id="recharge-records" className="section-title">
-        {t('recharge.records_title')}
-      </h2>
-      <AsOf syncedAt={syncedAt} />
-      {deposits !== undefined && deposits.length === 0 && (
-        <p className="card muted">{t('recharge.records_empty')}</p>
-      )}
-      {deposits !== undefined && deposits.length > 0 && (
-        <ul className="card row-list" aria-labelledby="recharge-records">
-          {deposits.slice(0, shown).map((deposit) => (
-            <DepositLine key={deposit.id} deposit={deposit} depths={depths?.[deposit.chain]} />
-          ))}
-        </ul>
-      )}
-      {hasMore && (
-        <MoreButton onClick={() => setShown((count) => count + DEPOSITS_PAGE)}>
-          {t('recharge.more')}
-        </MoreButton>
-      )}
-    </section>
+    <RecordsSection
+      id="recharge-records"
+      title={t('recharge.records_title')}
+      syncedAt={syncedAt}
+      records={deposits}
+      empty={t('recharge.records_empty')}
+      paging={paging}
+      more={t('recharge.more')}
+    >
+      {(deposit) => <DepositLine deposit={deposit} depths={depths?.[deposit.chain]} />}
+    </RecordsSection>
   );
 }
 

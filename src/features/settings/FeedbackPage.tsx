@@ -16,6 +16,7 @@ import { Field } from '../../ui/Field.js';
 import { toast } from '../../ui/toast.js';
 import { useEnqueue } from '../outbox/use-enqueue.js';
 import { DateTime } from '../../ui/DateTime.js';
+import { CardSection } from '../../ui/Card.js';
 
 const TITLE_MAX_LENGTH = 60;
 const MAX_IMAGES = 9;
@@ -49,10 +50,7 @@ export default function FeedbackPage() {
   return (
     <div className="page-padding stack">
       <NewTicket />
-      <section className="card" aria-labelledby="feedback-list">
-        <h2 id="feedback-list" className="card__title">
-          {t('feedback.list_title')}
-        </h2>
+      <CardSection id="feedback-list" title={t('feedback.list_title')}>
         <AsOf syncedAt={syncedAt} />
         {tickets !== undefined && waiting !== undefined && tickets.length === 0 && waiting.length === 0 && (
           <p className="muted">{t('feedback.empty')}</p>
@@ -71,7 +69,7 @@ export default function FeedbackPage() {
             <Ticket key={ticket.id} ticket={ticket} />
           ))}
         </ul>
-      </section>
+      </CardSection>
     </div>
   );
 }

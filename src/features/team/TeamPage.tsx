@@ -37,6 +37,7 @@ import {
 } from './use-team.js';
 import './team.css';
 import { MoreButton } from '../../ui/MoreButton.js';
+import { AccentCard, CardSection } from '../../ui/Card.js';
 
 /** The share poster and the mining machines are reached from the Team tab. */
 const TEAM_LINKS = [
@@ -86,10 +87,7 @@ function LevelCard({ answers, state }: { answers: TeamAnswers | undefined; state
   const mine = answers?.['my-level']?.data ?? null;
   const progress = progressOf(mine);
   return (
-    <section className="card card--accent" aria-labelledby="team-level">
-      <h2 id="team-level" className="card__label">
-        {t('team.level_title')}
-      </h2>
+    <AccentCard id="team-level" title={t('team.level_title')}>
       <p className="card__figure team-level">
         {mine === null ? '…' : mine.level === 0 ? t('team.level_none') : mine.levelName}
       </p>
@@ -117,7 +115,7 @@ function LevelCard({ answers, state }: { answers: TeamAnswers | undefined; state
         </p>
       )}
       <Freshness cached={answers?.info} state={state} />
-    </section>
+    </AccentCard>
   );
 }
 
@@ -159,10 +157,7 @@ function FiguresCard({ answers }: { answers: TeamAnswers | undefined }) {
   const usdt = (amount: string | undefined) => (amount === undefined ? '…' : `${amount} USDT`);
   const sum = info ? smallAreaSum(info) : null;
   return (
-    <section className="card" aria-labelledby="team-figures">
-      <h2 id="team-figures" className="card__title">
-        {t('team.figures_title')}
-      </h2>
+    <CardSection id="team-figures" title={t('team.figures_title')}>
       <dl className="figures team-figures">
         <div>
           <dt>{t('team.team_performance')}</dt>
@@ -201,7 +196,7 @@ function FiguresCard({ answers }: { answers: TeamAnswers | undefined }) {
       <p className="team-explain muted">
         {t('team.valid_explained', { threshold: info?.validHostingThreshold ?? MIN_VALID_HOSTING_USD })}
       </p>
-    </section>
+    </CardSection>
   );
 }
 
@@ -212,10 +207,7 @@ function Members({ answers, online }: { answers: TeamAnswers | undefined; online
   const second = answers?.['members-2']?.data ?? null;
   const shown = generation === 1 ? first : second;
   return (
-    <section className="card" aria-labelledby="team-members">
-      <h2 id="team-members" className="card__title">
-        {t('team.generations_title')}
-      </h2>
+    <CardSection id="team-members" title={t('team.generations_title')}>
       <div className="team-switch" role="group" aria-labelledby="team-members">
         {([1, 2] as const).map((value) => {
           const count = (value === 1 ? first : second)?.count;
@@ -237,7 +229,7 @@ function Members({ answers, online }: { answers: TeamAnswers | undefined; online
       ) : (
         <GenerationList key={generation} page={shown} online={online} />
       )}
-    </section>
+    </CardSection>
   );
 }
 
@@ -311,10 +303,7 @@ function TeamIncome({ userId }: { userId: string }) {
   const lines = useTeamIncome(userId, accountId ?? null, shown + 1);
   const views = teamIncomeOf(lines ?? []);
   return (
-    <section className="card" aria-labelledby="team-income">
-      <h2 id="team-income" className="card__title">
-        {t('team.income_title')}
-      </h2>
+    <CardSection id="team-income" title={t('team.income_title')}>
       {lines === undefined ? (
         <p className="muted">…</p>
       ) : views.length === 0 ? (
@@ -331,7 +320,7 @@ function TeamIncome({ userId }: { userId: string }) {
           {t('team.income_more')}
         </MoreButton>
       )}
-    </section>
+    </CardSection>
   );
 }
 
@@ -365,10 +354,7 @@ function LevelsCard({ levels }: { levels: TeamCached<'levels'> | null }) {
   const config: LevelConfigData | null = levels?.data ?? null;
   if (config === null) return null;
   return (
-    <section className="card" aria-labelledby="team-levels">
-      <h2 id="team-levels" className="card__title">
-        {t('team.levels_title')}
-      </h2>
+    <CardSection id="team-levels" title={t('team.levels_title')}>
       <p className="team-explain">{t('team.rules', { depth: config.managementDepth })}</p>
       <ul className="row-list">
         {config.levels.map((level) => (
@@ -391,6 +377,6 @@ function LevelsCard({ levels }: { levels: TeamCached<'levels'> | null }) {
           </li>
         ))}
       </ul>
-    </section>
+    </CardSection>
   );
 }

@@ -48,6 +48,7 @@ import {
 } from './withdraw-view.js';
 import { useWithdrawTerms, type WithdrawCommand } from './use-withdraw.js';
 import './withdraw.css';
+import { AccentCard, CardForm, CardSection } from '../../ui/Card.js';
 
 const BALANCE_COLLECTIONS = ['balances'] as const;
 
@@ -111,17 +112,14 @@ function Available({ active, terms }: { active: ActiveAccount; terms: WithdrawIn
   const amount = terms !== null ? terms.available : (balance?.cash ?? null);
   return (
     <>
-      <section className="card card--accent" aria-labelledby="withdraw-available">
-        <h2 id="withdraw-available" className="card__label">
-          {t('withdraw.available')}
-        </h2>
+      <AccentCard id="withdraw-available" title={t('withdraw.available')}>
         <p className="card__figure">
           {amount === null ? '…' : shownAmount(amount)} <span className="card__unit">USDT</span>
         </p>
         {account !== undefined && (
           <p className="card__note">{t('withdraw.from_account', { name: nameOf(account) })}</p>
         )}
-      </section>
+      </AccentCard>
       {/* The synced figure says how fresh it is; the server's is as of now. */}
       {terms === null && balance != null && <AsOf syncedAt={syncedAt} />}
     </>
@@ -148,10 +146,7 @@ function Prerequisites({ terms, noMethod }: { terms: WithdrawIndexData | null; n
     missing.push({ text: t('withdraw.need_method'), link: t('withdraw.add_method'), to: ROUTES.withdraw2 });
   if (missing.length === 0) return null;
   return (
-    <section className="card notice" aria-labelledby="withdraw-before">
-      <h2 id="withdraw-before" className="card__title">
-        {t('withdraw.before_title')}
-      </h2>
+    <CardSection id="withdraw-before" className="card notice" title={t('withdraw.before_title')}>
       <ul className="withdraw-todo">
         {missing.map((item) => (
           <li key={item.to}>
@@ -159,7 +154,7 @@ function Prerequisites({ terms, noMethod }: { terms: WithdrawIndexData | null; n
           </li>
         ))}
       </ul>
-    </section>
+    </CardSection>
   );
 }
 
@@ -194,10 +189,7 @@ function WindowCard({ terms }: { terms: WithdrawIndexData }) {
   const { t, i18n } = useTranslation();
   const view = windowView(terms.window, i18n.language, localZone());
   return (
-    <section className="card" aria-labelledby="withdraw-window">
-      <h2 id="withdraw-window" className="card__title">
-        {t('withdraw.window_title')}
-      </h2>
+    <CardSection id="withdraw-window" title={t('withdraw.window_title')}>
       <p className={`withdraw-window__state withdraw-window__state--${view.open ? 'open' : 'closed'}`}>
         {view.open ? t('withdraw.window_open') : t('withdraw.window_closed')}
       </p>
@@ -218,7 +210,7 @@ function WindowCard({ terms }: { terms: WithdrawIndexData }) {
           zone: view.hours.timeZone,
         })}
       </p>
-    </section>
+    </CardSection>
   );
 }
 
@@ -233,10 +225,7 @@ function TermsCard({ terms }: { terms: WithdrawIndexData }) {
     [t('withdraw.maximum'), terms.maximum],
   ];
   return (
-    <section className="card" aria-labelledby="withdraw-terms">
-      <h2 id="withdraw-terms" className="card__title">
-        {t('withdraw.terms_title')}
-      </h2>
+    <CardSection id="withdraw-terms" title={t('withdraw.terms_title')}>
       <dl className="withdraw-figures">
         {rows.map(([label, amount]) => (
           <div key={label}>
@@ -248,7 +237,7 @@ function TermsCard({ terms }: { terms: WithdrawIndexData }) {
       <p className="muted withdraw-figures__note">
         {t('withdraw.review_above', { amount: shownAmount(terms.reviewAbove) })}
       </p>
-    </section>
+    </CardSection>
   );
 }
 
@@ -374,10 +363,7 @@ function WithdrawForm({
   const disabledReason = online ? null : t('withdraw.offline');
 
   return (
-    <form className="card form" onSubmit={onSubmit} noValidate aria-labelledby="withdraw-form">
-      <h2 id="withdraw-form" className="card__title">
-        {t('withdraw.form_title')}
-      </h2>
+    <CardForm id="withdraw-form" title={t('withdraw.form_title')} onSubmit={onSubmit}>
       <MethodPicker
         methods={methods}
         value={methodId}
@@ -443,7 +429,7 @@ function WithdrawForm({
         notice={flow.notice}
         className="withdraw-status"
       />
-    </form>
+    </CardForm>
   );
 }
 
