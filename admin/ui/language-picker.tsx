@@ -5,8 +5,11 @@ import { CONSOLE_LOCALES, useI18n, type ConsoleLocale } from '../i18n/i18n.js';
 export function LanguagePicker({ compact = false }: { compact?: boolean }) {
   const { t, locale, setLocale } = useI18n();
   return (
-    <label className="console-language" htmlFor="console-language">
-      <span className={compact ? 'console-visually-hidden' : undefined}>{t('language.label')}</span>
+    <span className="console-language">
+      {/* A sibling, not a wrapper: wrapped, the label's name would take in the chosen language too. */}
+      <label htmlFor="console-language" className={compact ? 'console-visually-hidden' : undefined}>
+        {t('language.label')}
+      </label>
       <Select<ConsoleLocale>
         id="console-language"
         value={locale}
@@ -14,6 +17,6 @@ export function LanguagePicker({ compact = false }: { compact?: boolean }) {
         options={CONSOLE_LOCALES.map((item) => ({ value: item.locale, label: item.name }))}
         popupMatchSelectWidth={false}
       />
-    </label>
+    </span>
   );
 }

@@ -150,12 +150,13 @@ describe.skipIf(!hasChromium)('the operator console in Chromium', () => {
   let rootCode: (() => Promise<string>) | undefined;
 
   test('the build keeps the console out of the customer app and its service worker', () => {
-    const sw = fs.readFileSync(path.join(distDir, 'sw.js'), 'utf8');
-    expect(sw).not.toContain('admin');
-    const index = fs.readFileSync(path.join(distDir, 'index.html'), 'utf8');
-    const consolePage = fs.readFileSync(path.join(distDir, 'admin.html'), 'utf8');
-    const entryOf = (html: string) => /<script type="module"[^>]*src="([^"]+)"/.exec(html)?.[1] ?? '?';
-    expect(index).not.toContain(entryOf(consolePage));
+    const read = (file: string) => fs.readFileSync(path.join(distDir, file), 'utf8');
+    const precached = [...read('sw.js').matchAll(/url:"([^"]+)"/g)].map((match) => match[1]);
+    const consoleEntry = /<script type="module"[^>]*src="\/([^"]+)"/.exec(read('admin.html'))?.[1] ?? '?';
+    expect(precached).toContain('index.html');
+    expect(precached).not.toContain('admin.html');
+    expect(precached).not.toContain(consoleEntry);
+    expect(read('index.html')).not.toContain(consoleEntry);
   });
 
   test('GET /admin answers the console with a fresh style nonce in the page and the policy', async () => {
