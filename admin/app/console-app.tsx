@@ -19,8 +19,11 @@ import { StepUpDialog, type StepUpRequest } from './step-up-dialog.js';
 
 const TOKEN_KEY = 'coffer-console-token';
 
-/** The console's theme: the app's green. */
-const THEME = { token: { colorPrimary: '#0f5f57', borderRadius: 6 } };
+/** The console's theme: the app's green, with text colours dark enough for WCAG AA on their backgrounds. */
+const THEME = {
+  token: { colorPrimary: '#0f5f57', colorLink: '#0f5f57', colorLinkHover: '#0b4a44', borderRadius: 6 },
+  components: { Menu: { itemSelectedBg: '#e3efed', itemSelectedColor: '#0b4a44' } },
+};
 
 export function ConsoleRoot({ nonce }: { nonce: string }) {
   const language = useRef<ConsoleLocale>(storedLocale());
@@ -30,7 +33,12 @@ export function ConsoleRoot({ nonce }: { nonce: string }) {
     setLocale(next);
   }, []);
   return (
-    <ConfigProvider csp={{ nonce }} theme={THEME} locale={locale === 'en' ? enUS : zhCN}>
+    <ConfigProvider
+      csp={{ nonce }}
+      theme={THEME}
+      button={{ autoInsertSpace: false }}
+      locale={locale === 'en' ? enUS : zhCN}
+    >
       <App>
         <I18nProvider onChange={onLanguage}>
           <ConsoleSession language={language} />

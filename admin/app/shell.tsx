@@ -3,7 +3,7 @@
  * a header with the operator, the language picker and sign-out, and the screen itself.
  */
 import { LogoutOutlined, MenuOutlined } from '@ant-design/icons';
-import { Button, Drawer, Grid, Layout, Menu, Tag } from 'antd';
+import { Button, Drawer, Grid, Layout, Menu } from 'antd';
 import { useState, type ComponentType } from 'react';
 import { BrowserRouter, Navigate, Route, Routes, useLocation, useNavigate } from 'react-router-dom';
 import { screensFor, type ConsoleScreenKey } from '../../contract/admin-menu.js';
@@ -15,13 +15,16 @@ import { ContentPage } from '../pages/content-page.js';
 import { FeedbackPage } from '../pages/feedback-page.js';
 import { HomePage } from '../pages/home-page.js';
 import { InvitesPage } from '../pages/invites-page.js';
+import { LedgerPage } from '../pages/ledger-page.js';
 import { OperatorsPage } from '../pages/operators-page.js';
 import { WithdrawalsPage } from '../pages/withdrawals-page.js';
 import { useConsole } from './context.js';
+import { StatusTag } from '../ui/status-tag.js';
 
 /** Each screen's page; a screen without one yet is left out of the menu. */
 const PAGES: Partial<Record<ConsoleScreenKey, ComponentType>> = {
   withdrawals: WithdrawalsPage,
+  ledger: LedgerPage,
   feedback: FeedbackPage,
   content: ContentPage,
   invites: InvitesPage,
@@ -82,7 +85,7 @@ function ShellLayout() {
           closable={{ 'aria-label': t('common.close') }}
         >
           <p className="console-drawer-me">
-            {me.email} <Tag>{t(`role.${me.role}`)}</Tag>
+            {me.email} <StatusTag tone="plain">{t(`role.${me.role}`)}</StatusTag>
           </p>
           {menu}
         </Drawer>
@@ -100,7 +103,7 @@ function ShellLayout() {
           <span className="console-header-spacer" />
           {wide ? (
             <span className="console-me">
-              {me.email} <Tag color="green">{t(`role.${me.role}`)}</Tag>
+              {me.email} <StatusTag tone="ok">{t(`role.${me.role}`)}</StatusTag>
             </span>
           ) : null}
           <LanguagePicker compact={!wide} />

@@ -181,6 +181,28 @@ export const en = {
   'audit.verify': 'Verify chain',
   'audit.verify_ok': 'The chain holds: {{checked}} rows checked ({{before}} older rows before the chain).',
   'audit.verify_broken': 'The chain is broken: row {{id}} does not match.',
+
+  'field.accountId': 'Account',
+  'field.asset': 'Asset',
+  'field.amount': 'Amount (negative takes out)',
+  'ledger.title': 'Ledger',
+  'ledger.adjust': 'New adjustment',
+  'ledger.check': 'Run the ledger check',
+  'ledger.check_ok': 'The ledger holds (checked {{at}}).',
+  'ledger.check_broken': 'The ledger check found {{count}} problems:',
+  'ledger.status.pending_review': 'Awaiting a second approval',
+  'ledger.status.applied': 'Applied',
+  'ledger.status.rejected': 'Rejected',
+  'ledger.requested_by': 'Requested by',
+  'ledger.reviewed_by': 'Reviewed by',
+  'ledger.approve': 'Approve',
+  'ledger.reject': 'Reject',
+  'ledger.confirm_adjust':
+    'Adjust account {{account}} by {{amount}} {{asset}}. Above the review threshold it waits for a second finance operator.',
+  'ledger.confirm_approve':
+    'Approve adjustment {{id}}: {{amount}} {{asset}} is booked to account {{account}}.',
+  'ledger.confirm_reject':
+    'Reject adjustment {{id}} ({{amount}} {{asset}} to account {{account}}): nothing is booked.',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -3,7 +3,7 @@
  * newest first), a message's detail and the reply, behind a dialog that states its effect.
  * Customers' text is shown as text (React escapes it), never as HTML.
  */
-import { Button, Descriptions, Drawer, Form, Input, Table, Tag } from 'antd';
+import { Button, Descriptions, Drawer, Form, Input, Table } from 'antd';
 import { useState } from 'react';
 import type { z } from 'zod';
 import { adminFeedbackListDataSchema, feedbackRecordSchema } from '../../contract/api/content.js';
@@ -14,6 +14,7 @@ import { formatTime } from '../ui/format.js';
 import { Page } from '../ui/page.js';
 import { useAction } from '../ui/use-action.js';
 import { usePagedList } from '../ui/use-paged-list.js';
+import { StatusTag } from '../ui/status-tag.js';
 
 type Feedback = z.infer<typeof adminFeedbackListDataSchema>['items'][number];
 
@@ -28,7 +29,7 @@ export function FeedbackPage() {
     (a, b) => Number(b.status === 'awaiting_reply') - Number(a.status === 'awaiting_reply'),
   );
   const statusTag = (status: Feedback['status']) => (
-    <Tag color={status === 'awaiting_reply' ? 'gold' : 'green'}>{t(`feedback.status.${status}`)}</Tag>
+    <StatusTag tone={status === 'awaiting_reply' ? 'warn' : 'ok'}>{t(`feedback.status.${status}`)}</StatusTag>
   );
 
   const reply = async ({ reply: text }: { reply: string }) => {

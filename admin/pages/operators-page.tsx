@@ -2,7 +2,7 @@
  * Operators (superadmin): the list, a new operator with a role (its one-time password shown once),
  * disable, reset a password; each behind a dialog that states its effect.
  */
-import { Alert, Button, Form, Input, Modal, Select, Space, Table, Tag, Typography } from 'antd';
+import { Alert, Button, Form, Input, Modal, Select, Space, Table, Typography } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import {
   createdOperatorDataSchema,
@@ -19,6 +19,7 @@ import { FormDialog } from '../ui/form-dialog.js';
 import { formatTime } from '../ui/format.js';
 import { Page } from '../ui/page.js';
 import { useAction } from '../ui/use-action.js';
+import { StatusTag } from '../ui/status-tag.js';
 
 interface CreateForm {
   email: string;
@@ -111,11 +112,11 @@ export function OperatorsPage() {
             key: 'state',
             render: (_value, operator) =>
               operator.disabled ? (
-                <Tag>{t('operators.disabled')}</Tag>
+                <StatusTag tone="plain">{t('operators.disabled')}</StatusTag>
               ) : operator.mustChangePassword || !operator.authenticatorBound ? (
-                <Tag color="gold">{t('operators.setup_pending')}</Tag>
+                <StatusTag tone="warn">{t('operators.setup_pending')}</StatusTag>
               ) : (
-                <Tag color="green">{t('operators.active')}</Tag>
+                <StatusTag tone="ok">{t('operators.active')}</StatusTag>
               ),
           },
           { title: t('common.created'), dataIndex: 'createdAt', render: formatTime },

@@ -3,7 +3,7 @@
  * (who approved first when two are needed), and approve, reject with a reason, mark paid with a
  * reference, each behind a dialog that states its effect.
  */
-import { Button, Descriptions, Drawer, Form, Input, Select, Space, Table, Tag } from 'antd';
+import { Button, Descriptions, Drawer, Form, Input, Select, Space, Table } from 'antd';
 import { useState } from 'react';
 import {
   adminWithdrawalSchema,
@@ -20,19 +20,20 @@ import { Page } from '../ui/page.js';
 import { useAction } from '../ui/use-action.js';
 import { usePagedList } from '../ui/use-paged-list.js';
 import { formatTime } from '../ui/format.js';
+import { StatusTag, type Tone } from '../ui/status-tag.js';
 
 const destinationOf = (item: AdminWithdrawal) =>
   item.kind === 'bank'
     ? [item.bankName, item.cardNumber, item.holderName].filter(Boolean).join(' ')
     : `${item.network ?? ''} ${item.address ?? ''}`.trim();
 
-const STAGE_COLOURS: Record<WithdrawalStage, string> = {
-  awaiting_review: 'gold',
-  approved: 'blue',
-  sending: 'cyan',
-  paid: 'green',
-  rejected: 'default',
-  failed: 'red',
+const STAGE_TONES: Record<WithdrawalStage, Tone> = {
+  awaiting_review: 'warn',
+  approved: 'info',
+  sending: 'info',
+  paid: 'ok',
+  rejected: 'plain',
+  failed: 'bad',
 };
 
 export function WithdrawalsPage() {
@@ -74,7 +75,7 @@ export function WithdrawalsPage() {
   };
 
   const stageTag = (value: WithdrawalStage) => (
-    <Tag color={STAGE_COLOURS[value]}>{t(`withdrawals.stage.${value}`)}</Tag>
+    <StatusTag tone={STAGE_TONES[value]}>{t(`withdrawals.stage.${value}`)}</StatusTag>
   );
 
   return (
@@ -85,7 +86,7 @@ export function WithdrawalsPage() {
       <Form layout="inline" className="console-filters" name="withdrawals-filter">
         <Form.Item label={t('field.stage')} name="stage" initialValue={stage}>
           <Select<WithdrawalStage | 'all'>
-            style={{ minWidth: 160 }}
+            className="console-select"
             onChange={setStage}
             options={[
               { value: 'all', label: t('common.all') },

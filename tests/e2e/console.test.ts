@@ -215,6 +215,7 @@ describe.skipIf(!hasChromium)('the operator console in Chromium', () => {
       if (!first || !rootCode) throw new Error('the first operator is not set up');
       const screens: Array<[MessageKey, MessageKey]> = [
         ['nav.withdrawals', 'withdrawals.title'],
+      ['nav.ledger', 'ledger.title'],
         ['nav.feedback', 'feedback.title'],
         ['nav.content', 'content.title'],
         ['nav.invites', 'invites.title'],
