@@ -21,7 +21,14 @@ const TOKEN_KEY = 'coffer-console-token';
 
 /** The console's theme: the app's green, with text colours dark enough for WCAG AA on their backgrounds. */
 const THEME = {
-  token: { colorPrimary: '#0f5f57', colorLink: '#0f5f57', colorLinkHover: '#0b4a44', borderRadius: 6 },
+  token: {
+    colorPrimary: '#0f5f57',
+    colorLink: '#0f5f57',
+    colorLinkHover: '#0b4a44',
+    colorTextDescription: '#595959',
+    colorTextTertiary: '#595959',
+    borderRadius: 6,
+  },
   components: { Menu: { itemSelectedBg: '#e3efed', itemSelectedColor: '#0b4a44' } },
 };
 

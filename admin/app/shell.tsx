@@ -17,6 +17,7 @@ import { HomePage } from '../pages/home-page.js';
 import { InvitesPage } from '../pages/invites-page.js';
 import { LedgerPage } from '../pages/ledger-page.js';
 import { OperatorsPage } from '../pages/operators-page.js';
+import { ProductsPage } from '../pages/products-page.js';
 import { WithdrawalsPage } from '../pages/withdrawals-page.js';
 import { useConsole } from './context.js';
 import { StatusTag } from '../ui/status-tag.js';
@@ -27,6 +28,7 @@ const PAGES: Partial<Record<ConsoleScreenKey, ComponentType>> = {
   ledger: LedgerPage,
   feedback: FeedbackPage,
   content: ContentPage,
+  products: ProductsPage,
   invites: InvitesPage,
   operators: OperatorsPage,
   audit: AuditPage,

@@ -203,6 +203,33 @@ export const en = {
     'Approve adjustment {{id}}: {{amount}} {{asset}} is booked to account {{account}}.',
   'ledger.confirm_reject':
     'Reject adjustment {{id}} ({{amount}} {{asset}} to account {{account}}): nothing is booked.',
+
+  'products.title': 'Products and settings',
+  'products.settings': 'Settings',
+  'products.hosting': 'Hosting products',
+  'products.machines': 'Machines',
+  'products.airdrop': 'Income airdrop',
+  'products.tickets': 'Issue tickets',
+  'products.rab_price': 'RAB price (USDT)',
+  'products.version': 'version',
+  'products.newcomer_incentive': 'Newcomer incentive (USDT)',
+  'products.settings_update': 'Change settings',
+  'products.confirm_settings':
+    'Set the RAB price to {{price}} USDT and the newcomer incentive to {{incentive}} USDT: a new price is a new price version, used by every exchange from now on.',
+  'products.days': 'Days',
+  'products.terms': 'Terms',
+  'products.status.active': 'On offer',
+  'products.status.disabled': 'Disabled',
+  'products.disable': 'Disable',
+  'products.confirm_disable': 'Disable “{{name}}”: customers no longer see it; what they hold runs on.',
+  'products.account_ids': 'Account IDs (comma separated)',
+  'products.amount_each': 'Amount to each account (USDT)',
+  'products.count_each': 'Tickets to each account',
+  'products.confirm_airdrop':
+    'Pay {{amount}} USDT to each of the accounts {{accounts}}, from incentive expense.',
+  'products.confirm_tickets': 'Give {{count}} tickets to each of the accounts {{accounts}}.',
+  'products.airdrop_done': 'Paid: {{total}} USDT in all.',
+  'products.tickets_done': 'Issued: {{total}} tickets in all.',
 } as const;
 
 export type MessageKey = keyof typeof en;

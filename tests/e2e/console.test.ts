@@ -124,7 +124,10 @@ describe.skipIf(!hasChromium)('the operator console in Chromium', () => {
     const dialog = page.getByRole('dialog', { name: en('operators.create') });
     await dialog.getByLabel(en('field.email'), { exact: true }).fill(email);
     await dialog.getByLabel(en('field.role'), { exact: true }).click();
-    await page.getByRole('option', { name: en(`role.${role}`), exact: true }).click();
+    await page
+      .locator('.ant-select-dropdown:visible')
+      .getByTitle(en(`role.${role}`), { exact: true })
+      .click();
     await expect
       .poll(() => dialog.innerText())
       .toContain(en('operators.confirm_create', { email, role: en(`role.${role}`) }));
@@ -215,9 +218,10 @@ describe.skipIf(!hasChromium)('the operator console in Chromium', () => {
       if (!first || !rootCode) throw new Error('the first operator is not set up');
       const screens: Array<[MessageKey, MessageKey]> = [
         ['nav.withdrawals', 'withdrawals.title'],
-      ['nav.ledger', 'ledger.title'],
+        ['nav.ledger', 'ledger.title'],
         ['nav.feedback', 'feedback.title'],
         ['nav.content', 'content.title'],
+        ['nav.products', 'products.title'],
         ['nav.invites', 'invites.title'],
         ['nav.operators', 'operators.title'],
         ['nav.audit', 'audit.title'],
