@@ -27,6 +27,7 @@ const THEME = {
     colorLinkHover: '#0b4a44',
     colorTextDescription: '#595959',
     colorTextTertiary: '#595959',
+    colorError: '#cf1322',
     borderRadius: 6,
   },
   components: { Menu: { itemSelectedBg: '#e3efed', itemSelectedColor: '#0b4a44' } },

@@ -57,7 +57,7 @@ function ShellLayout() {
   ];
   const current = `/${location.pathname.split('/')[1] ?? ''}`;
   const menu = (
-    <nav aria-label={t('shell.menu')}>
+    <nav aria-label={t('shell.menu')} className="console-nav">
       <Menu
         mode="inline"
         items={items}

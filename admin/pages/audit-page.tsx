@@ -2,7 +2,7 @@
  * The audit log: every operator call, newest first, filtered by operator, action and target,
  * page by page; "Verify chain" recomputes the hash chain on the server and names a broken row.
  */
-import { Alert, Button, Form, Input, Table } from 'antd';
+import { Alert, Button, Form, Input } from 'antd';
 import { useState } from 'react';
 import type { z } from 'zod';
 import { auditListDataSchema, auditVerifyDataSchema } from '../../contract/api/admin.js';
@@ -12,6 +12,7 @@ import { formatTime } from '../ui/format.js';
 import { Page } from '../ui/page.js';
 import { useAction } from '../ui/use-action.js';
 import { usePagedList } from '../ui/use-paged-list.js';
+import { ConsoleTable } from '../ui/console-table.js';
 
 type AuditEntry = z.infer<typeof auditListDataSchema>['items'][number];
 type Verdict = z.infer<typeof auditVerifyDataSchema>;
@@ -69,12 +70,11 @@ export function AuditPage() {
         </Form.Item>
         <Button htmlType="submit">{t('common.filter')}</Button>
       </Form>
-      <Table<AuditEntry>
+      <ConsoleTable<AuditEntry>
+        label={t('audit.title')}
         rowKey="id"
         loading={list.loading}
         dataSource={list.items}
-        pagination={false}
-        scroll={{ x: 'max-content' }}
         columns={[
           { title: t('common.id'), dataIndex: 'id' },
           { title: t('audit.at'), dataIndex: 'at', render: formatTime },

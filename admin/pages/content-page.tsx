@@ -4,7 +4,7 @@
  * Lists come from the public routes the app reads (news and notices in the console's language
  * and those for every language).
  */
-import { Button, DatePicker, Form, Input, Select, Space, Table, Tabs } from 'antd';
+import { Button, DatePicker, Form, Input, Select, Space, Tabs } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import { doneDataSchema } from '../../contract/api/admin.js';
 import {
@@ -27,6 +27,7 @@ import { formatTime } from '../ui/format.js';
 import { Page } from '../ui/page.js';
 import { useAction } from '../ui/use-action.js';
 import { usePagedList } from '../ui/use-paged-list.js';
+import { ConsoleTable } from '../ui/console-table.js';
 
 /** The language select's value for "every language" (the wire's absent `lang`). */
 const EVERY = 'every';
@@ -118,12 +119,11 @@ function NewsTab() {
           {t('content.news_create')}
         </Button>
       </Space>
-      <Table<NewsRecord>
+      <ConsoleTable<NewsRecord>
+        label={t('content.news')}
         rowKey="id"
         loading={list.loading}
         dataSource={list.items}
-        pagination={false}
-        scroll={{ x: 'max-content' }}
         columns={[
           { title: t('common.id'), dataIndex: 'id' },
           { title: t('field.title'), dataIndex: 'title' },
@@ -252,11 +252,10 @@ function NoticesTab() {
           {t('content.notice_create')}
         </Button>
       </Space>
-      <Table<NoticeRecord>
+      <ConsoleTable<NoticeRecord>
+        label={t('content.notices')}
         rowKey="id"
         dataSource={items}
-        pagination={false}
-        scroll={{ x: 'max-content' }}
         columns={[
           { title: t('common.id'), dataIndex: 'id' },
           { title: t('field.text'), dataIndex: 'text' },
@@ -328,11 +327,10 @@ function QuotesTab() {
           {t('content.quote_set')}
         </Button>
       </Space>
-      <Table<QuoteRecord>
+      <ConsoleTable<QuoteRecord>
+        label={t('content.quotes')}
         rowKey="id"
         dataSource={items}
-        pagination={false}
-        scroll={{ x: 'max-content' }}
         columns={[
           { title: t('field.symbol'), dataIndex: 'id' },
           { title: t('field.name'), dataIndex: 'name' },

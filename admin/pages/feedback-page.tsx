@@ -3,7 +3,7 @@
  * newest first), a message's detail and the reply, behind a dialog that states its effect.
  * Customers' text is shown as text (React escapes it), never as HTML.
  */
-import { Button, Descriptions, Drawer, Form, Input, Table } from 'antd';
+import { Button, Descriptions, Drawer, Form, Input } from 'antd';
 import { useState } from 'react';
 import type { z } from 'zod';
 import { adminFeedbackListDataSchema, feedbackRecordSchema } from '../../contract/api/content.js';
@@ -15,6 +15,7 @@ import { Page } from '../ui/page.js';
 import { useAction } from '../ui/use-action.js';
 import { usePagedList } from '../ui/use-paged-list.js';
 import { StatusTag } from '../ui/status-tag.js';
+import { ConsoleTable } from '../ui/console-table.js';
 
 type Feedback = z.infer<typeof adminFeedbackListDataSchema>['items'][number];
 
@@ -48,12 +49,11 @@ export function FeedbackPage() {
       title={t('feedback.title')}
       actions={<Button onClick={() => void list.reload()}>{t('common.refresh')}</Button>}
     >
-      <Table<Feedback>
+      <ConsoleTable<Feedback>
+        label={t('feedback.title')}
         rowKey="id"
         loading={list.loading}
         dataSource={items}
-        pagination={false}
-        scroll={{ x: 'max-content' }}
         columns={[
           {
             title: t('common.id'),

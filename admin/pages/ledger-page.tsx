@@ -2,7 +2,7 @@
  * The ledger: adjustments and their four-eyes queue (approve or reject one another operator
  * asked for), a new adjustment, and the ledger check; each action behind a dialog that states it.
  */
-import { Alert, Button, Form, Input, Select, Space, Table } from 'antd';
+import { Alert, Button, Form, Input, Select, Space } from 'antd';
 import { useState } from 'react';
 import type { z } from 'zod';
 import {
@@ -21,6 +21,7 @@ import { Page } from '../ui/page.js';
 import { useAction } from '../ui/use-action.js';
 import { usePagedList } from '../ui/use-paged-list.js';
 import { StatusTag } from '../ui/status-tag.js';
+import { ConsoleTable } from '../ui/console-table.js';
 
 type Status = (typeof ADJUSTMENT_STATUSES)[number];
 type Check = z.infer<typeof ledgerCheckDataSchema>;
@@ -125,12 +126,11 @@ export function LedgerPage() {
           />
         </Form.Item>
       </Form>
-      <Table<Adjustment>
+      <ConsoleTable<Adjustment>
+        label={t('ledger.title')}
         rowKey="id"
         loading={list.loading}
         dataSource={list.items}
-        pagination={false}
-        scroll={{ x: 'max-content' }}
         columns={[
           { title: t('common.id'), dataIndex: 'id' },
           { title: t('field.accountId'), dataIndex: 'accountId' },

@@ -2,7 +2,7 @@
  * Operators (superadmin): the list, a new operator with a role (its one-time password shown once),
  * disable, reset a password; each behind a dialog that states its effect.
  */
-import { Alert, Button, Form, Input, Modal, Select, Space, Table, Typography } from 'antd';
+import { Alert, Button, Form, Input, Modal, Select, Space, Typography } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import {
   createdOperatorDataSchema,
@@ -20,6 +20,7 @@ import { formatTime } from '../ui/format.js';
 import { Page } from '../ui/page.js';
 import { useAction } from '../ui/use-action.js';
 import { StatusTag } from '../ui/status-tag.js';
+import { ConsoleTable } from '../ui/console-table.js';
 
 interface CreateForm {
   email: string;
@@ -93,12 +94,11 @@ export function OperatorsPage() {
         </Button>
       }
     >
-      <Table<Operator>
+      <ConsoleTable<Operator>
+        label={t('operators.title')}
         rowKey="id"
         loading={loading}
         dataSource={operators}
-        pagination={false}
-        scroll={{ x: 'max-content' }}
         columns={[
           { title: t('common.id'), dataIndex: 'id' },
           {

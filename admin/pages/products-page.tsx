@@ -3,7 +3,7 @@
  * hosting products and machines on offer (disable one), income airdrops and ticket issues; each
  * change behind a dialog that states its effect.
  */
-import { Button, Descriptions, Form, Input, InputNumber, Table, Tabs } from 'antd';
+import { Button, Descriptions, Form, Input, InputNumber, Tabs } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import type { z } from 'zod';
 import { platformSettingsSchema, type PlatformSettings } from '../../contract/api/admin.js';
@@ -26,6 +26,7 @@ import { FormDialog } from '../ui/form-dialog.js';
 import { Page } from '../ui/page.js';
 import { StatusTag } from '../ui/status-tag.js';
 import { useAction } from '../ui/use-action.js';
+import { ConsoleTable } from '../ui/console-table.js';
 
 export function ProductsPage() {
   const { t } = useI18n();
@@ -135,11 +136,10 @@ function CatalogueTab({ kind }: { kind: 'hosting' | 'machines' }) {
       if (done) await list.reload();
     });
   return (
-    <Table<CatalogueItem>
+    <ConsoleTable<CatalogueItem>
+      label={t(hosting ? 'products.hosting' : 'products.machines')}
       rowKey="id"
       dataSource={list.data?.items ?? []}
-      pagination={false}
-      scroll={{ x: 'max-content' }}
       columns={[
         { title: t('common.id'), dataIndex: 'id' },
         { title: t('field.name'), key: 'name', render: (_value, item) => nameOf(item) },

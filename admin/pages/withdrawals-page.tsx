@@ -3,7 +3,7 @@
  * (who approved first when two are needed), and approve, reject with a reason, mark paid with a
  * reference, each behind a dialog that states its effect.
  */
-import { Button, Descriptions, Drawer, Form, Input, Select, Space, Table } from 'antd';
+import { Button, Descriptions, Drawer, Form, Input, Select, Space } from 'antd';
 import { useState } from 'react';
 import {
   adminWithdrawalSchema,
@@ -21,6 +21,7 @@ import { useAction } from '../ui/use-action.js';
 import { usePagedList } from '../ui/use-paged-list.js';
 import { formatTime } from '../ui/format.js';
 import { StatusTag, type Tone } from '../ui/status-tag.js';
+import { ConsoleTable } from '../ui/console-table.js';
 
 const destinationOf = (item: AdminWithdrawal) =>
   item.kind === 'bank'
@@ -95,12 +96,11 @@ export function WithdrawalsPage() {
           />
         </Form.Item>
       </Form>
-      <Table<AdminWithdrawal>
+      <ConsoleTable<AdminWithdrawal>
+        label={t('withdrawals.title')}
         rowKey="id"
         loading={list.loading}
         dataSource={list.items}
-        pagination={false}
-        scroll={{ x: 'max-content' }}
         columns={[
           {
             title: t('common.id'),

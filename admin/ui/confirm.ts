@@ -1,6 +1,6 @@
 /**
  * Every console action asks first: a dialog that states the action's exact effect; the action
- * runs only on Confirm, and the dialog stays (loading) until the server has answered.
+ * runs only on Confirm (the dialog closes then; a step-up, if the server asks, opens its own).
  */
 import { App } from 'antd';
 import { useCallback } from 'react';
@@ -16,8 +16,8 @@ export function useConfirm() {
         content: effect,
         okText: t('common.confirm'),
         cancelText: t('common.cancel'),
-        onOk: async () => {
-          await action();
+        onOk: () => {
+          void action();
         },
       }),
     [modal, t],
