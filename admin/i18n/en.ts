@@ -178,6 +178,7 @@ export const en = {
   'audit.title': 'Audit log',
   'audit.at': 'Time',
   'audit.detail': 'Detail',
+  'audit.export': 'Export CSV',
   'audit.verify': 'Verify chain',
   'audit.verify_ok': 'The chain holds: {{checked}} rows checked ({{before}} older rows before the chain).',
   'audit.verify_broken': 'The chain is broken: row {{id}} does not match.',

@@ -174,6 +174,7 @@ export const zhHans: Catalogue = {
   'audit.title': '审计日志',
   'audit.at': '时间',
   'audit.detail': '详情',
+  'audit.export': '导出 CSV',
   'audit.verify': '校验哈希链',
   'audit.verify_ok': '哈希链完好：已检查 {{checked}} 行（另有 {{before}} 行早于哈希链）。',
   'audit.verify_broken': '哈希链已断开：第 {{id}} 行不匹配。',

@@ -5,7 +5,11 @@
 import { Alert, Button, Form, Input } from 'antd';
 import { useState } from 'react';
 import type { z } from 'zod';
-import { auditListDataSchema, auditVerifyDataSchema } from '../../contract/api/admin.js';
+import {
+  auditExportDataSchema,
+  auditListDataSchema,
+  auditVerifyDataSchema,
+} from '../../contract/api/admin.js';
 import { useConsole } from '../app/context.js';
 import { useI18n } from '../i18n/i18n.js';
 import { formatTime } from '../ui/format.js';
@@ -33,6 +37,15 @@ export function AuditPage() {
     setVerifying(false);
     if (result) setVerdict(result);
   };
+  const exportCsv = async () => {
+    const file = await run(() => api.read('/api/admin/audit/export', filters, auditExportDataSchema));
+    if (!file) return;
+    const link = document.createElement('a');
+    link.href = URL.createObjectURL(new Blob([file.csv], { type: 'text/csv;charset=utf-8' }));
+    link.download = file.filename;
+    link.click();
+    URL.revokeObjectURL(link.href);
+  };
   const apply = (values: Filters) =>
     setFilters(Object.fromEntries(Object.entries(values).filter(([, value]) => Boolean(value?.trim()))));
 
@@ -40,9 +53,12 @@ export function AuditPage() {
     <Page
       title={t('audit.title')}
       actions={
-        <Button onClick={() => void verify()} loading={verifying}>
-          {t('audit.verify')}
-        </Button>
+        <>
+          <Button onClick={() => void exportCsv()}>{t('audit.export')}</Button>
+          <Button onClick={() => void verify()} loading={verifying}>
+            {t('audit.verify')}
+          </Button>
+        </>
       }
     >
       {verdict ? (

@@ -3,7 +3,7 @@
  * hosting products and machines on offer (disable one), income airdrops and ticket issues; each
  * change behind a dialog that states its effect.
  */
-import { Button, Descriptions, Form, Input, InputNumber, Tabs } from 'antd';
+import { Button, Descriptions, Form, Input, InputNumber, Radio } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import type { z } from 'zod';
 import { platformSettingsSchema, type PlatformSettings } from '../../contract/api/admin.js';
@@ -28,19 +28,28 @@ import { StatusTag } from '../ui/status-tag.js';
 import { useAction } from '../ui/use-action.js';
 import { ConsoleTable } from '../ui/console-table.js';
 
+const SECTIONS = ['settings', 'hosting', 'machines', 'airdrop', 'tickets'] as const;
+type Section = (typeof SECTIONS)[number];
+
+/** The sections as buttons that wrap at phone width (five tabs would not fit, and antd's overflow menu breaks the tab list's roles). */
 export function ProductsPage() {
   const { t } = useI18n();
+  const [section, setSection] = useState<Section>('settings');
   return (
     <Page title={t('products.title')}>
-      <Tabs
-        items={[
-          { key: 'settings', label: t('products.settings'), children: <SettingsTab /> },
-          { key: 'hosting', label: t('products.hosting'), children: <CatalogueTab kind="hosting" /> },
-          { key: 'machines', label: t('products.machines'), children: <CatalogueTab kind="machines" /> },
-          { key: 'airdrop', label: t('products.airdrop'), children: <GrantTab kind="airdrop" /> },
-          { key: 'tickets', label: t('products.tickets'), children: <GrantTab kind="tickets" /> },
-        ]}
+      <Radio.Group
+        className="console-filters"
+        aria-label={t('products.title')}
+        optionType="button"
+        value={section}
+        onChange={(event) => setSection(SECTIONS.find((item) => item === event.target.value) ?? 'settings')}
+        options={SECTIONS.map((value) => ({ value, label: t(`products.${value}`) }))}
       />
+      {section === 'settings' ? <SettingsTab /> : null}
+      {section === 'hosting' ? <CatalogueTab key="hosting" kind="hosting" /> : null}
+      {section === 'machines' ? <CatalogueTab key="machines" kind="machines" /> : null}
+      {section === 'airdrop' ? <GrantTab key="airdrop" kind="airdrop" /> : null}
+      {section === 'tickets' ? <GrantTab key="tickets" kind="tickets" /> : null}
     </Page>
   );
 }
