@@ -8,6 +8,7 @@ import { stepUpDataSchema } from '../../contract/api/admin.js';
 import type { ConsoleApi } from '../api.js';
 import { useI18n } from '../i18n/i18n.js';
 import { useAction } from '../ui/use-action.js';
+import { Field } from '../ui/field.js';
 
 export interface StepUpRequest {
   resolve(steppedUp: boolean): void;
@@ -46,13 +47,9 @@ export function StepUpDialog({ api, request }: { api: ConsoleApi; request: StepU
     >
       <Typography.Paragraph>{t('stepup.intro')}</Typography.Paragraph>
       <Form form={form} name="stepup" layout="vertical" onFinish={submit} requiredMark={false}>
-        <Form.Item
-          label={t('field.googleCode')}
-          name="googleCode"
-          rules={[{ required: true, message: t('field.required', { field: t('field.googleCode') }) }]}
-        >
+        <Field label="field.googleCode" name="googleCode" required>
           <Input inputMode="numeric" autoComplete="one-time-code" maxLength={6} autoFocus />
-        </Form.Item>
+        </Field>
       </Form>
     </Modal>
   );

@@ -17,6 +17,8 @@ import { Page } from '../ui/page.js';
 import { useAction } from '../ui/use-action.js';
 import { usePagedList } from '../ui/use-paged-list.js';
 import { ConsoleTable } from '../ui/console-table.js';
+import { Field } from '../ui/field.js';
+import { LoadMore } from '../ui/load-more.js';
 
 type AuditEntry = z.infer<typeof auditListDataSchema>['items'][number];
 type Verdict = z.infer<typeof auditVerifyDataSchema>;
@@ -75,15 +77,15 @@ export function AuditPage() {
         />
       ) : null}
       <Form layout="inline" className="console-filters" name="audit-filter" onFinish={apply}>
-        <Form.Item label={t('field.actor')} name="actor">
+        <Field label="field.actor" name="actor">
           <Input placeholder="operator:1" maxLength={100} />
-        </Form.Item>
-        <Form.Item label={t('field.action')} name="action">
+        </Field>
+        <Field label="field.action" name="action">
           <Input maxLength={100} />
-        </Form.Item>
-        <Form.Item label={t('field.target')} name="target">
+        </Field>
+        <Field label="field.target" name="target">
           <Input maxLength={200} />
-        </Form.Item>
+        </Field>
         <Button htmlType="submit">{t('common.filter')}</Button>
       </Form>
       <ConsoleTable<AuditEntry>
@@ -106,11 +108,7 @@ export function AuditPage() {
           },
         ]}
       />
-      {list.hasMore ? (
-        <div className="console-more">
-          <Button onClick={() => void list.loadMore()}>{t('common.more')}</Button>
-        </div>
-      ) : null}
+      <LoadMore list={list} />
     </Page>
   );
 }

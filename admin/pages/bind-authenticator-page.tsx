@@ -8,6 +8,7 @@ import { useI18n } from '../i18n/i18n.js';
 import { Page } from '../ui/page.js';
 import { SetupFrame } from '../ui/setup-frame.js';
 import { useAction } from '../ui/use-action.js';
+import { Field } from '../ui/field.js';
 
 export function BindAuthenticatorPage() {
   const { t } = useI18n();
@@ -60,13 +61,9 @@ export function BindAuthenticatorPage() {
           </>
         ) : null}
         <Form form={form} name="bind" layout="vertical" onFinish={submit} requiredMark={false}>
-          <Form.Item
-            label={t('field.googleCode')}
-            name="googleCode"
-            rules={[{ required: true, message: t('field.required', { field: t('field.googleCode') }) }]}
-          >
+          <Field label="field.googleCode" name="googleCode" required>
             <Input inputMode="numeric" autoComplete="one-time-code" maxLength={6} />
-          </Form.Item>
+          </Field>
           <Button type="primary" htmlType="submit" loading={busy} disabled={!key} block>
             {t('authenticator.submit')}
           </Button>

@@ -4,7 +4,7 @@
  * Lists come from the public routes the app reads (news and notices in the console's language
  * and those for every language).
  */
-import { Button, DatePicker, Form, Input, Select, Space, Tabs } from 'antd';
+import { Button, DatePicker, Input, Select, Space, Tabs } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import { doneDataSchema } from '../../contract/api/admin.js';
 import {
@@ -28,6 +28,8 @@ import { Page } from '../ui/page.js';
 import { useAction } from '../ui/use-action.js';
 import { usePagedList } from '../ui/use-paged-list.js';
 import { ConsoleTable } from '../ui/console-table.js';
+import { Field } from '../ui/field.js';
+import { LoadMore } from '../ui/load-more.js';
 
 /** The language select's value for "every language" (the wire's absent `lang`). */
 const EVERY = 'every';
@@ -41,17 +43,16 @@ function useLanguageName() {
 }
 
 function LanguageField() {
-  const { t } = useI18n();
   const nameOf = useLanguageName();
   return (
-    <Form.Item label={t('field.lang')} name="lang">
+    <Field label="field.lang" name="lang">
       <Select
         options={[
           { value: EVERY, label: nameOf(null) },
           ...LANGUAGES.map((item) => ({ value: item.locale, label: item.name })),
         ]}
       />
-    </Form.Item>
+    </Field>
   );
 }
 
@@ -154,11 +155,7 @@ function NewsTab() {
           },
         ]}
       />
-      {list.hasMore ? (
-        <div className="console-more">
-          <Button onClick={() => void list.loadMore()}>{t('common.more')}</Button>
-        </div>
-      ) : null}
+      <LoadMore list={list} />
       {editing !== null ? (
         <FormDialog<NewsForm>
           open
@@ -183,34 +180,22 @@ function NewsTab() {
           onClose={() => setEditing(null)}
           onSubmit={save}
         >
-          <Form.Item
-            label={t('field.title')}
-            name="title"
-            rules={[{ required: true, message: t('field.required', { field: t('field.title') }) }]}
-          >
+          <Field label="field.title" name="title" required>
             <Input maxLength={120} />
-          </Form.Item>
-          <Form.Item
-            label={t('field.summary')}
-            name="summary"
-            rules={[{ required: true, message: t('field.required', { field: t('field.summary') }) }]}
-          >
+          </Field>
+          <Field label="field.summary" name="summary" required>
             <Input.TextArea rows={2} maxLength={300} />
-          </Form.Item>
-          <Form.Item
-            label={t('field.body')}
-            name="body"
-            rules={[{ required: true, message: t('field.required', { field: t('field.body') }) }]}
-          >
+          </Field>
+          <Field label="field.body" name="body" required>
             <Input.TextArea rows={6} maxLength={20000} />
-          </Form.Item>
-          <Form.Item label={t('field.imageUrl')} name="imageUrl">
+          </Field>
+          <Field label="field.imageUrl" name="imageUrl">
             <Input maxLength={500} />
-          </Form.Item>
+          </Field>
           <LanguageField />
-          <Form.Item label={t('field.publishedAt')} name="publishedAt">
+          <Field label="field.publishedAt" name="publishedAt">
             <DatePicker showTime />
-          </Form.Item>
+          </Field>
         </FormDialog>
       ) : null}
     </>
@@ -287,13 +272,9 @@ function NoticesTab() {
         onClose={() => setCreating(false)}
         onSubmit={create}
       >
-        <Form.Item
-          label={t('field.text')}
-          name="text"
-          rules={[{ required: true, message: t('field.required', { field: t('field.text') }) }]}
-        >
+        <Field label="field.text" name="text" required>
           <Input maxLength={300} />
-        </Form.Item>
+        </Field>
         <LanguageField />
       </FormDialog>
     </>
@@ -367,27 +348,15 @@ function QuotesTab() {
           onClose={() => setEditing(null)}
           onSubmit={set}
         >
-          <Form.Item
-            label={t('field.symbol')}
-            name="symbol"
-            rules={[{ required: true, message: t('field.required', { field: t('field.symbol') }) }]}
-          >
+          <Field label="field.symbol" name="symbol" required>
             <Input maxLength={20} placeholder="BTC/USDT" />
-          </Form.Item>
-          <Form.Item
-            label={t('field.name')}
-            name="name"
-            rules={[{ required: true, message: t('field.required', { field: t('field.name') }) }]}
-          >
+          </Field>
+          <Field label="field.name" name="name" required>
             <Input maxLength={40} />
-          </Form.Item>
-          <Form.Item
-            label={t('field.price')}
-            name="price"
-            rules={[{ required: true, message: t('field.required', { field: t('field.price') }) }]}
-          >
+          </Field>
+          <Field label="field.price" name="price" required>
             <Input inputMode="decimal" maxLength={40} />
-          </Form.Item>
+          </Field>
         </FormDialog>
       ) : null}
     </>

@@ -3,7 +3,7 @@
  * newest first), a message's detail and the reply, behind a dialog that states its effect.
  * Customers' text is shown as text (React escapes it), never as HTML.
  */
-import { Button, Descriptions, Drawer, Form, Input } from 'antd';
+import { Button, Descriptions, Drawer, Input } from 'antd';
 import { useState } from 'react';
 import type { z } from 'zod';
 import { adminFeedbackListDataSchema, feedbackRecordSchema } from '../../contract/api/content.js';
@@ -16,6 +16,8 @@ import { useAction } from '../ui/use-action.js';
 import { usePagedList } from '../ui/use-paged-list.js';
 import { StatusTag } from '../ui/status-tag.js';
 import { ConsoleTable } from '../ui/console-table.js';
+import { Field } from '../ui/field.js';
+import { LoadMore } from '../ui/load-more.js';
 
 type Feedback = z.infer<typeof adminFeedbackListDataSchema>['items'][number];
 
@@ -70,11 +72,7 @@ export function FeedbackPage() {
           { title: t('common.created'), dataIndex: 'createdAt', render: formatTime },
         ]}
       />
-      {list.hasMore ? (
-        <div className="console-more">
-          <Button onClick={() => void list.loadMore()}>{t('common.more')}</Button>
-        </div>
-      ) : null}
+      <LoadMore list={list} />
       <Drawer
         open={open !== null}
         onClose={() => setOpen(null)}
@@ -116,13 +114,9 @@ export function FeedbackPage() {
               onClose={() => setReplying(false)}
               onSubmit={reply}
             >
-              <Form.Item
-                label={t('field.reply')}
-                name="reply"
-                rules={[{ required: true, message: t('field.required', { field: t('field.reply') }) }]}
-              >
+              <Field label="field.reply" name="reply" required>
                 <Input.TextArea rows={4} maxLength={1000} />
-              </Form.Item>
+              </Field>
             </FormDialog>
           </>
         ) : null}

@@ -22,6 +22,8 @@ import { useAction } from '../ui/use-action.js';
 import { usePagedList } from '../ui/use-paged-list.js';
 import { StatusTag } from '../ui/status-tag.js';
 import { ConsoleTable } from '../ui/console-table.js';
+import { Field } from '../ui/field.js';
+import { LoadMore } from '../ui/load-more.js';
 
 type Status = (typeof ADJUSTMENT_STATUSES)[number];
 type Check = z.infer<typeof ledgerCheckDataSchema>;
@@ -179,11 +181,7 @@ export function LedgerPage() {
           },
         ]}
       />
-      {list.hasMore ? (
-        <div className="console-more">
-          <Button onClick={() => void list.loadMore()}>{t('common.more')}</Button>
-        </div>
-      ) : null}
+      <LoadMore list={list} />
       <FormDialog<AdjustForm>
         open={adjusting}
         name="ledger-adjust"
@@ -199,30 +197,18 @@ export function LedgerPage() {
         onClose={() => setAdjusting(false)}
         onSubmit={adjust}
       >
-        <Form.Item
-          label={t('field.accountId')}
-          name="accountId"
-          rules={[{ required: true, message: t('field.required', { field: t('field.accountId') }) }]}
-        >
+        <Field label="field.accountId" name="accountId" required>
           <Input maxLength={40} />
-        </Form.Item>
-        <Form.Item label={t('field.asset')} name="asset">
+        </Field>
+        <Field label="field.asset" name="asset">
           <Select options={[{ value: 'USDT' }, { value: 'RAB' }]} />
-        </Form.Item>
-        <Form.Item
-          label={t('field.amount')}
-          name="amount"
-          rules={[{ required: true, message: t('field.required', { field: t('field.amount') }) }]}
-        >
+        </Field>
+        <Field label="field.amount" name="amount" required>
           <Input inputMode="decimal" maxLength={40} />
-        </Form.Item>
-        <Form.Item
-          label={t('field.reason')}
-          name="reason"
-          rules={[{ required: true, message: t('field.required', { field: t('field.reason') }) }]}
-        >
+        </Field>
+        <Field label="field.reason" name="reason" required>
           <Input maxLength={200} />
-        </Form.Item>
+        </Field>
       </FormDialog>
     </Page>
   );

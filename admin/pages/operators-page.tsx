@@ -2,7 +2,7 @@
  * Operators (superadmin): the list, a new operator with a role (its one-time password shown once),
  * disable, reset a password; each behind a dialog that states its effect.
  */
-import { Alert, Button, Form, Input, Modal, Select, Space, Typography } from 'antd';
+import { Alert, Button, Input, Modal, Select, Space, Typography } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import {
   createdOperatorDataSchema,
@@ -21,6 +21,7 @@ import { Page } from '../ui/page.js';
 import { useAction } from '../ui/use-action.js';
 import { StatusTag } from '../ui/status-tag.js';
 import { ConsoleTable } from '../ui/console-table.js';
+import { Field } from '../ui/field.js';
 
 interface CreateForm {
   email: string;
@@ -160,21 +161,17 @@ export function OperatorsPage() {
         onClose={() => setCreating(false)}
         onSubmit={create}
       >
-        <Form.Item
-          label={t('field.email')}
-          name="email"
-          rules={[{ required: true, message: t('field.required', { field: t('field.email') }) }]}
-        >
+        <Field label="field.email" name="email" required>
           <Input type="email" autoComplete="off" />
-        </Form.Item>
-        <Form.Item label={t('field.role')} name="role">
+        </Field>
+        <Field label="field.role" name="role">
           <Select<OperatorRole>
             options={OPERATOR_ROLES.map((role) => ({ value: role, label: t(`role.${role}`) }))}
           />
-        </Form.Item>
-        <Form.Item label={t('field.initialPassword')} name="password">
+        </Field>
+        <Field label="field.initialPassword" name="password">
           <Input.Password autoComplete="new-password" />
-        </Form.Item>
+        </Field>
       </FormDialog>
       <Modal
         open={oneTime !== null}

@@ -27,6 +27,7 @@ import { Page } from '../ui/page.js';
 import { StatusTag } from '../ui/status-tag.js';
 import { useAction } from '../ui/use-action.js';
 import { ConsoleTable } from '../ui/console-table.js';
+import { Field } from '../ui/field.js';
 
 const SECTIONS = ['settings', 'hosting', 'machines', 'airdrop', 'tickets'] as const;
 type Section = (typeof SECTIONS)[number];
@@ -113,12 +114,12 @@ function SettingsTab() {
         onClose={() => setEditing(false)}
         onSubmit={update}
       >
-        <Form.Item label={t('products.rab_price')} name="rabPriceUsdt">
+        <Field label="products.rab_price" name="rabPriceUsdt">
           <Input inputMode="decimal" maxLength={40} />
-        </Form.Item>
-        <Form.Item label={t('products.newcomer_incentive')} name="newcomerIncentive">
+        </Field>
+        <Field label="products.newcomer_incentive" name="newcomerIncentive">
           <Input inputMode="decimal" maxLength={40} />
-        </Form.Item>
+        </Field>
       </FormDialog>
     </>
   );
@@ -250,37 +251,21 @@ function GrantTab({ kind }: { kind: 'airdrop' | 'tickets' }) {
         onClose={() => setOpen(false)}
         onSubmit={grant}
       >
-        <Form.Item
-          label={t('products.account_ids')}
-          name="accountIds"
-          rules={[{ required: true, message: t('field.required', { field: t('products.account_ids') }) }]}
-        >
+        <Field label="products.account_ids" name="accountIds" required>
           <Input.TextArea rows={2} />
-        </Form.Item>
+        </Field>
         {airdrop ? (
-          <Form.Item
-            label={t('products.amount_each')}
-            name="amount"
-            rules={[{ required: true, message: t('field.required', { field: t('products.amount_each') }) }]}
-          >
+          <Field label="products.amount_each" name="amount" required>
             <Input inputMode="decimal" maxLength={40} />
-          </Form.Item>
+          </Field>
         ) : (
-          <Form.Item
-            label={t('products.count_each')}
-            name="count"
-            rules={[{ required: true, message: t('field.required', { field: t('products.count_each') }) }]}
-          >
+          <Field label="products.count_each" name="count" required>
             <InputNumber min={1} precision={0} />
-          </Form.Item>
+          </Field>
         )}
-        <Form.Item
-          label={t('field.reason')}
-          name="reason"
-          rules={[{ required: true, message: t('field.required', { field: t('field.reason') }) }]}
-        >
+        <Field label="field.reason" name="reason" required>
           <Input maxLength={200} />
-        </Form.Item>
+        </Field>
       </FormDialog>
     </>
   );

@@ -9,6 +9,7 @@ import { useI18n } from '../i18n/i18n.js';
 import { Page } from '../ui/page.js';
 import { SetupFrame } from '../ui/setup-frame.js';
 import { useAction } from '../ui/use-action.js';
+import { Field } from '../ui/field.js';
 
 interface SignInForm {
   email: string;
@@ -52,30 +53,18 @@ export function SignInPage({
     <SetupFrame>
       <Page title={t('signin.title')}>
         <Form form={form} name="signin" layout="vertical" onFinish={submit} requiredMark={false}>
-          <Form.Item
-            label={t('field.email')}
-            name="email"
-            rules={[{ required: true, message: t('field.required', { field: t('field.email') }) }]}
-          >
+          <Field label="field.email" name="email" required>
             <Input type="email" autoComplete="username" />
-          </Form.Item>
-          <Form.Item
-            label={t('field.password')}
-            name="password"
-            rules={[{ required: true, message: t('field.required', { field: t('field.password') }) }]}
-          >
+          </Field>
+          <Field label="field.password" name="password" required>
             <Input.Password autoComplete="current-password" />
-          </Form.Item>
+          </Field>
           {needsCode ? (
             <>
               <Typography.Paragraph>{t('signin.code_needed')}</Typography.Paragraph>
-              <Form.Item
-                label={t('field.googleCode')}
-                name="googleCode"
-                rules={[{ required: true, message: t('field.required', { field: t('field.googleCode') }) }]}
-              >
+              <Field label="field.googleCode" name="googleCode" required>
                 <Input inputMode="numeric" autoComplete="one-time-code" maxLength={6} autoFocus />
-              </Form.Item>
+              </Field>
             </>
           ) : null}
           <Button type="primary" htmlType="submit" loading={busy} block>

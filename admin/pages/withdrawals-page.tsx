@@ -22,6 +22,8 @@ import { usePagedList } from '../ui/use-paged-list.js';
 import { formatTime } from '../ui/format.js';
 import { StatusTag, type Tone } from '../ui/status-tag.js';
 import { ConsoleTable } from '../ui/console-table.js';
+import { Field } from '../ui/field.js';
+import { LoadMore } from '../ui/load-more.js';
 
 const destinationOf = (item: AdminWithdrawal) =>
   item.kind === 'bank'
@@ -135,11 +137,7 @@ export function WithdrawalsPage() {
           { title: t('common.created'), dataIndex: 'createdAt', render: formatTime },
         ]}
       />
-      {list.hasMore ? (
-        <div className="console-more">
-          <Button onClick={() => void list.loadMore()}>{t('common.more')}</Button>
-        </div>
-      ) : null}
+      <LoadMore list={list} />
 
       <Drawer
         open={open !== null}
@@ -203,13 +201,9 @@ export function WithdrawalsPage() {
               onClose={() => setDialog(null)}
               onSubmit={({ reason }) => act('/api/admin/withdraw/reject', { id: open.id, reason })}
             >
-              <Form.Item
-                label={t('field.reason')}
-                name="reason"
-                rules={[{ required: true, message: t('field.required', { field: t('field.reason') }) }]}
-              >
+              <Field label="field.reason" name="reason" required>
                 <Input.TextArea rows={3} maxLength={500} />
-              </Form.Item>
+              </Field>
             </FormDialog>
             <FormDialog<{ reference: string }>
               open={dialog === 'paid'}
@@ -226,13 +220,9 @@ export function WithdrawalsPage() {
               onClose={() => setDialog(null)}
               onSubmit={({ reference }) => act('/api/admin/withdraw/paid', { id: open.id, reference })}
             >
-              <Form.Item
-                label={t('field.reference')}
-                name="reference"
-                rules={[{ required: true, message: t('field.required', { field: t('field.reference') }) }]}
-              >
+              <Field label="field.reference" name="reference" required>
                 <Input maxLength={200} />
-              </Form.Item>
+              </Field>
             </FormDialog>
           </>
         ) : null}
