@@ -329,6 +329,8 @@ describe.skipIf(!hasChromium)('the operator console in Chromium', () => {
       await confirmDialog.getByRole('button', { name: en('common.confirm'), exact: true }).click();
       const stepUp = page.getByRole('dialog', { name: en('stepup.title') });
       await stepUp.waitFor();
+      // The confirm dialog fades out as the step-up opens; axe would read it half transparent.
+      await page.locator('.ant-modal-confirm').waitFor({ state: 'hidden' });
       await expectAccessible(page, 'step-up dialog');
       await stepUp.getByLabel(en('field.googleCode'), { exact: true }).fill(await rootCode());
       await stepUp.getByRole('button', { name: en('stepup.submit'), exact: true }).click();
