@@ -26,8 +26,8 @@ export default tseslint.config(
     },
   },
   {
-    // The UI, and the live-query read handles it takes from client-db/.
-    files: ['src/**/*.{ts,tsx}', 'client-db/**/*.ts'],
+    // The UI, the live-query read handles it takes from client-db/, and the operator console.
+    files: ['src/**/*.{ts,tsx}', 'client-db/**/*.ts', 'admin/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     rules: {
       'react-hooks/rules-of-hooks': 'error',

@@ -32,6 +32,19 @@ export const CONTENT_SECURITY_POLICY = {
   'frame-ancestors': ["'none'"],
 } as const;
 
+/**
+ * The same policy with one more source for `<style>` tags: those carrying `nonce`. The console
+ * (admin.html) gets it, with a fresh nonce per answer, because antd writes its styles into
+ * `<style>` tags at run time and marks each with the page's nonce.
+ */
+export function policyWithStyleNonce(nonce: string): string {
+  return Object.entries(CONTENT_SECURITY_POLICY)
+    .map(([directive, sources]) =>
+      [directive, ...sources, ...(directive === 'style-src' ? [`'nonce-${nonce}'`] : [])].join(' '),
+    )
+    .join(';');
+}
+
 /** Helmet's middleware, built once: every header but HSTS, which depends on the request. */
 const helmetHeaders = helmet({
   contentSecurityPolicy: { useDefaults: false, directives: CONTENT_SECURITY_POLICY },

@@ -3,11 +3,14 @@
  * headers for hashed assets and no-cache for the shell and the service worker (so updates land).
  * While dist/ is being built on a first start, `/` answers a page that reloads itself.
  */
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import compress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
+import { CONSOLE_BASE_PATH, CONSOLE_NONCE_PLACEHOLDER } from '../../contract/console.js';
+import { policyWithStyleNonce } from './security-headers.js';
 
 const BUILDING_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="refresh" content="3"><title>Coffer</title></head><body>
@@ -39,4 +42,20 @@ export async function registerStatic(
       return reply.code(503).header('retry-after', '3').type('text/html; charset=utf-8').send(BUILDING_PAGE);
     return reply.header('cache-control', 'no-cache').sendFile('index.html', distDir);
   });
+  // The operator console and its deep links: admin.html with a fresh style nonce in the page and
+  // in this answer's policy (contract/console.ts). Never cached: the nonce is new every time.
+  const consolePage = async (_request: FastifyRequest, reply: FastifyReply) => {
+    const page = path.join(distDir, 'admin.html');
+    if (!fs.existsSync(page))
+      return reply.code(503).header('retry-after', '3').type('text/html; charset=utf-8').send(BUILDING_PAGE);
+    const nonce = crypto.randomBytes(18).toString('base64');
+    const html = (await fs.promises.readFile(page, 'utf8')).replaceAll(CONSOLE_NONCE_PLACEHOLDER, nonce);
+    return reply
+      .header('cache-control', 'no-store')
+      .header('content-security-policy', policyWithStyleNonce(nonce))
+      .type('text/html; charset=utf-8')
+      .send(html);
+  };
+  app.get(CONSOLE_BASE_PATH, { schema: { hide: true } }, consolePage);
+  app.get(`${CONSOLE_BASE_PATH}/*`, { schema: { hide: true } }, consolePage);
 }

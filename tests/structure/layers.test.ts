@@ -85,12 +85,18 @@ function circles(folders: string[]): string[] {
 }
 
 describe('layers', () => {
-  test('no import circle in contract, sync, worker, src or server', () => {
-    expect(circles(['contract', 'sync', 'worker', 'src', 'server'])).toEqual([]);
+  test('no import circle in contract, sync, worker, src, admin or server', () => {
+    expect(circles(['contract', 'sync', 'worker', 'src', 'admin', 'server'])).toEqual([]);
   });
 
   test('contract/ imports nothing of the client or the server', () => {
-    expect(offenders('contract', under('src', 'worker', 'sync', 'server'))).toEqual([]);
+    expect(offenders('contract', under('src', 'admin', 'worker', 'sync', 'server'))).toEqual([]);
+  });
+
+  test('the operator console (admin/) stands on contract/ alone, and the customer app never loads it', () => {
+    expect(offenders('admin', under('src', 'worker', 'sync', 'client-db', 'server'))).toEqual([]);
+    for (const folder of ['src', 'worker', 'sync', 'client-db'])
+      expect(offenders(folder, under('admin'))).toEqual([]);
   });
 
   test('the sync engine does not import the worker or the UI (worker -> sync -> contract)', () => {

@@ -1,0 +1,114 @@
+/**
+ * The audit log: every operator call, newest first, filtered by operator, action and target,
+ * page by page; "Verify chain" recomputes the hash chain on the server and names a broken row.
+ */
+import { Alert, Button, Form, Input } from 'antd';
+import { useState } from 'react';
+import type { z } from 'zod';
+import {
+  auditExportDataSchema,
+  auditListDataSchema,
+  auditVerifyDataSchema,
+} from '../../contract/api/admin.js';
+import { useConsole } from '../app/context.js';
+import { useI18n } from '../i18n/i18n.js';
+import { formatTime } from '../ui/format.js';
+import { Page } from '../ui/page.js';
+import { useAction } from '../ui/use-action.js';
+import { usePagedList } from '../ui/use-paged-list.js';
+import { ConsoleTable } from '../ui/console-table.js';
+import { Field } from '../ui/field.js';
+import { LoadMore } from '../ui/load-more.js';
+
+type AuditEntry = z.infer<typeof auditListDataSchema>['items'][number];
+type Verdict = z.infer<typeof auditVerifyDataSchema>;
+type Filters = Partial<Record<'actor' | 'action' | 'target', string>>;
+
+export function AuditPage() {
+  const { t } = useI18n();
+  const { api } = useConsole();
+  const run = useAction();
+  const [filters, setFilters] = useState<Filters>({});
+  const list = usePagedList('/api/admin/audit/list', filters, auditListDataSchema);
+  const [verdict, setVerdict] = useState<Verdict | null>(null);
+  const [verifying, setVerifying] = useState(false);
+
+  const verify = async () => {
+    setVerifying(true);
+    const result = await run(() => api.read('/api/admin/audit/verify', {}, auditVerifyDataSchema));
+    setVerifying(false);
+    if (result) setVerdict(result);
+  };
+  const exportCsv = async () => {
+    const file = await run(() => api.read('/api/admin/audit/export', filters, auditExportDataSchema));
+    if (!file) return;
+    const link = document.createElement('a');
+    link.href = URL.createObjectURL(new Blob([file.csv], { type: 'text/csv;charset=utf-8' }));
+    link.download = file.filename;
+    link.click();
+    URL.revokeObjectURL(link.href);
+  };
+  const apply = (values: Filters) =>
+    setFilters(Object.fromEntries(Object.entries(values).filter(([, value]) => Boolean(value?.trim()))));
+
+  return (
+    <Page
+      title={t('audit.title')}
+      actions={
+        <>
+          <Button onClick={() => void exportCsv()}>{t('audit.export')}</Button>
+          <Button onClick={() => void verify()} loading={verifying}>
+            {t('audit.verify')}
+          </Button>
+        </>
+      }
+    >
+      {verdict ? (
+        <Alert
+          className="console-filters"
+          role="status"
+          type={verdict.ok ? 'success' : 'error'}
+          showIcon
+          title={
+            verdict.ok
+              ? t('audit.verify_ok', { checked: verdict.checked, before: verdict.beforeChain })
+              : t('audit.verify_broken', { id: verdict.brokenAt ?? '?' })
+          }
+        />
+      ) : null}
+      <Form layout="inline" className="console-filters" name="audit-filter" onFinish={apply}>
+        <Field label="field.actor" name="actor">
+          <Input placeholder="operator:1" maxLength={100} />
+        </Field>
+        <Field label="field.action" name="action">
+          <Input maxLength={100} />
+        </Field>
+        <Field label="field.target" name="target">
+          <Input maxLength={200} />
+        </Field>
+        <Button htmlType="submit">{t('common.filter')}</Button>
+      </Form>
+      <ConsoleTable<AuditEntry>
+        label={t('audit.title')}
+        rowKey="id"
+        loading={list.loading}
+        dataSource={list.items}
+        columns={[
+          { title: t('common.id'), dataIndex: 'id' },
+          { title: t('audit.at'), dataIndex: 'at', render: formatTime },
+          { title: t('field.actor'), dataIndex: 'actor' },
+          { title: t('field.action'), dataIndex: 'action' },
+          { title: t('field.target'), dataIndex: 'target' },
+          {
+            title: t('audit.detail'),
+            dataIndex: 'detail',
+            render: (detail: AuditEntry['detail']) => (
+              <code className="console-detail">{JSON.stringify(detail)}</code>
+            ),
+          },
+        ]}
+      />
+      <LoadMore list={list} />
+    </Page>
+  );
+}

@@ -1,0 +1,77 @@
+/** The first setup step: the one-time password replaced by the operator's own. */
+import { Button, Form, Input, Typography } from 'antd';
+import { useState } from 'react';
+import { doneDataSchema } from '../../contract/api/admin.js';
+import { useConsole } from '../app/context.js';
+import { useI18n } from '../i18n/i18n.js';
+import { Page } from '../ui/page.js';
+import { SetupFrame } from '../ui/setup-frame.js';
+import { useAction } from '../ui/use-action.js';
+
+interface PasswordForm {
+  oldPassword: string;
+  newPassword: string;
+  repeatPassword: string;
+}
+
+export function ChangePasswordPage() {
+  const { t } = useI18n();
+  const { api, refreshMe } = useConsole();
+  const [form] = Form.useForm<PasswordForm>();
+  const [busy, setBusy] = useState(false);
+  const run = useAction();
+  const required = (field: string) => ({ required: true, message: t('field.required', { field }) });
+
+  const submit = async ({ oldPassword, newPassword }: PasswordForm) => {
+    setBusy(true);
+    const done = await run(
+      () => api.command('/api/admin/auth/password', { oldPassword, newPassword }, doneDataSchema),
+      form,
+    );
+    setBusy(false);
+    if (done) await refreshMe();
+  };
+
+  return (
+    <SetupFrame>
+      <Page title={t('password.title')}>
+        <Typography.Paragraph>{t('password.intro')}</Typography.Paragraph>
+        <Form form={form} name="password" layout="vertical" onFinish={submit} requiredMark={false}>
+          <Form.Item
+            label={t('field.oldPassword')}
+            name="oldPassword"
+            rules={[required(t('field.oldPassword'))]}
+          >
+            <Input.Password autoComplete="current-password" />
+          </Form.Item>
+          <Form.Item
+            label={t('field.newPassword')}
+            name="newPassword"
+            rules={[required(t('field.newPassword'))]}
+          >
+            <Input.Password autoComplete="new-password" />
+          </Form.Item>
+          <Form.Item
+            label={t('field.repeatPassword')}
+            name="repeatPassword"
+            dependencies={['newPassword']}
+            rules={[
+              required(t('field.repeatPassword')),
+              ({ getFieldValue }) => ({
+                validator: (_rule, value) =>
+                  !value || getFieldValue('newPassword') === value
+                    ? Promise.resolve()
+                    : Promise.reject(new Error(t('password.mismatch'))),
+              }),
+            ]}
+          >
+            <Input.Password autoComplete="new-password" />
+          </Form.Item>
+          <Button type="primary" htmlType="submit" loading={busy} block>
+            {t('password.submit')}
+          </Button>
+        </Form>
+      </Page>
+    </SetupFrame>
+  );
+}

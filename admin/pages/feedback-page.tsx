@@ -1,0 +1,126 @@
+/**
+ * Feedback: what customers wrote, awaiting reply first (within what is loaded; the server lists
+ * newest first), a message's detail and the reply, behind a dialog that states its effect.
+ * Customers' text is shown as text (React escapes it), never as HTML.
+ */
+import { Button, Descriptions, Drawer, Input } from 'antd';
+import { useState } from 'react';
+import type { z } from 'zod';
+import { adminFeedbackListDataSchema, feedbackRecordSchema } from '../../contract/api/content.js';
+import { useConsole } from '../app/context.js';
+import { useI18n } from '../i18n/i18n.js';
+import { FormDialog } from '../ui/form-dialog.js';
+import { formatTime } from '../ui/format.js';
+import { Page } from '../ui/page.js';
+import { useAction } from '../ui/use-action.js';
+import { usePagedList } from '../ui/use-paged-list.js';
+import { StatusTag } from '../ui/status-tag.js';
+import { ConsoleTable } from '../ui/console-table.js';
+import { Field } from '../ui/field.js';
+import { LoadMore } from '../ui/load-more.js';
+
+type Feedback = z.infer<typeof adminFeedbackListDataSchema>['items'][number];
+
+export function FeedbackPage() {
+  const { t } = useI18n();
+  const { api } = useConsole();
+  const run = useAction();
+  const list = usePagedList('/api/admin/feedback/list', {}, adminFeedbackListDataSchema);
+  const [open, setOpen] = useState<Feedback | null>(null);
+  const [replying, setReplying] = useState(false);
+  const items = [...list.items].sort(
+    (a, b) => Number(b.status === 'awaiting_reply') - Number(a.status === 'awaiting_reply'),
+  );
+  const statusTag = (status: Feedback['status']) => (
+    <StatusTag tone={status === 'awaiting_reply' ? 'warn' : 'ok'}>{t(`feedback.status.${status}`)}</StatusTag>
+  );
+
+  const reply = async ({ reply: text }: { reply: string }) => {
+    if (!open) return false;
+    const updated = await run(() =>
+      api.command('/api/admin/feedback/reply', { id: open.id, reply: text }, feedbackRecordSchema),
+    );
+    if (!updated) return false;
+    setOpen({ ...open, ...updated });
+    await list.reload();
+    return true;
+  };
+
+  return (
+    <Page
+      title={t('feedback.title')}
+      actions={<Button onClick={() => void list.reload()}>{t('common.refresh')}</Button>}
+    >
+      <ConsoleTable<Feedback>
+        label={t('feedback.title')}
+        rowKey="id"
+        loading={list.loading}
+        dataSource={items}
+        columns={[
+          {
+            title: t('common.id'),
+            dataIndex: 'id',
+            render: (id: string, item) => (
+              <Button type="link" onClick={() => setOpen(item)} aria-label={`${t('common.details')} ${id}`}>
+                {id}
+              </Button>
+            ),
+          },
+          { title: t('common.status'), dataIndex: 'status', render: statusTag },
+          { title: t('field.title'), dataIndex: 'title' },
+          { title: t('feedback.from'), dataIndex: 'email' },
+          { title: t('common.created'), dataIndex: 'createdAt', render: formatTime },
+        ]}
+      />
+      <LoadMore list={list} />
+      <Drawer
+        open={open !== null}
+        onClose={() => setOpen(null)}
+        title={open ? t('feedback.detail_title', { id: open.id }) : ''}
+        size={520}
+        closable={{ 'aria-label': t('common.close') }}
+      >
+        {open ? (
+          <>
+            <Descriptions column={1} bordered size="small">
+              <Descriptions.Item label={t('common.status')}>{statusTag(open.status)}</Descriptions.Item>
+              <Descriptions.Item label={t('feedback.from')}>
+                <span className="console-break">{open.email}</span>
+              </Descriptions.Item>
+              <Descriptions.Item label={t('field.title')}>{open.title}</Descriptions.Item>
+              <Descriptions.Item label={t('feedback.message')}>
+                <span className="console-pre">{open.content}</span>
+              </Descriptions.Item>
+              <Descriptions.Item label={t('feedback.images')}>
+                {open.images.length > 0 ? open.images.length : t('common.none')}
+              </Descriptions.Item>
+              {open.reply ? (
+                <Descriptions.Item label={t('field.reply')}>
+                  <span className="console-pre">{open.reply}</span>
+                </Descriptions.Item>
+              ) : null}
+              <Descriptions.Item label={t('common.created')}>{formatTime(open.createdAt)}</Descriptions.Item>
+            </Descriptions>
+            <div className="console-more">
+              <Button type="primary" onClick={() => setReplying(true)}>
+                {t('feedback.reply')}
+              </Button>
+            </div>
+            <FormDialog<{ reply: string }>
+              open={replying}
+              name="feedback-reply"
+              title={t('feedback.reply')}
+              effect={() => t('feedback.confirm_reply', { email: open.email })}
+              onClose={() => setReplying(false)}
+              onSubmit={reply}
+            >
+              <Field label="field.reply" name="reply" required>
+                <Input.TextArea rows={4} maxLength={1000} />
+              </Field>
+            </FormDialog>
+          </>
+        ) : null}
+      </Drawer>
+    </Page>
+  );
+}

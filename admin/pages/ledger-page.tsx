@@ -1,0 +1,215 @@
+/**
+ * The ledger: adjustments and their four-eyes queue (approve or reject one another operator
+ * asked for), a new adjustment, and the ledger check; each action behind a dialog that states it.
+ */
+import { Alert, Button, Form, Input, Select, Space } from 'antd';
+import { useState } from 'react';
+import type { z } from 'zod';
+import {
+  ADJUSTMENT_STATUSES,
+  adjustmentListDataSchema,
+  adjustmentStatusDataSchema,
+  ledgerCheckDataSchema,
+  type Adjustment,
+} from '../../contract/api/admin.js';
+import { useConsole } from '../app/context.js';
+import { useI18n } from '../i18n/i18n.js';
+import { useConfirm } from '../ui/confirm.js';
+import { FormDialog } from '../ui/form-dialog.js';
+import { formatTime } from '../ui/format.js';
+import { Page } from '../ui/page.js';
+import { useAction } from '../ui/use-action.js';
+import { usePagedList } from '../ui/use-paged-list.js';
+import { StatusTag } from '../ui/status-tag.js';
+import { ConsoleTable } from '../ui/console-table.js';
+import { Field } from '../ui/field.js';
+import { LoadMore } from '../ui/load-more.js';
+
+type Status = (typeof ADJUSTMENT_STATUSES)[number];
+type Check = z.infer<typeof ledgerCheckDataSchema>;
+interface AdjustForm {
+  accountId: string;
+  asset: 'USDT' | 'RAB';
+  amount: string;
+  reason: string;
+}
+
+export function LedgerPage() {
+  const { t } = useI18n();
+  const { api } = useConsole();
+  const run = useAction();
+  const confirm = useConfirm();
+  const [status, setStatus] = useState<Status | 'all'>('pending_review');
+  const list = usePagedList(
+    '/api/admin/ledger/adjustments',
+    status === 'all' ? {} : { status },
+    adjustmentListDataSchema,
+  );
+  const [adjusting, setAdjusting] = useState(false);
+  const [check, setCheck] = useState<Check | null>(null);
+  const [checking, setChecking] = useState(false);
+
+  const review = (item: Adjustment, decision: 'approve' | 'reject') =>
+    confirm(
+      t(decision === 'approve' ? 'ledger.confirm_approve' : 'ledger.confirm_reject', {
+        id: item.id,
+        amount: item.amount,
+        asset: item.asset,
+        account: item.accountId,
+      }),
+      async () => {
+        const done = await run(() =>
+          api.command(`/api/admin/ledger/${decision}`, { id: item.id }, adjustmentStatusDataSchema),
+        );
+        if (done) await list.reload();
+      },
+    );
+  const adjust = async (values: AdjustForm) => {
+    const done = await run(() => api.command('/api/admin/ledger/adjust', values, adjustmentStatusDataSchema));
+    if (!done) return false;
+    await list.reload();
+    return true;
+  };
+  const runCheck = async () => {
+    setChecking(true);
+    const result = await run(() => api.read('/api/admin/ledger/check', {}, ledgerCheckDataSchema));
+    setChecking(false);
+    if (result) setCheck(result);
+  };
+
+  return (
+    <Page
+      title={t('ledger.title')}
+      actions={
+        <>
+          <Button onClick={() => void runCheck()} loading={checking}>
+            {t('ledger.check')}
+          </Button>
+          <Button type="primary" onClick={() => setAdjusting(true)}>
+            {t('ledger.adjust')}
+          </Button>
+        </>
+      }
+    >
+      {check ? (
+        <Alert
+          className="console-filters"
+          role="status"
+          showIcon
+          type={check.ok ? 'success' : 'error'}
+          title={
+            check.ok
+              ? t('ledger.check_ok', { at: formatTime(check.checkedAt) })
+              : t('ledger.check_broken', { count: check.violations.length })
+          }
+          description={
+            check.ok ? undefined : (
+              <ul>
+                {check.violations.map((violation, index) => (
+                  <li key={index}>
+                    {violation.rule} {violation.asset} {violation.owner ?? ''} {violation.book ?? ''}:{' '}
+                    {violation.expected} / {violation.actual}
+                  </li>
+                ))}
+              </ul>
+            )
+          }
+        />
+      ) : null}
+      <Form layout="inline" className="console-filters" name="ledger-filter">
+        <Form.Item label={t('common.status')} name="status" initialValue={status}>
+          <Select<Status | 'all'>
+            className="console-select"
+            onChange={setStatus}
+            options={[
+              { value: 'all', label: t('common.all') },
+              ...ADJUSTMENT_STATUSES.map((value) => ({ value, label: t(`ledger.status.${value}`) })),
+            ]}
+          />
+        </Form.Item>
+      </Form>
+      <ConsoleTable<Adjustment>
+        label={t('ledger.title')}
+        rowKey="id"
+        loading={list.loading}
+        dataSource={list.items}
+        columns={[
+          { title: t('common.id'), dataIndex: 'id' },
+          { title: t('field.accountId'), dataIndex: 'accountId' },
+          {
+            title: t('withdrawals.amount'),
+            key: 'amount',
+            render: (_value, item) => `${item.amount} ${item.asset}`,
+          },
+          { title: t('field.reason'), dataIndex: 'reason' },
+          {
+            title: t('common.status'),
+            dataIndex: 'status',
+            render: (value: Status) => (
+              <StatusTag tone={value === 'pending_review' ? 'warn' : value === 'applied' ? 'ok' : 'plain'}>
+                {t(`ledger.status.${value}`)}
+              </StatusTag>
+            ),
+          },
+          { title: t('ledger.requested_by'), dataIndex: 'requestedBy' },
+          { title: t('ledger.reviewed_by'), dataIndex: 'reviewedBy' },
+          { title: t('common.created'), dataIndex: 'createdAt', render: formatTime },
+          {
+            title: t('common.actions'),
+            key: 'actions',
+            render: (_value, item) =>
+              item.status === 'pending_review' ? (
+                <Space wrap>
+                  <Button
+                    size="small"
+                    type="primary"
+                    onClick={() => review(item, 'approve')}
+                    aria-label={`${t('ledger.approve')} ${item.id}`}
+                  >
+                    {t('ledger.approve')}
+                  </Button>
+                  <Button
+                    size="small"
+                    danger
+                    onClick={() => review(item, 'reject')}
+                    aria-label={`${t('ledger.reject')} ${item.id}`}
+                  >
+                    {t('ledger.reject')}
+                  </Button>
+                </Space>
+              ) : null,
+          },
+        ]}
+      />
+      <LoadMore list={list} />
+      <FormDialog<AdjustForm>
+        open={adjusting}
+        name="ledger-adjust"
+        title={t('ledger.adjust')}
+        initialValues={{ asset: 'USDT' }}
+        effect={(values) =>
+          t('ledger.confirm_adjust', {
+            account: values.accountId || '…',
+            amount: values.amount || '…',
+            asset: values.asset ?? 'USDT',
+          })
+        }
+        onClose={() => setAdjusting(false)}
+        onSubmit={adjust}
+      >
+        <Field label="field.accountId" name="accountId" required>
+          <Input maxLength={40} />
+        </Field>
+        <Field label="field.asset" name="asset">
+          <Select options={[{ value: 'USDT' }, { value: 'RAB' }]} />
+        </Field>
+        <Field label="field.amount" name="amount" required>
+          <Input inputMode="decimal" maxLength={40} />
+        </Field>
+        <Field label="field.reason" name="reason" required>
+          <Input maxLength={200} />
+        </Field>
+      </FormDialog>
+    </Page>
+  );
+}

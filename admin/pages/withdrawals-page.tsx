@@ -1,0 +1,232 @@
+/**
+ * Withdrawals: the review queue first (stage filter), a withdrawal's detail with its approvals
+ * (who approved first when two are needed), and approve, reject with a reason, mark paid with a
+ * reference, each behind a dialog that states its effect.
+ */
+import { Button, Descriptions, Drawer, Form, Input, Select, Space } from 'antd';
+import { useState } from 'react';
+import {
+  adminWithdrawalSchema,
+  adminWithdrawListDataSchema,
+  WITHDRAWAL_STAGES,
+  type AdminWithdrawal,
+  type WithdrawalStage,
+} from '../../contract/api/withdraw.js';
+import { useConsole } from '../app/context.js';
+import { useI18n } from '../i18n/i18n.js';
+import { useConfirm } from '../ui/confirm.js';
+import { FormDialog } from '../ui/form-dialog.js';
+import { Page } from '../ui/page.js';
+import { useAction } from '../ui/use-action.js';
+import { usePagedList } from '../ui/use-paged-list.js';
+import { formatTime } from '../ui/format.js';
+import { StatusTag, type Tone } from '../ui/status-tag.js';
+import { ConsoleTable } from '../ui/console-table.js';
+import { Field } from '../ui/field.js';
+import { LoadMore } from '../ui/load-more.js';
+
+const destinationOf = (item: AdminWithdrawal) =>
+  item.kind === 'bank'
+    ? [item.bankName, item.cardNumber, item.holderName].filter(Boolean).join(' ')
+    : `${item.network ?? ''} ${item.address ?? ''}`.trim();
+
+const STAGE_TONES: Record<WithdrawalStage, Tone> = {
+  awaiting_review: 'warn',
+  approved: 'info',
+  sending: 'info',
+  paid: 'ok',
+  rejected: 'plain',
+  failed: 'bad',
+};
+
+export function WithdrawalsPage() {
+  const { t } = useI18n();
+  const { api } = useConsole();
+  const run = useAction();
+  const confirm = useConfirm();
+  const [stage, setStage] = useState<WithdrawalStage | 'all'>('awaiting_review');
+  const list = usePagedList(
+    '/api/admin/withdraw/list',
+    stage === 'all' ? {} : { stage },
+    adminWithdrawListDataSchema,
+  );
+  const [open, setOpen] = useState<AdminWithdrawal | null>(null);
+  const [dialog, setDialog] = useState<'reject' | 'paid' | null>(null);
+
+  const act = async (path: string, params: Record<string, unknown>) => {
+    const updated = await run(() => api.command(path, params, adminWithdrawalSchema));
+    if (!updated) return false;
+    setOpen(updated);
+    await list.reload();
+    return true;
+  };
+  const approve = (item: AdminWithdrawal) => {
+    const vars = {
+      id: item.id,
+      amount: item.amount,
+      destination: destinationOf(item),
+      count: item.approvedBy.length + 1,
+      needed: item.approvalsNeeded,
+    };
+    const effect =
+      item.approvedBy.length + 1 < item.approvalsNeeded
+        ? t('withdrawals.confirm_approve_first', vars)
+        : item.kind === 'bank'
+          ? t('withdrawals.confirm_approve_bank', vars)
+          : t('withdrawals.confirm_approve_send', vars);
+    confirm(effect, () => act('/api/admin/withdraw/approve', { id: item.id }));
+  };
+
+  const stageTag = (value: WithdrawalStage) => (
+    <StatusTag tone={STAGE_TONES[value]}>{t(`withdrawals.stage.${value}`)}</StatusTag>
+  );
+
+  return (
+    <Page
+      title={t('withdrawals.title')}
+      actions={<Button onClick={() => void list.reload()}>{t('common.refresh')}</Button>}
+    >
+      <Form layout="inline" className="console-filters" name="withdrawals-filter">
+        <Form.Item label={t('field.stage')} name="stage" initialValue={stage}>
+          <Select<WithdrawalStage | 'all'>
+            className="console-select"
+            onChange={setStage}
+            options={[
+              { value: 'all', label: t('common.all') },
+              ...WITHDRAWAL_STAGES.map((value) => ({ value, label: t(`withdrawals.stage.${value}`) })),
+            ]}
+          />
+        </Form.Item>
+      </Form>
+      <ConsoleTable<AdminWithdrawal>
+        label={t('withdrawals.title')}
+        rowKey="id"
+        loading={list.loading}
+        dataSource={list.items}
+        columns={[
+          {
+            title: t('common.id'),
+            dataIndex: 'id',
+            render: (id: string, item) => (
+              <Button type="link" onClick={() => setOpen(item)} aria-label={`${t('common.details')} ${id}`}>
+                {id}
+              </Button>
+            ),
+          },
+          { title: t('withdrawals.user'), dataIndex: 'userId' },
+          {
+            title: t('withdrawals.amount'),
+            dataIndex: 'amount',
+            render: (amount: string) => `${amount} USDT`,
+          },
+          {
+            title: t('withdrawals.destination'),
+            key: 'destination',
+            render: (_value, item) => <span className="console-break">{destinationOf(item)}</span>,
+          },
+          { title: t('field.stage'), dataIndex: 'stage', render: stageTag },
+          {
+            title: t('withdrawals.approvals'),
+            key: 'approvals',
+            render: (_value, item) =>
+              t('withdrawals.approvals_count', {
+                count: item.approvedBy.length,
+                needed: item.approvalsNeeded,
+              }),
+          },
+          { title: t('common.created'), dataIndex: 'createdAt', render: formatTime },
+        ]}
+      />
+      <LoadMore list={list} />
+
+      <Drawer
+        open={open !== null}
+        onClose={() => setOpen(null)}
+        title={open ? t('withdrawals.detail_title', { id: open.id }) : ''}
+        size={520}
+        closable={{ 'aria-label': t('common.close') }}
+      >
+        {open ? (
+          <>
+            <Descriptions column={1} bordered size="small">
+              <Descriptions.Item label={t('withdrawals.user')}>{open.userId}</Descriptions.Item>
+              <Descriptions.Item label={t('withdrawals.amount')}>{open.amount} USDT</Descriptions.Item>
+              <Descriptions.Item label={t('withdrawals.fee')}>{open.fee} USDT</Descriptions.Item>
+              <Descriptions.Item label={t('withdrawals.destination')}>
+                <span className="console-break">{destinationOf(open)}</span>
+              </Descriptions.Item>
+              <Descriptions.Item label={t('field.stage')}>{stageTag(open.stage)}</Descriptions.Item>
+              <Descriptions.Item label={t('withdrawals.approvals')}>
+                {t('withdrawals.approvals_count', {
+                  count: open.approvedBy.length,
+                  needed: open.approvalsNeeded,
+                })}
+              </Descriptions.Item>
+              <Descriptions.Item label={t('withdrawals.approved_by')}>
+                {open.approvedBy.length > 0 ? open.approvedBy.join(', ') : t('common.none')}
+              </Descriptions.Item>
+              {open.reason ? (
+                <Descriptions.Item label={t('field.reason')}>{open.reason}</Descriptions.Item>
+              ) : null}
+              {open.txHash ? (
+                <Descriptions.Item label={t('withdrawals.transaction')}>
+                  <span className="console-break">{open.txHash}</span>
+                </Descriptions.Item>
+              ) : null}
+              {open.reference ? (
+                <Descriptions.Item label={t('field.reference')}>{open.reference}</Descriptions.Item>
+              ) : null}
+              <Descriptions.Item label={t('common.created')}>{formatTime(open.createdAt)}</Descriptions.Item>
+            </Descriptions>
+            <Space wrap className="console-more">
+              {open.stage === 'awaiting_review' ? (
+                <Button type="primary" onClick={() => approve(open)}>
+                  {t('withdrawals.approve')}
+                </Button>
+              ) : null}
+              {open.stage === 'awaiting_review' || open.stage === 'approved' ? (
+                <Button danger onClick={() => setDialog('reject')}>
+                  {t('withdrawals.reject')}
+                </Button>
+              ) : null}
+              {open.stage === 'approved' ? (
+                <Button onClick={() => setDialog('paid')}>{t('withdrawals.paid')}</Button>
+              ) : null}
+            </Space>
+            <FormDialog<{ reason: string }>
+              open={dialog === 'reject'}
+              name="withdrawal-reject"
+              title={t('withdrawals.reject')}
+              effect={() => t('withdrawals.confirm_reject', { id: open.id, total: open.total })}
+              onClose={() => setDialog(null)}
+              onSubmit={({ reason }) => act('/api/admin/withdraw/reject', { id: open.id, reason })}
+            >
+              <Field label="field.reason" name="reason" required>
+                <Input.TextArea rows={3} maxLength={500} />
+              </Field>
+            </FormDialog>
+            <FormDialog<{ reference: string }>
+              open={dialog === 'paid'}
+              name="withdrawal-paid"
+              title={t('withdrawals.paid')}
+              effect={(values) =>
+                t('withdrawals.confirm_paid', {
+                  id: open.id,
+                  amount: open.amount,
+                  destination: destinationOf(open),
+                  reference: values.reference ?? '…',
+                })
+              }
+              onClose={() => setDialog(null)}
+              onSubmit={({ reference }) => act('/api/admin/withdraw/paid', { id: open.id, reference })}
+            >
+              <Field label="field.reference" name="reference" required>
+                <Input maxLength={200} />
+              </Field>
+            </FormDialog>
+          </>
+        ) : null}
+      </Drawer>
+    </Page>
+  );
+}

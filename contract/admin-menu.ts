@@ -1,0 +1,38 @@
+/**
+ * The console's screens and who may open each: the roles of the admin route a screen lists
+ * from, as the server's route table declares them (tests/structure/console-menu.test.ts holds
+ * the two together). A superadmin may use every screen, as on the server.
+ */
+import type { OperatorRole } from './api/admin.js';
+
+export interface ConsoleScreen {
+  /** The screen's key: its path under /admin and its name in the console's catalogues. */
+  key: string;
+  /** The admin route whose roles decide who sees the screen. */
+  route: string;
+  roles: readonly OperatorRole[];
+}
+
+export const CONSOLE_SCREENS = [
+  { key: 'withdrawals', route: '/api/admin/withdraw/list', roles: ['finance'] },
+  { key: 'ledger', route: '/api/admin/ledger/adjustments', roles: ['finance'] },
+  { key: 'feedback', route: '/api/admin/feedback/list', roles: ['support'] },
+  { key: 'content', route: '/api/admin/news/create', roles: ['content'] },
+  { key: 'products', route: '/api/admin/hosting/product/list', roles: ['finance'] },
+  { key: 'invites', route: '/api/admin/invite/create', roles: ['superadmin', 'support'] },
+  { key: 'operators', route: '/api/admin/operator/list', roles: ['superadmin'] },
+  { key: 'audit', route: '/api/admin/audit/list', roles: ['superadmin', 'compliance'] },
+] as const satisfies readonly ConsoleScreen[];
+
+export type ConsoleScreenKey = (typeof CONSOLE_SCREENS)[number]['key'];
+type Screen = (typeof CONSOLE_SCREENS)[number];
+
+/** Whether `role` may use a screen open to `roles` (the server's rule: superadmin may do all). */
+export function roleMayUse(role: OperatorRole, roles: readonly OperatorRole[]): boolean {
+  return role === 'superadmin' || roles.includes(role);
+}
+
+/** The screens `role` sees in the menu, in menu order. */
+export function screensFor(role: OperatorRole): Screen[] {
+  return CONSOLE_SCREENS.filter((screen: Screen) => roleMayUse(role, screen.roles));
+}
