@@ -2,7 +2,12 @@
 import { describe, expect, test } from 'vitest';
 import { CallerCache } from '../../server/services/caller-cache.js';
 
-const caller = (userId: number) => ({ kind: 'user' as const, userId, tokenHash: `h${userId}`, frozen: false });
+const caller = (userId: number) => ({
+  kind: 'user' as const,
+  userId,
+  tokenHash: `h${userId}`,
+  frozen: false,
+});
 const at = (seconds: number) => new Date(Date.UTC(2026, 0, 5, 2, 0, seconds));
 const farAway = at(3600);
 
