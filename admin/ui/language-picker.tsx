@@ -1,7 +1,10 @@
 /** The language picker, with its visible label (hidden visually at phone width, still read out). */
-import { Select } from 'antd';
 import { CONSOLE_LOCALES, useI18n, type ConsoleLocale } from '../i18n/i18n.js';
 
+const isLocale = (value: string): value is ConsoleLocale =>
+  CONSOLE_LOCALES.some((item) => item.locale === value);
+
+/** A native select: the platform's own list on every device, keyboard and screen reader included. */
 export function LanguagePicker({ compact = false }: { compact?: boolean }) {
   const { t, locale, setLocale } = useI18n();
   return (
@@ -10,13 +13,20 @@ export function LanguagePicker({ compact = false }: { compact?: boolean }) {
       <label htmlFor="console-language" className={compact ? 'console-visually-hidden' : undefined}>
         {t('language.label')}
       </label>
-      <Select<ConsoleLocale>
+      <select
         id="console-language"
+        className="console-language-select"
         value={locale}
-        onChange={setLocale}
-        options={CONSOLE_LOCALES.map((item) => ({ value: item.locale, label: item.name }))}
-        popupMatchSelectWidth={false}
-      />
+        onChange={(event) => {
+          if (isLocale(event.target.value)) setLocale(event.target.value);
+        }}
+      >
+        {CONSOLE_LOCALES.map((item) => (
+          <option key={item.locale} value={item.locale}>
+            {item.name}
+          </option>
+        ))}
+      </select>
     </span>
   );
 }
