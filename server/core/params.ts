@@ -5,7 +5,7 @@
  */
 import type { z } from 'zod';
 import { BodyCode } from '../../contract/codes.js';
-import { BusinessError } from './errors.js';
+import { BusinessError, notFound } from './errors.js';
 
 type Issue = z.core.$ZodIssue;
 
@@ -33,6 +33,13 @@ export function errorOfIssue(issue: Issue): BusinessError {
  * must not reach SQL (NaN or 1e30 there is a database error, answered 500).
  */
 export const rowIdOf = (id: string): number | null => (/^\d{1,15}$/.test(id) ? Number(id) : null);
+
+/** The row id `id` names, or 404 when it cannot name a row. */
+export function existingRowId(id: string): number {
+  const rowId = rowIdOf(id);
+  if (rowId === null) throw notFound();
+  return rowId;
+}
 
 /** Parses params with a route's schema; throws a 400 naming the first bad field. */
 export function parseParams<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> {

@@ -9,7 +9,7 @@ import type { Clock } from '../clock.js';
 import type { CommandRunner } from '../core/command-runner.js';
 import type { RequestContext } from '../core/context.js';
 import { notFound } from '../core/errors.js';
-import { rowIdOf } from '../core/params.js';
+import { existingRowId } from '../core/params.js';
 import type { Database, Executor } from '../db/database.js';
 import { accountBalances } from '../ledger/ledger.js';
 import {
@@ -44,13 +44,6 @@ const toAdminUser = (user: UserRow) => ({
   createdAt: user.createdAt.toISOString(),
 });
 
-/** A user id from the wire, or 404 for one that cannot name a row. */
-function existingId(id: string): number {
-  const rowId = rowIdOf(id);
-  if (rowId === null) throw notFound();
-  return rowId;
-}
-
 export class CustomerAdminService {
   constructor(
     private readonly db: Database,
@@ -71,7 +64,7 @@ export class CustomerAdminService {
 
   /** A customer's page; the read itself is audited. */
   async detail(ctx: RequestContext, params: { userId: string }): Promise<AdminUserDetail> {
-    const userId = existingId(params.userId);
+    const userId = existingRowId(params.userId);
     return this.db.transaction(async (tx) => {
       const user = await findUserById(tx, userId);
       if (!user) throw notFound();
@@ -139,7 +132,7 @@ export class CustomerAdminService {
   }
 
   private async setFrozen(ctx: RequestContext, params: { userId: string; reason: string }, frozen: boolean) {
-    const userId = existingId(params.userId);
+    const userId = existingRowId(params.userId);
     let tokens: string[] = [];
     const answer = await this.commands.run(ctx, async (tx) => {
       await this.existing(tx, userId);
@@ -157,7 +150,7 @@ export class CustomerAdminService {
 
   /** Unbinds a customer's authenticator (they lost it); withdrawals wait 24 hours from now. */
   async resetAuthenticator(ctx: RequestContext, params: { userId: string; reason: string }) {
-    const userId = existingId(params.userId);
+    const userId = existingRowId(params.userId);
     const answer = await this.commands.run(ctx, async (tx) => {
       const user = await this.existing(tx, userId);
       await updateUserSecurity(tx, userId, {

@@ -13,7 +13,7 @@ import type { Clock } from '../clock.js';
 import type { CommandRunner } from '../core/command-runner.js';
 import type { Database, Executor } from '../db/database.js';
 import { BusinessError, notFound } from '../core/errors.js';
-import { rowIdOf } from '../core/params.js';
+import { existingRowId } from '../core/params.js';
 import type { RequestContext } from '../core/context.js';
 import {
   anyOperator,
@@ -138,7 +138,7 @@ export class OperatorService {
 
   /** Disables an operator: their sessions end at once, on every instance. */
   async disable(ctx: RequestContext, params: { operatorId: string }) {
-    const id = rowIdOf(params.operatorId) ?? 0; // 0 names no operator: 404
+    const id = existingRowId(params.operatorId);
     let ended: string[] = [];
     const answer = await this.commands.run(ctx, async (tx) => {
       if (operatorIdOf(ctx) === id) throw new BusinessError(BodyCode.conflict, 'server.operator_self');
@@ -159,7 +159,7 @@ export class OperatorService {
    * sessions end. The authenticator stays bound.
    */
   async resetPassword(ctx: RequestContext, params: { operatorId: string }) {
-    const id = rowIdOf(params.operatorId) ?? 0; // 0 names no operator: 404
+    const id = existingRowId(params.operatorId);
     let ended: string[] = [];
     const answer = await this.commands.run(ctx, async (tx) => {
       const operator = await this.existing(tx, id);
