@@ -3,35 +3,34 @@
  * a header with the operator, the language picker and sign-out, and the screen itself.
  */
 import { LogoutOutlined, MenuOutlined } from '@ant-design/icons';
-import { Button, Drawer, Grid, Layout, Menu } from 'antd';
-import { useState, type ComponentType } from 'react';
+import { Button, Drawer, Grid, Layout, Menu, Spin } from 'antd';
+import { lazy, Suspense, useState, type ComponentType } from 'react';
 import { BrowserRouter, Navigate, Route, Routes, useLocation, useNavigate } from 'react-router-dom';
 import { screensFor, type ConsoleScreenKey } from '../../contract/admin-menu.js';
 import { CONSOLE_BASE_PATH } from '../../contract/console.js';
 import { useI18n } from '../i18n/i18n.js';
 import { LanguagePicker } from '../ui/language-picker.js';
-import { AuditPage } from '../pages/audit-page.js';
-import { ContentPage } from '../pages/content-page.js';
-import { FeedbackPage } from '../pages/feedback-page.js';
-import { HomePage } from '../pages/home-page.js';
-import { InvitesPage } from '../pages/invites-page.js';
-import { LedgerPage } from '../pages/ledger-page.js';
-import { OperatorsPage } from '../pages/operators-page.js';
-import { ProductsPage } from '../pages/products-page.js';
-import { WithdrawalsPage } from '../pages/withdrawals-page.js';
 import { useConsole } from './context.js';
 import { StatusTag } from '../ui/status-tag.js';
+import { HomePage } from '../pages/home-page.js';
 
-/** Each screen's page; a screen without one yet is left out of the menu. */
+/**
+ * Each screen's page, loaded when first opened (its own chunk: the sign-in page does not wait for
+ * every screen); a screen without one yet is left out of the menu.
+ */
 const PAGES: Partial<Record<ConsoleScreenKey, ComponentType>> = {
-  withdrawals: WithdrawalsPage,
-  ledger: LedgerPage,
-  feedback: FeedbackPage,
-  content: ContentPage,
-  products: ProductsPage,
-  invites: InvitesPage,
-  operators: OperatorsPage,
-  audit: AuditPage,
+  withdrawals: lazy(() =>
+    import('../pages/withdrawals-page.js').then((page) => ({ default: page.WithdrawalsPage })),
+  ),
+  ledger: lazy(() => import('../pages/ledger-page.js').then((page) => ({ default: page.LedgerPage }))),
+  feedback: lazy(() => import('../pages/feedback-page.js').then((page) => ({ default: page.FeedbackPage }))),
+  content: lazy(() => import('../pages/content-page.js').then((page) => ({ default: page.ContentPage }))),
+  products: lazy(() => import('../pages/products-page.js').then((page) => ({ default: page.ProductsPage }))),
+  invites: lazy(() => import('../pages/invites-page.js').then((page) => ({ default: page.InvitesPage }))),
+  operators: lazy(() =>
+    import('../pages/operators-page.js').then((page) => ({ default: page.OperatorsPage })),
+  ),
+  audit: lazy(() => import('../pages/audit-page.js').then((page) => ({ default: page.AuditPage }))),
 };
 
 export function Shell() {
@@ -115,16 +114,18 @@ function ShellLayout() {
         </Layout.Header>
         <Layout.Content className="console-content">
           <main>
-            <Routes>
-              <Route path="/" element={<HomePage screens={mine.map((screen) => screen.key)} />} />
-              {mine.map((screen) => {
-                const ScreenPage = PAGES[screen.key];
-                return ScreenPage ? (
-                  <Route key={screen.key} path={`/${screen.key}`} element={<ScreenPage />} />
-                ) : null;
-              })}
-              <Route path="*" element={<Navigate to="/" replace />} />
-            </Routes>
+            <Suspense fallback={<Spin className="console-loading" aria-label={t('common.loading')} />}>
+              <Routes>
+                <Route path="/" element={<HomePage screens={mine.map((screen) => screen.key)} />} />
+                {mine.map((screen) => {
+                  const ScreenPage = PAGES[screen.key];
+                  return ScreenPage ? (
+                    <Route key={screen.key} path={`/${screen.key}`} element={<ScreenPage />} />
+                  ) : null;
+                })}
+                <Route path="*" element={<Navigate to="/" replace />} />
+              </Routes>
+            </Suspense>
           </main>
         </Layout.Content>
       </Layout>

@@ -19,6 +19,7 @@ export const en = {
   'common.confirm_title': 'Please confirm',
   'common.filter': 'Filter',
   'common.everyone': 'every language',
+  'common.loading': 'Loading…',
 
   'field.email': 'E-mail',
   'field.password': 'Password',

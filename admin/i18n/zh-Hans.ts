@@ -21,6 +21,7 @@ export const zhHans: Catalogue = {
   'common.confirm_title': '请确认',
   'common.filter': '筛选',
   'common.everyone': '所有语言',
+  'common.loading': '加载中…',
 
   'field.email': '邮箱',
   'field.password': '密码',
