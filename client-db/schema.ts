@@ -49,8 +49,9 @@ export function accountDbName(userId: string, accountId: string): string {
  * 12: the local `teamCache` in the user database (the Team tab's answers). Only a table was added.
  * 13: `otc_book` records gained `takerFeeRate` (the Trading tab's fee): the upgrade empties
  * `otc_book` and forgets its cursor, so the open book is pulled whole again with the field.
+ * 14: `identity` in the user database (the real-name record). Only a table was added.
  */
-export const SYNC_DB_VERSION = 13;
+export const SYNC_DB_VERSION = 14;
 
 type ScopeOf<C extends CollectionName> = (typeof SYNC_COLLECTIONS)[C]['scope'];
 /** The collections of one scope, e.g. `CollectionIn<'public'>` = news | notices | quotes. */
@@ -204,12 +205,13 @@ export const ACCOUNT_COLLECTIONS = COLLECTION_NAMES.filter(
 /** Opens (lazily, on first use) a handle on `coffer-public`. Never throws here. */
 export function openPublicDb(): PublicDb {
   const db = new Dexie(PUBLIC_DB_NAME) as PublicDb; // Dexie's documented typing pattern for declared tables
-  db.version(SYNC_DB_VERSION)
+  db.version(13)
     .stores(PUBLIC_DB_STORES)
     .upgrade(async (tx) => {
       await tx.table('otc_book').clear();
       await tx.table('cursors').delete('otc_book');
     });
+  db.version(SYNC_DB_VERSION).stores(PUBLIC_DB_STORES);
   return db;
 }
 

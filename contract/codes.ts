@@ -19,6 +19,8 @@ export const BodyCode = {
   internalError: 500,
   authenticatorNotBound: 4900,
   noWithdrawalMethod: 4901,
+  /** Above the daily amount allowed without it, a withdrawal needs an approved real-name verification. */
+  realNameRequired: 601,
 } as const;
 
 export type BodyCode = (typeof BodyCode)[keyof typeof BodyCode];

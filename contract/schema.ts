@@ -98,6 +98,12 @@ export const idSchema = text({ max: 40 }).refine((value) => /^[A-Za-z0-9_-]+$/.t
 });
 
 /** Times on the wire: ISO 8601 UTC with `Z`. */
+/** An up-img URL (`/api/v1/common/img/<id>`): what the upload call answered. */
+export const uploadUrlSchema = text({ max: 200 }).refine(
+  (value) => /^\/api\/v1\/common\/img\/[A-Za-z0-9_-]{10,64}$/.test(value),
+  { error: 'server.field_invalid' },
+);
+
 export const isoTimeSchema = z.string().describe('ISO 8601 time in UTC');
 
 const isoDateTime = z.iso.datetime({ offset: true });

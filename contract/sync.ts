@@ -29,6 +29,7 @@ import { hostingChangeRecordSchema, hostingOrderRecordSchema } from './api/hosti
 import { incomeRecordSchema } from './api/income.js';
 import { machineRecordSchema, ownedMachineRecordSchema, ticketRecordSchema } from './api/machine.js';
 import { otcBookRecordSchema, otcOrderSchema } from './api/otc.js';
+import { identityRecordSchema } from './api/identity.js';
 
 export type SyncScope = 'public' | 'user' | 'account';
 
@@ -46,6 +47,8 @@ export const SYNC_COLLECTIONS = {
   profile: { scope: 'user', record: profileRecordSchema, index: 'id' },
   prices: { scope: 'public', record: priceRecordSchema, index: 'id' },
   feedback: { scope: 'user', record: feedbackRecordSchema, index: 'id, createdAt, status' },
+  /** The user's real-name verification: one record, its status and the masked number. */
+  identity: { scope: 'user', record: identityRecordSchema, index: 'id' },
   accounts: { scope: 'user', record: accountRecordSchema, index: 'id, createdAt' },
   balances: { scope: 'account', record: balanceRecordSchema, index: 'id' },
   records: { scope: 'account', record: walletRecordSchema, index: 'id, createdAt, kind, [kind+createdAt]' },

@@ -14,6 +14,7 @@ import { APP_VERSION, UPLOAD_MAX_BYTES } from '../contract/constants.js';
 import { clockStartingAt, systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import { SecretBox, devSecretKey } from './security/secret-box.js';
+import { IdentityService } from './services/identity.service.js';
 import { SecurityService } from './services/security.service.js';
 import { CommandRunner } from './core/command-runner.js';
 import { openDatabase, type OpenDatabase } from './db/database.js';
@@ -215,6 +216,8 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
     config.scryptCost,
     sessions,
   );
+  const uploads = new UploadService(db, commands, clock, config.dataDir, secrets);
+  const identity = new IdentityService(db, commands, clock, secrets, uploads);
   const services: AppServices = {
     translator,
     sessions,
@@ -233,7 +236,8 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
     operatorAuth: new OperatorAuthService(db, commands, clock, sessions, limits, secrets, config.scryptCost),
     customerAdmin: new CustomerAdminService(db, commands, clock, sessions),
     dashboard: new DashboardService(db, clock, config.timezone, chainReserves(db, chains, hotWalletKey)),
-    uploads: new UploadService(db, commands, clock, config.dataDir),
+    uploads,
+    identity,
     accounts,
     ledgerAdmin: new LedgerAdminService(db, commands, clock, config.adjustReviewAbove),
     recharge,

@@ -69,6 +69,7 @@ const envSchema = z.object({
   COFFER_WITHDRAW_FEE: usdtSetting.default('1'),
   COFFER_WITHDRAW_MIN: usdtSetting.default('10'),
   COFFER_WITHDRAW_DAILY_LIMIT: usdtSetting.default('50000'),
+  COFFER_UNVERIFIED_WITHDRAW_DAILY: usdtSetting.default('1000'),
   CHAIN_BEP20_XPUB: z.string().optional(),
   CHAIN_TRC20_XPUB: z.string().optional(),
   CHAIN_BEP20_RPC_URL: z.string().url().optional(),
@@ -191,8 +192,17 @@ export interface Config {
   exchange: { feeRate: string; minimum: string; maximum: string };
   /** The OTC market: the band around the guide price and the fees (exact decimal fractions), the least RAB an order or take moves. */
   otc: { priceBand: string; makerFeeRate: string; takerFeeRate: string; minimum: string };
-  /** Withdrawals (USDT strings): the flat fee, the minimum, the per-user daily limit, and above what two operators approve. */
-  withdraw: { fee: string; minimum: string; dailyLimit: string; reviewAbove: string };
+  /**
+   * Withdrawals (USDT strings): the flat fee, the minimum, the per-user daily limit, above what two
+   * operators approve, and what a user without an approved real name may withdraw per business day.
+   */
+  withdraw: {
+    fee: string;
+    minimum: string;
+    dailyLimit: string;
+    reviewAbove: string;
+    unverifiedDaily: string;
+  };
   /** Days a customer may claim an AI dividend's record after it is published; then it expires. */
   dividendClaimDays: number;
   /** Generations up from a member that management income reaches (the team job). */
@@ -326,6 +336,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       fee: e.COFFER_WITHDRAW_FEE,
       minimum: e.COFFER_WITHDRAW_MIN,
       dailyLimit: e.COFFER_WITHDRAW_DAILY_LIMIT,
+      unverifiedDaily: e.COFFER_UNVERIFIED_WITHDRAW_DAILY,
       reviewAbove: e.COFFER_WITHDRAW_REVIEW_ABOVE,
     },
     dividendClaimDays: e.COFFER_DIVIDEND_CLAIM_DAYS,

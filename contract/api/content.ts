@@ -11,6 +11,7 @@ import {
   pageParamsSchema,
   recordTimes,
   text,
+  uploadUrlSchema,
 } from '../schema.js';
 
 export const newsRecordSchema = z.object({
@@ -69,21 +70,13 @@ export const feedbackRecordSchema = z.object({
 });
 export type FeedbackRecord = z.infer<typeof feedbackRecordSchema>;
 
-/** An up-img URL of the caller's own upload. */
-const imageUrlSchema = text({ max: 200 }).refine(
-  (value) => /^\/api\/v1\/common\/img\/[A-Za-z0-9_-]{10,64}$/.test(value),
-  {
-    error: 'server.field_invalid',
-  },
-);
-
 export const nameUpdateParamsSchema = z.object({ nickname: text({ max: NICKNAME_MAX_LENGTH }) });
 export const avatarUpdateParamsSchema = z.object({ avatar: text({ max: 200 }) });
 export const pushFeedbackParamsSchema = z.object({
   title: text({ max: 60 }),
   content: text({ max: TEXTAREA_MAX_LENGTH, multiline: true }),
   /** At most 9 images (the spec's album maximum). */
-  images: z.array(imageUrlSchema).max(9, { error: 'server.field_invalid' }).default([]),
+  images: z.array(uploadUrlSchema).max(9, { error: 'server.field_invalid' }).default([]),
 });
 export type PushFeedbackParams = z.infer<typeof pushFeedbackParamsSchema>;
 

@@ -69,6 +69,9 @@ export const withdrawIndexDataSchema = z.object({
   /** Per user and business day, counting pending and successful withdrawals. */
   dailyLimit: z.string(),
   dailyRemaining: z.string(),
+  /** Whether the user's real name is approved; without it at most `unverifiedDailyLimit` a business day (then 601). */
+  realNameApproved: z.boolean(),
+  unverifiedDailyLimit: z.string(),
   /** The largest amount withdrawable now: min(available - fee, dailyRemaining), never below 0. */
   maximum: z.string(),
   /** Above this amount two different finance operators approve. */

@@ -20,3 +20,4 @@ export * from './schema/dividends.js';
 export * from './schema/machines.js';
 export * from './schema/team.js';
 export * from './schema/otc.js';
+export * from './schema/identity.js';

@@ -24,6 +24,7 @@ import { deliveryRoutes } from './delivery.routes.js';
 import { dividendRoutes } from './dividend.routes.js';
 import { machineRoutes } from './machine.routes.js';
 import { teamRoutes } from './team.routes.js';
+import { identityRoutes } from './identity.routes.js';
 
 const ROUTE_LISTS: readonly RoutesOf[] = [
   ssoRoutes,
@@ -48,6 +49,7 @@ const ROUTE_LISTS: readonly RoutesOf[] = [
   incomeRoutes,
   machineRoutes,
   teamRoutes,
+  identityRoutes,
 ];
 
 /** Every route's definition, in registration order (tests read the access rules). */

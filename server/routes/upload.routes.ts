@@ -67,20 +67,25 @@ export function registerUploadRoutes(
     '/api/v1/common/img/:id',
     {
       schema: {
-        summary: 'An uploaded image, to its owner and to reviewing operators',
+        summary:
+          'An uploaded image, to its owner and to reviewing operators; a document image only by the signed link the review gives (expires, sig)',
         tags: ['common'],
         params: z.object({ id: z.string() }),
+        querystring: z.object({ expires: z.string().optional(), sig: z.string().optional() }),
       },
     },
     async (request, reply) => {
       contextOf(request, services.translator);
-      const caller = await authorize(services.sessions, request, { access: 'public' });
       const { id } = request.params as { id: string }; // declared by the route's params schema
-      const image = await services.uploads.read(caller, id);
+      const { expires, sig } = request.query as { expires?: string; sig?: string }; // declared by its querystring schema
+      const signed = expires !== undefined && sig !== undefined;
+      const image = signed
+        ? await services.uploads.readSigned(id, expires, sig)
+        : await services.uploads.read(await authorize(services.sessions, request, { access: 'public' }), id);
       return reply
         .code(200)
         .type(image.mime)
-        .header('cache-control', 'private, max-age=86400')
+        .header('cache-control', signed ? 'private, no-store' : 'private, max-age=86400')
         .header('x-content-type-options', 'nosniff')
         .header('content-security-policy', "default-src 'none'")
         .send(image.bytes);

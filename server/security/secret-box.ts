@@ -1,5 +1,5 @@
 /**
- * Secrets at rest (the authenticator's TOTP secret): AES-256-GCM under the server key
+ * Secrets at rest (the authenticator's TOTP secret, document numbers): AES-256-GCM under the server key
  * COFFER_SECRET_KEY, a random 96-bit nonce per seal, and associated data naming what the secret
  * belongs to, so a sealed value copied to another user's row does not open there.
  * Without a configured key a development setup gets one generated once into the data directory;
@@ -86,6 +86,25 @@ export class SecretBox {
     return [VERSION, nonce, ciphertext, cipher.getAuthTag()]
       .map((part) => (typeof part === 'string' ? part : part.toString('base64url')))
       .join('.');
+  }
+
+  /**
+   * A keyed digest (HMAC-SHA256, base64url) of `value` under a subkey for `purpose`: equal values
+   * give equal digests (a blind index, a link's signature) and nobody without the key can compute
+   * or reverse one.
+   */
+  digest(value: string, purpose: string): string {
+    const subkey = Buffer.from(
+      crypto.hkdfSync('sha256', this.#key, Buffer.alloc(0), `coffer:${purpose}`, KEY_BYTES),
+    );
+    return crypto.createHmac('sha256', subkey).update(value, 'utf8').digest('base64url');
+  }
+
+  /** Whether `digest` is `value`'s digest for `purpose` (compared in constant time). */
+  verifyDigest(value: string, purpose: string, digest: string): boolean {
+    const expected = Buffer.from(this.digest(value, purpose));
+    const given = Buffer.from(digest);
+    return expected.length === given.length && crypto.timingSafeEqual(expected, given);
   }
 
   /** Opens a sealed value for `context`; throws when it was altered, sealed for another context or under another key. */

@@ -10,6 +10,7 @@ import { dividendCollections } from './dividend.collections.js';
 import { exchangeCollections } from './exchange.collections.js';
 import { feedbackCollections } from './feedback.collections.js';
 import { hostingCollections } from './hosting/collections.js';
+import { identityCollections } from './identity.collections.js';
 import { incomeCollections } from './income.collections.js';
 import { machineCollections } from './machine/collections.js';
 import { otcCollections } from './otc.collections.js';
@@ -24,6 +25,7 @@ export const syncCollections = mergeCollections(
   settingsCollections,
   userCollections,
   feedbackCollections,
+  identityCollections,
   accountCollections,
   rechargeCollections,
   withdrawCollections,

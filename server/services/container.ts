@@ -34,6 +34,7 @@ import type { TeamService } from './team.service.js';
 import type { MachineCatalogueService } from './machine/catalogue.service.js';
 import type { MachineOrderService } from './machine/orders.service.js';
 import type { MachineOutputService } from './machine/output.service.js';
+import type { IdentityService } from './identity.service.js';
 import type { ReadRouting } from '../db/read-routing.js';
 
 export interface AppServices {
@@ -71,4 +72,5 @@ export interface AppServices {
   machines: MachineOrderService;
   machineCatalogue: MachineCatalogueService;
   machineOutput: MachineOutputService;
+  identity: IdentityService;
 }

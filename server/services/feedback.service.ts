@@ -114,7 +114,8 @@ export class FeedbackService {
   private async assertOwnImages(tx: Executor, userId: number, images: string[]) {
     for (const url of images) {
       const upload = await findUpload(tx, url.split('/').pop() ?? '');
-      if (!upload || upload.ownerUserId !== userId) throw invalidField('images');
+      if (!upload || upload.ownerUserId !== userId || upload.purpose !== 'general')
+        throw invalidField('images');
     }
   }
 }

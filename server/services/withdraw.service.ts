@@ -57,6 +57,7 @@ import { actorOf } from './operator.service.js';
 import { ownAccount } from './own-account.js';
 import { ownAccountPage, pageById, type AccountPageParams } from './paging.js';
 import { toWithdrawalRecord } from './records.js';
+import { isRealNameApproved } from './identity.service.js';
 import {
   authenticatorNotBound,
   tradePasswordNotSet,
@@ -70,7 +71,15 @@ export interface WithdrawSettings {
   minimum: string;
   dailyLimit: string;
   reviewAbove: string;
+  unverifiedDaily: string;
 }
+
+/** 601: past what a user without an approved real name may withdraw in a business day. */
+const realNameRequired = (limit: Minor, used: bigint) =>
+  new BusinessError(BodyCode.realNameRequired, 'server.real_name_required', {
+    limit: formatMoney(limit),
+    remaining: formatMoney(minor(used >= limit ? 0n : limit - used)),
+  });
 
 const noMethod = () => new BusinessError(BodyCode.noWithdrawalMethod, 'server.no_withdrawal_method');
 const notAwaiting = () => new BusinessError(BodyCode.conflict, 'server.withdraw_not_open_for_this');
@@ -194,6 +203,7 @@ export class WithdrawService {
   readonly #minimum: Minor;
   readonly #dailyLimit: Minor;
   readonly #reviewAbove: Minor;
+  readonly #unverifiedDaily: Minor;
 
   constructor(
     private readonly db: Database,
@@ -211,6 +221,7 @@ export class WithdrawService {
     this.#minimum = parseMoney(settings.minimum);
     this.#dailyLimit = parseMoney(settings.dailyLimit);
     this.#reviewAbove = parseMoney(settings.reviewAbove);
+    this.#unverifiedDaily = parseMoney(settings.unverifiedDaily);
   }
 
   /** The local date in the business time zone (the daily limit counts per date). */
@@ -229,13 +240,14 @@ export class WithdrawService {
   ): Promise<WithdrawIndexData> {
     const now = this.clock.now();
     const { accountId, userId } = await ownAccount(this.db, ctx, params.accountId);
-    const [balances, used, window, lockedUntil, user, methods] = await Promise.all([
+    const [balances, used, window, lockedUntil, user, methods, realNameApproved] = await Promise.all([
       accountBalances(this.db, [accountId]),
       withdrawnOn(this.db, userId, this.#businessDate(now)),
       this.#window(this.db, now),
       this.security.withdrawalsLockedUntil(this.db, userId),
       findUserById(this.db, userId),
       paymentMethodsOf(this.db, userId),
+      isRealNameApproved(this.db, userId),
     ]);
     const available = balances.get(accountId)?.USDT.cash ?? minor(0n);
     const remaining = used >= this.#dailyLimit ? 0n : this.#dailyLimit - used;
@@ -251,6 +263,8 @@ export class WithdrawService {
       minimum: formatMoney(this.#minimum),
       dailyLimit: formatMoney(this.#dailyLimit),
       dailyRemaining: formatMoney(minor(remaining)),
+      realNameApproved,
+      unverifiedDailyLimit: formatMoney(this.#unverifiedDaily),
       maximum: formatMoney(minor(spendable < remaining ? spendable : remaining)),
       reviewAbove: formatMoney(this.#reviewAbove),
       window: {
@@ -314,6 +328,8 @@ export class WithdrawService {
           remaining: formatMoney(minor(remaining)),
         });
       }
+      if (used + amount > this.#unverifiedDaily && !(await isRealNameApproved(tx, userId)))
+        throw realNameRequired(this.#unverifiedDaily, used);
       await this.security.verifyTradePassword(tx, userId, params.tradePassword);
       await this.security.verifyAuthenticatorCode(tx, userId, params.googleCode);
 

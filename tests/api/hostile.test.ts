@@ -971,6 +971,10 @@ describe.each(tiers)('hostile input on %s', (tier) => {
       promotionRate1: '0.1',
       promotionRate2: '0.05',
       managementRate: '0.02',
+      documentType: 'passport',
+      documentNumber: 'E12345678',
+      realName: 'Li Lei',
+      note: 'Note',
     };
     /** Where one field name means different things on different routes: the route's own valid sample. */
     const ROUTE_SAMPLES: Record<string, Record<string, unknown>> = {
@@ -983,6 +987,8 @@ describe.each(tiers)('hostile input on %s', (tier) => {
       '/api/admin/machine/update': { status: 'active' },
       '/api/v1/otc/meBuyList': { status: 'pending_match' },
       '/api/v1/otc/meSellList': { status: 'pending_match' },
+      '/api/v1/user/identity-store': { images: ['/api/v1/common/img/abcdefghijkl'] },
+      '/api/admin/identity/reject': { reason: 'other' },
     };
     const probes: Probe[] = [];
     const expected = new Map<string, string>();

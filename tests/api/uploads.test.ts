@@ -14,10 +14,11 @@ import { BodyCode } from '../../contract/codes.js';
 import { availableTiers } from '../helpers/database.js';
 import { operatorToken } from '../helpers/operator.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { expectSameImageWithoutMetadata, fileOf, multipart, type Part } from '../helpers/uploads.js';
 
 const tiers = await availableTiers('uploads');
 
-/** Real 1x1 images (checked with file(1)): what the client's image picker would send. */
+/** Real 1x1 images that decode (checked with file(1) and sharp): what the client's image picker would send. */
 const IMAGES = [
   {
     kind: 'PNG',
@@ -33,7 +34,7 @@ const IMAGES = [
     name: 'pixel.jpg',
     mime: 'image/jpeg',
     bytes: Buffer.from(
-      '/9j/4AAQSkZJRgABAQEASABIAAD/2wBDAP//////////////////////////////////////////////////////////////////////////////////////wgALCAABAAEBAREA/8QAFBABAAAAAAAAAAAAAAAAAAAAAP/aAAgBAQABPxA=',
+      '/9j/2wBDAAYEBQYFBAYGBQYHBwYIChAKCgkJChQODwwQFxQYGBcUFhYaHSUfGhsjHBYWICwgIyYnKSopGR8tMC0oMCUoKSj/2wBDAQcHBwoIChMKChMoGhYaKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCj/wAARCAABAAEDASIAAhEBAxEB/8QAFQABAQAAAAAAAAAAAAAAAAAAAAj/xAAUEAEAAAAAAAAAAAAAAAAAAAAA/8QAFAEBAAAAAAAAAAAAAAAAAAAAAP/EABQRAQAAAAAAAAAAAAAAAAAAAAD/2gAMAwEAAhEDEQA/AKpAB//Z',
       'base64',
     ),
   },
@@ -51,39 +52,6 @@ const IMAGES = [
   },
 ] as const;
 const [PNG] = IMAGES;
-
-interface Part {
-  name: string;
-  filename?: string;
-  type?: string;
-  body: Buffer | string;
-}
-
-/** A multipart/form-data body built by hand, as a browser would send it. */
-function multipart(parts: readonly Part[]): { payload: Buffer; contentType: string } {
-  const boundary = `----CofferTestBoundary${crypto.randomBytes(8).toString('hex')}`;
-  const chunks: Buffer[] = [];
-  for (const part of parts) {
-    const filename = part.filename === undefined ? '' : `; filename="${part.filename}"`;
-    const type = part.type === undefined ? '' : `Content-Type: ${part.type}\r\n`;
-    chunks.push(
-      Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"${filename}\r\n${type}\r\n`,
-      ),
-    );
-    chunks.push(typeof part.body === 'string' ? Buffer.from(part.body) : part.body);
-    chunks.push(Buffer.from('\r\n'));
-  }
-  chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
-}
-
-const fileOf = (bytes: Buffer | string, filename: string, type: string): Part => ({
-  name: 'file',
-  filename,
-  type,
-  body: bytes,
-});
 
 const answerSchema = z.strictObject({ code: z.number().int(), message: z.string(), data: z.unknown() });
 const uploadedSchema = z.object({
@@ -168,7 +136,7 @@ describe.each(tiers)('uploads on %s', (tier) => {
     const uploaded = async (parts: readonly Part[], token: string = owner) =>
       uploadedSchema.parse((await upload(parts, token)).answer).data;
 
-    test('a real PNG, JPEG, GIF and WebP answer 200 with data.url; the owner reads back the same bytes with the right type', async () => {
+    test('a real PNG, JPEG, GIF and WebP answer 200 with data.url; the owner reads back the same image, without metadata, with the right type', async () => {
       for (const image of IMAGES) {
         const { answer } = await upload([fileOf(image.bytes, image.name, image.mime)]);
         expect(answer).toMatchObject({
@@ -182,8 +150,16 @@ describe.each(tiers)('uploads on %s', (tier) => {
         expect(served.headers['content-type']).toBe(image.mime);
         expect(served.headers['x-content-type-options']).toBe('nosniff');
         expect(served.headers['cache-control']).toMatch(/^private/);
-        expect(served.rawPayload.equals(image.bytes)).toBe(true);
+        await expectSameImageWithoutMetadata(served.rawPayload, image.bytes);
       }
+    });
+
+    test('bytes that start like an image but do not decode (a JPEG cut short) are a 400 and nothing is stored', async () => {
+      const before = storedFiles();
+      const cut = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00]);
+      const { answer } = await upload([fileOf(cut, 'photo.jpg', 'image/jpeg')]);
+      expect(answer).toMatchObject({ code: BodyCode.invalidInput, data: { field: 'file' } });
+      expect(storedFiles()).toBe(before);
     });
 
     test('the type comes from the bytes, not from the file name or the declared type', async () => {
@@ -203,7 +179,7 @@ describe.each(tiers)('uploads on %s', (tier) => {
           status: 200,
           type: 'image/png',
         });
-        expect(served.rawPayload.equals(PNG.bytes)).toBe(true);
+        await expectSameImageWithoutMetadata(served.rawPayload, PNG.bytes);
       }
       for (const [who, token] of [
         ['another user', stranger],
@@ -360,14 +336,14 @@ describe.each(tiers)('uploads on %s', (tier) => {
     test('images are stored with mode 0600 under DATA_DIR/uploads, never under public/', async () => {
       const { id } = await uploaded([fileOf(IMAGES[3].bytes, 'pixel.webp', 'image/webp')]);
       const stored = path.join(uploadsDir(), id);
-      expect(fs.readFileSync(stored).equals(IMAGES[3].bytes)).toBe(true);
+      await expectSameImageWithoutMetadata(fs.readFileSync(stored), IMAGES[3].bytes);
       expect(fs.statSync(stored).mode & 0o777).toBe(0o600);
       expect(path.relative(t.dataDir, stored).startsWith('..')).toBe(false);
       expect(filesUnder(PUBLIC_DIR).filter((file) => file.includes(id))).toEqual([]);
       for (const url of [`/${id}`, `/uploads/${id}`, `/public/uploads/${id}`]) {
         const response = await get(url, owner);
         expect({ url, status: response.statusCode }).toEqual({ url, status: 404 });
-        expect(response.rawPayload.equals(IMAGES[3].bytes)).toBe(false);
+        expect(response.rawPayload.equals(fs.readFileSync(stored))).toBe(false);
       }
     });
   });

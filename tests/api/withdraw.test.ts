@@ -43,7 +43,11 @@ describe.each(tiers)('withdrawals on %s', (tier) => {
   const f = withdrawFixtures(() => t);
 
   beforeAll(async () => {
-    t = await startTestServer(tier, { COFFER_WITHDRAW_DAILY_LIMIT: '20000' });
+    // The real-name limit (tests/api/identity.test.ts) is out of the way of the other rules here.
+    t = await startTestServer(tier, {
+      COFFER_WITHDRAW_DAILY_LIMIT: '20000',
+      COFFER_UNVERIFIED_WITHDRAW_DAILY: '50000',
+    });
     [financeA, financeB] = await f.operators(tier);
   });
   afterAll(async () => t?.close());

@@ -142,11 +142,11 @@ describe.each(COMMAND_STORAGES)('the OTC commands in the outbox on %s', (_name, 
   });
 });
 
-describe('the public database at version 13', () => {
+describe('the public database upgraded past version 13', () => {
   beforeEach(deleteAllDatabases);
 
   test('an otc_book saved by version 12 (without takerFeeRate) is emptied and its cursor forgotten, so the book is pulled whole again; the other collections stay', async () => {
-    expect(SYNC_DB_VERSION).toBe(13);
+    expect(SYNC_DB_VERSION).toBeGreaterThanOrEqual(13);
     const old = new Dexie(PUBLIC_DB_NAME);
     old.version(12).stores(PUBLIC_DB_STORES);
     await old
@@ -164,6 +164,21 @@ describe('the public database at version 13', () => {
     expect(await db.cursors.get('otc_book')).toBeUndefined();
     expect(await db.cursors.get('news')).toMatchObject({ cursor: '3' });
     expect(await db.news.count()).toBe(1);
+    db.close();
+  });
+
+  test('a book saved by version 13 (with takerFeeRate) is kept by the later versions: the emptying was for version 12 only', async () => {
+    const old = new Dexie(PUBLIC_DB_NAME);
+    old.version(13).stores(PUBLIC_DB_STORES);
+    await old
+      .table('otc_book')
+      .put({ id: '5', side: 'buy', price: '0.5', createdAt: '2026-01-05T02:00:00.000Z' });
+    await old.table('cursors').put({ collection: 'otc_book', cursor: '9', syncedAt: null });
+    old.close();
+
+    const db = openPublicDb();
+    expect(await db.otc_book.count()).toBe(1);
+    expect(await db.cursors.get('otc_book')).toMatchObject({ cursor: '9' });
     db.close();
   });
 });

@@ -20,6 +20,8 @@ function indexData(overrides: Partial<WithdrawIndexData> = {}): WithdrawIndexDat
     minimum: '10',
     dailyLimit: '50000',
     dailyRemaining: '50000',
+    realNameApproved: false,
+    unverifiedDailyLimit: '1000',
     maximum: '99',
     reviewAbove: '10000',
     window: {

@@ -128,5 +128,7 @@ export const uploads = pgTable('uploads', {
   ownerOperatorId: optionalRef('owner_operator_id'),
   mime: text('mime').notNull(),
   bytes: integer('bytes').notNull(),
+  /** `general`, or `identity` once submitted as a document image: then served only by signed link. */
+  purpose: text('purpose').notNull().default('general'),
   createdAt: createdAt(),
 });
