@@ -15,6 +15,8 @@ import { clockStartingAt, systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import { SecretBox, devSecretKey } from './security/secret-box.js';
 import { IdentityService } from './services/identity.service.js';
+import { ProofOfReservesService } from './services/proof-of-reserves.service.js';
+import { reservesSnapshotJob } from './jobs/reserves-snapshot.job.js';
 import { SecurityService } from './services/security.service.js';
 import { CommandRunner } from './core/command-runner.js';
 import { openDatabase, type OpenDatabase } from './db/database.js';
@@ -216,6 +218,7 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
     config.scryptCost,
     sessions,
   );
+  const reservesReader = chainReserves(db, chains, hotWalletKey);
   const uploads = new UploadService(db, commands, clock, config.dataDir, secrets);
   const identity = new IdentityService(db, commands, clock, secrets, uploads);
   const services: AppServices = {
@@ -235,7 +238,10 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
     operators: new OperatorService(db, commands, clock, sessions, config.scryptCost),
     operatorAuth: new OperatorAuthService(db, commands, clock, sessions, limits, secrets, config.scryptCost),
     customerAdmin: new CustomerAdminService(db, commands, clock, sessions),
-    dashboard: new DashboardService(db, clock, config.timezone, chainReserves(db, chains, hotWalletKey)),
+    dashboard: new DashboardService(db, clock, config.timezone, reservesReader),
+    proofOfReserves: new ProofOfReservesService(db, commands, clock, reservesReader, (line) =>
+      app.log.error(line),
+    ),
     uploads,
     identity,
     accounts,
@@ -305,6 +311,7 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
       hostingAccrualJob(services.hostingAccrual, config.timezone),
       teamIncomeJob(services.team, config.timezone),
       machineOutputJob(services.machineOutput, config.timezone),
+      reservesSnapshotJob(services.proofOfReserves, config.timezone),
     ],
     log,
   );

@@ -25,6 +25,7 @@ import { dividendRoutes } from './dividend.routes.js';
 import { machineRoutes } from './machine.routes.js';
 import { teamRoutes } from './team.routes.js';
 import { identityRoutes } from './identity.routes.js';
+import { reservesRoutes } from './reserves.routes.js';
 
 const ROUTE_LISTS: readonly RoutesOf[] = [
   ssoRoutes,
@@ -50,6 +51,7 @@ const ROUTE_LISTS: readonly RoutesOf[] = [
   machineRoutes,
   teamRoutes,
   identityRoutes,
+  reservesRoutes,
 ];
 
 /** Every route's definition, in registration order (tests read the access rules). */

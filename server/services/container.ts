@@ -35,6 +35,7 @@ import type { MachineCatalogueService } from './machine/catalogue.service.js';
 import type { MachineOrderService } from './machine/orders.service.js';
 import type { MachineOutputService } from './machine/output.service.js';
 import type { IdentityService } from './identity.service.js';
+import type { ProofOfReservesService } from './proof-of-reserves.service.js';
 import type { ReadRouting } from '../db/read-routing.js';
 
 export interface AppServices {
@@ -73,4 +74,5 @@ export interface AppServices {
   machineCatalogue: MachineCatalogueService;
   machineOutput: MachineOutputService;
   identity: IdentityService;
+  proofOfReserves: ProofOfReservesService;
 }

@@ -975,6 +975,7 @@ describe.each(tiers)('hostile input on %s', (tier) => {
       documentNumber: 'E12345678',
       realName: 'Li Lei',
       note: 'Note',
+      snapshotId: '1',
     };
     /** Where one field name means different things on different routes: the route's own valid sample. */
     const ROUTE_SAMPLES: Record<string, Record<string, unknown>> = {
