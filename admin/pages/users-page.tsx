@@ -66,12 +66,12 @@ export function UsersPage() {
     >
       <Form
         layout="inline"
-        className="console-filters"
+        className="console-filters console-search-form"
         name="users-search"
         onFinish={({ q: typed }: { q?: string }) => setQ((typed ?? '').trim())}
       >
         <Form.Item label={t('users.search')} name="q">
-          <Input allowClear maxLength={200} />
+          <Input allowClear maxLength={200} className="console-search-input" />
         </Form.Item>
         <Form.Item>
           <Button type="primary" htmlType="submit">
