@@ -12,6 +12,7 @@ import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useUserDb } from '../../../client-db/use-sync-db.js';
 import { toast } from '../../ui/toast.js';
+import { refusalToTell } from './outbox-view.js';
 
 /** How long a page following its own command has to tell a refusal (and dismiss it) first. */
 const FOLLOWED_MS = 1500;
@@ -29,13 +30,12 @@ export function useRefusalNotices(): void {
   useEffect(() => {
     if (db === null) return;
     for (const row of refused) {
-      if (row.updatedAtMs < since.current || row.dismissed || row.retriedAs !== null) continue;
-      if (told.current.has(row.id)) continue;
+      if (!refusalToTell(row, since.current) || told.current.has(row.id)) continue;
       told.current.add(row.id);
       // Not cleared on the next render: the id is marked told already, so the notice must still come.
       setTimeout(() => {
         void db.outbox.get(row.id).then((now) => {
-          if (!now || now.state !== 'rejected' || now.dismissed || now.retriedAs !== null) return;
+          if (!now || !refusalToTell(now, since.current)) return;
           toast(
             t('outbox.refused_notice', {
               kind: t(`outbox.kind_${now.kind}`),
