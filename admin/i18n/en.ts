@@ -287,7 +287,7 @@ export const en = {
     '{{email}} will still sign in and read, but every money command (transfer, withdrawal, exchange, hosting, machines, OTC) is refused until unfrozen. Their sessions are read again at once. The reason goes to the audit log.',
   'users.confirm_unfreeze': '{{email}} may move money again at once. The reason goes to the audit log.',
   'users.confirm_reset_authenticator':
-    "{{email}}'s authenticator is unbound; they bind a new one at their next withdrawal. The 24-hour withdrawal lock starts now. The reason goes to the audit log.",
+    "{{email}}'s authenticator is unbound at once (they can bind a new one). Withdrawals are locked for 24 hours from now. The reason goes to the audit log.",
   'users.accounts': 'Accounts and balances',
   'users.account_main': 'Main account',
   'users.account_sub': 'Sub-account',

@@ -280,7 +280,7 @@ export const zhHans: Catalogue = {
     '{{email}} 仍可登录和查看，但所有资金操作（划转、提现、兑换、托管、矿机、OTC）都会被拒绝，直到解冻。其会话立即重新读取。原因记入审计日志。',
   'users.confirm_unfreeze': '{{email}} 立即可以再次操作资金。原因记入审计日志。',
   'users.confirm_reset_authenticator':
-    '{{email}} 的身份验证器将被解绑，下次提现时需重新绑定。24 小时提现锁定从现在开始。原因记入审计日志。',
+    '{{email}} 的身份验证器立即解绑（用户可重新绑定）。从现在起 24 小时内不能提现。原因记入审计日志。',
   'users.accounts': '账户与余额',
   'users.account_main': '主账户',
   'users.account_sub': '子账户',

@@ -7,6 +7,7 @@
 import { Button, Descriptions, Drawer, Form, Grid, Input, Space, Typography } from 'antd';
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { CONSOLE_ACTIONS, roleMayUse } from '../../contract/admin-menu.js';
+import type { OperatorRole } from '../../contract/api/admin.js';
 import {
   adminUserDetailDataSchema,
   adminUserListDataSchema,
@@ -31,7 +32,7 @@ type Action = 'freeze' | 'unfreeze' | 'reset';
 
 const ACTIONS: Record<
   Action,
-  { route: string; roles: readonly string[]; title: MessageKey; effect: MessageKey }
+  { route: string; roles: readonly OperatorRole[]; title: MessageKey; effect: MessageKey }
 > = {
   freeze: { ...CONSOLE_ACTIONS.userFreeze, title: 'users.freeze', effect: 'users.confirm_freeze' },
   unfreeze: { ...CONSOLE_ACTIONS.userUnfreeze, title: 'users.unfreeze', effect: 'users.confirm_unfreeze' },
@@ -152,7 +153,7 @@ function UserDrawer({
     onChanged();
     return true;
   };
-  const may = (action: Action) => roleMayUse(me.role, ACTIONS[action].roles as (typeof me.role)[]);
+  const may = (action: Action) => roleMayUse(me.role, ACTIONS[action].roles);
   const user = detail?.user;
 
   return (
