@@ -59,21 +59,25 @@ describe.skipIf(!hasChromium)('the console Dashboard, Users and Deposits screens
   const { running, openTab, launch, api, customer, financeToken } = e2eHarness();
   let compliance: ReadyOperator | undefined;
 
-  /** A compliance operator set up as the console does (password changed, authenticator bound). */
+  /** The compliance operator the tests share. */
   async function complianceOperator(): Promise<ReadyOperator> {
-    if (compliance) return compliance;
+    compliance ??= await newOperator('compliance');
+    return compliance;
+  }
+
+  /** An operator of `role` set up as the console does (password changed, authenticator bound). */
+  async function newOperator(role: 'finance' | 'compliance'): Promise<ReadyOperator> {
     const { direct, server } = running();
-    compliance = await setUpOperator(
+    return setUpOperator(
       {
         ...httpAdminClient(direct, () => server.clock.now()),
-        createOperator: async (email, role, password) => {
-          await server.services.operators.create(cliContext(), { email, role, password });
+        createOperator: async (email, operatorRole, password) => {
+          await server.services.operators.create(cliContext(), { email, role: operatorRole, password });
         },
       },
-      `compliance.${Date.now()}@example.com`,
-      'compliance',
+      `${role}.${Date.now()}@example.com`,
+      role,
     );
-    return compliance;
   }
 
   /** The console in English at `viewport`, signed in as `operator` with a fresh authenticator code. */
@@ -264,6 +268,29 @@ describe.skipIf(!hasChromium)('the console Dashboard, Users and Deposits screens
       await page.locator('.ant-select-dropdown').waitFor({ state: 'hidden' });
       await page.locator('.ant-spin-spinning').first().waitFor({ state: 'detached' });
       await expectAccessible(page, 'deposits desktop');
+      expectNoErrors(tab);
+    },
+  );
+
+  test(
+    'a finance operator runs the ledger check from the dashboard after a confirm, and the dashboard shows its result and time',
+    { timeout: 120_000 },
+    async () => {
+      const finance = await newOperator('finance');
+      const tab = await consoleTab(finance, DESKTOP);
+      const { page } = tab;
+      await openScreen(page, 'nav.dashboard', 'dashboard.title');
+      const lastCheck = page.getByRole('alert').first();
+      await lastCheck.waitFor();
+      const before = await lastCheck.innerText();
+      await page.getByRole('button', { name: c('dashboard.run_check'), exact: true }).click();
+      const confirmDialog = page.getByRole('dialog').filter({ hasText: c('dashboard.confirm_check') });
+      await confirmDialog.getByRole('button', { name: c('common.confirm'), exact: true }).click();
+      const okPrefix = c('dashboard.check_ok').split('{{at}}')[0] ?? '';
+      await expect.poll(() => lastCheck.innerText(), { timeout: WAIT_MS }).not.toBe(before);
+      expect(await lastCheck.innerText()).toContain(okPrefix);
+      await page.locator('.ant-modal-confirm').waitFor({ state: 'hidden' });
+      await expectAccessible(page, 'dashboard after the ledger check');
       expectNoErrors(tab);
     },
   );
