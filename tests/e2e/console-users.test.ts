@@ -55,6 +55,13 @@ async function openScreen(page: Page, key: MessageKey, title: MessageKey): Promi
   await page.locator('.ant-spin-spinning').first().waitFor({ state: 'detached' });
 }
 
+/** antd's open animations (rc-motion's `-enter`/`-appear` classes) are over: axe reads a half-faded drawer as low contrast. */
+async function motionDone(page: Page): Promise<void> {
+  await expect
+    .poll(() => page.locator('[class*="-enter"], [class*="-appear"]').count(), { timeout: WAIT_MS })
+    .toBe(0);
+}
+
 describe.skipIf(!hasChromium)('the console Dashboard, Users and Deposits screens in Chromium', () => {
   const { running, openTab, launch, api, customer, financeToken } = e2eHarness();
   let compliance: ReadyOperator | undefined;
@@ -163,6 +170,7 @@ describe.skipIf(!hasChromium)('the console Dashboard, Users and Deposits screens
       await drawer.waitFor({ timeout: WAIT_MS });
       const accountsTable = drawer.getByRole('region', { name: c('users.accounts'), exact: true });
       await expect.poll(() => accountsTable.innerText()).toContain('100 USDT');
+      await motionDone(page);
       await expectAccessible(page, 'user detail desktop');
 
       // Freeze, with a reason: the dialog states the effect.
@@ -250,6 +258,7 @@ describe.skipIf(!hasChromium)('the console Dashboard, Users and Deposits screens
         .first()
         .click();
       await page.getByRole('heading', { level: 2, name: c('users.accounts') }).waitFor();
+      await motionDone(page);
       await expectAccessible(page, 'user detail phone');
       expectNoErrors(tab);
     },
