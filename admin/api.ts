@@ -69,6 +69,8 @@ export interface ConsoleApi {
   read<S extends z.ZodType>(path: string, params: object, data: S): Promise<z.output<S>>;
   /** A command: one Idempotency-Key for this action, kept across its step-up retry. */
   command<S extends z.ZodType>(path: string, params: object, data: S): Promise<z.output<S>>;
+  /** An uploaded image (`/api/v1/common/img/…`, read with the session's token), as a data: URL (the CSP's img-src). */
+  image(path: string): Promise<string>;
 }
 
 /** The console's API client; see the file header for what it guarantees. */
@@ -103,9 +105,33 @@ export function consoleApi(options: ConsoleApiOptions): ConsoleApi {
     return data.parse(answer.data);
   }
 
+  async function image(path: string): Promise<string> {
+    const token = options.token();
+    const response = await options.fetch(
+      path,
+      token ? { headers: { authorization: `Bearer ${token}` } } : {},
+    );
+    if (!response.ok || !(response.headers.get('content-type') ?? '').startsWith('image/')) {
+      const answer = answerSchema.safeParse(await response.json().catch(() => null));
+      throw new ConsoleApiError(
+        answer.success ? answer.data.code : response.status,
+        answer.success ? answer.data.message : response.statusText,
+        answer.success ? answer.data.data : null,
+      );
+    }
+    const blob = await response.blob();
+    return new Promise((resolve, reject) => {
+      const reader = new FileReader();
+      reader.onload = () => resolve(String(reader.result));
+      reader.onerror = () => reject(reader.error ?? new Error('image unreadable'));
+      reader.readAsDataURL(blob);
+    });
+  }
+
   return {
     read: (path, params, data) => call(path, params, data, null),
     command: (path, params, data) => call(path, params, data, options.newKey()),
+    image,
   };
 }
 
