@@ -111,21 +111,17 @@ export function consoleApi(options: ConsoleApiOptions): ConsoleApi {
       path,
       token ? { headers: { authorization: `Bearer ${token}` } } : {},
     );
-    if (!response.ok || !(response.headers.get('content-type') ?? '').startsWith('image/')) {
+    const type = (response.headers.get('content-type') ?? '').split(';')[0]?.trim() ?? '';
+    if (!response.ok || !/^image\/[a-z0-9.+-]+$/.test(type)) {
       const answer = answerSchema.safeParse(await response.json().catch(() => null));
-      throw new ConsoleApiError(
-        answer.success ? answer.data.code : response.status,
-        answer.success ? answer.data.message : response.statusText,
-        answer.success ? answer.data.data : null,
-      );
+      if (answer.success) throw new ConsoleApiError(answer.data.code, answer.data.message, answer.data.data);
+      throw new ConsoleApiError(response.status, response.statusText, null);
     }
-    const blob = await response.blob();
-    return new Promise((resolve, reject) => {
-      const reader = new FileReader();
-      reader.onload = () => resolve(String(reader.result));
-      reader.onerror = () => reject(reader.error ?? new Error('image unreadable'));
-      reader.readAsDataURL(blob);
-    });
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    let binary = '';
+    for (let at = 0; at < bytes.length; at += 0x8000)
+      binary += String.fromCharCode(...bytes.subarray(at, at + 0x8000));
+    return `data:${type};base64,${btoa(binary)}`;
   }
 
   return {

@@ -59,8 +59,9 @@ export function WithdrawalsPage() {
   const [opened, setOpen] = useState<AdminWithdrawal | null>(null);
   const [dialog, setDialog] = useState<'reject' | 'paid' | null>(null);
   const [refusal, setRefusal] = useState<string | null>(null);
-  // The detail follows the list: a refresh shows the withdrawal as it is now (sent, its hash).
-  const open = opened ? (list.items.find((item) => item.id === opened.id) ?? opened) : null;
+  // The detail shows the newest of what was read: the list's row or the detail's own reading.
+  const listed = opened ? list.items.find((item) => item.id === opened.id) : undefined;
+  const open = listed && opened && listed.updatedAt > opened.updatedAt ? listed : opened;
   const show = (item: AdminWithdrawal | null) => {
     setRefusal(null);
     setOpen(item);
@@ -82,6 +83,19 @@ export function WithdrawalsPage() {
     return true;
   };
   const mine = `operator:${me.operatorId}`;
+  /** Reads the open withdrawal again (sent since? its hash, its confirmations): the list's first row below id + 1. */
+  const reread = async (id: string) => {
+    const page = await run(() =>
+      api.read(
+        '/api/admin/withdraw/list',
+        { cursor: String(BigInt(id) + 1n), limit: 1 },
+        adminWithdrawListDataSchema,
+      ),
+    );
+    const found = page?.items.find((item) => item.id === id);
+    if (found) setOpen(found);
+    await list.reload();
+  };
   const approve = (item: AdminWithdrawal) => {
     const vars = {
       id: item.id,
@@ -243,6 +257,7 @@ export function WithdrawalsPage() {
               {open.stage === 'approved' ? (
                 <Button onClick={() => setDialog('paid')}>{t('withdrawals.paid')}</Button>
               ) : null}
+              <Button onClick={() => void reread(open.id)}>{t('common.refresh')}</Button>
             </Space>
             {open.stage === 'awaiting_review' && open.approvedBy.includes(mine) ? (
               <Typography.Paragraph id="withdrawal-approved-by-me" className="console-more">

@@ -53,7 +53,7 @@ import {
   type WithdrawalRow,
 } from '../repositories/withdraw.repository.js';
 import { loadWorkCalendar } from './calendar.service.js';
-import { actorOf } from './operator.service.js';
+import { actorOf, operatorIdOfActor } from './operator.service.js';
 import { ownAccount } from './own-account.js';
 import { ownAccountPage, pageById, type AccountPageParams } from './paging.js';
 import { toWithdrawalRecord } from './records.js';
@@ -102,13 +102,8 @@ export interface AdminWithdrawalContext {
   sentByJob: ReadonlyMap<string, number>;
 }
 
-const operatorIdOfActor = (actor: string): number | null => {
-  const match = /^operator:(\d+)$/.exec(actor);
-  return match ? Number(match[1]) : null;
-};
-
 /** The operator ids among a withdrawal's approvers (for their e-mails). */
-export const approverIdsOf = (rows: WithdrawalRow[]): number[] => [
+const approverIdsOf = (rows: WithdrawalRow[]): number[] => [
   ...new Set(
     rows
       .flatMap((row) => [row.firstApprovedBy, row.secondApprovedBy])
