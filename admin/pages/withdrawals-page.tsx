@@ -67,22 +67,6 @@ export function WithdrawalsPage() {
     setOpen(item);
   };
 
-  const act = async (path: string, params: Record<string, unknown>) => {
-    setRefusal(null);
-    const updated = await run(async () => {
-      try {
-        return await api.command(path, params, adminWithdrawalSchema);
-      } catch (error) {
-        if (error instanceof ConsoleApiError) setRefusal(error.message);
-        throw error;
-      }
-    });
-    await list.reload();
-    if (!updated) return false;
-    setOpen(updated);
-    return true;
-  };
-  const mine = `operator:${me.operatorId}`;
   /** Reads the open withdrawal again (sent since? its hash, its confirmations): the list's first row below id + 1. */
   const reread = async (id: string) => {
     const page = await run(() =>
@@ -96,6 +80,26 @@ export function WithdrawalsPage() {
     if (found) setOpen(found);
     await list.reload();
   };
+  /** Runs an action on a withdrawal; a refusal stays shown in the detail, which is read again. */
+  const act = async (path: string, params: { id: string } & Record<string, unknown>) => {
+    setRefusal(null);
+    const updated = await run(async () => {
+      try {
+        return await api.command(path, params, adminWithdrawalSchema);
+      } catch (error) {
+        if (error instanceof ConsoleApiError) setRefusal(error.message);
+        throw error;
+      }
+    });
+    if (!updated) {
+      await reread(params.id);
+      return false;
+    }
+    setOpen(updated);
+    await list.reload();
+    return true;
+  };
+  const mine = `operator:${me.operatorId}`;
   const approve = (item: AdminWithdrawal) => {
     const vars = {
       id: item.id,
