@@ -269,7 +269,7 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
       security,
       config.timezone,
       config.withdraw,
-      new Set(withdrawalSenders.map((sender) => sender.chain)),
+      new Map(withdrawalSenders.map((sender) => [sender.chain, sender.confirmations])),
       reads,
     ),
   };
