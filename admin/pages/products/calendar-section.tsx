@@ -2,7 +2,8 @@
  * The working-day calendar as a month view: each day working or off (weekends are off, weekdays
  * working, unless the calendar says otherwise); a day's button changes it through a confirm
  * that states the effect on withdrawals. Every day is a button in a table: Tab reaches it,
- * Enter or Space opens the confirm, and its name says the date and what it is.
+ * Enter or Space opens the confirm, and its name says the date and what it is (after the
+ * number and short state it shows).
  */
 import { Button } from 'antd';
 import { useState } from 'react';
@@ -128,12 +129,15 @@ export function CalendarSection() {
                       type="button"
                       className={`console-day ${working ? 'console-day-work' : 'console-day-off'}`}
                       data-date={date}
-                      aria-label={`${longDate}: ${state}`}
                       onClick={() => change(day, weekend)}
                     >
-                      <span className="console-day-number">{day}</span>
+                      {/* The name is what shows (day, state) then the whole date and state, unseen. */}
+                      <span className="console-day-number">{day}</span>{' '}
                       <span className="console-day-state">
                         {t(working ? 'products.day_short_work' : 'products.day_short_off')}
+                      </span>
+                      <span className="console-visually-hidden console-day-full">
+                        , {longDate}: {state}
                       </span>
                     </button>
                   </td>

@@ -45,7 +45,7 @@ const columnName = (t: Translate, column: string) =>
 export function problemText(t: Translate, problem: DeliveryCsvProblem): string {
   switch (problem.key) {
     case 'delivery_csv_header':
-      return t('products.csv.header', { columns: DELIVERY_COLUMNS.join(',') });
+      return t('products.csv.header', { columns: DELIVERY_COLUMNS.join(', ') });
     case 'delivery_csv_empty':
       return t('products.csv.empty');
     case 'delivery_csv_too_many':
@@ -143,7 +143,7 @@ export function DeliverySection() {
   return (
     <>
       <h2 className="console-section-title">{t('products.delivery_import')}</h2>
-      <p>{t('products.delivery_import_hint', { columns: DELIVERY_COLUMNS.join(',') })}</p>
+      <p>{t('products.delivery_import_hint', { columns: DELIVERY_COLUMNS.join(', ') })}</p>
       <p>{t('products.delivery_times_hint')}</p>
       <div className="console-filters">
         <label htmlFor={fileId}>{t('products.delivery_file')}</label>
