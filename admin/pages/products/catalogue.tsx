@@ -1,7 +1,7 @@
 /**
  * What hosting products and machines share: the list with add, edit and disable, the name in
- * each of the seven languages (Simplified Chinese or English required; the server fills the
- * others from them), and the status an edit may set again.
+ * each of the seven languages (Simplified Chinese required when adding; the server fills the
+ * languages left empty from it), and the status an edit may set again.
  */
 import { Button, Input, Radio } from 'antd';
 import { useState, type ReactNode } from 'react';
@@ -15,6 +15,7 @@ import { Field } from '../../ui/field.js';
 import { FormDialog } from '../../ui/form-dialog.js';
 import { StatusTag } from '../../ui/status-tag.js';
 import { useAction } from '../../ui/use-action.js';
+import { typedParams } from './form-values.js';
 import { useLoaded } from './use-loaded.js';
 
 export interface CatalogueItem {
@@ -39,15 +40,6 @@ const namesOf = (item: CatalogueItem): Partial<Record<Locale, string>> =>
 /** The `name` parameter: the languages filled in (the server fills the rest). */
 export const nameParamOf = (name: CatalogueForm['name']) =>
   Object.fromEntries(Object.entries(name ?? {}).filter(([, value]) => Boolean(value?.trim())));
-
-/** The form's values where only text was typed: every value a trimmed string, empty ones left out. */
-export function typedParams(values: object): Record<string, unknown> {
-  return Object.fromEntries(
-    Object.entries(values)
-      .filter(([key, value]) => key !== 'name' && value !== undefined && value !== null && value !== '')
-      .map(([key, value]) => [key, typeof value === 'string' ? value.trim() : value]),
-  );
-}
 
 export function CatalogueSection<T extends CatalogueItem, F extends CatalogueForm>({
   kind,

@@ -31,7 +31,7 @@ import { formatTime } from '../../ui/format.js';
 import { LoadMore } from '../../ui/load-more.js';
 import { useAction } from '../../ui/use-action.js';
 import { usePagedList } from '../../ui/use-paged-list.js';
-import { typedParams } from './catalogue.js';
+import { typedParams } from './form-values.js';
 
 type Column = (typeof DELIVERY_COLUMNS)[number];
 type AddForm = Partial<Record<Column, string>>;

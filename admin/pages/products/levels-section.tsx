@@ -12,7 +12,7 @@ import { ConsoleTable } from '../../ui/console-table.js';
 import { Field } from '../../ui/field.js';
 import { FormDialog } from '../../ui/form-dialog.js';
 import { useAction } from '../../ui/use-action.js';
-import { typedParams } from './catalogue.js';
+import { typedParams } from './form-values.js';
 import { useLoaded } from './use-loaded.js';
 
 type LevelForm = Partial<Record<Exclude<keyof TeamLevel, 'level'>, string>>;
