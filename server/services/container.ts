@@ -21,6 +21,7 @@ import type { RechargeService } from './recharge.service.js';
 import type { PaymentService } from './payment.service.js';
 import type { CalendarService } from './calendar.service.js';
 import type { SecurityService } from './security.service.js';
+import type { SecurityCentreService } from './security-centre.service.js';
 import type { ExchangeService } from './exchange.service.js';
 import type { OtcService } from './otc.service.js';
 import type { WithdrawService } from './withdraw.service.js';
@@ -58,6 +59,7 @@ export interface AppServices {
   payments: PaymentService;
   calendar: CalendarService;
   security: SecurityService;
+  securityCentre: SecurityCentreService;
   exchange: ExchangeService;
   otc: OtcService;
   withdraw: WithdrawService;
