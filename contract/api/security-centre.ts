@@ -3,6 +3,7 @@
  * session-revoke, anti-phishing, sendEmailUpdateCode and email-update.
  */
 import { z } from 'zod';
+import { booleanSchema } from './hosting.js';
 import { codeSchema, emailSchema, idSchema, isoTimeSchema, listOf, passwordSchema, text } from '../schema.js';
 
 /** One signed-in device: `device` is read from the sign-in's User-Agent ("Chrome 120 on Windows 10"). */
@@ -22,13 +23,16 @@ export type UserSession = z.infer<typeof userSessionSchema>;
 export const userSessionsDataSchema = listOf(userSessionSchema);
 export type UserSessionsData = z.infer<typeof userSessionsDataSchema>;
 
-/** Exactly one of: `sessionId` (one of user/sessions' ids) or `others: true` (every session but this one). */
+/**
+ * Exactly one of: `sessionId` (one of user/sessions' ids) or `others: true` (every session but
+ * this one). `others` takes true/false or, from a form body, "true"/"false"/"1"/"0".
+ */
 export const sessionRevokeParamsSchema = z
   .object({
     sessionId: idSchema.optional(),
-    others: z.literal(true, { error: 'server.field_invalid' }).optional(),
+    others: booleanSchema.optional(),
   })
-  .refine((value) => (value.sessionId === undefined) !== (value.others === undefined), {
+  .refine((value) => (value.sessionId !== undefined) !== (value.others === true), {
     error: 'server.session_revoke_target',
     path: ['sessionId'],
   });
