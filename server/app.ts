@@ -17,6 +17,7 @@ import { SecretBox, devSecretKey } from './security/secret-box.js';
 import { SecurityService } from './services/security.service.js';
 import { SecurityCentreService } from './services/security-centre.service.js';
 import { Letters } from './mail/letters.js';
+import { UserMail } from './services/user-mail.js';
 import { CommandRunner } from './core/command-runner.js';
 import { openDatabase, type OpenDatabase } from './db/database.js';
 import { redisWritePositions } from './db/read-routing.js';
@@ -265,6 +266,7 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
     calendar: new CalendarService(db, commands, clock, config.timezone),
     security,
     securityCentre,
+    userMail: new UserMail(db, letters, secrets),
     exchange: new ExchangeService(db, commands, clock, security, config.exchange, reads),
     otc: new OtcService(db, commands, clock, security, config.otc, reads),
     delivery: new DeliveryService(db, commands, clock),

@@ -26,12 +26,14 @@ export async function rememberDevice(
   return { isNew: true, hadOthers: (row?.count ?? 0) > 1 };
 }
 
-/** Stores the language the user last used (mails they did not ask for are written in it). */
-export async function setUserLang(db: Executor, userId: number, lang: string): Promise<void> {
-  await db
+/** Stores the language the user last used (mails they did not ask for are written in it); true when it changed. */
+export async function setUserLang(db: Executor, userId: number, lang: string): Promise<boolean> {
+  const rows = await db
     .update(users)
     .set({ lang })
-    .where(and(eq(users.id, userId), sql`${users.lang} is distinct from ${lang}`));
+    .where(and(eq(users.id, userId), sql`${users.lang} is distinct from ${lang}`))
+    .returning({ id: users.id });
+  return rows.length > 0;
 }
 
 /** Changes the user's address (the caller checked it is free, in the same transaction). */

@@ -32,7 +32,7 @@ import type { CodeService } from './codes.service.js';
 import type { SessionService } from './session.service.js';
 import type { AccountService } from './account.service.js';
 import { AVATARS } from './common.service.js';
-import type { SecurityCentreService, SignInAlert } from './security-centre.service.js';
+import type { SecurityCentreService, SignInNote } from './security-centre.service.js';
 
 const emailTaken = () =>
   new BusinessError(BodyCode.conflict, 'server.email_taken', { field: 'email' }, { field: 'email' });
@@ -131,7 +131,7 @@ export class AuthService {
         deleted: false,
         at: now,
       });
-      await this.centre.noteSignIn(ctx, tx, user); // the first device: remembered, no alert
+      await this.centre.noteSignIn(ctx, tx, user); // its first device: remembered, no alert; its language: the request's
       const session = await this.sessions.start(tx, 'user', user.id, false, clientOf(ctx));
       return { ...session, userId: String(user.id) };
     });
@@ -142,7 +142,7 @@ export class AuthService {
    * (423). A sign-in from a device not seen before for the user mails an alert once committed.
    */
   async emailLogin(ctx: RequestContext, params: EmailLoginParams): Promise<SessionData> {
-    const alerts: SignInAlert[] = [];
+    const notes: SignInNote[] = [];
     const signedIn = await this.commands.run(ctx, async (tx) => {
       await this.limits.assertNotLocked(params.email, ctx.ip);
       const user = await findUserByEmail(tx, params.email);
@@ -152,12 +152,11 @@ export class AuthService {
         throw wrongCredentials();
       }
       await this.limits.clearAccount(params.email);
-      const alert = await this.centre.noteSignIn(ctx, tx, user);
-      if (alert) alerts.push(alert);
+      notes.push(await this.centre.noteSignIn(ctx, tx, user));
       const session = await this.sessions.start(tx, 'user', user.id, false, clientOf(ctx));
       return { ...session, userId: String(user.id) };
     });
-    for (const alert of alerts) await this.centre.sendSignInAlert(alert);
+    for (const note of notes) await this.centre.afterSignIn(note);
     return signedIn;
   }
 

@@ -22,6 +22,7 @@ import type { PaymentService } from './payment.service.js';
 import type { CalendarService } from './calendar.service.js';
 import type { SecurityService } from './security.service.js';
 import type { SecurityCentreService } from './security-centre.service.js';
+import type { UserMail } from './user-mail.js';
 import type { ExchangeService } from './exchange.service.js';
 import type { OtcService } from './otc.service.js';
 import type { WithdrawService } from './withdraw.service.js';
@@ -60,6 +61,8 @@ export interface AppServices {
   calendar: CalendarService;
   security: SecurityService;
   securityCentre: SecurityCentreService;
+  /** Mail to a user no request of theirs caused: their last language, their anti-phishing code. */
+  userMail: UserMail;
   exchange: ExchangeService;
   otc: OtcService;
   withdraw: WithdrawService;

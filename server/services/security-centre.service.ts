@@ -57,11 +57,18 @@ const emailUnavailable = () =>
   );
 
 /** A sign-in alert to send once the sign-in committed. */
-export interface SignInAlert {
+interface SignInAlert {
   recipient: Recipient;
   device: string;
   ip: string;
   at: Date;
+}
+
+/** What a sign-in's transaction noted, for `afterSignIn`. */
+export interface SignInNote {
+  userId: number;
+  langChanged: boolean;
+  alert: SignInAlert | null;
 }
 
 export class SecurityCentreService {
@@ -81,26 +88,36 @@ export class SecurityCentreService {
 
   /**
    * In the sign-in's (or registration's) transaction: stores the request's language as the user's
-   * last one and remembers the device; returns the alert to send once committed when the device is
-   * new and the user had signed in from another before (the first remembered device is silent).
+   * last one and remembers the device. Hand the note to `afterSignIn` once committed.
    */
-  async noteSignIn(ctx: RequestContext, tx: Transaction, user: UserRow): Promise<SignInAlert | null> {
+  async noteSignIn(ctx: RequestContext, tx: Transaction, user: UserRow): Promise<SignInNote> {
     const now = this.clock.now();
-    await setUserLang(tx, user.id, ctx.locale);
+    const langChanged = await setUserLang(tx, user.id, ctx.locale);
     const device = deviceOf(ctx.userAgent);
     const { isNew, hadOthers } = await rememberDevice(tx, user.id, deviceKeyOf(user.id, device), now);
-    if (!isNew || !hadOthers) return null;
-    return {
-      recipient: recipientOf(this.secrets, user, ctx.locale),
-      device: device.label,
-      ip: ctx.ip,
-      at: now,
-    };
+    // A new device alerts unless it is the first one remembered (the registration's, or an older account's first).
+    const alert =
+      isNew && hadOthers
+        ? {
+            recipient: recipientOf(this.secrets, user, ctx.locale),
+            device: device.label,
+            ip: ctx.ip,
+            at: now,
+          }
+        : null;
+    return { userId: user.id, langChanged, alert };
   }
 
-  /** Mails a sign-in alert; a failure is logged, never thrown (the sign-in already happened). */
-  async sendSignInAlert(alert: SignInAlert | null): Promise<void> {
-    if (alert === null) return;
+  /**
+   * After the sign-in committed: drops the cached profile when the language changed (user/info
+   * shows it) and mails the alert, if any; a mail failure is logged, never thrown.
+   */
+  async afterSignIn(note: SignInNote): Promise<void> {
+    if (note.langChanged) await this.sessions.forgetUsers([note.userId]);
+    if (note.alert !== null) await this.sendSignInAlert(note.alert);
+  }
+
+  private async sendSignInAlert(alert: SignInAlert): Promise<void> {
     const time = DateTime.fromJSDate(alert.at, { zone: 'utc' }).toFormat("yyyy-MM-dd HH:mm 'UTC'");
     try {
       await this.letters.send(alert.recipient, {

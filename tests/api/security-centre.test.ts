@@ -348,9 +348,23 @@ describe.each(tiers)('the security centre on %s', (tier) => {
     // Another language: the request's.
     await login(t, email, FIREFOX_LINUX, '198.51.100.24', 'JP');
     expect(lastMailTo(t, email).subject).toBe('Coffer アカウントへの新しいログイン');
-    // The language last used is stored for mails no request of theirs causes.
+    // The language last used is stored (user/info shows it at once, though it had the profile
+    // cached) and mail no request of theirs causes is written in it.
     const [row] = await t.server.database.db.select().from(users).where(eq(users.email, email));
     expect(row?.lang).toBe('ja');
+    const token = await login(t, email, FIREFOX_LINUX, '198.51.100.24', 'EN');
+    const lang = async () =>
+      (await t.call<{ lang: string }>('plain', '/api/v1/user/info', {}, { token })).data.lang;
+    expect(await lang()).toBe('en');
+    await login(t, email, FIREFOX_LINUX, '198.51.100.24', 'KO');
+    expect(await lang()).toBe('ko');
+    const letter = {
+      subjectKey: 'mail.sign_in_alert_subject',
+      paragraphs: [{ key: 'mail.email_changed_body', vars: { email: 'x@example.com' } }],
+    };
+    expect(await t.server.services.userMail.send(row?.id ?? 0, letter)).toBe(true);
+    expect(lastMailTo(t, email)).toMatchObject({ subject: 'Coffer 계정에 새로운 로그인' });
+    expect(lastMailTo(t, email).html).toContain('<html lang="ko">');
   });
 
   test('a device name from the user agent is HTML-escaped in the HTML part', async () => {
