@@ -15,6 +15,7 @@ import { rechargeRoutes } from './recharge.routes.js';
 import { paymentRoutes } from './payment.routes.js';
 import { calendarRoutes } from './calendar.routes.js';
 import { securityRoutes } from './security.routes.js';
+import { securityCentreRoutes } from './security-centre.routes.js';
 import { withdrawRoutes } from './withdraw.routes.js';
 import { hostingRoutes } from './hosting.routes.js';
 import { incomeRoutes } from './income.routes.js';
@@ -41,6 +42,7 @@ const ROUTE_LISTS: readonly RoutesOf[] = [
   paymentRoutes,
   calendarRoutes,
   securityRoutes,
+  securityCentreRoutes,
   exchangeRoutes,
   otcRoutes,
   deliveryRoutes,

@@ -21,6 +21,8 @@ import type { RechargeService } from './recharge.service.js';
 import type { PaymentService } from './payment.service.js';
 import type { CalendarService } from './calendar.service.js';
 import type { SecurityService } from './security.service.js';
+import type { SecurityCentreService } from './security-centre.service.js';
+import type { UserMail } from './user-mail.js';
 import type { ExchangeService } from './exchange.service.js';
 import type { OtcService } from './otc.service.js';
 import type { WithdrawService } from './withdraw.service.js';
@@ -60,6 +62,9 @@ export interface AppServices {
   payments: PaymentService;
   calendar: CalendarService;
   security: SecurityService;
+  securityCentre: SecurityCentreService;
+  /** Mail to a user no request of theirs caused: their last language, their anti-phishing code. */
+  userMail: UserMail;
   exchange: ExchangeService;
   otc: OtcService;
   withdraw: WithdrawService;
