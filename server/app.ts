@@ -225,7 +225,10 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
   );
   const reservesReader = chainReserves(db, chains, hotWalletKey);
   const uploads = new UploadService(db, commands, clock, config.dataDir, secrets);
-  const identity = new IdentityService(db, commands, clock, secrets, uploads);
+  const userMail = new UserMail(db, letters, secrets);
+  const identity = new IdentityService(db, commands, clock, secrets, uploads, userMail, (line) =>
+    app.log.error(line),
+  );
   const securityCentre = new SecurityCentreService(
     db,
     commands,
@@ -276,7 +279,7 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
     calendar: new CalendarService(db, commands, clock, config.timezone),
     security,
     securityCentre,
-    userMail: new UserMail(db, letters, secrets),
+    userMail,
     exchange: new ExchangeService(db, commands, clock, security, config.exchange, reads),
     otc: new OtcService(db, commands, clock, security, config.otc, reads),
     delivery: new DeliveryService(db, commands, clock),
