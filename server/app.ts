@@ -12,7 +12,7 @@ import swagger from '@fastify/swagger';
 import { jsonSchemaTransform, serializerCompiler } from 'fastify-type-provider-zod';
 import { APP_VERSION, UPLOAD_MAX_BYTES } from '../contract/constants.js';
 import { clockStartingAt, systemClock, type Clock } from './clock.js';
-import type { Config } from './config.js';
+import { platformLimitsOf, type Config } from './config.js';
 import { SecretBox, devSecretKey } from './security/secret-box.js';
 import { IdentityService } from './services/identity.service.js';
 import { ProofOfReservesService } from './services/proof-of-reserves.service.js';
@@ -273,7 +273,13 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
     uploads,
     identity,
     accounts,
-    ledgerAdmin: new LedgerAdminService(db, commands, clock, config.adjustReviewAbove),
+    ledgerAdmin: new LedgerAdminService(
+      db,
+      commands,
+      clock,
+      config.adjustReviewAbove,
+      platformLimitsOf(config),
+    ),
     recharge,
     payments: new PaymentService(db, commands, clock, config.newMethodCooldownHours),
     calendar: new CalendarService(db, commands, clock, config.timezone),
