@@ -147,7 +147,8 @@ interface TeamCacheRecord {
  */
 export interface ReservesProofRecord {
   id: 'latest';
-  proof: ReservesProof;
+  /** Every field the server gave, those the contract does not name too. */
+  proof: ReservesProof & Record<string, unknown>;
   snapshot: ReservesSnapshot | null;
   /** ISO time the server gave this answer. */
   fetchedAt: string;

@@ -10,12 +10,18 @@ import { isoTimeSchema } from '../../contract/schema.js';
 import type { ReservesProofRecord } from '../schema.js';
 import { userDbHandles } from './handles.js';
 
+/**
+ * The proof as the server gives it, every field kept (a field the contract does not name too), so
+ * the page downloads exactly what the server answered.
+ */
+export const keptProofSchema = reservesProofSchema.loose();
+
 /** The one row's key. */
 export const RESERVES_PROOF_ID = 'latest';
 
 const reservesProofRecordSchema = z.object({
   id: z.literal(RESERVES_PROOF_ID),
-  proof: reservesProofSchema,
+  proof: keptProofSchema,
   snapshot: reservesSnapshotSchema.nullable(),
   fetchedAt: isoTimeSchema,
 });

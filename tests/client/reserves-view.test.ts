@@ -66,8 +66,12 @@ describe('the sentence', () => {
     });
   });
 
-  test('a null ratio says the chains could not be read; no summary says it is unknown', () => {
+  test('a null ratio, or no chain read at all, says the chains could not be read; no summary says it is unknown', () => {
     expect(sentenceOf({ proof, snapshot: snapshot(null) }).held).toEqual({ kind: 'unread' });
+    const unread = { ...snapshot('0.0000'), reserves: { BEP20: null, TRC20: null } };
+    expect(sentenceOf({ proof, snapshot: unread }).held).toEqual({ kind: 'unread' });
+    const oneRead = { ...snapshot('0.5'), reserves: { BEP20: null, TRC20: snapshot(null).reserves.BEP20 } };
+    expect(sentenceOf({ proof, snapshot: oneRead }).held).toEqual({ kind: 'percent', percent: '50' });
     expect(sentenceOf({ proof, snapshot: null }).held).toEqual({ kind: 'unknown' });
   });
 });

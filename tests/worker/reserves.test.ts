@@ -73,6 +73,18 @@ describe('reserves-proof', () => {
     expect(await stored()).toEqual([record]);
   });
 
+  test('a field the contract does not name is kept too: the proof is downloaded exactly as given', async () => {
+    const given = { ...proof, leafCount: 2, ratio: '1.023' };
+    const { handlers } = await setup(
+      api(
+        () => [snapshot()],
+        () => ok(given),
+      ),
+    );
+    expect(await handlers['reserves-proof']()).toMatchObject({ kind: 'ok', data: { proof: given } });
+    expect((await stored())[0]?.proof).toEqual(given);
+  });
+
   test('a newest snapshot that is not the proof’s is not paired with it (the summary is unknown)', async () => {
     const { handlers } = await setup(api(() => [snapshot({ snapshotId: '8' })]));
     expect(await handlers['reserves-proof']()).toMatchObject({ kind: 'ok', data: { proof, snapshot: null } });

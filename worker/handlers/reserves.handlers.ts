@@ -3,16 +3,13 @@
  * snapshot's summary (what the chains held, the ratio) from the first item of
  * /api/v1/reserves/history (limit 1: a phone never downloads every leaf), kept together in the
  * user's database (`reservesProof`) so the page shows and verifies the proof offline with its age.
- * The proof is kept exactly as the server gave it: the page downloads it unchanged.
+ * The proof is kept exactly as the server gave it, fields the contract does not name included: the
+ * page downloads it unchanged.
  */
-import {
-  reservesHistoryDataSchema,
-  reservesProofSchema,
-  type ReservesProof,
-  type ReservesSnapshot,
-} from '../../contract/api/reserves.js';
+import { reservesHistoryDataSchema, type ReservesSnapshot } from '../../contract/api/reserves.js';
 import {
   DexieReservesProofStore,
+  keptProofSchema,
   RESERVES_PROOF_ID,
   type ReservesProofRecord,
   type ReservesProofStore,
@@ -23,7 +20,7 @@ import type { HandlerDeps } from './deps.js';
 
 /** The proof with its snapshot's summary, as one read. */
 interface ProofWithSnapshot {
-  proof: ReservesProof;
+  proof: ReservesProofRecord['proof'];
   snapshot: ReservesSnapshot | null;
 }
 
@@ -37,7 +34,7 @@ export function reservesHandlers(
    * (a snapshot taken in between, or the history not read) null, and the page says it is unknown.
    */
   async function read(): Promise<Outcome<ProofWithSnapshot>> {
-    const proof = await api.read('/api/v1/reserves/proof', reservesProofSchema);
+    const proof = await api.read('/api/v1/reserves/proof', keptProofSchema);
     if (proof.kind !== 'ok') return proof;
     const history = await api.read('/api/v1/reserves/history', reservesHistoryDataSchema, { limit: '1' });
     const first = history.kind === 'ok' ? history.data.items[0] : undefined;

@@ -32,8 +32,9 @@ export function percentOfRatio(ratio: string | null): string | null {
 
 /**
  * The sentence's values: the caller's USDT and RAB, the snapshot's time, and what share of what
- * it owes the platform held: a percent, `unread` when the chains could not be read (a null ratio),
- * or `unknown` when the snapshot's summary did not come with the proof.
+ * it owes the platform held: a percent, `unread` when the chains could not be read (a null ratio,
+ * or no chain read at all: the server's ratio is then 0 over what was read, which is nothing), or
+ * `unknown` when the snapshot's summary did not come with the proof.
  */
 export interface SentenceView {
   usdt: string;
@@ -45,7 +46,8 @@ export interface SentenceView {
 /** Pure. */
 export function sentenceOf(record: Pick<ReservesProofRecord, 'proof' | 'snapshot'>): SentenceView {
   const { proof, snapshot } = record;
-  const percent = snapshot === null ? null : percentOfRatio(snapshot.ratio);
+  const read = snapshot !== null && Object.values(snapshot.reserves).some((chain) => chain !== null);
+  const percent = snapshot === null || !read ? null : percentOfRatio(snapshot.ratio);
   return {
     usdt: amountOfUnits(proof.leaf.usdt),
     rab: amountOfUnits(proof.leaf.rab),
