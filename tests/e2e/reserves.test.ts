@@ -4,7 +4,8 @@
  * balance in the snapshot and the share the platform held; the path is recomputed on the device
  * ("Verified on this device"); each step shows on request; the downloaded JSON is the proof exactly
  * as the server gives it and verifies with contract/reserves.ts; offline (the link cut), the kept
- * proof still shows with its age, verified again on the device; the static /reserves/verify.html
+ * proof still shows with its age, verified again on the device, and a kept leaf changed by one
+ * minor unit is shown as not verified; the static /reserves/verify.html
  * verifies the downloaded file; the page passes axe in English and Chinese on a phone.
  */
 import fs from 'node:fs';
@@ -61,7 +62,7 @@ describe.skipIf(!hasChromium)('proof of reserves in Chromium', () => {
   }
 
   test(
-    'the balance in the snapshot and the share held, verified on the device, each step, the proof downloaded as the server gives it, offline from the kept copy, and verify.html accepts the file',
+    'the balance in the snapshot and the share held, verified on the device, each step, the proof downloaded as the server gives it, offline from the kept copy (changed by one minor unit it is not verified), and verify.html accepts the file',
     { timeout: 300_000 },
     async () => {
       const finance = await financeToken();
@@ -139,6 +140,41 @@ describe.skipIf(!hasChromium)('proof of reserves in Chromium', () => {
       await page.getByText(en('reserves.saved'), { exact: true }).waitFor({ timeout: 60_000 });
       await page.getByText(/^As of /).waitFor();
       await keepScreen(page, 'reserves-en-offline');
+
+      // The kept leaf changed by one minor unit (still offline, so no answer replaces it): the
+      // page, opened again, says plainly that the proof is not verified.
+      await page.evaluate(async () => {
+        const names = (await indexedDB.databases()).map((db) => db.name ?? '');
+        const name = names.find((candidate) => /^coffer-u\d+$/.test(candidate));
+        if (!name) throw new Error(`no user database among ${names.join(', ')}`);
+        const db = await new Promise<IDBDatabase>((resolve, reject) => {
+          const request = indexedDB.open(name);
+          request.onsuccess = () => resolve(request.result);
+          request.onerror = () => reject(request.error ?? new Error('open failed'));
+        });
+        await new Promise<void>((resolve, reject) => {
+          const store = db.transaction('reservesProof', 'readwrite').objectStore('reservesProof');
+          const read = store.get('latest');
+          read.onsuccess = () => {
+            const row = read.result as { proof: { leaf: { usdt: string } } }; // the kept row, read above
+            row.proof.leaf.usdt = String(BigInt(row.proof.leaf.usdt) + 1n);
+            const write = store.put(row);
+            write.onsuccess = () => resolve();
+            write.onerror = () => reject(write.error ?? new Error('put failed'));
+          };
+          read.onerror = () => reject(read.error ?? new Error('get failed'));
+        });
+        db.close();
+      });
+      await navigateInApp(page, MY);
+      await expectPage(page, en('tabs.assets'));
+      await navigateInApp(page, '/pages/reserves/reserves');
+      await page.getByText(en('reserves.not_verified'), { exact: true }).waitFor({ timeout: WAIT_MS });
+      expect(await page.getByText(en('reserves.verified'), { exact: true }).count()).toBe(0);
+      await page
+        .getByText(/20\.000001 USDT/)
+        .first()
+        .waitFor();
       await page.context().setOffline(false);
       proxy.up();
 
