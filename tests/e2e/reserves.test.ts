@@ -5,8 +5,8 @@
  * ("Verified on this device"); each step shows on request; the downloaded JSON is the proof exactly
  * as the server gives it and verifies with contract/reserves.ts; offline (the link cut), the kept
  * proof still shows with its age, verified again on the device, and a kept leaf changed by one
- * minor unit is shown as not verified; the static /reserves/verify.html
- * verifies the downloaded file; the page passes axe in English and Chinese on a phone.
+ * minor unit is shown as not verified; the static /reserves/verify.html verifies the downloaded
+ * file; the page passes axe in English and Chinese on a phone.
  */
 import fs from 'node:fs';
 import type { Page } from 'playwright-core';
