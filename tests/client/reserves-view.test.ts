@@ -19,6 +19,9 @@ const proof: ReservesProof = {
   snapshotId: '7',
   at: '2026-11-27T00:00:05.000Z',
   root: { hash: 'r'.repeat(64), usdt: '3000000', rab: '500000' },
+  reserves: { BEP20: null, TRC20: null },
+  ratio: null,
+  leafCount: 2,
   leaf: { nonce: 'ab'.repeat(32), usdt: '1500000', rab: '250000' },
   path: [{ hash: 's'.repeat(64), usdt: '1500000', rab: '250000', side: 'left' }],
 };
@@ -91,6 +94,9 @@ describe('each step and the file', () => {
       snapshotId: '8',
       at: proof.at,
       root: { hash: root.hash, usdt: String(root.usdt), rab: String(root.rab) },
+      reserves: { BEP20: null, TRC20: null },
+      ratio: null,
+      leafCount: secrets.length,
       leaf: { nonce: secret.nonce, usdt: String(secret.usdt), rab: String(secret.rab) },
       path: pathOf(levels, 2).map((step) => ({ ...step, usdt: String(step.usdt), rab: String(step.rab) })),
     };

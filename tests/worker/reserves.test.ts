@@ -24,6 +24,9 @@ const proof: ReservesProof = {
   snapshotId: '7',
   at: '2026-11-27T00:00:05.000Z',
   root: { hash: 'f'.repeat(64), usdt: '3000000', rab: '500000' },
+  reserves: { BEP20: null, TRC20: null },
+  ratio: null,
+  leafCount: 2,
   leaf: { nonce: 'ab'.repeat(32), usdt: '1500000', rab: '250000' },
   path: [{ hash: 'e'.repeat(64), usdt: '1500000', rab: '250000', side: 'left' }],
 };
