@@ -168,7 +168,7 @@ describe.each(tiers)('real-name verification on %s', (tier) => {
     );
   });
 
-  test('the customer is told the outcome by e-mail, in their language, with the reason of a rejection and where to send it again', async () => {
+  test('the customer is told the outcome by e-mail, in their language, with the reason of a rejection and where to send it again, their anti-phishing code at the top', async () => {
     const email = 'kyc-mail@coffer.test';
     const user = await t.register('plain', email);
     const lastMail = () => [...t.mailer.sent].reverse().find((mail) => mail.to === email);
@@ -186,9 +186,24 @@ describe.each(tiers)('real-name verification on %s', (tier) => {
     expect(lastMail()?.text).toContain('The back is missing');
     expect(lastMail()?.text).toContain('pages/setting/setting2');
     expect(lastMail()?.html).toContain('The back is missing');
+    // With an anti-phishing code set, the review's mail shows it at the top like every mail.
+    ok(
+      await call(
+        '/api/v1/user/bindTradePassword',
+        { tradePassword: 'trade123', confirmPassword: 'trade123' },
+        user.token,
+      ),
+      'trade password',
+    );
+    ok(
+      await call('/api/v1/user/anti-phishing', { code: 'Kyc42Mail', tradePassword: 'trade123' }, user.token),
+      'code',
+    );
     ok(await submit(user.token, 'MAIL 778899'), 'again');
     ok(await compliance.call('/api/admin/identity/approve', { userId: user.userId }), 'approve');
     expect(lastMail()).toMatchObject({ subject: '您的 Coffer 实名认证已通过' });
+    expect(lastMail()?.text.split('\n')[0]).toContain('Kyc42Mail');
+    expect(lastMail()?.html).toContain('Kyc42Mail');
   });
 
   test('the number is sealed at rest and shown whole only to compliance; the same document on another account is found, and is approved for one user only (409)', async () => {
