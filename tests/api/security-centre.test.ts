@@ -8,14 +8,15 @@
  * like any unusable one.
  */
 import { eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { BodyCode } from '../../contract/codes.js';
 import { users } from '../../server/db/schema.js';
 import { smtpMailer, type Mail } from '../../server/mail/mailer.js';
 import { totpCode, TOTP_PERIOD_SECONDS } from '../../server/security/totp.js';
-import { availableTiers, createPostgresDatabase, postgresReachable } from '../helpers/database.js';
-import { REDIS_URL, redisReachable } from '../helpers/redis.js';
+import { availableTiers, postgresReachable } from '../helpers/database.js';
+import { redisReachable } from '../helpers/redis.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { twoInstancesPerTest } from '../helpers/two-instances.js';
 import { startSmtp } from '../helpers/smtp.js';
 
 const tiers = await availableTiers('security-centre');
@@ -517,23 +518,7 @@ describe.each(tiers)('the security centre on %s', (tier) => {
 });
 
 describe('revoking across two instances on one PostgreSQL database and one Redis', () => {
-  const started: TestServer[] = [];
-  const drops: Array<() => Promise<void>> = [];
-  afterEach(async () => {
-    for (const server of started.splice(0)) await server.close();
-    for (const drop of drops.splice(0)) await drop();
-  });
-
-  async function twoInstances(): Promise<[TestServer, TestServer]> {
-    const database = await createPostgresDatabase();
-    drops.push(database.drop);
-    const env = { DATABASE_URL: database.url, REDIS_URL };
-    const a = await startTestServer('postgres', env);
-    started.push(a);
-    const b = await startTestServer('postgres', env);
-    started.push(b);
-    return [a, b];
-  }
+  const twoInstances = twoInstancesPerTest();
 
   test.skipIf(!redisUp || !postgresUp)(
     'a session ended on one instance is refused at once by the other, which had it cached; so are all others after others: true',

@@ -4,11 +4,12 @@
  * revocation is refused at once, on this instance and, through Redis, on another one sharing
  * the database.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { BodyCode } from '../../contract/codes.js';
 import { REDIS_URL, redisReachable } from '../helpers/redis.js';
-import { availableTiers, createPostgresDatabase, postgresReachable } from '../helpers/database.js';
+import { availableTiers, postgresReachable } from '../helpers/database.js';
 import { newKey, startTestServer, type TestServer } from '../helpers/server.js';
+import { twoInstancesPerTest } from '../helpers/two-instances.js';
 import { totpCode } from '../../server/security/totp.js';
 import { LoopbackProxy } from '../e2e/proxy.js';
 
@@ -219,23 +220,7 @@ describe.each(tiers)('the caller cache on %s', (tier) => {
 });
 
 describe('two instances on one PostgreSQL database and one Redis', () => {
-  const started: TestServer[] = [];
-  const drops: Array<() => Promise<void>> = [];
-  afterEach(async () => {
-    for (const server of started.splice(0)) await server.close();
-    for (const drop of drops.splice(0)) await drop();
-  });
-
-  async function twoInstances(): Promise<[TestServer, TestServer]> {
-    const database = await createPostgresDatabase();
-    drops.push(database.drop);
-    const env = { DATABASE_URL: database.url, REDIS_URL };
-    const a = await startTestServer('postgres', env);
-    started.push(a);
-    const b = await startTestServer('postgres', env);
-    started.push(b);
-    return [a, b];
-  }
+  const twoInstances = twoInstancesPerTest();
 
   test.skipIf(!redisUp || !postgresUp)(
     'a logout on one instance: the other, which had the caller cached, refuses the token at once',
@@ -280,15 +265,7 @@ describe('two instances on one PostgreSQL database and one Redis', () => {
       // b reaches Redis through a proxy the test cuts, as a network fault would.
       const proxy = await LoopbackProxy.start(new URL(REDIS_URL));
       try {
-        const database = await createPostgresDatabase();
-        drops.push(database.drop);
-        const a = await startTestServer('postgres', { DATABASE_URL: database.url, REDIS_URL });
-        started.push(a);
-        const b = await startTestServer('postgres', {
-          DATABASE_URL: database.url,
-          REDIS_URL: `redis://127.0.0.1:${proxy.port}`,
-        });
-        started.push(b);
+        const [a, b] = await twoInstances({ REDIS_URL: `redis://127.0.0.1:${proxy.port}` });
         const { sessions } = b.server.services;
         const { token } = await a.register('plain', 'redis-down@example.com');
         const info = (each: string) => okOrThrow(b.call('plain', '/api/v1/user/info', {}, { token: each }));
