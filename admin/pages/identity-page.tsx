@@ -6,7 +6,7 @@
  * from the list, each behind a dialog that states its effect. Customers' text is shown as text.
  */
 import { Button, Descriptions, Drawer, Image, Input, List, Select, Space, Form, Typography } from 'antd';
-import { useCallback, useState } from 'react';
+import { useCallback, useState, type ReactNode } from 'react';
 import {
   adminIdentityDetailDataSchema,
   adminIdentityListDataSchema,
@@ -223,34 +223,28 @@ export function IdentityPage() {
             <Typography.Title level={2} className="console-drawer-heading">
               {t('identity.same_document')}
             </Typography.Title>
-            <List
-              size="small"
-              bordered
-              locale={{ emptyText: t('common.none') }}
-              dataSource={detail.sameDocument}
-              renderItem={(other) => (
-                <List.Item>
+            <Rows
+              items={detail.sameDocument}
+              render={(other) => (
+                <>
                   <span className="console-break">
                     {other.email} (#{other.userId})
                   </span>{' '}
                   {statusTag(other.status)} {formatTime(other.submittedAt)}
-                </List.Item>
+                </>
               )}
             />
 
             <Typography.Title level={2} className="console-drawer-heading">
               {t('identity.history')}
             </Typography.Title>
-            <List
-              size="small"
-              bordered
-              locale={{ emptyText: t('common.none') }}
-              dataSource={detail.history}
-              renderItem={(entry) => (
-                <List.Item>
+            <Rows
+              items={detail.history}
+              render={(entry) => (
+                <>
                   {formatTime(entry.submittedAt)} {statusTag(entry.status)}{' '}
                   {entry.reason ? t(`identity.reason.${entry.reason}`) : ''}
-                </List.Item>
+                </>
               )}
             />
 
@@ -303,5 +297,19 @@ export function IdentityPage() {
         ) : null}
       </Drawer>
     </Page>
+  );
+}
+
+/** A short list in the drawer, or "None" as plain text (antd's empty text is too light for AA). */
+function Rows<T>({ items, render }: { items: readonly T[]; render: (item: T) => ReactNode }) {
+  const { t } = useI18n();
+  if (items.length === 0) return <Typography.Paragraph>{t('common.none')}</Typography.Paragraph>;
+  return (
+    <List
+      size="small"
+      bordered
+      dataSource={[...items]}
+      renderItem={(item) => <List.Item>{render(item)}</List.Item>}
+    />
   );
 }

@@ -12,6 +12,7 @@ import { useCallback, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { DocumentType, IdentityRecord, IdentityStatus } from '../../../contract/api/identity.js';
 import { useOutcome } from '../../app/outcome.js';
+import { usePullOnOpen } from '../../app/use-pull-on-open.js';
 import { send } from '../../app/worker-client.js';
 import { AsOf } from '../../ui/AsOf.js';
 import { CardSection } from '../../ui/Card.js';
@@ -43,6 +44,7 @@ import { useIdentity, useIdentityCommand, type IdentityCommand } from './use-ide
 export default function IdentityPage() {
   const { t } = useTranslation();
   const { record, syncedAt } = useIdentity();
+  usePullOnOpen();
   const [commandId, setCommandId] = useState<string | null>(null);
   const command = useIdentityCommand(commandId);
   /** The submission was confirmed; the record saying so is on its way. */
