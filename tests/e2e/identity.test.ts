@@ -23,6 +23,7 @@ import {
   expectPage,
   fill,
   hasChromium,
+  keepScreen,
   navigateInApp,
   PHONE,
   strings,
@@ -72,6 +73,25 @@ async function accessibleInBothLanguages(page: Page, state: string, status: stri
     await expectStatus(page, words, status);
     if (locale === 'zh-Hans') await expectAccessible(page, `setting2 ${state} zh-Hans`);
   }
+}
+
+/** Fills setting2's form for `type` with JPEGs from the gallery and submits it; the status reads pending. */
+async function submitInApp(page: Page, type: 'passport' | 'id_card', number: string, name: string) {
+  await page.getByRole('radio', { name: en(`identity.type_${type}`), exact: true }).check();
+  await page.getByLabel(en('identity.document_number'), { exact: true }).fill(number);
+  await page.getByLabel(en('identity.real_name'), { exact: true }).fill(name);
+  const legends =
+    type === 'passport'
+      ? (['identity.image_photo_page', 'identity.image_holding'] as const)
+      : (['identity.image_front', 'identity.image_back', 'identity.image_holding'] as const);
+  for (const [index, legend] of legends.entries()) {
+    await page
+      .getByRole('group', { name: en(legend), exact: true })
+      .getByLabel(en('identity.choose_image'), { exact: true })
+      .setInputFiles({ name: `${index}.jpg`, mimeType: 'image/jpeg', buffer: await jpeg(40 + index * 60) });
+  }
+  await page.getByRole('button', { name: en('identity.submit'), exact: true }).click();
+  await expectStatus(page, en, 'pending_review');
 }
 
 describe.skipIf(!hasChromium)('real-name verification in Chromium', () => {
@@ -153,6 +173,7 @@ describe.skipIf(!hasChromium)('real-name verification in Chromium', () => {
           .waitFor();
       }
       await expectAccessible(page, 'setting2 form filled en');
+      await keepScreen(page, 'identity-form');
 
       // Offline the submission waits for the user: it says why, and nothing typed is lost.
       await page.context().setOffline(true);
@@ -227,6 +248,7 @@ describe.skipIf(!hasChromium)('real-name verification in Chromium', () => {
         .poll(() => drawer.innerText(), { timeout: WAIT_MS })
         .toContain(t('identity.status.approved'));
       expect((await info()).status).toBe('approved');
+      await keepScreen(review, 'identity-console-approved');
       expectNoErrors(desk);
 
       // The queue at phone width.
@@ -243,6 +265,68 @@ describe.skipIf(!hasChromium)('real-name verification in Chromium', () => {
       await accessibleInBothLanguages(page, 'approved', 'approved');
       // Requests that failed while the context was offline are the only errors allowed.
       expect(tab.errors.filter((error) => !/ERR_INTERNET_DISCONNECTED/.test(error))).toEqual([]);
+    },
+  );
+
+  test(
+    'compliance rejects in the console for "other" with words of its own; setting2 shows the reason and the words, and the form to submit again',
+    { timeout: 420_000 },
+    async () => {
+      const tab = await openTab('en-US', PHONE);
+      const { page } = tab;
+      const customer = await signedIn('kycreject', page);
+      await navigateInApp(page, SETTING2);
+      await expectPage(page, en('identity.title'));
+      // A passport has no back.
+      await page.getByRole('radio', { name: en('identity.type_passport'), exact: true }).check();
+      expect(await page.getByRole('group', { name: en('identity.image_back'), exact: true }).count()).toBe(0);
+      await submitInApp(page, 'passport', 'P7654321', 'Bo Chen');
+
+      const operator = await complianceOperator();
+      const desk = await consoleAt(DESKTOP, operator);
+      const review = desk.page;
+      await review
+        .getByRole('button', { name: `${t('common.details')} ${customer.email}`, exact: true })
+        .click();
+      const drawer = review.getByRole('dialog', {
+        name: t('identity.detail_title', { email: customer.email }),
+      });
+      await drawer.getByTestId('identity-number').waitFor();
+      await drawer.getByRole('button', { name: t('identity.reject'), exact: true }).click();
+      const dialog = review.getByRole('dialog', { name: t('identity.reject'), exact: true });
+      await dialog.getByLabel(t('field.reason'), { exact: true }).click();
+      await review
+        .locator('.ant-select-dropdown:visible')
+        .getByTitle(t('identity.reason.other'), { exact: true })
+        .click();
+      await expect
+        .poll(() => dialog.innerText())
+        .toContain(
+          t('identity.confirm_reject', { email: customer.email, reason: t('identity.reason.other') }),
+        );
+      // "Other" needs the reviewer's words.
+      await dialog.getByRole('button', { name: t('common.confirm'), exact: true }).click();
+      await dialog.getByText(t('field.required', { field: t('field.note') })).waitFor();
+      await expectAccessible(review, 'identity reject dialog en desktop');
+      const note = 'The photo page is cut off at the bottom';
+      await dialog.getByLabel(t('field.note'), { exact: true }).fill(note);
+      await dialog.getByRole('button', { name: t('common.confirm'), exact: true }).click();
+      await expect
+        .poll(() => drawer.innerText(), { timeout: WAIT_MS })
+        .toContain(t('identity.status.rejected'));
+      expectNoErrors(desk);
+
+      // The phone: rejected, the reason in words and the reviewer's, and the form again.
+      await navigateInApp(page, SETTINGS);
+      await expectPage(page, en('settings.title'));
+      await navigateInApp(page, SETTING2);
+      await expectStatus(page, en, 'rejected');
+      await page.getByText(en('identity.reason_other'), { exact: true }).waitFor();
+      await page.getByText(note, { exact: true }).waitFor();
+      await page.getByRole('button', { name: en('identity.submit'), exact: true }).waitFor();
+      await accessibleInBothLanguages(page, 'rejected', 'rejected');
+      await keepScreen(page, 'identity-rejected');
+      expect(tab.errors).toEqual([]);
     },
   );
 });
