@@ -244,6 +244,7 @@ export const en = {
   'identity.real_name': 'Real name',
   'identity.submitted': 'Submitted',
   'identity.reviewed': 'Reviewed',
+  'identity.reviewed_by': 'by operator #{{id}}',
   'identity.status.not_verified': 'Not verified',
   'identity.status.pending_review': 'Pending review',
   'identity.status.approved': 'Approved',

@@ -237,6 +237,7 @@ export const zhHans: Catalogue = {
   'identity.real_name': '真实姓名',
   'identity.submitted': '提交时间',
   'identity.reviewed': '审核时间',
+  'identity.reviewed_by': '（操作员 #{{id}}）',
   'identity.status.not_verified': '未认证',
   'identity.status.pending_review': '待审核',
   'identity.status.approved': '已通过',

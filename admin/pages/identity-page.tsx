@@ -176,7 +176,8 @@ export function IdentityPage() {
               </Descriptions.Item>
               {detail.reviewedAt ? (
                 <Descriptions.Item label={t('identity.reviewed')}>
-                  {formatTime(detail.reviewedAt)} {detail.reviewedBy ? `(${detail.reviewedBy})` : ''}
+                  {formatTime(detail.reviewedAt)}{' '}
+                  {detail.reviewedBy ? t('identity.reviewed_by', { id: detail.reviewedBy }) : ''}
                 </Descriptions.Item>
               ) : null}
               {detail.reason ? (
