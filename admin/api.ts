@@ -69,6 +69,8 @@ export interface ConsoleApi {
   read<S extends z.ZodType>(path: string, params: object, data: S): Promise<z.output<S>>;
   /** A command: one Idempotency-Key for this action, kept across its step-up retry. */
   command<S extends z.ZodType>(path: string, params: object, data: S): Promise<z.output<S>>;
+  /** An uploaded image (`/api/v1/common/img/…`, read with the session's token), as a data: URL (the CSP's img-src). */
+  image(path: string): Promise<string>;
 }
 
 /** The console's API client; see the file header for what it guarantees. */
@@ -103,9 +105,29 @@ export function consoleApi(options: ConsoleApiOptions): ConsoleApi {
     return data.parse(answer.data);
   }
 
+  async function image(path: string): Promise<string> {
+    const token = options.token();
+    const response = await options.fetch(
+      path,
+      token ? { headers: { authorization: `Bearer ${token}` } } : {},
+    );
+    const type = (response.headers.get('content-type') ?? '').split(';')[0]?.trim() ?? '';
+    if (!response.ok || !/^image\/[a-z0-9.+-]+$/.test(type)) {
+      const answer = answerSchema.safeParse(await response.json().catch(() => null));
+      if (answer.success) throw new ConsoleApiError(answer.data.code, answer.data.message, answer.data.data);
+      throw new ConsoleApiError(response.status, response.statusText, null);
+    }
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    let binary = '';
+    for (let at = 0; at < bytes.length; at += 0x8000)
+      binary += String.fromCharCode(...bytes.subarray(at, at + 0x8000));
+    return `data:${type};base64,${btoa(binary)}`;
+  }
+
   return {
     read: (path, params, data) => call(path, params, data, null),
     command: (path, params, data) => call(path, params, data, options.newKey()),
+    image,
   };
 }
 

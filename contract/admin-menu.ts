@@ -14,6 +14,9 @@ export interface ConsoleScreen {
 }
 
 export const CONSOLE_SCREENS = [
+  { key: 'dashboard', route: '/api/admin/dashboard', roles: ['finance', 'compliance', 'support'] },
+  { key: 'users', route: '/api/admin/user/list', roles: ['finance', 'compliance', 'support'] },
+  { key: 'deposits', route: '/api/admin/deposit/list', roles: ['finance', 'compliance', 'support'] },
   { key: 'withdrawals', route: '/api/admin/withdraw/list', roles: ['finance'] },
   { key: 'ledger', route: '/api/admin/ledger/adjustments', roles: ['finance'] },
   { key: 'feedback', route: '/api/admin/feedback/list', roles: ['support'] },
@@ -27,6 +30,17 @@ export const CONSOLE_SCREENS = [
 
 export type ConsoleScreenKey = (typeof CONSOLE_SCREENS)[number]['key'];
 type Screen = (typeof CONSOLE_SCREENS)[number];
+
+/**
+ * Actions a screen offers beyond its own route, each shown only to the roles its route allows
+ * (checked against the server's route table as the screens are).
+ */
+export const CONSOLE_ACTIONS = {
+  ledgerCheck: { route: '/api/admin/ledger/check', roles: ['finance'] },
+  userFreeze: { route: '/api/admin/user/freeze', roles: ['compliance'] },
+  userUnfreeze: { route: '/api/admin/user/unfreeze', roles: ['compliance'] },
+  userResetAuthenticator: { route: '/api/admin/user/reset-authenticator', roles: ['compliance'] },
+} as const satisfies Record<string, Omit<ConsoleScreen, 'key'>>;
 
 /** Whether `role` may use a screen open to `roles` (the server's rule: superadmin may do all). */
 export function roleMayUse(role: OperatorRole, roles: readonly OperatorRole[]): boolean {

@@ -15,7 +15,12 @@ import { clockStartingAt, systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import { SecretBox, devSecretKey } from './security/secret-box.js';
 import { IdentityService } from './services/identity.service.js';
+import { ProofOfReservesService } from './services/proof-of-reserves.service.js';
+import { reservesSnapshotJob } from './jobs/reserves-snapshot.job.js';
 import { SecurityService } from './services/security.service.js';
+import { SecurityCentreService } from './services/security-centre.service.js';
+import { Letters } from './mail/letters.js';
+import { UserMail } from './services/user-mail.js';
 import { CommandRunner } from './core/command-runner.js';
 import { openDatabase, type OpenDatabase } from './db/database.js';
 import { redisWritePositions } from './db/read-routing.js';
@@ -178,14 +183,16 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
     await sessions.shareEvictions((onEvict) =>
       redisEvictionChannel(redisUrl, onEvict, `${config.redisPrefix}session-evictions`),
     );
-  const codes = new CodeService(clock, mailer, translator, limits);
+  const secrets = new SecretBox(
+    config.secretKey ?? devSecretKey(config.dataDir, (line) => app.log.warn(line)),
+  );
+  // Every e-mail: both parts, the recipient's language and anti-phishing code (mail/letters.ts).
+  const letters = new Letters(mailer, translator);
+  const codes = new CodeService(clock, letters, secrets, limits);
   const servedDist = options.distDir ?? distDir;
   const accounts = new AccountService(db, commands, clock, reads, sessions);
   const chains = setUpChains(config, options.devnet, (line) => app.log.warn(line));
   const recharge = new RechargeService(db, clock, chains, reads);
-  const secrets = new SecretBox(
-    config.secretKey ?? devSecretKey(config.dataDir, (line) => app.log.warn(line)),
-  );
   const bep20 = chains.BEP20;
   const hotWalletKey = config.bep20HotWalletKey ?? options.devnet?.hotWalletKey;
   // Approved BEP20 withdrawals are sent by the send job when a node and a hot wallet are there;
@@ -216,13 +223,34 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
     config.scryptCost,
     sessions,
   );
+  const reservesReader = chainReserves(db, chains, hotWalletKey);
   const uploads = new UploadService(db, commands, clock, config.dataDir, secrets);
   const identity = new IdentityService(db, commands, clock, secrets, uploads);
+  const securityCentre = new SecurityCentreService(
+    db,
+    commands,
+    clock,
+    sessions,
+    security,
+    codes,
+    letters,
+    secrets,
+    log,
+  );
   const services: AppServices = {
     translator,
     sessions,
     reads,
-    auth: new AuthService(commands, clock, codes, sessions, limits, config.scryptCost, accounts),
+    auth: new AuthService(
+      commands,
+      clock,
+      codes,
+      sessions,
+      limits,
+      config.scryptCost,
+      accounts,
+      securityCentre,
+    ),
     user: new UserService(db, commands, clock, sessions),
     content: new ContentService(db, commands, clock),
     feedback: new FeedbackService(db, commands, clock),
@@ -235,7 +263,10 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
     operators: new OperatorService(db, commands, clock, sessions, config.scryptCost),
     operatorAuth: new OperatorAuthService(db, commands, clock, sessions, limits, secrets, config.scryptCost),
     customerAdmin: new CustomerAdminService(db, commands, clock, sessions),
-    dashboard: new DashboardService(db, clock, config.timezone, chainReserves(db, chains, hotWalletKey)),
+    dashboard: new DashboardService(db, clock, config.timezone, reservesReader),
+    proofOfReserves: new ProofOfReservesService(db, commands, clock, reservesReader, (line) =>
+      app.log.error(line),
+    ),
     uploads,
     identity,
     accounts,
@@ -244,6 +275,8 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
     payments: new PaymentService(db, commands, clock, config.newMethodCooldownHours),
     calendar: new CalendarService(db, commands, clock, config.timezone),
     security,
+    securityCentre,
+    userMail: new UserMail(db, letters, secrets),
     exchange: new ExchangeService(db, commands, clock, security, config.exchange, reads),
     otc: new OtcService(db, commands, clock, security, config.otc, reads),
     delivery: new DeliveryService(db, commands, clock),
@@ -263,7 +296,7 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
       security,
       config.timezone,
       config.withdraw,
-      new Set(withdrawalSenders.map((sender) => sender.chain)),
+      new Map(withdrawalSenders.map((sender) => [sender.chain, sender.confirmations])),
       reads,
     ),
   };
@@ -305,6 +338,7 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
       hostingAccrualJob(services.hostingAccrual, config.timezone),
       teamIncomeJob(services.team, config.timezone),
       machineOutputJob(services.machineOutput, config.timezone),
+      reservesSnapshotJob(services.proofOfReserves, config.timezone),
     ],
     log,
   );

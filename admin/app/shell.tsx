@@ -19,6 +19,11 @@ import { HomePage } from '../pages/home-page.js';
  * every screen); a screen without one yet is left out of the menu.
  */
 const PAGES: Partial<Record<ConsoleScreenKey, ComponentType>> = {
+  dashboard: lazy(() =>
+    import('../pages/dashboard-page.js').then((page) => ({ default: page.DashboardPage })),
+  ),
+  users: lazy(() => import('../pages/users-page.js').then((page) => ({ default: page.UsersPage }))),
+  deposits: lazy(() => import('../pages/deposits-page.js').then((page) => ({ default: page.DepositsPage }))),
   withdrawals: lazy(() =>
     import('../pages/withdrawals-page.js').then((page) => ({ default: page.WithdrawalsPage })),
   ),

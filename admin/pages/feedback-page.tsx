@@ -1,12 +1,14 @@
 /**
- * Feedback: what customers wrote, awaiting reply first (within what is loaded; the server lists
- * newest first), a message's detail and the reply, behind a dialog that states its effect.
+ * Feedback: what customers wrote, awaiting reply first (the status filter opens on it; with "All",
+ * those awaiting come first within what is loaded), a message's detail with its images
+ * (thumbnails, each opening larger) and the reply, behind a dialog that states its effect.
  * Customers' text is shown as text (React escapes it), never as HTML.
  */
-import { Button, Descriptions, Drawer, Input } from 'antd';
-import { useState } from 'react';
+import { Button, Descriptions, Drawer, Form, Input, Modal, Select, Space, Typography } from 'antd';
+import { useEffect, useState } from 'react';
 import type { z } from 'zod';
 import { adminFeedbackListDataSchema, feedbackRecordSchema } from '../../contract/api/content.js';
+import { ConsoleApiError } from '../api.js';
 import { useConsole } from '../app/context.js';
 import { useI18n } from '../i18n/i18n.js';
 import { FormDialog } from '../ui/form-dialog.js';
@@ -20,12 +22,100 @@ import { Field } from '../ui/field.js';
 import { LoadMore } from '../ui/load-more.js';
 
 type Feedback = z.infer<typeof adminFeedbackListDataSchema>['items'][number];
+type StatusFilter = Feedback['status'] | 'all';
+
+type Loaded = { url: string; source: string | null; error: string | null };
+
+/**
+ * A feedback's images: each read with the session's token (the image route wants it) and shown
+ * as a thumbnail button that opens it larger in a dialog.
+ */
+function FeedbackImages({ urls }: { urls: string[] }) {
+  const { t } = useI18n();
+  const { api } = useConsole();
+  const [loaded, setLoaded] = useState<Loaded[]>([]);
+  const [large, setLarge] = useState<number | null>(null);
+  const key = urls.join('|');
+
+  useEffect(() => {
+    let live = true;
+    const paths = key === '' ? [] : key.split('|');
+    setLoaded(paths.map((url) => ({ url, source: null, error: null })));
+    void Promise.all(
+      paths.map(async (url) => {
+        try {
+          return { url, source: await api.image(url), error: null };
+        } catch (error) {
+          const message = error instanceof ConsoleApiError ? error.message : t('common.network_error');
+          return { url, source: null, error: message };
+        }
+      }),
+    ).then((done) => {
+      if (live) setLoaded(done);
+    });
+    return () => {
+      live = false;
+    };
+  }, [api, key, t]);
+
+  if (urls.length === 0) return <>{t('common.none')}</>;
+  const shown = large === null ? undefined : loaded[large];
+  return (
+    <>
+      <Space wrap>
+        {loaded.map((image, index) =>
+          image.error ? (
+            <Typography.Text key={image.url} type="danger">
+              {t('feedback.image_failed', { index: index + 1, message: image.error })}
+            </Typography.Text>
+          ) : (
+            <button
+              key={image.url}
+              type="button"
+              className="console-thumb"
+              aria-label={t('feedback.show_image', { index: index + 1, count: urls.length })}
+              disabled={!image.source}
+              onClick={() => setLarge(index)}
+            >
+              {image.source ? (
+                <img src={image.source} alt={t('feedback.image_alt', { index: index + 1 })} />
+              ) : (
+                t('common.loading')
+              )}
+            </button>
+          ),
+        )}
+      </Space>
+      <Modal
+        open={shown !== undefined}
+        title={large === null ? '' : t('feedback.image_alt', { index: large + 1 })}
+        footer={null}
+        onCancel={() => setLarge(null)}
+        width={900}
+        closable={{ 'aria-label': t('common.close') }}
+      >
+        {shown?.source ? (
+          <img
+            className="console-image-large"
+            src={shown.source}
+            alt={t('feedback.image_alt', { index: (large ?? 0) + 1 })}
+          />
+        ) : null}
+      </Modal>
+    </>
+  );
+}
 
 export function FeedbackPage() {
   const { t } = useI18n();
   const { api } = useConsole();
   const run = useAction();
-  const list = usePagedList('/api/admin/feedback/list', {}, adminFeedbackListDataSchema);
+  const [status, setStatus] = useState<StatusFilter>('awaiting_reply');
+  const list = usePagedList(
+    '/api/admin/feedback/list',
+    status === 'all' ? {} : { status },
+    adminFeedbackListDataSchema,
+  );
   const [open, setOpen] = useState<Feedback | null>(null);
   const [replying, setReplying] = useState(false);
   const items = [...list.items].sort(
@@ -51,6 +141,19 @@ export function FeedbackPage() {
       title={t('feedback.title')}
       actions={<Button onClick={() => void list.reload()}>{t('common.refresh')}</Button>}
     >
+      <Form layout="inline" className="console-filters" name="feedback-filter">
+        <Form.Item label={t('common.status')} name="status" initialValue={status}>
+          <Select<StatusFilter>
+            className="console-select"
+            onChange={setStatus}
+            options={[
+              { value: 'awaiting_reply', label: t('feedback.status.awaiting_reply') },
+              { value: 'replied', label: t('feedback.status.replied') },
+              { value: 'all', label: t('common.all') },
+            ]}
+          />
+        </Form.Item>
+      </Form>
       <ConsoleTable<Feedback>
         label={t('feedback.title')}
         rowKey="id"
@@ -92,7 +195,7 @@ export function FeedbackPage() {
                 <span className="console-pre">{open.content}</span>
               </Descriptions.Item>
               <Descriptions.Item label={t('feedback.images')}>
-                {open.images.length > 0 ? open.images.length : t('common.none')}
+                <FeedbackImages urls={open.images} />
               </Descriptions.Item>
               {open.reply ? (
                 <Descriptions.Item label={t('field.reply')}>

@@ -188,9 +188,7 @@ export function IdentityPage() {
               ) : null}
             </Descriptions>
 
-            <Typography.Title level={2} className="console-drawer-heading">
-              {t('identity.images')}
-            </Typography.Title>
+            <h2 className="console-section">{t('identity.images')}</h2>
             <Typography.Paragraph type="secondary">
               {t('identity.images_expire', { time: formatTime(detail.images[0]?.expiresAt ?? null) })}{' '}
               <Button size="small" onClick={() => void loadDetail(detail.userId)} loading={loadingDetail}>
@@ -221,9 +219,7 @@ export function IdentityPage() {
               </Space>
             </Image.PreviewGroup>
 
-            <Typography.Title level={2} className="console-drawer-heading">
-              {t('identity.same_document')}
-            </Typography.Title>
+            <h2 className="console-section">{t('identity.same_document')}</h2>
             <Rows
               items={detail.sameDocument}
               render={(other) => (
@@ -236,9 +232,7 @@ export function IdentityPage() {
               )}
             />
 
-            <Typography.Title level={2} className="console-drawer-heading">
-              {t('identity.history')}
-            </Typography.Title>
+            <h2 className="console-section">{t('identity.history')}</h2>
             <Rows
               items={detail.history}
               render={(entry) => (

@@ -1,9 +1,11 @@
 /**
  * Withdrawals: the review queue first (stage filter), a withdrawal's detail with its approvals
- * (who approved first when two are needed), and approve, reject with a reason, mark paid with a
+ * (who approved first when two are needed: the operator who did cannot approve again, the button
+ * says why, and a refusal from the server stays shown in the detail), the transaction and its
+ * confirmations once the send job sent it, and approve, reject with a reason, mark paid with a
  * reference, each behind a dialog that states its effect.
  */
-import { Button, Descriptions, Drawer, Form, Input, Select, Space } from 'antd';
+import { Alert, Button, Descriptions, Drawer, Form, Input, Select, Space, Typography } from 'antd';
 import { useState } from 'react';
 import {
   adminWithdrawalSchema,
@@ -12,6 +14,7 @@ import {
   type AdminWithdrawal,
   type WithdrawalStage,
 } from '../../contract/api/withdraw.js';
+import { ConsoleApiError } from '../api.js';
 import { useConsole } from '../app/context.js';
 import { useI18n } from '../i18n/i18n.js';
 import { useConfirm } from '../ui/confirm.js';
@@ -30,6 +33,9 @@ const destinationOf = (item: AdminWithdrawal) =>
     ? [item.bankName, item.cardNumber, item.holderName].filter(Boolean).join(' ')
     : `${item.network ?? ''} ${item.address ?? ''}`.trim();
 
+const approverOf = (approval: AdminWithdrawal['approvals'][number]) =>
+  approval.email ? `${approval.email} (${approval.by})` : approval.by;
+
 const STAGE_TONES: Record<WithdrawalStage, Tone> = {
   awaiting_review: 'warn',
   approved: 'info',
@@ -41,7 +47,7 @@ const STAGE_TONES: Record<WithdrawalStage, Tone> = {
 
 export function WithdrawalsPage() {
   const { t } = useI18n();
-  const { api } = useConsole();
+  const { api, me } = useConsole();
   const run = useAction();
   const confirm = useConfirm();
   const [stage, setStage] = useState<WithdrawalStage | 'all'>('awaiting_review');
@@ -50,16 +56,50 @@ export function WithdrawalsPage() {
     stage === 'all' ? {} : { stage },
     adminWithdrawListDataSchema,
   );
-  const [open, setOpen] = useState<AdminWithdrawal | null>(null);
+  const [opened, setOpen] = useState<AdminWithdrawal | null>(null);
   const [dialog, setDialog] = useState<'reject' | 'paid' | null>(null);
+  const [refusal, setRefusal] = useState<string | null>(null);
+  // The detail shows the newest of what was read: the list's row or the detail's own reading.
+  const listed = opened ? list.items.find((item) => item.id === opened.id) : undefined;
+  const open = listed && opened && listed.updatedAt > opened.updatedAt ? listed : opened;
+  const show = (item: AdminWithdrawal | null) => {
+    setRefusal(null);
+    setOpen(item);
+  };
 
-  const act = async (path: string, params: Record<string, unknown>) => {
-    const updated = await run(() => api.command(path, params, adminWithdrawalSchema));
-    if (!updated) return false;
+  /** Reads the open withdrawal again (sent since? its hash, its confirmations): the list's first row below id + 1. */
+  const reread = async (id: string) => {
+    const page = await run(() =>
+      api.read(
+        '/api/admin/withdraw/list',
+        { cursor: String(BigInt(id) + 1n), limit: 1 },
+        adminWithdrawListDataSchema,
+      ),
+    );
+    const found = page?.items.find((item) => item.id === id);
+    if (found) setOpen(found);
+    await list.reload();
+  };
+  /** Runs an action on a withdrawal; a refusal stays shown in the detail, which is read again. */
+  const act = async (path: string, params: { id: string } & Record<string, unknown>) => {
+    setRefusal(null);
+    const updated = await run(async () => {
+      try {
+        return await api.command(path, params, adminWithdrawalSchema);
+      } catch (error) {
+        if (error instanceof ConsoleApiError) setRefusal(error.message);
+        throw error;
+      }
+    });
+    if (!updated) {
+      await reread(params.id);
+      return false;
+    }
     setOpen(updated);
     await list.reload();
     return true;
   };
+  const mine = `operator:${me.operatorId}`;
   const approve = (item: AdminWithdrawal) => {
     const vars = {
       id: item.id,
@@ -108,7 +148,7 @@ export function WithdrawalsPage() {
             title: t('common.id'),
             dataIndex: 'id',
             render: (id: string, item) => (
-              <Button type="link" onClick={() => setOpen(item)} aria-label={`${t('common.details')} ${id}`}>
+              <Button type="link" onClick={() => show(item)} aria-label={`${t('common.details')} ${id}`}>
                 {id}
               </Button>
             ),
@@ -141,7 +181,7 @@ export function WithdrawalsPage() {
 
       <Drawer
         open={open !== null}
-        onClose={() => setOpen(null)}
+        onClose={() => show(null)}
         title={open ? t('withdrawals.detail_title', { id: open.id }) : ''}
         size={520}
         closable={{ 'aria-label': t('common.close') }}
@@ -162,8 +202,13 @@ export function WithdrawalsPage() {
                   needed: open.approvalsNeeded,
                 })}
               </Descriptions.Item>
+              {open.approvalsNeeded > 1 ? (
+                <Descriptions.Item label={t('withdrawals.first_approval')}>
+                  {open.approvals[0] ? approverOf(open.approvals[0]) : t('common.none')}
+                </Descriptions.Item>
+              ) : null}
               <Descriptions.Item label={t('withdrawals.approved_by')}>
-                {open.approvedBy.length > 0 ? open.approvedBy.join(', ') : t('common.none')}
+                {open.approvals.length > 0 ? open.approvals.map(approverOf).join(', ') : t('common.none')}
               </Descriptions.Item>
               {open.reason ? (
                 <Descriptions.Item label={t('field.reason')}>{open.reason}</Descriptions.Item>
@@ -173,14 +218,38 @@ export function WithdrawalsPage() {
                   <span className="console-break">{open.txHash}</span>
                 </Descriptions.Item>
               ) : null}
+              {open.confirmations ? (
+                <Descriptions.Item label={t('withdrawals.confirmations')}>
+                  {t(
+                    open.confirmations.reached
+                      ? 'withdrawals.confirmations_reached'
+                      : 'withdrawals.confirmations_waiting',
+                    { required: open.confirmations.required },
+                  )}
+                </Descriptions.Item>
+              ) : null}
               {open.reference ? (
                 <Descriptions.Item label={t('field.reference')}>{open.reference}</Descriptions.Item>
               ) : null}
               <Descriptions.Item label={t('common.created')}>{formatTime(open.createdAt)}</Descriptions.Item>
             </Descriptions>
+            {refusal ? (
+              <Alert
+                className="console-more"
+                type="error"
+                role="alert"
+                showIcon
+                title={t('withdrawals.refused', { message: refusal })}
+              />
+            ) : null}
             <Space wrap className="console-more">
               {open.stage === 'awaiting_review' ? (
-                <Button type="primary" onClick={() => approve(open)}>
+                <Button
+                  type="primary"
+                  disabled={open.approvedBy.includes(mine)}
+                  aria-describedby={open.approvedBy.includes(mine) ? 'withdrawal-approved-by-me' : undefined}
+                  onClick={() => approve(open)}
+                >
                   {t('withdrawals.approve')}
                 </Button>
               ) : null}
@@ -192,7 +261,13 @@ export function WithdrawalsPage() {
               {open.stage === 'approved' ? (
                 <Button onClick={() => setDialog('paid')}>{t('withdrawals.paid')}</Button>
               ) : null}
+              <Button onClick={() => void reread(open.id)}>{t('common.refresh')}</Button>
             </Space>
+            {open.stage === 'awaiting_review' && open.approvedBy.includes(mine) ? (
+              <Typography.Paragraph id="withdrawal-approved-by-me" className="console-more">
+                {t('withdrawals.you_approved')}
+              </Typography.Paragraph>
+            ) : null}
             <FormDialog<{ reason: string }>
               open={dialog === 'reject'}
               name="withdrawal-reject"

@@ -5,19 +5,23 @@ import { useI18n, type MessageKey } from '../i18n/i18n.js';
 
 export function Field({
   label,
+  vars,
   name,
   required = false,
   children,
 }: {
   label: MessageKey;
-  name: string;
+  /** The label's placeholders, when it has some. */
+  vars?: Record<string, string | number>;
+  /** A field's name, or its path in the form's values (`['name', 'en']`). */
+  name: string | Array<string | number>;
   required?: boolean;
   children: ReactNode;
 }) {
   const { t } = useI18n();
-  const rules = required ? [{ required: true, message: t('field.required', { field: t(label) }) }] : [];
+  const rules = required ? [{ required: true, message: t('field.required', { field: t(label, vars) }) }] : [];
   return (
-    <Form.Item label={t(label)} name={name} rules={rules}>
+    <Form.Item label={t(label, vars)} name={name} rules={rules}>
       {children}
     </Form.Item>
   );

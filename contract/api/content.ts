@@ -115,6 +115,10 @@ export const feedbackReplyParamsSchema = z.object({
   id: idSchema,
   reply: text({ max: 1000, multiline: true }),
 });
+/** Support's list: every ticket, or those with one status (the console opens on `awaiting_reply`). */
+export const adminFeedbackListParamsSchema = pageParamsSchema.extend({
+  status: feedbackStatusSchema.optional(),
+});
 export const adminFeedbackListDataSchema = pageOf(
   feedbackRecordSchema.extend({ userId: z.string(), email: z.string() }),
 );

@@ -24,6 +24,8 @@ export const userInfoSchema = z.object({
   kycStatus: kycStatusSchema,
   tradePasswordSet: z.boolean(),
   authenticatorBound: z.boolean(),
+  /** An anti-phishing code is set (the security centre); the code itself is never sent. */
+  antiPhishingSet: z.boolean(),
   /** An operator froze the user: reading goes on, every money command answers 403 (reason `frozen`). */
   frozen: z.boolean(),
   lang: z.string(),

@@ -160,6 +160,14 @@ export const adminWithdrawalSchema = withdrawalRecordSchema.extend({
   branch: z.string().nullable(),
   approvalsNeeded: z.number().int(),
   approvedBy: z.array(z.string()),
+  /** The approvals in order (the first is who approved first): the actor and, for an operator, its e-mail. */
+  approvals: z.array(z.object({ by: z.string(), email: z.string().nullable() })),
+  /**
+   * A transaction the send job sent: it settles the withdrawal (paid, or failed if reverted) once
+   * the transaction's block has `required` confirmations; `reached` once it did. The job does not
+   * record the count while it waits, so none is given. Null when the send job did not send it.
+   */
+  confirmations: z.object({ required: z.number().int(), reached: z.boolean() }).nullable(),
   reviewedBy: z.string().nullable(),
   nonce: z.number().int().nullable(),
 });

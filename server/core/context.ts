@@ -31,6 +31,8 @@ export interface RequestContext {
   locale: Locale;
   /** The client's address (the outer request's, for calls inside an envelope). */
   ip: string;
+  /** The client's User-Agent header (the outer request's inside an envelope); absent outside HTTP. */
+  userAgent?: string | undefined;
   requestId: string;
   caller: Caller;
   /** Present on commands sent with an Idempotency-Key. */

@@ -21,3 +21,4 @@ export * from './schema/machines.js';
 export * from './schema/team.js';
 export * from './schema/otc.js';
 export * from './schema/identity.js';
+export * from './schema/reserves.js';

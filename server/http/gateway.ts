@@ -75,6 +75,9 @@ export function registerGateway(app: FastifyInstance, options: GatewayOptions): 
     }
     if (headers['lang'] === undefined && typeof request.headers['lang'] === 'string')
       headers['lang'] = request.headers['lang'];
+    // The device is the one that sent the envelope (sessions list it, sign-in alerts name it).
+    const userAgent = request.headers['user-agent'];
+    if (typeof userAgent === 'string') headers['user-agent'] = userAgent;
     const isGet = inner.method === 'GET';
     const query = isGet
       ? new URLSearchParams(

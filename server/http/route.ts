@@ -17,6 +17,7 @@ import { BusinessError, notLoggedIn } from '../core/errors.js';
 import { renderAnswer } from './answer.js';
 import type { Caller, RequestContext } from '../core/context.js';
 import { parseParams } from '../core/params.js';
+import { USER_AGENT_MAX_LENGTH } from '../security/device.js';
 import { idempotencyKeyOf, mergeParams, requestHashOf } from './params.js';
 
 /** Who may call: anyone, a customer, a customer or any operator, or operators with one of `roles`. */
@@ -69,6 +70,7 @@ export function contextOf(
   const ctx: RequestContext = {
     locale,
     ip: request.ip,
+    userAgent: request.headers['user-agent']?.slice(0, USER_AGENT_MAX_LENGTH),
     requestId: request.id,
     caller: { kind: 'anonymous' },
     idempotency: null,

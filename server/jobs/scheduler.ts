@@ -15,6 +15,7 @@ export const JobName = {
   hostingAccrual: 'hosting-accrual',
   machineOutput: 'machine-output',
   teamIncome: 'team-income',
+  reservesSnapshot: 'reserves-snapshot',
 } as const;
 export type JobName = (typeof JobName)[keyof typeof JobName];
 
@@ -24,6 +25,11 @@ export interface Job {
   everySeconds: number;
   /** The period a run covers (e.g. the hour), from the clock: one run per period. */
   periodOf(now: Date): string;
+  /**
+   * What must happen before the transaction opens (a network read: never with a transaction and
+   * its connection held); the job keeps the result for its `run`.
+   */
+  prepare?(now: Date): Promise<void>;
   /** Does the work in `tx`; returns what it did, for the job_runs record. */
   run(tx: Transaction, now: Date): Promise<Record<string, unknown>>;
   /**
@@ -66,6 +72,7 @@ export class Scheduler {
     if (!job) throw new Error(`no such job: ${name}`);
     const now = this.clock.now();
     const period = job.periodOf(now);
+    await job.prepare?.(now);
     return this.db.transaction(async (tx) => {
       if (!(await tryJobLock(tx, name))) return { status: 'locked_elsewhere', period };
       if (job.ready && !(await job.ready(tx, period))) return { status: 'waiting', period };

@@ -2,7 +2,7 @@
 import { and, asc, desc, eq, inArray, lt, or, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Executor } from '../db/database.js';
-import { ledgerBalances, ledgerHolds, ledgerTransfers } from '../db/schema.js';
+import { accounts, ledgerBalances, ledgerHolds, ledgerTransfers } from '../db/schema.js';
 import type { BalanceRow } from './books.js';
 
 export type TransferRow = typeof ledgerTransfers.$inferSelect;
@@ -422,4 +422,37 @@ export async function customerBookTotals(db: Executor) {
     .where(sql`${ledgerBalances.owner} <> 0`)
     .groupBy(ledgerBalances.asset, ledgerBalances.book);
   return rows.map((row) => ({ asset: row.asset, book: row.book, total: BigInt(row.total) }));
+}
+
+const userBalanceRowsSchema = z.object({
+  rows: z.array(
+    z.object({ user_id: z.string().nullable(), asset: z.string(), book: z.string(), total: z.string() }),
+  ),
+});
+
+/**
+ * In one statement, so from one snapshot of the database (what a repeatable-read transaction
+ * gives): every user's balances summed over all their accounts per asset and book (`userId` set),
+ * and all customers' totals per asset and book (`userId` null), in minor units. Rows of users
+ * whose balances are all zero are there too; a user without a balance row has none.
+ */
+export async function customerBalancesByUser(db: Executor) {
+  const result = userBalanceRowsSchema.parse(
+    await db.execute(sql`
+    select a.user_id::text as user_id, b.asset, b.book, sum(b.balance)::text as total
+      from ${ledgerBalances} b join ${accounts} a on a.id = b.owner
+     where b.owner <> 0
+     group by a.user_id, b.asset, b.book
+    union all
+    select null, asset, book, sum(balance)::text
+      from ${ledgerBalances}
+     where owner <> 0
+     group by asset, book`),
+  );
+  return result.rows.map((row) => ({
+    userId: row.user_id === null ? null : Number(row.user_id),
+    asset: row.asset,
+    book: row.book,
+    total: BigInt(row.total),
+  }));
 }

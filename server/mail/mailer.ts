@@ -6,10 +6,12 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 
+/** One e-mail, always both a plain-text and an HTML part (letters.ts writes both). */
 export interface Mail {
   to: string;
   subject: string;
   text: string;
+  html: string;
 }
 
 export interface Mailer {

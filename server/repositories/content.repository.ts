@@ -118,12 +118,23 @@ export function listFeedbackOf(db: Executor, userId: number, beforeId: number | 
     .limit(limit);
 }
 
-export function listAllFeedback(db: Executor, beforeId: number | undefined, limit: number) {
+/** Every feedback ticket (or those with `status`) with its author's e-mail, newest first. */
+export function listAllFeedback(
+  db: Executor,
+  beforeId: number | undefined,
+  limit: number,
+  status?: FeedbackRow['status'],
+) {
   return db
     .select({ feedback, email: users.email })
     .from(feedback)
     .innerJoin(users, eq(users.id, feedback.userId))
-    .where(beforeId === undefined ? undefined : lt(feedback.id, beforeId))
+    .where(
+      and(
+        beforeId === undefined ? undefined : lt(feedback.id, beforeId),
+        status === undefined ? undefined : eq(feedback.status, status),
+      ),
+    )
     .orderBy(desc(feedback.id))
     .limit(limit);
 }

@@ -1,5 +1,5 @@
 /** SQL about operators and the append-only audit log. */
-import { and, asc, desc, eq, gt, gte, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
 import { auditLog, operators } from '../db/schema.js';
 import { auditHash, type AuditContent } from '../security/audit-chain.js';
@@ -62,6 +62,16 @@ export async function anyOperator(db: Executor): Promise<boolean> {
 /** Waits for the lock that lets one of several instances starting at once make the first operator. */
 export async function lockFirstOperator(db: Executor): Promise<void> {
   await db.execute(sql`select pg_advisory_xact_lock(hashtextextended('operators:first', 0))`);
+}
+
+/** The e-mail of each operator among `ids` (an id that names no operator is absent). */
+export async function operatorEmails(db: Executor, ids: number[]): Promise<Map<number, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .select({ id: operators.id, email: operators.email })
+    .from(operators)
+    .where(inArray(operators.id, ids));
+  return new Map(rows.map((row) => [row.id, row.email]));
 }
 
 export async function listOperators(db: Executor): Promise<OperatorRow[]> {

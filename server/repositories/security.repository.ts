@@ -11,6 +11,7 @@ export type SecurityChange = Partial<
     | 'authenticatorPendingSecret'
     | 'authenticatorLastStep'
     | 'securityChangedAt'
+    | 'antiPhishingCode'
   >
 >;
 

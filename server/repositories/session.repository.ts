@@ -1,5 +1,5 @@
 /** SQL about session tokens (stored hashed). */
-import { and, eq, gt, isNotNull, isNull, lt, ne, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNotNull, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
 import { operators, sessions, users } from '../db/schema.js';
 
@@ -139,4 +139,64 @@ export async function liveTokenHashes(
       ),
     );
   return rows.map((row) => row.tokenHash);
+}
+
+/** A user's live session as the security centre lists it. */
+export interface UserSessionRow {
+  id: number;
+  tokenHash: string;
+  userAgent: string | null;
+  ip: string | null;
+  createdAt: Date;
+  lastSeenAt: Date;
+}
+
+/** A user's live sessions, the most recently used first. */
+export async function listLiveUserSessions(
+  db: Executor,
+  userId: number,
+  now: Date,
+): Promise<UserSessionRow[]> {
+  return db
+    .select({
+      id: sessions.id,
+      tokenHash: sessions.tokenHash,
+      userAgent: sessions.userAgent,
+      ip: sessions.ip,
+      createdAt: sessions.createdAt,
+      lastSeenAt: sessions.lastSeenAt,
+    })
+    .from(sessions)
+    .where(
+      and(
+        eq(sessions.subjectKind, 'user'),
+        eq(sessions.subjectId, userId),
+        isNull(sessions.revokedAt),
+        gt(sessions.expiresAt, now),
+      ),
+    )
+    .orderBy(desc(sessions.lastSeenAt), desc(sessions.id));
+}
+
+/** Revokes the user's live session `id`; returns its token hash, or undefined when the user has no such live session. */
+export async function revokeUserSessionById(
+  db: Executor,
+  userId: number,
+  id: number,
+  at: Date,
+): Promise<string | undefined> {
+  const [row] = await db
+    .update(sessions)
+    .set({ revokedAt: at })
+    .where(
+      and(
+        eq(sessions.id, id),
+        eq(sessions.subjectKind, 'user'),
+        eq(sessions.subjectId, userId),
+        isNull(sessions.revokedAt),
+        gt(sessions.expiresAt, at),
+      ),
+    )
+    .returning({ tokenHash: sessions.tokenHash });
+  return row?.tokenHash;
 }

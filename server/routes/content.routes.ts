@@ -177,9 +177,9 @@ export const contentAdminRoutes: RoutesOf = (define, { content: service, feedbac
     path: '/api/admin/feedback/list',
     kind: 'read',
     access: { roles: ['support'] },
-    params: pageParamsSchema,
+    params: content.adminFeedbackListParamsSchema,
     data: content.adminFeedbackListDataSchema,
-    summary: 'Every feedback ticket, newest first (support)',
+    summary: 'Every feedback ticket, or those with one status, newest first (support)',
     handle: (_ctx, params) => feedback.listAll(params),
   });
   define({

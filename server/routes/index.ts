@@ -15,6 +15,7 @@ import { rechargeRoutes } from './recharge.routes.js';
 import { paymentRoutes } from './payment.routes.js';
 import { calendarRoutes } from './calendar.routes.js';
 import { securityRoutes } from './security.routes.js';
+import { securityCentreRoutes } from './security-centre.routes.js';
 import { withdrawRoutes } from './withdraw.routes.js';
 import { hostingRoutes } from './hosting.routes.js';
 import { incomeRoutes } from './income.routes.js';
@@ -25,6 +26,7 @@ import { dividendRoutes } from './dividend.routes.js';
 import { machineRoutes } from './machine.routes.js';
 import { teamRoutes } from './team.routes.js';
 import { identityRoutes } from './identity.routes.js';
+import { reservesRoutes } from './reserves.routes.js';
 
 const ROUTE_LISTS: readonly RoutesOf[] = [
   ssoRoutes,
@@ -40,6 +42,7 @@ const ROUTE_LISTS: readonly RoutesOf[] = [
   paymentRoutes,
   calendarRoutes,
   securityRoutes,
+  securityCentreRoutes,
   exchangeRoutes,
   otcRoutes,
   deliveryRoutes,
@@ -50,6 +53,7 @@ const ROUTE_LISTS: readonly RoutesOf[] = [
   machineRoutes,
   teamRoutes,
   identityRoutes,
+  reservesRoutes,
 ];
 
 /** Every route's definition, in registration order (tests read the access rules). */

@@ -32,6 +32,7 @@ import type { CodeService } from './codes.service.js';
 import type { SessionService } from './session.service.js';
 import type { AccountService } from './account.service.js';
 import { AVATARS } from './common.service.js';
+import type { SecurityCentreService, SignInNote } from './security-centre.service.js';
 
 const emailTaken = () =>
   new BusinessError(BodyCode.conflict, 'server.email_taken', { field: 'email' }, { field: 'email' });
@@ -47,6 +48,9 @@ const inviteUnknown = () =>
 const wrongCredentials = () =>
   new BusinessError(BodyCode.invalidInput, 'server.wrong_credentials', {}, { field: 'password' });
 
+/** What a session remembers of the client that signed in. */
+const clientOf = (ctx: RequestContext) => ({ userAgent: ctx.userAgent, ip: ctx.ip });
+
 /** Invite codes are typed by hand: compared without case or surrounding spaces. */
 const normalizeInvite = (code: string) => code.trim().toUpperCase();
 
@@ -61,6 +65,7 @@ export class AuthService {
     private readonly limits: Limits,
     private readonly scryptCost: number,
     private readonly accounts: AccountService,
+    private readonly centre: SecurityCentreService,
   ) {}
 
   /** Mails a registration code; 409 when the address already has an account. */
@@ -126,14 +131,19 @@ export class AuthService {
         deleted: false,
         at: now,
       });
-      const session = await this.sessions.start(tx, 'user', user.id);
+      await this.centre.noteSignIn(ctx, tx, user); // its first device: remembered, no alert; its language: the request's
+      const session = await this.sessions.start(tx, 'user', user.id, false, clientOf(ctx));
       return { ...session, userId: String(user.id) };
     });
   }
 
-  /** Logs in with e-mail and password; repeated wrong passwords lock the address and the client (423). */
-  emailLogin(ctx: RequestContext, params: EmailLoginParams): Promise<SessionData> {
-    return this.commands.run(ctx, async (tx) => {
+  /**
+   * Logs in with e-mail and password; repeated wrong passwords lock the address and the client
+   * (423). A sign-in from a device not seen before for the user mails an alert once committed.
+   */
+  async emailLogin(ctx: RequestContext, params: EmailLoginParams): Promise<SessionData> {
+    const notes: SignInNote[] = [];
+    const signedIn = await this.commands.run(ctx, async (tx) => {
       await this.limits.assertNotLocked(params.email, ctx.ip);
       const user = await findUserByEmail(tx, params.email);
       const matches = await verifyPassword(params.password, user?.passwordHash ?? (await this.decoy()));
@@ -142,9 +152,12 @@ export class AuthService {
         throw wrongCredentials();
       }
       await this.limits.clearAccount(params.email);
-      const session = await this.sessions.start(tx, 'user', user.id);
+      notes.push(await this.centre.noteSignIn(ctx, tx, user));
+      const session = await this.sessions.start(tx, 'user', user.id, false, clientOf(ctx));
       return { ...session, userId: String(user.id) };
     });
+    for (const note of notes) await this.centre.afterSignIn(note);
+    return signedIn;
   }
 
   /** Revokes the caller's token; once committed, no instance accepts it any more. */

@@ -10,8 +10,7 @@ import type { Clock } from '../clock.js';
 import type { Transaction } from '../db/database.js';
 import { BusinessError } from '../core/errors.js';
 import type { RequestContext } from '../core/context.js';
-import type { Translator } from '../i18n/i18n.js';
-import type { Mailer } from '../mail/mailer.js';
+import type { Letters } from '../mail/letters.js';
 import {
   countWrongTry,
   insertCode,
@@ -19,8 +18,11 @@ import {
   markCodeUsed,
   type CodePurpose,
 } from '../repositories/code.repository.js';
+import { findUserByEmail, type UserRow } from '../repositories/user.repository.js';
 import type { Limits } from '../security/limits.js';
+import type { SecretBox } from '../security/secret-box.js';
 import { newVerificationCode, sha256Hex } from '../security/tokens.js';
+import { recipientOf } from './mail-recipients.js';
 
 const codeHashOf = (email: string, purpose: CodePurpose, code: string) =>
   sha256Hex(`${purpose}:${email}:${code}`);
@@ -30,13 +32,15 @@ const codeError = (key: string) =>
 export class CodeService {
   constructor(
     private readonly clock: Clock,
-    private readonly mailer: Mailer,
-    private readonly translator: Translator,
+    private readonly letters: Letters,
+    private readonly secrets: SecretBox,
     private readonly limits: Limits,
   ) {}
 
   /**
-   * Makes a new code and mails it, in the caller's transaction (no code without its mail).
+   * Makes a new code and mails it, in the caller's transaction (no code without its mail), in the
+   * request's language, with the anti-phishing code of `user` (by default the account that uses
+   * `email`, if any: a registration code goes to an address without one).
    * Throws 429 within the 60 s countdown or past the client address's hourly limit.
    */
   async send(
@@ -44,6 +48,7 @@ export class CodeService {
     tx: Transaction,
     email: string,
     purpose: CodePurpose,
+    user?: UserRow,
   ): Promise<SendCodeData> {
     const now = this.clock.now();
     const latest = await latestCodeForUpdate(tx, email, purpose);
@@ -67,11 +72,16 @@ export class CodeService {
       createdAt: now,
       expiresAt,
     });
-    await this.mailer.send({
-      to: email,
-      subject: this.translator.t(ctx.locale, `mail.${purpose}_subject`),
-      text: this.translator.t(ctx.locale, `mail.${purpose}_body`, { code }),
-    });
+    const owner = user ?? (await findUserByEmail(tx, email));
+    await this.letters.send(
+      owner
+        ? recipientOf(this.secrets, owner, ctx.locale, email)
+        : { email, locale: ctx.locale, antiPhishingCode: null },
+      {
+        subjectKey: `mail.${purpose}_subject`,
+        paragraphs: [{ key: `mail.${purpose}_body`, vars: { code } }],
+      },
+    );
     return { resendAfter: CODE_RESEND_SECONDS, expiresAt: expiresAt.toISOString() };
   }
 

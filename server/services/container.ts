@@ -21,6 +21,8 @@ import type { RechargeService } from './recharge.service.js';
 import type { PaymentService } from './payment.service.js';
 import type { CalendarService } from './calendar.service.js';
 import type { SecurityService } from './security.service.js';
+import type { SecurityCentreService } from './security-centre.service.js';
+import type { UserMail } from './user-mail.js';
 import type { ExchangeService } from './exchange.service.js';
 import type { OtcService } from './otc.service.js';
 import type { WithdrawService } from './withdraw.service.js';
@@ -35,6 +37,7 @@ import type { MachineCatalogueService } from './machine/catalogue.service.js';
 import type { MachineOrderService } from './machine/orders.service.js';
 import type { MachineOutputService } from './machine/output.service.js';
 import type { IdentityService } from './identity.service.js';
+import type { ProofOfReservesService } from './proof-of-reserves.service.js';
 import type { ReadRouting } from '../db/read-routing.js';
 
 export interface AppServices {
@@ -59,6 +62,9 @@ export interface AppServices {
   payments: PaymentService;
   calendar: CalendarService;
   security: SecurityService;
+  securityCentre: SecurityCentreService;
+  /** Mail to a user no request of theirs caused: their last language, their anti-phishing code. */
+  userMail: UserMail;
   exchange: ExchangeService;
   otc: OtcService;
   withdraw: WithdrawService;
@@ -73,4 +79,5 @@ export interface AppServices {
   machineCatalogue: MachineCatalogueService;
   machineOutput: MachineOutputService;
   identity: IdentityService;
+  proofOfReserves: ProofOfReservesService;
 }

@@ -106,7 +106,7 @@ export class DashboardService {
 }
 
 /** `held / owed` with four decimals, rounded down (never shows more cover than there is). */
-function ratioOf(held: bigint, owed: bigint): string {
+export function ratioOf(held: bigint, owed: bigint): string {
   const scale = 10n ** RATIO_DECIMALS;
   const scaled = (held * scale) / owed;
   return `${scaled / scale}.${String(scaled % scale).padStart(Number(RATIO_DECIMALS), '0')}`;

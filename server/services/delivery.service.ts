@@ -10,17 +10,15 @@
  * - every write is audited and recorded for sync (the public `delivery` collection) in its
  *   transaction; exactly once per Idempotency-Key through the API.
  */
-import type { z } from 'zod';
 import {
   DELIVERY_COLUMNS,
-  DELIVERY_IMPORT_MAX_ROWS,
-  deliveryAddParamsSchema,
   type DeliveryAddParams,
   type DeliveryImportData,
   type DeliveryListData,
   type DeliveryRecord,
 } from '../../contract/api/delivery.js';
 import { BodyCode } from '../../contract/codes.js';
+import { checkDeliveryCsv, type DeliveryCsvProblem } from '../../contract/delivery-csv.js';
 import { parseMoney } from '../../contract/money.js';
 import type { Clock } from '../clock.js';
 import type { RequestContext } from '../core/context.js';
@@ -36,15 +34,11 @@ import {
 } from '../repositories/delivery.repository.js';
 import { appendAudit } from '../repositories/operator.repository.js';
 import { recordChanges } from '../repositories/sync.repository.js';
-import { CsvSyntaxError, parseCsv } from './delivery-csv.js';
 import { actorOf } from './operator.service.js';
 import { toDeliveryRecord } from './records.js';
 
 const LIST_PAGE = 20;
 const COLLECTION = 'delivery';
-
-type Column = (typeof DELIVERY_COLUMNS)[number];
-const isColumn = (name: string): name is Column => (DELIVERY_COLUMNS as readonly string[]).includes(name);
 
 /** 400 about the CSV file (`data.field` is `csv`, with the line when one is at fault). */
 const csvError = (key: string, vars: Record<string, string | number>, data: Record<string, unknown> = {}) =>
@@ -201,53 +195,50 @@ export class DeliveryService {
 }
 
 /**
- * The records of a CSV file, each parsed as `add` parses its params: a header naming every
- * column once (any order), then a record per line. Throws 400 naming the first bad line.
+ * The records of a CSV file, each parsed as `add` parses its params (contract/delivery-csv.ts):
+ * a header naming every column once (any order), then a record per line. Throws 400 naming the
+ * first bad line (an order number used twice is refused by `publish`, as for `add`).
  */
 export function parseLines(csv: string): Line[] {
-  let rows;
-  try {
-    rows = parseCsv(csv);
-  } catch (error) {
-    if (!(error instanceof CsvSyntaxError)) throw error;
-    throw csvError('server.delivery_csv_syntax', { line: error.line }, { line: error.line });
-  }
-  const [header, ...body] = rows;
-  const columns = header?.values.map((name) => name.trim()) ?? [];
-  const known = columns.filter(isColumn);
-  if (known.length !== columns.length || new Set(known).size !== DELIVERY_COLUMNS.length) {
-    throw csvError('server.delivery_csv_header', { columns: DELIVERY_COLUMNS.join(',') }, { line: 1 });
-  }
-  if (body.length === 0) throw csvError('server.delivery_csv_empty', {});
-  if (body.length > DELIVERY_IMPORT_MAX_ROWS)
-    throw csvError('server.delivery_csv_too_many', { max: DELIVERY_IMPORT_MAX_ROWS });
-  return body.map(({ line, values }) => {
-    if (values.length !== columns.length) {
-      throw csvError(
-        'server.delivery_csv_columns',
-        { line, count: values.length, expected: columns.length },
-        { line },
-      );
-    }
-    const raw = Object.fromEntries(columns.map((name, index) => [name, values[index]]));
-    const parsed = deliveryAddParamsSchema.safeParse(raw);
-    if (parsed.success) return { line, record: parsed.data };
-    const issue = firstIssue(parsed.error);
-    const column = String(issue?.path[0] ?? 'csv');
-    const key =
-      issue?.message === 'server.delivery_close_before_open'
-        ? 'server.delivery_csv_close_before_open'
-        : 'server.delivery_csv_row_invalid';
-    // `field` is the column, which the answer names in the reader's language.
-    throw new BusinessError(
-      BodyCode.invalidInput,
-      key,
-      { line, field: column },
-      { field: 'csv', line, column },
-    );
-  });
+  const checked = checkDeliveryCsv(csv);
+  const problem =
+    checked.problem ??
+    checked.lines.find((line) => line.problem && line.problem.key !== 'delivery_csv_duplicate')?.problem ??
+    null;
+  if (problem) throw problemError(problem);
+  return checked.lines.flatMap(({ line, record }) => (record ? [{ line, record }] : []));
 }
 
-function firstIssue(error: z.ZodError) {
-  return error.issues[0];
+/** The 400 of a file's problem, as the API answers it (`field` is the column, named in the reader's language). */
+function problemError(problem: DeliveryCsvProblem): BusinessError {
+  const key = `server.${problem.key}`;
+  switch (problem.key) {
+    case 'delivery_csv_syntax':
+      return csvError(key, { line: problem.line }, { line: problem.line });
+    case 'delivery_csv_header':
+      return csvError(key, { columns: DELIVERY_COLUMNS.join(',') }, { line: 1 });
+    case 'delivery_csv_empty':
+      return csvError(key, {});
+    case 'delivery_csv_too_many':
+      return csvError(key, { max: problem.max });
+    case 'delivery_csv_columns':
+      return csvError(
+        key,
+        { line: problem.line, count: problem.count, expected: problem.expected },
+        { line: problem.line },
+      );
+    case 'delivery_csv_duplicate':
+      return csvError(
+        key,
+        { line: problem.line, orderNo: problem.orderNo, first: problem.first },
+        { line: problem.line },
+      );
+    default:
+      return new BusinessError(
+        BodyCode.invalidInput,
+        key,
+        { line: problem.line, field: problem.column },
+        { field: 'csv', line: problem.line, column: problem.column },
+      );
+  }
 }

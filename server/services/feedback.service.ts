@@ -65,9 +65,13 @@ export class FeedbackService {
     };
   }
 
-  async listAll(params: { cursor?: string | undefined; limit?: number | undefined }) {
+  async listAll(params: {
+    status?: 'awaiting_reply' | 'replied' | undefined;
+    cursor?: string | undefined;
+    limit?: number | undefined;
+  }) {
     const { limit, before } = pageArgs(params);
-    const rows = await listAllFeedback(this.db, before, limit);
+    const rows = await listAllFeedback(this.db, before, limit, params.status);
     return {
       items: rows.map((row) => ({
         ...toFeedbackRecord(row.feedback),

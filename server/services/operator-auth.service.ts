@@ -82,6 +82,7 @@ export class OperatorAuthService {
         'operator',
         operator.id,
         operator.authenticatorSecret !== null,
+        { userAgent: ctx.userAgent, ip: ctx.ip },
       );
       await this.audit(tx, operator.id, 'operator.login', { ip: ctx.ip });
       return {

@@ -51,6 +51,12 @@ export function actorOf(ctx: RequestContext): Actor {
   return 'system';
 }
 
+/** The operator an actor names (`operator:12` -> 12), or null (the CLI, the system). */
+export function operatorIdOfActor(actor: Actor): number | null {
+  const match = /^operator:(\d+)$/.exec(actor);
+  return match ? Number(match[1]) : null;
+}
+
 /** The operator acting for `ctx`, or null (the CLI, the system). */
 export const operatorIdOf = (ctx: RequestContext): number | null =>
   ctx.caller.kind === 'operator' ? ctx.caller.operatorId : null;

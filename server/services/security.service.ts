@@ -9,7 +9,7 @@
  * - wrong trade passwords, old login passwords and authenticator codes count towards the same 423
  *   lockout as wrong login passwords (server/security/limits.ts);
  * - a change (not a first binding) of either password or the authenticator refuses withdrawals
- *   for SECURITY_CHANGE_LOCK_HOURS.
+ *   for SECURITY_CHANGE_LOCK_HOURS (so does an e-mail change, security-centre.service.ts).
  */
 import { DateTime } from 'luxon';
 import { BodyCode } from '../../contract/codes.js';
@@ -118,7 +118,7 @@ export class SecurityService {
 
   /**
    * When withdrawals open again after the user's last security change (a change of either
-   * password or the authenticator, never a first binding): that change plus 24 hours, or null when
+   * password, the authenticator or the e-mail address, never a first binding): that change plus 24 hours, or null when
    * there was none. Withdrawals are refused while the clock is before it.
    */
   async withdrawalsLockedUntil(db: Executor, userId: number): Promise<Date | null> {

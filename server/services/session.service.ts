@@ -6,12 +6,15 @@ import {
   elevateSession,
   extendSession,
   liveTokenHashes,
+  listLiveUserSessions,
   findLiveSessionCaller,
   insertSession,
   revokeAllSessions,
   revokeOtherSessions,
   revokeSession,
+  revokeUserSessionById,
   type SessionCallerRow,
+  type UserSessionRow,
 } from '../repositories/session.repository.js';
 import type { EvictionChannel, Eviction } from '../security/session-evictions.js';
 import { newSessionToken, sha256Hex } from '../security/tokens.js';
@@ -71,10 +74,17 @@ export class SessionService {
   }
 
   /**
-   * Starts a session in `tx`; returns the token (shown once) and its expiry. `stepUp`: the sign-in
-   * itself proved a fresh authenticator code, so the session starts stepped up.
+   * Starts a session in `tx`; returns the token (shown once), its expiry and its id. `stepUp`: the
+   * sign-in itself proved a fresh authenticator code, so the session starts stepped up. `client`:
+   * the signing-in request's User-Agent and address, which the security centre lists.
    */
-  async start(tx: Executor, kind: 'user' | 'operator', subjectId: number, stepUp = false) {
+  async start(
+    tx: Executor,
+    kind: 'user' | 'operator',
+    subjectId: number,
+    stepUp = false,
+    client?: { userAgent?: string | undefined; ip: string },
+  ) {
     const now = this.clock.now();
     const token = newSessionToken();
     const expiresAt = new Date(now.getTime() + LIFETIME_SECONDS[kind] * 1000);
@@ -86,6 +96,8 @@ export class SessionService {
       lastSeenAt: now,
       expiresAt,
       elevatedUntil: stepUp ? new Date(now.getTime() + STEP_UP_SECONDS * 1000) : null,
+      userAgent: client?.userAgent ?? null,
+      ip: client?.ip ?? null,
     });
     return { token, expiresAt: expiresAt.toISOString() };
   }
@@ -143,6 +155,16 @@ export class SessionService {
   /** Revokes every session of a subject in `tx` (a password reset); returns the hashes for `forget`. */
   revokeAll(tx: Executor, kind: 'user' | 'operator', subjectId: number): Promise<string[]> {
     return revokeAllSessions(tx, kind, subjectId, this.clock.now());
+  }
+
+  /** A user's live sessions, the most recently used first (the security centre). */
+  listOfUser(db: Executor, userId: number): Promise<UserSessionRow[]> {
+    return listLiveUserSessions(db, userId, this.clock.now());
+  }
+
+  /** Revokes the user's live session `id` in `tx`; its token hash for `forget`, or undefined when there is none. */
+  revokeOfUser(tx: Executor, userId: number, id: number): Promise<string | undefined> {
+    return revokeUserSessionById(tx, userId, id, this.clock.now());
   }
 
   /** Revokes every session of a subject but `keepTokenHash` in `tx`; returns the hashes for `forget`. */

@@ -96,6 +96,7 @@ export class UserService {
       kycStatus: user.kycStatus as UserInfo['kycStatus'], // the column only ever holds kycStatusSchema values
       tradePasswordSet: user.tradePasswordHash !== null,
       authenticatorBound: user.authenticatorSecret !== null,
+      antiPhishingSet: user.antiPhishingCode !== null,
       frozen: user.frozen,
       lang: user.lang,
       defaultAccountId: String(user.defaultAccountId ?? accountRows[0]?.id ?? ''),

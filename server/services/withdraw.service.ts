@@ -39,7 +39,7 @@ import type { ReadRouting } from '../db/read-routing.js';
 import { parseParams, rowIdOf } from '../core/params.js';
 import { omnibusOf, platformBook, type BookRef } from '../ledger/books.js';
 import { accountBalances, hold, postHold, voidHold } from '../ledger/ledger.js';
-import { appendAudit } from '../repositories/operator.repository.js';
+import { appendAudit, operatorEmails } from '../repositories/operator.repository.js';
 import { findPaymentMethod, paymentMethodsOf } from '../repositories/payment.repository.js';
 import { recordChange } from '../repositories/sync.repository.js';
 import { findUserById, lockUser } from '../repositories/user.repository.js';
@@ -53,7 +53,7 @@ import {
   type WithdrawalRow,
 } from '../repositories/withdraw.repository.js';
 import { loadWorkCalendar } from './calendar.service.js';
-import { actorOf } from './operator.service.js';
+import { actorOf, operatorIdOfActor } from './operator.service.js';
 import { ownAccount } from './own-account.js';
 import { ownAccountPage, pageById, type AccountPageParams } from './paging.js';
 import { toWithdrawalRecord } from './records.js';
@@ -105,7 +105,27 @@ const changeOf = (row: WithdrawalRow, at: Date) => ({
   at,
 });
 
-export function toAdminWithdrawal(row: WithdrawalRow): AdminWithdrawal {
+/** The operators' e-mails by id, and the confirmations each chain's send job waits for. */
+export interface AdminWithdrawalContext {
+  emails: ReadonlyMap<number, string>;
+  sentByJob: ReadonlyMap<string, number>;
+}
+
+/** The operator ids among a withdrawal's approvers (for their e-mails). */
+const approverIdsOf = (rows: WithdrawalRow[]): number[] => [
+  ...new Set(
+    rows
+      .flatMap((row) => [row.firstApprovedBy, row.secondApprovedBy])
+      .map((actor) => (actor === null ? null : operatorIdOfActor(actor)))
+      .filter((id) => id !== null),
+  ),
+];
+
+export function toAdminWithdrawal(row: WithdrawalRow, context: AdminWithdrawalContext): AdminWithdrawal {
+  const approvedBy = [row.firstApprovedBy, row.secondApprovedBy].filter((name) => name !== null);
+  const required = row.network === null ? undefined : context.sentByJob.get(row.network);
+  // Only the send job records `sentAt` with the hash; it settles a withdrawal only at `required`.
+  const sent = row.sentAt !== null && row.txHash !== null && required !== undefined;
   return {
     ...toWithdrawalRecord(row),
     cardNumber: row.cardNumber,
@@ -113,7 +133,12 @@ export function toAdminWithdrawal(row: WithdrawalRow): AdminWithdrawal {
     holderName: row.holderName,
     branch: row.branch,
     approvalsNeeded: row.approvalsNeeded,
-    approvedBy: [row.firstApprovedBy, row.secondApprovedBy].filter((name) => name !== null),
+    approvedBy,
+    approvals: approvedBy.map((by) => {
+      const id = operatorIdOfActor(by);
+      return { by, email: id === null ? null : (context.emails.get(id) ?? null) };
+    }),
+    confirmations: sent ? { required, reached: row.stage === 'paid' || row.stage === 'failed' } : null,
     reviewedBy: row.reviewedBy,
     nonce: row.nonce,
   };
@@ -212,8 +237,11 @@ export class WithdrawService {
     private readonly security: SecurityService,
     private readonly timeZone: string,
     settings: WithdrawSettings,
-    /** Networks whose approved withdrawals the send job sends; others are paid by an operator. */
-    private readonly sentByJob: ReadonlySet<string>,
+    /**
+     * Networks whose approved withdrawals the send job sends, each with the confirmations it
+     * waits for; others are paid by an operator.
+     */
+    private readonly sentByJob: ReadonlyMap<string, number>,
     /** Where the customer's record lists run (a caught-up replica or the primary). */
     private readonly reads: ReadRouting,
   ) {
@@ -387,11 +415,20 @@ export class WithdrawService {
     cursor?: string | undefined;
     limit?: number | undefined;
   }): Promise<{ items: AdminWithdrawal[]; nextCursor: string | null }> {
+    let context: AdminWithdrawalContext = { emails: new Map(), sentByJob: this.sentByJob };
     return pageById(
       params,
-      (beforeId, limit) =>
-        listWithdrawals(this.db, { status: params.status, stage: params.stage, beforeId, limit }),
-      toAdminWithdrawal,
+      async (beforeId, limit) => {
+        const rows = await listWithdrawals(this.db, {
+          status: params.status,
+          stage: params.stage,
+          beforeId,
+          limit,
+        });
+        context = { ...context, emails: await operatorEmails(this.db, approverIdsOf(rows)) };
+        return rows;
+      },
+      (row) => toAdminWithdrawal(row, context),
     );
   }
 
@@ -424,7 +461,8 @@ export class WithdrawService {
     at: Date,
   ): Promise<AdminWithdrawal> {
     await appendAudit(tx, { actor, action, target: `withdrawal:${saved.id}`, detail, at });
-    return toAdminWithdrawal(saved);
+    const emails = await operatorEmails(tx, approverIdsOf([saved]));
+    return toAdminWithdrawal(saved, { emails, sentByJob: this.sentByJob });
   }
 
   private async approveIn(tx: Executor, actor: string, id: string): Promise<AdminWithdrawal> {

@@ -58,7 +58,8 @@ export class WithdrawalSender {
     private readonly clock: Clock,
     readonly chain: Chain,
     private readonly sender: UsdtSender,
-    private readonly confirmations: number = DEPOSIT_CONFIRMATIONS,
+    /** The confirmations a sent transaction waits for before it settles. */
+    readonly confirmations: number = DEPOSIT_CONFIRMATIONS,
     private readonly hooks: SendHooks = {},
   ) {
     this.name = `${chain} withdrawals`;

@@ -13,6 +13,7 @@ import { ROUTES } from './paths.js';
 import { hasPage, launchTarget, ROUTE_TABLE, type RouteEntry } from './routes.js';
 import { AppUpdate } from './AppUpdate.js';
 import { useSyncEngine } from './sync-boot.js';
+import { useRefusalNotices } from '../features/outbox/use-refusal-notices.js';
 import { TabBar } from './TabBar.js';
 
 export function App() {
@@ -33,6 +34,7 @@ function Shell() {
   const hadToken = useRef(false);
   const token = session?.token ?? null;
   useSyncEngine(token !== null);
+  useRefusalNotices();
 
   // The launch rule runs once, when the stored session is known.
   useEffect(() => {

@@ -50,6 +50,8 @@ interface Victim {
   otcOrder: string;
   method: string;
   release: string;
+  /** One of A's signed-in sessions (the security centre's list). */
+  session: string;
 }
 /** B's own valid values, so that the only thing wrong with each call is A's id in it. */
 interface Caller {
@@ -244,6 +246,7 @@ const MATRIX: Record<string, Case> = {
     }),
   },
   '/api/v1/withdraw/list accountId': { owned: 'account', params: (a) => ({ accountId: a.account }) },
+  '/api/v1/user/session-revoke sessionId': { owned: 'session', params: (a) => ({ sessionId: a.session }) },
   '/api/v1/news/get id': {
     shared: 'news is public: the same article for every reader',
     params: () => ({ id: '1' }),
@@ -419,6 +422,8 @@ describe.each(tiers)('the authorization matrix on %s', (tier) => {
       otcOrder: sell.id,
       method: a.methodId,
       release: releases.items[0]?.id ?? '',
+      session:
+        ok(await asA<{ items: Array<{ id: string }> }>('/api/v1/user/sessions', {})).items[0]?.id ?? '',
     };
     expect(Object.values(victim).every((id) => /^\d+$/.test(id))).toBe(true);
 

@@ -146,7 +146,7 @@ describe.each(tiers)('console customers and dashboard on %s', (tier) => {
 
     const refused = await transfer();
     expect(refused).toMatchObject({ code: BodyCode.forbidden, data: { reason: 'frozen' } });
-    expect(refused.message).toBe('This account is frozen');
+    expect(refused.message).toMatch(/^This account is frozen: no money can move/);
     for (const [uri, params] of [
       ['/api/v1/withdraw/create', {}],
       ['/api/v1/exchange/submit', {}],

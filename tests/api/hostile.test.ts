@@ -925,6 +925,9 @@ describe.each(tiers)('hostile input on %s', (tier) => {
       publishedAt: '2026-01-01T00:00:00Z',
       methodId: '1',
       googleCode: '123456',
+      sessionId: '1',
+      others: 'true',
+      newEmail: 'new-address@example.com',
       stage: 'awaiting_review',
       reference: 'REF-1',
       orderNo: 'D-1',
@@ -975,6 +978,7 @@ describe.each(tiers)('hostile input on %s', (tier) => {
       documentNumber: 'E12345678',
       realName: 'Li Lei',
       note: 'Note',
+      snapshotId: '1',
     };
     /** Where one field name means different things on different routes: the route's own valid sample. */
     const ROUTE_SAMPLES: Record<string, Record<string, unknown>> = {

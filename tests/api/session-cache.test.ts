@@ -99,9 +99,12 @@ describe.each(tiers)('the caller cache on %s', (tier) => {
   test('every change user/info shows is seen at once, though its profile was cached a moment before', async () => {
     const { token } = await t.register('plain', 'info-changes@example.com');
     type Info = {
+      email: string;
+      lang: string;
       nickname: string;
       tradePasswordSet: boolean;
       authenticatorBound: boolean;
+      antiPhishingSet: boolean;
       defaultAccountId: string;
       accounts: Array<{ id: string }>;
     };
@@ -139,6 +142,27 @@ describe.each(tiers)('the caller cache on %s', (tier) => {
 
     await command('/api/v1/account/switch', { accountId: sub.id });
     expect((await info()).defaultAccountId).toBe(sub.id);
+
+    t.clock.advance(30); // the authenticator's next step
+    await command('/api/v1/user/anti-phishing', {
+      code: 'Cache7Fox',
+      googleCode: await totpCode(key.data.secret, t.clock.now()),
+    });
+    expect((await info()).antiPhishingSet).toBe(true);
+
+    // A sign-in elsewhere in another language: the language last used.
+    const signIn = { email: 'info-changes@example.com', password: 'secret123' };
+    expect((await t.call('plain', '/api/v1/sso/emailLogin', signIn, { lang: 'EN' })).code).toBe(200);
+    expect((await info()).lang).toBe('en');
+
+    const newEmail = 'info-changed@example.com';
+    await command('/api/v1/user/sendEmailUpdateCode', { newEmail });
+    await command('/api/v1/user/email-update', {
+      newEmail,
+      oldCode: t.mailer.lastCode('info-changes@example.com'),
+      newCode: t.mailer.lastCode(newEmail),
+    });
+    expect((await info()).email).toBe(newEmail);
     expect(await queriesDuring(t, info)).toBe(0); // and cached again
   });
 

@@ -123,6 +123,13 @@ describe.each(tiers)('sync on %s', (tier) => {
     );
     const before = await pull({}, user.token);
     const cursors = before.data.cursors as Record<string, string>;
+    const supportList = async (params: Record<string, unknown>) =>
+      (
+        await t.call<{ items: Array<{ id: string }> }>('plain', '/api/admin/feedback/list', params, {
+          token: support,
+        })
+      ).data.items.map((item) => item.id);
+    expect(await supportList({ status: 'awaiting_reply' })).toContain(ticket.data.id);
     expect(
       (
         await t.call(
@@ -140,6 +147,10 @@ describe.each(tiers)('sync on %s', (tier) => {
       { token: support, key: newKey() },
     );
     expect(replied.data).toMatchObject({ status: 'replied', reply: 'Use the recharge page' });
+    // Support's list filters by status: the ticket has left the awaiting ones.
+    expect(await supportList({ status: 'awaiting_reply' })).not.toContain(ticket.data.id);
+    expect(await supportList({ status: 'replied' })).toContain(ticket.data.id);
+    expect(await supportList({})).toContain(ticket.data.id);
     const next = await pull(cursors, user.token);
     expect(next.data.changes['feedback']?.upserts).toEqual([
       expect.objectContaining({ id: ticket.data.id, status: 'replied' }),

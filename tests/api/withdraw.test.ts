@@ -290,7 +290,13 @@ describe.each(tiers)('withdrawals on %s', (tier) => {
     const big = await f.withdraw(user, '10000.01');
     expect(big.code, big.message).toBe(200);
     const first = await approve(big.data.id, financeA);
-    expect(first.data).toMatchObject({ stage: 'awaiting_review', approvalsNeeded: 2 });
+    expect(first.data).toMatchObject({
+      stage: 'awaiting_review',
+      approvalsNeeded: 2,
+      // Who approved first, by actor and e-mail; a bank card has no transaction to confirm.
+      approvals: [{ by: expect.stringMatching(/^operator:\d+$/), email: financeA }],
+      confirmations: null,
+    });
     const again = await approve(big.data.id, financeA);
     expect(again.code).toBe(BodyCode.forbidden);
     const second = await approve(big.data.id, financeB);
@@ -312,7 +318,11 @@ describe.each(tiers)('withdrawals on %s', (tier) => {
       id: cli.data.id,
       reference: 'CLI-1',
     });
-    expect(cliPaid).toMatchObject({ status: 'success', approvedBy: ['cli:ops'] });
+    expect(cliPaid).toMatchObject({
+      status: 'success',
+      approvedBy: ['cli:ops'],
+      approvals: [{ by: 'cli:ops', email: null }],
+    });
     await f.expectLedgerOk(financeA);
   });
 

@@ -9,6 +9,7 @@ import {
   RECENT_LIMIT,
   RECENT_MS,
   recentlyConfirmed,
+  refusalToTell,
   type OutboxRowView,
 } from '../../src/features/outbox/outbox-view.js';
 import { isStale, oldestSync, STALE_AFTER_MS } from '../../client-db/freshness.js';
@@ -113,5 +114,36 @@ describe('outbox badge and actions', () => {
     expect(canRetry(row('expired'))).toBe(true);
     expect(canRetry(row('rejected', { dismissed: true }))).toBe(false);
     expect(canRetry(row('queued'))).toBe(false);
+  });
+});
+
+describe('refusals told app-wide', () => {
+  const row = (over: Partial<OutboxRowView>): OutboxRowView => ({
+    id: 'a',
+    state: 'rejected',
+    dismissed: false,
+    retriedAs: null,
+    seq: 1,
+    createdAtMs: 1_000,
+    updatedAtMs: 2_000,
+    ...over,
+  });
+
+  test('a command refused since the page loaded, neither dismissed nor retried, is told', () => {
+    expect(refusalToTell(row({}), 1_500)).toBe(true);
+  });
+
+  test('a refusal from before the page loaded is not told again (the outbox lists it)', () => {
+    expect(refusalToTell(row({ updatedAtMs: 1_000 }), 1_500)).toBe(false);
+  });
+
+  test('a refusal the page that followed it dismissed, or one retried, is not told', () => {
+    expect(refusalToTell(row({ dismissed: true }), 1_500)).toBe(false);
+    expect(refusalToTell(row({ retriedAs: 'b' }), 1_500)).toBe(false);
+  });
+
+  test('a command still queued, sent or expired is no refusal to tell', () => {
+    for (const state of ['queued', 'sending', 'confirmed', 'expired', 'cancelled'] as const)
+      expect(refusalToTell(row({ state }), 1_500), state).toBe(false);
   });
 });

@@ -216,6 +216,9 @@ describe.skipIf(!hasChromium)('the operator console in Chromium', () => {
       const first = running().server.rootOperatorCreated;
       if (!first || !rootCode) throw new Error('the first operator is not set up');
       const screens: Array<[MessageKey, MessageKey]> = [
+        ['nav.dashboard', 'dashboard.title'],
+        ['nav.users', 'users.title'],
+        ['nav.deposits', 'deposits.title'],
         ['nav.withdrawals', 'withdrawals.title'],
         ['nav.ledger', 'ledger.title'],
         ['nav.feedback', 'feedback.title'],

@@ -31,6 +31,8 @@ export interface CallOptions {
   key?: string;
   method?: 'GET' | 'POST';
   ip?: string;
+  /** The User-Agent header (light-my-request's own when absent). */
+  userAgent?: string;
 }
 
 export class CapturingMailer implements Mailer {
@@ -124,6 +126,8 @@ export async function startTestServer(
     if (options.token) headers['authorization'] = `Bearer ${options.token}`;
     if (options.lang) headers['lang'] = options.lang;
     if (options.key) headers['idempotency-key'] = options.key;
+    // Inside an envelope the device is the outer request's (the gateway passes it on).
+    const outer: Record<string, string> = options.userAgent ? { 'user-agent': options.userAgent } : {};
     const method = options.method ?? 'POST';
     const remoteAddress = options.ip ?? '203.0.113.7';
     if (transport === 'plain') {
@@ -133,7 +137,10 @@ export async function startTestServer(
           method === 'GET'
             ? `${uri}?${new URLSearchParams(params as Record<string, string>).toString()}`
             : uri,
-        headers: method === 'GET' ? headers : { ...headers, 'content-type': 'application/json' },
+        headers:
+          method === 'GET'
+            ? { ...headers, ...outer }
+            : { ...headers, ...outer, 'content-type': 'application/json' },
         remoteAddress,
         ...(method === 'GET' ? {} : { payload: JSON.stringify(params) }),
       });
@@ -144,7 +151,7 @@ export async function startTestServer(
     const response = await server.app.inject({
       method: 'POST',
       url: `/api/${config.gatewaySegment}`,
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      headers: { ...outer, 'content-type': 'application/x-www-form-urlencoded' },
       payload: new URLSearchParams({ ...fields }).toString(),
       remoteAddress,
     });

@@ -1,7 +1,7 @@
 /** The console's menu shows a screen to exactly the roles the server lets call its route. */
 import { describe, expect, test } from 'vitest';
 import { OPERATOR_ROLES } from '../../contract/api/admin.js';
-import { CONSOLE_SCREENS, roleMayUse } from '../../contract/admin-menu.js';
+import { CONSOLE_ACTIONS, CONSOLE_SCREENS, roleMayUse } from '../../contract/admin-menu.js';
 import { routeDefinitions } from '../../server/routes/index.js';
 import { OperatorService } from '../../server/services/operator.service.js';
 import type { AppServices } from '../../server/services/container.js';
@@ -17,4 +17,13 @@ describe('the console menu and the server routes', () => {
     for (const role of OPERATOR_ROLES)
       expect(roleMayUse(role, screen.roles), role).toBe(OperatorService.allowed(role, route.access.roles));
   });
+
+  test.each(Object.entries(CONSOLE_ACTIONS))(
+    'the %s action is shown to the roles of its route',
+    (_name, action) => {
+      const route = definitions.find((def) => def.path === action.route);
+      if (!route || typeof route.access !== 'object') throw new Error(`${action.route} is no operator route`);
+      expect([...action.roles].sort()).toEqual([...route.access.roles].sort());
+    },
+  );
 });

@@ -101,4 +101,31 @@ describe('the console API client', () => {
     });
     expect(events).toEqual(['signed-out', 'setup']);
   });
+
+  test('an image is read with the token and comes back as a data: URL; a refusal is the server message', async () => {
+    const pixel = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    const seen: Array<Record<string, string>> = [];
+    const answers = [
+      new Response(pixel, { headers: { 'content-type': 'image/png' } }),
+      new Response(JSON.stringify({ code: 404, message: 'Not found', data: null }), {
+        headers: { 'content-type': 'application/json' },
+      }),
+    ];
+    const { api } = scripted([], {
+      fetch: async (_input, init) => {
+        seen.push(z.record(z.string(), z.string()).parse(init?.headers));
+        const answer = answers.shift();
+        if (!answer) throw new Error('no answer left');
+        return answer;
+      },
+    });
+    expect(await api.image('/api/v1/common/img/abcdefghij')).toBe(
+      `data:image/png;base64,${pixel.toString('base64')}`,
+    );
+    expect(seen[0]).toEqual({ authorization: 'Bearer token-1' });
+    await expect(api.image('/api/v1/common/img/missing000')).rejects.toMatchObject({
+      code: 404,
+      message: 'Not found',
+    });
+  });
 });

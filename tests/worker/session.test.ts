@@ -93,6 +93,7 @@ describe('the 401 rule (spec section 8)', () => {
     kycStatus: 'not_verified',
     tradePasswordSet: false,
     authenticatorBound: false,
+    antiPhishingSet: false,
     frozen: false,
     lang: 'en',
     defaultAccountId: '1',

@@ -2,7 +2,7 @@
  * Users and what belongs to them: the referral chain, accounts, invite and verification codes, sessions and uploads.
  */
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { id, at, ref, optionalRef, userRef, createdAt, updatedAt } from './columns.js';
 
 export const users = pgTable(
@@ -25,9 +25,11 @@ export const users = pgTable(
     authenticatorPendingSecret: text('authenticator_pending_secret'),
     /** The last accepted TOTP time step: a code of this step or an older one is a replay (472). */
     authenticatorLastStep: optionalRef('authenticator_last_step'),
-    /** Last change (not first binding) of the login password, trade password or authenticator: withdrawals wait 24 h. */
+    /** Last change (not first binding) of the login password, trade password, authenticator or e-mail address: withdrawals wait 24 h. */
     securityChangedAt: at('security_changed_at'),
     defaultAccountId: optionalRef('default_account_id'),
+    /** The anti-phishing code shown at the top of every e-mail to this user, sealed like the authenticator secret; null: none set. */
+    antiPhishingCode: text('anti_phishing_code'),
     /** Frozen by an operator: the user signs in and reads, every money command is refused (403). */
     frozen: boolean('frozen').notNull().default(false),
     frozenReason: text('frozen_reason'),
@@ -91,7 +93,14 @@ export const verificationCodes = pgTable(
     id: id(),
     email: text('email').notNull(),
     purpose: text('purpose', {
-      enum: ['register', 'forget', 'update_login_password', 'update_trade_password'],
+      enum: [
+        'register',
+        'forget',
+        'update_login_password',
+        'update_trade_password',
+        'update_email_old',
+        'update_email_new',
+      ],
     }).notNull(),
     codeHash: text('code_hash').notNull(),
     wrongTries: integer('wrong_tries').notNull().default(0),
@@ -107,6 +116,8 @@ export const sessions = pgTable(
   'sessions',
   {
     tokenHash: text('token_hash').primaryKey(),
+    /** The session's id on the wire (user/sessions, session-revoke): never its token's hash. */
+    id: bigint('id', { mode: 'number' }).notNull().generatedAlwaysAsIdentity(),
     subjectKind: text('subject_kind', { enum: ['user', 'operator'] }).notNull(),
     subjectId: ref('subject_id'),
     createdAt: createdAt(),
@@ -115,11 +126,29 @@ export const sessions = pgTable(
     revokedAt: at('revoked_at'),
     /** An operator's step-up (a fresh authenticator code): money and access actions until then. */
     elevatedUntil: at('elevated_until'),
+    /** The User-Agent and client address of the sign-in that started it (the security centre lists them). */
+    userAgent: text('user_agent'),
+    ip: text('ip'),
   },
   (t) => [
+    uniqueIndex('sessions_id_key').on(t.id),
     index('sessions_subject').on(t.subjectKind, t.subjectId),
     index('sessions_expires').on(t.expiresAt),
   ],
+);
+
+/**
+ * The devices a user has signed in from (server/security/device.ts: the browser, the system and the
+ * kind of device, hashed): a sign-in from one not listed sends an alert.
+ */
+export const userDevices = pgTable(
+  'user_devices',
+  {
+    userId: userRef(),
+    deviceKey: text('device_key').notNull(),
+    firstSeenAt: at('first_seen_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.deviceKey] })],
 );
 
 export const uploads = pgTable('uploads', {

@@ -174,6 +174,8 @@ function useClaim(active: ActiveAccount) {
           ? t('dividends.refused', { message: command.answer.message })
           : t('dividends.expired_command'),
       );
+      // Told here: dismissed from the outbox, as the money forms do (use-command-flow.ts).
+      void send('outbox-dismiss', { id: command.id });
       setFollowed(null);
     }
   }, [command, t]);

@@ -56,3 +56,11 @@ export function recentlyConfirmed<R extends OutboxRowView>(rows: readonly R[], n
     .sort((a, b) => b.updatedAtMs - a.updatedAtMs || b.seq - a.seq)
     .slice(0, RECENT_LIMIT);
 }
+
+/**
+ * True when a refused command is one to tell app-wide: refused since `sinceMs` (this page load),
+ * and neither dismissed (a page that followed it told it and dismissed it) nor retried.
+ */
+export function refusalToTell(row: OutboxRowView, sinceMs: number): boolean {
+  return row.state === 'rejected' && row.updatedAtMs >= sinceMs && !row.dismissed && row.retriedAs === null;
+}

@@ -1,0 +1,308 @@
+/**
+ * The security centre (pages/setting/setting5, docs/protocol.md): the user's signed-in sessions
+ * and ending them, the anti-phishing code, the e-mail address change, and the sign-in alert.
+ *
+ * Rules that must stay true:
+ * - a revoked session's token is refused at once on every instance: the revocation commits, then
+ *   SessionService.forget drops it from every caller cache (Redis when shared);
+ * - the anti-phishing code is stored only sealed and never sent back (user/info says whether one is set);
+ * - an e-mail change needs a code mailed to the current address and one mailed to the new one;
+ *   then the user's other sessions end and withdrawals wait 24 hours (a security change);
+ * - an address that is taken is refused with the same answer as the user's own address: whose it is is never said;
+ * - a sign-in from a device the user has not signed in from before mails an alert (the device,
+ *   the address, the time, and how to end the session); its failure never fails the sign-in.
+ */
+import { DateTime } from 'luxon';
+import { BodyCode } from '../../contract/codes.js';
+import { SECURITY_CHANGE_LOCK_HOURS } from '../../contract/constants.js';
+import type {
+  AntiPhishingParams,
+  EmailUpdateData,
+  EmailUpdateParams,
+  SendEmailUpdateCodeParams,
+  SessionRevokeData,
+  SessionRevokeParams,
+  UserSessionsData,
+} from '../../contract/api/security-centre.js';
+import type { SendCodeData } from '../../contract/api/sso.js';
+import type { Clock } from '../clock.js';
+import { type CommandRunner, Refusal } from '../core/command-runner.js';
+import { userIdOf, type RequestContext } from '../core/context.js';
+import type { Database, Transaction } from '../db/database.js';
+import { BusinessError, invalidField, notFound, notLoggedIn } from '../core/errors.js';
+import { existingRowId } from '../core/params.js';
+import type { Letters, Recipient } from '../mail/letters.js';
+import { rememberDevice, setUserEmail, setUserLang } from '../repositories/device.repository.js';
+import { updateUserSecurity } from '../repositories/security.repository.js';
+import { recordChange } from '../repositories/sync.repository.js';
+import { findUserByEmail, lockUser, type UserRow } from '../repositories/user.repository.js';
+import { deviceKeyOf, deviceOf } from '../security/device.js';
+import type { SecretBox } from '../security/secret-box.js';
+import type { CodeService } from './codes.service.js';
+import { antiPhishingContext, recipientOf } from './mail-recipients.js';
+import { tradePasswordNotSet, type SecurityService } from './security.service.js';
+import type { SessionService } from './session.service.js';
+
+/** Where a customer ends a session: the security centre's page in the app. */
+export const SECURITY_CENTRE_PAGE = 'pages/setting/setting5';
+const LOCK_MS = SECURITY_CHANGE_LOCK_HOURS * 3600 * 1000;
+
+/** The same answer for a taken address, the user's own, or any other that cannot be used. */
+const emailUnavailable = () =>
+  new BusinessError(
+    BodyCode.invalidInput,
+    'server.email_unavailable',
+    { field: 'newEmail' },
+    { field: 'newEmail' },
+  );
+
+/** A sign-in alert to send once the sign-in committed. */
+interface SignInAlert {
+  recipient: Recipient;
+  device: string;
+  ip: string;
+  at: Date;
+}
+
+/** What a sign-in's transaction noted, for `afterSignIn`. */
+export interface SignInNote {
+  userId: number;
+  langChanged: boolean;
+  alert: SignInAlert | null;
+}
+
+export class SecurityCentreService {
+  constructor(
+    private readonly db: Database,
+    private readonly commands: CommandRunner,
+    private readonly clock: Clock,
+    private readonly sessions: SessionService,
+    private readonly security: SecurityService,
+    private readonly codes: CodeService,
+    private readonly letters: Letters,
+    private readonly secrets: SecretBox,
+    private readonly log: (message: string, error?: unknown) => void,
+  ) {}
+
+  // ---- for the sign-in (auth.service.ts) ----
+
+  /**
+   * In the sign-in's (or registration's) transaction: stores the request's language as the user's
+   * last one and remembers the device. Hand the note to `afterSignIn` once committed.
+   */
+  async noteSignIn(ctx: RequestContext, tx: Transaction, user: UserRow): Promise<SignInNote> {
+    const now = this.clock.now();
+    const langChanged = await setUserLang(tx, user.id, ctx.locale);
+    const device = deviceOf(ctx.userAgent);
+    const { isNew, hadOthers } = await rememberDevice(tx, user.id, deviceKeyOf(user.id, device), now);
+    // A new device alerts unless it is the first one remembered (the registration's, or an older account's first).
+    const alert =
+      isNew && hadOthers
+        ? {
+            recipient: recipientOf(this.secrets, user, ctx.locale),
+            device: device.label,
+            ip: ctx.ip,
+            at: now,
+          }
+        : null;
+    return { userId: user.id, langChanged, alert };
+  }
+
+  /**
+   * After the sign-in committed: drops the cached profile when the language changed (user/info
+   * shows it) and mails the alert, if any; a mail failure is logged, never thrown.
+   */
+  async afterSignIn(note: SignInNote): Promise<void> {
+    if (note.langChanged) await this.sessions.forgetUsers([note.userId]);
+    if (note.alert !== null) await this.sendSignInAlert(note.alert);
+  }
+
+  private async sendSignInAlert(alert: SignInAlert): Promise<void> {
+    const time = DateTime.fromJSDate(alert.at, { zone: 'utc' }).toFormat("yyyy-MM-dd HH:mm 'UTC'");
+    try {
+      await this.letters.send(alert.recipient, {
+        subjectKey: 'mail.sign_in_alert_subject',
+        paragraphs: [
+          { key: 'mail.sign_in_alert_body', vars: { device: alert.device, ip: alert.ip, time } },
+          { key: 'mail.sign_in_alert_not_you', vars: { page: SECURITY_CENTRE_PAGE } },
+        ],
+      });
+    } catch (error) {
+      this.log('the sign-in alert could not be sent', error);
+    }
+  }
+
+  // ---- sessions ----
+
+  /** The caller's live sessions, the most recently used first. */
+  async listSessions(ctx: RequestContext): Promise<UserSessionsData> {
+    const userId = userIdOf(ctx);
+    const current = ctx.caller.kind === 'user' ? ctx.caller.tokenHash : '';
+    const rows = await this.sessions.listOfUser(this.db, userId);
+    return {
+      items: rows.map((row) => ({
+        id: String(row.id),
+        device: deviceOf(row.userAgent).label,
+        ip: row.ip ?? '',
+        createdAt: row.createdAt.toISOString(),
+        lastSeenAt: row.lastSeenAt.toISOString(),
+        current: row.tokenHash === current,
+      })),
+    };
+  }
+
+  /**
+   * Ends one of the caller's sessions (404 when it names none of their live ones) or every other
+   * one; once committed, no instance accepts their tokens any more.
+   */
+  async revokeSession(ctx: RequestContext, params: SessionRevokeParams): Promise<SessionRevokeData> {
+    const userId = userIdOf(ctx);
+    if (ctx.caller.kind !== 'user') throw notLoggedIn();
+    const keepToken = ctx.caller.tokenHash;
+    let revoked: string[] = [];
+    try {
+      return await this.commands.run(ctx, async (tx) => {
+        if (params.others) {
+          revoked = await this.sessions.revokeOthers(tx, 'user', userId, keepToken);
+        } else {
+          const tokenHash = await this.sessions.revokeOfUser(
+            tx,
+            userId,
+            existingRowId(params.sessionId ?? ''),
+          );
+          if (tokenHash === undefined) throw notFound();
+          revoked = [tokenHash];
+        }
+        return { revoked: revoked.length };
+      });
+    } finally {
+      await this.sessions.forget(revoked);
+    }
+  }
+
+  // ---- the anti-phishing code ----
+
+  /**
+   * Sets or changes the anti-phishing code, proved with an authenticator code (`googleCode`) when
+   * one is bound, else with the trade password (300 when none is set).
+   */
+  async setAntiPhishing(ctx: RequestContext, params: AntiPhishingParams): Promise<{ done: true }> {
+    const userId = userIdOf(ctx);
+    const done = await this.commands.run(ctx, async (tx) => {
+      const user = await this.lockedUser(tx, userId);
+      if (user.authenticatorSecret !== null) {
+        if (params.googleCode === undefined) throw invalidField('googleCode', 'server.field_required');
+        await this.security.verifyAuthenticatorCode(tx, userId, params.googleCode);
+      } else {
+        if (user.tradePasswordHash === null) throw tradePasswordNotSet();
+        if (params.tradePassword === undefined) throw invalidField('tradePassword', 'server.field_required');
+        await this.security.verifyTradePassword(tx, userId, params.tradePassword);
+      }
+      await updateUserSecurity(tx, userId, {
+        antiPhishingCode: this.secrets.seal(params.code, antiPhishingContext(userId)),
+      });
+      return { done: true as const };
+    });
+    await this.sessions.forgetUsers([userId]); // user/info shows whether one is set
+    return done;
+  }
+
+  // ---- the e-mail address ----
+
+  /**
+   * Mails a code to the caller's address and one to `newEmail` (each with the 60 s countdown);
+   * 400 `server.email_unavailable` when the new address is the caller's or anyone's.
+   */
+  sendEmailUpdateCode(ctx: RequestContext, params: SendEmailUpdateCodeParams): Promise<SendCodeData> {
+    const userId = userIdOf(ctx);
+    return this.commands.run(ctx, async (tx) => {
+      const user = await this.lockedUser(tx, userId);
+      await this.assertEmailFree(tx, user, params.newEmail);
+      const sent = await this.codes.send(ctx, tx, user.email, 'update_email_old', user);
+      await this.codes.send(ctx, tx, params.newEmail, 'update_email_new', user);
+      return sent;
+    });
+  }
+
+  /**
+   * Changes the caller's address with both codes: ends every other session, starts the 24-hour
+   * withdrawal lock, and tells the old address.
+   */
+  async updateEmail(ctx: RequestContext, params: EmailUpdateParams): Promise<EmailUpdateData> {
+    const userId = userIdOf(ctx);
+    if (ctx.caller.kind !== 'user') throw notLoggedIn();
+    const keepToken = ctx.caller.tokenHash;
+    let revoked: string[] = [];
+    const notices: Array<{ recipient: Recipient; newEmail: string }> = [];
+    const changed = await this.commands.run(ctx, async (tx) => {
+      const user = await this.lockedUser(tx, userId);
+      await this.assertEmailFree(tx, user, params.newEmail);
+      // A refusal names the field of its code (codes.check names `code`).
+      const check = async (
+        email: string,
+        purpose: 'update_email_old' | 'update_email_new',
+        code: string,
+        consume: boolean,
+      ) => {
+        const refused = await this.codes.check(ctx, tx, email, purpose, code, consume);
+        const field = purpose === 'update_email_old' ? 'oldCode' : 'newCode';
+        return (
+          refused &&
+          new BusinessError(refused.code, refused.messageKey, { ...refused.vars, field }, { field })
+        );
+      };
+      const refusal =
+        (await check(user.email, 'update_email_old', params.oldCode, false)) ??
+        (await check(params.newEmail, 'update_email_new', params.newCode, true)) ??
+        (await check(user.email, 'update_email_old', params.oldCode, true));
+      if (refusal) return new Refusal(refusal);
+      const now = this.clock.now();
+      await setUserEmail(tx, userId, params.newEmail, now);
+      await updateUserSecurity(tx, userId, { securityChangedAt: now });
+      revoked = await this.sessions.revokeOthers(tx, 'user', userId, keepToken);
+      await recordChange(tx, {
+        collection: 'profile',
+        scopeId: userId,
+        recordId: String(userId),
+        deleted: false,
+        at: now,
+      });
+      notices.push({ recipient: recipientOf(this.secrets, user, ctx.locale), newEmail: params.newEmail });
+      return {
+        email: params.newEmail,
+        withdrawalsLockedUntil: new Date(now.getTime() + LOCK_MS).toISOString(),
+      };
+    });
+    await this.sessions.forget(revoked);
+    await this.sessions.forgetUsers([userId]);
+    for (const notice of notices) await this.sendEmailChangedNotice(notice);
+    return changed;
+  }
+
+  // ---- helpers ----
+
+  /** Tells the old address that the account moved to another one; logged, never thrown. */
+  private async sendEmailChangedNotice(notice: { recipient: Recipient; newEmail: string }): Promise<void> {
+    try {
+      await this.letters.send(notice.recipient, {
+        subjectKey: 'mail.email_changed_subject',
+        paragraphs: [
+          { key: 'mail.email_changed_body', vars: { email: notice.newEmail } },
+          { key: 'mail.email_changed_not_you', vars: { page: SECURITY_CENTRE_PAGE } },
+        ],
+      });
+    } catch (error) {
+      this.log('the e-mail change notice could not be sent', error);
+    }
+  }
+
+  private async assertEmailFree(tx: Transaction, user: UserRow, newEmail: string): Promise<void> {
+    if (newEmail === user.email || (await findUserByEmail(tx, newEmail))) throw emailUnavailable();
+  }
+
+  private async lockedUser(tx: Transaction, userId: number): Promise<UserRow> {
+    const user = await lockUser(tx, userId);
+    if (!user) throw notLoggedIn();
+    return user;
+  }
+}
