@@ -25,6 +25,7 @@ export const CONSOLE_SCREENS = [
   { key: 'invites', route: '/api/admin/invite/create', roles: ['superadmin', 'support'] },
   { key: 'operators', route: '/api/admin/operator/list', roles: ['superadmin'] },
   { key: 'audit', route: '/api/admin/audit/list', roles: ['superadmin', 'compliance'] },
+  { key: 'identity', route: '/api/admin/identity/list', roles: ['compliance'] },
 ] as const satisfies readonly ConsoleScreen[];
 
 export type ConsoleScreenKey = (typeof CONSOLE_SCREENS)[number]['key'];

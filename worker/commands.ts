@@ -9,6 +9,7 @@ import { dividendCommands } from './handlers/dividend.commands.js';
 import { exchangeCommands } from './handlers/exchange.commands.js';
 import { feedbackCommands } from './handlers/feedback.commands.js';
 import { hostingCommands } from './handlers/hosting.commands.js';
+import { identityCommands } from './handlers/identity.commands.js';
 import { machineCommands } from './handlers/machine.commands.js';
 import { otcCommands } from './handlers/otc.commands.js';
 import { userCommands } from './handlers/user.commands.js';
@@ -24,6 +25,7 @@ const commandLists = [
   hostingCommands,
   machineCommands,
   otcCommands,
+  identityCommands,
 ] as const;
 
 export const commandRegistry = defineCommands(...commandLists);

@@ -36,6 +36,7 @@ const PAGES: Partial<Record<ConsoleScreenKey, ComponentType>> = {
     import('../pages/operators-page.js').then((page) => ({ default: page.OperatorsPage })),
   ),
   audit: lazy(() => import('../pages/audit-page.js').then((page) => ({ default: page.AuditPage }))),
+  identity: lazy(() => import('../pages/identity-page.js').then((page) => ({ default: page.IdentityPage }))),
 };
 
 export function Shell() {

@@ -1,6 +1,6 @@
 /**
  * What the UI does with a worker outcome (spec section 8, CONTRACT.md): 401 relaunches at login
- * (the worker already cleared the token); 300, 4900 and 4901 go to their pages after 1.5 s; any
+ * (the worker already cleared the token); 300, 4900, 4901 and 601 go to their pages after 1.5 s; any
  * other code shows the server's message as a 2000 ms toast (and beside the field it names, when
  * the form has one); a transport failure shows a toast.
  */
@@ -18,7 +18,13 @@ const REDIRECTS: Partial<Record<number, string>> = {
   [BodyCode.tradePasswordNotSet]: ROUTES.updatePassword2,
   [BodyCode.authenticatorNotBound]: ROUTES.updatePassword3,
   [BodyCode.noWithdrawalMethod]: ROUTES.withdraw2,
+  [BodyCode.realNameRequired]: ROUTES.identity,
 };
+
+/** The page a body code sends the user to after 1.5 s (300, 4900, 4901, 601), or undefined. Pure. */
+export function redirectFor(code: number): string | undefined {
+  return REDIRECTS[code];
+}
 
 export interface FieldErrorSink {
   /** Fields the form shows errors beside; a refusal naming one of them is shown there too. */
@@ -48,7 +54,7 @@ export function useOutcome() {
         navigate(ROUTES.login, { replace: true });
         return false;
       }
-      const redirect = REDIRECTS[outcome.code];
+      const redirect = redirectFor(outcome.code);
       if (redirect) {
         toast(outcome.message);
         setTimeout(() => go(redirect), SPECIAL_CODE_REDIRECT_MS);

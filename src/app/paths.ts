@@ -30,6 +30,8 @@ export const ROUTES = {
   article: '/pages/second/second',
   outbox: '/pages/second/second1',
   profile: '/pages/setting/setting1',
+  /** Real-name verification: the status and the form to submit a document (docs/protocol.md §30). */
+  identity: '/pages/setting/setting2',
   feedback: '/pages/setting/setting3',
   /**
    * Money: the wallet records are blance_record (its numbered siblings hold other records);

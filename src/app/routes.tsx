@@ -146,6 +146,13 @@ const built: RouteEntry[] = [
     page: page(() => import('../features/settings/ProfilePage.js')),
   },
   {
+    path: ROUTES.identity,
+    header: 'standard',
+    access: 'user',
+    title: 'identity.title',
+    page: page(() => import('../features/identity/IdentityPage.js')),
+  },
+  {
     path: ROUTES.feedback,
     header: 'standard',
     access: 'user',
@@ -299,7 +306,7 @@ const notYetOpen: string[] = [
   ...numbered('/pages/login/login', [1, 2]),
   '/pages/register/register1',
   '/pages/register/verify_code1',
-  ...numbered('/pages/setting/setting', [2, 5]),
+  '/pages/setting/setting5',
   ...numbered('/pages/blance_record/blance_record', [1, 3, 4, 5, 7, 8, 9]),
   ...numbered('/pages/withdraw/withdraw', [4, 5, 6]),
   ...numbered('/pages/withdraw_record/withdraw_record', [1, 2, 6, 7]),

@@ -142,6 +142,8 @@ function summaryOf(row: OutboxRecord): string {
       return row.params.avatar;
     case 'feedback-submit':
       return row.params.title;
+    case 'identity-submit':
+      return row.params.realName;
     case 'account-transfer':
       return `${row.params.amount} ${row.params.asset}`;
     case 'account-create':

@@ -20,7 +20,7 @@ const ENTRIES = [
   ['settings.login_password', ROUTES.updatePassword],
   ['settings.trade_password', ROUTES.updatePassword1],
   ['settings.authenticator', ROUTES.updatePassword3],
-  ['settings.kyc', '/pages/setting/setting2'],
+  ['settings.kyc', ROUTES.identity],
   ['settings.feedback', ROUTES.feedback],
 ] as const;
 
