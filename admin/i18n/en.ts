@@ -226,6 +226,7 @@ export const en = {
   'products.rab_price': 'RAB price (USDT)',
   'products.version': 'version',
   'products.price_versions': 'RAB price versions',
+  'products.price_never_set': 'The RAB price has never been set (it is 0).',
   'products.price_set_at': 'Set at',
   'products.limits': 'Fees and limits',
   'products.limits_hint':

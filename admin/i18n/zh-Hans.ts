@@ -219,6 +219,7 @@ export const zhHans: Catalogue = {
   'products.rab_price': 'RAB 价格（USDT）',
   'products.version': '版本',
   'products.price_versions': 'RAB 价格版本',
+  'products.price_never_set': 'RAB 价格尚未设置（当前为 0）。',
   'products.price_set_at': '设置时间',
   'products.limits': '费用与限额',
   'products.limits_hint': '由服务器配置（环境变量，见 README）设定；修改后需重启服务器生效。',

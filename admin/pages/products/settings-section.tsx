@@ -74,21 +74,24 @@ export function SettingsSection() {
       {overview.data ? (
         <>
           <h2 className="console-section">{t('products.price_versions')}</h2>
-          <ConsoleTable
-            label={t('products.price_versions')}
-            rowKey="version"
-            dataSource={overview.data.rabPriceVersions}
-            locale={{ emptyText: t('common.none') }}
-            columns={[
-              { title: t('products.version'), dataIndex: 'version', key: 'version' },
-              {
-                title: t('products.rab_price'),
-                key: 'price',
-                render: (_value, row) => `${row.rabPriceUsdt} USDT`,
-              },
-              { title: t('products.price_set_at'), key: 'at', render: (_value, row) => formatTime(row.at) },
-            ]}
-          />
+          {overview.data.rabPriceVersions.length === 0 ? (
+            <p>{t('products.price_never_set')}</p>
+          ) : (
+            <ConsoleTable
+              label={t('products.price_versions')}
+              rowKey="version"
+              dataSource={overview.data.rabPriceVersions}
+              columns={[
+                { title: t('products.version'), dataIndex: 'version', key: 'version' },
+                {
+                  title: t('products.rab_price'),
+                  key: 'price',
+                  render: (_value, row) => `${row.rabPriceUsdt} USDT`,
+                },
+                { title: t('products.price_set_at'), key: 'at', render: (_value, row) => formatTime(row.at) },
+              ]}
+            />
+          )}
           <h2 className="console-section">{t('products.limits')}</h2>
           <p>{t('products.limits_hint')}</p>
           <Descriptions column={1} bordered size="small">
