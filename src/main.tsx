@@ -7,6 +7,7 @@ import { preferredLocale, startI18n } from './app/i18n.js';
 import { registerServiceWorker } from './app/service-worker.js';
 import { send } from './app/worker-client.js';
 import { storedLocale } from '../client-db/use-session.js';
+import { preloadToasts } from './ui/toast.js';
 import './styles.css';
 
 /** The login page is the first page of most starts: fetch its chunk while the language loads. */
@@ -29,6 +30,7 @@ async function start() {
     </StrictMode>,
   );
   registerServiceWorker();
+  preloadToasts();
   // A first visit: the worker's lang header follows the language the page shows.
   if (stored === undefined) void send('session-set-locale', { locale });
 }
