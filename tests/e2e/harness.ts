@@ -222,29 +222,20 @@ const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-co
  * does, is left): a drawer or dialog half way through fading in reads to axe as low contrast.
  */
 export async function animationsSettled(page: Page): Promise<void> {
-  // antd's motions (rc-motion) mark an element `<motion>-enter`, `-appear` or `-leave` (then
-  // `-start`, `-active`) before its CSS runs: wait until none is marked, then for the CSS itself.
-  await expect
-    .poll(
-      () =>
-        page.evaluate(() =>
-          Array.from(document.querySelectorAll('[class]')).some((element) =>
-            Array.from(element.classList).some((name) =>
-              /-(enter|appear|leave)(-start|-active)?$/.test(name),
-            ),
-          ),
-        ),
-      { timeout: WAIT_MS },
-    )
-    .toBe(false);
-  await page.evaluate(() =>
-    Promise.all(
-      document
-        .getAnimations()
-        .filter((animation) => animation.effect?.getTiming().iterations !== Infinity)
-        .map((animation) => animation.finished.catch(() => undefined)),
-    ),
-  );
+  // antd's motions (rc-motion) mark an element first and start its CSS a frame or two later:
+  // let two frames pass (or 100 ms, for a tab in the background that draws no frames) so an
+  // animation about to start is among the page's animations; then wait for those, 5 s at most.
+  await page.evaluate(async () => {
+    await new Promise<void>((resolve) => {
+      requestAnimationFrame(() => requestAnimationFrame(() => resolve()));
+      setTimeout(resolve, 100);
+    });
+    const running = document
+      .getAnimations()
+      .filter((animation) => animation.effect?.getTiming().iterations !== Infinity)
+      .map((animation) => animation.finished.catch(() => undefined));
+    await Promise.race([Promise.all(running), new Promise((resolve) => setTimeout(resolve, 5000))]);
+  });
 }
 
 /**
