@@ -16,6 +16,7 @@ import { cliContext } from '../../server/cli/cli-context.js';
 import { customerBookTotals } from '../../server/ledger/ledger.repository.js';
 import { httpAdminClient, setUpOperator, type ReadyOperator } from '../helpers/operator.js';
 import {
+  animationsSettled,
   e2eHarness,
   en,
   expectAccessible,
@@ -77,6 +78,8 @@ describe.skipIf(!hasChromium)('the console Dashboard, Users and Deposits screens
   /** Confirms a freeze or unfreeze dialog; answers the step-up dialog if the server asks for one. */
   async function confirmUserAction(page: Page, operator: ReadyOperator, title: MessageKey, reason: string) {
     const dialog = page.getByRole('dialog', { name: c(title) });
+    await dialog.waitFor();
+    await animationsSettled(page); // a click on Confirm while the dialog still zooms in can miss it
     await dialog.getByLabel(c('field.reason'), { exact: true }).fill(reason);
     await dialog.getByRole('button', { name: c('common.confirm'), exact: true }).click();
     const stepUp = page.getByRole('dialog', { name: c('stepup.title') });
