@@ -31,6 +31,8 @@ export const ROUTES = {
   outbox: '/pages/second/second1',
   profile: '/pages/setting/setting1',
   feedback: '/pages/setting/setting3',
+  /** The security centre: signed-in devices, the anti-phishing code, the e-mail address. */
+  securityCentre: '/pages/setting/setting5',
   /**
    * Money: the wallet records are blance_record (its numbered siblings hold other records);
    * the spec's settings entry "switch main or sub-account, create sub-account" is setting4;
