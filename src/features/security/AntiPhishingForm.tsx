@@ -44,7 +44,7 @@ export function AntiPhishingForm({ user, onDone }: { user: UserInfo; onDone(): v
   return (
     <CardSection id="centre-phishing" title={t('centre.phishing_title')}>
       <p className="hint">{t('centre.phishing_hint')}</p>
-      <p data-testid="anti-phishing-status">
+      <p className="centre-status" data-testid="anti-phishing-status">
         {user.antiPhishingSet ? t('centre.phishing_set') : t('centre.phishing_not_set')}
       </p>
       <form className="form" onSubmit={submit} noValidate aria-labelledby="centre-phishing">

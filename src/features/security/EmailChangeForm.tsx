@@ -69,7 +69,9 @@ export function EmailChangeForm({ user, onDone }: { user: UserInfo; onDone(): vo
 
   return (
     <CardSection id="centre-email" title={t('centre.email_title')}>
-      <p data-testid="current-email">{t('centre.email_current', { email: user.email })}</p>
+      <p className="centre-status" data-testid="current-email">
+        {t('centre.email_current', { email: user.email })}
+      </p>
       {done === null ? null : (
         <p className="hint" role="status">
           {done}
