@@ -18,7 +18,6 @@ import { DateTime } from '../../ui/DateTime.js';
 import { toast } from '../../ui/toast.js';
 import { AntiPhishingForm } from './AntiPhishingForm.js';
 import { EmailChangeForm } from './EmailChangeForm.js';
-import { useUserInfo } from './use-user-info.js';
 import './security.css';
 
 function SessionItem({
@@ -129,17 +128,27 @@ function Sessions() {
 
 export default function SecurityCentrePage() {
   const { t } = useTranslation();
-  const { user, reload } = useUserInfo();
+  // The profile says which confirmation the code takes and the current address; asked like the list.
+  const user = useServerRead('user', 'info', () => send('user-info'));
   return (
     <div className="page-padding stack">
       <Sessions />
-      {user === null ? (
-        <p className="hint">{t('common.loading')}</p>
-      ) : (
+      {user.data !== null ? (
         <>
-          <AntiPhishingForm user={user} onDone={reload} />
-          <EmailChangeForm user={user} onDone={reload} />
+          <AntiPhishingForm user={user.data} onDone={user.reload} />
+          <EmailChangeForm user={user.data} onDone={user.reload} />
         </>
+      ) : user.state === 'unavailable' ? (
+        <div className="card centre-offline">
+          <p className="hint" role="status">
+            {t('centre.forms_offline')}
+          </p>
+          <Button size="small" onClick={user.reload}>
+            {t('security.retry')}
+          </Button>
+        </div>
+      ) : (
+        <p className="hint">{t('common.loading')}</p>
       )}
     </div>
   );
