@@ -164,6 +164,10 @@ describe.skipIf(!hasChromium)('the security centre in Chromium', () => {
 
       // The e-mail change: the warning stands before the submit; the codes go to both addresses.
       await page.getByText(en('centre.email_warning'), { exact: true }).waitFor();
+      // The user's own address is refused beside the field, as a taken one is (whose it is never said).
+      await page.getByLabel(en('field.newEmail'), { exact: true }).fill(customer.email);
+      await page.getByRole('button', { name: en('centre.send_codes'), exact: true }).click();
+      expect(await fieldError(page, en('field.newEmail'))).toBe(en('server.email_unavailable'));
       const newEmail = newAddress('moved');
       await page.getByLabel(en('field.newEmail'), { exact: true }).fill(newEmail);
       const { smtp } = running();
