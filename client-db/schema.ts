@@ -15,6 +15,7 @@ import type { z } from 'zod';
 import type { PaymentMethod } from '../contract/api/payment.js';
 import type { HostingConfigData } from '../contract/api/hosting.js';
 import type { RechargeAddressData } from '../contract/api/recharge.js';
+import type { ReservesProof, ReservesSnapshot } from '../contract/api/reserves.js';
 import { COLLECTION_NAMES, SYNC_COLLECTIONS, type CollectionName, type SyncScope } from '../contract/sync.js';
 import type { StoredRecord } from '../sync/commands.js';
 
@@ -50,8 +51,10 @@ export function accountDbName(userId: string, accountId: string): string {
  * 13: `otc_book` records gained `takerFeeRate` (the Trading tab's fee): the upgrade empties
  * `otc_book` and forgets its cursor, so the open book is pulled whole again with the field.
  * 14: `identity` in the user database (the real-name record). Only a table was added.
+ * 15: the local `reservesProof` in the user database (the proof-of-reserves page's kept proof).
+ * Only a table was added.
  */
-export const SYNC_DB_VERSION = 14;
+export const SYNC_DB_VERSION = 15;
 
 type ScopeOf<C extends CollectionName> = (typeof SYNC_COLLECTIONS)[C]['scope'];
 /** The collections of one scope, e.g. `CollectionIn<'public'>` = news | notices | quotes. */
@@ -135,6 +138,22 @@ interface TeamCacheRecord {
   fetchedAt: string;
 }
 
+/**
+ * The caller's proof of reserves as /api/v1/reserves/proof last answered it (kept exactly as the
+ * server gave it, so the page downloads it unchanged), with its snapshot's summary from
+ * /api/v1/reserves/history (null when that could not be read), kept so the proof-of-reserves page
+ * shows and verifies it offline with its age. Local: never synced, one row (`id` 'latest'),
+ * replaced whole by the worker's `reserves-proof` handler only, deleted with the user's database.
+ */
+export interface ReservesProofRecord {
+  id: 'latest';
+  /** Every field the server gave, those the contract does not name too. */
+  proof: ReservesProof & Record<string, unknown>;
+  snapshot: ReservesSnapshot | null;
+  /** ISO time the server gave this answer. */
+  fetchedAt: string;
+}
+
 export type AccountDb = Dexie &
   CollectionTables<'account'> & {
     cursors: EntityTable<CursorRecord, 'collection'>;
@@ -155,6 +174,7 @@ export type UserDb<R extends StoredRecord = StoredRecord> = Dexie &
     paymentMethods: EntityTable<PaymentMethodRecord, 'id'>;
     hostingConfig: EntityTable<HostingConfigRecord, 'id'>;
     teamCache: EntityTable<TeamCacheRecord, 'id'>;
+    reservesProof: EntityTable<ReservesProofRecord, 'id'>;
   };
 
 /** The tables a database holds beside its synced collections; none of them is ever pulled or pushed. */
@@ -166,6 +186,7 @@ const OWN_TABLES = {
   paymentMethods: 'id, createdAt',
   hostingConfig: 'id',
   teamCache: 'id',
+  reservesProof: 'id',
 } as const;
 
 function storesOf(scope: SyncScope, own: ReadonlyArray<keyof typeof OWN_TABLES>): Record<string, string> {
@@ -181,7 +202,7 @@ function storesOf(scope: SyncScope, own: ReadonlyArray<keyof typeof OWN_TABLES>)
 
 /** Dexie stores of `coffer-public`, from SYNC_COLLECTIONS. */
 export const PUBLIC_DB_STORES = storesOf('public', ['cursors']);
-/** Dexie stores of `coffer-u{user}`, from SYNC_COLLECTIONS, plus the outbox, its lease, the cached withdrawal methods, hosting products and team answers. */
+/** Dexie stores of `coffer-u{user}`, from SYNC_COLLECTIONS, plus the outbox, its lease, the cached withdrawal methods, hosting products, team answers and proof of reserves. */
 export const USER_DB_STORES = storesOf('user', [
   'cursors',
   'outbox',
@@ -189,6 +210,7 @@ export const USER_DB_STORES = storesOf('user', [
   'paymentMethods',
   'hostingConfig',
   'teamCache',
+  'reservesProof',
 ]);
 /** Dexie stores of `coffer-u{user}-a{account}`, from SYNC_COLLECTIONS, plus the cached deposit addresses. */
 export const ACCOUNT_DB_STORES = storesOf('account', ['cursors', 'depositAddresses']);

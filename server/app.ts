@@ -12,7 +12,7 @@ import swagger from '@fastify/swagger';
 import { jsonSchemaTransform, serializerCompiler } from 'fastify-type-provider-zod';
 import { APP_VERSION, UPLOAD_MAX_BYTES } from '../contract/constants.js';
 import { clockStartingAt, systemClock, type Clock } from './clock.js';
-import type { Config } from './config.js';
+import { platformLimitsOf, type Config } from './config.js';
 import { SecretBox, devSecretKey } from './security/secret-box.js';
 import { IdentityService } from './services/identity.service.js';
 import { ProofOfReservesService } from './services/proof-of-reserves.service.js';
@@ -225,7 +225,10 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
   );
   const reservesReader = chainReserves(db, chains, hotWalletKey);
   const uploads = new UploadService(db, commands, clock, config.dataDir, secrets);
-  const identity = new IdentityService(db, commands, clock, secrets, uploads);
+  const userMail = new UserMail(db, letters, secrets);
+  const identity = new IdentityService(db, commands, clock, secrets, uploads, userMail, (line) =>
+    app.log.error(line),
+  );
   const securityCentre = new SecurityCentreService(
     db,
     commands,
@@ -270,13 +273,19 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
     uploads,
     identity,
     accounts,
-    ledgerAdmin: new LedgerAdminService(db, commands, clock, config.adjustReviewAbove),
+    ledgerAdmin: new LedgerAdminService(
+      db,
+      commands,
+      clock,
+      config.adjustReviewAbove,
+      platformLimitsOf(config),
+    ),
     recharge,
     payments: new PaymentService(db, commands, clock, config.newMethodCooldownHours),
     calendar: new CalendarService(db, commands, clock, config.timezone),
     security,
     securityCentre,
-    userMail: new UserMail(db, letters, secrets),
+    userMail,
     exchange: new ExchangeService(db, commands, clock, security, config.exchange, reads),
     otc: new OtcService(db, commands, clock, security, config.otc, reads),
     delivery: new DeliveryService(db, commands, clock),

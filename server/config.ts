@@ -5,6 +5,7 @@ import { DEPOSIT_CONFIRMATIONS } from '../contract/constants.js';
 import { isFeeRate } from '../contract/exchange-quote.js';
 import { formatMoney, parseMoney } from '../contract/money.js';
 import { emailSchema } from '../contract/schema.js';
+import type { PlatformLimitsData } from '../contract/api/admin.js';
 import { parseSecretKey } from './security/secret-box.js';
 
 const segmentSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'a path segment of letters, digits, _ or -');
@@ -367,5 +368,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     newMethodCooldownHours: e.COFFER_NEW_METHOD_COOLDOWN_HOURS,
     secretKey,
     bep20HotWalletKey: e.HOT_WALLET_BEP20_KEY as `0x${string}` | undefined, // the regex above
+  };
+}
+
+/** The fees and limits of `config` as operators are shown them (read-only in the console). */
+export function platformLimitsOf(config: Config): PlatformLimitsData['limits'] {
+  const usdt = (value: string) => formatMoney(parseMoney(value));
+  return {
+    withdrawFee: usdt(config.withdraw.fee),
+    withdrawMinimum: usdt(config.withdraw.minimum),
+    withdrawDailyLimit: usdt(config.withdraw.dailyLimit),
+    withdrawReviewAbove: usdt(config.withdraw.reviewAbove),
+    unverifiedWithdrawDaily: usdt(config.withdraw.unverifiedDaily),
+    adjustReviewAbove: usdt(config.adjustReviewAbove),
+    exchangeFeeRate: config.exchange.feeRate,
+    exchangeMinimum: config.exchange.minimum,
+    exchangeMaximum: config.exchange.maximum,
+    otcPriceBand: config.otc.priceBand,
+    otcMakerFeeRate: config.otc.makerFeeRate,
+    otcTakerFeeRate: config.otc.takerFeeRate,
+    otcMinimum: config.otc.minimum,
+    newMethodCooldownHours: String(config.newMethodCooldownHours),
+    dividendClaimDays: String(config.dividendClaimDays),
   };
 }

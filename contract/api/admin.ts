@@ -182,6 +182,38 @@ export const platformSettingsSchema = z.object({
   newcomerIncentive: z.string(),
 });
 export type PlatformSettings = z.infer<typeof platformSettingsSchema>;
+
+/**
+ * The fees and limits the server runs with: set by its configuration (environment, docs in the
+ * README), shown to operators read-only; a change is a restart. Amounts are USDT (or RAB) decimal
+ * strings, rates exact decimal fractions.
+ */
+export const PLATFORM_LIMITS = [
+  'withdrawFee',
+  'withdrawMinimum',
+  'withdrawDailyLimit',
+  'withdrawReviewAbove',
+  'unverifiedWithdrawDaily',
+  'adjustReviewAbove',
+  'exchangeFeeRate',
+  'exchangeMinimum',
+  'exchangeMaximum',
+  'otcPriceBand',
+  'otcMakerFeeRate',
+  'otcTakerFeeRate',
+  'otcMinimum',
+  'newMethodCooldownHours',
+  'dividendClaimDays',
+] as const;
+export type PlatformLimit = (typeof PLATFORM_LIMITS)[number];
+export const platformLimitsDataSchema = z.object({
+  /** The RAB price's versions, newest first (the last 20). */
+  rabPriceVersions: z.array(z.object({ version: z.string(), rabPriceUsdt: z.string(), at: isoTimeSchema })),
+  limits: z.object(
+    Object.fromEntries(PLATFORM_LIMITS.map((key) => [key, z.string()])) as Record<PlatformLimit, z.ZodString>,
+  ),
+});
+export type PlatformLimitsData = z.infer<typeof platformLimitsDataSchema>;
 const nonNegativeMoneySchema = moneySchema.refine((value) => !value.startsWith('-'), {
   error: 'server.field_invalid',
 });

@@ -20,7 +20,7 @@ export const reservesSnapshotSchema = z.object({
   at: isoTimeSchema,
   root: sumNodeSchema,
   reserves: z.object({ BEP20: chainReserveSchema, TRC20: chainReserveSchema }),
-  /** What the chains read held over what customers are owed in USDT, 4 decimals; null when nothing is owed. */
+  /** What the chains read held over what customers are owed in USDT, 4 decimals; null when nothing is owed or no chain could be read. */
   ratio: z.string().nullable(),
   leafCount: z.number().int(),
 });
@@ -32,10 +32,8 @@ export const reservesLatestDataSchema = reservesSnapshotSchema.extend({
 });
 
 export const reservesProofParamsSchema = z.object({ snapshotId: idSchema.optional() });
-export const reservesProofSchema = z.object({
-  snapshotId: z.string(),
-  at: isoTimeSchema,
-  root: sumNodeSchema,
+/** The caller's proof, with its snapshot's summary (reserves, ratio, leaf count) beside it. */
+export const reservesProofSchema = reservesSnapshotSchema.extend({
   leaf: z.object({ nonce: z.string(), usdt: units, rab: units }),
   path: z.array(sumNodeSchema.extend({ side: z.enum(['left', 'right']) })),
 });

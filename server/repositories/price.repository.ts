@@ -17,6 +17,16 @@ export async function latestPriceVersion(db: Executor, asset: string): Promise<P
   return row;
 }
 
+/** The newest `limit` price versions of `asset`, newest first. */
+export function recentPriceVersions(db: Executor, asset: string, limit: number): Promise<PriceVersionRow[]> {
+  return db
+    .select()
+    .from(priceVersions)
+    .where(eq(priceVersions.asset, asset))
+    .orderBy(desc(priceVersions.id))
+    .limit(limit);
+}
+
 export const insertPriceVersion = (
   db: Executor,
   row: typeof priceVersions.$inferInsert,

@@ -62,6 +62,16 @@ export const ledgerAdminRoutes: RoutesOf = (define, { ledgerAdmin }) => {
     handle: () => ledgerAdmin.settings(),
   });
   define({
+    path: '/api/admin/settings/limits',
+    kind: 'read',
+    access: { roles: ['finance'] },
+    params: noParamsSchema,
+    data: admin.platformLimitsDataSchema,
+    summary:
+      "The RAB price's recent versions and the fees and limits the server runs with (its configuration)",
+    handle: () => ledgerAdmin.limitsOverview(),
+  });
+  define({
     path: '/api/admin/settings/update',
     kind: 'command',
     access: { roles: ['finance'], stepUp: true },

@@ -3,7 +3,8 @@
  * reads their status; compliance reviews the queue oldest first and approves or rejects with a
  * reason. The number is sealed at rest with a blind index beside it, so the reviewer sees every
  * other account that submitted the same document, and one document is approved for one user.
- * Every change reaches the customer's `identity` record (synced) in the same transaction.
+ * Every change reaches the customer's `identity` record (synced) in the same transaction, and the
+ * outcome of a review is mailed to them once committed (in their last language).
  */
 import type {
   AdminIdentityDetail,
@@ -37,8 +38,12 @@ import { findUserById } from '../repositories/user.repository.js';
 import type { SecretBox } from '../security/secret-box.js';
 import { actorOf, operatorIdOf } from './operator.service.js';
 import type { UploadService } from './upload.service.js';
+import type { UserMail } from './user-mail.js';
+import type { Letter } from '../mail/letters.js';
 
 const INDEX_PURPOSE = 'identity-number';
+/** Where the customer sees and resubmits their verification. */
+const IDENTITY_PAGE = 'pages/setting/setting2';
 const sealContext = (userId: number) => `identity:${userId}`;
 
 /** The number as compared: letters upper-cased, spaces and hyphens gone. */
@@ -81,6 +86,8 @@ export class IdentityService {
     private readonly clock: Clock,
     private readonly secrets: SecretBox,
     private readonly uploads: UploadService,
+    private readonly mail: UserMail,
+    private readonly log: (line: string) => void,
   ) {}
 
   /** Submits a document for review: 409 while one waits or once approved; the images become private. */
@@ -192,7 +199,7 @@ export class IdentityService {
     );
   }
 
-  #review(
+  async #review(
     ctx: RequestContext,
     rawUserId: string,
     decide: (
@@ -201,7 +208,7 @@ export class IdentityService {
     ) => Promise<{ status: IdentityStatus; reason: string | null; reasonText: string | null }>,
   ): Promise<IdentityRecord> {
     const userId = existingRowId(rawUserId);
-    return this.commands.run(ctx, async (tx) => {
+    const record = await this.commands.run(ctx, async (tx) => {
       const latest = await latestSubmissionOf(tx, userId, true);
       if (!latest) throw notFound();
       if (latest.status !== 'pending_review') throw conflict('server.identity_not_pending');
@@ -222,6 +229,34 @@ export class IdentityService {
       await this.#changed(tx, userId);
       return toIdentityRecord(userId, saved);
     });
+    await this.#tell(userId, record);
+    return record;
+  }
+
+  /** Mails the review's outcome (a repeat of the same call mails again: it says the same). */
+  async #tell(userId: number, record: IdentityRecord): Promise<void> {
+    const letter: Letter =
+      record.status === 'approved'
+        ? {
+            subjectKey: 'mail.identity_approved_subject',
+            paragraphs: [{ key: 'mail.identity_approved_body' }],
+          }
+        : {
+            subjectKey: 'mail.identity_rejected_subject',
+            paragraphs: [
+              { key: 'mail.identity_rejected_body' },
+              {
+                key: `mail.identity_reason_${record.reason ?? 'other'}`,
+                vars: { text: record.reasonText ?? '' },
+              },
+              { key: 'mail.identity_rejected_again', vars: { page: IDENTITY_PAGE } },
+            ],
+          };
+    try {
+      await this.mail.send(userId, letter);
+    } catch (error) {
+      this.log(`identity review mail to user ${userId} not sent: ${String(error)}`);
+    }
   }
 
   #item(row: IdentitySubmissionRow, email: string) {

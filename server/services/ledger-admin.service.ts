@@ -3,7 +3,12 @@
  * adjustments book), the four-eyes review of large ones, the invariant check, and platform
  * settings. Every action is audited in its own transaction.
  */
-import type { Adjustment, LedgerAdjustParams, PlatformSettings } from '../../contract/api/admin.js';
+import type {
+  Adjustment,
+  LedgerAdjustParams,
+  PlatformLimitsData,
+  PlatformSettings,
+} from '../../contract/api/admin.js';
 import type { Asset } from '../../contract/api/account.js';
 import { BodyCode } from '../../contract/codes.js';
 import { formatMoney, minor, parseMoney, valueAt, type Minor } from '../../contract/money.js';
@@ -25,6 +30,7 @@ import {
   type AdjustmentRow,
 } from '../repositories/settings.repository.js';
 import { findAccount } from '../repositories/user.repository.js';
+import { recentPriceVersions } from '../repositories/price.repository.js';
 import { actorOf } from './operator.service.js';
 import { pageById } from './paging.js';
 import { rabPrice, readSettings, writeSettings } from './settings.service.js';
@@ -52,6 +58,8 @@ export class LedgerAdminService {
     private readonly commands: CommandRunner,
     private readonly clock: Clock,
     reviewAbove: string,
+    /** The fees and limits the server runs with, shown to operators as they are. */
+    private readonly limits: PlatformLimitsData['limits'],
   ) {
     this.#reviewAbove = parseMoney(reviewAbove);
   }
@@ -148,6 +156,19 @@ export class LedgerAdminService {
 
   settings(): Promise<PlatformSettings> {
     return readSettings(this.db);
+  }
+
+  /** The RAB price's recent versions and the fees and limits the server runs with. */
+  async limitsOverview(): Promise<PlatformLimitsData> {
+    const versions = await recentPriceVersions(this.db, 'RAB', 20);
+    return {
+      rabPriceVersions: versions.map((row) => ({
+        version: String(row.id),
+        rabPriceUsdt: formatMoney(minor(row.price)),
+        at: row.createdAt.toISOString(),
+      })),
+      limits: this.limits,
+    };
   }
 
   /** Sets the RAB price and/or the newcomer incentive, audited. */

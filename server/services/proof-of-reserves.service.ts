@@ -132,7 +132,10 @@ export class ProofOfReservesService {
       rab: root.rab,
       leafCount: leaves.length,
       reserves: chains,
-      ratio: root.usdt === 0n ? null : ratioOf(held, root.usdt),
+      ratio:
+        root.usdt === 0n || (chains.BEP20 === null && chains.TRC20 === null)
+          ? null
+          : ratioOf(held, root.usdt),
       takenBy,
     });
     await insertLeaves(

@@ -63,6 +63,8 @@ export const ROUTES = {
   dividends: '/pages/blance_record/blance_record2',
   /** The user's invite code and register link as a QR code, savable as an image. */
   sharePoster: '/pages/share_poster/share_poster',
+  /** Proof of reserves (from the Assets tab): the user's proof, verified on the device; not a spec route. */
+  reserves: '/pages/reserves/reserves',
 } as const;
 
 /** The five bottom tabs, in the spec's order. */

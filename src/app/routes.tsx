@@ -285,6 +285,13 @@ const built: RouteEntry[] = [
     title: 'team.poster_title',
     page: page(() => import('../features/team/SharePosterPage.js')),
   },
+  {
+    path: ROUTES.reserves,
+    header: 'standard',
+    access: 'user',
+    title: 'reserves.title',
+    page: page(() => import('../features/reserves/ReservesPage.js')),
+  },
 ];
 
 const numbered = (base: string, numbers: number[]) => numbers.map((n) => `${base}${n}`);

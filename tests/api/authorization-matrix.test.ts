@@ -247,6 +247,11 @@ const MATRIX: Record<string, Case> = {
   },
   '/api/v1/withdraw/list accountId': { owned: 'account', params: (a) => ({ accountId: a.account }) },
   '/api/v1/user/session-revoke sessionId': { owned: 'session', params: (a) => ({ sessionId: a.session }) },
+  '/api/v1/reserves/proof snapshotId': {
+    shared:
+      "a snapshot is public (its root and every leaf); the proof answered is always the caller's own leaf",
+    params: () => ({ snapshotId: '1' }),
+  },
   '/api/v1/news/get id': {
     shared: 'news is public: the same article for every reader',
     params: () => ({ id: '1' }),

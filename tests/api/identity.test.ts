@@ -168,6 +168,29 @@ describe.each(tiers)('real-name verification on %s', (tier) => {
     );
   });
 
+  test('the customer is told the outcome by e-mail, in their language, with the reason of a rejection and where to send it again', async () => {
+    const email = 'kyc-mail@coffer.test';
+    const user = await t.register('plain', email);
+    const lastMail = () => [...t.mailer.sent].reverse().find((mail) => mail.to === email);
+    ok(await submit(user.token, 'MAIL 778899'), 'submit');
+    ok(
+      await compliance.call('/api/admin/identity/reject', {
+        userId: user.userId,
+        reason: 'other',
+        note: 'The back is missing',
+      }),
+      'reject',
+    );
+    // Registered without a language: zh-Hans, the app's default, is the one they last used.
+    expect(lastMail()).toMatchObject({ subject: '您的 Coffer 实名认证未通过' });
+    expect(lastMail()?.text).toContain('The back is missing');
+    expect(lastMail()?.text).toContain('pages/setting/setting2');
+    expect(lastMail()?.html).toContain('The back is missing');
+    ok(await submit(user.token, 'MAIL 778899'), 'again');
+    ok(await compliance.call('/api/admin/identity/approve', { userId: user.userId }), 'approve');
+    expect(lastMail()).toMatchObject({ subject: '您的 Coffer 实名认证已通过' });
+  });
+
   test('the number is sealed at rest and shown whole only to compliance; the same document on another account is found, and is approved for one user only (409)', async () => {
     const first = await t.register('plain', 'kyc-doc-a@coffer.test');
     const second = await t.register('plain', 'kyc-doc-b@coffer.test');

@@ -372,6 +372,26 @@ describe.each(tiers)('accounts and the ledger on %s', (tier) => {
     expect(Number(priced.totalUsdt)).toBeCloseTo(Number(priced.cash) + 3.33333, 6);
   });
 
+  test("operators see the RAB price's versions, newest first, and the fees and limits the server runs with", async () => {
+    await t.server.services.ledgerAdmin.updateSettings(cliContext(), { rabPriceUsdt: '0.4' });
+    await t.server.services.ledgerAdmin.updateSettings(cliContext(), { rabPriceUsdt: '0.333333' });
+    const overview = await t.call<{
+      rabPriceVersions: Array<{ version: string; rabPriceUsdt: string }>;
+      limits: Record<string, string>;
+    }>('plain', '/api/admin/settings/limits', {}, { token: financeA });
+    expect(overview.code, overview.message).toBe(200);
+    const [newest, before] = overview.data.rabPriceVersions;
+    expect([newest?.rabPriceUsdt, before?.rabPriceUsdt]).toEqual(['0.333333', '0.4']);
+    expect(Number(newest?.version)).toBeGreaterThan(Number(before?.version));
+    expect(overview.data.limits).toMatchObject({
+      withdrawFee: '1',
+      withdrawMinimum: '10',
+      withdrawDailyLimit: '50000',
+      unverifiedWithdrawDaily: '1000',
+      newMethodCooldownHours: '24',
+    });
+  });
+
   test('a newcomer incentive, when set, is paid once to each new user at registration', async () => {
     await t.call(
       'plain',

@@ -106,9 +106,9 @@ describe('routes', () => {
       expect(routeOf(path)?.header, path).toBe('standard');
   });
 
-  test('built now: login, register and its verify code, forgot password, download, the five tabs, settings, nickname and avatar, feedback, the news article, the outbox, wallet records, accounts, recharge, withdrawal methods, the exchange, the withdrawal and its records, delivery records, AI dividends, mining machines, my machines, mining records, tickets, the share poster, the password and authenticator pages, and the security centre; the rest says "not yet open"', () => {
+  test('built now: login, register and its verify code, forgot password, download, the five tabs, settings, nickname and avatar, feedback, the news article, the outbox, wallet records, accounts, recharge, withdrawal methods, the exchange, the withdrawal and its records, delivery records, AI dividends, mining machines, my machines, mining records, tickets, the share poster, proof of reserves, the password and authenticator pages, and the security centre; the rest says "not yet open"', () => {
     const built = ROUTE_TABLE.filter((entry) => entry.page).map((entry) => entry.path);
-    expect(built).toHaveLength(36);
+    expect(built).toHaveLength(37);
     for (const path of [
       '/pages/setting/setting1',
       '/pages/setting/setting3',
@@ -123,6 +123,7 @@ describe('routes', () => {
       '/pages/withdraw_record/withdraw_record',
       '/pages/order_detail/order_detail',
       '/pages/blance_record/blance_record2',
+      '/pages/reserves/reserves',
       '/pages/goods_detail/goods_detail',
       '/pages/blance_record/blance_record10',
       '/pages/blance_record/blance_record11',

@@ -15,17 +15,12 @@ import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { en as consoleEn, type MessageKey } from '../../admin/i18n/en.js';
-import { zhHans as consoleZh } from '../../admin/i18n/zh-Hans.js';
+import { openConsoleScreen, signInToConsole } from './console-harness.js';
 import type { OperatorRole } from '../../contract/api/admin.js';
 import { cliContext } from '../../server/cli/cli-context.js';
 import { totpCode } from '../../server/security/totp.js';
 import { bep20Env, useTestDevnet } from '../helpers/devnet.js';
-import {
-  httpAdminClient,
-  OPERATOR_PASSWORD,
-  setUpOperator,
-  type ReadyOperator,
-} from '../helpers/operator.js';
+import { httpAdminClient, setUpOperator, type ReadyOperator } from '../helpers/operator.js';
 import {
   e2eHarness,
   en as appEn,
@@ -96,29 +91,8 @@ describe.skipIf(!hasChromium)('the console flows in Chromium', () => {
   /** A console tab signed in as `who` (with a code: the session is stepped up), in English. */
   async function consoleAs(who: ReadyOperator, viewport = DESKTOP): Promise<Tab> {
     const tab = await openTab('en-US', viewport);
-    const { page } = tab;
-    await page.goto(`${running().base}/admin`);
-    await page.getByLabel(consoleZh['language.label'], { exact: true }).selectOption({ label: 'English' });
-    await expectPage(page, t('signin.title'));
-    await page.getByLabel(t('field.email'), { exact: true }).fill(who.email);
-    await page.getByLabel(t('field.password'), { exact: true }).fill(OPERATOR_PASSWORD);
-    await page.getByRole('button', { name: t('signin.submit'), exact: true }).click();
-    const code = page.getByLabel(t('field.googleCode'), { exact: true });
-    await code.fill(await who.nextCode());
-    await code.press('Enter');
-    await expectPage(page, t('home.title'));
+    await signInToConsole(tab.page, running().base, who);
     return tab;
-  }
-
-  async function openScreen(page: Page, key: MessageKey, title: MessageKey): Promise<void> {
-    const menuButton = page.getByRole('button', { name: t('shell.open_menu'), exact: true });
-    if (await menuButton.isVisible()) await menuButton.click();
-    await page
-      .getByRole('navigation', { name: t('shell.menu') })
-      .getByRole('menuitem', { name: t(key), exact: true })
-      .click();
-    await expectPage(page, t(title));
-    await page.locator('.ant-spin-spinning').waitFor({ state: 'detached' });
   }
 
   /** Opens a list row's detail drawer (the id's button), named `title`. */
@@ -205,11 +179,11 @@ describe.skipIf(!hasChromium)('the console flows in Chromium', () => {
 
       // The first operator in two tabs, each with the withdrawal's detail open.
       const stale = await consoleAs(first);
-      await openScreen(stale.page, 'nav.withdrawals', 'withdrawals.title');
+      await openConsoleScreen(stale.page, 'nav.withdrawals', 'withdrawals.title');
       const staleDrawer = await openDetail(stale.page, id, 'withdrawals.detail_title');
       const tabA = await consoleAs(first);
       const { page } = tabA;
-      await openScreen(page, 'nav.withdrawals', 'withdrawals.title');
+      await openConsoleScreen(page, 'nav.withdrawals', 'withdrawals.title');
       const drawer = await openDetail(page, id, 'withdrawals.detail_title');
       await expect
         .poll(() => drawer.innerText())
@@ -242,7 +216,7 @@ describe.skipIf(!hasChromium)('the console flows in Chromium', () => {
 
       // The second operator approves: it is approved, and the send job takes it.
       const tabB = await consoleAs(second);
-      await openScreen(tabB.page, 'nav.withdrawals', 'withdrawals.title');
+      await openConsoleScreen(tabB.page, 'nav.withdrawals', 'withdrawals.title');
       const drawerB = await openDetail(tabB.page, id, 'withdrawals.detail_title');
       expect(await drawerB.innerText()).toContain(`${first.email} (operator:`);
       await drawerB.getByRole('button', { name: t('withdrawals.approve'), exact: true }).click();
@@ -318,7 +292,7 @@ describe.skipIf(!hasChromium)('the console flows in Chromium', () => {
       const support = await operator('support');
       const tab = await consoleAs(support);
       const { page } = tab;
-      await openScreen(page, 'nav.feedback', 'feedback.title');
+      await openConsoleScreen(page, 'nav.feedback', 'feedback.title');
       // The screen opens on what awaits a reply.
       expect(await page.getByRole('table').innerText()).toContain(title);
       const drawer = await openDetail(page, feedbackId, 'feedback.detail_title');
@@ -368,7 +342,7 @@ describe.skipIf(!hasChromium)('the console flows in Chromium', () => {
       const compliance = await operator('compliance');
       const tab = await consoleAs(compliance);
       const { page } = tab;
-      await openScreen(page, 'nav.audit', 'audit.title');
+      await openConsoleScreen(page, 'nav.audit', 'audit.title');
       const local = (at: Date) => {
         const pad = (n: number) => String(n).padStart(2, '0');
         return `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}T${pad(at.getHours())}:${pad(at.getMinutes())}:${pad(at.getSeconds())}`;
@@ -430,7 +404,7 @@ describe.skipIf(!hasChromium)('the console flows in Chromium', () => {
         const who = role === 'finance' && flows.financeA ? flows.financeA : await operator(role);
         for (const viewport of [DESKTOP, PHONE]) {
           const tab = await consoleAs(who, viewport);
-          await openScreen(tab.page, key, title);
+          await openConsoleScreen(tab.page, key, title);
           await expectAccessible(tab.page, `${key} ${viewport.width}`);
           if (key === 'nav.withdrawals' && flows.withdrawalId) {
             // The stage filter to "All" by keyboard (the dropdown's motion makes a click on it flaky):

@@ -9,15 +9,10 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { en as consoleEn, type MessageKey } from '../../admin/i18n/en.js';
-import { zhHans } from '../../admin/i18n/zh-Hans.js';
+import type { MessageKey } from '../../admin/i18n/en.js';
+import { consoleText as en, signInToConsole } from './console-harness.js';
 import { cliContext } from '../../server/cli/cli-context.js';
-import {
-  httpAdminClient,
-  OPERATOR_PASSWORD,
-  setUpOperator,
-  type ReadyOperator,
-} from '../helpers/operator.js';
+import { httpAdminClient, setUpOperator, type ReadyOperator } from '../helpers/operator.js';
 import {
   e2eHarness,
   expectAccessible,
@@ -29,9 +24,6 @@ import {
 } from './harness.js';
 
 const DESKTOP = { width: 1280, height: 800 };
-
-const en = (key: MessageKey, vars: Record<string, string | number> = {}) =>
-  consoleEn[key].replace(/\{\{(\w+)\}\}/g, (whole, name: string) => String(vars[name] ?? whole));
 
 const SECTIONS = [
   'settings',
@@ -49,19 +41,6 @@ const HEADER =
   'orderNo,symbol,direction,lots,leverage,openPrice,closePrice,openTime,closeTime,margin,spread,profitLoss';
 const line = (orderNo: string, direction: string) =>
   `${orderNo},XAUUSD,${direction},1.5,100,2350.10,2361.45,2026-11-02T09:30:00+08:00,2026-11-02T15:00:00+08:00,2350.1,0.3,1702.5`;
-
-/** Axe on the page once its CSS transitions and animations (but a spinner's) are over: one half way reads as low contrast. */
-async function expectAccessibleSettled(page: Page, name: string): Promise<void> {
-  await page.evaluate(() =>
-    Promise.all(
-      document
-        .getAnimations()
-        .filter((animation) => animation.effect?.getTiming().iterations !== Infinity)
-        .map((animation) => animation.finished),
-    ),
-  );
-  await expectAccessible(page, name);
-}
 
 const listOf = <T extends z.ZodRawShape>(shape: T) => z.object({ items: z.array(z.object(shape)) });
 
@@ -137,18 +116,7 @@ describe.skipIf(!hasChromium)('the console’s Products and settings screen in C
       );
       tab = await openTab('en-US', DESKTOP);
       const signIn = page();
-      await signIn.goto(`${running().base}/admin`);
-      await signIn.getByLabel(zhHans['language.label'], { exact: true }).selectOption({ label: 'English' });
-      await expectPage(signIn, en('signin.title'));
-      await signIn.getByLabel(en('field.email'), { exact: true }).fill(finance.email);
-      await signIn.getByLabel(en('field.password'), { exact: true }).fill(OPERATOR_PASSWORD);
-      await signIn.getByRole('button', { name: en('signin.submit'), exact: true }).click();
-      const code = signIn.getByLabel(en('field.googleCode'), { exact: true });
-      await code.fill(await finance.nextCode());
-      await code.press('Enter');
-      await signIn
-        .getByRole('heading', { level: 1, name: en('home.title'), exact: true })
-        .waitFor({ timeout: 60_000 });
+      await signInToConsole(signIn, running().base, finance);
       token = (await signIn.evaluate(() => sessionStorage.getItem('coffer-console-token'))) ?? '';
       expect(token).not.toBe('');
       await signIn
@@ -331,7 +299,7 @@ describe.skipIf(!hasChromium)('the console’s Products and settings screen in C
     await expect
       .poll(() => p.getByRole('status').first().innerText())
       .toBe(en('products.csv.ready', { count: 2 }));
-    await expectAccessibleSettled(p, 'delivery preview desktop');
+    await expectAccessible(p, 'delivery preview desktop');
     await send.click();
     await confirmEffect(en('products.confirm_delivery_import', { count: 2, file: 'trades-fixed.csv' }));
     await expect
@@ -354,14 +322,14 @@ describe.skipIf(!hasChromium)('the console’s Products and settings screen in C
         await p.setViewportSize(viewport);
         for (const section of SECTIONS) {
           await showSection(section);
-          await expectAccessibleSettled(p, `products ${section} ${viewport.width}`);
+          await expectAccessible(p, `products ${section} ${viewport.width}`);
         }
       }
       // The hosting dialog with every field, at phone width.
       await showSection('hosting');
       await p.getByRole('button', { name: en('products.hosting_add'), exact: true }).click();
       await p.getByRole('dialog', { name: en('products.hosting_add') }).waitFor();
-      await expectAccessibleSettled(p, 'hosting dialog 390');
+      await expectAccessible(p, 'hosting dialog 390');
       if (tab) expectNoErrors(tab);
     },
   );

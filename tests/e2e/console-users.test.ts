@@ -9,16 +9,12 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { en as consoleEn, type MessageKey } from '../../admin/i18n/en.js';
+import type { MessageKey } from '../../admin/i18n/en.js';
+import { consoleText as c, openConsoleScreen, signInToConsole } from './console-harness.js';
 import { formatMoney, minor } from '../../contract/money.js';
 import { cliContext } from '../../server/cli/cli-context.js';
 import { customerBookTotals } from '../../server/ledger/ledger.repository.js';
-import {
-  httpAdminClient,
-  OPERATOR_PASSWORD,
-  setUpOperator,
-  type ReadyOperator,
-} from '../helpers/operator.js';
+import { httpAdminClient, setUpOperator, type ReadyOperator } from '../helpers/operator.js';
 import {
   e2eHarness,
   en,
@@ -38,29 +34,10 @@ const DESKTOP = { width: 1280, height: 800 };
 /** A pull after a confirmed command, or on start, lands within this. */
 const SYNC_MS = 30_000;
 
-const c = (key: MessageKey, vars: Record<string, string | number> = {}) => fill(consoleEn[key], vars);
 const accountsSchema = z.object({
   items: z.array(z.object({ id: z.string(), kind: z.enum(['main', 'sub']), name: z.string() })),
 });
 const assetsSchema = z.object({ cash: z.string() });
-
-async function openScreen(page: Page, key: MessageKey, title: MessageKey): Promise<void> {
-  const menuButton = page.getByRole('button', { name: c('shell.open_menu'), exact: true });
-  if (await menuButton.isVisible()) await menuButton.click();
-  await page
-    .getByRole('navigation', { name: c('shell.menu') })
-    .getByRole('menuitem', { name: c(key), exact: true })
-    .click();
-  await expectPage(page, c(title));
-  await page.locator('.ant-spin-spinning').first().waitFor({ state: 'detached' });
-}
-
-/** antd's open animations (rc-motion's `-enter`/`-appear` classes) are over: axe reads a half-faded drawer as low contrast. */
-async function motionDone(page: Page): Promise<void> {
-  await expect
-    .poll(() => page.locator('[class*="-enter"], [class*="-appear"]').count(), { timeout: WAIT_MS })
-    .toBe(0);
-}
 
 describe.skipIf(!hasChromium)('the console Dashboard, Users and Deposits screens in Chromium', () => {
   const { running, openTab, launch, api, customer, financeToken } = e2eHarness();
@@ -93,17 +70,7 @@ describe.skipIf(!hasChromium)('the console Dashboard, Users and Deposits screens
     viewport: { width: number; height: number },
   ): Promise<Tab> {
     const tab = await openTab('en-US', viewport);
-    const { page } = tab;
-    await page.goto(`${running().base}/admin`);
-    await page.getByLabel('语言', { exact: true }).selectOption({ label: 'English' });
-    await expectPage(page, c('signin.title'));
-    await page.getByLabel(c('field.email'), { exact: true }).fill(operator.email);
-    await page.getByLabel(c('field.password'), { exact: true }).fill(OPERATOR_PASSWORD);
-    await page.getByRole('button', { name: c('signin.submit'), exact: true }).click();
-    const code = page.getByLabel(c('field.googleCode'), { exact: true });
-    await code.fill(await operator.nextCode());
-    await code.press('Enter');
-    await expectPage(page, c('home.title'));
+    await signInToConsole(tab.page, running().base, operator);
     return tab;
   }
 
@@ -144,7 +111,7 @@ describe.skipIf(!hasChromium)('the console Dashboard, Users and Deposits screens
       // The dashboard: what the ledger says customers are owed, the known 100 USDT included.
       const tab = await consoleTab(operator, DESKTOP);
       const { page } = tab;
-      await openScreen(page, 'nav.dashboard', 'dashboard.title');
+      await openConsoleScreen(page, 'nav.dashboard', 'dashboard.title');
       const owed = await customerBookTotals(running().server.database.db);
       const book = (name: string) =>
         formatMoney(minor(owed.find((row) => row.asset === 'USDT' && row.book === name)?.total ?? 0n));
@@ -159,7 +126,7 @@ describe.skipIf(!hasChromium)('the console Dashboard, Users and Deposits screens
       await expectAccessible(page, 'dashboard desktop');
 
       // Users: found by e-mail; the customer's page shows the account's balance.
-      await openScreen(page, 'nav.users', 'users.title');
+      await openConsoleScreen(page, 'nav.users', 'users.title');
       await page.getByLabel(c('users.search'), { exact: true }).fill(buyer.email);
       await page.getByRole('button', { name: c('users.search_submit'), exact: true }).click();
       const row = page.getByRole('row').filter({ hasText: buyer.email });
@@ -170,7 +137,6 @@ describe.skipIf(!hasChromium)('the console Dashboard, Users and Deposits screens
       await drawer.waitFor({ timeout: WAIT_MS });
       const accountsTable = drawer.getByRole('region', { name: c('users.accounts'), exact: true });
       await expect.poll(() => accountsTable.innerText()).toContain('100 USDT');
-      await motionDone(page);
       await expectAccessible(page, 'user detail desktop');
 
       // Freeze, with a reason: the dialog states the effect.
@@ -245,12 +211,12 @@ describe.skipIf(!hasChromium)('the console Dashboard, Users and Deposits screens
       const operator = await complianceOperator();
       const tab = await consoleTab(operator, PHONE);
       const { page } = tab;
-      await openScreen(page, 'nav.dashboard', 'dashboard.title');
+      await openConsoleScreen(page, 'nav.dashboard', 'dashboard.title');
       await page.getByRole('heading', { level: 2, name: c('dashboard.liabilities') }).waitFor();
       await expectAccessible(page, 'dashboard phone');
-      await openScreen(page, 'nav.deposits', 'deposits.title');
+      await openConsoleScreen(page, 'nav.deposits', 'deposits.title');
       await expectAccessible(page, 'deposits phone');
-      await openScreen(page, 'nav.users', 'users.title');
+      await openConsoleScreen(page, 'nav.users', 'users.title');
       await expect.poll(() => page.getByRole('row').count()).toBeGreaterThan(1);
       await expectAccessible(page, 'users phone');
       await page
@@ -258,7 +224,6 @@ describe.skipIf(!hasChromium)('the console Dashboard, Users and Deposits screens
         .first()
         .click();
       await page.getByRole('heading', { level: 2, name: c('users.accounts') }).waitFor();
-      await motionDone(page);
       await expectAccessible(page, 'user detail phone');
       expectNoErrors(tab);
     },
@@ -271,7 +236,7 @@ describe.skipIf(!hasChromium)('the console Dashboard, Users and Deposits screens
       const operator = await complianceOperator();
       const tab = await consoleTab(operator, DESKTOP);
       const { page } = tab;
-      await openScreen(page, 'nav.deposits', 'deposits.title');
+      await openConsoleScreen(page, 'nav.deposits', 'deposits.title');
       await page.getByLabel(c('dashboard.chain'), { exact: true }).click();
       await page.locator('.ant-select-dropdown:visible').getByTitle('BEP20', { exact: true }).click();
       await page.locator('.ant-select-dropdown').waitFor({ state: 'hidden' });
@@ -288,7 +253,7 @@ describe.skipIf(!hasChromium)('the console Dashboard, Users and Deposits screens
       const finance = await newOperator('finance');
       const tab = await consoleTab(finance, DESKTOP);
       const { page } = tab;
-      await openScreen(page, 'nav.dashboard', 'dashboard.title');
+      await openConsoleScreen(page, 'nav.dashboard', 'dashboard.title');
       const lastCheck = page.getByRole('alert').first();
       await lastCheck.waitFor();
       const before = await lastCheck.innerText();

@@ -218,11 +218,42 @@ interface AxeViolation {
 const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 /**
+ * Every CSS transition and animation on the page that ends has ended (a spinner's, which never
+ * does, is left): a drawer or dialog half way through fading in reads to axe as low contrast.
+ */
+export async function animationsSettled(page: Page): Promise<void> {
+  // antd's motions (rc-motion) mark an element `<motion>-enter`, `-appear` or `-leave` (then
+  // `-start`, `-active`) before its CSS runs: wait until none is marked, then for the CSS itself.
+  await expect
+    .poll(
+      () =>
+        page.evaluate(() =>
+          Array.from(document.querySelectorAll('[class]')).some((element) =>
+            Array.from(element.classList).some((name) =>
+              /-(enter|appear|leave)(-start|-active)?$/.test(name),
+            ),
+          ),
+        ),
+      { timeout: WAIT_MS },
+    )
+    .toBe(false);
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => animation.effect?.getTiming().iterations !== Infinity)
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  );
+}
+
+/**
  * The page as a screen reader and a phone see it: no serious or critical axe violation, one h1,
  * nothing wider than the screen. A toast fading in or out is half transparent, which axe reads
- * as low contrast, so the check waits until none is on screen.
+ * as low contrast, so the check waits until none is on screen and every finite animation is over.
  */
 export async function expectAccessible(page: Page, name: string): Promise<void> {
+  await animationsSettled(page);
   // Evaluated through the DevTools protocol: the app's CSP refuses an inline <script> tag.
   await page.evaluate(axeSource);
   let violations: AxeViolation[] = [];

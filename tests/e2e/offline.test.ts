@@ -15,6 +15,7 @@ import { z } from 'zod';
 import { APP_VERSION_CODE } from '../../contract/constants.js';
 import { HOT_VERSION_META, RELEASE_FILE, releaseOf } from '../../contract/release.js';
 import { e2eHarness, en, expectPage, hasChromium, navigateInApp, SLOW, watchedTab } from './harness.js';
+import { expectSameImageWithoutMetadata } from '../helpers/uploads.js';
 import { cliContext } from '../../server/cli/cli-context.js';
 
 /** Reconnects are noticed by the outbox's own backoff (2, 4, 8, 16, 30 s): allow a full step and a send. */
@@ -146,7 +147,7 @@ describe.skipIf(!hasChromium)('offline through a loopback proxy, in Chromium', (
         headers: { authorization: `Bearer ${token}` },
       });
       expect(image.headers.get('content-type')).toBe('image/png');
-      expect(Buffer.from(await image.arrayBuffer())).toEqual(PIXEL_PNG);
+      await expectSameImageWithoutMetadata(Buffer.from(await image.arrayBuffer()), PIXEL_PNG);
 
       // Both tabs show the results, pulled back from the server.
       await navigateInApp(page, '/pages/setting/setting1');

@@ -30,7 +30,7 @@ describe('the handler map', () => {
     expect(await merged.b({ n: 7 })).toBe(7);
   });
 
-  test('the worker exposes every command: auth, user, common, session, sync, outbox, account, recharge, withdrawal methods, withdrawals, the exchange, hosting, dividends, machines and the team', () => {
+  test('the worker exposes every command: auth, user, common, session, sync, outbox, account, recharge, withdrawal methods, withdrawals, the exchange, hosting, dividends, machines, the team and proof of reserves', () => {
     expect(Object.keys(setup().handlers).sort()).toEqual([
       'account-active',
       'account-select',
@@ -61,6 +61,7 @@ describe('the handler map', () => {
       'payment-delete',
       'payment-list',
       'recharge-address',
+      'reserves-proof',
       'security-bind-authenticator',
       'security-bind-trade-password',
       'security-modify-authenticator',

@@ -27,6 +27,7 @@ import { hostingHandlers } from './hosting.handlers.js';
 import { dividendHandlers } from './dividend.handlers.js';
 import { teamHandlers } from './team.handlers.js';
 import { otcHandlers } from './otc.handlers.js';
+import { reservesHandlers } from './reserves.handlers.js';
 
 // `never` parameters accept a handler of any parameter type (parameters are contravariant).
 type Handler = (...params: never[]) => Promise<unknown>;
@@ -107,6 +108,7 @@ export function createHandlers(deps: WorkerDeps) {
     hostingHandlers(handlerDeps),
     teamHandlers(handlerDeps),
     otcHandlers(handlerDeps),
+    reservesHandlers(handlerDeps),
   );
 }
 

@@ -1,7 +1,17 @@
-/** The platform settings: the RAB price (each change a new price version) and the newcomer incentive. */
+/**
+ * The platform settings: the RAB price (each change a new price version, the recent ones listed)
+ * and the newcomer incentive; beside them, read-only, the fees and limits the server runs with.
+ */
 import { Button, Descriptions, Input } from 'antd';
 import { useState } from 'react';
-import { platformSettingsSchema, type PlatformSettings } from '../../../contract/api/admin.js';
+import {
+  PLATFORM_LIMITS,
+  platformLimitsDataSchema,
+  platformSettingsSchema,
+  type PlatformSettings,
+} from '../../../contract/api/admin.js';
+import { ConsoleTable } from '../../ui/console-table.js';
+import { formatTime } from '../../ui/format.js';
 import { useConsole } from '../../app/context.js';
 import { useI18n } from '../../i18n/i18n.js';
 import { Field } from '../../ui/field.js';
@@ -14,13 +24,14 @@ export function SettingsSection() {
   const { api } = useConsole();
   const run = useAction();
   const settings = useLoaded('/api/admin/settings', platformSettingsSchema);
+  const overview = useLoaded('/api/admin/settings/limits', platformLimitsDataSchema);
   const [editing, setEditing] = useState(false);
   const current = settings.data;
   const update = async (values: Partial<PlatformSettings>) => {
     const params = Object.fromEntries(Object.entries(values).filter(([, value]) => Boolean(value)));
     if (!(await run(() => api.command('/api/admin/settings/update', params, platformSettingsSchema))))
       return false;
-    await settings.reload();
+    await Promise.all([settings.reload(), overview.reload()]);
     return true;
   };
   if (!current) return null;
@@ -60,6 +71,35 @@ export function SettingsSection() {
           <Input inputMode="decimal" maxLength={40} />
         </Field>
       </FormDialog>
+      {overview.data ? (
+        <>
+          <h2 className="console-section">{t('products.price_versions')}</h2>
+          <ConsoleTable
+            label={t('products.price_versions')}
+            rowKey="version"
+            dataSource={overview.data.rabPriceVersions}
+            locale={{ emptyText: t('common.none') }}
+            columns={[
+              { title: t('products.version'), dataIndex: 'version', key: 'version' },
+              {
+                title: t('products.rab_price'),
+                key: 'price',
+                render: (_value, row) => `${row.rabPriceUsdt} USDT`,
+              },
+              { title: t('products.price_set_at'), key: 'at', render: (_value, row) => formatTime(row.at) },
+            ]}
+          />
+          <h2 className="console-section">{t('products.limits')}</h2>
+          <p>{t('products.limits_hint')}</p>
+          <Descriptions column={1} bordered size="small">
+            {PLATFORM_LIMITS.map((key) => (
+              <Descriptions.Item key={key} label={t(`limits.${key}`)}>
+                {overview.data?.limits[key]}
+              </Descriptions.Item>
+            ))}
+          </Descriptions>
+        </>
+      ) : null}
     </>
   );
 }

@@ -99,6 +99,9 @@ function Profile() {
         </Button>
       </CardSection>
       <OutboxLink />
+      <Link className="list-link" to={ROUTES.reserves}>
+        {t('reserves.title')}
+      </Link>
       <Link className="list-link" to={ROUTES.settings}>
         {t('settings.title')}
       </Link>
