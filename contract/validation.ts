@@ -9,6 +9,8 @@ export const EMAIL_PATTERN = /^[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*
 export const MAINLAND_MOBILE_PATTERN = /^1[3-9]\d{9}$/;
 export const DIGITS_PATTERN = /^\d+$/;
 export const CODE_PATTERN = new RegExp(`^\\d{${CODE_LENGTH}}$`);
+/** The anti-phishing code of the security centre: 4 to 20 letters and digits. */
+export const ANTI_PHISHING_PATTERN = /^[A-Za-z0-9]{4,20}$/;
 /** An amount a user types: a plain decimal with at most 2 fraction digits. */
 export const AMOUNT_PATTERN = /^(0|[1-9]\d{0,14})(\.\d{1,2})?$/;
 /** C0 controls and DEL; NUL would also make PostgreSQL fail with 22021. */
@@ -54,4 +56,9 @@ export function checkRequired(value: string): MessageKey | null {
 export function checkAmount(value: string): MessageKey | null {
   if (value.trim() === '') return 'server.field_required';
   return AMOUNT_PATTERN.test(value) ? null : 'server.amount_invalid';
+}
+
+/** The anti-phishing code: 4 to 20 letters and digits (an empty one says the same). */
+export function checkAntiPhishingCode(code: string): MessageKey | null {
+  return ANTI_PHISHING_PATTERN.test(code) ? null : 'server.anti_phishing_format';
 }

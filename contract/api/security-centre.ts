@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { booleanSchema } from './hosting.js';
+import { ANTI_PHISHING_PATTERN } from '../validation.js';
 import { codeSchema, emailSchema, idSchema, isoTimeSchema, listOf, passwordSchema, text } from '../schema.js';
 
 /** One signed-in device: `device` is read from the sign-in's User-Agent ("Chrome 120 on Windows 10"). */
@@ -44,8 +45,8 @@ export const sessionRevokeDataSchema = z.object({
 });
 export type SessionRevokeData = z.infer<typeof sessionRevokeDataSchema>;
 
-/** 4 to 20 letters and digits. */
-export const ANTI_PHISHING_PATTERN = /^[A-Za-z0-9]{4,20}$/;
+/** 4 to 20 letters and digits (in contract/validation.ts, which the app's first page may load). */
+export { ANTI_PHISHING_PATTERN };
 
 export const antiPhishingParamsSchema = z.object({
   code: text({ max: 20 }).refine((value) => ANTI_PHISHING_PATTERN.test(value), {

@@ -33,6 +33,8 @@ export const ROUTES = {
   /** Real-name verification: the status and the form to submit a document (docs/protocol.md §30). */
   identity: '/pages/setting/setting2',
   feedback: '/pages/setting/setting3',
+  /** The security centre: signed-in devices, the anti-phishing code, the e-mail address. */
+  securityCentre: '/pages/setting/setting5',
   /**
    * Money: the wallet records are blance_record (its numbered siblings hold other records);
    * the spec's settings entry "switch main or sub-account, create sub-account" is setting4;

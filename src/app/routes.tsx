@@ -209,6 +209,13 @@ const built: RouteEntry[] = [
     page: page(() => import('../features/security/AuthenticatorPage.js')),
   },
   {
+    path: ROUTES.securityCentre,
+    header: 'standard',
+    access: 'user',
+    title: 'settings.security_centre',
+    page: page(() => import('../features/security/SecurityCentrePage.js')),
+  },
+  {
     path: ROUTES.withdraw2,
     header: 'standard',
     access: 'user',
@@ -306,7 +313,6 @@ const notYetOpen: string[] = [
   ...numbered('/pages/login/login', [1, 2]),
   '/pages/register/register1',
   '/pages/register/verify_code1',
-  '/pages/setting/setting5',
   ...numbered('/pages/blance_record/blance_record', [1, 3, 4, 5, 7, 8, 9]),
   ...numbered('/pages/withdraw/withdraw', [4, 5, 6]),
   ...numbered('/pages/withdraw_record/withdraw_record', [1, 2, 6, 7]),

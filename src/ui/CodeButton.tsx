@@ -20,9 +20,11 @@ interface CodeButtonProps {
   disabled?: boolean;
   /** A countdown already running (the code was sent on the previous page). */
   initialUntil?: number;
+  /** The button's text while no countdown runs ("Send code" unless told). */
+  label?: string;
 }
 
-export function CodeButton({ onSend, disabled = false, initialUntil = 0 }: CodeButtonProps) {
+export function CodeButton({ onSend, disabled = false, initialUntil = 0, label }: CodeButtonProps) {
   const { t } = useTranslation();
   const [until, setUntil] = useState(initialUntil);
   const [sending, setSending] = useState(false);
@@ -44,7 +46,7 @@ export function CodeButton({ onSend, disabled = false, initialUntil = 0 }: CodeB
       onClick={() => void send()}
       aria-live="polite"
     >
-      {left > 0 ? t('auth.resend_in', { seconds: left }) : t('auth.send_code')}
+      {left > 0 ? t('auth.resend_in', { seconds: left }) : (label ?? t('auth.send_code'))}
     </button>
   );
 }

@@ -30,7 +30,7 @@ describe('the handler map', () => {
     expect(await merged.b({ n: 7 })).toBe(7);
   });
 
-  test('the worker exposes every command: auth, user, common, session, sync, outbox, account, recharge, withdrawal methods, withdrawals, the exchange, hosting, dividends, machines, the team and proof of reserves', () => {
+  test('the worker exposes every command: auth, user, common, session, sync, outbox, account, recharge, withdrawal methods, withdrawals, the exchange, hosting, dividends, machines, the team, proof of reserves and the security centre', () => {
     expect(Object.keys(setup().handlers).sort()).toEqual([
       'account-active',
       'account-select',
@@ -64,10 +64,16 @@ describe('the handler map', () => {
       'reserves-proof',
       'security-bind-authenticator',
       'security-bind-trade-password',
+      'security-end-other-sessions',
+      'security-end-session',
       'security-modify-authenticator',
       'security-new-authenticator-key',
+      'security-send-email-update-codes',
       'security-send-login-password-code',
       'security-send-trade-password-code',
+      'security-sessions',
+      'security-set-anti-phishing',
+      'security-update-email',
       'security-update-login-password',
       'security-update-trade-password',
       'session-get',

@@ -103,3 +103,101 @@ describe('security handlers', () => {
     ]);
   });
 });
+
+describe('security centre handlers', () => {
+  const session = {
+    id: '7',
+    device: 'Chrome 120 on Windows 10',
+    ip: '203.0.113.9',
+    createdAt: '2026-11-27T05:00:00.000Z',
+    lastSeenAt: '2026-11-27T05:30:00.000Z',
+    current: false,
+  };
+
+  test('the sessions are a GET read with the token, parsed by the contract', async () => {
+    const { handlers, seen } = await setup(() =>
+      ok({ items: [session, { ...session, id: '8', current: true }] }),
+    );
+    const outcome = await handlers['security-sessions']();
+    expect(outcome).toMatchObject({ kind: 'ok', data: { items: [{ id: '7' }, { id: '8', current: true }] } });
+    expect(seen[0]).toMatchObject({ method: 'GET', uri: '/api/v1/user/sessions' });
+    expect(seen[0]?.headers['Authorization'] ?? seen[0]?.headers['authorization']).toMatch(/tok-1/);
+  });
+
+  test('offline the sessions read is a transport failure (the page says it needs a connection), not a refusal', async () => {
+    const { handlers } = await setup(() => ({ network: true }));
+    const outcome = await handlers['security-sessions']();
+    expect(outcome.kind).toBe('transport');
+  });
+
+  test('ending one session sends its id; ending the others sends others: true, never both', async () => {
+    const { handlers, seen } = await setup(() => ok({ revoked: 1 }));
+    expect(await handlers['security-end-session']({ sessionId: '7' })).toMatchObject({
+      kind: 'ok',
+      data: { revoked: 1 },
+    });
+    await handlers['security-end-other-sessions']();
+    expect(seen.map((call) => [call.method, call.uri, call.params])).toEqual([
+      ['POST', '/api/v1/user/session-revoke', { sessionId: '7' }],
+      ['POST', '/api/v1/user/session-revoke', { others: true }],
+    ]);
+    const keys = seen.map((call) => call.headers['Idempotency-Key'] ?? call.headers['idempotency-key']);
+    expect(keys[0]).toBeTruthy();
+    expect(keys[1]).not.toBe(keys[0]);
+  });
+
+  test('the anti-phishing code goes with the one confirmation given, and a 472 naming googleCode comes back as is', async () => {
+    const { handlers, seen } = await setup((call) =>
+      call.params['googleCode'] === '000000'
+        ? refusal(BodyCode.oneTimeCodeRejected, 'wrong code', { field: 'googleCode' })
+        : ok({ done: true }),
+    );
+    expect(
+      await handlers['security-set-anti-phishing']({ code: 'Blue42', tradePassword: 'trade123' }),
+    ).toMatchObject({
+      kind: 'ok',
+    });
+    expect(
+      await handlers['security-set-anti-phishing']({ code: 'Blue42', googleCode: '000000' }),
+    ).toMatchObject({
+      kind: 'refused',
+      code: BodyCode.oneTimeCodeRejected,
+      data: { field: 'googleCode' },
+    });
+    expect(seen.map((call) => [call.uri, call.params])).toEqual([
+      ['/api/v1/user/anti-phishing', { code: 'Blue42', tradePassword: 'trade123' }],
+      ['/api/v1/user/anti-phishing', { code: 'Blue42', googleCode: '000000' }],
+    ]);
+  });
+
+  test('the e-mail change: the codes are asked with the new address, then both codes go with it', async () => {
+    const { handlers, seen } = await setup((call) =>
+      call.uri === '/api/v1/user/sendEmailUpdateCode'
+        ? ok({ resendAfter: 60, expiresAt: '2026-11-27T05:40:00.000Z' })
+        : ok({ email: 'new@example.com', withdrawalsLockedUntil: '2026-11-28T05:30:00.000Z' }),
+    );
+    expect(await handlers['security-send-email-update-codes']({ newEmail: 'new@example.com' })).toMatchObject(
+      {
+        kind: 'ok',
+        data: { resendAfter: 60 },
+      },
+    );
+    const changed = await handlers['security-update-email']({
+      newEmail: 'new@example.com',
+      oldCode: '111111',
+      newCode: '222222',
+    });
+    expect(changed).toMatchObject({
+      kind: 'ok',
+      data: { email: 'new@example.com', withdrawalsLockedUntil: '2026-11-28T05:30:00.000Z' },
+    });
+    expect(seen.map((call) => [call.method, call.uri, call.params])).toEqual([
+      ['POST', '/api/v1/user/sendEmailUpdateCode', { newEmail: 'new@example.com' }],
+      [
+        'POST',
+        '/api/v1/user/email-update',
+        { newEmail: 'new@example.com', oldCode: '111111', newCode: '222222' },
+      ],
+    ]);
+  });
+});
