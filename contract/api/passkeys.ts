@@ -6,10 +6,9 @@
  * responses are what its startRegistration and startAuthentication return.
  */
 import { z } from 'zod';
+import { PASSKEY_NAME_MAX_LENGTH } from '../constants.js';
 import { codeSchema, idSchema, isoTimeSchema, listOf, passwordSchema, text } from '../schema.js';
 
-/** A passkey's name: 1 to 40 characters. */
-export const PASSKEY_NAME_MAX_LENGTH = 40;
 /** How long a challenge may be answered, once. */
 export const PASSKEY_CHALLENGE_SECONDS = 300;
 

@@ -81,7 +81,14 @@ interface StoredChallenge {
 /** WebAuthn's options as the contract's JSON object. */
 const asJson = (options: object) => options as Record<string, unknown>;
 
-const challengeUnknown = () => invalidField('challengeId', 'server.passkey_challenge_unknown');
+/** An unknown, used, expired or another user's challenge: 404 naming `challengeId`. */
+const challengeUnknown = () =>
+  new BusinessError(
+    BodyCode.notFound,
+    'server.passkey_challenge_unknown',
+    { field: 'challengeId' },
+    { field: 'challengeId' },
+  );
 const responseInvalid = () => invalidField('response', 'server.passkey_response_invalid');
 const counterBackwards = () => invalidField('response', 'server.passkey_counter_backwards');
 

@@ -20,6 +20,7 @@ const ENTRIES = [
   ['settings.login_password', ROUTES.updatePassword],
   ['settings.trade_password', ROUTES.updatePassword1],
   ['settings.authenticator', ROUTES.updatePassword3],
+  ['settings.passkeys', ROUTES.passkeys],
   ['settings.kyc', '/pages/setting/setting2'],
   ['settings.feedback', ROUTES.feedback],
 ] as const;
