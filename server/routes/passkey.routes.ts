@@ -55,8 +55,9 @@ export const passkeyRoutes: RoutesOf = (define, { passkeys, auth }) => {
     handle: (ctx, params) => passkeys.remove(ctx, params),
   });
   define({
+    // A read, like getGoogle2Fa: each call issues a new challenge, and nothing else changes.
     path: '/api/v1/sso/passkey-options',
-    kind: 'command',
+    kind: 'read',
     access: 'public',
     params: noParamsSchema,
     data: passkey.passkeyLoginOptionsDataSchema,

@@ -192,7 +192,6 @@ describe('commands and their Idempotency-Key', () => {
     ],
     ['passkey-rename', (h) => h['passkey-rename']({ id: '1', name: 'Laptop' }), '/api/v1/passkey/rename'],
     ['passkey-remove', (h) => h['passkey-remove']({ id: '1' }), '/api/v1/passkey/remove'],
-    ['passkey-login-options', (h) => h['passkey-login-options'](), '/api/v1/sso/passkey-options'],
     [
       'passkey-login',
       (h) => h['passkey-login']({ challengeId: 'c1', response: passkeyResponse }),
@@ -231,6 +230,8 @@ describe('commands and their Idempotency-Key', () => {
     ['common-config', '/api/v1/common/config'],
     ['common-lang', '/api/v1/common/lang'],
     ['common-version', '/api/v1/common/version'],
+    ['passkey-list', '/api/v1/passkey/list'],
+    ['passkey-login-options', '/api/v1/sso/passkey-options'],
   ] as const)('%s is a GET without a key', async (name, uri) => {
     const { handlers, seen } = setup(() => refusal(404));
     await handlers[name]();

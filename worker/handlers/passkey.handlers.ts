@@ -44,7 +44,7 @@ export function passkeyHandlers(deps: HandlerDeps) {
       return command('/api/v1/passkey/remove', doneDataSchema, { id });
     },
     async 'passkey-login-options'() {
-      return command('/api/v1/sso/passkey-options', passkeyLoginOptionsDataSchema, {});
+      return api.read('/api/v1/sso/passkey-options', passkeyLoginOptionsDataSchema);
     },
     /**
      * Signs in with the page's WebAuthn response; on success the session is stored, then the
