@@ -122,6 +122,28 @@ describe.each(tiers)('passkeys on %s', (tier) => {
     expect(item?.lastUsedAt).toBe(t.clock.now().toISOString());
   });
 
+  test('a passkey sign-in from a new device mails the sign-in alert, as the e-mail login does', async () => {
+    const { token } = await t.register('plain', 'pk-alert@example.com');
+    const { passkey } = await addPasskey(t, token);
+    const before = t.mailer.sent.length;
+    const login = await loginOptions(t);
+    const signedIn = await t.call(
+      'plain',
+      '/api/v1/sso/passkey-login',
+      { challengeId: login.challengeId, response: passkey.assert(login.options) },
+      {
+        lang: 'en',
+        userAgent: 'Mozilla/5.0 (X11; Linux x86_64; rv:121.0) Gecko/20100101 Firefox/121.0',
+      },
+    );
+    expect(signedIn.code).toBe(BodyCode.ok);
+    const alerts = t.mailer.sent
+      .slice(before)
+      .filter((mail) => mail.to === 'pk-alert@example.com' && /New sign-in/.test(mail.subject));
+    expect(alerts).toHaveLength(1);
+    expect(alerts[0]?.text).toMatch(/Firefox/);
+  });
+
   test('a wrong login password gets no options, and wrong ones lock like wrong logins', async () => {
     const { token } = await t.register('plain', 'pk-wrong@example.com');
     const wrong = await t.call(
