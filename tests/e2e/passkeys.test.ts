@@ -17,6 +17,7 @@ import {
   expectAccessible,
   expectPage,
   hasChromium,
+  keepScreen,
   logIn,
   navigateInApp,
   storedToken,
@@ -86,7 +87,7 @@ describe.skipIf(!hasChromium)('passkeys in Chromium', () => {
 
       // Add one: a name and the login password, then the (virtual) authenticator creates it.
       await page.getByLabel(en('passkeys.name'), { exact: true }).fill('Test laptop');
-      await page.getByLabel(en('field.password'), { exact: true }).fill(password);
+      await page.getByLabel(en('settings.login_password'), { exact: true }).fill(password);
       await page.getByRole('button', { name: en('passkeys.add_submit'), exact: true }).click();
       await page.getByText('Test laptop', { exact: true }).waitFor({ timeout: WAIT_MS });
       const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
@@ -96,12 +97,14 @@ describe.skipIf(!hasChromium)('passkeys in Chromium', () => {
       const listed = passkeyListSchema.parse((await api('/api/v1/passkey/list', {}, firstToken ?? '')).data);
       expect(listed.items.map((item) => [item.name, item.lastUsedAt])).toEqual([['Test laptop', null]]);
       await expectAccessible(page, 'passkeys, one added');
+      await keepScreen(page, 'passkeys-list');
 
       // Rename it in its dialog.
       await page.getByRole('button', { name: 'Rename Test laptop', exact: true }).click();
       const renaming = page.getByRole('dialog');
       await renaming.getByLabel(en('passkeys.name'), { exact: true }).fill('Work laptop');
       await expectAccessible(page, 'renaming a passkey');
+      await keepScreen(page, 'passkeys-rename');
       await renaming.getByRole('button', { name: en('passkeys.rename_confirm'), exact: true }).click();
       await page.getByText('Work laptop', { exact: true }).waitFor({ timeout: WAIT_MS });
 
@@ -116,6 +119,7 @@ describe.skipIf(!hasChromium)('passkeys in Chromium', () => {
       expect(await storedToken(page)).toBeNull();
       await expect(page.getByLabel(en('field.email'), { exact: true }).inputValue()).resolves.toBe('');
       await expectAccessible(page, 'login with the passkey button');
+      await keepScreen(page, 'passkeys-login');
       await page.getByRole('button', { name: en('auth.passkey_login'), exact: true }).click();
       await expectPage(page, en('tabs.home'));
       const token = await storedToken(page);

@@ -90,7 +90,11 @@ function AddPasskey({ authenticatorBound, onAdded }: { authenticatorBound: boole
         placeholder={t('passkeys.name_placeholder')}
         {...form.bind('name')}
       />
-      <PasswordField label={t('field.password')} autoComplete="current-password" {...form.bind('password')} />
+      <PasswordField
+        label={t('settings.login_password')}
+        autoComplete="current-password"
+        {...form.bind('password')}
+      />
       {authenticatorBound ? (
         <Field
           label={t('field.authenticatorCode')}
