@@ -144,6 +144,30 @@ describe.each(tiers)('passkeys on %s', (tier) => {
     expect(alerts[0]?.text).toMatch(/Firefox/);
   });
 
+  test('refused passkey sign-ins count against the client address like wrong passwords, up to 423', async () => {
+    const { token } = await t.register('plain', 'pk-flood@example.com');
+    const { passkey } = await addPasskey(t, token);
+    const ip = '203.0.113.77';
+    const bogus = passkey.assert({ challenge: 'AAAAAAAAAAAAAAAAAAAAAAAA' });
+    for (let i = 0; i < 30; i += 1) {
+      const refused = await t.call(
+        'plain',
+        '/api/v1/sso/passkey-login',
+        { challengeId: `unknown${i}`, response: bogus },
+        { ip },
+      );
+      expect(refused.code).toBe(BodyCode.notFound);
+    }
+    const login = await loginOptions(t);
+    const locked = await t.call(
+      'plain',
+      '/api/v1/sso/passkey-login',
+      { challengeId: login.challengeId, response: passkey.assert(login.options) },
+      { ip },
+    );
+    expect(locked.code).toBe(BodyCode.locked);
+  });
+
   test('a wrong login password gets no options, and wrong ones lock like wrong logins', async () => {
     const { token } = await t.register('plain', 'pk-wrong@example.com');
     const wrong = await t.call(
