@@ -60,3 +60,6 @@ export const AVATAR_URLS: readonly string[] = Array.from(
 
 /** Withdrawals wait this long after a change (not the first binding) of a password or the authenticator. */
 export const SECURITY_CHANGE_LOCK_HOURS = 24;
+
+/** A passkey's name: 1 to 40 characters (docs/protocol.md section 33). */
+export const PASSKEY_NAME_MAX_LENGTH = 40;

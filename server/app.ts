@@ -19,6 +19,7 @@ import { ProofOfReservesService } from './services/proof-of-reserves.service.js'
 import { reservesSnapshotJob } from './jobs/reserves-snapshot.job.js';
 import { SecurityService } from './services/security.service.js';
 import { SecurityCentreService } from './services/security-centre.service.js';
+import { PasskeyService, relyingPartyOf } from './services/passkey.service.js';
 import { Letters } from './mail/letters.js';
 import { UserMail } from './services/user-mail.js';
 import { CommandRunner } from './core/command-runner.js';
@@ -240,6 +241,15 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
     secrets,
     log,
   );
+  const passkeys = new PasskeyService(
+    db,
+    commands,
+    clock,
+    security,
+    limits,
+    counters,
+    relyingPartyOf(config.publicUrl),
+  );
   const services: AppServices = {
     translator,
     sessions,
@@ -253,6 +263,7 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
       config.scryptCost,
       accounts,
       securityCentre,
+      passkeys,
     ),
     user: new UserService(db, commands, clock, sessions),
     content: new ContentService(db, commands, clock),
@@ -285,6 +296,7 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
     calendar: new CalendarService(db, commands, clock, config.timezone),
     security,
     securityCentre,
+    passkeys,
     userMail,
     exchange: new ExchangeService(db, commands, clock, security, config.exchange, reads),
     otc: new OtcService(db, commands, clock, security, config.otc, reads),

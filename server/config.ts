@@ -42,6 +42,11 @@ const envSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9]{4,32}$/)
     .optional(),
+  COFFER_PUBLIC_URL: z
+    .string()
+    .url()
+    .refine((value) => /^https?:\/\//.test(value), 'an http(s) URL such as https://coffer.example.com')
+    .optional(),
   COFFER_ROOT_OPERATOR: emailSchema.default('root@coffer.local'),
   COFFER_GATEWAY_SEGMENT: segmentSchema.default('gw'),
   COFFER_UPLOAD_SEGMENT: segmentSchema.default('up'),
@@ -138,6 +143,11 @@ export interface Config {
   smtpUrl: string | undefined;
   mailFrom: string;
   rootInvite: string | undefined;
+  /**
+   * Where customers open the app (COFFER_PUBLIC_URL; default http://localhost:PORT): passkeys'
+   * relying party id is its host name and their expected origin its origin.
+   */
+  publicUrl: URL;
   /** The first start's superadmin when the database has no operator (a one-time password is printed). */
   rootOperator: string;
   gatewaySegment: string;
@@ -299,6 +309,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     rootInvite: e.COFFER_ROOT_INVITE,
+    publicUrl: new URL(e.COFFER_PUBLIC_URL ?? `http://localhost:${e.PORT}`),
     rootOperator: e.COFFER_ROOT_OPERATOR,
     gatewaySegment: e.COFFER_GATEWAY_SEGMENT,
     uploadSegment: e.COFFER_UPLOAD_SEGMENT,

@@ -22,3 +22,4 @@ export * from './schema/team.js';
 export * from './schema/otc.js';
 export * from './schema/identity.js';
 export * from './schema/reserves.js';
+export * from './schema/passkeys.js';

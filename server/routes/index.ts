@@ -27,6 +27,7 @@ import { machineRoutes } from './machine.routes.js';
 import { teamRoutes } from './team.routes.js';
 import { identityRoutes } from './identity.routes.js';
 import { reservesRoutes } from './reserves.routes.js';
+import { passkeyRoutes } from './passkey.routes.js';
 
 const ROUTE_LISTS: readonly RoutesOf[] = [
   ssoRoutes,
@@ -54,6 +55,7 @@ const ROUTE_LISTS: readonly RoutesOf[] = [
   teamRoutes,
   identityRoutes,
   reservesRoutes,
+  passkeyRoutes,
 ];
 
 /** Every route's definition, in registration order (tests read the access rules). */

@@ -12,12 +12,16 @@ export interface CounterStore {
   /** Sets `key` for `ttlSeconds` unless present; true when this call set it (used once). */
   claim(key: string, ttlSeconds: number): Promise<boolean>;
   clear(key: string): Promise<void>;
+  /** Stores `value` under `key` for `ttlSeconds` (replacing any). */
+  put(key: string, value: string, ttlSeconds: number): Promise<void>;
+  /** The value under `key` and deletes it, at once (a second take gets null); null when absent or expired. */
+  take(key: string): Promise<string | null>;
   close(): Promise<void>;
 }
 
 /** One process's counters, timed by the server clock so tests can move time. */
 export class MemoryCounterStore implements CounterStore {
-  readonly #entries = new Map<string, { count: number; expiresAt: number }>();
+  readonly #entries = new Map<string, { count: number; expiresAt: number; value?: string }>();
   constructor(private readonly clock: Clock) {}
 
   #live(key: string) {
@@ -64,6 +68,17 @@ export class MemoryCounterStore implements CounterStore {
     this.#entries.delete(key);
   }
 
+  async put(key: string, value: string, ttlSeconds: number) {
+    this.#sweep();
+    this.#entries.set(key, { count: 1, expiresAt: this.clock.now().getTime() + ttlSeconds * 1000, value });
+  }
+
+  async take(key: string) {
+    const entry = this.#live(key);
+    this.#entries.delete(key);
+    return entry?.value ?? null;
+  }
+
   async close() {
     this.#entries.clear();
   }
@@ -93,6 +108,12 @@ export async function redisCounterStore(url: string, prefix = 'coffer:'): Promis
     },
     async clear(key) {
       await redis.del(prefix + key);
+    },
+    async put(key, value, ttlSeconds) {
+      await redis.set(prefix + key, value, 'EX', ttlSeconds);
+    },
+    async take(key) {
+      return redis.getdel(prefix + key);
     },
     async close() {
       await redis.quit();

@@ -9,6 +9,7 @@ import type {
   SendCodeParams,
   SessionData,
 } from '../../contract/api/sso.js';
+import type { PasskeyLoginOptionsData, PasskeyLoginParams } from '../../contract/api/passkeys.js';
 import { NICKNAME_MAX_LENGTH } from '../../contract/constants.js';
 import type { Clock } from '../clock.js';
 import { type CommandRunner, Refusal } from '../core/command-runner.js';
@@ -24,6 +25,7 @@ import {
   insertReferralChain,
   insertUser,
   setPasswordHash,
+  type UserRow,
 } from '../repositories/user.repository.js';
 import type { Limits } from '../security/limits.js';
 import { decoyHash, hashPassword, verifyPassword } from '../security/passwords.js';
@@ -33,6 +35,7 @@ import type { SessionService } from './session.service.js';
 import type { AccountService } from './account.service.js';
 import { AVATARS } from './common.service.js';
 import type { SecurityCentreService, SignInNote } from './security-centre.service.js';
+import type { PasskeyService } from './passkey.service.js';
 
 const emailTaken = () =>
   new BusinessError(BodyCode.conflict, 'server.email_taken', { field: 'email' }, { field: 'email' });
@@ -66,6 +69,7 @@ export class AuthService {
     private readonly scryptCost: number,
     private readonly accounts: AccountService,
     private readonly centre: SecurityCentreService,
+    private readonly passkeys: PasskeyService,
   ) {}
 
   /** Mails a registration code; 409 when the address already has an account. */
@@ -152,9 +156,33 @@ export class AuthService {
         throw wrongCredentials();
       }
       await this.limits.clearAccount(params.email);
-      notes.push(await this.centre.noteSignIn(ctx, tx, user));
-      const session = await this.sessions.start(tx, 'user', user.id, false, clientOf(ctx));
-      return { ...session, userId: String(user.id) };
+      return this.signIn(ctx, tx, user, notes);
+    });
+    for (const note of notes) await this.centre.afterSignIn(note);
+    return signedIn;
+  }
+
+  /** A challenge for signing in with a passkey (docs/protocol.md section 33). */
+  passkeyOptions(): Promise<PasskeyLoginOptionsData> {
+    return this.passkeys.loginOptions();
+  }
+
+  /**
+   * Signs in with a passkey, no e-mail typed: the same session, sign-in alert and language as
+   * the e-mail login. Refused responses count against the client address like wrong passwords.
+   */
+  async passkeyLogin(ctx: RequestContext, params: PasskeyLoginParams): Promise<SessionData> {
+    const notes: SignInNote[] = [];
+    const signedIn = await this.commands.run(ctx, async (tx) => {
+      await this.limits.assertNotLocked(null, ctx.ip);
+      let user: UserRow;
+      try {
+        user = await this.passkeys.verifyLogin(tx, params);
+      } catch (error) {
+        if (error instanceof BusinessError) await this.limits.recordFailure(null, ctx.ip);
+        throw error;
+      }
+      return this.signIn(ctx, tx, user, notes);
     });
     for (const note of notes) await this.centre.afterSignIn(note);
     return signedIn;
@@ -209,6 +237,18 @@ export class AuthService {
     });
     await this.sessions.forget(revoked);
     return done;
+  }
+
+  /** The end of every sign-in: notes the device and language (for `afterSignIn`) and starts a session. */
+  private async signIn(
+    ctx: RequestContext,
+    tx: Transaction,
+    user: UserRow,
+    notes: SignInNote[],
+  ): Promise<SessionData> {
+    notes.push(await this.centre.noteSignIn(ctx, tx, user));
+    const session = await this.sessions.start(tx, 'user', user.id, false, clientOf(ctx));
+    return { ...session, userId: String(user.id) };
   }
 
   private async assertRegistrable(tx: Transaction, email: string, inviteCode: string) {

@@ -39,6 +39,7 @@ import type { MachineOutputService } from './machine/output.service.js';
 import type { IdentityService } from './identity.service.js';
 import type { ProofOfReservesService } from './proof-of-reserves.service.js';
 import type { ReadRouting } from '../db/read-routing.js';
+import type { PasskeyService } from './passkey.service.js';
 
 export interface AppServices {
   translator: Translator;
@@ -80,4 +81,5 @@ export interface AppServices {
   machineOutput: MachineOutputService;
   identity: IdentityService;
   proofOfReserves: ProofOfReservesService;
+  passkeys: PasskeyService;
 }

@@ -67,6 +67,8 @@ export const ROUTES = {
   sharePoster: '/pages/share_poster/share_poster',
   /** Proof of reserves (from the Assets tab): the user's proof, verified on the device; not a spec route. */
   reserves: '/pages/reserves/reserves',
+  /** Passkeys (Settings; the security centre links here too): not a spec route. */
+  passkeys: '/pages/setting/passkeys',
 } as const;
 
 /** The five bottom tabs, in the spec's order. */

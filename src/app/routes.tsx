@@ -299,6 +299,13 @@ const built: RouteEntry[] = [
     title: 'reserves.title',
     page: page(() => import('../features/reserves/ReservesPage.js')),
   },
+  {
+    path: ROUTES.passkeys,
+    header: 'standard',
+    access: 'user',
+    title: 'passkeys.title',
+    page: page(() => import('../features/passkeys/PasskeysPage.js')),
+  },
 ];
 
 const numbered = (base: string, numbers: number[]) => numbers.map((n) => `${base}${n}`);

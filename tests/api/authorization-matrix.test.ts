@@ -19,6 +19,7 @@ import { BodyCode } from '../../contract/codes.js';
 import { availableTiers } from '../helpers/database.js';
 import { startTestServer, type Answer, type TestServer } from '../helpers/server.js';
 import { EVM_ADDRESS, TRADE_PASSWORD, withdrawFixtures, type ReadyUser } from '../helpers/withdraw.js';
+import { SoftPasskey } from '../helpers/webauthn.js';
 
 const tiers = await availableTiers('authorization-matrix');
 
@@ -52,6 +53,10 @@ interface Victim {
   release: string;
   /** One of A's signed-in sessions (the security centre's list). */
   session: string;
+  /** One of A's passkeys. */
+  passkey: string;
+  /** A passkey registration challenge A asked for and has not answered yet. */
+  passkeyChallenge: string;
 }
 /** B's own valid values, so that the only thing wrong with each call is A's id in it. */
 interface Caller {
@@ -247,6 +252,16 @@ const MATRIX: Record<string, Case> = {
   },
   '/api/v1/withdraw/list accountId': { owned: 'account', params: (a) => ({ accountId: a.account }) },
   '/api/v1/user/session-revoke sessionId': { owned: 'session', params: (a) => ({ sessionId: a.session }) },
+  '/api/v1/passkey/rename id': { owned: 'passkey', params: (a) => ({ id: a.passkey, name: 'Taken' }) },
+  '/api/v1/passkey/remove id': { owned: 'passkey', params: (a) => ({ id: a.passkey }) },
+  '/api/v1/passkey/register challengeId': {
+    owned: 'passkeyChallenge',
+    params: (a) => ({ challengeId: a.passkeyChallenge, name: 'Taken', response: softRegistration() }),
+  },
+  '/api/v1/sso/passkey-login challengeId': {
+    shared: "a sign-in challenge is nobody's until a passkey answers it; the session is the passkey owner's",
+    params: () => ({ challengeId: 'AAAAAAAAAAAAAAAAAAAAAAAA', response: softAssertion() }),
+  },
   '/api/v1/reserves/proof snapshotId': {
     shared:
       "a snapshot is public (its root and every leaf); the proof answered is always the caller's own leaf",
@@ -257,6 +272,12 @@ const MATRIX: Record<string, Case> = {
     params: () => ({ id: '1' }),
   },
 };
+/** A well-formed passkey registration and assertion for no challenge the server issued. */
+const SOFT = { rpId: 'localhost', origin: 'http://localhost:8080' };
+const softRegistration = () =>
+  new SoftPasskey(SOFT).register({ challenge: 'AAAAAAAAAAAAAAAAAAAAAAAA', user: { id: 'AAAA' } });
+const softAssertion = () => new SoftPasskey(SOFT).assert({ challenge: 'AAAAAAAAAAAAAAAAAAAAAAAA' });
+
 /** The image route's `{id}` is called through its URL, not with parameters (tested on its own below). */
 const IMAGE_ROUTE = '/api/v1/common/img/{id} id';
 
@@ -421,7 +442,28 @@ describe.each(tiers)('the authorization matrix on %s', (tier) => {
     const releases = ok(
       await asA<{ items: Array<{ id: string }> }>('/api/v1/user/aiIncome', { accountId: a.accountId }),
     );
+    // A adds a passkey (password and authenticator code), and asks for another challenge.
+    const passkeyOptions = async () => {
+      fx.nextStep();
+      return ok(
+        await asA<{ challengeId: string; options: { challenge: string; user: { id: string } } }>(
+          '/api/v1/passkey/register-options',
+          { password: 'secret123', googleCode: await fx.codeNow(a.secret) },
+        ),
+      );
+    };
+    const relying = { rpId: t.server.config.publicUrl.hostname, origin: t.server.config.publicUrl.origin };
+    const firstOptions = await passkeyOptions();
+    const passkey = ok(
+      await asA<{ id: string }>('/api/v1/passkey/register', {
+        challengeId: firstOptions.challengeId,
+        name: 'A phone',
+        response: new SoftPasskey(relying).register(firstOptions.options),
+      }),
+    );
     victim = {
+      passkey: passkey.id,
+      passkeyChallenge: (await passkeyOptions()).challengeId,
       account: a.accountId,
       hostingOrder: hosted.order.id,
       otcOrder: sell.id,
@@ -430,7 +472,9 @@ describe.each(tiers)('the authorization matrix on %s', (tier) => {
       session:
         ok(await asA<{ items: Array<{ id: string }> }>('/api/v1/user/sessions', {})).items[0]?.id ?? '',
     };
-    expect(Object.values(victim).every((id) => /^\d+$/.test(id))).toBe(true);
+    const { passkeyChallenge, ...rowIds } = victim;
+    expect(Object.values(rowIds).every((id) => /^\d+$/.test(id))).toBe(true);
+    expect(passkeyChallenge).toMatch(/^[\w-]{20,}$/);
 
     const sub = ok(
       await fx.call<{ id: string }>('/api/v1/account/createSubAccount', { name: 'B savings' }, b.token),

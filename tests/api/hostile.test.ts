@@ -979,6 +979,7 @@ describe.each(tiers)('hostile input on %s', (tier) => {
       realName: 'Li Lei',
       note: 'Note',
       snapshotId: '1',
+      challengeId: 'abcdefghijklmnopqrstuvwx',
     };
     /** Where one field name means different things on different routes: the route's own valid sample. */
     const ROUTE_SAMPLES: Record<string, Record<string, unknown>> = {
@@ -993,6 +994,24 @@ describe.each(tiers)('hostile input on %s', (tier) => {
       '/api/v1/otc/meSellList': { status: 'pending_match' },
       '/api/v1/user/identity-store': { images: ['/api/v1/common/img/abcdefghijkl'] },
       '/api/admin/identity/reject': { reason: 'other' },
+      '/api/v1/passkey/register': {
+        response: {
+          id: 'AAAA',
+          rawId: 'AAAA',
+          type: 'public-key',
+          response: { clientDataJSON: 'e30', attestationObject: 'oA' },
+          clientExtensionResults: {},
+        },
+      },
+      '/api/v1/sso/passkey-login': {
+        response: {
+          id: 'AAAA',
+          rawId: 'AAAA',
+          type: 'public-key',
+          response: { clientDataJSON: 'e30', authenticatorData: 'AA', signature: 'AA' },
+          clientExtensionResults: {},
+        },
+      },
     };
     const probes: Probe[] = [];
     const expected = new Map<string, string>();

@@ -29,6 +29,14 @@ describe('configuration', () => {
     });
     expect(config.dataDir.endsWith('/data')).toBe(true);
   });
+  test("COFFER_PUBLIC_URL is passkeys' relying party: the server's own http://localhost:PORT by default, an http(s) URL otherwise", () => {
+    expect(loadConfig({}).publicUrl.href).toBe('http://localhost:8080/');
+    expect(loadConfig({ PORT: '3000' }).publicUrl.origin).toBe('http://localhost:3000');
+    const set = loadConfig({ COFFER_PUBLIC_URL: 'https://coffer.example.com/app' }).publicUrl;
+    expect([set.hostname, set.origin]).toEqual(['coffer.example.com', 'https://coffer.example.com']);
+    for (const bad of ['coffer.example.com', 'ftp://coffer.example.com'])
+      expect(() => loadConfig({ COFFER_PUBLIC_URL: bad })).toThrow(/COFFER_PUBLIC_URL/);
+  });
   test('production refuses the dev mailbox: SMTP_URL is required', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', ...XPUBS })).toThrow(/SMTP_URL/);
     expect(loadConfig({ NODE_ENV: 'production', SMTP_URL: 'smtp://mail:25', ...XPUBS }).production).toBe(

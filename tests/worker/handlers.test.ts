@@ -30,7 +30,7 @@ describe('the handler map', () => {
     expect(await merged.b({ n: 7 })).toBe(7);
   });
 
-  test('the worker exposes every command: auth, user, common, session, sync, outbox, account, recharge, withdrawal methods, withdrawals, the exchange, hosting, dividends, machines, the team, proof of reserves and the security centre', () => {
+  test('the worker exposes every command: auth, user, common, session, sync, outbox, account, recharge, withdrawal methods, withdrawals, the exchange, hosting, dividends, machines, the team, proof of reserves, the security centre and passkeys', () => {
     expect(Object.keys(setup().handlers).sort()).toEqual([
       'account-active',
       'account-select',
@@ -56,6 +56,13 @@ describe('the handler map', () => {
       'outbox-drain',
       'outbox-enqueue',
       'outbox-retry',
+      'passkey-list',
+      'passkey-login',
+      'passkey-login-options',
+      'passkey-register',
+      'passkey-register-options',
+      'passkey-remove',
+      'passkey-rename',
       'payment-add-bank',
       'payment-add-chain',
       'payment-delete',
@@ -166,6 +173,56 @@ describe('commands and their Idempotency-Key', () => {
     ],
   ];
 
+  const passkeyResponse = {
+    id: 'cred',
+    rawId: 'cred',
+    type: 'public-key' as const,
+    response: { clientDataJSON: 'e30', authenticatorData: 'AA', signature: 'AA' },
+    clientExtensionResults: {},
+  };
+  const passkeyCommands: typeof commands = [
+    [
+      'passkey-register-options',
+      (h) => h['passkey-register-options']({ password: 'secret1' }),
+      '/api/v1/passkey/register-options',
+    ],
+    [
+      'passkey-register',
+      (h) =>
+        h['passkey-register']({
+          challengeId: 'c1',
+          name: 'Phone',
+          response: { ...passkeyResponse, response: { clientDataJSON: 'e30', attestationObject: 'AA' } },
+        }),
+      '/api/v1/passkey/register',
+    ],
+    ['passkey-rename', (h) => h['passkey-rename']({ id: '1', name: 'Laptop' }), '/api/v1/passkey/rename'],
+    ['passkey-remove', (h) => h['passkey-remove']({ id: '1' }), '/api/v1/passkey/remove'],
+    [
+      'passkey-login',
+      (h) => h['passkey-login']({ challengeId: 'c1', response: passkeyResponse }),
+      '/api/v1/sso/passkey-login',
+    ],
+  ];
+
+  test.each(passkeyCommands)('%s is a POST with an Idempotency-Key', async (_name, run, uri) => {
+    const { handlers, seen } = setup(() => refusal(400));
+    await run(handlers);
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toMatchObject({ method: 'POST', uri });
+    expect(seen[0]?.headers['idempotency-key']).toMatch(UUID);
+  });
+
+  test('the authenticator code goes with the passkey options only when given', async () => {
+    const { handlers, seen } = setup(() => refusal(400));
+    await handlers['passkey-register-options']({ password: 'secret1' });
+    await handlers['passkey-register-options']({ password: 'secret1', googleCode: '123456' });
+    expect(seen.map((call) => call.params)).toEqual([
+      { password: 'secret1' },
+      { password: 'secret1', googleCode: '123456' },
+    ]);
+  });
+
   test.each(commands)('%s is a POST with an Idempotency-Key', async (_name, run, uri) => {
     const { handlers, seen } = setup(() => refusal(400));
     await run(handlers);
@@ -179,6 +236,8 @@ describe('commands and their Idempotency-Key', () => {
     ['common-config', '/api/v1/common/config'],
     ['common-lang', '/api/v1/common/lang'],
     ['common-version', '/api/v1/common/version'],
+    ['passkey-list', '/api/v1/passkey/list'],
+    ['passkey-login-options', '/api/v1/sso/passkey-options'],
   ] as const)('%s is a GET without a key', async (name, uri) => {
     const { handlers, seen } = setup(() => refusal(404));
     await handlers[name]();
@@ -220,6 +279,42 @@ describe('the local session', () => {
       confirmPassword: 'secret1',
     });
     expect(await store.getSession()).toEqual({ token: 'tok-1', userId: '42', email: 'bob@example.com' });
+  });
+
+  test('a passkey sign-in stores the session with the e-mail read from user/info (none was typed)', async () => {
+    const info = {
+      id: '42',
+      email: 'carol@example.com',
+      nickname: 'carol',
+      avatar: '',
+      inviteCode: 'ABCD1234',
+      referrerInviteCode: null,
+      kycStatus: 'not_verified',
+      tradePasswordSet: false,
+      authenticatorBound: false,
+      antiPhishingSet: false,
+      frozen: false,
+      lang: 'en',
+      defaultAccountId: '7',
+      accounts: [],
+      createdAt: '2026-01-05T02:00:00Z',
+    };
+    const { handlers, store, seen } = setup((call) =>
+      call.uri === '/api/v1/user/info' ? ok(info) : ok(session, 'Login successful'),
+    );
+    const outcome = await handlers['passkey-login']({
+      challengeId: 'c1',
+      response: {
+        id: 'cred',
+        rawId: 'cred',
+        type: 'public-key',
+        response: { clientDataJSON: 'e30', authenticatorData: 'AA', signature: 'AA' },
+        clientExtensionResults: {},
+      },
+    });
+    expect(outcome).toEqual({ kind: 'ok', message: 'Login successful', data: session });
+    expect(seen[1]?.headers['authorization']).toBe('Bearer tok-1');
+    expect(await store.getSession()).toEqual({ token: 'tok-1', userId: '42', email: 'carol@example.com' });
   });
 
   test('a refused login stores nothing', async () => {

@@ -28,6 +28,7 @@ import { dividendHandlers } from './dividend.handlers.js';
 import { teamHandlers } from './team.handlers.js';
 import { otcHandlers } from './otc.handlers.js';
 import { reservesHandlers } from './reserves.handlers.js';
+import { passkeyHandlers } from './passkey.handlers.js';
 
 // `never` parameters accept a handler of any parameter type (parameters are contravariant).
 type Handler = (...params: never[]) => Promise<unknown>;
@@ -109,6 +110,7 @@ export function createHandlers(deps: WorkerDeps) {
     teamHandlers(handlerDeps),
     otcHandlers(handlerDeps),
     reservesHandlers(handlerDeps),
+    passkeyHandlers(handlerDeps),
   );
 }
 

@@ -21,6 +21,7 @@ const ENTRIES = [
   ['settings.trade_password', ROUTES.updatePassword1],
   ['settings.authenticator', ROUTES.updatePassword3],
   ['settings.security_centre', ROUTES.securityCentre],
+  ['settings.passkeys', ROUTES.passkeys],
   ['settings.kyc', ROUTES.identity],
   ['settings.feedback', ROUTES.feedback],
 ] as const;
