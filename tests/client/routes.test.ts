@@ -106,9 +106,9 @@ describe('routes', () => {
       expect(routeOf(path)?.header, path).toBe('standard');
   });
 
-  test('built now: login, register and its verify code, forgot password, download, the five tabs, settings, nickname and avatar, real-name verification, feedback, the news article, the outbox, wallet records, accounts, recharge, withdrawal methods, the exchange, the withdrawal and its records, delivery records, AI dividends, mining machines, my machines, mining records, tickets, the share poster, proof of reserves, the password and authenticator pages, and the security centre; the rest says "not yet open"', () => {
+  test('built now: login, register and its verify code, forgot password, download, the five tabs, settings, nickname and avatar, real-name verification, feedback, the news article, the outbox, wallet records, accounts, recharge, withdrawal methods, the exchange, the withdrawal and its records, delivery records, AI dividends, mining machines, my machines, mining records, tickets, the share poster, proof of reserves, the password and authenticator pages, the security centre and passkeys; the rest says "not yet open"', () => {
     const built = ROUTE_TABLE.filter((entry) => entry.page).map((entry) => entry.path);
-    expect(built).toHaveLength(38);
+    expect(built).toHaveLength(39);
     for (const path of [
       '/pages/setting/setting1',
       '/pages/setting/setting3',
@@ -135,6 +135,7 @@ describe('routes', () => {
       '/pages/update_pwd/update_pwd3',
       '/pages/setting/setting2',
       '/pages/setting/setting5',
+      '/pages/setting/passkeys',
     ])
       expect(built, path).toContain(path);
     expect(routeOf(ROUTES.kefu)?.page).toBeUndefined();
