@@ -398,9 +398,19 @@ export function e2eHarness(options: HarnessOptions = {}) {
   }
 
   /** Loads the app anew (a new document, so the launch rule runs) at `route`. */
+  /**
+   * Opens the app at `route` as a new document, its tab in front (a tab in the background draws
+   * no frames: its animations never end). A connection the loopback proxy reset while a page of an
+   * earlier step closed is tried once more.
+   */
   async function launch(page: Page, route: string): Promise<void> {
+    await page.bringToFront();
     await page.goto('about:blank');
-    await page.goto(`${running().base}/#${route}`);
+    const url = `${running().base}/#${route}`;
+    await page.goto(url).catch(async (error: unknown) => {
+      if (!String(error).includes('ERR_CONNECTION_RESET')) throw error;
+      await page.goto(url);
+    });
   }
 
   async function api(uri: string, params: Record<string, unknown> = {}, token?: string): Promise<Answer> {

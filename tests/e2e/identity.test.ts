@@ -229,6 +229,9 @@ describe.skipIf(!hasChromium)('real-name verification in Chromium', () => {
         })
         .toBeGreaterThan(0);
       await expectAccessible(review, 'identity detail en desktop');
+      // The console's tab in front: a tab in the background draws no frames, so the preview's
+      // fade would never end there.
+      await review.bringToFront();
       await drawer.getByRole('button', { name: t('identity.enlarge', { index: '1' }), exact: true }).click();
       await review.locator('.ant-image-preview').first().waitFor();
       await review.keyboard.press('Escape');
