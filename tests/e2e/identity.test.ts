@@ -16,6 +16,7 @@ import { en as consoleEn, type MessageKey } from '../../admin/i18n/en.js';
 import { cliContext } from '../../server/cli/cli-context.js';
 import { httpAdminClient, OPERATOR_PASSWORD, setUpOperator, type AdminClient } from '../helpers/operator.js';
 import {
+  animationsSettled,
   e2eHarness,
   en,
   expectAccessible,
@@ -237,6 +238,7 @@ describe.skipIf(!hasChromium)('real-name verification in Chromium', () => {
       await review.keyboard.press('Escape');
       await review.locator('.ant-image-preview').first().waitFor({ state: 'hidden' });
 
+      await review.bringToFront();
       await drawer.getByRole('button', { name: t('identity.approve'), exact: true }).click();
       const confirmDialog = review.getByRole('dialog').filter({
         hasText: t('identity.confirm_approve', {
@@ -246,11 +248,14 @@ describe.skipIf(!hasChromium)('real-name verification in Chromium', () => {
           number: WHOLE,
         }),
       });
+      await confirmDialog.waitFor();
+      await animationsSettled(review); // a click while the dialog still zooms in can miss
       await confirmDialog.getByRole('button', { name: t('common.confirm'), exact: true }).click();
+      await confirmDialog.waitFor({ state: 'hidden' });
+      await expect.poll(async () => (await info()).status, { timeout: WAIT_MS }).toBe('approved');
       await expect
         .poll(() => drawer.innerText(), { timeout: WAIT_MS })
         .toContain(t('identity.status.approved'));
-      expect((await info()).status).toBe('approved');
       await keepScreen(review, 'identity-console-approved');
       expectNoErrors(desk);
 
