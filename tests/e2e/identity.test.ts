@@ -300,8 +300,11 @@ describe.skipIf(!hasChromium)('real-name verification in Chromium', () => {
         name: t('identity.detail_title', { email: customer.email }),
       });
       await drawer.getByTestId('identity-number').waitFor();
+      await review.bringToFront();
       await drawer.getByRole('button', { name: t('identity.reject'), exact: true }).click();
       const dialog = review.getByRole('dialog', { name: t('identity.reject'), exact: true });
+      await dialog.waitFor();
+      await animationsSettled(review); // a click while the dialog still zooms in can miss
       await dialog.getByLabel(t('field.reason'), { exact: true }).click();
       await review
         .locator('.ant-select-dropdown:visible')
