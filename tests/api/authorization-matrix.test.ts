@@ -20,6 +20,7 @@ import { availableTiers } from '../helpers/database.js';
 import { startTestServer, type Answer, type TestServer } from '../helpers/server.js';
 import { EVM_ADDRESS, TRADE_PASSWORD, withdrawFixtures, type ReadyUser } from '../helpers/withdraw.js';
 import { SoftPasskey } from '../helpers/webauthn.js';
+import { PIXEL_PNG as PNG } from '../helpers/uploads.js';
 
 const tiers = await availableTiers('authorization-matrix');
 
@@ -280,11 +281,6 @@ const softAssertion = () => new SoftPasskey(SOFT).assert({ challenge: 'AAAAAAAAA
 
 /** The image route's `{id}` is called through its URL, not with parameters (tested on its own below). */
 const IMAGE_ROUTE = '/api/v1/common/img/{id} id';
-
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
-  'base64',
-);
 
 function pngUpload(): { payload: Buffer; contentType: string } {
   const boundary = `----CofferMatrix${crypto.randomBytes(8).toString('hex')}`;

@@ -34,17 +34,13 @@ import {
   WAIT_MS,
   type Tab,
 } from './harness.js';
+import { PIXEL_PNG as PIXEL } from '../helpers/uploads.js';
 
 /** A Wednesday, 10:00 in Asia/Shanghai: inside the withdrawal window. */
 const WORKING_MORNING = '2026-11-25T02:00:00Z';
 const DESKTOP = { width: 1280, height: 800 };
 /** Above it, two different finance operators approve (COFFER_WITHDRAW_REVIEW_ABOVE). */
 const REVIEW_ABOVE = '50';
-/** A real 1x1 PNG. */
-const PIXEL = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
-  'base64',
-);
 
 const t = (key: MessageKey, vars: Record<string, string | number> = {}) =>
   consoleEn[key].replace(/\{\{(\w+)\}\}/g, (whole, name: string) => String(vars[name] ?? whole));

@@ -15,7 +15,7 @@ import { z } from 'zod';
 import { APP_VERSION_CODE } from '../../contract/constants.js';
 import { HOT_VERSION_META, RELEASE_FILE, releaseOf } from '../../contract/release.js';
 import { e2eHarness, en, expectPage, hasChromium, navigateInApp, SLOW, watchedTab } from './harness.js';
-import { expectSameImageWithoutMetadata } from '../helpers/uploads.js';
+import { expectSameImageWithoutMetadata, PIXEL_PNG } from '../helpers/uploads.js';
 import { cliContext } from '../../server/cli/cli-context.js';
 
 /** Reconnects are noticed by the outbox's own backoff (2, 4, 8, 16, 30 s): allow a full step and a send. */
@@ -24,11 +24,6 @@ const RECONNECT_MS = 60_000;
 const ticketsSchema = z.object({
   items: z.array(z.object({ title: z.string(), status: z.string(), images: z.array(z.string()) })),
 });
-/** A real 1x1 PNG, attached to a ticket made offline. */
-const PIXEL_PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
-  'base64',
-);
 const infoSchema = z.object({ nickname: z.string() });
 
 /** Resolves once the service worker is active and has precached the shell. */

@@ -7,6 +7,12 @@ import sharp from 'sharp';
 import { expect } from 'vitest';
 import type { TestServer } from './server.js';
 
+/** A real 1x1 PNG: decodes, so the server keeps it (re-encoded without metadata). */
+export const PIXEL_PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
+
 export interface Part {
   name: string;
   filename?: string;

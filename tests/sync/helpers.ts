@@ -21,6 +21,7 @@ import { RequestQueue } from '../../worker/queue.js';
 import { MemorySessionStore, type SessionStore } from '../../worker/session.js';
 import type { Call, Outcome } from '../../worker/transport.js';
 import { uploadDataSchema, type UploadData } from '../../contract/api/common.js';
+import { PIXEL_PNG } from '../helpers/uploads.js';
 
 export const START = Date.parse('2026-01-05T02:00:00Z');
 
@@ -426,12 +427,7 @@ export function balanceRecord(accountId: string, overrides: Partial<BalanceRecor
 
 /** A real 1x1 PNG image. */
 export function pngBlob(): Blob {
-  // A real 1x1 PNG: the server decodes every upload (to drop its metadata) and refuses what does not decode.
-  const bytes = Buffer.from(
-    'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
-    'base64',
-  );
-  return new Blob([new Uint8Array(bytes)], { type: 'image/png' });
+  return new Blob([new Uint8Array(PIXEL_PNG)], { type: 'image/png' });
 }
 
 let keys = 0;
