@@ -2,7 +2,7 @@
  * Deposits, newest first, filtered by chain and status: the transaction, its confirmations, the
  * account and its customer, the amount.
  */
-import { Button, Form, Select } from 'antd';
+import { Button, Form } from 'antd';
 import { useState } from 'react';
 import type { z } from 'zod';
 import { adminDepositListDataSchema } from '../../contract/api/admin-users.js';
@@ -15,6 +15,7 @@ import { LoadMore } from '../ui/load-more.js';
 import { Page } from '../ui/page.js';
 import { StatusTag, type Tone } from '../ui/status-tag.js';
 import { usePagedList } from '../ui/use-paged-list.js';
+import { FilterSelect } from '../ui/filter-select.js';
 
 type Deposit = z.infer<typeof adminDepositListDataSchema>['items'][number];
 
@@ -42,26 +43,26 @@ export function DepositsPage() {
       actions={<Button onClick={() => void list.reload()}>{t('common.refresh')}</Button>}
     >
       <Form layout="inline" className="console-filters" name="deposits-filter">
-        <Form.Item label={t('dashboard.chain')} name="chain" initialValue={chain}>
-          <Select<Chain | 'all'>
-            className="console-select"
-            onChange={setChain}
-            options={[
-              { value: 'all', label: t('common.all') },
-              ...CHAINS.map((value) => ({ value, label: value })),
-            ]}
-          />
-        </Form.Item>
-        <Form.Item label={t('common.status')} name="status" initialValue={status}>
-          <Select<DepositStatus | 'all'>
-            className="console-select"
-            onChange={setStatus}
-            options={[
-              { value: 'all', label: t('common.all') },
-              ...DEPOSIT_STATUSES.map((value) => ({ value, label: t(`deposits.status.${value}`) })),
-            ]}
-          />
-        </Form.Item>
+        <FilterSelect<Chain | 'all'>
+          label={t('dashboard.chain')}
+          name="chain"
+          value={chain}
+          onChange={setChain}
+          options={[
+            { value: 'all', label: t('common.all') },
+            ...CHAINS.map((value) => ({ value, label: value })),
+          ]}
+        />
+        <FilterSelect<DepositStatus | 'all'>
+          label={t('common.status')}
+          name="status"
+          value={status}
+          onChange={setStatus}
+          options={[
+            { value: 'all', label: t('common.all') },
+            ...DEPOSIT_STATUSES.map((value) => ({ value, label: t(`deposits.status.${value}`) })),
+          ]}
+        />
       </Form>
       <ConsoleTable<Deposit>
         label={t('deposits.title')}

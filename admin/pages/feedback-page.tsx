@@ -4,7 +4,7 @@
  * (thumbnails, each opening larger) and the reply, behind a dialog that states its effect.
  * Customers' text is shown as text (React escapes it), never as HTML.
  */
-import { Button, Descriptions, Drawer, Form, Input, Modal, Select, Space, Typography } from 'antd';
+import { Button, Descriptions, Drawer, Form, Input, Modal, Space, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import type { z } from 'zod';
 import { adminFeedbackListDataSchema, feedbackRecordSchema } from '../../contract/api/content.js';
@@ -20,6 +20,7 @@ import { StatusTag } from '../ui/status-tag.js';
 import { ConsoleTable } from '../ui/console-table.js';
 import { Field } from '../ui/field.js';
 import { LoadMore } from '../ui/load-more.js';
+import { FilterSelect } from '../ui/filter-select.js';
 
 type Feedback = z.infer<typeof adminFeedbackListDataSchema>['items'][number];
 type StatusFilter = Feedback['status'] | 'all';
@@ -142,17 +143,17 @@ export function FeedbackPage() {
       actions={<Button onClick={() => void list.reload()}>{t('common.refresh')}</Button>}
     >
       <Form layout="inline" className="console-filters" name="feedback-filter">
-        <Form.Item label={t('common.status')} name="status" initialValue={status}>
-          <Select<StatusFilter>
-            className="console-select"
-            onChange={setStatus}
-            options={[
-              { value: 'awaiting_reply', label: t('feedback.status.awaiting_reply') },
-              { value: 'replied', label: t('feedback.status.replied') },
-              { value: 'all', label: t('common.all') },
-            ]}
-          />
-        </Form.Item>
+        <FilterSelect<StatusFilter>
+          label={t('common.status')}
+          name="status"
+          value={status}
+          onChange={setStatus}
+          options={[
+            { value: 'awaiting_reply', label: t('feedback.status.awaiting_reply') },
+            { value: 'replied', label: t('feedback.status.replied') },
+            { value: 'all', label: t('common.all') },
+          ]}
+        />
       </Form>
       <ConsoleTable<Feedback>
         label={t('feedback.title')}

@@ -29,6 +29,7 @@ import { Page } from '../ui/page.js';
 import { StatusTag, type Tone } from '../ui/status-tag.js';
 import { useAction } from '../ui/use-action.js';
 import { usePagedList } from '../ui/use-paged-list.js';
+import { FilterSelect } from '../ui/filter-select.js';
 
 type Item = z.infer<typeof adminIdentityListDataSchema>['items'][number];
 type QueueStatus = 'pending_review' | 'approved' | 'rejected';
@@ -108,13 +109,13 @@ export function IdentityPage() {
       actions={<Button onClick={() => void list.reload()}>{t('common.refresh')}</Button>}
     >
       <Form layout="inline" className="console-filters" name="identity-filter">
-        <Form.Item label={t('common.status')} name="status" initialValue={status}>
-          <Select<QueueStatus>
-            className="console-select"
-            onChange={setStatus}
-            options={QUEUE_STATUSES.map((value) => ({ value, label: t(`identity.status.${value}`) }))}
-          />
-        </Form.Item>
+        <FilterSelect<QueueStatus>
+          label={t('common.status')}
+          name="status"
+          value={status}
+          onChange={setStatus}
+          options={QUEUE_STATUSES.map((value) => ({ value, label: t(`identity.status.${value}`) }))}
+        />
       </Form>
       <ConsoleTable<Item>
         label={t('identity.title')}

@@ -5,7 +5,7 @@
  * confirmations once the send job sent it, and approve, reject with a reason, mark paid with a
  * reference, each behind a dialog that states its effect.
  */
-import { Alert, Button, Descriptions, Drawer, Form, Input, Select, Space, Typography } from 'antd';
+import { Alert, Button, Descriptions, Drawer, Form, Input, Space, Typography } from 'antd';
 import { useState } from 'react';
 import {
   adminWithdrawalSchema,
@@ -27,6 +27,7 @@ import { StatusTag, type Tone } from '../ui/status-tag.js';
 import { ConsoleTable } from '../ui/console-table.js';
 import { Field } from '../ui/field.js';
 import { LoadMore } from '../ui/load-more.js';
+import { FilterSelect } from '../ui/filter-select.js';
 
 const destinationOf = (item: AdminWithdrawal) =>
   item.kind === 'bank'
@@ -127,16 +128,16 @@ export function WithdrawalsPage() {
       actions={<Button onClick={() => void list.reload()}>{t('common.refresh')}</Button>}
     >
       <Form layout="inline" className="console-filters" name="withdrawals-filter">
-        <Form.Item label={t('field.stage')} name="stage" initialValue={stage}>
-          <Select<WithdrawalStage | 'all'>
-            className="console-select"
-            onChange={setStage}
-            options={[
-              { value: 'all', label: t('common.all') },
-              ...WITHDRAWAL_STAGES.map((value) => ({ value, label: t(`withdrawals.stage.${value}`) })),
-            ]}
-          />
-        </Form.Item>
+        <FilterSelect<WithdrawalStage | 'all'>
+          label={t('field.stage')}
+          name="stage"
+          value={stage}
+          onChange={setStage}
+          options={[
+            { value: 'all', label: t('common.all') },
+            ...WITHDRAWAL_STAGES.map((value) => ({ value, label: t(`withdrawals.stage.${value}`) })),
+          ]}
+        />
       </Form>
       <ConsoleTable<AdminWithdrawal>
         label={t('withdrawals.title')}
