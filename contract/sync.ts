@@ -30,6 +30,7 @@ import { incomeRecordSchema } from './api/income.js';
 import { machineRecordSchema, ownedMachineRecordSchema, ticketRecordSchema } from './api/machine.js';
 import { otcBookRecordSchema, otcOrderSchema } from './api/otc.js';
 import { identityRecordSchema } from './api/identity.js';
+import { chatMessageSchema, chatReadsRecordSchema } from './api/chat.js';
 
 export type SyncScope = 'public' | 'user' | 'account';
 
@@ -80,6 +81,10 @@ export const SYNC_COLLECTIONS = {
   otc_orders: { scope: 'account', record: otcOrderSchema, index: 'id, createdAt, side, status' },
   /** The open OTC book: every order still pending_match (one that closes is a delete). */
   otc_book: { scope: 'public', record: otcBookRecordSchema, index: 'id, side, price, createdAt' },
+  /** The user's support conversation: its messages (internal notes never), by seq. */
+  chat_messages: { scope: 'user', record: chatMessageSchema, index: 'id, seq, clientMsgId' },
+  /** The conversation's read marks (one record, id = the user id): ticks and the unread count. */
+  chat_reads: { scope: 'user', record: chatReadsRecordSchema, index: 'id' },
 } as const satisfies Record<string, CollectionSpec>;
 
 export type CollectionName = keyof typeof SYNC_COLLECTIONS;

@@ -4,6 +4,7 @@
  * throws at the start when a collection is registered twice or one has no reader.
  */
 import { accountCollections } from './account.collections.js';
+import { chatCollections } from './chat.collections.js';
 import { contentCollections } from './content.collections.js';
 import { deliveryCollections } from './delivery.collections.js';
 import { dividendCollections } from './dividend.collections.js';
@@ -36,4 +37,5 @@ export const syncCollections = mergeCollections(
   incomeCollections,
   machineCollections,
   otcCollections,
+  chatCollections,
 );
