@@ -26,6 +26,8 @@ export const CONSOLE_SCREENS = [
   { key: 'operators', route: '/api/admin/operator/list', roles: ['superadmin'] },
   { key: 'audit', route: '/api/admin/audit/list', roles: ['superadmin', 'compliance'] },
   { key: 'identity', route: '/api/admin/identity/list', roles: ['compliance'] },
+  /** The agents' desk: customer service conversations (docs/protocol.md §35.4). */
+  { key: 'chat', route: '/api/admin/chat/list', roles: ['support'] },
 ] as const satisfies readonly ConsoleScreen[];
 
 export type ConsoleScreenKey = (typeof CONSOLE_SCREENS)[number]['key'];
@@ -40,6 +42,10 @@ export const CONSOLE_ACTIONS = {
   userFreeze: { route: '/api/admin/user/freeze', roles: ['compliance'] },
   userUnfreeze: { route: '/api/admin/user/unfreeze', roles: ['compliance'] },
   userResetAuthenticator: { route: '/api/admin/user/reset-authenticator', roles: ['compliance'] },
+  /** The desk's settings: support hours and community links; canned replies; an operator's display name. */
+  chatSettings: { route: '/api/admin/chat/settings-save', roles: ['support'] },
+  chatCanned: { route: '/api/admin/chat/canned-save', roles: ['support'] },
+  chatDisplayName: { route: '/api/admin/operator/display-name', roles: ['support'] },
 } as const satisfies Record<string, Omit<ConsoleScreen, 'key'>>;
 
 /** Whether `role` may use a screen open to `roles` (the server's rule: superadmin may do all). */
