@@ -488,6 +488,7 @@ export const en = {
   'products.csv.close_before_open': 'Line {{line}}: the close time is before the open time.',
   'products.csv.duplicate': 'Line {{line}}: order {{orderNo}} is already on line {{first}}.',
   'nav.identity': 'Real-name verification',
+  'nav.chat': 'Customer service',
   'field.note': 'Note to the customer (required for “Other”)',
   'identity.title': 'Real-name verification',
   'identity.user': 'Customer',

@@ -472,6 +472,7 @@ export const zhHans: Catalogue = {
   'products.csv.close_before_open': '第 {{line}} 行：平仓时间早于开仓时间。',
   'products.csv.duplicate': '第 {{line}} 行：订单 {{orderNo}} 已在第 {{first}} 行出现。',
   'nav.identity': '实名认证',
+  'nav.chat': '在线客服',
   'field.note': '给客户的说明（选择“其他”时必填）',
   'identity.title': '实名认证',
   'identity.user': '客户',

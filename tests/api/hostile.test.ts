@@ -980,6 +980,15 @@ describe.each(tiers)('hostile input on %s', (tier) => {
       note: 'Note',
       snapshotId: '1',
       challengeId: 'abcdefghijklmnopqrstuvwx',
+      displayName: 'Anna',
+      clientMsgId: 'client-msg-0001',
+      seq: '1',
+      afterSeq: '0',
+      beforeSeq: '2',
+      internal: false,
+      language: 'en',
+      hours: { opens: '09:00', closes: '18:00', days: [1, 2, 3] },
+      communities: [{ name: 'International', url: 'https://example.com/c' }],
     };
     /** Where one field name means different things on different routes: the route's own valid sample. */
     const ROUTE_SAMPLES: Record<string, Record<string, unknown>> = {
@@ -994,6 +1003,7 @@ describe.each(tiers)('hostile input on %s', (tier) => {
       '/api/v1/otc/meSellList': { status: 'pending_match' },
       '/api/v1/user/identity-store': { images: ['/api/v1/common/img/abcdefghijkl'] },
       '/api/admin/identity/reject': { reason: 'other' },
+      '/api/admin/chat/list': { status: 'open' },
       '/api/v1/passkey/register': {
         response: {
           id: 'AAAA',
