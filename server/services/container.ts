@@ -40,6 +40,7 @@ import type { IdentityService } from './identity.service.js';
 import type { ProofOfReservesService } from './proof-of-reserves.service.js';
 import type { ReadRouting } from '../db/read-routing.js';
 import type { PasskeyService } from './passkey.service.js';
+import type { PushService } from './push.service.js';
 
 export interface AppServices {
   translator: Translator;
@@ -82,4 +83,6 @@ export interface AppServices {
   identity: IdentityService;
   proofOfReserves: ProofOfReservesService;
   passkeys: PasskeyService;
+  /** Web push: subscriptions, and `notify` (the one seam that tells a user, after commit). */
+  push: PushService;
 }

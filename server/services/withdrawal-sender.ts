@@ -30,6 +30,8 @@ import {
   updateWithdrawal,
   type WithdrawalRow,
 } from '../repositories/withdraw.repository.js';
+import { formatMoney, minor } from '../../contract/money.js';
+import { silentNotifier, type UserNotifier } from './user-notifier.js';
 import { releaseWithdrawal, settleWithdrawal } from './withdraw.service.js';
 
 /** Withdrawals looked at per tick and stage. */
@@ -61,6 +63,8 @@ export class WithdrawalSender {
     /** The confirmations a sent transaction waits for before it settles. */
     readonly confirmations: number = DEPOSIT_CONFIRMATIONS,
     private readonly hooks: SendHooks = {},
+    /** Tells the customer, after commit, that their withdrawal succeeded or failed on chain. */
+    private readonly notifier: UserNotifier = silentNotifier,
   ) {
     this.name = `${chain} withdrawals`;
   }
@@ -130,15 +134,20 @@ export class WithdrawalSender {
         return;
       }
       const succeeded = state.receipt.status === 'success';
-      await this.db.transaction(async (tx) => {
+      const ended = await this.db.transaction(async (tx) => {
         const locked = await lockWithdrawal(tx, row.id);
         if (!locked || locked.status !== 'pending' || locked.stage !== 'sending' || locked.txHash !== hash)
-          return;
+          return null;
         const now = this.clock.now();
-        if (succeeded) await settleWithdrawal(tx, locked, {}, now);
-        else
-          await releaseWithdrawal(tx, locked, { stage: 'failed', reason: `reverted on chain: ${hash}` }, now);
+        if (succeeded) return settleWithdrawal(tx, locked, {}, now);
+        return releaseWithdrawal(tx, locked, { stage: 'failed', reason: `reverted on chain: ${hash}` }, now);
       });
+      // Committed: only now is the customer told (never twice: a second tick finds it ended).
+      if (ended)
+        this.notifier.notify(ended.userId, {
+          kind: succeeded ? 'withdrawal_succeeded' : 'withdrawal_failed',
+          amount: formatMoney(minor(ended.amount)),
+        });
       report[succeeded ? 'paid' : 'failed'] += 1;
       return;
     }
