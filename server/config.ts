@@ -105,7 +105,10 @@ const envSchema = z.object({
   COFFER_SECRET_KEY: z.string().optional(),
   COFFER_VAPID_PUBLIC_KEY: z
     .string()
-    .refine(isVapidPublicKey, 'an uncompressed P-256 public key in base64url (npx web-push generate-vapid-keys)')
+    .refine(
+      isVapidPublicKey,
+      'an uncompressed P-256 public key in base64url (npx web-push generate-vapid-keys)',
+    )
     .optional(),
   COFFER_VAPID_PRIVATE_KEY: z
     .string()
@@ -295,7 +298,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     );
   }
   if ((e.COFFER_VAPID_PUBLIC_KEY === undefined) !== (e.COFFER_VAPID_PRIVATE_KEY === undefined)) {
-    throw new ConfigError('COFFER_VAPID_PUBLIC_KEY and COFFER_VAPID_PRIVATE_KEY go together: set both, or neither');
+    throw new ConfigError(
+      'COFFER_VAPID_PUBLIC_KEY and COFFER_VAPID_PRIVATE_KEY go together: set both, or neither',
+    );
   }
   if (production && !e.COFFER_VAPID_PUBLIC_KEY) {
     throw new ConfigError(

@@ -32,7 +32,9 @@ const endpointSchema = text({ max: PUSH_ENDPOINT_MAX_LENGTH }).refine(
   (value) => {
     try {
       const url = new URL(value);
-      return (url.protocol === 'https:' || url.protocol === 'http:') && url.username === '' && url.password === '';
+      return (
+        (url.protocol === 'https:' || url.protocol === 'http:') && url.username === '' && url.password === ''
+      );
     } catch {
       return false;
     }

@@ -74,7 +74,11 @@ export async function deletePushSubscriptionOfUser(
 }
 
 /** Deletes the subscription `id` if it still has `endpoint` (the push service said it is gone). */
-export async function deleteGonePushSubscription(db: Executor, id: number, endpoint: string): Promise<boolean> {
+export async function deleteGonePushSubscription(
+  db: Executor,
+  id: number,
+  endpoint: string,
+): Promise<boolean> {
   const rows = await db
     .delete(pushSubscriptions)
     .where(and(eq(pushSubscriptions.id, id), eq(pushSubscriptions.endpoint, endpoint)))
@@ -103,8 +107,6 @@ export async function liveSubscriptionsOfUser(
         gt(sessions.expiresAt, now),
       ),
     );
-  await db
-    .delete(pushSubscriptions)
-    .where(and(eq(pushSubscriptions.userId, userId), notExists(liveSession)));
+  await db.delete(pushSubscriptions).where(and(eq(pushSubscriptions.userId, userId), notExists(liveSession)));
   return pushSubscriptionsOfUser(db, userId);
 }

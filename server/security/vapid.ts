@@ -60,7 +60,8 @@ export function devVapidKeys(dataDir: string, warn: (line: string) => void): Vap
       parsed = null;
     }
     const keys = keysFileSchema.safeParse(parsed);
-    if (!keys.success) throw new Error(`${file} does not hold a VAPID key pair; fix or remove it (development only)`);
+    if (!keys.success)
+      throw new Error(`${file} does not hold a VAPID key pair; fix or remove it (development only)`);
     return keys.data;
   };
   let keys = read();
@@ -79,6 +80,8 @@ export function devVapidKeys(dataDir: string, warn: (line: string) => void): Vap
     keys = read();
     if (!keys) throw new Error(`could not create ${file}`);
   }
-  warn(`!!! No COFFER_VAPID_PUBLIC_KEY / COFFER_VAPID_PRIVATE_KEY configured: web push signs with a development key pair in ${file}.`);
+  warn(
+    `!!! No COFFER_VAPID_PUBLIC_KEY / COFFER_VAPID_PRIVATE_KEY configured: web push signs with a development key pair in ${file}.`,
+  );
   return keys;
 }

@@ -134,7 +134,11 @@ export class PushService implements UserNotifier {
       });
       const kept = await pushSubscriptionsOfUser(tx, userId);
       const excess = kept.length - PUSH_SUBSCRIPTIONS_PER_USER;
-      if (excess > 0) await deletePushSubscriptions(tx, kept.slice(0, excess).map((row) => row.id));
+      if (excess > 0)
+        await deletePushSubscriptions(
+          tx,
+          kept.slice(0, excess).map((row) => row.id),
+        );
       return { done: true as const };
     });
   }
@@ -153,7 +157,9 @@ export class PushService implements UserNotifier {
     const delivery = this.deliver(userId, event).then(
       (outcome) => {
         if (outcome.failed > 0)
-          this.options.log(`push ${event.kind} to user ${userId}: ${outcome.failed} of ${outcome.sent + outcome.failed} failed`);
+          this.options.log(
+            `push ${event.kind} to user ${userId}: ${outcome.failed} of ${outcome.sent + outcome.failed} failed`,
+          );
       },
       (error: unknown) => this.options.log(`push ${event.kind} to user ${userId} not sent`, error),
     );
@@ -184,7 +190,8 @@ export class PushService implements UserNotifier {
           await deleteGonePushSubscription(this.db, row.id, row.endpoint);
           outcome.gone += 1;
         } else {
-          if (status !== null) this.options.log(`push to subscription ${row.id}: the push service answered ${status}`);
+          if (status !== null)
+            this.options.log(`push to subscription ${row.id}: the push service answered ${status}`);
           outcome.failed += 1;
         }
       }),
