@@ -980,6 +980,11 @@ describe.each(tiers)('hostile input on %s', (tier) => {
       note: 'Note',
       snapshotId: '1',
       challengeId: 'abcdefghijklmnopqrstuvwx',
+      endpoint: 'http://127.0.0.1:9/push/hostile',
+      keys: {
+        p256dh: `B${'A'.repeat(86)}`,
+        auth: 'AAAAAAAAAAAAAAAAAAAAAA',
+      },
     };
     /** Where one field name means different things on different routes: the route's own valid sample. */
     const ROUTE_SAMPLES: Record<string, Record<string, unknown>> = {
