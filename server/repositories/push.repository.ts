@@ -1,5 +1,5 @@
 /** SQL about web push subscriptions (server/db/schema/push.ts). */
-import { and, asc, eq, gt, inArray, isNull, notExists, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
 import { pushSubscriptions, sessions } from '../db/schema.js';
 
@@ -12,6 +12,24 @@ export async function sessionIdOfToken(db: Executor, tokenHash: string): Promise
     .from(sessions)
     .where(and(eq(sessions.tokenHash, tokenHash), isNull(sessions.revokedAt)));
   return row?.id;
+}
+
+/** Who holds the subscription of `endpoint`, and whether its session is live at `now`; undefined: nobody. */
+export async function pushEndpointHolder(
+  db: Executor,
+  endpoint: string,
+  now: Date,
+): Promise<{ userId: number; live: boolean } | undefined> {
+  const [row] = await db
+    .select({ userId: pushSubscriptions.userId, live: liveSessionOf(now) })
+    .from(pushSubscriptions)
+    .where(eq(pushSubscriptions.endpoint, endpoint));
+  return row ? { userId: row.userId, live: row.live === true } : undefined;
+}
+
+/** SQL: whether the subscription row's session is live (its user's, not revoked, not expired) at `now`. */
+function liveSessionOf(now: Date) {
+  return sql<boolean>`exists (select 1 from ${sessions} where ${sessions.id} = ${pushSubscriptions.sessionId} and ${sessions.subjectKind} = 'user' and ${sessions.subjectId} = ${pushSubscriptions.userId} and ${sessions.revokedAt} is null and ${sessions.expiresAt} > ${now.toISOString()}::timestamptz)`;
 }
 
 /**
@@ -95,18 +113,8 @@ export async function liveSubscriptionsOfUser(
   userId: number,
   now: Date,
 ): Promise<PushSubscriptionRow[]> {
-  const liveSession = db
-    .select({ one: sql`1` })
-    .from(sessions)
-    .where(
-      and(
-        eq(sessions.id, pushSubscriptions.sessionId),
-        eq(sessions.subjectKind, 'user'),
-        eq(sessions.subjectId, pushSubscriptions.userId),
-        isNull(sessions.revokedAt),
-        gt(sessions.expiresAt, now),
-      ),
-    );
-  await db.delete(pushSubscriptions).where(and(eq(pushSubscriptions.userId, userId), notExists(liveSession)));
+  await db
+    .delete(pushSubscriptions)
+    .where(and(eq(pushSubscriptions.userId, userId), sql`not ${liveSessionOf(now)}`));
   return pushSubscriptionsOfUser(db, userId);
 }

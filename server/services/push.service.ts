@@ -6,7 +6,8 @@
  * Rules that must stay true:
  * - a subscription belongs to the signed-in session that sent it; pushes go only to
  *   subscriptions whose session is live (one that ended is deleted when a push finds it);
- * - an endpoint is one row (the last user to subscribe it owns it), a user keeps at most
+ * - an endpoint is one row; another user takes it over only once its holder's session ended
+ *   (a shared device signed in as someone else), a user keeps at most
  *   PUSH_SUBSCRIPTIONS_PER_USER (the least recently subscribed go first), and only its owner
  *   unsubscribes it;
  * - production takes https endpoints on named hosts only; elsewhere http on loopback too;
@@ -34,6 +35,7 @@ import {
   deletePushSubscriptionOfUser,
   deletePushSubscriptions,
   liveSubscriptionsOfUser,
+  pushEndpointHolder,
   pushSubscriptionsOfUser,
   sessionIdOfToken,
   upsertPushSubscription,
@@ -110,8 +112,9 @@ export class PushService implements UserNotifier {
 
   /**
    * Stores this device's subscription for the caller's session in the request's language (an
-   * endpoint already stored is rebound to the caller); then keeps the caller's newest
-   * PUSH_SUBSCRIPTIONS_PER_USER. 400 naming `endpoint` when production would not send to it.
+   * endpoint already stored is rebound to the caller, unless it is another user's whose session
+   * is live: 403 naming `endpoint`); then keeps the caller's newest PUSH_SUBSCRIPTIONS_PER_USER.
+   * 400 naming `endpoint` when production would not send to it.
    */
   async subscribe(ctx: RequestContext, params: PushSubscribeParams): Promise<{ done: true }> {
     const userId = userIdOf(ctx);
@@ -122,6 +125,10 @@ export class PushService implements UserNotifier {
       const sessionId = await sessionIdOfToken(tx, tokenHash);
       if (sessionId === undefined) throw notLoggedIn();
       const now = this.clock.now();
+      // Another user's subscription is taken over only once their session here has ended.
+      const holder = await pushEndpointHolder(tx, params.endpoint, now);
+      if (holder && holder.userId !== userId && holder.live)
+        throw new BusinessError(BodyCode.forbidden, 'server.forbidden', {}, { field: 'endpoint' });
       await upsertPushSubscription(tx, {
         userId,
         sessionId,

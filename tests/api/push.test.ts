@@ -195,10 +195,19 @@ describe.each(tiers)('web push on %s', (tier) => {
     );
   });
 
-  test('another user cannot unsubscribe yours (404, and yours still gets pushes); you can, and then get none', async () => {
+  test('another user cannot unsubscribe yours (404) nor take it over while your session lasts (403), and yours still gets pushes; you can unsubscribe, and then get none', async () => {
     const a = await t.register('plain', `push-owner-${tier}@coffer.test`);
     const b = await t.register('plain', `push-other-${tier}@coffer.test`);
     const phone = await device(a.token);
+    const taken = await call(
+      '/api/v1/push/subscribe',
+      { ...phone.json, keys: pushes.subscribe().json.keys },
+      b.token,
+    );
+    expect({ code: taken.code, data: taken.data }).toEqual({
+      code: BodyCode.forbidden,
+      data: { field: 'endpoint' },
+    });
     const refused = await call('/api/v1/push/unsubscribe', { endpoint: phone.endpoint }, b.token);
     expect({ code: refused.code, data: refused.data }).toEqual({
       code: BodyCode.notFound,
