@@ -16,7 +16,6 @@ import { type CommandRunner, Refusal } from '../core/command-runner.js';
 import type { Transaction } from '../db/database.js';
 import { BusinessError } from '../core/errors.js';
 import type { RequestContext } from '../core/context.js';
-import { recordChange } from '../repositories/sync.repository.js';
 import { updateUserSecurity } from '../repositories/security.repository.js';
 import {
   findInvite,
@@ -36,6 +35,7 @@ import type { AccountService } from './account.service.js';
 import { AVATARS } from './common.service.js';
 import type { SecurityCentreService, SignInNote } from './security-centre.service.js';
 import type { PasskeyService } from './passkey.service.js';
+import { profileChanged } from './user.collections.js';
 
 const emailTaken = () =>
   new BusinessError(BodyCode.conflict, 'server.email_taken', { field: 'email' }, { field: 'email' });
@@ -128,13 +128,7 @@ export class AuthService {
         throw new Error('invite code collided with an operator invite');
       }
       if (invite.ownerUserId !== null) await insertReferralChain(tx, invite.ownerUserId, user.id);
-      await recordChange(tx, {
-        collection: 'profile',
-        scopeId: user.id,
-        recordId: String(user.id),
-        deleted: false,
-        at: now,
-      });
+      await profileChanged(tx, user.id, now);
       await this.centre.noteSignIn(ctx, tx, user); // its first device: remembered, no alert; its language: the request's
       const session = await this.sessions.start(tx, 'user', user.id, false, clientOf(ctx));
       return { ...session, userId: String(user.id) };

@@ -34,14 +34,15 @@ import { existingRowId } from '../core/params.js';
 import type { Letters, Recipient } from '../mail/letters.js';
 import { rememberDevice, setUserEmail, setUserLang } from '../repositories/device.repository.js';
 import { updateUserSecurity } from '../repositories/security.repository.js';
-import { recordChange } from '../repositories/sync.repository.js';
-import { findUserByEmail, lockUser, type UserRow } from '../repositories/user.repository.js';
+import { findUserByEmail, type UserRow } from '../repositories/user.repository.js';
 import { deviceKeyOf, deviceOf } from '../security/device.js';
 import type { SecretBox } from '../security/secret-box.js';
 import type { CodeService } from './codes.service.js';
 import { antiPhishingContext, recipientOf } from './mail-recipients.js';
 import { tradePasswordNotSet, type SecurityService } from './security.service.js';
+import { changeOwnUser, lockOwnUser } from './own-user.js';
 import type { SessionService } from './session.service.js';
+import { profileChanged } from './user.collections.js';
 
 /** Where a customer ends a session: the security centre's page in the app. */
 export const SECURITY_CENTRE_PAGE = 'pages/setting/setting5';
@@ -186,25 +187,21 @@ export class SecurityCentreService {
    * Sets or changes the anti-phishing code, proved with an authenticator code (`googleCode`) when
    * one is bound, else with the trade password (300 when none is set).
    */
-  async setAntiPhishing(ctx: RequestContext, params: AntiPhishingParams): Promise<{ done: true }> {
-    const userId = userIdOf(ctx);
-    const done = await this.commands.run(ctx, async (tx) => {
-      const user = await this.lockedUser(tx, userId);
+  setAntiPhishing(ctx: RequestContext, params: AntiPhishingParams): Promise<{ done: true }> {
+    return changeOwnUser(this.commands, this.sessions, ctx, async (tx, user) => {
       if (user.authenticatorSecret !== null) {
         if (params.googleCode === undefined) throw invalidField('googleCode', 'server.field_required');
-        await this.security.verifyAuthenticatorCode(tx, userId, params.googleCode);
+        await this.security.verifyAuthenticatorCode(tx, user.id, params.googleCode);
       } else {
         if (user.tradePasswordHash === null) throw tradePasswordNotSet();
         if (params.tradePassword === undefined) throw invalidField('tradePassword', 'server.field_required');
-        await this.security.verifyTradePassword(tx, userId, params.tradePassword);
+        await this.security.verifyTradePassword(tx, user.id, params.tradePassword);
       }
-      await updateUserSecurity(tx, userId, {
-        antiPhishingCode: this.secrets.seal(params.code, antiPhishingContext(userId)),
+      await updateUserSecurity(tx, user.id, {
+        antiPhishingCode: this.secrets.seal(params.code, antiPhishingContext(user.id)),
       });
       return { done: true as const };
     });
-    await this.sessions.forgetUsers([userId]); // user/info shows whether one is set
-    return done;
   }
 
   // ---- the e-mail address ----
@@ -216,7 +213,7 @@ export class SecurityCentreService {
   sendEmailUpdateCode(ctx: RequestContext, params: SendEmailUpdateCodeParams): Promise<SendCodeData> {
     const userId = userIdOf(ctx);
     return this.commands.run(ctx, async (tx) => {
-      const user = await this.lockedUser(tx, userId);
+      const user = await lockOwnUser(tx, userId);
       await this.assertEmailFree(tx, user, params.newEmail);
       const sent = await this.codes.send(ctx, tx, user.email, 'update_email_old', user);
       await this.codes.send(ctx, tx, params.newEmail, 'update_email_new', user);
@@ -235,7 +232,7 @@ export class SecurityCentreService {
     let revoked: string[] = [];
     const notices: Array<{ recipient: Recipient; newEmail: string }> = [];
     const changed = await this.commands.run(ctx, async (tx) => {
-      const user = await this.lockedUser(tx, userId);
+      const user = await lockOwnUser(tx, userId);
       await this.assertEmailFree(tx, user, params.newEmail);
       // A refusal names the field of its code (codes.check names `code`).
       const check = async (
@@ -260,13 +257,7 @@ export class SecurityCentreService {
       await setUserEmail(tx, userId, params.newEmail, now);
       await updateUserSecurity(tx, userId, { securityChangedAt: now });
       revoked = await this.sessions.revokeOthers(tx, 'user', userId, keepToken);
-      await recordChange(tx, {
-        collection: 'profile',
-        scopeId: userId,
-        recordId: String(userId),
-        deleted: false,
-        at: now,
-      });
+      await profileChanged(tx, userId, now);
       notices.push({ recipient: recipientOf(this.secrets, user, ctx.locale), newEmail: params.newEmail });
       return {
         email: params.newEmail,
@@ -298,11 +289,5 @@ export class SecurityCentreService {
 
   private async assertEmailFree(tx: Transaction, user: UserRow, newEmail: string): Promise<void> {
     if (newEmail === user.email || (await findUserByEmail(tx, newEmail))) throw emailUnavailable();
-  }
-
-  private async lockedUser(tx: Transaction, userId: number): Promise<UserRow> {
-    const user = await lockUser(tx, userId);
-    if (!user) throw notLoggedIn();
-    return user;
   }
 }
