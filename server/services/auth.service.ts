@@ -90,10 +90,12 @@ export class AuthService {
 
   /**
    * Creates the user, their main account and own invite code, stores the referral chain and
-   * starts a session. One account per address, also when registrations race.
+   * starts a session. One account per address, also when registrations race. Once committed it
+   * mails the welcome (how to set an anti-phishing code); a replayed answer mails nothing.
    */
-  register(ctx: RequestContext, params: RegisterParams): Promise<SessionData> {
-    return this.commands.run(ctx, async (tx) => {
+  async register(ctx: RequestContext, params: RegisterParams): Promise<SessionData> {
+    const notes: SignInNote[] = [];
+    const registered = await this.commands.run(ctx, async (tx) => {
       const invite = await this.assertRegistrable(tx, params.email, params.inviteCode);
       const refusal = await this.codes.check(ctx, tx, params.email, 'register', params.code, true);
       if (refusal) return new Refusal(refusal);
@@ -129,10 +131,13 @@ export class AuthService {
       }
       if (invite.ownerUserId !== null) await insertReferralChain(tx, invite.ownerUserId, user.id);
       await profileChanged(tx, user.id, now);
-      await this.centre.noteSignIn(ctx, tx, user); // its first device: remembered, no alert; its language: the request's
+      // Its first device: remembered, no alert; its language: the request's; a welcome once committed.
+      notes.push(await this.centre.noteSignIn(ctx, tx, user, true));
       const session = await this.sessions.start(tx, 'user', user.id, false, clientOf(ctx));
       return { ...session, userId: String(user.id) };
     });
+    for (const note of notes) await this.centre.afterSignIn(note);
+    return registered;
   }
 
   /**

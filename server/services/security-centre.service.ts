@@ -10,7 +10,9 @@
  *   then the user's other sessions end and withdrawals wait 24 hours (a security change);
  * - an address that is taken is refused with the same answer as the user's own address: whose it is is never said;
  * - a sign-in from a device the user has not signed in from before mails an alert (the device,
- *   the address, the time, and how to end the session); its failure never fails the sign-in.
+ *   the address, the time, and how to end the session); its failure never fails the sign-in;
+ * - a registration mails a welcome once (not on a replay) saying how to set an anti-phishing
+ *   code, which its code mail could not carry; its failure never fails the registration.
  */
 import { DateTime } from 'luxon';
 import { BodyCode } from '../../contract/codes.js';
@@ -38,14 +40,12 @@ import { findUserByEmail, type UserRow } from '../repositories/user.repository.j
 import { deviceKeyOf, deviceOf } from '../security/device.js';
 import type { SecretBox } from '../security/secret-box.js';
 import type { CodeService } from './codes.service.js';
-import { antiPhishingContext, recipientOf } from './mail-recipients.js';
+import { antiPhishingContext, recipientOf, SECURITY_CENTRE_PAGE } from './mail-recipients.js';
 import { tradePasswordNotSet, type SecurityService } from './security.service.js';
 import { changeOwnUser, lockOwnUser } from './own-user.js';
 import type { SessionService } from './session.service.js';
 import { profileChanged } from './user.collections.js';
 
-/** Where a customer ends a session: the security centre's page in the app. */
-export const SECURITY_CENTRE_PAGE = 'pages/setting/setting5';
 const LOCK_MS = SECURITY_CHANGE_LOCK_HOURS * 3600 * 1000;
 
 /** The same answer for a taken address, the user's own, or any other that cannot be used. */
@@ -70,6 +70,8 @@ export interface SignInNote {
   userId: number;
   langChanged: boolean;
   alert: SignInAlert | null;
+  /** A registration's: the new user, to be welcomed. */
+  welcome: Recipient | null;
 }
 
 export class SecurityCentreService {
@@ -89,9 +91,15 @@ export class SecurityCentreService {
 
   /**
    * In the sign-in's (or registration's) transaction: stores the request's language as the user's
-   * last one and remembers the device. Hand the note to `afterSignIn` once committed.
+   * last one and remembers the device; a registration's note also carries the welcome mail's
+   * recipient. Hand the note to `afterSignIn` once committed.
    */
-  async noteSignIn(ctx: RequestContext, tx: Transaction, user: UserRow): Promise<SignInNote> {
+  async noteSignIn(
+    ctx: RequestContext,
+    tx: Transaction,
+    user: UserRow,
+    registered = false,
+  ): Promise<SignInNote> {
     const now = this.clock.now();
     const langChanged = await setUserLang(tx, user.id, ctx.locale);
     const device = deviceOf(ctx.userAgent);
@@ -106,16 +114,33 @@ export class SecurityCentreService {
             at: now,
           }
         : null;
-    return { userId: user.id, langChanged, alert };
+    const welcome = registered ? recipientOf(this.secrets, user, ctx.locale) : null;
+    return { userId: user.id, langChanged, alert, welcome };
   }
 
   /**
    * After the sign-in committed: drops the cached profile when the language changed (user/info
-   * shows it) and mails the alert, if any; a mail failure is logged, never thrown.
+   * shows it) and mails the alert or the welcome, if any; a mail failure is logged, never thrown.
    */
   async afterSignIn(note: SignInNote): Promise<void> {
     if (note.langChanged) await this.sessions.forgetUsers([note.userId]);
     if (note.alert !== null) await this.sendSignInAlert(note.alert);
+    if (note.welcome !== null) await this.sendWelcome(note.welcome);
+  }
+
+  /** The welcome after a registration: how to set the anti-phishing code its code mail lacked. */
+  private async sendWelcome(recipient: Recipient): Promise<void> {
+    try {
+      await this.letters.send(recipient, {
+        subjectKey: 'mail.welcome_subject',
+        paragraphs: [
+          { key: 'mail.welcome_body', vars: { email: recipient.email } },
+          { key: 'mail.welcome_anti_phishing', vars: { page: SECURITY_CENTRE_PAGE } },
+        ],
+      });
+    } catch (error) {
+      this.log('the welcome mail could not be sent', error);
+    }
   }
 
   private async sendSignInAlert(alert: SignInAlert): Promise<void> {
