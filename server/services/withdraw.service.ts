@@ -139,7 +139,9 @@ export function toAdminWithdrawal(row: WithdrawalRow, context: AdminWithdrawalCo
       const id = operatorIdOfActor(by);
       return { by, email: id === null ? null : (context.emails.get(id) ?? null) };
     }),
-    confirmations: sent ? { required, reached: row.stage === 'paid' || row.stage === 'failed' } : null,
+    confirmations: sent
+      ? { required, reached: row.stage === 'paid' || row.stage === 'failed', seen: row.confirmations }
+      : null,
     reviewedBy: row.reviewedBy,
     nonce: row.nonce,
   };
