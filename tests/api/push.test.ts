@@ -46,6 +46,9 @@ function scriptedChain(): ChainAdapter & { height: bigint; sent: TokenTransfer[]
     async transfers(from: bigint, to: bigint) {
       return sent.filter((item) => item.blockNumber >= from && item.blockNumber <= to);
     },
+    async holdings() {
+      return { value: 0n, block: chain.height };
+    },
   };
   return chain;
 }

@@ -99,7 +99,6 @@ export function PushSwitch() {
           role="switch"
           className="push-switch__input"
           checked={state === 'on'}
-          aria-checked={state === 'on'}
           aria-describedby={`${id}-hint`}
           disabled={busy || state === 'checking' || state === 'unsupported'}
           onChange={(event) => void toggle(event.target.checked)}
