@@ -6,9 +6,12 @@
  * - customer -> customer + fee: an event of two transfers, the second paying fee revenue (the hot
  *   platform book, spread over slots);
  * - customer -> fee revenue: every client paying the one hot book;
- * - the ledger's own statements for one transfer, replayed by pgbench from C (no Node in the way);
+ * - the ledger's own statements for one transfer, and for one with its fee, replayed by pgbench
+ *   from C (no Node in the way): BEGIN, the one `ledger_event` statement, COMMIT;
  * - pgbench: `pgbench -i -s 8` into a scratch database, then `pgbench -c 8 -j 2 -T <seconds>`;
  * - PGlite in memory: customer -> customer on its one connection.
+ * It prints first the round trips each event costs (counted by Drizzle's logger), and last the
+ * ratio to pgbench's TPC-B-like and what a transfer with its fee costs against one transfer.
  * Scratch databases are made on the server at TEST_DATABASE_URL (default the local one) and
  * dropped after. It measures and never judges: exit code 1 only when a stage could not measure.
  *

@@ -347,7 +347,7 @@ export async function existingTransferKeys(db: Executor, keys: readonly string[]
 
 /**
  * Locks one platform slot's row and the customers' rows of `book` (created at 0 on first use), in
- * the global order `ledger_transfer` locks in (owner, book, asset, slot), and answers each
+ * the global order `ledger_event` locks in (owner, book, asset, slot), and answers each
  * customer's balance now.
  */
 export async function lockCreditRows(
