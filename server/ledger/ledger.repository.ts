@@ -58,7 +58,7 @@ const EVENT_STATEMENT = 'ledger_event_v1';
 
 /**
  * A whole event (one transfer or several) in ONE round trip: the `ledger_event` function of
- * migration 0025 takes every key's lock and looks them up, locks every balance row in the global
+ * migration 0027 takes every key's lock and looks them up, locks every balance row in the global
  * order, checks each customer debit where it comes in the event, then writes the balances, the
  * transfers (in the event's order) and the sync change log; a short debit writes nothing.
  * Answers each transfer as stored, in the event's order (`applied` false when its key existed),
