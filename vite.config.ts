@@ -92,6 +92,8 @@ export default defineConfig({
         ],
       },
       workbox: {
+        // Web push: shows pushes and opens the page a tap is about (public/push-sw.js).
+        importScripts: ['/push-sw.js'],
         globPatterns: ['**/*.{js,css,html,svg,png,webmanifest}'],
         globIgnores: ['admin.html'],
         // The console's own chunks (consoleApart): an operator's tool is online only.

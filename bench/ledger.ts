@@ -6,9 +6,12 @@
  * - customer -> customer + fee: an event of two transfers, the second paying fee revenue (the hot
  *   platform book, spread over slots);
  * - customer -> fee revenue: every client paying the one hot book;
- * - the ledger's own statements for one transfer, replayed by pgbench from C (no Node in the way);
+ * - the ledger's own statements for one transfer, and for one with its fee, replayed by pgbench
+ *   from C (no Node in the way): BEGIN, the one `ledger_event` statement, COMMIT;
  * - pgbench: `pgbench -i -s 8` into a scratch database, then `pgbench -c 8 -j 2 -T <seconds>`;
  * - PGlite in memory: customer -> customer on its one connection.
+ * It prints first the round trips each event costs (counted by Drizzle's logger), and last the
+ * ratio to pgbench's TPC-B-like and what a transfer with its fee costs against one transfer.
  * Scratch databases are made on the server at TEST_DATABASE_URL (default the local one) and
  * dropped after. It measures and never judges: exit code 1 only when a stage could not measure.
  *
@@ -26,7 +29,7 @@ import { sql } from 'drizzle-orm';
 import { parseMoney } from '../contract/money.js';
 import { BusinessError } from '../server/core/errors.js';
 import { openDatabase, type Database } from '../server/db/database.js';
-import { customerBook, platformBook } from '../server/ledger/books.js';
+import { customerBook, PLATFORM_SLOTS, platformBook } from '../server/ledger/books.js';
 import { checkLedger } from '../server/ledger/invariants.js';
 import { transfer, type TransferInput } from '../server/ledger/ledger.js';
 import { createPostgresDatabase } from '../tests/helpers/database.js';
@@ -164,39 +167,64 @@ async function drive(db: Database, workload: Workload, clients: number, seconds:
   };
 }
 
-/** Counts the SQL statements one customer -> customer transfer sends (begin and commit included). */
-async function statementsPerTransfer(): Promise<number> {
+/**
+ * Counts the SQL statements (each a round trip; begin and commit included) that one customer ->
+ * customer transfer and one transfer with its fee send, in the steady state (rows exist).
+ */
+async function statementsPerEvent(): Promise<{ single: number; withFee: number }> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { drizzle } = await import('drizzle-orm/pglite');
   const { migrate } = await import('drizzle-orm/pglite/migrator');
-  const schema = await import('../server/db/schema.js');
   const client = new PGlite();
   let count = 0;
-  const db = drizzle(client, { schema, logger: { logQuery: () => void (count += 1) } });
+  const db = drizzle(client, { logger: { logQuery: () => void (count += 1) } });
   await migrate(db, { migrationsFolder: `${ROOT}server/db/migrations` });
   await fund(db);
-  await db.transaction((tx) => transfer(tx, customerToCustomer(), new Date())); // rows exist, as in the steady state
-  count = 0;
-  await db.transaction((tx) => transfer(tx, customerToCustomer(), new Date()));
+  await db.transaction((tx) => transfer(tx, withFee(), new Date())); // rows exist, as in the steady state
+  const counted = async (workload: Workload) => {
+    count = 0;
+    await db.transaction((tx) => transfer(tx, workload(), new Date()));
+    return count + 2; // drizzle's logger does not see BEGIN and COMMIT
+  };
+  const single = await counted(customerToCustomer);
+  const fee = await counted(withFee);
   await client.close();
-  return count + 2; // drizzle's logger does not see BEGIN and COMMIT
+  return { single, withFee: fee };
 }
 
-/**
- * The ledger's statements for one customer -> customer transfer, as a pgbench script: the same
- * round trips (begin, the `ledger_transfer` function, commit) with no Node, pg or Drizzle in the
- * way, so it shows what the database alone gives for this pattern.
- */
-const LEDGER_PGBENCH_SCRIPT = `\\set a random(1, ${ACCOUNTS - 1})
+/** One transfer of the ledger's event JSON (what `applyEvent` sends), built by pgbench's SQL. */
+const pgbenchTransfer = (key: string, kind: string, from: string, to: string, amount: number) =>
+  `jsonb_build_object('key', ${key}, 'kind', '${kind}', 'asset', 'USDT', ${from}, ${to}, 'amount', ${amount}, 'ref_table', 'pgbench', 'ref_id', :k::text)`;
+const PGBENCH_C2C = pgbenchTransfer(
+  `'pgbench:' || :k`,
+  'account_transfer',
+  `'debit_owner', CASE WHEN :dir = 0 THEN :a ELSE :a + 1 END, 'debit_book', 'cash', 'debit_slot', 0`,
+  `'credit_owner', CASE WHEN :dir = 0 THEN :a + 1 ELSE :a END, 'credit_book', 'cash', 'credit_slot', 0`,
+  10000,
+);
+const PGBENCH_FEE = pgbenchTransfer(
+  `'pgbench:fee:' || :k`,
+  'fee',
+  `'debit_owner', CASE WHEN :dir = 0 THEN :a ELSE :a + 1 END, 'debit_book', 'cash', 'debit_slot', 0`,
+  `'credit_owner', 0, 'credit_book', 'fee_revenue', 'credit_slot', :slot`,
+  1000,
+);
+const pgbenchScript = (transfers: string[]) => `\\set a random(1, ${ACCOUNTS - 1})
 \\set dir random(0, 1)
+\\set slot random(0, ${PLATFORM_SLOTS - 1})
 \\set k random(1, 4000000000000000000)
 BEGIN;
-SELECT * FROM ledger_transfer('pgbench:' || :k, 'account_transfer', 'USDT',
-  CASE WHEN :dir = 0 THEN :a ELSE :a + 1 END, 'cash', 0::smallint,
-  CASE WHEN :dir = 0 THEN :a + 1 ELSE :a END, 'cash', 0::smallint,
-  10000, 'pgbench', :k::text, now());
+SELECT * FROM ledger_event(jsonb_build_array(${transfers.join(', ')}), now());
 COMMIT;
 `;
+/**
+ * The ledger's statements for one customer -> customer transfer, as a pgbench script: the same
+ * round trips (begin, the `ledger_event` function, commit) with no Node, pg or Drizzle in the
+ * way, so it shows what the database alone gives for this pattern. And the same for a transfer
+ * with its fee (one `ledger_event` of two transfers).
+ */
+const LEDGER_PGBENCH_SCRIPT = pgbenchScript([PGBENCH_C2C]);
+const LEDGER_FEE_PGBENCH_SCRIPT = pgbenchScript([PGBENCH_C2C, PGBENCH_FEE]);
 
 const rate = (value: number) => String(Math.round(value));
 
@@ -221,6 +249,7 @@ async function main(): Promise<void> {
   );
   const rows: string[][] = [];
   let c2cRate: number | undefined;
+  let feeRate: number | undefined;
   let postgresUrl: string | undefined;
   const record = (name: string, database: string, clients: number, measured: Measured | undefined) => {
     if (!measured) return;
@@ -240,9 +269,11 @@ async function main(): Promise<void> {
     ]);
   };
 
-  const statements = await stage('statements per transfer', 60_000, statementsPerTransfer);
+  const statements = await stage('statements per event', 60_000, statementsPerEvent);
   if (statements !== undefined) {
-    console.log(`a customer -> customer transfer sends ${statements} statements, each a round trip`);
+    console.log(
+      `round trips (statements, begin and commit included): ${statements.single} per customer -> customer transfer, ${statements.withFee} per transfer with its fee`,
+    );
   }
 
   const postgres = await stage('PostgreSQL: scratch database and funded accounts', 120_000, async () => {
@@ -266,34 +297,46 @@ async function main(): Promise<void> {
     );
     c2cRate = c2c?.perSecond;
     record('customer -> customer', 'PostgreSQL', CLIENTS, c2c);
-    for (const [name, stageName, work] of [
-      ['customer -> customer + fee (2 transfers)', 'PostgreSQL: customer -> customer + fee revenue', withFee],
-      ['customer -> fee revenue (hot book)', 'PostgreSQL: every client paying fee revenue', toFeeRevenue],
+    const fee = await stage('PostgreSQL: customer -> customer + fee revenue', 120_000, () =>
+      drive(postgres.db, withFee, CLIENTS, SECONDS),
+    );
+    feeRate = fee?.perSecond;
+    record('customer -> customer + fee (2 transfers)', 'PostgreSQL', CLIENTS, fee);
+    record(
+      'customer -> fee revenue (hot book)',
+      'PostgreSQL',
+      CLIENTS,
+      await stage('PostgreSQL: every client paying fee revenue', 120_000, () =>
+        drive(postgres.db, toFeeRevenue, CLIENTS, SECONDS),
+      ),
+    );
+    for (const [name, script, transfers] of [
+      ['ledger statements from pgbench (C)', LEDGER_PGBENCH_SCRIPT, 1],
+      ['ledger statements + fee from pgbench (C)', LEDGER_FEE_PGBENCH_SCRIPT, 2],
     ] as const) {
-      record(
-        name,
-        'PostgreSQL',
-        CLIENTS,
-        await stage(stageName, 120_000, () => drive(postgres.db, work, CLIENTS, SECONDS)),
+      const sqlOnly = await stage(
+        `pgbench running the ledger's own statements: ${name}`,
+        120_000,
+        async () => {
+          const file = path.join(os.tmpdir(), `coffer-ledger-${process.pid}-${transfers}.pgbench`);
+          fs.writeFileSync(file, script);
+          closers.set(`pgbench script ${file}`, () => fs.rmSync(file, { force: true }));
+          return pgbench(name, postgresUrl ?? '', ['-n', '-f', file]);
+        },
       );
-    }
-    const sqlOnly = await stage("pgbench running the ledger transfer's own statements", 120_000, async () => {
-      const file = path.join(os.tmpdir(), `coffer-ledger-${process.pid}.pgbench`);
-      fs.writeFileSync(file, LEDGER_PGBENCH_SCRIPT);
-      closers.set('pgbench script', () => fs.rmSync(file, { force: true }));
-      return pgbench('pgbench ledger script', postgresUrl ?? '', ['-n', '-f', file]);
-    });
-    if (sqlOnly !== undefined) {
-      rows.push([
-        'ledger statements from pgbench (C)',
-        'PostgreSQL',
-        String(CLIENTS),
-        rate(sqlOnly),
-        rate(sqlOnly),
-        '',
-        '',
-        '',
-      ]);
+      if (sqlOnly !== undefined) {
+        rows.push([
+          name,
+          'PostgreSQL',
+          String(CLIENTS),
+          rate(sqlOnly),
+          rate(sqlOnly * transfers),
+          '',
+          '',
+          '',
+          '',
+        ]);
+      }
     }
     await stage('PostgreSQL: checkLedger after the run', 60_000, async () => {
       const began = performance.now();
@@ -364,6 +407,11 @@ async function main(): Promise<void> {
   if (c2cRate !== undefined && pgbenchTps !== undefined) {
     console.log(
       `\nledger customer -> customer / pgbench TPC-B-like: ${(c2cRate / pgbenchTps).toFixed(2)} (${rate(c2cRate)} / ${rate(pgbenchTps)} transactions per second)`,
+    );
+  }
+  if (c2cRate !== undefined && feeRate !== undefined) {
+    console.log(
+      `a transfer with its fee costs ${(c2cRate / feeRate).toFixed(2)} x one transfer (${rate(feeRate)} / ${rate(c2cRate)} events per second)`,
     );
   }
   await closeAll();

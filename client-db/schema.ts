@@ -1,6 +1,6 @@
 /**
  * The synced databases (CONTRACT.md "The client's own storage"), declared once from
- * SYNC_COLLECTIONS: `coffer-public` holds the public collections, `coffer-u{user}` the user's
+ * contract/sync-layout.ts: `coffer-public` holds the public collections, `coffer-u{user}` the user's
  * own collections (the accounts among them), the outbox, the lease and the local caches, and
  * `coffer-u{user}-a{account}` one account's collections (balances, wallet records, deposits) and
  * its local `depositAddresses`. Each database has a `cursors` table, so a collection's records and
@@ -16,7 +16,13 @@ import type { PaymentMethod } from '../contract/api/payment.js';
 import type { HostingConfigData } from '../contract/api/hosting.js';
 import type { RechargeAddressData } from '../contract/api/recharge.js';
 import type { ReservesProof, ReservesSnapshot } from '../contract/api/reserves.js';
-import { COLLECTION_NAMES, SYNC_COLLECTIONS, type CollectionName, type SyncScope } from '../contract/sync.js';
+import type { SYNC_COLLECTIONS } from '../contract/sync.js';
+import {
+  COLLECTION_NAMES,
+  SYNC_LAYOUT,
+  type CollectionName,
+  type SyncScope,
+} from '../contract/sync-layout.js';
 import type { StoredRecord } from '../sync/commands.js';
 
 export const PUBLIC_DB_NAME = 'coffer-public';
@@ -33,7 +39,7 @@ export function accountDbName(userId: string, accountId: string): string {
 
 /**
  * The Dexie schema version of the synced databases. Bump it (and keep the old declaration when a
- * migration is needed) whenever SYNC_COLLECTIONS changes a collection or its index.
+ * migration is needed) whenever SYNC_LAYOUT changes a collection or its index.
  * 2: `prices` in `coffer-public`, `accounts` in `coffer-u{user}`, the account databases. Only
  * tables were added, which Dexie does without an upgrade function.
  * 3: `deposits` and the local `depositAddresses` in the account databases. Only tables were added.
@@ -56,7 +62,7 @@ export function accountDbName(userId: string, accountId: string): string {
  */
 export const SYNC_DB_VERSION = 15;
 
-type ScopeOf<C extends CollectionName> = (typeof SYNC_COLLECTIONS)[C]['scope'];
+type ScopeOf<C extends CollectionName> = (typeof SYNC_LAYOUT)[C]['scope'];
 /** The collections of one scope, e.g. `CollectionIn<'public'>` = news | notices | quotes. */
 type CollectionIn<S extends SyncScope> = {
   [C in CollectionName]: ScopeOf<C> extends S ? C : never;
@@ -194,15 +200,15 @@ function storesOf(scope: SyncScope, own: ReadonlyArray<keyof typeof OWN_TABLES>)
   for (const name of COLLECTION_NAMES) {
     if (Object.hasOwn(OWN_TABLES, name))
       throw new Error(`collection name clashes with a sync table: ${name}`);
-    if (SYNC_COLLECTIONS[name].scope === scope) stores[name] = SYNC_COLLECTIONS[name].index;
+    if (SYNC_LAYOUT[name].scope === scope) stores[name] = SYNC_LAYOUT[name].index;
   }
   for (const table of own) stores[table] = OWN_TABLES[table];
   return stores;
 }
 
-/** Dexie stores of `coffer-public`, from SYNC_COLLECTIONS. */
+/** Dexie stores of `coffer-public`, from SYNC_LAYOUT. */
 export const PUBLIC_DB_STORES = storesOf('public', ['cursors']);
-/** Dexie stores of `coffer-u{user}`, from SYNC_COLLECTIONS, plus the outbox, its lease, the cached withdrawal methods, hosting products, team answers and proof of reserves. */
+/** Dexie stores of `coffer-u{user}`, from SYNC_LAYOUT, plus the outbox, its lease, the cached withdrawal methods, hosting products, team answers and proof of reserves. */
 export const USER_DB_STORES = storesOf('user', [
   'cursors',
   'outbox',
@@ -212,17 +218,13 @@ export const USER_DB_STORES = storesOf('user', [
   'teamCache',
   'reservesProof',
 ]);
-/** Dexie stores of `coffer-u{user}-a{account}`, from SYNC_COLLECTIONS, plus the cached deposit addresses. */
+/** Dexie stores of `coffer-u{user}-a{account}`, from SYNC_LAYOUT, plus the cached deposit addresses. */
 export const ACCOUNT_DB_STORES = storesOf('account', ['cursors', 'depositAddresses']);
 
 /** The collections each database holds. */
-export const PUBLIC_COLLECTIONS = COLLECTION_NAMES.filter(
-  (name) => SYNC_COLLECTIONS[name].scope === 'public',
-);
-export const USER_COLLECTIONS = COLLECTION_NAMES.filter((name) => SYNC_COLLECTIONS[name].scope === 'user');
-export const ACCOUNT_COLLECTIONS = COLLECTION_NAMES.filter(
-  (name) => SYNC_COLLECTIONS[name].scope === 'account',
-);
+export const PUBLIC_COLLECTIONS = COLLECTION_NAMES.filter((name) => SYNC_LAYOUT[name].scope === 'public');
+export const USER_COLLECTIONS = COLLECTION_NAMES.filter((name) => SYNC_LAYOUT[name].scope === 'user');
+export const ACCOUNT_COLLECTIONS = COLLECTION_NAMES.filter((name) => SYNC_LAYOUT[name].scope === 'account');
 
 /** Opens (lazily, on first use) a handle on `coffer-public`. Never throws here. */
 export function openPublicDb(): PublicDb {

@@ -20,6 +20,8 @@ import { reservesSnapshotJob } from './jobs/reserves-snapshot.job.js';
 import { SecurityService } from './services/security.service.js';
 import { SecurityCentreService } from './services/security-centre.service.js';
 import { PasskeyService, relyingPartyOf } from './services/passkey.service.js';
+import { PushService } from './services/push.service.js';
+import { devVapidKeys } from './security/vapid.js';
 import { Letters } from './mail/letters.js';
 import { UserMail } from './services/user-mail.js';
 import { CommandRunner } from './core/command-runner.js';
@@ -186,6 +188,13 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
   if (reads.replicated && config.redisUrl)
     reads.shareWritePositions(await redisWritePositions(config.redisUrl, `${config.redisPrefix}lsn:`));
   const commands = new CommandRunner(db, clock);
+  // Web push: the one way services tell a user something after commit (services/user-notifier.ts).
+  const push = new PushService(db, commands, clock, translator, {
+    vapid: config.vapidKeys ?? devVapidKeys(config.dataDir, (line) => app.log.warn(line)),
+    subject: config.vapidSubject,
+    production: config.production,
+    log: (message, error) => app.log.warn({ err: error }, message),
+  });
   const limits = new Limits(counters);
   const sessions = new SessionService(db, clock);
   const { redisUrl } = config;
@@ -220,6 +229,9 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
               decimals: bep20.info.decimals,
               hotWalletKey,
             }),
+            undefined,
+            {},
+            push,
           ),
         ]
       : [];
@@ -236,8 +248,15 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
   const reservesReader = chainReserves(db, chains, hotWalletKey);
   const uploads = new UploadService(db, commands, clock, config.dataDir, secrets);
   const userMail = new UserMail(db, letters, secrets);
-  const identity = new IdentityService(db, commands, clock, secrets, uploads, userMail, (line) =>
-    app.log.error(line),
+  const identity = new IdentityService(
+    db,
+    commands,
+    clock,
+    secrets,
+    uploads,
+    userMail,
+    (line) => app.log.error(line),
+    push,
   );
   const securityCentre = new SecurityCentreService(
     db,
@@ -285,7 +304,7 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
     ),
     user: new UserService(db, commands, clock, sessions),
     content: new ContentService(db, commands, clock),
-    feedback: new FeedbackService(db, commands, clock),
+    feedback: new FeedbackService(db, commands, clock, push),
     sync: new SyncService(reads, syncCollections),
     common: new CommonService(
       config.timezone,
@@ -337,11 +356,20 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
       config.withdraw,
       new Map(withdrawalSenders.map((sender) => [sender.chain, sender.confirmations])),
       reads,
+      push,
     ),
+    push,
   };
   const watchers = Object.values(chains).flatMap(({ adapter, finality, startBlock }) =>
     adapter
-      ? [new DepositWatcher(db, clock, { adapter, finality, startBlock, scanRange: config.chains.scanRange })]
+      ? [
+          new DepositWatcher(
+            db,
+            clock,
+            { adapter, finality, startBlock, scanRange: config.chains.scanRange },
+            push,
+          ),
+        ]
       : [],
   );
   const watcherLog = {
@@ -479,6 +507,7 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
       await Promise.all(loops.map((loop) => loop.stop()));
       await app.close();
       await chatBus.close();
+      await push.idle();
       await sessions.close();
       await counters.close();
       mailer.close();

@@ -7,6 +7,7 @@ import { formatMoney, parseMoney } from '../contract/money.js';
 import { emailSchema } from '../contract/schema.js';
 import type { PlatformLimitsData } from '../contract/api/admin.js';
 import { parseSecretKey } from './security/secret-box.js';
+import { isVapidPrivateKey, isVapidPublicKey, type VapidKeys } from './security/vapid.js';
 
 const segmentSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'a path segment of letters, digits, _ or -');
 
@@ -102,6 +103,21 @@ const envSchema = z.object({
   CHAIN_SCAN_RANGE: z.coerce.number().int().min(1).max(10_000).default(500),
   COFFER_DEVNET: z.enum(['auto', 'on', 'off']).default('auto'),
   COFFER_SECRET_KEY: z.string().optional(),
+  COFFER_VAPID_PUBLIC_KEY: z
+    .string()
+    .refine(
+      isVapidPublicKey,
+      'an uncompressed P-256 public key in base64url (npx web-push generate-vapid-keys)',
+    )
+    .optional(),
+  COFFER_VAPID_PRIVATE_KEY: z
+    .string()
+    .refine(isVapidPrivateKey, 'a 32-byte P-256 private key in base64url (npx web-push generate-vapid-keys)')
+    .optional(),
+  COFFER_VAPID_SUBJECT: z
+    .string()
+    .regex(/^(mailto:\S+@\S+|https:\/\/\S+)$/, 'a mailto: address or an https: URL')
+    .optional(),
   COFFER_NEW_METHOD_COOLDOWN_HOURS: z.coerce.number().min(0).max(720).default(24),
   COFFER_EXCHANGE_FEE_RATE: z
     .string()
@@ -182,6 +198,16 @@ export interface Config {
   chains: ChainsConfig;
   /** COFFER_SECRET_KEY (32 bytes): seals authenticator secrets; undefined: a development key in DATA_DIR. */
   secretKey: Buffer | undefined;
+  /**
+   * Web push's VAPID key pair (COFFER_VAPID_PUBLIC_KEY, COFFER_VAPID_PRIVATE_KEY); undefined: a
+   * development pair in DATA_DIR (server/security/vapid.ts). Production requires both.
+   */
+  vapidKeys: VapidKeys | undefined;
+  /**
+   * The contact push services see in our VAPID signature (COFFER_VAPID_SUBJECT): by default
+   * COFFER_PUBLIC_URL when it is https, else a mailto: of MAIL_FROM's address.
+   */
+  vapidSubject: string;
   /** Hours after adding a withdrawal method before withdrawals may use it. */
   newMethodCooldownHours: number;
   /** The BEP20 hot wallet's key (sweeps, withdrawals); the devnet's account 0 on a development start. */
@@ -271,6 +297,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       'COFFER_SECRET_KEY is required when NODE_ENV=production (32 bytes, hex or base64: openssl rand -hex 32)',
     );
   }
+  if ((e.COFFER_VAPID_PUBLIC_KEY === undefined) !== (e.COFFER_VAPID_PRIVATE_KEY === undefined)) {
+    throw new ConfigError(
+      'COFFER_VAPID_PUBLIC_KEY and COFFER_VAPID_PRIVATE_KEY go together: set both, or neither',
+    );
+  }
+  if (production && !e.COFFER_VAPID_PUBLIC_KEY) {
+    throw new ConfigError(
+      'COFFER_VAPID_PUBLIC_KEY and COFFER_VAPID_PRIVATE_KEY are required when NODE_ENV=production (web push; make a pair with: npx web-push generate-vapid-keys)',
+    );
+  }
+  const publicUrl = new URL(e.COFFER_PUBLIC_URL ?? `http://localhost:${e.PORT}`);
+  const mailFromAddress = /<([^<>\s]+@[^<>\s]+)>/.exec(e.MAIL_FROM)?.[1] ?? e.MAIL_FROM.trim();
+  const vapidSubject =
+    e.COFFER_VAPID_SUBJECT ??
+    (publicUrl.protocol === 'https:' ? publicUrl.origin : `mailto:${mailFromAddress}`);
   if (e.DATABASE_READ_URL && !e.DATABASE_URL) {
     throw new ConfigError(
       'DATABASE_READ_URL (a streaming replica) needs DATABASE_URL (its PostgreSQL primary); the embedded database has no replica',
@@ -309,7 +350,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     rootInvite: e.COFFER_ROOT_INVITE,
-    publicUrl: new URL(e.COFFER_PUBLIC_URL ?? `http://localhost:${e.PORT}`),
+    publicUrl,
     rootOperator: e.COFFER_ROOT_OPERATOR,
     gatewaySegment: e.COFFER_GATEWAY_SEGMENT,
     uploadSegment: e.COFFER_UPLOAD_SEGMENT,
@@ -378,6 +419,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     devnet,
     newMethodCooldownHours: e.COFFER_NEW_METHOD_COOLDOWN_HOURS,
     secretKey,
+    vapidKeys:
+      e.COFFER_VAPID_PUBLIC_KEY && e.COFFER_VAPID_PRIVATE_KEY
+        ? { publicKey: e.COFFER_VAPID_PUBLIC_KEY.trim(), privateKey: e.COFFER_VAPID_PRIVATE_KEY.trim() }
+        : undefined,
+    vapidSubject,
     bep20HotWalletKey: e.HOT_WALLET_BEP20_KEY as `0x${string}` | undefined, // the regex above
   };
 }

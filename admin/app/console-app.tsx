@@ -3,10 +3,11 @@
  * /auth/me, and the way through setup (password, then authenticator) to the shell. A 401 goes
  * back to sign-in, a 403 `setup_required` back to setup.
  */
+import { LoadingOutlined } from '@ant-design/icons';
 import { App, ConfigProvider, Spin } from 'antd';
 import enUS from 'antd/locale/en_US';
 import zhCN from 'antd/locale/zh_CN';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { adminMeDataSchema, doneDataSchema } from '../../contract/api/admin.js';
 import { consoleApi } from '../api.js';
 import { I18nProvider, langHeaderOf, storedLocale, useI18n, type ConsoleLocale } from '../i18n/i18n.js';
@@ -16,6 +17,13 @@ import { SignInPage } from '../pages/sign-in-page.js';
 import { ConsoleContext, type ConsoleContextValue, type Me } from './context.js';
 import { Shell } from './shell.js';
 import { StepUpDialog, type StepUpRequest } from './step-up-dialog.js';
+
+/**
+ * A busy button keeps its name ("Sign in", not "loading Sign in"): its spinner is hidden from
+ * assistive technology, and it goes the moment the work ends (antd's own spinner leaves through
+ * a width transition whose end a busy browser may never report, leaving the name changed).
+ */
+const BUTTON = { autoInsertSpace: false, loadingIcon: <LoadingOutlined aria-hidden /> };
 
 const TOKEN_KEY = 'coffer-console-token';
 
@@ -33,7 +41,26 @@ const THEME = {
   components: { Menu: { itemSelectedBg: '#e3efed', itemSelectedColor: '#0b4a44' } },
 };
 
+const REDUCED_MOTION = '(prefers-reduced-motion: reduce)';
+
+/** True while the operator's system asks for less motion (WCAG 2.3.3): antd then animates nothing. */
+function usePrefersReducedMotion(): boolean {
+  return useSyncExternalStore(
+    (onChange) => {
+      const query = window.matchMedia(REDUCED_MOTION);
+      query.addEventListener('change', onChange);
+      return () => query.removeEventListener('change', onChange);
+    },
+    () => window.matchMedia(REDUCED_MOTION).matches,
+  );
+}
+
 export function ConsoleRoot({ nonce }: { nonce: string }) {
+  const reducedMotion = usePrefersReducedMotion();
+  const theme = useMemo(
+    () => ({ ...THEME, token: { ...THEME.token, motion: !reducedMotion } }),
+    [reducedMotion],
+  );
   const language = useRef<ConsoleLocale>(storedLocale());
   const [locale, setLocale] = useState(language.current);
   const onLanguage = useCallback((next: ConsoleLocale) => {
@@ -41,12 +68,7 @@ export function ConsoleRoot({ nonce }: { nonce: string }) {
     setLocale(next);
   }, []);
   return (
-    <ConfigProvider
-      csp={{ nonce }}
-      theme={THEME}
-      button={{ autoInsertSpace: false }}
-      locale={locale === 'en' ? enUS : zhCN}
-    >
+    <ConfigProvider csp={{ nonce }} theme={theme} button={BUTTON} locale={locale === 'en' ? enUS : zhCN}>
       <App>
         <I18nProvider onChange={onLanguage}>
           <ConsoleSession language={language} />

@@ -2,11 +2,12 @@
  * Withdrawals: the review queue first (stage filter), a withdrawal's detail with its approvals
  * (who approved first when two are needed: the operator who did cannot approve again, the button
  * says why, and a refusal from the server stays shown in the detail), the transaction and its
- * confirmations once the send job sent it, and approve, reject with a reason, mark paid with a
- * reference, each behind a dialog that states its effect.
+ * confirmations once the send job sent it ("n / required", read again every 15 s while the open
+ * withdrawal is sending), and approve, reject with a reason, mark paid with a reference, each
+ * behind a dialog that states its effect.
  */
 import { Alert, Button, Descriptions, Drawer, Form, Input, Space, Typography } from 'antd';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import {
   adminWithdrawalSchema,
   adminWithdrawListDataSchema,
@@ -14,7 +15,7 @@ import {
   type AdminWithdrawal,
   type WithdrawalStage,
 } from '../../contract/api/withdraw.js';
-import { ConsoleApiError } from '../api.js';
+import { ConsoleApiError, type ConsoleApi } from '../api.js';
 import { useConsole } from '../app/context.js';
 import { useI18n } from '../i18n/i18n.js';
 import { useConfirm } from '../ui/confirm.js';
@@ -37,6 +38,18 @@ const destinationOf = (item: AdminWithdrawal) =>
 const approverOf = (approval: AdminWithdrawal['approvals'][number]) =>
   approval.email ? `${approval.email} (${approval.by})` : approval.by;
 
+/** How often an open withdrawal that is sending is read again, for its confirmation count. */
+const SENDING_POLL_MS = 15_000;
+
+/**
+ * The fresher of two readings of one withdrawal: the later `updatedAt`, or on a tie the higher
+ * confirmation count (the send job records the count without touching `updatedAt`).
+ */
+const fresher = (a: AdminWithdrawal, b: AdminWithdrawal) => {
+  if (a.updatedAt !== b.updatedAt) return a.updatedAt > b.updatedAt ? a : b;
+  return (a.confirmations?.seen ?? -1) > (b.confirmations?.seen ?? -1) ? a : b;
+};
+
 const STAGE_TONES: Record<WithdrawalStage, Tone> = {
   awaiting_review: 'warn',
   approved: 'info',
@@ -45,6 +58,16 @@ const STAGE_TONES: Record<WithdrawalStage, Tone> = {
   rejected: 'plain',
   failed: 'bad',
 };
+
+/** One withdrawal as operators see it (the list's first row below id + 1); undefined if gone. */
+async function readOne(api: ConsoleApi, id: string) {
+  const page = await api.read(
+    '/api/admin/withdraw/list',
+    { cursor: String(BigInt(id) + 1n), limit: 1 },
+    adminWithdrawListDataSchema,
+  );
+  return page.items.find((item) => item.id === id);
+}
 
 export function WithdrawalsPage() {
   const { t } = useI18n();
@@ -62,7 +85,7 @@ export function WithdrawalsPage() {
   const [refusal, setRefusal] = useState<string | null>(null);
   // The detail shows the newest of what was read: the list's row or the detail's own reading.
   const listed = opened ? list.items.find((item) => item.id === opened.id) : undefined;
-  const open = listed && opened && listed.updatedAt > opened.updatedAt ? listed : opened;
+  const open = listed && opened ? fresher(opened, listed) : opened;
   const show = (item: AdminWithdrawal | null) => {
     setRefusal(null);
     setOpen(item);
@@ -70,17 +93,29 @@ export function WithdrawalsPage() {
 
   /** Reads the open withdrawal again (sent since? its hash, its confirmations): the list's first row below id + 1. */
   const reread = async (id: string) => {
-    const page = await run(() =>
-      api.read(
-        '/api/admin/withdraw/list',
-        { cursor: String(BigInt(id) + 1n), limit: 1 },
-        adminWithdrawListDataSchema,
-      ),
-    );
-    const found = page?.items.find((item) => item.id === id);
+    const found = await run(() => readOne(api, id));
     if (found) setOpen(found);
     await list.reload();
   };
+  // While the open withdrawal is sending, its count is read again now and then (quietly: a
+  // failed reading waits for the next one; the Refresh buttons say what went wrong).
+  const sendingId = open?.stage === 'sending' ? open.id : null;
+  useEffect(() => {
+    if (sendingId === null) return;
+    let current = true;
+    const timer = window.setInterval(() => {
+      readOne(api, sendingId).then(
+        (found) => {
+          if (current && found) setOpen(found);
+        },
+        () => undefined,
+      );
+    }, SENDING_POLL_MS);
+    return () => {
+      current = false;
+      window.clearInterval(timer);
+    };
+  }, [api, sendingId]);
   /** Runs an action on a withdrawal; a refusal stays shown in the detail, which is read again. */
   const act = async (path: string, params: { id: string } & Record<string, unknown>) => {
     setRefusal(null);
@@ -117,6 +152,13 @@ export function WithdrawalsPage() {
           : t('withdrawals.confirm_approve_send', vars);
     confirm(effect, () => act('/api/admin/withdraw/approve', { id: item.id }));
   };
+
+  const confirmationsText = ({ required, reached, seen }: NonNullable<AdminWithdrawal['confirmations']>) =>
+    reached
+      ? t('withdrawals.confirmations_reached', { required })
+      : seen === null
+        ? t('withdrawals.confirmations_waiting', { required })
+        : t('withdrawals.confirmations_count', { seen, required });
 
   const stageTag = (value: WithdrawalStage) => (
     <StatusTag tone={STAGE_TONES[value]}>{t(`withdrawals.stage.${value}`)}</StatusTag>
@@ -221,12 +263,7 @@ export function WithdrawalsPage() {
               ) : null}
               {open.confirmations ? (
                 <Descriptions.Item label={t('withdrawals.confirmations')}>
-                  {t(
-                    open.confirmations.reached
-                      ? 'withdrawals.confirmations_reached'
-                      : 'withdrawals.confirmations_waiting',
-                    { required: open.confirmations.required },
-                  )}
+                  {confirmationsText(open.confirmations)}
                 </Descriptions.Item>
               ) : null}
               {open.reference ? (

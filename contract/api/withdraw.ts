@@ -164,10 +164,14 @@ export const adminWithdrawalSchema = withdrawalRecordSchema.extend({
   approvals: z.array(z.object({ by: z.string(), email: z.string().nullable() })),
   /**
    * A transaction the send job sent: it settles the withdrawal (paid, or failed if reverted) once
-   * the transaction's block has `required` confirmations; `reached` once it did. The job does not
-   * record the count while it waits, so none is given. Null when the send job did not send it.
+   * the transaction's block has `required` confirmations; `reached` once it did. `seen` is the
+   * depth the job last saw (0 until the block is mined, at most `required`; lower again after a
+   * reorganisation); null for one sent before counts were recorded. Null when the send job did
+   * not send it.
    */
-  confirmations: z.object({ required: z.number().int(), reached: z.boolean() }).nullable(),
+  confirmations: z
+    .object({ required: z.number().int(), reached: z.boolean(), seen: z.number().int().nullable() })
+    .nullable(),
   reviewedBy: z.string().nullable(),
   nonce: z.number().int().nullable(),
 });

@@ -48,6 +48,19 @@ export interface ChainAdapter {
    * may return only the transfers to watched addresses, and check only their receipts.
    */
   transfers(from: bigint, to: bigint, watched?: WatchedFilter): Promise<TokenTransfer[]>;
+  /**
+   * What `addresses` (20-byte hex, `0x` lower-case, as deposit addresses are stored) hold in the
+   * USDT contract, by its `balanceOf`, each counted once: the console's dashboard and the proof of
+   * reserves compare it with what customers are owed.
+   */
+  holdings(addresses: readonly string[]): Promise<Holdings>;
+}
+
+export interface Holdings {
+  /** In the token's own units (10^decimals per USDT). */
+  value: bigint;
+  /** The block the figures belong to (see each adapter for how exactly). */
+  block: bigint;
 }
 
 /** An adapter's answer was not what the chain's API promises (garbage, a wrong shape). */

@@ -8,13 +8,20 @@
 import {
   BlockNotFoundError,
   createPublicClient,
+  erc20Abi,
   getAddress,
   http,
   parseAbiItem,
   type Hash,
   type PublicClient,
 } from 'viem';
-import { ChainAnswerError, type ChainAdapter, type TokenTransfer, type WatchedFilter } from './chain.js';
+import {
+  ChainAnswerError,
+  type ChainAdapter,
+  type Holdings,
+  type TokenTransfer,
+  type WatchedFilter,
+} from './chain.js';
 
 const TRANSFER_EVENT = parseAbiItem(
   'event Transfer(address indexed from, address indexed to, uint256 value)',
@@ -110,6 +117,23 @@ export function createEvmAdapter(options: EvmAdapterOptions): ChainAdapter {
       const kept = wanted ? found.filter((transfer) => wanted.has(transfer.to)) : found;
       const ok = await succeeded([...new Set(kept.map((transfer) => transfer.txHash))]);
       return kept.filter((transfer) => ok.has(transfer.txHash));
+    },
+    /** Read at one block, so the figures belong together. */
+    async holdings(addresses: readonly string[]): Promise<Holdings> {
+      const block = await asked('block number', () => client.getBlockNumber({ cacheTime: 0 }));
+      let value = 0n;
+      for (const address of new Set(addresses.map((item) => item.toLowerCase()))) {
+        value += await asked(`balance of ${address}`, () =>
+          client.readContract({
+            address: contract,
+            abi: erc20Abi,
+            functionName: 'balanceOf',
+            args: [getAddress(address)],
+            blockNumber: block,
+          }),
+        );
+      }
+      return { value, block };
     },
   };
 }

@@ -10,7 +10,13 @@
  * Hex in TRON's answers has no `0x`; the adapter returns the interface's `0x` lower-case forms.
  */
 import { z } from 'zod';
-import { ChainAnswerError, type ChainAdapter, type TokenTransfer, type WatchedFilter } from './chain.js';
+import {
+  ChainAnswerError,
+  type ChainAdapter,
+  type Holdings,
+  type TokenTransfer,
+  type WatchedFilter,
+} from './chain.js';
 import { tronFromHex, tronToHex } from './addresses.js';
 
 /** keccak256("Transfer(address,address,uint256)"), as TRON writes topics: bare lower-case hex. */
@@ -119,17 +125,23 @@ function numberParameter(number: bigint): number {
   return Number(number);
 }
 
-export function createTronAdapter(options: TronAdapterOptions): ChainAdapter {
-  const contractHex = tronToHex(options.contract).slice(2);
-  const contract = tronFromHex(contractHex);
+/** A constant (read-only) contract call's answer: one 32-byte word. */
+const constantCallSchema = z.object({
+  result: z.object({ result: z.literal(true) }),
+  constant_result: z.tuple([z.string().regex(/^[0-9a-fA-F]{64}$/, 'one 32-byte word')]),
+});
+
+/** POSTs a body to a path of the node and parses the JSON answer with a schema; every failure is a ChainAnswerError. */
+type Ask = <T>(path: string, body: object, schema: z.ZodType<T>) => Promise<T>;
+
+function tronAsk(options: TronAdapterOptions): Ask {
   const baseUrl = options.apiUrl.replace(/\/+$/, '');
   const fetchImpl = options.fetch ?? globalThis.fetch;
   const timeoutMs = options.timeoutMs ?? 10_000;
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
   if (options.apiKey) headers['TRON-PRO-API-KEY'] = options.apiKey;
 
-  /** POSTs `body` to `path` and parses the JSON answer with `schema`; every failure is a ChainAnswerError. */
-  async function ask<T>(path: string, body: object, schema: z.ZodType<T>): Promise<T> {
+  return async function ask<T>(path: string, body: object, schema: z.ZodType<T>): Promise<T> {
     const what = `TRC20 node: ${path} ${JSON.stringify(body)}`;
     let text: string;
     try {
@@ -159,7 +171,13 @@ export function createTronAdapter(options: TronAdapterOptions): ChainAdapter {
       throw new ChainAnswerError(`${what}: unexpected answer: ${reason}`);
     }
     return parsed.data;
-  }
+  };
+}
+
+export function createTronAdapter(options: TronAdapterOptions): ChainAdapter {
+  const contractHex = tronToHex(options.contract).slice(2);
+  const contract = tronFromHex(contractHex);
+  const ask = tronAsk(options);
 
   /** Block `number`, or null when the node has none; a block with another number is garbage. */
   async function block(number: bigint): Promise<Block | null> {
@@ -229,6 +247,30 @@ export function createTronAdapter(options: TronAdapterOptions): ChainAdapter {
       if (!watched || found.length === 0) return found;
       const wanted = await watched([...new Set(found.map((transfer) => transfer.to))]);
       return found.filter((transfer) => wanted.has(transfer.to));
+    },
+    /**
+     * By `/wallet/triggerconstantcontract` calling `balanceOf(address)`. TRON's constant calls
+     * read the latest state, not a given block: `block` is the head read just before, so a figure
+     * may include a block or two after it.
+     */
+    async holdings(addresses: readonly string[]): Promise<Holdings> {
+      const now = await ask('/wallet/getnowblock', {}, blockSchema);
+      let value = 0n;
+      for (const address of new Set(addresses.map((item) => item.toLowerCase().replace(/^0x/, '')))) {
+        const answer = await ask(
+          '/wallet/triggerconstantcontract',
+          {
+            owner_address: `41${address}`,
+            contract_address: `41${contractHex}`,
+            function_selector: 'balanceOf(address)',
+            parameter: address.padStart(64, '0'),
+            visible: false,
+          },
+          constantCallSchema,
+        );
+        value += BigInt(`0x${answer.constant_result[0]}`);
+      }
+      return { value, block: BigInt(now.block_header.raw_data.number ?? 0) };
     },
   };
 }

@@ -7,7 +7,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { projectPath } from '../paths.js';
 import type { Pool, PoolClient } from 'pg';
-import * as schema from './schema.js';
 import { primaryOnly, ReplicaRouting, type IsReadAnswer, type ReadRouting } from './read-routing.js';
 
 import type { Database } from './types.js';
@@ -59,13 +58,13 @@ export async function openDatabase(options: {
     // that error ended the process. Its queries fail anyway (the command answers 500 and is
     // retried with its key) and the pool drops it on release (npm run chaos found it).
     pool.on('connect', (client) => client.on('error', () => undefined));
-    const db = drizzle(pool, { schema });
+    const db = drizzle(pool); // no relational schema: see types.ts
     // Instances started at once on a fresh database take turns migrating (each would otherwise
     // create the same tables at once, and all but one fail); a server still starting is waited for.
     const client = await connectWaiting(pool);
     try {
       await client.query(`select pg_advisory_lock(hashtextextended('coffer:migrations', 0))`);
-      await migrate(drizzle(client, { schema }), { migrationsFolder });
+      await migrate(drizzle(client), { migrationsFolder });
     } finally {
       // Closing the session ends its advisory lock with it, whatever happened above.
       client.release(true);
@@ -84,7 +83,7 @@ export async function openDatabase(options: {
       replicaPool.on('connect', (client) => client.on('error', () => undefined)); // as the primary's, above
       reads = await ReplicaRouting.start(
         { db, pool },
-        { db: drizzle(replicaPool, { schema }), pool: replicaPool },
+        { db: drizzle(replicaPool), pool: replicaPool },
         options.isReadAnswer,
       );
     }
@@ -111,7 +110,7 @@ export async function openDatabase(options: {
   const { migrate } = await import('drizzle-orm/pglite/migrator');
   const releaseLock = options.dataDir ? lockDataDir(options.dataDir) : () => undefined;
   const client = options.dataDir ? new PGlite(path.join(options.dataDir, 'pgdata')) : new PGlite();
-  const db = drizzle(client, { schema });
+  const db = drizzle(client); // no relational schema: see types.ts
   try {
     await migrate(db, { migrationsFolder });
   } catch (error) {

@@ -24,3 +24,4 @@ export * from './schema/identity.js';
 export * from './schema/reserves.js';
 export * from './schema/passkeys.js';
 export * from './schema/chat.js';
+export * from './schema/push.js';

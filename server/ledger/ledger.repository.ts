@@ -10,101 +10,132 @@ export type NewTransferRow = typeof ledgerTransfers.$inferInsert;
 export type HoldRow = typeof ledgerHolds.$inferSelect;
 export type NewHoldRow = typeof ledgerHolds.$inferInsert;
 
-/**
- * Serialises every writer of these transfer keys for the rest of the transaction (advisory
- * locks on their hashes, taken in the order given, in one statement): a concurrent repeat of a
- * cause waits here, then finds the first's transfer. The `ledger_transfer` function takes the
- * same lock for its one key.
- */
-export async function lockTransferKeys(db: Executor, keys: readonly string[]): Promise<void> {
-  if (keys.length === 0) return;
-  const hashed = sql.join(
-    keys.map((key) => sql`${`ledger:${key}`}`),
-    sql`, `,
-  );
-  await db.execute(
-    sql`select pg_advisory_xact_lock(hashtextextended(k, 0)) from unnest(array[${hashed}]::text[]) as t(k)`,
-  );
-}
-
 export async function findTransferByKey(db: Executor, key: string): Promise<TransferRow | undefined> {
   const [row] = await db.select().from(ledgerTransfers).where(eq(ledgerTransfers.key, key));
   return row;
 }
 
-const transferResultSchema = z.object({
+/** One transfer of an event, as `ledger_event` takes it (a row of each side named by its slot). */
+export interface EventTransfer {
+  key: string;
+  kind: string;
+  asset: string;
+  debit: BalanceRow;
+  credit: BalanceRow;
+  amount: bigint;
+  refTable: string;
+  refId: string;
+}
+
+const bigintText = z.union([z.string(), z.number(), z.bigint()]);
+const eventRowsSchema = z.object({
   rows: z.array(
     z.object({
+      n: bigintText,
       status: z.enum(['applied', 'existing', 'insufficient']),
-      id: z.union([z.string(), z.number(), z.bigint()]).nullable(),
+      id: bigintText.nullable(),
+      key: z.string().nullable(),
+      kind: z.string().nullable(),
+      asset: z.string().nullable(),
+      debit_owner: bigintText.nullable(),
+      debit_book: z.string().nullable(),
+      credit_owner: bigintText.nullable(),
+      credit_book: z.string().nullable(),
+      amount: bigintText.nullable(),
+      debit_balance_after: bigintText.nullable(),
+      credit_balance_after: bigintText.nullable(),
+      ref_table: z.string().nullable(),
+      ref_id: z.string().nullable(),
       created_at: z.union([z.date(), z.string()]).nullable(),
-      debit_balance_after: z.union([z.string(), z.number(), z.bigint()]).nullable(),
-      credit_balance_after: z.union([z.string(), z.number(), z.bigint()]).nullable(),
     }),
   ),
 });
 
-const bigintOrNull = (value: string | number | bigint | null) => (value === null ? null : BigInt(value));
+/** The one statement of an event; a constant text, so PostgreSQL parses and plans it once per connection. */
+const EVENT_SQL = 'select * from ledger_event($1::jsonb, $2::timestamptz)';
+/** The name of `EVENT_SQL` as a prepared statement on each pooled connection (node-postgres). */
+const EVENT_STATEMENT = 'ledger_event_v1';
 
 /**
- * One transfer in one round trip (the `ledger_transfer` function of migration 0005): the key's
- * lock and lookup, both rows locked in the global order, a customer's debit checked before any
- * write, then both balances, the transfer and the sync change log. `insufficient` wrote nothing.
+ * A whole event (one transfer or several) in ONE round trip: the `ledger_event` function of
+ * migration 0027 takes every key's lock and looks them up, locks every balance row in the global
+ * order, checks each customer debit where it comes in the event, then writes the balances, the
+ * transfers (in the event's order) and the sync change log; a short debit writes nothing.
+ * Answers each transfer as stored, in the event's order (`applied` false when its key existed),
+ * or `insufficient`.
+ *
+ * It runs as a named prepared statement (Drizzle's session API, so the query logger still sees
+ * it): with node-postgres the text is parsed once per pooled connection, then only bound and
+ * executed; PGlite ignores the name.
  */
-export async function applyTransfer(
+export async function applyEvent(
   db: Executor,
-  row: NewTransferRow & { debitSlot: number; creditSlot: number },
-): Promise<
-  | { status: 'insufficient' }
-  | {
-      status: 'applied' | 'existing';
-      id: number;
-      createdAt: Date;
-      debitBalanceAfter: bigint | null;
-      creditBalanceAfter: bigint | null;
-    }
-> {
-  const result = transferResultSchema.parse(
-    await db.execute(sql`select * from ledger_transfer(
-      ${row.key}, ${row.kind}, ${row.asset},
-      ${row.debitOwner}::bigint, ${row.debitBook}, ${row.debitSlot}::smallint,
-      ${row.creditOwner}::bigint, ${row.creditBook}, ${row.creditSlot}::smallint,
-      ${row.amount}::bigint, ${row.refTable}, ${row.refId}, ${row.createdAt}::timestamptz)`),
+  transfers: readonly EventTransfer[],
+  at: Date,
+): Promise<'insufficient' | { applied: boolean; transfer: TransferRow }[]> {
+  const json = JSON.stringify(
+    transfers.map((t) => ({
+      key: t.key,
+      kind: t.kind,
+      asset: t.asset,
+      debit_owner: t.debit.owner,
+      debit_book: t.debit.book,
+      debit_slot: t.debit.slot,
+      credit_owner: t.credit.owner,
+      credit_book: t.credit.book,
+      credit_slot: t.credit.slot,
+      amount: t.amount.toString(),
+      ref_table: t.refTable,
+      ref_id: t.refId,
+    })),
   );
-  const [answer] = result.rows;
-  if (!answer) throw new Error('ledger_transfer answered nothing');
-  if (answer.status === 'insufficient') return { status: 'insufficient' };
-  if (answer.id === null || answer.created_at === null)
-    throw new Error('ledger_transfer answered no transfer');
-  return {
-    status: answer.status,
-    id: Number(answer.id),
-    createdAt: new Date(answer.created_at),
-    debitBalanceAfter: bigintOrNull(answer.debit_balance_after),
-    creditBalanceAfter: bigintOrNull(answer.credit_balance_after),
-  };
+  const result = eventRowsSchema.parse(
+    await db._.session
+      .prepareQuery({ sql: EVENT_SQL, params: [json, at.toISOString()] }, undefined, EVENT_STATEMENT, false)
+      .execute(),
+  );
+  if (result.rows.some((row) => row.status === 'insufficient')) return 'insufficient';
+  if (result.rows.length !== transfers.length)
+    throw new Error(`ledger_event answered ${result.rows.length} rows for ${transfers.length} transfers`);
+  return result.rows.map((row) => {
+    if (
+      row.id === null ||
+      row.key === null ||
+      row.kind === null ||
+      row.asset === null ||
+      row.debit_owner === null ||
+      row.debit_book === null ||
+      row.credit_owner === null ||
+      row.credit_book === null ||
+      row.amount === null ||
+      row.ref_table === null ||
+      row.ref_id === null ||
+      row.created_at === null
+    )
+      throw new Error('ledger_event answered a transfer without its columns');
+    return {
+      applied: row.status === 'applied',
+      transfer: {
+        id: Number(row.id),
+        key: row.key,
+        kind: row.kind,
+        asset: row.asset,
+        debitOwner: Number(row.debit_owner),
+        debitBook: row.debit_book,
+        creditOwner: Number(row.credit_owner),
+        creditBook: row.credit_book,
+        amount: BigInt(row.amount),
+        debitBalanceAfter: bigintOrNull(row.debit_balance_after),
+        creditBalanceAfter: bigintOrNull(row.credit_balance_after),
+        refTable: row.ref_table,
+        refId: row.ref_id,
+        createdAt: new Date(row.created_at),
+      },
+    };
+  });
 }
 
-/**
- * Locks the rows of a multi-transfer event before its first transfer, in the order the
- * `ledger_transfer` function locks (owner, book, asset, slot; text in "C" collation), creating
- * a book's row at 0 on its first use.
- */
-export async function lockBalanceRows(db: Executor, rows: readonly BalanceRow[]): Promise<void> {
-  if (rows.length === 0) return;
-  await db
-    .insert(ledgerBalances)
-    .values(rows.map((row) => ({ ...row, balance: 0n })))
-    .onConflictDoNothing();
-  const wanted = sql.join(
-    rows.map((row) => sql`(${row.owner}::bigint, ${row.book}, ${row.asset}, ${row.slot}::smallint)`),
-    sql`, `,
-  );
-  await db.execute(sql`select 1 from ledger_balances b
-    where (b.owner, b.book, b.asset, b.slot) in (${wanted})
-    order by b.owner, b.book collate "C", b.asset collate "C", b.slot
-    for update`);
-}
+const bigintOrNull = (value: string | number | bigint | null) => (value === null ? null : BigInt(value));
 
 /** Opens a Coffer account's books (cash, hosting, held; every asset) at 0, so transfers find their rows. */
 export async function openBooks(
@@ -316,7 +347,7 @@ export async function existingTransferKeys(db: Executor, keys: readonly string[]
 
 /**
  * Locks one platform slot's row and the customers' rows of `book` (created at 0 on first use), in
- * the global order `ledger_transfer` locks in (owner, book, asset, slot), and answers each
+ * the global order `ledger_event` locks in (owner, book, asset, slot), and answers each
  * customer's balance now.
  */
 export async function lockCreditRows(

@@ -9,8 +9,9 @@
  *   nothing (`applied: false`).
  * - A customer's book never goes below zero: the debit is a conditional update, and a CHECK in
  *   the database refuses it whatever code runs. Short money is BodyCode 470, never a retry.
- * - Rows are locked in one global order (owner, book, asset, slot) within a transfer, and an
- *   event's rows all before its first transfer, so two transfers over the same books in opposite
+ * - An event (one transfer, or several such as a transfer and its fee) is one statement, one
+ *   round trip: its keys are locked in one order, then all its rows in one global order (owner,
+ *   book, asset, slot) before anything is written, so two events over the same books in any
  *   directions never deadlock. Platform books are spread over slots (books.ts), so a hot book
  *   (fee revenue) neither serialises everyone nor can ever refuse anyone.
  */
@@ -22,16 +23,14 @@ import type { Executor } from '../db/database.js';
 import { customerBook, isCustomer, PLATFORM_SLOTS, type BalanceRow, type BookRef } from './books.js';
 import {
   applyCredits,
-  applyTransfer,
+  applyEvent,
   balancesOf,
   existingTransferKeys,
   lockCreditRows,
   findHoldByKey,
   findTransferByKey,
   insertHold,
-  lockBalanceRows,
   lockHold,
-  lockTransferKeys,
   openBooks,
   updateHold,
   type HoldRow,
@@ -75,10 +74,10 @@ function rowOf(ref: BookRef, asset: Asset): BalanceRow {
 }
 
 /**
- * Writes the transfers of one event in `tx`, in order, all or none: a throw leaves nothing of
- * the event behind (one transfer writes nothing before its debit is known to fit; several run
- * in a savepoint). Idempotent per key: a transfer whose key exists moves nothing again.
- * Throws BusinessError 470 when a customer's book is short.
+ * Writes the transfers of one event in `tx`, in order, all or none, in ONE statement (one round
+ * trip however many transfers: `applyEvent`): a refusal leaves nothing of the event behind, and
+ * the caller's transaction usable. Idempotent per key: a transfer whose key exists moves nothing
+ * again. Throws BusinessError 470 when a customer's book is short where its debit comes.
  */
 export async function transfer(
   tx: Executor,
@@ -94,66 +93,23 @@ export async function transfer(
       throw new Error(`ledger: a transfer needs two books (${input.key})`);
     }
   }
-  const planned = inputs.map((input) => ({
-    input,
-    debit: rowOf(input.from, input.asset),
-    credit: rowOf(input.to, input.asset),
-  }));
-  const [single] = planned;
-  if (planned.length === 1 && single)
-    return [await applyOne(tx, single.input, single.debit, single.credit, now)];
-  return tx.transaction(async (savepoint) => {
-    // Every key, then every row, before the first transfer, in the order each transfer locks
-    // its own: no two events can wait on each other in a cycle.
-    await lockTransferKeys(savepoint, [...keys].sort());
-    await lockBalanceRows(
-      savepoint,
-      planned.flatMap(({ debit, credit }) => [debit, credit]),
-    );
-    const outcomes: TransferOutcome[] = [];
-    for (const { input, debit, credit } of planned)
-      outcomes.push(await applyOne(savepoint, input, debit, credit, now));
-    return outcomes;
-  });
-}
-
-async function applyOne(
-  tx: Executor,
-  input: TransferInput,
-  debit: BalanceRow,
-  credit: BalanceRow,
-  now: Date,
-): Promise<TransferOutcome> {
-  const row = {
-    key: input.key,
-    kind: input.kind,
-    asset: input.asset,
-    debitOwner: input.from.owner,
-    debitBook: input.from.book,
-    creditOwner: input.to.owner,
-    creditBook: input.to.book,
-    amount: input.amount,
-    refTable: input.ref.table,
-    refId: input.ref.id,
-    createdAt: now,
-  };
-  const result = await applyTransfer(tx, { ...row, debitSlot: debit.slot, creditSlot: credit.slot });
-  if (result.status === 'insufficient') throw insufficientBalance();
-  if (result.status === 'existing') {
-    const existing = await findTransferByKey(tx, input.key);
-    if (!existing) throw new Error(`ledger: transfer ${input.key} vanished`);
-    return { transfer: existing, applied: false };
-  }
-  return {
-    transfer: {
-      ...row,
-      id: result.id,
-      createdAt: result.createdAt,
-      debitBalanceAfter: result.debitBalanceAfter,
-      creditBalanceAfter: result.creditBalanceAfter,
-    },
-    applied: true,
-  };
+  if (inputs.length === 0) return [];
+  const outcomes = await applyEvent(
+    tx,
+    inputs.map((input) => ({
+      key: input.key,
+      kind: input.kind,
+      asset: input.asset,
+      debit: rowOf(input.from, input.asset),
+      credit: rowOf(input.to, input.asset),
+      amount: input.amount,
+      refTable: input.ref.table,
+      refId: input.ref.id,
+    })),
+    now,
+  );
+  if (outcomes === 'insufficient') throw insufficientBalance();
+  return outcomes;
 }
 
 /** One customer credit of `creditMany`. */

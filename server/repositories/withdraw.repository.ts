@@ -106,3 +106,28 @@ export async function highestNonce(db: Executor, network: string): Promise<numbe
     .where(eq(withdrawals.network, network));
   return row?.nonce === null || row?.nonce === undefined ? null : Number(row.nonce);
 }
+
+/**
+ * Sets the depth the send job saw for a withdrawal still `sending` `txHash`, only when it differs
+ * from what is recorded (one UPDATE; a repeated count writes nothing). True when a row changed.
+ */
+export async function recordConfirmations(
+  db: Executor,
+  id: number,
+  txHash: string,
+  count: number,
+): Promise<boolean> {
+  const changed = await db
+    .update(withdrawals)
+    .set({ confirmations: count })
+    .where(
+      and(
+        eq(withdrawals.id, id),
+        eq(withdrawals.stage, 'sending'),
+        eq(withdrawals.txHash, txHash),
+        sql`${withdrawals.confirmations} is distinct from ${count}`,
+      ),
+    )
+    .returning({ id: withdrawals.id });
+  return changed.length > 0;
+}

@@ -29,6 +29,7 @@ import { identityRoutes } from './identity.routes.js';
 import { reservesRoutes } from './reserves.routes.js';
 import { passkeyRoutes } from './passkey.routes.js';
 import { chatRoutes } from './chat.routes.js';
+import { pushRoutes } from './push.routes.js';
 
 const ROUTE_LISTS: readonly RoutesOf[] = [
   ssoRoutes,
@@ -58,6 +59,7 @@ const ROUTE_LISTS: readonly RoutesOf[] = [
   reservesRoutes,
   passkeyRoutes,
   chatRoutes,
+  pushRoutes,
 ];
 
 /** Every route's definition, in registration order (tests read the access rules). */

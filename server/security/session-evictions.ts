@@ -8,8 +8,13 @@ import { z } from 'zod';
 
 /** The channel every instance subscribes to. */
 export const SESSION_EVICTION_CHANNEL = 'coffer:session-evictions';
-/** How long a publish waits for its own message to come back before it answers anyway. */
-const ECHO_WAIT_MS = 250;
+/**
+ * How long a publish waits for its own message to come back before it answers anyway. Redis
+ * hands a message to every subscriber in one step, so the echo is the sign that the other
+ * instances have it too; on a loaded machine it can take more than a quarter second, and an
+ * answer sent before it would let another instance serve a revoked token a moment longer.
+ */
+const ECHO_WAIT_MS = 2_000;
 
 const evictionMessageSchema = z.object({
   id: z.string(),
@@ -30,8 +35,9 @@ export interface EvictionChannel {
   /**
    * Sends the keys to every subscribed instance (this one too). Resolves once this instance
    * has received its own message back (Redis sent it to every subscriber in the same step), or
-   * after a quarter second; never throws: the revocation is already committed, and an instance
-   * that cannot hear Redis does not cache (`listening`).
+   * after ECHO_WAIT_MS, or at once while this instance cannot hear Redis (no echo would come);
+   * never throws: the revocation is already committed, and an instance that cannot hear Redis
+   * does not cache (`listening`).
    */
   publish(keys: EvictedKeys): Promise<void>;
   /** False while the subscription is down: messages may be missed, so callers must not be cached. */
@@ -92,6 +98,9 @@ export async function redisEvictionChannel(
     async publish({ tokenHashes, userIds }) {
       if (tokenHashes.length === 0 && userIds.length === 0) return;
       const id = crypto.randomUUID();
+      const send = () =>
+        void publisher.publish(channel, JSON.stringify({ id, tokenHashes, userIds })).catch(() => undefined);
+      if (subscriber.status !== 'ready') return send();
       const echoed = new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, ECHO_WAIT_MS);
         echoes.set(id, () => {
@@ -99,7 +108,7 @@ export async function redisEvictionChannel(
           resolve();
         });
       });
-      publisher.publish(channel, JSON.stringify({ id, tokenHashes, userIds })).catch(() => undefined);
+      send();
       await echoed;
       echoes.delete(id);
     },

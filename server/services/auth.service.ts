@@ -16,7 +16,6 @@ import { type CommandRunner, Refusal } from '../core/command-runner.js';
 import type { Transaction } from '../db/database.js';
 import { BusinessError } from '../core/errors.js';
 import type { RequestContext } from '../core/context.js';
-import { recordChange } from '../repositories/sync.repository.js';
 import { updateUserSecurity } from '../repositories/security.repository.js';
 import {
   findInvite,
@@ -36,6 +35,7 @@ import type { AccountService } from './account.service.js';
 import { AVATARS } from './common.service.js';
 import type { SecurityCentreService, SignInNote } from './security-centre.service.js';
 import type { PasskeyService } from './passkey.service.js';
+import { profileChanged } from './user.collections.js';
 
 const emailTaken = () =>
   new BusinessError(BodyCode.conflict, 'server.email_taken', { field: 'email' }, { field: 'email' });
@@ -90,10 +90,12 @@ export class AuthService {
 
   /**
    * Creates the user, their main account and own invite code, stores the referral chain and
-   * starts a session. One account per address, also when registrations race.
+   * starts a session. One account per address, also when registrations race. Once committed it
+   * mails the welcome (how to set an anti-phishing code); a replayed answer mails nothing.
    */
-  register(ctx: RequestContext, params: RegisterParams): Promise<SessionData> {
-    return this.commands.run(ctx, async (tx) => {
+  async register(ctx: RequestContext, params: RegisterParams): Promise<SessionData> {
+    const notes: SignInNote[] = [];
+    const registered = await this.commands.run(ctx, async (tx) => {
       const invite = await this.assertRegistrable(tx, params.email, params.inviteCode);
       const refusal = await this.codes.check(ctx, tx, params.email, 'register', params.code, true);
       if (refusal) return new Refusal(refusal);
@@ -128,17 +130,14 @@ export class AuthService {
         throw new Error('invite code collided with an operator invite');
       }
       if (invite.ownerUserId !== null) await insertReferralChain(tx, invite.ownerUserId, user.id);
-      await recordChange(tx, {
-        collection: 'profile',
-        scopeId: user.id,
-        recordId: String(user.id),
-        deleted: false,
-        at: now,
-      });
-      await this.centre.noteSignIn(ctx, tx, user); // its first device: remembered, no alert; its language: the request's
+      await profileChanged(tx, user.id, now);
+      // Its first device: remembered, no alert; its language: the request's; a welcome once committed.
+      notes.push(await this.centre.noteSignIn(ctx, tx, user, true));
       const session = await this.sessions.start(tx, 'user', user.id, false, clientOf(ctx));
       return { ...session, userId: String(user.id) };
     });
+    for (const note of notes) await this.centre.afterSignIn(note);
+    return registered;
   }
 
   /**

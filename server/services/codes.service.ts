@@ -22,7 +22,7 @@ import { findUserByEmail, type UserRow } from '../repositories/user.repository.j
 import type { Limits } from '../security/limits.js';
 import type { SecretBox } from '../security/secret-box.js';
 import { newVerificationCode, sha256Hex } from '../security/tokens.js';
-import { recipientOf } from './mail-recipients.js';
+import { recipientOf, SECURITY_CENTRE_PAGE } from './mail-recipients.js';
 
 const codeHashOf = (email: string, purpose: CodePurpose, code: string) =>
   sha256Hex(`${purpose}:${email}:${code}`);
@@ -40,7 +40,8 @@ export class CodeService {
   /**
    * Makes a new code and mails it, in the caller's transaction (no code without its mail), in the
    * request's language, with the anti-phishing code of `user` (by default the account that uses
-   * `email`, if any: a registration code goes to an address without one).
+   * `email`, if any). A code to an address with no account (a registration's) cannot carry one:
+   * it says so, and where to set one once registered.
    * Throws 429 within the 60 s countdown or past the client address's hourly limit.
    */
   async send(
@@ -79,7 +80,12 @@ export class CodeService {
         : { email, locale: ctx.locale, antiPhishingCode: null },
       {
         subjectKey: `mail.${purpose}_subject`,
-        paragraphs: [{ key: `mail.${purpose}_body`, vars: { code } }],
+        paragraphs: [
+          { key: `mail.${purpose}_body`, vars: { code } },
+          ...(owner
+            ? []
+            : [{ key: 'mail.no_account_no_anti_phishing', vars: { page: SECURITY_CENTRE_PAGE } }]),
+        ],
       },
     );
     return { resendAfter: CODE_RESEND_SECONDS, expiresAt: expiresAt.toISOString() };

@@ -41,6 +41,7 @@ import type { ProofOfReservesService } from './proof-of-reserves.service.js';
 import type { ReadRouting } from '../db/read-routing.js';
 import type { PasskeyService } from './passkey.service.js';
 import type { ChatService } from './chat.service.js';
+import type { PushService } from './push.service.js';
 
 export interface AppServices {
   translator: Translator;
@@ -85,4 +86,6 @@ export interface AppServices {
   passkeys: PasskeyService;
   /** Customer service chat (docs/protocol.md §35). */
   chat: ChatService;
+  /** Web push: subscriptions, and `notify` (the one seam that tells a user, after commit). */
+  push: PushService;
 }

@@ -17,7 +17,7 @@
  * delivered twice, a tick re-run after a crash or two instances racing move money once.
  */
 import { MIN_DEPOSIT_USDT, DEPOSIT_CONFIRMATIONS, type Chain } from '../../contract/constants.js';
-import { fromTokenUnits, minor, parseMoney } from '../../contract/money.js';
+import { formatMoney, fromTokenUnits, minor, parseMoney } from '../../contract/money.js';
 import type { ChainAdapter, TokenTransfer } from '../chains/chain.js';
 import type { Clock } from '../clock.js';
 import type { Database, Transaction } from '../db/database.js';
@@ -37,6 +37,7 @@ import {
 } from '../repositories/recharge.repository.js';
 import { recordChanges } from '../repositories/sync.repository.js';
 import type { PollOutcome } from '../core/poll.js';
+import { silentNotifier, type UserNotifier } from './user-notifier.js';
 
 const MINIMUM = parseMoney(MIN_DEPOSIT_USDT);
 
@@ -76,6 +77,8 @@ export class DepositWatcher {
     private readonly db: Database,
     private readonly clock: Clock,
     private readonly watched: WatchedChain,
+    /** Tells each customer, after the tick committed, that a deposit of theirs became cash. */
+    private readonly notifier: UserNotifier = silentNotifier,
   ) {
     this.chain = watched.adapter.chain;
   }
@@ -162,9 +165,9 @@ export class DepositWatcher {
       if (block <= scannedUpTo && !canonical.has(block)) canonical.set(block, await adapter.blockHash(block));
     }
 
-    return this.apply(observed, base, async (tx, now, report) => {
+    return this.apply(observed, base, async (tx, now, report, credited) => {
       report.found = await this.record(tx, found, now);
-      await this.settle(tx, { head, scannedUpTo, canonical }, now, report);
+      await this.settle(tx, { head, scannedUpTo, canonical }, now, report, credited);
       await saveCursor(tx, {
         chain: this.chain,
         genesisHash: genesis,
@@ -179,14 +182,16 @@ export class DepositWatcher {
 
   /**
    * Runs `work` in one transaction under the chain's lock, unless another instance holds the
-   * lock or moved the cursor since this tick read it (then nothing is applied).
+   * lock or moved the cursor since this tick read it (then nothing is applied). The deposits
+   * `work` credited are told to their owners once the transaction committed.
    */
   private async apply(
     observed: Observed,
     base: Omit<TickReport, 'status'>,
-    work: (tx: Transaction, now: Date, report: TickReport) => Promise<void>,
+    work: (tx: Transaction, now: Date, report: TickReport, credited: DepositRow[]) => Promise<void>,
   ): Promise<TickReport> {
-    return this.db.transaction(async (tx) => {
+    const credited: DepositRow[] = [];
+    const outcome = await this.db.transaction(async (tx): Promise<TickReport> => {
       const report: TickReport = { status: 'scanned', ...base };
       if (!(await tryWatcherLock(tx, this.chain))) return { ...report, status: 'locked_elsewhere' };
       const current = await findCursor(tx, this.chain);
@@ -195,9 +200,12 @@ export class DepositWatcher {
         current?.nextBlock === observed.cursor?.nextBlock &&
         current?.tipHash === observed.cursor?.tipHash;
       if (!same) return { ...report, status: 'raced' };
-      await work(tx, this.clock.now(), report);
+      await work(tx, this.clock.now(), report, credited);
       return report;
     });
+    for (const row of credited)
+      this.notifier.notify(row.userId, { kind: 'deposit_credited', amount: formatMoney(minor(row.amount)) });
+    return outcome;
   }
 
   /** Records the transfers to deposit addresses; answers how many were new or moved. */
@@ -242,6 +250,7 @@ export class DepositWatcher {
     chain: { head: bigint; scannedUpTo: bigint; canonical: Map<bigint, string | null> },
     now: Date,
     report: TickReport,
+    credited: DepositRow[],
   ): Promise<void> {
     const changed: DepositRow[] = [];
     for (const row of await unsettledDeposits(tx, this.chain)) {
@@ -278,15 +287,15 @@ export class DepositWatcher {
       }
       if (moves.length === 0 && confirmations === row.confirmations) continue;
       if (moves.length > 0) await transfer(tx, moves, now);
-      changed.push(
-        await updateDeposit(tx, row.id, {
-          status,
-          confirmations,
-          updatedAt: now,
-          ...(status !== row.status && status === 'held' ? { heldAt: now } : {}),
-          ...(status === 'credited' ? { creditedAt: now, heldAt: row.heldAt ?? now } : {}),
-        }),
-      );
+      const saved = await updateDeposit(tx, row.id, {
+        status,
+        confirmations,
+        updatedAt: now,
+        ...(status !== row.status && status === 'held' ? { heldAt: now } : {}),
+        ...(status === 'credited' ? { creditedAt: now, heldAt: row.heldAt ?? now } : {}),
+      });
+      changed.push(saved);
+      if (status === 'credited' && row.status !== 'credited') credited.push(saved);
     }
     await this.announce(tx, changed, now);
   }

@@ -17,6 +17,7 @@ import { recordChange } from '../repositories/sync.repository.js';
 import { findUpload } from '../repositories/upload.repository.js';
 import { actorOf, operatorIdOf } from './operator.service.js';
 import { toFeedbackRecord } from './records.js';
+import { silentNotifier, type UserNotifier } from './user-notifier.js';
 
 const pageArgs = (params: { cursor?: string | undefined; limit?: number | undefined }) => ({
   limit: params.limit ?? 20,
@@ -28,6 +29,8 @@ export class FeedbackService {
     private readonly db: Database,
     private readonly commands: CommandRunner,
     private readonly clock: Clock,
+    /** Tells the customer, after commit, that support replied to their ticket. */
+    private readonly notifier: UserNotifier = silentNotifier,
   ) {}
 
   /** Submits a ticket; every image must be the caller's own upload. */
@@ -82,9 +85,19 @@ export class FeedbackService {
     };
   }
 
-  /** Support's reply: the ticket becomes `replied`, and reaches the customer's next pull. */
-  reply(ctx: RequestContext, params: { id: string; reply: string }) {
-    return this.commands.run(ctx, (tx) => this.replyIn(tx, actorOf(ctx), operatorIdOf(ctx), params));
+  /**
+   * Support's reply: the ticket becomes `replied`, and reaches the customer's next pull; once
+   * committed the customer is pushed (a replayed command pushes nothing).
+   */
+  async reply(ctx: RequestContext, params: { id: string; reply: string }) {
+    const replied = { to: null as number | null };
+    const record = await this.commands.run(ctx, async (tx) => {
+      const { record: saved, userId } = await this.replyIn(tx, actorOf(ctx), operatorIdOf(ctx), params);
+      replied.to = userId;
+      return saved;
+    });
+    if (replied.to !== null) this.notifier.notify(replied.to, { kind: 'feedback_replied' });
+    return record;
   }
 
   private async replyIn(
@@ -112,7 +125,7 @@ export class FeedbackService {
       deleted: false,
       at: now,
     });
-    return toFeedbackRecord(row);
+    return { record: toFeedbackRecord(row), userId: row.userId };
   }
 
   private async assertOwnImages(tx: Executor, userId: number, images: string[]) {

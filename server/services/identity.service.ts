@@ -4,7 +4,7 @@
  * reason. The number is sealed at rest with a blind index beside it, so the reviewer sees every
  * other account that submitted the same document, and one document is approved for one user.
  * Every change reaches the customer's `identity` record (synced) in the same transaction, and the
- * outcome of a review is mailed to them once committed (in their last language).
+ * outcome of a review is mailed (in their last language) and pushed to their devices once committed.
  */
 import type {
   AdminIdentityDetail,
@@ -39,6 +39,7 @@ import type { SecretBox } from '../security/secret-box.js';
 import { actorOf, operatorIdOf } from './operator.service.js';
 import type { UploadService } from './upload.service.js';
 import type { UserMail } from './user-mail.js';
+import { silentNotifier, type UserNotifier } from './user-notifier.js';
 import type { Letter } from '../mail/letters.js';
 
 const INDEX_PURPOSE = 'identity-number';
@@ -88,6 +89,8 @@ export class IdentityService {
     private readonly uploads: UploadService,
     private readonly mail: UserMail,
     private readonly log: (line: string) => void,
+    /** Pushes the review's outcome to the user's devices, after commit, beside the mail. */
+    private readonly notifier: UserNotifier = silentNotifier,
   ) {}
 
   /** Submits a document for review: 409 while one waits or once approved; the images become private. */
@@ -228,6 +231,9 @@ export class IdentityService {
       });
       await this.#changed(tx, userId);
       return toIdentityRecord(userId, saved);
+    });
+    this.notifier.notify(userId, {
+      kind: record.status === 'approved' ? 'identity_approved' : 'identity_rejected',
     });
     await this.#tell(userId, record);
     return record;

@@ -9,6 +9,12 @@ import type { Recipient } from '../mail/letters.js';
 import type { UserRow } from '../repositories/user.repository.js';
 import type { SecretBox } from '../security/secret-box.js';
 
+/**
+ * The security centre's page in the app, which mail names: where a customer ends a session and
+ * sets the anti-phishing code.
+ */
+export const SECURITY_CENTRE_PAGE = 'pages/setting/setting5';
+
 /** The sealed anti-phishing code's associated data: a code sealed for one user never opens for another. */
 export const antiPhishingContext = (userId: number) => `anti-phishing:${userId}`;
 

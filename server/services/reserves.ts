@@ -1,12 +1,12 @@
 /**
- * What the chains hold for Coffer in USDT: the hot wallet and every deposit address, read at one
- * block. BEP20 through its node (the devnet on the embedded default); TRC20 has no balance reader
- * here yet, so its figure is unknown (null) rather than a guess.
+ * What the chains hold for Coffer in USDT: every deposit address and, on BEP20, the hot wallet
+ * (TRC20 withdrawals are paid by hand, from no wallet of Coffer's), read through each chain's
+ * adapter (the devnet's node on the embedded default). A chain with no node or API configured
+ * has an unknown figure (null) rather than a guess.
  */
 import { privateKeyToAccount } from 'viem/accounts';
 import type { Chain } from '../../contract/constants.js';
 import { minor } from '../../contract/money.js';
-import { evmUsdtHoldings } from '../chains/holdings.js';
 import type { ChainSetup } from '../chains/setup.js';
 import type { Database } from '../db/database.js';
 import { depositAddressHexes } from '../repositories/console.repository.js';
@@ -22,10 +22,10 @@ export function chainReserves(
 ): ReservesReader {
   return async (chain) => {
     const setup = chains[chain];
-    if (chain !== 'BEP20' || !setup.url) return null;
+    if (!setup.adapter) return null;
     const addresses = await depositAddressHexes(db, chain);
-    if (hotWalletKey) addresses.push(privateKeyToAccount(hotWalletKey).address);
-    const { value, block } = await evmUsdtHoldings(setup.url, setup.info.contract, addresses);
+    if (chain === 'BEP20' && hotWalletKey) addresses.push(privateKeyToAccount(hotWalletKey).address);
+    const { value, block } = await setup.adapter.holdings(addresses);
     const shift = 10n ** BigInt(Math.max(0, setup.info.decimals - MINOR_DECIMALS));
     return { usdt: minor(value / shift), block, addresses: addresses.length };
   };

@@ -10,7 +10,9 @@
  *   then the user's other sessions end and withdrawals wait 24 hours (a security change);
  * - an address that is taken is refused with the same answer as the user's own address: whose it is is never said;
  * - a sign-in from a device the user has not signed in from before mails an alert (the device,
- *   the address, the time, and how to end the session); its failure never fails the sign-in.
+ *   the address, the time, and how to end the session); its failure never fails the sign-in;
+ * - a registration mails a welcome once (not on a replay) saying how to set an anti-phishing
+ *   code, which its code mail could not carry; its failure never fails the registration.
  */
 import { DateTime } from 'luxon';
 import { BodyCode } from '../../contract/codes.js';
@@ -34,17 +36,16 @@ import { existingRowId } from '../core/params.js';
 import type { Letters, Recipient } from '../mail/letters.js';
 import { rememberDevice, setUserEmail, setUserLang } from '../repositories/device.repository.js';
 import { updateUserSecurity } from '../repositories/security.repository.js';
-import { recordChange } from '../repositories/sync.repository.js';
-import { findUserByEmail, lockUser, type UserRow } from '../repositories/user.repository.js';
+import { findUserByEmail, type UserRow } from '../repositories/user.repository.js';
 import { deviceKeyOf, deviceOf } from '../security/device.js';
 import type { SecretBox } from '../security/secret-box.js';
 import type { CodeService } from './codes.service.js';
-import { antiPhishingContext, recipientOf } from './mail-recipients.js';
+import { antiPhishingContext, recipientOf, SECURITY_CENTRE_PAGE } from './mail-recipients.js';
 import { tradePasswordNotSet, type SecurityService } from './security.service.js';
+import { changeOwnUser, lockOwnUser } from './own-user.js';
 import type { SessionService } from './session.service.js';
+import { profileChanged } from './user.collections.js';
 
-/** Where a customer ends a session: the security centre's page in the app. */
-export const SECURITY_CENTRE_PAGE = 'pages/setting/setting5';
 const LOCK_MS = SECURITY_CHANGE_LOCK_HOURS * 3600 * 1000;
 
 /** The same answer for a taken address, the user's own, or any other that cannot be used. */
@@ -69,6 +70,8 @@ export interface SignInNote {
   userId: number;
   langChanged: boolean;
   alert: SignInAlert | null;
+  /** A registration's: the new user, to be welcomed. */
+  welcome: Recipient | null;
 }
 
 export class SecurityCentreService {
@@ -88,9 +91,15 @@ export class SecurityCentreService {
 
   /**
    * In the sign-in's (or registration's) transaction: stores the request's language as the user's
-   * last one and remembers the device. Hand the note to `afterSignIn` once committed.
+   * last one and remembers the device; a registration's note also carries the welcome mail's
+   * recipient. Hand the note to `afterSignIn` once committed.
    */
-  async noteSignIn(ctx: RequestContext, tx: Transaction, user: UserRow): Promise<SignInNote> {
+  async noteSignIn(
+    ctx: RequestContext,
+    tx: Transaction,
+    user: UserRow,
+    registered = false,
+  ): Promise<SignInNote> {
     const now = this.clock.now();
     const langChanged = await setUserLang(tx, user.id, ctx.locale);
     const device = deviceOf(ctx.userAgent);
@@ -105,16 +114,33 @@ export class SecurityCentreService {
             at: now,
           }
         : null;
-    return { userId: user.id, langChanged, alert };
+    const welcome = registered ? recipientOf(this.secrets, user, ctx.locale) : null;
+    return { userId: user.id, langChanged, alert, welcome };
   }
 
   /**
    * After the sign-in committed: drops the cached profile when the language changed (user/info
-   * shows it) and mails the alert, if any; a mail failure is logged, never thrown.
+   * shows it) and mails the alert or the welcome, if any; a mail failure is logged, never thrown.
    */
   async afterSignIn(note: SignInNote): Promise<void> {
     if (note.langChanged) await this.sessions.forgetUsers([note.userId]);
     if (note.alert !== null) await this.sendSignInAlert(note.alert);
+    if (note.welcome !== null) await this.sendWelcome(note.welcome);
+  }
+
+  /** The welcome after a registration: how to set the anti-phishing code its code mail lacked. */
+  private async sendWelcome(recipient: Recipient): Promise<void> {
+    try {
+      await this.letters.send(recipient, {
+        subjectKey: 'mail.welcome_subject',
+        paragraphs: [
+          { key: 'mail.welcome_body', vars: { email: recipient.email } },
+          { key: 'mail.welcome_anti_phishing', vars: { page: SECURITY_CENTRE_PAGE } },
+        ],
+      });
+    } catch (error) {
+      this.log('the welcome mail could not be sent', error);
+    }
   }
 
   private async sendSignInAlert(alert: SignInAlert): Promise<void> {
@@ -186,25 +212,21 @@ export class SecurityCentreService {
    * Sets or changes the anti-phishing code, proved with an authenticator code (`googleCode`) when
    * one is bound, else with the trade password (300 when none is set).
    */
-  async setAntiPhishing(ctx: RequestContext, params: AntiPhishingParams): Promise<{ done: true }> {
-    const userId = userIdOf(ctx);
-    const done = await this.commands.run(ctx, async (tx) => {
-      const user = await this.lockedUser(tx, userId);
+  setAntiPhishing(ctx: RequestContext, params: AntiPhishingParams): Promise<{ done: true }> {
+    return changeOwnUser(this.commands, this.sessions, ctx, async (tx, user) => {
       if (user.authenticatorSecret !== null) {
         if (params.googleCode === undefined) throw invalidField('googleCode', 'server.field_required');
-        await this.security.verifyAuthenticatorCode(tx, userId, params.googleCode);
+        await this.security.verifyAuthenticatorCode(tx, user.id, params.googleCode);
       } else {
         if (user.tradePasswordHash === null) throw tradePasswordNotSet();
         if (params.tradePassword === undefined) throw invalidField('tradePassword', 'server.field_required');
-        await this.security.verifyTradePassword(tx, userId, params.tradePassword);
+        await this.security.verifyTradePassword(tx, user.id, params.tradePassword);
       }
-      await updateUserSecurity(tx, userId, {
-        antiPhishingCode: this.secrets.seal(params.code, antiPhishingContext(userId)),
+      await updateUserSecurity(tx, user.id, {
+        antiPhishingCode: this.secrets.seal(params.code, antiPhishingContext(user.id)),
       });
       return { done: true as const };
     });
-    await this.sessions.forgetUsers([userId]); // user/info shows whether one is set
-    return done;
   }
 
   // ---- the e-mail address ----
@@ -216,7 +238,7 @@ export class SecurityCentreService {
   sendEmailUpdateCode(ctx: RequestContext, params: SendEmailUpdateCodeParams): Promise<SendCodeData> {
     const userId = userIdOf(ctx);
     return this.commands.run(ctx, async (tx) => {
-      const user = await this.lockedUser(tx, userId);
+      const user = await lockOwnUser(tx, userId);
       await this.assertEmailFree(tx, user, params.newEmail);
       const sent = await this.codes.send(ctx, tx, user.email, 'update_email_old', user);
       await this.codes.send(ctx, tx, params.newEmail, 'update_email_new', user);
@@ -235,7 +257,7 @@ export class SecurityCentreService {
     let revoked: string[] = [];
     const notices: Array<{ recipient: Recipient; newEmail: string }> = [];
     const changed = await this.commands.run(ctx, async (tx) => {
-      const user = await this.lockedUser(tx, userId);
+      const user = await lockOwnUser(tx, userId);
       await this.assertEmailFree(tx, user, params.newEmail);
       // A refusal names the field of its code (codes.check names `code`).
       const check = async (
@@ -260,13 +282,7 @@ export class SecurityCentreService {
       await setUserEmail(tx, userId, params.newEmail, now);
       await updateUserSecurity(tx, userId, { securityChangedAt: now });
       revoked = await this.sessions.revokeOthers(tx, 'user', userId, keepToken);
-      await recordChange(tx, {
-        collection: 'profile',
-        scopeId: userId,
-        recordId: String(userId),
-        deleted: false,
-        at: now,
-      });
+      await profileChanged(tx, userId, now);
       notices.push({ recipient: recipientOf(this.secrets, user, ctx.locale), newEmail: params.newEmail });
       return {
         email: params.newEmail,
@@ -298,11 +314,5 @@ export class SecurityCentreService {
 
   private async assertEmailFree(tx: Transaction, user: UserRow, newEmail: string): Promise<void> {
     if (newEmail === user.email || (await findUserByEmail(tx, newEmail))) throw emailUnavailable();
-  }
-
-  private async lockedUser(tx: Transaction, userId: number): Promise<UserRow> {
-    const user = await lockUser(tx, userId);
-    if (!user) throw notLoggedIn();
-    return user;
   }
 }

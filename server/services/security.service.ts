@@ -26,17 +26,18 @@ import type {
 import type { SendCodeData } from '../../contract/api/sso.js';
 import type { Clock } from '../clock.js';
 import { type CommandRunner, Refusal } from '../core/command-runner.js';
-import type { Database, Executor, Transaction } from '../db/database.js';
+import type { Database, Executor } from '../db/database.js';
 import { BusinessError, notLoggedIn } from '../core/errors.js';
 import { userIdOf, type RequestContext } from '../core/context.js';
 import { findSecurityChangedAt, updateUserSecurity } from '../repositories/security.repository.js';
-import { findUserById, lockUser, setPasswordHash, type UserRow } from '../repositories/user.repository.js';
+import { findUserById, setPasswordHash, type UserRow } from '../repositories/user.repository.js';
 import type { Limits } from '../security/limits.js';
 import { hashPassword, verifyPassword } from '../security/passwords.js';
 import type { SecretBox } from '../security/secret-box.js';
 import { newTotpSecret, totpUri } from '../security/totp.js';
 import { acceptAuthenticatorCode } from './authenticator.js';
 import type { CodeService } from './codes.service.js';
+import { changeOwnUser, lockOwnUser } from './own-user.js';
 import type { SessionService } from './session.service.js';
 
 const LOCK_MS = SECURITY_CHANGE_LOCK_HOURS * 3600 * 1000;
@@ -109,8 +110,7 @@ export class SecurityService {
     code: string,
     field = 'googleCode',
   ): Promise<void> {
-    const user = await lockUser(tx, userId);
-    if (!user) throw notLoggedIn();
+    const user = await lockOwnUser(tx, userId);
     if (user.authenticatorSecret === null) throw authenticatorNotBound();
     const step = await this.acceptCode(user, user.authenticatorSecret, code, field);
     await updateUserSecurity(tx, userId, { authenticatorLastStep: step });
@@ -144,25 +144,21 @@ export class SecurityService {
   }
 
   /** Binds the pending key with one of its codes (first binding: no withdrawal lock). 409 when one is bound. */
-  async bindGoogle2Fa(ctx: RequestContext, params: BindGoogle2FaParams): Promise<SecurityChangeData> {
-    const userId = userIdOf(ctx);
-    const bound = await this.commands.run(ctx, async (tx) => {
-      const user = await this.lockedUser(tx, userId);
+  bindGoogle2Fa(ctx: RequestContext, params: BindGoogle2FaParams): Promise<SecurityChangeData> {
+    return changeOwnUser(this.commands, this.sessions, ctx, async (tx, user) => {
       if (user.authenticatorSecret !== null) {
         throw new BusinessError(BodyCode.conflict, 'server.authenticator_already_bound');
       }
       const pending = this.pendingSecret(user);
       if (pending === null) throw fieldError(BodyCode.conflict, 'server.authenticator_key_stale', 'code');
       const step = await this.acceptCode(user, pending.sealed, params.code, 'code', null);
-      await updateUserSecurity(tx, userId, {
+      await updateUserSecurity(tx, user.id, {
         authenticatorSecret: pending.sealed,
         authenticatorPendingSecret: null,
         authenticatorLastStep: step,
       });
       return this.changed(user.securityChangedAt);
     });
-    await this.sessions.forgetUsers([userId]); // user/info shows whether one is set
-    return bound;
   }
 
   /**
@@ -172,7 +168,7 @@ export class SecurityService {
   modifyGoogle2Fa(ctx: RequestContext, params: ModifyGoogle2FaParams): Promise<SecurityChangeData> {
     const userId = userIdOf(ctx);
     return this.commands.run(ctx, async (tx) => {
-      const user = await this.lockedUser(tx, userId);
+      const user = await lockOwnUser(tx, userId);
       if (user.authenticatorSecret === null) throw authenticatorNotBound();
       const pending = this.pendingSecret(user);
       if (pending === null || pending.secret !== params.secret.replace(/\s+/g, '').toUpperCase()) {
@@ -192,20 +188,16 @@ export class SecurityService {
   }
 
   /** Sets the first trade password (no withdrawal lock); 409 when one is set (change it with updateTradePassword). */
-  async bindTradePassword(ctx: RequestContext, params: BindTradePasswordParams): Promise<SecurityChangeData> {
-    const userId = userIdOf(ctx);
-    const set = await this.commands.run(ctx, async (tx) => {
-      const user = await this.lockedUser(tx, userId);
+  bindTradePassword(ctx: RequestContext, params: BindTradePasswordParams): Promise<SecurityChangeData> {
+    return changeOwnUser(this.commands, this.sessions, ctx, async (tx, user) => {
       if (user.tradePasswordHash !== null) {
         throw new BusinessError(BodyCode.conflict, 'server.trade_password_already_set');
       }
-      await updateUserSecurity(tx, userId, {
+      await updateUserSecurity(tx, user.id, {
         tradePasswordHash: await hashPassword(params.tradePassword, this.scryptCost),
       });
       return this.changed(user.securityChangedAt);
     });
-    await this.sessions.forgetUsers([userId]); // user/info shows whether one is set
-    return set;
   }
 
   /** Mails the caller a code for updateTradePassword (60 s countdown); 300 when no trade password is set. */
@@ -224,7 +216,7 @@ export class SecurityService {
     const userId = userIdOf(ctx);
     return this.commands.run(ctx, async (tx) => {
       await this.limits.assertNotLocked(tradeLockKey(userId), ctx.ip);
-      const user = await this.lockedUser(tx, userId);
+      const user = await lockOwnUser(tx, userId);
       if (user.tradePasswordHash === null) throw tradePasswordNotSet();
       if (!(await verifyPassword(params.oldTradePassword, user.tradePasswordHash))) {
         await this.limits.recordFailure(tradeLockKey(userId), ctx.ip);
@@ -266,7 +258,7 @@ export class SecurityService {
     const keepToken = ctx.caller.tokenHash;
     let revoked: string[] = [];
     const changed = await this.commands.run(ctx, async (tx) => {
-      const user = await this.lockedUser(tx, userId);
+      const user = await lockOwnUser(tx, userId);
       await this.limits.assertNotLocked(user.email, ctx.ip);
       if (!(await verifyPassword(params.oldPassword, user.passwordHash))) {
         await this.limits.recordFailure(user.email, ctx.ip);
@@ -286,12 +278,6 @@ export class SecurityService {
   }
 
   // ---- helpers ----
-
-  private async lockedUser(tx: Transaction, userId: number): Promise<UserRow> {
-    const user = await lockUser(tx, userId);
-    if (!user) throw notLoggedIn();
-    return user;
-  }
 
   private pendingSecret(user: UserRow): { sealed: string; secret: string } | null {
     if (user.authenticatorPendingSecret === null) return null;

@@ -8,13 +8,13 @@ import {
   listAccounts,
   updateUserProfile,
 } from '../repositories/user.repository.js';
-import { recordChange } from '../repositories/sync.repository.js';
 import type { Clock } from '../clock.js';
 import type { CommandRunner } from '../core/command-runner.js';
 import { ReadCache } from './read-cache.js';
 import type { SessionService } from './session.service.js';
 import { AVATARS } from './common.service.js';
 import { toProfileRecord } from './records.js';
+import { profileChanged } from './user.collections.js';
 
 export class UserService {
   /**
@@ -51,13 +51,7 @@ export class UserService {
       const now = this.clock.now();
       const user = await updateUserProfile(tx, userId, { ...change, updatedAt: now });
       if (!user) throw notLoggedIn();
-      await recordChange(tx, {
-        collection: 'profile',
-        scopeId: userId,
-        recordId: String(userId),
-        deleted: false,
-        at: now,
-      });
+      await profileChanged(tx, userId, now);
       return toProfileRecord(user);
     });
     await this.sessions.forgetUsers([userId]);

@@ -65,6 +65,7 @@ import {
   type SecurityService,
 } from './security.service.js';
 import { withdrawalWindow } from './withdrawal-window.js';
+import { silentNotifier, type UserNotifier } from './user-notifier.js';
 
 export interface WithdrawSettings {
   fee: string;
@@ -138,7 +139,9 @@ export function toAdminWithdrawal(row: WithdrawalRow, context: AdminWithdrawalCo
       const id = operatorIdOfActor(by);
       return { by, email: id === null ? null : (context.emails.get(id) ?? null) };
     }),
-    confirmations: sent ? { required, reached: row.stage === 'paid' || row.stage === 'failed' } : null,
+    confirmations: sent
+      ? { required, reached: row.stage === 'paid' || row.stage === 'failed', seen: row.confirmations }
+      : null,
     reviewedBy: row.reviewedBy,
     nonce: row.nonce,
   };
@@ -244,6 +247,8 @@ export class WithdrawService {
     private readonly sentByJob: ReadonlyMap<string, number>,
     /** Where the customer's record lists run (a caught-up replica or the primary). */
     private readonly reads: ReadRouting,
+    /** Tells the customer, after commit, that an operator paid or rejected their withdrawal. */
+    private readonly notifier: UserNotifier = silentNotifier,
   ) {
     this.#fee = parseMoney(settings.fee);
     this.#minimum = parseMoney(settings.minimum);
@@ -436,12 +441,18 @@ export class WithdrawService {
     return this.commands.run(ctx, (tx) => this.approveIn(tx, actorOf(ctx), params.id));
   }
 
-  reject(ctx: RequestContext, params: { id: string; reason: string }): Promise<AdminWithdrawal> {
-    return this.commands.run(ctx, (tx) => this.rejectIn(tx, actorOf(ctx), params));
+  /** Rejects a pending withdrawal (the hold returns); the customer is told once it committed. */
+  async reject(ctx: RequestContext, params: { id: string; reason: string }): Promise<AdminWithdrawal> {
+    const saved = await this.commands.run(ctx, (tx) => this.rejectIn(tx, actorOf(ctx), params));
+    this.notifier.notify(Number(saved.userId), { kind: 'withdrawal_failed', amount: saved.amount });
+    return saved;
   }
 
-  paid(ctx: RequestContext, params: { id: string; reference: string }): Promise<AdminWithdrawal> {
-    return this.commands.run(ctx, (tx) => this.paidIn(tx, actorOf(ctx), params));
+  /** Marks an approved withdrawal paid by hand; the customer is told once it committed. */
+  async paid(ctx: RequestContext, params: { id: string; reference: string }): Promise<AdminWithdrawal> {
+    const saved = await this.commands.run(ctx, (tx) => this.paidIn(tx, actorOf(ctx), params));
+    this.notifier.notify(Number(saved.userId), { kind: 'withdrawal_succeeded', amount: saved.amount });
+    return saved;
   }
 
   async #locked(tx: Executor, id: string): Promise<WithdrawalRow> {

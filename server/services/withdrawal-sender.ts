@@ -14,6 +14,10 @@
  *   mined count is read before the transaction's state, so a transaction mined in between is seen.
  * - It succeeds at the chain's confirmations (the hold posted), or fails when it reverted (the
  *   hold released as `withdrawal_reversal`).
+ * - The depth it sees on each follow is recorded as `confirmations` for the console (0 when
+ *   signed, and while the transaction is not in a block), written only when it changed and capped
+ *   at the required count: the job stops looking there, so a larger number would be a stale one.
+ *   A reorganisation that takes the block away lowers it again.
  */
 import type { Chain } from '../../contract/constants.js';
 import { DEPOSIT_CONFIRMATIONS } from '../../contract/constants.js';
@@ -27,9 +31,12 @@ import {
   highestNonce,
   lockWithdrawal,
   pendingAtStage,
+  recordConfirmations,
   updateWithdrawal,
   type WithdrawalRow,
 } from '../repositories/withdraw.repository.js';
+import { formatMoney, minor } from '../../contract/money.js';
+import { silentNotifier, type UserNotifier } from './user-notifier.js';
 import { releaseWithdrawal, settleWithdrawal } from './withdraw.service.js';
 
 /** Withdrawals looked at per tick and stage. */
@@ -42,6 +49,8 @@ export interface SendReport {
   failed: number;
   resigned: number;
   waiting: number;
+  /** Withdrawals whose recorded confirmation count changed this tick. */
+  counted: number;
 }
 
 /** Points where tests stop the job the hard way (kill -9) to prove a crash there sends nothing twice. */
@@ -61,6 +70,8 @@ export class WithdrawalSender {
     /** The confirmations a sent transaction waits for before it settles. */
     readonly confirmations: number = DEPOSIT_CONFIRMATIONS,
     private readonly hooks: SendHooks = {},
+    /** Tells the customer, after commit, that their withdrawal succeeded or failed on chain. */
+    private readonly notifier: UserNotifier = silentNotifier,
   ) {
     this.name = `${chain} withdrawals`;
   }
@@ -73,7 +84,15 @@ export class WithdrawalSender {
 
   /** Follows what was sent, then signs and sends what was approved. */
   async tick(): Promise<SendReport> {
-    const report: SendReport = { signed: 0, rebroadcast: 0, paid: 0, failed: 0, resigned: 0, waiting: 0 };
+    const report: SendReport = {
+      signed: 0,
+      rebroadcast: 0,
+      paid: 0,
+      failed: 0,
+      resigned: 0,
+      waiting: 0,
+      counted: 0,
+    };
     for (const row of await pendingAtStage(this.db, 'sending', this.chain, BATCH))
       await this.follow(row, report);
     for (const row of await pendingAtStage(this.db, 'approved', this.chain, BATCH))
@@ -97,6 +116,7 @@ export class WithdrawalSender {
         nonce,
         txHash: transfer.hash,
         rawTx: transfer.raw,
+        confirmations: 0,
         sendAttempt: locked.sendAttempt + 1,
         sentAt: now,
         updatedAt: now,
@@ -126,23 +146,32 @@ export class WithdrawalSender {
     if (state.receipt) {
       const depth = (await this.sender.head()) - state.receipt.blockNumber + 1n;
       if (depth < BigInt(this.confirmations)) {
+        await this.count(row, hash, Math.max(0, Number(depth)), report);
         report.waiting += 1;
         return;
       }
       const succeeded = state.receipt.status === 'success';
-      await this.db.transaction(async (tx) => {
+      const ended = await this.db.transaction(async (tx) => {
         const locked = await lockWithdrawal(tx, row.id);
         if (!locked || locked.status !== 'pending' || locked.stage !== 'sending' || locked.txHash !== hash)
-          return;
+          return null;
+        if (await recordConfirmations(tx, locked.id, hash, this.confirmations)) report.counted += 1;
         const now = this.clock.now();
-        if (succeeded) await settleWithdrawal(tx, locked, {}, now);
-        else
-          await releaseWithdrawal(tx, locked, { stage: 'failed', reason: `reverted on chain: ${hash}` }, now);
+        if (succeeded) return settleWithdrawal(tx, locked, {}, now);
+        return releaseWithdrawal(tx, locked, { stage: 'failed', reason: `reverted on chain: ${hash}` }, now);
       });
+      // Committed: only now is the customer told (never twice: a second tick finds it ended).
+      if (ended)
+        this.notifier.notify(ended.userId, {
+          kind: succeeded ? 'withdrawal_succeeded' : 'withdrawal_failed',
+          amount: formatMoney(minor(ended.amount)),
+        });
       report[succeeded ? 'paid' : 'failed'] += 1;
       return;
     }
+    // Not in a block (yet, or any more after a reorganisation): no confirmations.
     if (state.known) {
+      await this.count(row, hash, 0, report);
       report.waiting += 1;
       return;
     }
@@ -156,13 +185,21 @@ export class WithdrawalSender {
           nonce: null,
           txHash: null,
           rawTx: null,
+          confirmations: null,
           updatedAt: this.clock.now(),
         });
       });
       report.resigned += 1;
       return;
     }
+    await this.count(row, hash, 0, report);
     await this.sender.broadcast(row.rawTx as `0x${string}`);
     report.rebroadcast += 1;
+  }
+
+  /** Records the depth seen for a sending withdrawal when it changed (one conditional UPDATE). */
+  private async count(row: WithdrawalRow, hash: string, seen: number, report: SendReport): Promise<void> {
+    if (row.confirmations === seen) return;
+    if (await recordConfirmations(this.db, row.id, hash, seen)) report.counted += 1;
   }
 }

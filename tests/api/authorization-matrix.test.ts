@@ -11,7 +11,9 @@
  * forgotten. A field naming a record every customer may use (a catalogue product, an order of the
  * public book) is listed with the reason it is shared.
  */
+import { eq } from 'drizzle-orm';
 import { apiRoutesOf } from '../helpers/openapi.js';
+import { pushSubscriptions } from '../../server/db/schema.js';
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
@@ -28,6 +30,8 @@ const tiers = await availableTiers('authorization-matrix');
 // The routes with id-like fields, from the OpenAPI document
 
 const ID_FIELD = /^(id|.+Id|.+Ids)$/;
+/** Fields that name a user's record by a secret of theirs rather than an id: a push subscription's endpoint. */
+const CAPABILITY_FIELD = /^endpoint$/;
 
 /** `"<path> <field>"` for every id-like field of every customer route (/api/v1/) in the document. */
 function idFieldsOf(document: unknown): string[] {
@@ -37,7 +41,8 @@ function idFieldsOf(document: unknown): string[] {
     const names = route.fields.map((field) => field.name);
     // A path parameter counts whether or not the document lists it among the parameters.
     for (const match of route.path.matchAll(/\{(\w+)\}/g)) if (match[1]) names.push(match[1]);
-    for (const name of names) if (ID_FIELD.test(name)) found.add(`${route.path} ${name}`);
+    for (const name of names)
+      if (ID_FIELD.test(name) || CAPABILITY_FIELD.test(name)) found.add(`${route.path} ${name}`);
   }
   return [...found].sort();
 }
@@ -60,6 +65,8 @@ interface Victim {
   passkeyChallenge: string;
   /** The client id of a chat message A sent (per conversation: B's own conversation never sees it). */
   chatClientMsgId: string;
+  /** The endpoint of A's web push subscription (A's session is live). */
+  pushEndpoint: string;
 }
 /** B's own valid values, so that the only thing wrong with each call is A's id in it. */
 interface Caller {
@@ -255,6 +262,17 @@ const MATRIX: Record<string, Case> = {
   },
   '/api/v1/withdraw/list accountId': { owned: 'account', params: (a) => ({ accountId: a.account }) },
   '/api/v1/user/session-revoke sessionId': { owned: 'session', params: (a) => ({ sessionId: a.session }) },
+  '/api/v1/push/subscribe endpoint': {
+    owned: 'pushEndpoint',
+    params: (a) => ({
+      endpoint: a.pushEndpoint,
+      keys: { p256dh: `B${'A'.repeat(86)}`, auth: 'BBBBBBBBBBBBBBBBBBBBBB' },
+    }),
+  },
+  '/api/v1/push/unsubscribe endpoint': {
+    owned: 'pushEndpoint',
+    params: (a) => ({ endpoint: a.pushEndpoint }),
+  },
   '/api/v1/passkey/rename id': { owned: 'passkey', params: (a) => ({ id: a.passkey, name: 'Taken' }) },
   '/api/v1/passkey/remove id': { owned: 'passkey', params: (a) => ({ id: a.passkey }) },
   '/api/v1/passkey/register challengeId': {
@@ -352,6 +370,13 @@ describe.each(tiers)('the authorization matrix on %s', (tier) => {
     dividends: ok(await asA('/api/v1/user/aiIncome', { accountId: a.accountId })),
     records: ok(await asA('/api/v1/wallet/records', { accountId: a.accountId })),
     feedback: ok(await asA('/api/v1/common/feedbackList')),
+    // A's web push subscription, still A's (B could neither end nor take it).
+    pushEndpoints: (
+      await t.server.database.db
+        .select({ endpoint: pushSubscriptions.endpoint, userId: pushSubscriptions.userId })
+        .from(pushSubscriptions)
+        .where(eq(pushSubscriptions.endpoint, victim.pushEndpoint))
+    ).map((row) => `${row.userId} ${row.endpoint}`),
     image: (
       await t.server.app.inject({
         method: 'GET',
@@ -469,7 +494,16 @@ describe.each(tiers)('the authorization matrix on %s', (tier) => {
         response: new SoftPasskey(relying).register(firstOptions.options),
       }),
     );
+    // A turns notifications on for a device (a push service nobody runs: nothing is delivered).
+    const pushEndpoint = `http://127.0.0.1:9/push/victim-${crypto.randomBytes(8).toString('hex')}`;
+    ok(
+      await asA('/api/v1/push/subscribe', {
+        endpoint: pushEndpoint,
+        keys: { p256dh: `B${'A'.repeat(86)}`, auth: 'AAAAAAAAAAAAAAAAAAAAAA' },
+      }),
+    );
     victim = {
+      pushEndpoint,
       passkey: passkey.id,
       passkeyChallenge: (await passkeyOptions()).challengeId,
       chatClientMsgId,
@@ -481,7 +515,7 @@ describe.each(tiers)('the authorization matrix on %s', (tier) => {
       session:
         ok(await asA<{ items: Array<{ id: string }> }>('/api/v1/user/sessions', {})).items[0]?.id ?? '',
     };
-    const { passkeyChallenge, chatClientMsgId: _chat, ...rowIds } = victim;
+    const { passkeyChallenge, chatClientMsgId: _chat, pushEndpoint: _endpoint, ...rowIds } = victim;
     expect(Object.values(rowIds).every((id) => /^\d+$/.test(id))).toBe(true);
     expect(passkeyChallenge).toMatch(/^[\w-]{20,}$/);
 
@@ -640,6 +674,7 @@ describe.each(tiers)('the authorization matrix on %s', (tier) => {
   });
 
   test("afterwards A's balances and records are unchanged, A still sees A's image, and ledger check passes", async () => {
+    expect(before.pushEndpoints).toEqual([`${a.userId} ${victim.pushEndpoint}`]);
     expect(await snapshot()).toEqual(before);
     await fx.expectLedgerOk(finance);
   });

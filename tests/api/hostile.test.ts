@@ -989,6 +989,11 @@ describe.each(tiers)('hostile input on %s', (tier) => {
       language: 'en',
       hours: { opens: '09:00', closes: '18:00', days: [1, 2, 3] },
       communities: [{ name: 'International', url: 'https://example.com/c' }],
+      endpoint: 'http://127.0.0.1:9/push/hostile',
+      keys: {
+        p256dh: `B${'A'.repeat(86)}`,
+        auth: 'AAAAAAAAAAAAAAAAAAAAAA',
+      },
     };
     /** Where one field name means different things on different routes: the route's own valid sample. */
     const ROUTE_SAMPLES: Record<string, Record<string, unknown>> = {

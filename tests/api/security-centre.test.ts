@@ -2,7 +2,9 @@
  * The security centre through the API (issue 24, docs/protocol.md), on PGlite and PostgreSQL:
  * the sessions list (device, address, times, the current one) and ending one or all others, also
  * across two instances sharing Redis; the anti-phishing code (set with the trade password or an
- * authenticator code, never shown back, at the top of every e-mail); every e-mail multipart in the
+ * authenticator code, never shown back, at the top of every e-mail; the registration code mail,
+ * sent before the account exists, says it cannot carry one, and a welcome mailed once after the
+ * registration says how to set it); every e-mail multipart in the
  * request's language; the sign-in alert from a new device; the e-mail change with both codes,
  * which ends the other sessions and starts the 24-hour withdrawal lock; a taken address refused
  * like any unusable one.
@@ -10,14 +12,23 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { BodyCode } from '../../contract/codes.js';
+import { LANGUAGES } from '../../contract/locales.js';
 import { users } from '../../server/db/schema.js';
 import { smtpMailer, type Mail } from '../../server/mail/mailer.js';
 import { totpCode, TOTP_PERIOD_SECONDS } from '../../server/security/totp.js';
 import { availableTiers, postgresReachable } from '../helpers/database.js';
 import { redisReachable } from '../helpers/redis.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { newKey, startTestServer, type TestServer } from '../helpers/server.js';
 import { twoInstancesPerTest } from '../helpers/two-instances.js';
 import { startSmtp } from '../helpers/smtp.js';
+import { loadTranslator } from '../../server/i18n/i18n.js';
+import type { Locale } from '../../server/i18n/i18n.js';
+
+/** The server's own mail texts, as a recipient in `locale` reads them. */
+const translator = loadTranslator();
+const mailText = (locale: Locale, key: string, vars: Record<string, string> = {}) =>
+  translator.t(locale, key, vars);
+const SECURITY_CENTRE = 'pages/setting/setting5';
 
 const tiers = await availableTiers('security-centre');
 const redisUp = await redisReachable();
@@ -302,10 +313,11 @@ describe.each(tiers)('the security centre on %s', (tier) => {
     expect(set.code).toBe(BodyCode.ok);
   });
 
-  test('every e-mail to the user shows the anti-phishing code at the top: the reset code, the code mails, the sign-in alert; a registration code (no account yet) shows none', async () => {
+  test('every e-mail to the user after the code is set shows it at the top: the reset code, the code mails, the sign-in alert; the registration code and the welcome (before it was set) show none', async () => {
     const { tokens } = await signedIn(t, 'top@example.com');
-    const registration = mailsTo(t, 'top@example.com')[0];
-    expect(registration?.text).not.toMatch(/anti-phishing/i);
+    const [registration, welcome] = mailsTo(t, 'top@example.com');
+    expect(registration?.text).not.toMatch(/Your anti-phishing code/i);
+    expect(welcome?.text).not.toMatch(/Your anti-phishing code/i);
     const token = tokens[0] ?? '';
     await setTradePassword(token);
     expect((await setAntiPhishing(token, 'Tiger8Lily')).code).toBe(BodyCode.ok);
@@ -325,6 +337,76 @@ describe.each(tiers)('the security centre on %s', (tier) => {
     const alert = lastMailTo(t, 'top@example.com');
     expect(alert.subject).toBe('New sign-in to your Coffer account');
     expectCodeOnTop(alert);
+  });
+
+  test.each(LANGUAGES.map(({ code, locale }) => [code, locale] as const))(
+    'the registration code mail (lang %s) says in the user’s language that it carries no anti-phishing code because the account does not exist yet, and where to set one',
+    async (lang, locale) => {
+      const email = `no-code-yet-${locale.toLowerCase()}@example.com`;
+      const sent = await t.call('plain', '/api/v1/sso/sendRegisterCode', { email }, { lang });
+      expect(sent.code).toBe(BodyCode.ok);
+      const mail = lastMailTo(t, email);
+      expect(mail.subject).toBe(mailText(locale, 'mail.register_subject'));
+      const notice = mailText(locale, 'mail.no_account_no_anti_phishing', { page: SECURITY_CENTRE });
+      expect(notice).toContain(SECURITY_CENTRE);
+      expect(mail.text).toContain(notice);
+      expect(mail.html).toContain(SECURITY_CENTRE);
+      // No anti-phishing line: the code first, then the notice.
+      expect(mail.text.split('\n')[0]).toBe(
+        mailText(locale, 'mail.register_body', { code: t.mailer.lastCode(email) }),
+      );
+      expect(mail.text).not.toContain(mailText(locale, 'mail.anti_phishing_line', { code: '' }).trim());
+    },
+  );
+
+  test('a code mail to an address that has an account carries no such notice', async () => {
+    await signedIn(t, 'has-account@example.com');
+    await t.call('plain', '/api/v1/sso/sendForgetCode', { email: 'has-account@example.com' }, { lang: 'EN' });
+    expect(lastMailTo(t, 'has-account@example.com').text).not.toContain(
+      mailText('en', 'mail.no_account_no_anti_phishing', { page: SECURITY_CENTRE }),
+    );
+  });
+
+  test('the welcome mail is sent once after registration, in the user’s language, saying how to set an anti-phishing code; a replayed registration sends no second one', async () => {
+    const email = 'welcome@example.com';
+    const options = { userAgent: CHROME_WINDOWS, lang: 'JP' };
+    expect((await t.call('plain', '/api/v1/sso/sendRegisterCode', { email }, options)).code).toBe(
+      BodyCode.ok,
+    );
+    const params = {
+      email,
+      code: t.mailer.lastCode(email),
+      inviteCode: t.rootInvite,
+      password: PASSWORD,
+      confirmPassword: PASSWORD,
+    };
+    const key = newKey();
+    const first = await t.call('plain', '/api/v1/sso/register', params, { ...options, key });
+    expect(first.code).toBe(BodyCode.ok);
+    expect(await t.call('plain', '/api/v1/sso/register', params, { ...options, key })).toEqual(first);
+    const welcomes = mailsTo(t, email).filter(
+      (mail) => mail.subject === mailText('ja', 'mail.welcome_subject'),
+    );
+    expect(welcomes).toHaveLength(1);
+    const [welcome] = welcomes;
+    expect(welcome?.text).toContain(mailText('ja', 'mail.welcome_body', { email }));
+    expect(welcome?.text).toContain(mailText('ja', 'mail.welcome_anti_phishing', { page: SECURITY_CENTRE }));
+    expect(welcome?.html).toContain('<html lang="ja">');
+    expect(mailsTo(t, email)).toHaveLength(2); // the code, then the welcome
+    // A sign-in afterwards (the same device) sends no welcome again.
+    await login(t, email, CHROME_WINDOWS, '198.51.100.1', 'JP');
+    expect(mailsTo(t, email)).toHaveLength(2);
+  });
+
+  test('after the anti-phishing code is set, the next mail carries it at the top (the welcome before it did not)', async () => {
+    const { tokens } = await signedIn(t, 'set-later@example.com');
+    const token = tokens[0] ?? '';
+    await setTradePassword(token);
+    expect((await setAntiPhishing(token, 'Later7Set')).code).toBe(BodyCode.ok);
+    await t.call('plain', '/api/v1/sso/sendForgetCode', { email: 'set-later@example.com' }, { lang: 'EN' });
+    const next = lastMailTo(t, 'set-later@example.com');
+    expect(next.text.split('\n')[0]).toBe(mailText('en', 'mail.anti_phishing_line', { code: 'Later7Set' }));
+    expect(next.html).toContain('Later7Set');
   });
 
   test('a sign-in from a device not seen before mails an alert naming the device, the address, the time and where to end the session, in the request’s language; the same device again (a newer version) does not', async () => {

@@ -32,6 +32,8 @@ const OTHER_USER = '9858effd232b4033e47d90003d41ec34ecaeda94';
 type Answer = { status?: number; body: string } | 'hang';
 interface FakeChain {
   blocks: Map<number, ReturnType<typeof block>>;
+  /** USDT balances by 20-byte hex (no 41, no 0x), as balanceOf answers them. */
+  balances: Map<string, bigint>;
   infos: Map<number, unknown>;
   head: number;
   /** Per-path overrides, for garbage answers. */
@@ -101,6 +103,10 @@ function freshChain(): FakeChain {
       [103, block(103, [DOUBLE_TX, APPROVAL_TX])],
     ]),
     infos,
+    balances: new Map([
+      [USER, 25_000_000n],
+      [OTHER_USER, 2_000_000n],
+    ]),
     head: 103,
     override: new Map(),
     requests: [],
@@ -110,6 +116,7 @@ function freshChain(): FakeChain {
 function answer(path: string, body: string): Answer {
   const overridden = chain.override.get(path);
   if (overridden) return overridden;
+  if (path === '/wallet/triggerconstantcontract') return constantCall(body);
   const num = path === '/wallet/getnowblock' ? chain.head : (JSON.parse(body) as { num: number }).num; // `as`: our own client's body
   if (path === '/wallet/getnowblock' || path === '/wallet/getblockbynum') {
     return { body: JSON.stringify(chain.blocks.get(num) ?? {}) };
@@ -117,6 +124,19 @@ function answer(path: string, body: string): Answer {
   if (path === '/wallet/gettransactioninfobyblocknum')
     return { body: JSON.stringify(chain.infos.get(num) ?? []) };
   return { status: 404, body: 'Not Found' };
+}
+
+/** `balanceOf(address)` on the USDT contract, as a node answers a constant call; anything else fails as TRON does. */
+function constantCall(body: string): Answer {
+  const call = JSON.parse(body) as Record<string, unknown>; // `as`: our own client's body
+  const address = typeof call['parameter'] === 'string' ? call['parameter'].slice(24) : '';
+  if (call['contract_address'] !== `41${USDT_HEX}` || call['function_selector'] !== 'balanceOf(address)') {
+    return { body: JSON.stringify({ result: { code: 'CONTRACT_VALIDATE_ERROR', message: '' } }) };
+  }
+  const balance = chain.balances.get(address) ?? 0n;
+  return {
+    body: JSON.stringify({ result: { result: true }, constant_result: [word(balance.toString(16))] }),
+  };
 }
 
 let server: http.Server;
@@ -263,6 +283,28 @@ describe('the TRC20 adapter', () => {
     chain.blocks.set(101, block(101, [USER_TX]));
     const transfers = await adapter().transfers(101n, 101n);
     expect(transfers.map((transfer) => transfer.logIndex)).toEqual([2]);
+  });
+});
+
+describe('what Coffer’s TRC20 addresses hold (the proof of reserves and the dashboard)', () => {
+  test('holdings sums balanceOf over the addresses, each counted once, at the head read before', async () => {
+    const held = await adapter().holdings([
+      `0x${USER}`,
+      `0x${OTHER_USER}`,
+      `0x${USER.toUpperCase()}`,
+      `0x${SENDER}`,
+    ]);
+    expect(held).toEqual({ value: 27_000_000n, block: 103n });
+    const calls = chain.requests.filter((request) => request.path === '/wallet/triggerconstantcontract');
+    expect(calls).toHaveLength(3);
+  });
+
+  test('no addresses hold nothing; a failed constant call is a ChainAnswerError, never a zero', async () => {
+    expect(await adapter().holdings([])).toEqual({ value: 0n, block: 103n });
+    chain.override.set('/wallet/triggerconstantcontract', {
+      body: JSON.stringify({ result: { code: 'CONTRACT_VALIDATE_ERROR', message: '' } }),
+    });
+    await expect(adapter().holdings([`0x${USER}`])).rejects.toBeInstanceOf(ChainAnswerError);
   });
 });
 

@@ -40,6 +40,10 @@ function scriptedChain(): ChainAdapter & { height: bigint; failing: 'no' | 'down
       chain.check();
       return [];
     },
+    async holdings() {
+      chain.check();
+      return { value: 0n, block: chain.height };
+    },
   };
   return chain;
 }

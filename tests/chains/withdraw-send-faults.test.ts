@@ -5,7 +5,8 @@
  * answer, as a time-out after the node acted does (the tick fails, and the next one finds the
  * recorded transaction known and never signs another: paid once); and a reorganisation that
  * drops the mined transaction before its confirmations (the same signed bytes are broadcast
- * again, paid once, never twice). The destination's balance and the ledger check after each.
+ * again, paid once, never twice; its recorded confirmation count falls back to 0). The
+ * destination's balance and the ledger check after each.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -119,7 +120,14 @@ describe('the withdrawal send job under a misbehaving node', () => {
   const stateOf = async (id: string) => {
     const listed = await f.asFinance(finance, '/api/admin/withdraw/list', { limit: 100 });
     const items = (
-      listed.data as unknown as { items: Array<{ id: string; stage: string; txHash: string | null }> }
+      listed.data as unknown as {
+        items: Array<{
+          id: string;
+          stage: string;
+          txHash: string | null;
+          confirmations: { required: number; reached: boolean; seen: number | null } | null;
+        }>;
+      }
     ).items;
     return items.find((item) => item.id === id);
   };
@@ -155,20 +163,23 @@ describe('the withdrawal send job under a misbehaving node', () => {
     await f.expectLedgerOk(finance);
   });
 
-  test('a reorganisation drops the mined transaction before its confirmations: the same bytes are broadcast again, paid once', async () => {
+  test('a reorganisation drops the mined transaction before its confirmations: the same bytes are broadcast again, paid once; the count goes back to 0', async () => {
     const to = freshAddress();
     const { id } = await approvedWithdrawal('reorg', to, '44.4');
     const before = await devnet.snapshot();
     expect(await sender.tick()).toMatchObject({ signed: 1 });
     const sent = await stateOf(id);
     expect(await balanceOf(to)).toBe(units('44.4'));
-    expect(await sender.tick()).toMatchObject({ waiting: 1, paid: 0 });
+    expect(await sender.tick()).toMatchObject({ waiting: 1, paid: 0, counted: 1 });
+    expect((await stateOf(id))?.confirmations).toMatchObject({ seen: 1 });
     await devnet.revert(before);
     expect(await balanceOf(to)).toBe(0n);
-    expect(await sender.tick()).toMatchObject({ rebroadcast: 1, signed: 0, resigned: 0 });
+    expect(await sender.tick()).toMatchObject({ rebroadcast: 1, signed: 0, resigned: 0, counted: 1 });
+    expect((await stateOf(id))?.confirmations).toMatchObject({ seen: 0, reached: false });
     await devnet.mine(3);
     expect(await sender.tick()).toMatchObject({ paid: 1 });
     expect((await stateOf(id))?.txHash).toBe(sent?.txHash);
+    expect((await stateOf(id))?.confirmations).toEqual({ required: 3, reached: true, seen: 3 });
     expect(await balanceOf(to)).toBe(units('44.4'));
     expect(await sender.tick()).toMatchObject({ signed: 0, paid: 0, rebroadcast: 0 });
     await f.expectLedgerOk(finance);

@@ -1,6 +1,7 @@
 /**
  * Approved USDT withdrawals sent from the BEP20 hot wallet to a real local EVM node:
- * approve, send, success at the confirmations (the hold posted, the destination paid once); a
+ * approve, send, success at the confirmations (the hold posted, the destination paid once); the
+ * depth the job sees recorded as the withdrawal's confirmation count for operators; a
  * nonce taken by another transaction of the hot wallet (the withdrawal signed again, paid once);
  * and on PostgreSQL the send job killed with SIGKILL right after recording a transaction and
  * right after broadcasting it: started again, it never sends a withdrawal twice. The ledger's
@@ -78,6 +79,7 @@ function suite(tier: 'pglite' | 'postgres', crashes: boolean) {
         stage: string;
         txHash: string | null;
         nonce: number | null;
+        confirmations: { required: number; reached: boolean; seen: number | null } | null;
       }>;
     };
   const stateOf = async (id: string) => (await withdrawals()).items.find((item) => item.id === id);
@@ -98,6 +100,32 @@ function suite(tier: 'pglite' | 'postgres', crashes: boolean) {
     expect(await balanceOf(to)).toBe(units('123.45'));
     expect(await f.assets(user)).toMatchObject({ cash: '875.55', held: '0' });
     expect(await sender.tick()).toMatchObject({ signed: 0, paid: 0, rebroadcast: 0 });
+    await f.expectLedgerOk(finance);
+  });
+
+  test('the send job records the depth it sees as the confirmation count (only when it changed, at most the required 3), and the admin list returns it', async () => {
+    const to = freshAddress();
+    const { id } = await approvedWithdrawal('count', to, '10');
+    const seen = async () => (await stateOf(id))?.confirmations;
+    expect(await seen()).toBeNull(); // not sent by the job yet
+    expect(await sender.tick()).toMatchObject({ signed: 1, counted: 0 });
+    expect(await seen()).toEqual({ required: 3, reached: false, seen: 0 }); // signed: none yet
+    // The devnet mines the transaction at once: one confirmation.
+    expect(await sender.tick()).toMatchObject({ waiting: 1, counted: 1 });
+    expect(await seen()).toEqual({ required: 3, reached: false, seen: 1 });
+    // The same depth again writes nothing.
+    expect(await sender.tick()).toMatchObject({ waiting: 1, counted: 0 });
+    await devnet.mine(1);
+    expect(await sender.tick()).toMatchObject({ waiting: 1, counted: 1 });
+    expect(await seen()).toEqual({ required: 3, reached: false, seen: 2 });
+    // Five deep when the job looks again: it settles, and the count stops at the required 3.
+    await devnet.mine(3);
+    expect(await sender.tick()).toMatchObject({ paid: 1, counted: 1 });
+    expect(await stateOf(id)).toMatchObject({
+      stage: 'paid',
+      confirmations: { required: 3, reached: true, seen: 3 },
+    });
+    expect(await balanceOf(to)).toBe(units('10'));
     await f.expectLedgerOk(finance);
   });
 

@@ -3,7 +3,7 @@
  * finance operators approve a BEP20 withdrawal above the review threshold (after the first, it
  * still waits, the first cannot approve again: the button is disabled with its reason, and the
  * server's refusal from a page opened before shows in the detail); the send job sends it and the
- * console shows its transaction and confirmations. Support replies to a feedback (its image
+ * console shows its transaction and its live confirmation count ("1 / 3", then "3 / 3 reached"). Support replies to a feedback (its image
  * shown as a thumbnail that opens larger) and the customer app shows the reply after sync. The
  * audit log filters by a time range and exports what it shows. The withdrawal, feedback and audit
  * screens are axe clean at desktop and phone width.
@@ -52,7 +52,9 @@ const withdrawalSchema = z.object({
   txHash: z.string().nullable(),
   approvedBy: z.array(z.string()),
   approvals: z.array(z.object({ by: z.string(), email: z.string().nullable() })),
-  confirmations: z.object({ required: z.number(), reached: z.boolean() }).nullable(),
+  confirmations: z
+    .object({ required: z.number(), reached: z.boolean(), seen: z.number().nullable() })
+    .nullable(),
 });
 const withdrawalListSchema = z.object({ items: z.array(withdrawalSchema) });
 
@@ -119,7 +121,7 @@ describe.skipIf(!hasChromium)('the console flows in Chromium', () => {
   const flows: { withdrawalId?: string; financeA?: ReadyOperator } = {};
 
   test(
-    'two finance operators approve a withdrawal above the threshold in the console; the first alone cannot; the devnet sends it and its hash shows',
+    'two finance operators approve a withdrawal above the threshold in the console; the first alone cannot; the devnet sends it and its hash and live confirmation count show',
     { timeout: 420_000 },
     async () => {
       const { server } = running();
@@ -226,16 +228,23 @@ describe.skipIf(!hasChromium)('the console flows in Chromium', () => {
       const sending = await state();
       expect(sending.stage).toBe('sending');
       expect(sending.txHash).toMatch(/^0x[0-9a-f]{64}$/);
-      expect(sending.confirmations).toEqual({ required: 3, reached: false });
+      expect(sending.confirmations).toEqual({ required: 3, reached: false, seen: 0 });
       await drawerB.getByRole('button', { name: t('common.refresh'), exact: true }).click();
       await expect.poll(() => drawerB.innerText()).toContain(sending.txHash ?? '?');
-      expect(await drawerB.innerText()).toContain(t('withdrawals.confirmations_waiting', { required: 3 }));
+
+      // The devnet mined it at once: the job's next look records one confirmation, and the console shows it.
+      expect(await sender.tick()).toMatchObject({ waiting: 1, counted: 1 });
+      expect((await state()).confirmations).toEqual({ required: 3, reached: false, seen: 1 });
+      await drawerB.getByRole('button', { name: t('common.refresh'), exact: true }).click();
+      await expect
+        .poll(() => drawerB.innerText())
+        .toContain(t('withdrawals.confirmations_count', { seen: 1, required: 3 }));
 
       await chain().mine(3);
       await sender.tick();
       const paid = await state();
       expect(paid).toMatchObject({ stage: 'paid', status: 'success', txHash: sending.txHash });
-      expect(paid.confirmations).toEqual({ required: 3, reached: true });
+      expect(paid.confirmations).toEqual({ required: 3, reached: true, seen: 3 });
       await drawerB.getByRole('button', { name: t('common.refresh'), exact: true }).click();
       await expect.poll(() => drawerB.innerText()).toContain(t('withdrawals.stage.paid'));
       expect(await drawerB.innerText()).toContain(t('withdrawals.confirmations_reached', { required: 3 }));

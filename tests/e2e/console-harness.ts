@@ -13,6 +13,16 @@ import { expectPage } from './harness.js';
 export const consoleText = (key: MessageKey, vars: Record<string, string | number> = {}): string =>
   consoleEn[key].replace(/\{\{(\w+)\}\}/g, (whole, name: string) => String(vars[name] ?? whole));
 
+/**
+ * Opens the console at `${base}/admin` as an operator who prefers reduced motion: antd then
+ * animates nothing, so no step waits on a transition's end, which a loaded browser may never
+ * report (the console honours the preference; tests/e2e/console.test.ts checks it).
+ */
+export async function openConsole(page: Page, base: string): Promise<void> {
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await page.goto(`${base}/admin`);
+}
+
 /** Signs `who` in at `${base}/admin` in English, with a fresh code; ends on the home screen. */
 export async function signInToConsole(
   page: Page,
@@ -20,7 +30,7 @@ export async function signInToConsole(
   who: { email: string; nextCode(): Promise<string> },
 ): Promise<void> {
   const t = consoleText;
-  await page.goto(`${base}/admin`);
+  await openConsole(page, base);
   // The console opens in Chinese (its default); the picker is named in Chinese until switched.
   await page.getByLabel(consoleZh['language.label'], { exact: true }).selectOption({ label: 'English' });
   await expectPage(page, t('signin.title'));

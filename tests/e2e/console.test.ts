@@ -27,6 +27,7 @@ import {
   WAIT_MS,
   type Tab,
 } from './harness.js';
+import { openConsole } from './console-harness.js';
 
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 375, height: 812 };
@@ -87,7 +88,7 @@ describe.skipIf(!hasChromium)('the operator console in Chromium', () => {
   async function consoleTab(viewport = DESKTOP): Promise<Tab> {
     const tab = await openTab('en-US', viewport);
     await tab.page.context().addInitScript(recordViolations);
-    await tab.page.goto(`${running().base}/admin`);
+    await openConsole(tab.page, running().base);
     return tab;
   }
 
@@ -121,6 +122,9 @@ describe.skipIf(!hasChromium)('the operator console in Chromium', () => {
   ) {
     await page.getByRole('button', { name: en('operators.create'), exact: true }).click();
     const dialog = page.getByRole('dialog', { name: en('operators.create') });
+    await dialog.waitFor();
+    // The console honours the operator's wish for reduced motion: the dialog opens without zooming.
+    expect(await page.locator('.ant-zoom-appear, .ant-zoom-enter').count()).toBe(0);
     await dialog.getByLabel(en('field.email'), { exact: true }).fill(email);
     await dialog.getByLabel(en('field.role'), { exact: true }).click();
     await page

@@ -14,7 +14,8 @@ import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { en as consoleEn, type MessageKey } from '../../admin/i18n/en.js';
 import { cliContext } from '../../server/cli/cli-context.js';
-import { httpAdminClient, OPERATOR_PASSWORD, setUpOperator, type AdminClient } from '../helpers/operator.js';
+import { httpAdminClient, setUpOperator, type AdminClient } from '../helpers/operator.js';
+import { openConsoleScreen, signInToConsole } from './console-harness.js';
 import {
   animationsSettled,
   e2eHarness,
@@ -116,25 +117,8 @@ describe.skipIf(!hasChromium)('real-name verification in Chromium', () => {
     operator: Awaited<ReturnType<typeof complianceOperator>>,
   ) {
     const tab = await openTab('en-US', viewport);
-    const { page } = tab;
-    await page.goto(`${running().base}/admin`);
-    await page.getByLabel('语言', { exact: true }).selectOption({ label: 'English' });
-    await expectPage(page, t('signin.title'));
-    await page.getByLabel(t('field.email'), { exact: true }).fill(operator.email);
-    await page.getByLabel(t('field.password'), { exact: true }).fill(OPERATOR_PASSWORD);
-    await page.getByRole('button', { name: t('signin.submit'), exact: true }).click();
-    const code = page.getByLabel(t('field.googleCode'), { exact: true });
-    await code.fill(await operator.nextCode());
-    await code.press('Enter');
-    await expectPage(page, t('home.title'));
-    const menuButton = page.getByRole('button', { name: t('shell.open_menu'), exact: true });
-    if (await menuButton.isVisible()) await menuButton.click();
-    await page
-      .getByRole('navigation', { name: t('shell.menu') })
-      .getByRole('menuitem', { name: t('nav.identity'), exact: true })
-      .click();
-    await expectPage(page, t('identity.title'));
-    await page.locator('.ant-spin-spinning').waitFor({ state: 'detached' });
+    await signInToConsole(tab.page, running().base, operator);
+    await openConsoleScreen(tab.page, 'nav.identity', 'identity.title');
     return tab;
   }
 

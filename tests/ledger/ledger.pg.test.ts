@@ -18,7 +18,6 @@ import {
   type OpenDatabase,
   type Transaction,
 } from '../../server/db/database.js';
-import * as schema from '../../server/db/schema.js';
 import { customerBook, platformBook, type BookRef } from '../../server/ledger/books.js';
 import { checkLedger } from '../../server/ledger/invariants.js';
 import {
@@ -77,7 +76,7 @@ describe.skipIf(!reachable)('ledger races on PostgreSQL', () => {
     // An idle client's error (the server closing it) is not a test's result; without a listener
     // Node would raise it as an uncaught exception in whichever test runs then.
     pool.on('error', (error) => console.warn(`[ledger races] an idle connection failed: ${error.message}`));
-    db = drizzle(pool, { schema });
+    db = drizzle(pool);
   });
   afterAll(async () => {
     await pool?.end();

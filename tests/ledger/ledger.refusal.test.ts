@@ -1,8 +1,8 @@
 /**
  * What a refused transfer leaves in the caller's transaction: nothing. The command runner rolls
  * back on a 470, but a caller that catches it and commits must not keep half an event either:
- * one transfer writes nothing before its debit is known to fit (the `ledger_transfer` function
- * locks both rows, checks the debit, then writes), and an event of several runs in a savepoint.
+ * an event (one transfer or several) writes nothing before each of its debits is known to fit
+ * where it comes (the `ledger_event` function locks every row, checks, then writes).
  * (An earlier ledger credited first when the credit's row sorted first: money from nothing.)
  */
 import { describe, expect, test } from 'vitest';

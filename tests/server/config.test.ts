@@ -13,6 +13,10 @@ const XPUBS = {
   CHAIN_TRC20_XPUB: accountXpub(TEST_MNEMONIC, 'TRC20'),
   /** Production also needs the key that seals authenticator secrets. */
   COFFER_SECRET_KEY: '00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff',
+  /** And web push's VAPID pair (a test pair, npx web-push generate-vapid-keys). */
+  COFFER_VAPID_PUBLIC_KEY:
+    'BEFi7m4a4bDdysggDeaHmDZUzz6jOGvjxlfi3oa9nAcC7Ieq771ZVjEBQRJlkQNwWWQHviyN7lFHnPhTWEYQBH8',
+  COFFER_VAPID_PRIVATE_KEY: 'eSqRQ9IiH4k-vODTcH4PyiVzad6-EHvgRctnMZt8qOc',
 };
 
 describe('configuration', () => {

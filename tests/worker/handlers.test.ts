@@ -30,7 +30,7 @@ describe('the handler map', () => {
     expect(await merged.b({ n: 7 })).toBe(7);
   });
 
-  test('the worker exposes every command: auth, user, common, session, sync, outbox, account, recharge, withdrawal methods, withdrawals, the exchange, hosting, dividends, machines, the team, proof of reserves, the security centre and passkeys', () => {
+  test('the worker exposes every command: auth, user, common, session, sync, outbox, account, recharge, withdrawal methods, withdrawals, the exchange, hosting, dividends, machines, the team, proof of reserves, the security centre, passkeys and web push', () => {
     expect(Object.keys(setup().handlers).sort()).toEqual([
       'account-active',
       'account-select',
@@ -67,6 +67,9 @@ describe('the handler map', () => {
       'payment-add-chain',
       'payment-delete',
       'payment-list',
+      'push-key',
+      'push-subscribe',
+      'push-unsubscribe',
       'recharge-address',
       'reserves-proof',
       'security-bind-authenticator',
@@ -203,6 +206,20 @@ describe('commands and their Idempotency-Key', () => {
       (h) => h['passkey-login']({ challengeId: 'c1', response: passkeyResponse }),
       '/api/v1/sso/passkey-login',
     ],
+    [
+      'push-subscribe',
+      (h) =>
+        h['push-subscribe']({
+          endpoint: 'https://push.example.com/1',
+          keys: { p256dh: 'BAAA', auth: 'AAAA' },
+        }),
+      '/api/v1/push/subscribe',
+    ],
+    [
+      'push-unsubscribe',
+      (h) => h['push-unsubscribe']({ endpoint: 'https://push.example.com/1' }),
+      '/api/v1/push/unsubscribe',
+    ],
   ];
 
   test.each(passkeyCommands)('%s is a POST with an Idempotency-Key', async (_name, run, uri) => {
@@ -238,6 +255,7 @@ describe('commands and their Idempotency-Key', () => {
     ['common-version', '/api/v1/common/version'],
     ['passkey-list', '/api/v1/passkey/list'],
     ['passkey-login-options', '/api/v1/sso/passkey-options'],
+    ['push-key', '/api/v1/push/key'],
   ] as const)('%s is a GET without a key', async (name, uri) => {
     const { handlers, seen } = setup(() => refusal(404));
     await handlers[name]();

@@ -29,6 +29,7 @@ import { teamHandlers } from './team.handlers.js';
 import { otcHandlers } from './otc.handlers.js';
 import { reservesHandlers } from './reserves.handlers.js';
 import { passkeyHandlers } from './passkey.handlers.js';
+import { pushHandlers } from './push.handlers.js';
 
 // `never` parameters accept a handler of any parameter type (parameters are contravariant).
 type Handler = (...params: never[]) => Promise<unknown>;
@@ -111,6 +112,7 @@ export function createHandlers(deps: WorkerDeps) {
     otcHandlers(handlerDeps),
     reservesHandlers(handlerDeps),
     passkeyHandlers(handlerDeps),
+    pushHandlers(handlerDeps),
   );
 }
 

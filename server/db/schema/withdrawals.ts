@@ -25,7 +25,9 @@ import {
  * `awaiting_review` (approvals missing), `approved` (ready: the send job takes chain ones, an
  * operator pays bank ones), `sending` (signed, nonce and hash recorded before broadcast),
  * `paid`, `rejected`, `failed`. `businessDate` is the request's local date in COFFER_TIMEZONE
- * (the daily limit counts per date).
+ * (the daily limit counts per date). `confirmations` is null until the send job signs
+ * (`sending`), then the depth the job last saw (0 before the block is mined, at most the
+ * required count, which is where it settles).
  */
 export const withdrawals = pgTable(
   'withdrawals',
@@ -49,6 +51,8 @@ export const withdrawals = pgTable(
     nonce: integer('nonce'),
     txHash: text('tx_hash'),
     rawTx: text('raw_tx'),
+    /** The send job's last seen depth of `txHash`, capped at the chain's required confirmations. */
+    confirmations: integer('confirmations'),
     sendAttempt: integer('send_attempt').notNull().default(0),
     businessDate: text('business_date').notNull(),
     createdAt: createdAt(),

@@ -1,6 +1,8 @@
 /**
- * pages/setting/setting (custom header): language, the settings pages, and log out (pending
- * commands are cancelled after asking, the user's databases deleted, the token revoked).
+ * pages/setting/setting (custom header): language and notifications (both this device's own
+ * choices, so they sit together at the top), the settings pages, and log out (pending commands
+ * are cancelled after asking, this device's push subscription ended, the user's databases
+ * deleted, the token revoked).
  */
 import '../../ui/antd-render.js';
 import { Button, Dialog } from 'antd-mobile';
@@ -13,6 +15,8 @@ import { closeUserDatabases } from '../../../client-db/use-sync-db.js';
 import { PageHeader } from '../../app/PageHeader.js';
 import { LanguageSelect } from '../../ui/LanguageSelect.js';
 import { LinkList } from '../../ui/LinkList.js';
+import { PushSwitch } from '../push/PushSwitch.js';
+import { unsubscribeDevice } from '../push/device-push.js';
 
 const ENTRIES = [
   ['settings.nickname', ROUTES.profile],
@@ -46,6 +50,9 @@ export default function SettingsPage() {
       // Before auth-logout, which forgets whose databases to delete; this page's handles are
       // closed first so the deletion is not held up by them.
       closeUserDatabases();
+      // The next user of this device starts with notifications off; the server drops the
+      // subscription itself once this session has ended (docs/protocol.md section 34).
+      await unsubscribeDevice();
       await send('logout-discard');
       await send('auth-logout');
     } finally {
@@ -61,6 +68,7 @@ export default function SettingsPage() {
         <section className="card">
           <LanguageSelect />
         </section>
+        <PushSwitch />
         <LinkList entries={ENTRIES} />
         <Button color="danger" fill="outline" block size="large" loading={busy} onClick={() => void logout()}>
           {t('settings.logout')}

@@ -1,0 +1,38 @@
+/**
+ * The first page's JavaScript has a budget (issue 26): the bundle's size is deterministic, so a
+ * change that pulls a library into the login page fails here, not in a timing.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { buildClient } from '../e2e/harness.js';
+import { FIRST_PAGE_GZIP_BUDGET, measureFirstPage, type FirstPage } from '../helpers/first-page.js';
+
+describe('the production build', () => {
+  const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-size-'));
+  let measured: FirstPage;
+  beforeAll(async () => {
+    await buildClient(dist);
+    measured = measureFirstPage(dist);
+  }, 180_000);
+  afterAll(() => fs.rmSync(dist, { recursive: true, force: true }));
+
+  test(`the first page's initial JavaScript stays within ${FIRST_PAGE_GZIP_BUDGET / 1000} KB gzipped`, () => {
+    const files = [...measured.files.values()].map((chunk) => `${path.basename(chunk.file)} ${chunk.gzip}`);
+    expect(measured.notes.filter((note) => note.startsWith('missing'))).toEqual([]);
+    expect(measured.gzip, `first page: ${files.join(', ')}`).toBeLessThanOrEqual(FIRST_PAGE_GZIP_BUDGET);
+  });
+
+  test('the first page loads no validation library and no record schema (the worker validates)', () => {
+    for (const chunk of measured.files.values()) {
+      const code = fs.readFileSync(chunk.file, 'utf8');
+      expect(code, path.basename(chunk.file)).not.toContain('ZodError');
+    }
+  });
+
+  test('the worker is built apart from the first page', () => {
+    expect(measured.workers.size).toBeGreaterThan(0);
+    for (const file of measured.workers.keys()) expect(measured.files.has(file)).toBe(false);
+  });
+});
