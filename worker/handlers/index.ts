@@ -29,6 +29,7 @@ import { teamHandlers } from './team.handlers.js';
 import { otcHandlers } from './otc.handlers.js';
 import { reservesHandlers } from './reserves.handlers.js';
 import { passkeyHandlers } from './passkey.handlers.js';
+import { chatHandlers, type ChatDeps } from './chat.handlers.js';
 
 // `never` parameters accept a handler of any parameter type (parameters are contravariant).
 type Handler = (...params: never[]) => Promise<unknown>;
@@ -68,6 +69,8 @@ export interface WorkerDeps {
   sync?: SyncEnvironment;
   /** Hears whether the server answers, on each change; defaults to the `coffer-link` channel. */
   onReachability?: (reachable: boolean) => void;
+  /** The chat's store, socket and image reads; browser defaults. */
+  chat?: ChatDeps;
 }
 
 /** Builds every handler around one request queue, one session store and one transport. */
@@ -92,13 +95,19 @@ export function createHandlers(deps: WorkerDeps) {
     }),
     ...(deps.sync === undefined ? {} : { environment: deps.sync }),
   });
+  const chat = chatHandlers(handlerDeps, {
+    ...(deps.transport.baseUrl === undefined ? {} : { baseUrl: deps.transport.baseUrl }),
+    fetch: deps.transport.fetch,
+    ...deps.chat,
+  });
   return mergeHandlers(
     authHandlers(handlerDeps),
     userHandlers(handlerDeps),
     commonHandlers(handlerDeps),
     sessionHandlers(handlerDeps),
     syncHandlers(sync),
-    outboxHandlers(sync),
+    // The chat socket stops before logout deletes the databases it writes to.
+    outboxHandlers(sync, { beforeDiscard: () => chat.socket.stop() }),
     accountHandlers(handlerDeps, sync),
     rechargeHandlers(handlerDeps),
     securityHandlers(handlerDeps),
@@ -111,6 +120,7 @@ export function createHandlers(deps: WorkerDeps) {
     otcHandlers(handlerDeps),
     reservesHandlers(handlerDeps),
     passkeyHandlers(handlerDeps),
+    chat.handlers,
   );
 }
 
