@@ -89,6 +89,11 @@ import { PaymentService } from './services/payment.service.js';
 import { CalendarService } from './services/calendar.service.js';
 import { ExchangeService } from './services/exchange.service.js';
 import { OtcService } from './services/otc.service.js';
+import { ChatService } from './services/chat.service.js';
+import { ChatHub } from './services/chat-hub.js';
+import { memoryChatBus, redisChatBus } from './services/chat-bus.js';
+import { registerChatSockets, type ChatSocketOptions } from './http/chat-socket.js';
+import { chatUnreadMailJob } from './jobs/chat-unread-mail.job.js';
 
 /** Bodies of JSON and form calls; uploads have their own limit. A 200 KB password never reaches a hash. */
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -106,6 +111,8 @@ export interface ServerOptions {
   distDir?: string;
   /** The local EVM devnet `npm start` started, when it did: BEP20 is watched on it. */
   devnet?: DevnetInfo;
+  /** Tests shorten the chat sockets' heartbeat and auth wait. */
+  chatSockets?: ChatSocketOptions;
 }
 
 export interface CofferServer {
@@ -127,6 +134,8 @@ export interface CofferServer {
   rootInviteCreated: string | null;
   /** The first start's superadmin and one-time password, when this start made it; else null. */
   rootOperatorCreated: { email: string; password: string } | null;
+  /** This instance's chat sockets (docs/protocol.md §35). */
+  chatHub: ChatHub;
   close(): Promise<void>;
 }
 
@@ -250,8 +259,17 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
     counters,
     relyingPartyOf(config.publicUrl),
   );
+  const chat = new ChatService(db, commands, clock, counters, userMail, config.timezone, (line) =>
+    app.log.error(line),
+  );
+  const chatBus = config.redisUrl
+    ? await redisChatBus(config.redisUrl, `${config.redisPrefix}chat`)
+    : memoryChatBus();
+  const chatHub = new ChatHub(chatBus, chat);
+  chat.publishTo((event) => chatHub.publish(event));
   const services: AppServices = {
     translator,
+    chat,
     sessions,
     reads,
     auth: new AuthService(
@@ -360,6 +378,7 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
       teamIncomeJob(services.team, config.timezone),
       machineOutputJob(services.machineOutput, config.timezone),
       reservesSnapshotJob(services.proofOfReserves, config.timezone),
+      chatUnreadMailJob(services.chat),
     ],
     log,
   );
@@ -413,6 +432,7 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
   });
   installErrorHandling(app, translator);
 
+  await registerChatSockets(app, { sessions, hub: chatHub }, options.chatSockets);
   registerRoutes(app, services);
   registerUploadRoutes(app, services, config.uploadSegment);
   registerGateway(app, { segment: config.gatewaySegment, clock, counters, translator, innerSecret });
@@ -453,10 +473,12 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
     counters,
     rootInviteCreated,
     rootOperatorCreated,
+    chatHub,
     async close() {
       scheduler.stop();
       await Promise.all(loops.map((loop) => loop.stop()));
       await app.close();
+      await chatBus.close();
       await sessions.close();
       await counters.close();
       mailer.close();

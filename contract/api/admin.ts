@@ -61,6 +61,8 @@ export const operatorSchema = z.object({
   disabled: z.boolean(),
   mustChangePassword: z.boolean(),
   authenticatorBound: z.boolean(),
+  /** The name customers see on chat replies (never the e-mail); null until set (docs/protocol.md §35). */
+  displayName: z.string().nullable(),
   createdAt: isoTimeSchema,
 });
 export const operatorTargetParamsSchema = z.object({ operatorId: idSchema });

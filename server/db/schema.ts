@@ -23,3 +23,4 @@ export * from './schema/otc.js';
 export * from './schema/identity.js';
 export * from './schema/reserves.js';
 export * from './schema/passkeys.js';
+export * from './schema/chat.js';

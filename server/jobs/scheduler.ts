@@ -16,6 +16,7 @@ export const JobName = {
   machineOutput: 'machine-output',
   teamIncome: 'team-income',
   reservesSnapshot: 'reserves-snapshot',
+  chatUnreadMail: 'chat-unread-mail',
 } as const;
 export type JobName = (typeof JobName)[keyof typeof JobName];
 

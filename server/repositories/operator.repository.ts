@@ -40,6 +40,7 @@ export type OperatorChanges = Partial<
     | 'authenticatorPendingSecret'
     | 'authenticatorLastStep'
     | 'disabled'
+    | 'displayName'
   >
 >;
 

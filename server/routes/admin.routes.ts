@@ -1,5 +1,6 @@
 /** /api/admin: the operator API (roles and an append-only audit log). */
 import * as admin from '../../contract/api/admin.js';
+import * as chat from '../../contract/api/chat.js';
 import { OPERATOR_ROLES } from '../../contract/api/admin.js';
 import { noParamsSchema } from '../../contract/schema.js';
 import type { RoutesOf } from './route-list.js';
@@ -109,6 +110,16 @@ export const adminRoutes: RoutesOf = (define, { operators, operatorAuth }) => {
     summary: 'Give an operator a new one-time password (superadmin)',
     success: 'server.saved',
     handle: (ctx, params) => operators.resetPassword(ctx, params),
+  });
+  define({
+    path: '/api/admin/operator/display-name',
+    kind: 'command',
+    access: { roles: ['support'] },
+    params: chat.operatorDisplayNameParamsSchema,
+    data: admin.operatorSchema,
+    summary: 'Set the name customers see on chat replies (superadmin: anyone; support: itself)',
+    success: 'server.saved',
+    handle: (ctx, params) => operators.setDisplayName(ctx, params),
   });
   define({
     path: '/api/admin/invite/create',

@@ -28,6 +28,7 @@ import { teamRoutes } from './team.routes.js';
 import { identityRoutes } from './identity.routes.js';
 import { reservesRoutes } from './reserves.routes.js';
 import { passkeyRoutes } from './passkey.routes.js';
+import { chatRoutes } from './chat.routes.js';
 
 const ROUTE_LISTS: readonly RoutesOf[] = [
   ssoRoutes,
@@ -56,6 +57,7 @@ const ROUTE_LISTS: readonly RoutesOf[] = [
   identityRoutes,
   reservesRoutes,
   passkeyRoutes,
+  chatRoutes,
 ];
 
 /** Every route's definition, in registration order (tests read the access rules). */

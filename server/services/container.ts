@@ -40,6 +40,7 @@ import type { IdentityService } from './identity.service.js';
 import type { ProofOfReservesService } from './proof-of-reserves.service.js';
 import type { ReadRouting } from '../db/read-routing.js';
 import type { PasskeyService } from './passkey.service.js';
+import type { ChatService } from './chat.service.js';
 
 export interface AppServices {
   translator: Translator;
@@ -82,4 +83,6 @@ export interface AppServices {
   identity: IdentityService;
   proofOfReserves: ProofOfReservesService;
   passkeys: PasskeyService;
+  /** Customer service chat (docs/protocol.md §35). */
+  chat: ChatService;
 }

@@ -12,7 +12,7 @@ import {
 import type { Clock } from '../clock.js';
 import type { CommandRunner } from '../core/command-runner.js';
 import type { Database, Executor } from '../db/database.js';
-import { BusinessError, notFound } from '../core/errors.js';
+import { BusinessError, forbidden, notFound } from '../core/errors.js';
 import { existingRowId } from '../core/params.js';
 import type { RequestContext } from '../core/context.js';
 import {
@@ -68,6 +68,7 @@ const toOperator = (row: OperatorRow) => ({
   disabled: row.disabled,
   mustChangePassword: row.mustChangePassword,
   authenticatorBound: row.authenticatorSecret !== null,
+  displayName: row.displayName,
   createdAt: row.createdAt.toISOString(),
 });
 
@@ -210,6 +211,23 @@ export class OperatorService {
     detail: Record<string, unknown>,
   ) {
     return appendAudit(tx, { actor, action, target: `operator:${operatorId}`, detail, at: this.clock.now() });
+  }
+
+  /**
+   * Sets the name customers see on an operator's chat replies: a superadmin for anyone, another
+   * operator for itself only (403 otherwise). Audited.
+   */
+  setDisplayName(ctx: RequestContext, params: { operatorId: string; displayName: string }) {
+    const id = existingRowId(params.operatorId);
+    return this.commands.run(ctx, async (tx) => {
+      const self = operatorIdOf(ctx) === id;
+      if (!self && ctx.caller.kind === 'operator' && ctx.caller.role !== 'superadmin') throw forbidden();
+      const operator = await this.existing(tx, id);
+      const displayName = params.displayName.trim();
+      await updateOperator(tx, id, { displayName });
+      await this.audit(tx, actorOf(ctx), 'operator.display_name', id, { displayName });
+      return toOperator({ ...operator, displayName });
+    });
   }
 
   list() {

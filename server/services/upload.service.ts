@@ -8,6 +8,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
+import { chatImageSeenBy } from '../repositories/chat.repository.js';
 import { BodyCode } from '../../contract/codes.js';
 import { UPLOAD_MAX_BYTES } from '../../contract/constants.js';
 import type { UploadData } from '../../contract/api/common.js';
@@ -136,7 +137,14 @@ export class UploadService {
         (caller.kind === 'operator' &&
           (row.ownerOperatorId === caller.operatorId ||
             OperatorService.allowed(caller.role, ['support', 'compliance']))));
-    if (!row || !allowed) throw notFound();
+    // An agent's chat image: the customer of the conversation it was sent in may see it.
+    const inChat =
+      !allowed &&
+      row !== undefined &&
+      row.purpose === 'general' &&
+      caller.kind === 'user' &&
+      (await chatImageSeenBy(this.db, row.id, caller.userId));
+    if (!row || !(allowed || inChat)) throw notFound();
     return { mime: row.mime, bytes: await fs.readFile(path.join(this.#dir, row.id)) };
   }
 

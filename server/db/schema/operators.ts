@@ -20,6 +20,8 @@ export const operators = pgTable(
     authenticatorPendingSecret: text('authenticator_pending_secret'),
     /** The last accepted TOTP time step: a code of this step or an older one is a replay (472). */
     authenticatorLastStep: optionalRef('authenticator_last_step'),
+    /** The name customers see on chat replies (never the e-mail); null until set. */
+    displayName: text('display_name'),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('operators_email_key').on(t.email)],
