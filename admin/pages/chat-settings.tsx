@@ -118,8 +118,13 @@ export function ChatSettings({ open, onClose }: { open: boolean; onClose: () => 
             <Input placeholder="21:00" maxLength={5} />
           </Form.Item>
         </Space>
-        <Form.Item label={t('chat.days')} name="days" rules={[{ required: true }]}>
-          <Checkbox.Group options={DAYS.map((day) => ({ value: day, label: t(`chat.day.${day}`) }))} />
+        {/* Not `required` here: antd would put aria-required on the group's div (the server refuses no day). */}
+        <Form.Item label={t('chat.days')} name="days">
+          <Checkbox.Group
+            role="group"
+            aria-label={t('chat.days')}
+            options={DAYS.map((day) => ({ value: day, label: t(`chat.day.${day}`) }))}
+          />
         </Form.Item>
         <h2 className="console-section">{t('chat.communities')}</h2>
         <Form.List name="communities">

@@ -5,18 +5,23 @@
  */
 import { lazy, Suspense, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useLocation } from 'react-router-dom';
 import { useGo } from '../app/navigation.js';
 import { ROUTES } from '../app/paths.js';
 
 const ServiceUnread = lazy(() => import('../features/chat/ServiceUnread.js'));
 
 const SIZE = 52;
+/** On the conversation itself the button stays above its composer (label, text box, buttons). */
+const ABOVE_COMPOSER = 180;
 const DRAG_THRESHOLD = 6;
 
 export function ServiceButton() {
   const { t } = useTranslation();
   const go = useGo();
   const [position, setPosition] = useState({ right: 16, bottom: 96 });
+  const inRoom = useLocation().pathname === ROUTES.chatRoom;
+  const bottom = inRoom ? Math.max(position.bottom, ABOVE_COMPOSER) : position.bottom;
   const drag = useRef<{ x: number; y: number; right: number; bottom: number; moved: boolean } | null>(null);
 
   const clamp = (right: number, bottom: number) => ({
@@ -61,7 +66,7 @@ export function ServiceButton() {
       <button
         type="button"
         className="service-button"
-        style={{ right: position.right, bottom: position.bottom }}
+        style={{ right: position.right, bottom }}
         aria-describedby="service-button-hint"
         onPointerDown={onPointerDown}
         onPointerMove={onPointerMove}
