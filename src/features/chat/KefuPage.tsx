@@ -27,7 +27,7 @@ function daysText(days: readonly number[], language: string): string {
   const names = new Intl.DateTimeFormat(language, { weekday: 'short', timeZone: 'UTC' });
   // 2024-01-01 was a Monday.
   const named = [...days].sort((a, b) => a - b).map((day) => names.format(Date.UTC(2024, 0, day)));
-  return new Intl.ListFormat(language, { style: 'narrow', type: 'unit' }).format(named);
+  return new Intl.ListFormat(language, { style: 'long', type: 'conjunction' }).format(named);
 }
 
 export default function KefuPage() {
