@@ -26,6 +26,7 @@ export const CONSOLE_SCREENS = [
   { key: 'operators', route: '/api/admin/operator/list', roles: ['superadmin'] },
   { key: 'audit', route: '/api/admin/audit/list', roles: ['superadmin', 'compliance'] },
   { key: 'identity', route: '/api/admin/identity/list', roles: ['compliance'] },
+  /** The agents' desk: customer service conversations (docs/protocol.md §35.4). */
   { key: 'chat', route: '/api/admin/chat/list', roles: ['support'] },
 ] as const satisfies readonly ConsoleScreen[];
 
@@ -41,12 +42,15 @@ export const CONSOLE_ACTIONS = {
   userFreeze: { route: '/api/admin/user/freeze', roles: ['compliance'] },
   userUnfreeze: { route: '/api/admin/user/unfreeze', roles: ['compliance'] },
   userResetAuthenticator: { route: '/api/admin/user/reset-authenticator', roles: ['compliance'] },
+  /** The desk's settings: support hours and community links; canned replies; an operator's display name. */
+  chatSettings: { route: '/api/admin/chat/settings-save', roles: ['support'] },
+  chatCanned: { route: '/api/admin/chat/canned-save', roles: ['support'] },
+  chatDisplayName: { route: '/api/admin/operator/display-name', roles: ['support'] },
+  /** The desk's conversation actions. */
   chatReply: { route: '/api/admin/chat/reply', roles: ['support'] },
   chatAssign: { route: '/api/admin/chat/assign', roles: ['support'] },
   chatResolve: { route: '/api/admin/chat/resolve', roles: ['support'] },
   chatContext: { route: '/api/admin/chat/context', roles: ['support'] },
-  chatCannedSave: { route: '/api/admin/chat/canned-save', roles: ['support'] },
-  chatSettingsSave: { route: '/api/admin/chat/settings-save', roles: ['support'] },
 } as const satisfies Record<string, Omit<ConsoleScreen, 'key'>>;
 
 /** Whether `role` may use a screen open to `roles` (the server's rule: superadmin may do all). */

@@ -1,10 +1,11 @@
 /**
  * This instance's chat sockets and what reaches them (docs/protocol.md §35.3). A customer's socket
- * is a stream that sends the conversation's messages in seq order with no gap and no repeat:
- * it holds the highest seq it sent; a live message right after it goes out at once, one further
- * on means some were not heard yet (another instance's, a dropped subscription) and the gap is
- * read from the database first, and one at or below it was sent already. Each stream's work runs
- * one step at a time, so a resume's backlog and the live messages never interleave.
+ * is a stream that sends each of the conversation's messages once, with no gap: it holds the
+ * highest seq it sent; a live message right after it goes out at once, one further on means some
+ * were not heard yet (another instance's, a dropped subscription) and the gap is read from the
+ * database first, and one at or below it was sent already. A resume sends, from the database, what
+ * lies after its seq and below what the socket sent. Each stream's work runs one step at a time,
+ * so a resume's backlog and the live messages never interleave.
  */
 import {
   CHAT_CLOSE,
@@ -46,8 +47,10 @@ export const customerView = (message: AdminChatMessage): ChatMessage => ({
 });
 
 export class CustomerStream {
-  /** The highest seq sent; null until `ready` went out. */
+  /** The highest seq sent (live messages continue from it); null until `ready` went out. */
   #delivered: number | null = null;
+  /** Every seq in (`#sentFrom`, `#delivered`] went out on this socket (a resume sends only below it). */
+  #sentFrom = 0;
   #chain: Promise<void> = Promise.resolve();
   #closed = false;
 
@@ -62,16 +65,30 @@ export class CustomerStream {
     this.#step(async () => {
       const state = await this.backlog.state(this.userId);
       this.#delivered = state.lastSeq;
+      this.#sentFrom = state.lastSeq;
       this.link.send({ type: 'ready', ...state });
     });
   }
 
-  /** Everything after `afterSeq` from the database, then the live ones. */
+  /**
+   * Everything after `afterSeq` this socket has not sent yet, from the database (live messages
+   * already sent are not sent again: a resume that comes after some may bring older seqs after
+   * newer ones; each seq goes out once).
+   */
   resume(afterSeq: number): void {
     this.#step(async () => {
-      const { lastSeq } = await this.backlog.state(this.userId);
-      this.#delivered = Math.min(afterSeq, lastSeq);
-      await this.#fill();
+      if (this.#delivered === null || afterSeq >= this.#sentFrom) return;
+      const until = this.#sentFrom;
+      let from = afterSeq;
+      for (;;) {
+        const rows = await this.backlog.after(this.userId, from, BACKLOG_PAGE);
+        for (const message of rows) {
+          if (this.#closed || message.seq > until) return this.#sentBelow(afterSeq);
+          this.link.send({ type: 'message', message });
+          from = message.seq;
+        }
+        if (rows.length < BACKLOG_PAGE) return this.#sentBelow(afterSeq);
+      }
     });
   }
 
@@ -104,6 +121,11 @@ export class CustomerStream {
     this.#closed = true;
   }
 
+  #sentBelow(afterSeq: number): void {
+    this.#sentFrom = Math.min(this.#sentFrom, afterSeq);
+  }
+
+  /** Sends what follows `#delivered` in the database, up to its newest. */
   async #fill(): Promise<void> {
     if (this.#delivered === null) return;
     for (;;) {

@@ -202,11 +202,13 @@ export class ChatService implements ChatBacklog {
   ): Promise<ChatMessage> {
     const userId = userIdOf(ctx);
     const sends = await this.counters.hit(`chat:send:u${userId}`, 60);
-    const { row, created } = await this.commands.run(ctx, async (tx) => {
+    // The effect answers the wire's message (the command runner stores it); `created` says whether it wrote one.
+    const written: { message: AdminChatMessage | null } = { message: null };
+    const answer = await this.commands.run(ctx, async (tx) => {
       const now = this.clock.now();
       const conversation = await lockOrCreateConversation(tx, userId, now);
       const stored = await messageByClientId(tx, conversation.id, params.clientMsgId);
-      if (stored) return { row: stored, created: null };
+      if (stored) return toChatMessage(stored);
       if (sends.count > CHAT_SENDS_PER_MINUTE) throw tooMany(sends.secondsLeft);
       const imageId =
         params.imageUrl === undefined ? null : await this.#ownImage(tx, params.imageUrl, { userId });
@@ -222,7 +224,7 @@ export class ChatService implements ChatBacklog {
         internal: false,
         createdAt: now,
       });
-      const updated = await updateConversation(tx, conversation.id, {
+      await updateConversation(tx, conversation.id, {
         lastSeq: seq,
         status: 'open',
         lastCustomerAt: now,
@@ -230,10 +232,11 @@ export class ChatService implements ChatBacklog {
         updatedAt: now,
       });
       await this.#changed(tx, userId, [message]);
-      return { row: message, created: updated };
+      written.message = toAdminMessage(message);
+      return toChatMessage(message);
     });
-    if (created) await this.#announce(userId, toAdminMessage(row), true);
-    return toChatMessage(row);
+    if (written.message) await this.#announce(userId, written.message, true);
+    return answer;
   }
 
   /** A page of the caller's conversation: after `afterSeq`, or before `beforeSeq` (neither: the newest). */
@@ -255,19 +258,21 @@ export class ChatService implements ChatBacklog {
   /** The customer has read up to `seq` (at most the newest; a mark never goes back). */
   async read(ctx: RequestContext, params: { seq: number }): Promise<ChatReads> {
     const userId = userIdOf(ctx);
-    const { reads, moved } = await this.commands.run(ctx, async (tx) => {
+    const moved = { yes: false };
+    const reads = await this.commands.run(ctx, async (tx) => {
       const conversation = await conversationOf(tx, userId, true);
-      if (!conversation) return { reads: readsOf(undefined), moved: false };
+      if (!conversation) return readsOf(undefined);
       const seq = Math.min(params.seq, conversation.lastSeq);
-      if (seq <= conversation.customerReadSeq) return { reads: readsOf(conversation), moved: false };
+      if (seq <= conversation.customerReadSeq) return readsOf(conversation);
       const updated = await updateConversation(tx, conversation.id, {
         customerReadSeq: seq,
         updatedAt: this.clock.now(),
       });
       await this.#changed(tx, userId, []);
-      return { reads: readsOf(updated), moved: true };
+      moved.yes = true;
+      return readsOf(updated);
     });
-    if (moved) await this.#emit({ kind: 'read', userId, by: 'customer', seq: reads.customerReadSeq });
+    if (moved.yes) await this.#emit({ kind: 'read', userId, by: 'customer', seq: reads.customerReadSeq });
     return reads;
   }
 
@@ -347,12 +352,13 @@ export class ChatService implements ChatBacklog {
     const userId = existingRowId(params.userId);
     const agentId = operatorIdOf(ctx);
     const clientMsgId = params.clientMsgId ?? `agent-${crypto.randomUUID()}`;
-    const { row, created } = await this.commands.run(ctx, async (tx) => {
+    const written: { row: ChatMessageRow | null } = { row: null };
+    const answer = await this.commands.run(ctx, async (tx) => {
       if (!(await findUserById(tx, userId))) throw notFound();
       const now = this.clock.now();
       const conversation = await lockOrCreateConversation(tx, userId, now);
       const stored = await messageByClientId(tx, conversation.id, clientMsgId);
-      if (stored) return { row: stored, created: false };
+      if (stored) return toAdminMessage(stored);
       const imageId =
         params.imageUrl === undefined
           ? null
@@ -392,17 +398,19 @@ export class ChatService implements ChatBacklog {
         detail: { messageId: String(message.id), seq, image: imageId !== null },
         at: now,
       });
-      return { row: message, created: true };
+      written.row = message;
+      return toAdminMessage(message);
     });
-    const message = toAdminMessage(row);
-    if (created) await this.#announce(userId, message, !row.internal);
-    if (created && !row.internal && this.#push) {
+    const row = written.row;
+    if (row === null) return answer;
+    await this.#announce(userId, answer, !row.internal);
+    if (!row.internal && this.#push) {
       // PUSH HOOK: web push of an agent reply (wired by the lead once web push lands).
       await this.#push.agentReplied(userId, toChatMessage(row)).catch((error: unknown) => {
         this.log(`chat push to user ${userId} not sent: ${String(error)}`);
       });
     }
-    return message;
+    return answer;
   }
 
   /** Assigns the conversation to an operator (absent: the caller; null: nobody). Audited. */
@@ -438,19 +446,19 @@ export class ChatService implements ChatBacklog {
     params: { userId: string; seq: number },
   ): Promise<AdminChatConversation> {
     const userId = existingRowId(params.userId);
-    const { conversation, moved } = await this.commands.run(ctx, async (tx) => {
+    const moved = { yes: false };
+    const conversation = await this.commands.run(ctx, async (tx) => {
       const row = await conversationOf(tx, userId, true);
       if (!row) throw notFound();
       const seq = Math.min(params.seq, row.lastSeq);
-      let moved = false;
       if (seq > row.agentReadSeq) {
         await updateConversation(tx, row.id, { agentReadSeq: seq, updatedAt: this.clock.now() });
         await this.#changed(tx, userId, []);
-        moved = true;
+        moved.yes = true;
       }
-      return { conversation: await this.#conversationOf(tx, userId), moved };
+      return this.#conversationOf(tx, userId);
     });
-    if (moved) await this.#emit({ kind: 'read', userId, by: 'agent', seq: conversation.agentReadSeq });
+    if (moved.yes) await this.#emit({ kind: 'read', userId, by: 'agent', seq: conversation.agentReadSeq });
     return conversation;
   }
 

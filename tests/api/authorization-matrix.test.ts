@@ -58,6 +58,8 @@ interface Victim {
   passkey: string;
   /** A passkey registration challenge A asked for and has not answered yet. */
   passkeyChallenge: string;
+  /** The client id of a chat message A sent (per conversation: B's own conversation never sees it). */
+  chatClientMsgId: string;
 }
 /** B's own valid values, so that the only thing wrong with each call is A's id in it. */
 interface Caller {
@@ -268,6 +270,13 @@ const MATRIX: Record<string, Case> = {
       "a snapshot is public (its root and every leaf); the proof answered is always the caller's own leaf",
     params: () => ({ snapshotId: '1' }),
   },
+  '/api/v1/chat/send clientMsgId': {
+    disregarded:
+      "a client id names a message within the caller's own conversation: A's id makes B a new message of B's",
+    params: (a) => ({ clientMsgId: a.chatClientMsgId, text: 'B asks support' }),
+    answersOwn: (data) =>
+      data['text'] === 'B asks support' && data['from'] === 'customer' && data['seq'] === 1,
+  },
   '/api/v1/news/get id': {
     shared: 'news is public: the same article for every reader',
     params: () => ({ id: '1' }),
@@ -318,6 +327,7 @@ describe.each(tiers)('the authorization matrix on %s', (tier) => {
   const WITHDRAWN = '10.53';
   const DIVIDEND = '5.55';
   const FEEDBACK_TITLE = 'A private feedback q7';
+  const CHAT_TEXT = 'A private chat line z4';
 
   const ok = <T>(answer: Answer<T>): T => {
     expect(answer.code, answer.message).toBe(BodyCode.ok);
@@ -422,6 +432,8 @@ describe.each(tiers)('the authorization matrix on %s', (tier) => {
     const withdrawal = await fx.withdraw(a, WITHDRAWN);
     expect(withdrawal.code, withdrawal.message).toBe(BodyCode.ok);
     ok(await asA('/api/v1/common/pushFeedback', { title: FEEDBACK_TITLE, content: 'only for support' }));
+    const chatClientMsgId = crypto.randomUUID();
+    ok(await asA('/api/v1/chat/send', { clientMsgId: chatClientMsgId, text: CHAT_TEXT }));
     const body = pngUpload();
     const uploaded = await t.server.app.inject({
       method: 'POST',
@@ -460,6 +472,7 @@ describe.each(tiers)('the authorization matrix on %s', (tier) => {
     victim = {
       passkey: passkey.id,
       passkeyChallenge: (await passkeyOptions()).challengeId,
+      chatClientMsgId,
       account: a.accountId,
       hostingOrder: hosted.order.id,
       otcOrder: sell.id,
@@ -468,7 +481,7 @@ describe.each(tiers)('the authorization matrix on %s', (tier) => {
       session:
         ok(await asA<{ items: Array<{ id: string }> }>('/api/v1/user/sessions', {})).items[0]?.id ?? '',
     };
-    const { passkeyChallenge, ...rowIds } = victim;
+    const { passkeyChallenge, chatClientMsgId: _chat, ...rowIds } = victim;
     expect(Object.values(rowIds).every((id) => /^\d+$/.test(id))).toBe(true);
     expect(passkeyChallenge).toMatch(/^[\w-]{20,}$/);
 
@@ -507,6 +520,7 @@ describe.each(tiers)('the authorization matrix on %s', (tier) => {
       WITHDRAWN,
       DIVIDEND,
       FEEDBACK_TITLE.toLowerCase(),
+      CHAT_TEXT.toLowerCase(),
       upload.id.toLowerCase(),
       // A's balances as they stand (those distinctive enough not to match by chance).
       ...Object.values(assets).filter(
