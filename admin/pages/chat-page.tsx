@@ -10,7 +10,6 @@
 import { Alert, Button, Checkbox, Descriptions, Form, Input, Radio, Space, Typography } from 'antd';
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { Link } from 'react-router-dom';
-import { z } from 'zod';
 import {
   adminCannedListDataSchema,
   adminChatContextDataSchema,
@@ -307,13 +306,13 @@ function Conversation({
     setConversation(page.conversation);
     setAtStart(page.items.length === 0 || page.items[0]?.seq === 1);
     if (page.lastSeq > page.conversation.agentReadSeq) {
-      // The answer is not used: the read mark comes back as the socket's `read` frame, which reads
-      // the conversation again (over HTTP the server answered `{conversation, moved}` here, not the
-      // conversation the contract names: reported, not relied on).
       const read = await run(() =>
-        api.command('/api/admin/chat/read', { userId, seq: page.lastSeq }, z.unknown()),
+        api.command('/api/admin/chat/read', { userId, seq: page.lastSeq }, adminChatConversationDataSchema),
       );
-      if (read !== undefined) onChanged();
+      if (read) {
+        setConversation(read);
+        onChanged();
+      }
     }
   }, [api, merge, onChanged, run, userId]);
 
