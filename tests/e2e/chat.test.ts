@@ -13,6 +13,7 @@ import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { cliContext } from '../../server/cli/cli-context.js';
 import { httpAdminClient, setUpOperator, type AdminClient } from '../helpers/operator.js';
+import { PIXEL_PNG } from '../helpers/uploads.js';
 import { consoleText, openConsoleScreen, signInToConsole } from './console-harness.js';
 import {
   e2eHarness,
@@ -108,6 +109,15 @@ describe.skipIf(!hasChromium)('customer service chat in Chromium', () => {
       await expect.poll(() => roomTexts(page)).toEqual([HOSTILE]);
       await expect.poll(() => stateOf(page, 'Where is my deposit?'), { timeout: 30_000 }).toBe('sent');
       expect(await page.evaluate(() => Reflect.get(window, '__pwned'))).toBeUndefined();
+      // An image from the gallery: uploaded by the worker first, then sent; shown from the server.
+      await page
+        .getByLabel(en('chat.choose_image'), { exact: true })
+        .setInputFiles({ name: 'receipt.png', mimeType: 'image/png', buffer: PIXEL_PNG });
+      const mine = page.getByRole('img', { name: en('chat.image_alt_mine'), exact: true });
+      await mine.waitFor();
+      await expect
+        .poll(() => page.getByTestId('chat-state').last().getAttribute('data-state'), { timeout: 30_000 })
+        .toBe('sent');
       await expectAccessible(page, 'room en');
 
       // The agent: the desk lists the conversation, shows the text as text, and answers.
@@ -120,6 +130,9 @@ describe.skipIf(!hasChromium)('customer service chat in Chromium', () => {
         .getByRole('button', { name: new RegExp(customer.email.replace(/[.+]/g, '\\$&')) })
         .click();
       await desk.page.getByTestId('desk-message').filter({ hasText: HOSTILE }).waitFor();
+      await desk.page
+        .getByRole('img', { name: consoleText('chat.image_from', { name: customer.email }), exact: true })
+        .waitFor();
       expect(await desk.page.evaluate(() => Reflect.get(window, '__pwned'))).toBeUndefined();
       await expectAccessible(desk.page, 'desk 1280');
       await keepScreen(desk.page, 'chat-desk-1280');
@@ -189,6 +202,8 @@ describe.skipIf(!hasChromium)('customer service chat in Chromium', () => {
         .poll(() => roomTexts(page))
         .toEqual([HOSTILE, 'We are looking at it now.', 'Your deposit is credited.']);
       expect(await page.getByText('Checked the chain').count()).toBe(0);
+      // The image too, from the copy the worker kept.
+      await page.getByRole('img', { name: en('chat.image_alt_mine'), exact: true }).waitFor();
       // A message written offline waits in the outbox.
       await box.fill('Thank you, written offline.');
       await box.press('Enter');
