@@ -315,7 +315,10 @@ describe.skipIf(!hasChromium)('the client end to end in Chromium', () => {
       await page.getByRole('link', { name: en('settings.title'), exact: true }).click();
       await expectPage(page, en('settings.title'));
 
-      const service = page.getByRole('button', { name: en('common.customer_service'), exact: true });
+      // The floating round button (Settings lists "Customer service" too, as an entry).
+      const service = page
+        .getByRole('button', { name: en('common.customer_service'), exact: true })
+        .and(page.locator('.service-button'));
       expect(await service.count()).toBe(1);
       await service.click();
       await expectPage(page, en('chat.kefu_title'));
