@@ -35,6 +35,7 @@ import { Page } from '../ui/page.js';
 import { StatusTag } from '../ui/status-tag.js';
 import { useAction } from '../ui/use-action.js';
 import { usePagedList } from '../ui/use-paged-list.js';
+import { cannedFor, repliesFor } from './chat-canned.js';
 import { ChatSettings } from './chat-settings.js';
 
 const STATUS_TONES = { open: 'warn', pending: 'info', resolved: 'ok' } as const;
@@ -256,14 +257,6 @@ function MessageImage({ url, alt }: { url: string; alt: string }) {
   return <img className="console-chat-image" src={source} alt={alt} />;
 }
 
-function byLanguage(canned: readonly CannedReply[], language: string): Map<string, CannedReply> {
-  const found = new Map<string, CannedReply>();
-  // The customer's language first; another language's reply only for a code it lacks.
-  for (const reply of canned)
-    if (!found.has(reply.code) || reply.language === language) found.set(reply.code, reply);
-  return found;
-}
-
 function Conversation({
   userId,
   language,
@@ -358,13 +351,8 @@ function Conversation({
     }
   };
 
-  const replies = useMemo(() => byLanguage(canned, language), [canned, language]);
-  const code = /^\/([a-z0-9][a-z0-9_-]{0,31})$/.exec(text.trim())?.[1];
-  const suggestion = code === undefined ? undefined : replies.get(code);
-  const matching =
-    text.startsWith('/') && code === undefined
-      ? [...replies.values()].filter((reply) => reply.code.startsWith(text.slice(1))).slice(0, 5)
-      : [];
+  const replies = useMemo(() => repliesFor(canned, language), [canned, language]);
+  const { exact: suggestion, matching } = cannedFor(text, replies);
 
   const send = async () => {
     if (suggestion !== undefined) {
