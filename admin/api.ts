@@ -71,6 +71,8 @@ export interface ConsoleApi {
   command<S extends z.ZodType>(path: string, params: object, data: S): Promise<z.output<S>>;
   /** An uploaded image (`/api/v1/common/img/…`, read with the session's token), as a data: URL (the CSP's img-src). */
   image(path: string): Promise<string>;
+  /** The session's token, for a socket's first frame (never put in a URL); null before sign-in. */
+  token(): string | null;
 }
 
 /** The console's API client; see the file header for what it guarantees. */
@@ -128,6 +130,7 @@ export function consoleApi(options: ConsoleApiOptions): ConsoleApi {
     read: (path, params, data) => call(path, params, data, null),
     command: (path, params, data) => call(path, params, data, options.newKey()),
     image,
+    token: () => options.token(),
   };
 }
 

@@ -59,8 +59,11 @@ export function accountDbName(userId: string, accountId: string): string {
  * 14: `identity` in the user database (the real-name record). Only a table was added.
  * 15: the local `reservesProof` in the user database (the proof-of-reserves page's kept proof).
  * Only a table was added.
+ * 16: `chat_messages` and `chat_reads` in the user database (the support conversation), and the
+ * local `chatState` (the chat/info answer, the read mark not yet sent) and `chatImages` (the
+ * conversation's images, kept so the room shows them offline). Only tables were added.
  */
-export const SYNC_DB_VERSION = 15;
+export const SYNC_DB_VERSION = 16;
 
 type ScopeOf<C extends CollectionName> = (typeof SYNC_LAYOUT)[C]['scope'];
 /** The collections of one scope, e.g. `CollectionIn<'public'>` = news | notices | quotes. */
@@ -160,6 +163,31 @@ export interface ReservesProofRecord {
   fetchedAt: string;
 }
 
+/**
+ * The chat's local rows (`chatState`, one per id): the support entry's `/api/v1/chat/info` answer
+ * as last given (`info`), and the customer's read mark this device holds but may not have sent
+ * yet (`read`). Local: never synced, written by the worker's chat handlers only. `data` is parsed
+ * by its id's schema when read (client-db/caches/chat.ts).
+ */
+export interface ChatStateRecord {
+  id: 'info' | 'read';
+  data: unknown;
+  /** ISO time of the answer or the mark. */
+  at: string;
+}
+
+/**
+ * One image of the conversation, read with the session's token and kept as a data: URL (the
+ * app's CSP allows data: images, not blob:) so the room shows it offline. Local: written by the
+ * worker's `chat-image` handler only, the oldest dropped beyond a bound.
+ */
+export interface ChatImageRecord {
+  /** The upload URL (`/api/v1/common/img/<id>`). */
+  url: string;
+  dataUrl: string;
+  fetchedAtMs: number;
+}
+
 export type AccountDb = Dexie &
   CollectionTables<'account'> & {
     cursors: EntityTable<CursorRecord, 'collection'>;
@@ -181,6 +209,8 @@ export type UserDb<R extends StoredRecord = StoredRecord> = Dexie &
     hostingConfig: EntityTable<HostingConfigRecord, 'id'>;
     teamCache: EntityTable<TeamCacheRecord, 'id'>;
     reservesProof: EntityTable<ReservesProofRecord, 'id'>;
+    chatState: EntityTable<ChatStateRecord, 'id'>;
+    chatImages: EntityTable<ChatImageRecord, 'url'>;
   };
 
 /** The tables a database holds beside its synced collections; none of them is ever pulled or pushed. */
@@ -193,6 +223,8 @@ const OWN_TABLES = {
   hostingConfig: 'id',
   teamCache: 'id',
   reservesProof: 'id',
+  chatState: 'id',
+  chatImages: 'url, fetchedAtMs',
 } as const;
 
 function storesOf(scope: SyncScope, own: ReadonlyArray<keyof typeof OWN_TABLES>): Record<string, string> {
@@ -208,7 +240,7 @@ function storesOf(scope: SyncScope, own: ReadonlyArray<keyof typeof OWN_TABLES>)
 
 /** Dexie stores of `coffer-public`, from SYNC_LAYOUT. */
 export const PUBLIC_DB_STORES = storesOf('public', ['cursors']);
-/** Dexie stores of `coffer-u{user}`, from SYNC_LAYOUT, plus the outbox, its lease, the cached withdrawal methods, hosting products, team answers and proof of reserves. */
+/** Dexie stores of `coffer-u{user}`, from SYNC_LAYOUT, plus the outbox, its lease, the cached withdrawal methods, hosting products, team answers, proof of reserves and the chat's local rows and images. */
 export const USER_DB_STORES = storesOf('user', [
   'cursors',
   'outbox',
@@ -217,6 +249,8 @@ export const USER_DB_STORES = storesOf('user', [
   'hostingConfig',
   'teamCache',
   'reservesProof',
+  'chatState',
+  'chatImages',
 ]);
 /** Dexie stores of `coffer-u{user}-a{account}`, from SYNC_LAYOUT, plus the cached deposit addresses. */
 export const ACCOUNT_DB_STORES = storesOf('account', ['cursors', 'depositAddresses']);

@@ -46,6 +46,11 @@ export const CONSOLE_ACTIONS = {
   chatSettings: { route: '/api/admin/chat/settings-save', roles: ['support'] },
   chatCanned: { route: '/api/admin/chat/canned-save', roles: ['support'] },
   chatDisplayName: { route: '/api/admin/operator/display-name', roles: ['support'] },
+  /** The desk's conversation actions. */
+  chatReply: { route: '/api/admin/chat/reply', roles: ['support'] },
+  chatAssign: { route: '/api/admin/chat/assign', roles: ['support'] },
+  chatResolve: { route: '/api/admin/chat/resolve', roles: ['support'] },
+  chatContext: { route: '/api/admin/chat/context', roles: ['support'] },
 } as const satisfies Record<string, Omit<ConsoleScreen, 'key'>>;
 
 /** Whether `role` may use a screen open to `roles` (the server's rule: superadmin may do all). */

@@ -278,8 +278,15 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
     counters,
     relyingPartyOf(config.publicUrl),
   );
-  const chat = new ChatService(db, commands, clock, counters, userMail, config.timezone, (line) =>
-    app.log.error(line),
+  const chat = new ChatService(
+    db,
+    commands,
+    clock,
+    counters,
+    userMail,
+    config.timezone,
+    (line) => app.log.error(line),
+    push,
   );
   const chatBus = config.redisUrl
     ? await redisChatBus(config.redisUrl, `${config.redisPrefix}chat`)

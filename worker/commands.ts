@@ -5,6 +5,7 @@
  */
 import { defineCommands, type InputOf, type RecordOf } from '../sync/commands.js';
 import { accountCommands } from './handlers/account.commands.js';
+import { chatCommands } from './handlers/chat.commands.js';
 import { dividendCommands } from './handlers/dividend.commands.js';
 import { exchangeCommands } from './handlers/exchange.commands.js';
 import { feedbackCommands } from './handlers/feedback.commands.js';
@@ -26,6 +27,7 @@ const commandLists = [
   machineCommands,
   otcCommands,
   identityCommands,
+  chatCommands,
 ] as const;
 
 export const commandRegistry = defineCommands(...commandLists);

@@ -37,6 +37,7 @@ const PAGES: Partial<Record<ConsoleScreenKey, ComponentType>> = {
   ),
   audit: lazy(() => import('../pages/audit-page.js').then((page) => ({ default: page.AuditPage }))),
   identity: lazy(() => import('../pages/identity-page.js').then((page) => ({ default: page.IdentityPage }))),
+  chat: lazy(() => import('../pages/chat-page.js').then((page) => ({ default: page.ChatPage }))),
 };
 
 export function Shell() {

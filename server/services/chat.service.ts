@@ -72,6 +72,7 @@ import type { ChatBacklog } from './chat-hub.js';
 import { actorOf, operatorIdOf } from './operator.service.js';
 import { toBalanceRecord, toDepositRecord, toFeedbackRecord, toWithdrawalRecord } from './records.js';
 import type { UserMail } from './user-mail.js';
+import { silentNotifier, type UserNotifier } from './user-notifier.js';
 
 /** What customers see as the agent's name while an operator has set none (never the e-mail). */
 export const DEFAULT_AGENT_NAME = 'Support';
@@ -157,21 +158,11 @@ export function withinHours(hours: AdminChatSettings['hours'], timezone: string,
   );
 }
 
-/**
- * Where an agent's reply should also reach the customer by web push (another feature adds web
- * push; the lead wires its sender here). Called once committed, for replies only (never a note).
- */
-export interface ChatReplyPush {
-  agentReplied(userId: number, message: ChatMessage): Promise<void>;
-}
-
 type Publish = (event: ChatEvent) => Promise<void>;
 
 export class ChatService implements ChatBacklog {
   /** Set by the hub's owner (app.ts): where committed changes go to the sockets. */
   #publish: Publish = () => Promise.resolve();
-  /** PUSH HOOK: an agent reply notifies the customer by web push here, when wired (app.ts). */
-  #push: ChatReplyPush | null = null;
 
   constructor(
     private readonly db: Database,
@@ -181,16 +172,13 @@ export class ChatService implements ChatBacklog {
     private readonly mail: UserMail,
     private readonly timezone: string,
     private readonly log: (line: string) => void,
+    /** Tells the customer of an agent's reply (web push, docs/protocol.md §35.7). */
+    private readonly notifier: UserNotifier = silentNotifier,
   ) {}
 
   /** Where committed changes are published (the hub; tests may watch them). */
   publishTo(publish: Publish): void {
     this.#publish = publish;
-  }
-
-  /** PUSH HOOK: the web push sender for agent replies (see ChatReplyPush). */
-  pushWith(push: ChatReplyPush): void {
-    this.#push = push;
   }
 
   // ---- The customer ----
@@ -404,12 +392,7 @@ export class ChatService implements ChatBacklog {
     const row = written.row;
     if (row === null) return answer;
     await this.#announce(userId, answer, !row.internal);
-    if (!row.internal && this.#push) {
-      // PUSH HOOK: web push of an agent reply (wired by the lead once web push lands).
-      await this.#push.agentReplied(userId, toChatMessage(row)).catch((error: unknown) => {
-        this.log(`chat push to user ${userId} not sent: ${String(error)}`);
-      });
-    }
+    if (!row.internal) this.notifier.notify(userId, { kind: 'support_reply' });
     return answer;
   }
 

@@ -16,7 +16,9 @@ export const ROUTES = {
   my: '/pages/my/my',
   trading: '/pages/index/index1',
   settings: '/pages/setting/setting',
+  /** Customer service: the support entry (hours, community links) and the conversation (docs/protocol.md §35). */
   kefu: '/pages/kefu/kefu',
+  chatRoom: '/pages/chatroom/room',
   /** Spec section 4's password change: mode 1 (login) on update_pwd, mode 2 (trade) on update_pwd1 and update_pwd2 (the 300 target). */
   updatePassword: '/pages/update_pwd/update_pwd',
   updatePassword1: '/pages/update_pwd/update_pwd1',

@@ -300,6 +300,20 @@ const built: RouteEntry[] = [
     page: page(() => import('../features/reserves/ReservesPage.js')),
   },
   {
+    path: ROUTES.kefu,
+    header: 'standard',
+    access: 'user',
+    title: 'chat.kefu_title',
+    page: page(() => import('../features/chat/KefuPage.js')),
+  },
+  {
+    path: ROUTES.chatRoom,
+    header: 'standard',
+    access: 'user',
+    title: 'chat.room_title',
+    page: page(() => import('../features/chat/RoomPage.js')),
+  },
+  {
     path: ROUTES.passkeys,
     header: 'standard',
     access: 'user',
@@ -315,8 +329,6 @@ const CUSTOM_HEADER = new Set(['/pages/index/index3', '/pages/index/index4', '/p
 const notYetOpen: string[] = [
   ...numbered('/pages/index/index', [3, 4, 5]),
   '/pages/pdf/pdf',
-  ROUTES.kefu,
-  '/pages/chatroom/room',
   ...numbered('/pages/login/login', [1, 2]),
   '/pages/register/register1',
   '/pages/register/verify_code1',
@@ -338,8 +350,10 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
 
 const byPath = new Map(ROUTE_TABLE.map((entry) => [entry.path, entry]));
 
+/** The route of a path; a query string (`?id=`, `?section=`) is not part of it. */
 export function routeOf(path: string): RouteEntry | undefined {
-  return byPath.get(path === '/' ? ROUTES.login : path);
+  const bare = path.split('?')[0] ?? path;
+  return byPath.get(bare === '/' ? ROUTES.login : bare);
 }
 
 /** Whether a path has a built page (the shell hands this to useGo through PageLookupContext). */

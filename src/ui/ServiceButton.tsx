@@ -1,19 +1,27 @@
 /**
  * The draggable round customer-service button (spec section 2: kefu, also opened from a floating
- * button). Drag with a pointer, or move it with the arrow keys; a tap or Enter opens kefu.
+ * button). Drag with a pointer, or move it with the arrow keys; a tap or Enter opens kefu. Its
+ * name carries the count of support replies not yet read, which it also shows as a badge.
  */
-import { useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
+import { lazy, Suspense, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useLocation } from 'react-router-dom';
 import { useGo } from '../app/navigation.js';
 import { ROUTES } from '../app/paths.js';
 
+const ServiceUnread = lazy(() => import('../features/chat/ServiceUnread.js'));
+
 const SIZE = 52;
+/** On the conversation itself the button stays above its composer (label, text box, buttons). */
+const ABOVE_COMPOSER = 180;
 const DRAG_THRESHOLD = 6;
 
 export function ServiceButton() {
   const { t } = useTranslation();
   const go = useGo();
   const [position, setPosition] = useState({ right: 16, bottom: 96 });
+  const inRoom = useLocation().pathname === ROUTES.chatRoom;
+  const bottom = inRoom ? Math.max(position.bottom, ABOVE_COMPOSER) : position.bottom;
   const drag = useRef<{ x: number; y: number; right: number; bottom: number; moved: boolean } | null>(null);
 
   const clamp = (right: number, bottom: number) => ({
@@ -54,33 +62,37 @@ export function ServiceButton() {
   };
 
   return (
-    <button
-      type="button"
-      className="service-button"
-      style={{ right: position.right, bottom: position.bottom }}
-      aria-label={t('common.customer_service')}
-      aria-describedby="service-button-hint"
-      onPointerDown={onPointerDown}
-      onPointerMove={onPointerMove}
-      onPointerUp={onPointerUp}
-      onPointerCancel={() => (drag.current = null)}
-      onKeyDown={onKeyDown}
-      onClick={(event) => {
-        if (event.detail === 0) go(ROUTES.kefu); // keyboard activation (Enter/Space) has no pointer events
-      }}
-    >
-      <svg viewBox="0 0 24 24" width="26" height="26" aria-hidden="true">
-        <path
-          d="M4 13v-1a8 8 0 0 1 16 0v1M4 13h3v5H5a1 1 0 0 1-1-1zm16 0h-3v5h2a1 1 0 0 0 1-1zM17 18c0 2-2 3-5 3"
-          fill="none"
-          stroke="currentColor"
-          strokeWidth="1.8"
-          strokeLinecap="round"
-        />
-      </svg>
+    <>
+      <button
+        type="button"
+        className="service-button"
+        style={{ right: position.right, bottom }}
+        aria-describedby="service-button-hint"
+        onPointerDown={onPointerDown}
+        onPointerMove={onPointerMove}
+        onPointerUp={onPointerUp}
+        onPointerCancel={() => (drag.current = null)}
+        onKeyDown={onKeyDown}
+        onClick={(event) => {
+          if (event.detail === 0) go(ROUTES.kefu); // keyboard activation (Enter/Space) has no pointer events
+        }}
+      >
+        <svg viewBox="0 0 24 24" width="26" height="26" aria-hidden="true">
+          <path
+            d="M4 13v-1a8 8 0 0 1 16 0v1M4 13h3v5H5a1 1 0 0 1-1-1zm16 0h-3v5h2a1 1 0 0 0 1-1zM17 18c0 2-2 3-5 3"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="1.8"
+            strokeLinecap="round"
+          />
+        </svg>
+        <Suspense fallback={<span className="visually-hidden">{t('common.customer_service')}</span>}>
+          <ServiceUnread />
+        </Suspense>
+      </button>
       <span id="service-button-hint" className="visually-hidden">
         {t('common.customer_service_hint')}
       </span>
-    </button>
+    </>
   );
 }

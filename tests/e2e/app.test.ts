@@ -296,7 +296,7 @@ describe.skipIf(!hasChromium)('the client end to end in Chromium', () => {
   );
 
   test(
-    'a page not built yet shows "Not yet open" and stays put: the floating customer-service button on Settings (every Settings entry is built)',
+    'the floating customer-service button on Settings opens customer service; a page not built yet (pdf) shows "Not yet open" and goes back (every Settings entry is built)',
     SLOW,
     async () => {
       const { email, password } = await registered('later');
@@ -315,12 +315,18 @@ describe.skipIf(!hasChromium)('the client end to end in Chromium', () => {
       await page.getByRole('link', { name: en('settings.title'), exact: true }).click();
       await expectPage(page, en('settings.title'));
 
-      const service = page.getByRole('button', { name: en('common.customer_service'), exact: true });
+      // The floating round button (Settings lists "Customer service" too, as an entry).
+      const service = page
+        .getByRole('button', { name: en('common.customer_service'), exact: true })
+        .and(page.locator('.service-button'));
       expect(await service.count()).toBe(1);
       await service.click();
+      await expectPage(page, en('chat.kefu_title'));
+      expect(routeOf(page)).toBe('/pages/kefu/kefu');
+      await navigateInApp(page, '/pages/pdf/pdf');
       await expectToast(page, en('common.not_yet_open'));
-      await expectStaysAt(page, '/pages/setting/setting');
-      await expectPage(page, en('settings.title'));
+      await expectStaysAt(page, '/pages/kefu/kefu');
+      await expectPage(page, en('chat.kefu_title'));
       expectNoErrors(tab);
     },
   );

@@ -58,7 +58,7 @@ describe('the databases', () => {
     expect(accountDbName('42', '3')).toBe('coffer-u42-a3');
   });
 
-  test('declare every collection of SYNC_COLLECTIONS in the database of its scope, with its index, plus cursors (and the outbox, the cached withdrawal methods, hosting products, team answers and proof of reserves for the user, the cached deposit addresses for an account)', () => {
+  test('declare every collection of SYNC_COLLECTIONS in the database of its scope, with its index, plus cursors (and the outbox, the cached withdrawal methods, hosting products, team answers, proof of reserves and the chat state and images for the user, the cached deposit addresses for an account)', () => {
     const collectionsOf = (scope: 'public' | 'user' | 'account') =>
       Object.fromEntries(
         Object.entries(SYNC_COLLECTIONS)
@@ -78,6 +78,8 @@ describe('the databases', () => {
       hostingConfig: 'id',
       teamCache: 'id',
       reservesProof: 'id',
+      chatState: 'id',
+      chatImages: 'url, fetchedAtMs',
     });
     expect(ACCOUNT_DB_STORES).toEqual({
       ...collectionsOf('account'),

@@ -30,7 +30,7 @@ describe('the handler map', () => {
     expect(await merged.b({ n: 7 })).toBe(7);
   });
 
-  test('the worker exposes every command: auth, user, common, session, sync, outbox, account, recharge, withdrawal methods, withdrawals, the exchange, hosting, dividends, machines, the team, proof of reserves, the security centre, passkeys and web push', () => {
+  test('the worker exposes every command: auth, user, common, session, sync, outbox, account, recharge, withdrawal methods, withdrawals, the exchange, hosting, dividends, machines, the team, proof of reserves, the security centre, passkeys, web push and the chat', () => {
     expect(Object.keys(setup().handlers).sort()).toEqual([
       'account-active',
       'account-select',
@@ -42,6 +42,12 @@ describe('the handler map', () => {
       'auth-register',
       'auth-send-forget-code',
       'auth-send-register-code',
+      'chat-connect',
+      'chat-disconnect',
+      'chat-history-before',
+      'chat-image',
+      'chat-info',
+      'chat-read',
       'common-config',
       'common-lang',
       'common-version',

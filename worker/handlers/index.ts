@@ -30,6 +30,7 @@ import { otcHandlers } from './otc.handlers.js';
 import { reservesHandlers } from './reserves.handlers.js';
 import { passkeyHandlers } from './passkey.handlers.js';
 import { pushHandlers } from './push.handlers.js';
+import { chatHandlers, type ChatDeps } from './chat.handlers.js';
 
 // `never` parameters accept a handler of any parameter type (parameters are contravariant).
 type Handler = (...params: never[]) => Promise<unknown>;
@@ -69,6 +70,8 @@ export interface WorkerDeps {
   sync?: SyncEnvironment;
   /** Hears whether the server answers, on each change; defaults to the `coffer-link` channel. */
   onReachability?: (reachable: boolean) => void;
+  /** The chat's store, socket and image reads; browser defaults. */
+  chat?: ChatDeps;
 }
 
 /** Builds every handler around one request queue, one session store and one transport. */
@@ -93,13 +96,19 @@ export function createHandlers(deps: WorkerDeps) {
     }),
     ...(deps.sync === undefined ? {} : { environment: deps.sync }),
   });
+  const chat = chatHandlers(handlerDeps, {
+    ...(deps.transport.baseUrl === undefined ? {} : { baseUrl: deps.transport.baseUrl }),
+    fetch: deps.transport.fetch,
+    ...deps.chat,
+  });
   return mergeHandlers(
     authHandlers(handlerDeps),
     userHandlers(handlerDeps),
     commonHandlers(handlerDeps),
     sessionHandlers(handlerDeps),
     syncHandlers(sync),
-    outboxHandlers(sync),
+    // The chat socket stops before logout deletes the databases it writes to.
+    outboxHandlers(sync, { beforeDiscard: () => chat.socket.stop() }),
     accountHandlers(handlerDeps, sync),
     rechargeHandlers(handlerDeps),
     securityHandlers(handlerDeps),
@@ -113,6 +122,7 @@ export function createHandlers(deps: WorkerDeps) {
     reservesHandlers(handlerDeps),
     passkeyHandlers(handlerDeps),
     pushHandlers(handlerDeps),
+    chat.handlers,
   );
 }
 

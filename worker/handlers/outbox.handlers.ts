@@ -6,7 +6,7 @@
 import type { EnqueueInput } from '../commands.js';
 import type { SyncEngine } from '../../sync/engine.js';
 
-export function outboxHandlers(engine: SyncEngine) {
+export function outboxHandlers(engine: SyncEngine, hooks: { beforeDiscard?: () => Promise<void> } = {}) {
   return {
     /**
      * Stores a command and returns `{kind: 'ok', id}` (the id is its Idempotency-Key), or a
@@ -43,10 +43,11 @@ export function outboxHandlers(engine: SyncEngine) {
     },
 
     /**
-     * Cancels the pending commands and deletes the user's databases. Call before `auth-logout`
-     * (which forgets who the user was).
+     * Stops the chat socket, cancels the pending commands and deletes the user's databases. Call
+     * before `auth-logout` (which forgets who the user was).
      */
     async 'logout-discard'() {
+      await hooks.beforeDiscard?.();
       return engine.discardUserData();
     },
   };

@@ -144,6 +144,8 @@ function summaryOf(row: OutboxRecord): string {
       return row.params.title;
     case 'identity-submit':
       return row.params.realName;
+    case 'chat-send':
+      return row.params.text ?? row.params.image?.name ?? '';
     case 'account-transfer':
       return `${row.params.amount} ${row.params.asset}`;
     case 'account-create':

@@ -28,6 +28,8 @@ const ENTRIES = [
   ['settings.passkeys', ROUTES.passkeys],
   ['settings.kyc', ROUTES.identity],
   ['settings.feedback', ROUTES.feedback],
+  ['settings.customer_service', ROUTES.kefu],
+  ['settings.community_service', `${ROUTES.kefu}?section=community`],
 ] as const;
 
 export default function SettingsPage() {
