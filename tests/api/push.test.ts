@@ -415,8 +415,27 @@ describe.each(tiers)('web push on %s', (tier) => {
       await compliance.call('/api/admin/identity/reject', { userId: bank.userId, reason: 'unreadable' }),
       'reject identity',
     );
-    // The chat feature calls the same seam when support answers there.
-    t.server.services.push.notify(Number(user.userId), { kind: 'support_reply' });
+    // Support answers in the chat (pushed), and leaves an internal note there (never pushed).
+    ok(
+      await call(
+        '/api/v1/chat/send',
+        { clientMsgId: crypto.randomUUID(), text: 'Where is my deposit?' },
+        user.token,
+      ),
+      'chat send',
+    );
+    ok(
+      await support.call('/api/admin/chat/reply', {
+        userId: user.userId,
+        text: 'It arrived',
+        internal: false,
+      }),
+      'chat reply',
+    );
+    ok(
+      await support.call('/api/admin/chat/reply', { userId: user.userId, text: 'checked', internal: true }),
+      'chat note',
+    );
     await settled();
 
     expect(pushes.refused).toEqual([]);
