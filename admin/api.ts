@@ -10,6 +10,10 @@
  * the session (`onSetupRequired`, `onSignedOut`).
  */
 import { z } from 'zod';
+import { uploadDataSchema } from '../contract/api/common.js';
+
+/** The upload call (docs/protocol.md), which serves operators as it serves customers. */
+const UPLOAD_PATH = '/api/v1/common/up-img';
 
 const answerSchema = z.object({ code: z.number(), message: z.string(), data: z.unknown() });
 const reasonSchema = z.object({ reason: z.string() });
@@ -73,6 +77,8 @@ export interface ConsoleApi {
   image(path: string): Promise<string>;
   /** The session's token, for a socket's first frame (never put in a URL); null before sign-in. */
   token(): string | null;
+  /** Uploads an image through the upload call (re-encoded there, metadata stripped); its `/api/v1/common/img/…` URL. */
+  upload(file: File): Promise<string>;
 }
 
 /** The console's API client; see the file header for what it guarantees. */
@@ -84,6 +90,13 @@ export function consoleApi(options: ConsoleApiOptions): ConsoleApi {
     if (key) headers['idempotency-key'] = key;
     const response = await options.fetch(path, { method: 'POST', headers, body: JSON.stringify(params) });
     return answerSchema.parse(await response.json());
+  }
+
+  /** Throws `error`, after telling the session of a 401 or of unfinished setup. */
+  function refused(error: ConsoleApiError): never {
+    if (error.code === 401) options.onSignedOut();
+    if (error.reason === 'setup_required') options.onSetupRequired();
+    throw error;
   }
 
   async function call<S extends z.ZodType>(
@@ -99,12 +112,21 @@ export function consoleApi(options: ConsoleApiOptions): ConsoleApi {
       answer = await post(path, params, key);
       error = refusal(answer);
     }
-    if (error) {
-      if (error.code === 401) options.onSignedOut();
-      if (error.reason === 'setup_required') options.onSetupRequired();
-      throw error;
-    }
+    if (error) refused(error);
     return data.parse(answer.data);
+  }
+
+  async function upload(file: File): Promise<string> {
+    const form = new FormData();
+    form.append('file', file, file.name);
+    const headers: Record<string, string> = { lang: options.lang(), 'idempotency-key': options.newKey() };
+    const token = options.token();
+    if (token) headers['authorization'] = `Bearer ${token}`;
+    const response = await options.fetch(UPLOAD_PATH, { method: 'POST', headers, body: form });
+    const answer = answerSchema.parse(await response.json());
+    const error = refusal(answer);
+    if (error) refused(error);
+    return uploadDataSchema.parse(answer.data).url;
   }
 
   async function image(path: string): Promise<string> {
@@ -131,6 +153,7 @@ export function consoleApi(options: ConsoleApiOptions): ConsoleApi {
     command: (path, params, data) => call(path, params, data, options.newKey()),
     image,
     token: () => options.token(),
+    upload,
   };
 }
 

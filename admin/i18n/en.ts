@@ -560,6 +560,7 @@ export const en = {
   'chat.internal': 'Internal note: not sent to the customer',
   'chat.add_note': 'Add note',
   'chat.send': 'Send reply',
+  'chat.attach_image': 'Send an image',
   'chat.note_warning': 'This note is kept with the conversation for agents only; the customer never sees it.',
   'chat.context': 'Customer',
   'chat.frozen': 'Frozen',

@@ -543,6 +543,7 @@ export const zhHans: Catalogue = {
   'chat.internal': '内部备注：不发送给客户',
   'chat.add_note': '添加备注',
   'chat.send': '发送回复',
+  'chat.attach_image': '发送图片',
   'chat.note_warning': '此备注仅供客服查看，客户永远看不到。',
   'chat.context': '客户信息',
   'chat.frozen': '已冻结',

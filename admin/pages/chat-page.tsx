@@ -8,7 +8,15 @@
  * history are read again). Customers' text is shown as text (React escapes it), never as HTML.
  */
 import { Alert, Button, Checkbox, Descriptions, Form, Input, Radio, Space, Typography } from 'antd';
-import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ChangeEvent,
+  type KeyboardEvent,
+} from 'react';
 import { Link } from 'react-router-dom';
 import {
   adminCannedListDataSchema,
@@ -364,22 +372,35 @@ function Conversation({
       setError(t('field.required', { field: t('chat.reply_label') }));
       return;
     }
+    if (await reply({ text: trimmed })) setText('');
+  };
+
+  /** Sends a reply or note (text, or an image uploaded first); true when the server has it. */
+  const reply = async (content: { text: string } | { image: File }): Promise<boolean> => {
     setBusy(true);
     setError(null);
     try {
+      const body = 'text' in content ? { text: content.text } : { imageUrl: await api.upload(content.image) };
       const sent = await api.command(
         '/api/admin/chat/reply',
-        { userId, text: trimmed, internal, clientMsgId: crypto.randomUUID() },
+        { userId, ...body, internal, clientMsgId: crypto.randomUUID() },
         adminChatReplyDataSchema,
       );
       merge([sent]);
-      setText('');
       onChanged();
+      return true;
     } catch (caught) {
       setError(caught instanceof ConsoleApiError ? caught.message : t('common.network_error'));
+      return false;
     } finally {
       setBusy(false);
     }
+  };
+
+  const sendImage = (event: ChangeEvent<HTMLInputElement>) => {
+    const input = event.currentTarget;
+    const file = input.files?.[0];
+    if (file) void reply({ image: file }).then(() => (input.value = ''));
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
@@ -502,6 +523,15 @@ function Conversation({
           <Button type="primary" htmlType="submit" loading={busy}>
             {internal ? t('chat.add_note') : t('chat.send')}
           </Button>
+          <label className="console-chat-attach">
+            {t('chat.attach_image')}
+            <input
+              type="file"
+              accept="image/jpeg,image/png,image/webp"
+              onChange={sendImage}
+              disabled={busy}
+            />
+          </label>
         </Space>
         {internal ? (
           <Alert

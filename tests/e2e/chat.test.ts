@@ -150,6 +150,13 @@ describe.skipIf(!hasChromium)('customer service chat in Chromium', () => {
         .filter({ hasText: 'Checked the chain' })
         .waitFor();
       await desk.page.getByRole('checkbox', { name: consoleText('chat.internal') }).uncheck();
+      // An image reply: uploaded with the operator's token, then sent.
+      await desk.page
+        .getByLabel(consoleText('chat.attach_image'), { exact: true })
+        .setInputFiles({ name: 'steps.png', mimeType: 'image/png', buffer: PIXEL_PNG });
+      await desk.page
+        .getByRole('img', { name: consoleText('chat.image_from', { name: 'Mia' }), exact: true })
+        .waitFor();
 
       // The customer sees the reply live (the room is open: no reload), with the agent's name,
       // and their own message is read by support (the desk read it when it opened).
@@ -158,6 +165,9 @@ describe.skipIf(!hasChromium)('customer service chat in Chromium', () => {
         .poll(() => roomTexts(page), { timeout: 30_000 })
         .toEqual([HOSTILE, 'We are looking at it now.']);
       await page.getByTestId('chat-message').filter({ hasText: 'We are looking' }).getByText('Mia').waitFor();
+      await page
+        .getByRole('img', { name: en('chat.image_alt_theirs').replace('{{name}}', 'Mia'), exact: true })
+        .waitFor();
       await expect.poll(() => stateOf(page, 'Where is my deposit?'), { timeout: 30_000 }).toBe('read');
       await keepScreen(page, 'chat-room-en');
 
