@@ -14,13 +14,13 @@ export const consoleText = (key: MessageKey, vars: Record<string, string | numbe
   consoleEn[key].replace(/\{\{(\w+)\}\}/g, (whole, name: string) => String(vars[name] ?? whole));
 
 /**
- * Opens the console at `${base}/admin` as an operator who prefers reduced motion: antd then
+ * Opens the console at `${base}${path}` as an operator who prefers reduced motion: antd then
  * animates nothing, so no step waits on a transition's end, which a loaded browser may never
  * report (the console honours the preference; tests/e2e/console.test.ts checks it).
  */
-export async function openConsole(page: Page, base: string): Promise<void> {
+export async function openConsole(page: Page, base: string, path = '/admin'): Promise<void> {
   await page.emulateMedia({ reducedMotion: 'reduce' });
-  await page.goto(`${base}/admin`);
+  await page.goto(`${base}${path}`);
 }
 
 /** Signs `who` in at `${base}/admin` in English, with a fresh code; ends on the home screen. */

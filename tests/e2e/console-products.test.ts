@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import type { MessageKey } from '../../admin/i18n/en.js';
-import { consoleText as en, signInToConsole } from './console-harness.js';
+import { consoleText as en, openConsole as openConsoleAt, signInToConsole } from './console-harness.js';
 import { cliContext } from '../../server/cli/cli-context.js';
 import { httpAdminClient, setUpOperator, type ReadyOperator } from '../helpers/operator.js';
 import {
@@ -70,7 +70,7 @@ describe.skipIf(!hasChromium)('the console’s Products and settings screen in C
       sessionStorage.setItem('coffer-console-token', saved);
       localStorage.setItem('coffer-console-language', 'en');
     }, token);
-    await tab.page.goto(`${running().base}/admin/products`);
+    await openConsoleAt(tab.page, running().base, '/admin/products');
     await expectPage(tab.page, en('products.title'));
     return tab.page;
   };
