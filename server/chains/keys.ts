@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { CHAINS, type Chain } from '../../contract/constants.js';
 import { ConfigError } from '../config.js';
 import { accountXpub, checkDepositXpub, isPrivateExtendedKey } from './addresses.js';
+import { readKeyFile } from '../security/dev-key-file.js';
 
 /** The development mnemonic's file in the data directory. */
 export const DEV_KEYS_FILE = 'chain-dev-keys.json';
@@ -36,13 +37,8 @@ export interface DepositKeyOptions {
  */
 export function readDevMnemonic(dataDir: string): string | undefined {
   const file = path.join(dataDir, DEV_KEYS_FILE);
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined; // `as`: fs errors carry a code
-    throw error;
-  }
+  const text = readKeyFile(file);
+  if (text === undefined) return undefined;
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

@@ -6,8 +6,8 @@
  * production refuses to start without one (server/config.ts).
  */
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
+import { devKeyFile } from './dev-key-file.js';
 
 /** The development key's file in the data directory. */
 export const DEV_SECRET_KEY_FILE = 'secret-dev-key';
@@ -37,32 +37,12 @@ export function parseSecretKey(value: string): Buffer | null {
  */
 export function devSecretKey(dataDir: string, warn: (line: string) => void): Buffer {
   const file = path.join(dataDir, DEV_SECRET_KEY_FILE);
-  const read = (): Buffer | undefined => {
-    let text: string;
-    try {
-      text = fs.readFileSync(file, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined; // `as`: fs errors carry a code
-      throw error;
-    }
-    const key = parseSecretKey(text);
-    if (!key) throw new Error(`${file} does not hold a 32-byte hex key; fix or remove it (development only)`);
-    return key;
-  };
-  let key = read();
-  if (!key) {
-    fs.mkdirSync(dataDir, { recursive: true });
-    try {
-      fs.writeFileSync(file, `${crypto.randomBytes(KEY_BYTES).toString('hex')}\n`, {
-        mode: 0o600,
-        flag: 'wx',
-      });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error; // `as`: fs errors carry a code
-    }
-    key = read();
-    if (!key) throw new Error(`could not create ${file}`);
-  }
+  const key = devKeyFile(
+    file,
+    'a 32-byte hex key',
+    (text) => parseSecretKey(text) ?? undefined,
+    () => `${crypto.randomBytes(KEY_BYTES).toString('hex')}\n`,
+  );
   warn(
     `!!! No COFFER_SECRET_KEY configured: authenticator secrets are sealed with a development key in ${file}.`,
   );

@@ -5,11 +5,11 @@
  * once into the data directory and keeps it (a new pair would orphan every subscription), and
  * production refuses to start.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import webpush from 'web-push';
 import { z } from 'zod';
 import { base64UrlBytes } from '../../contract/api/push.js';
+import { devKeyFile } from './dev-key-file.js';
 
 /** The development pair's file in the data directory. */
 export const DEV_VAPID_KEYS_FILE = 'vapid-dev-keys.json';
@@ -33,6 +33,14 @@ export function isVapidPrivateKey(value: string): boolean {
   return bytes !== null && bytes.length === 32;
 }
 
+const jsonOrNull = (text: string): unknown => {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+};
+
 const keysFileSchema = z.object({
   publicKey: z.string().refine(isVapidPublicKey),
   privateKey: z.string().refine(isVapidPrivateKey),
@@ -45,41 +53,15 @@ const keysFileSchema = z.object({
  */
 export function devVapidKeys(dataDir: string, warn: (line: string) => void): VapidKeys {
   const file = path.join(dataDir, DEV_VAPID_KEYS_FILE);
-  const read = (): VapidKeys | undefined => {
-    let text: string;
-    try {
-      text = fs.readFileSync(file, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined; // `as`: fs errors carry a code
-      throw error;
-    }
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      parsed = null;
-    }
-    const keys = keysFileSchema.safeParse(parsed);
-    if (!keys.success)
-      throw new Error(`${file} does not hold a VAPID key pair; fix or remove it (development only)`);
-    return keys.data;
-  };
-  let keys = read();
-  if (!keys) {
-    fs.mkdirSync(dataDir, { recursive: true });
-    const generated = webpush.generateVAPIDKeys();
-    try {
-      fs.writeFileSync(
-        file,
-        `${JSON.stringify({ publicKey: generated.publicKey, privateKey: generated.privateKey }, null, 2)}\n`,
-        { mode: 0o600, flag: 'wx' },
-      );
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error; // `as`: fs errors carry a code
-    }
-    keys = read();
-    if (!keys) throw new Error(`could not create ${file}`);
-  }
+  const keys = devKeyFile(
+    file,
+    'a VAPID key pair',
+    (text) => keysFileSchema.safeParse(jsonOrNull(text)).data,
+    () => {
+      const { publicKey, privateKey } = webpush.generateVAPIDKeys();
+      return `${JSON.stringify({ publicKey, privateKey }, null, 2)}\n`;
+    },
+  );
   warn(
     `!!! No COFFER_VAPID_PUBLIC_KEY / COFFER_VAPID_PRIVATE_KEY configured: web push signs with a development key pair in ${file}.`,
   );
