@@ -5,6 +5,7 @@
  */
 import crypto from 'node:crypto';
 import { z } from 'zod';
+import { openRedisChannel } from './redis-channel.js';
 
 /** The channel every instance subscribes to. */
 export const SESSION_EVICTION_CHANNEL = 'coffer:session-evictions';
@@ -57,34 +58,18 @@ export async function redisEvictionChannel(
   onEvict: (eviction: Eviction) => void,
   channel = SESSION_EVICTION_CHANNEL,
 ): Promise<EvictionChannel> {
-  const { Redis } = await import('ioredis');
-  const publisher = new Redis(url, { maxRetriesPerRequest: 2, lazyConnect: true });
   const clientName = `coffer-evictions-${process.pid}-${crypto.randomBytes(4).toString('hex')}`;
-  const subscriber = new Redis(url, {
-    maxRetriesPerRequest: 2,
-    lazyConnect: true,
-    connectionName: clientName,
-  });
-  try {
-    await Promise.all([publisher.connect(), subscriber.connect()]);
-  } catch (error) {
-    publisher.disconnect();
-    subscriber.disconnect();
-    throw error;
-  }
   const echoes = new Map<string, () => void>();
-  subscriber.on('message', (from: string, text: string) => {
-    if (from !== channel) return;
-    let message: z.infer<typeof evictionMessageSchema>;
-    try {
-      message = evictionMessageSchema.parse(JSON.parse(text));
-    } catch {
-      return; // not ours: someone else wrote to the channel
-    }
-    onEvict({ tokenHashes: message.tokenHashes, userIds: message.userIds });
-    echoes.get(message.id)?.();
-  });
-  await subscriber.subscribe(channel);
+  const { publisher, subscriber } = await openRedisChannel(
+    url,
+    channel,
+    clientName,
+    evictionMessageSchema,
+    (message) => {
+      onEvict({ tokenHashes: message.tokenHashes, userIds: message.userIds });
+      echoes.get(message.id)?.();
+    },
+  );
   // ioredis resubscribes by itself after a reconnection; what was sent meanwhile is lost. So
   // everything cached is forgotten the moment the subscription drops (nothing is cached while it
   // is down: `listening`) and again once it is back, for what was cached as it dropped.

@@ -6,6 +6,7 @@
  */
 import crypto from 'node:crypto';
 import { z } from 'zod';
+import { openRedisChannel } from '../security/redis-channel.js';
 import {
   adminChatConversationSchema,
   adminChatMessageSchema,
@@ -67,33 +68,15 @@ export function memoryChatBus(): ChatBus {
 
 /** Every instance through the Redis channel `channel`. Throws when Redis cannot be reached. */
 export async function redisChatBus(url: string, channel: string): Promise<ChatBus> {
-  const { Redis } = await import('ioredis');
   const clientName = `coffer-chat-${process.pid}-${crypto.randomBytes(4).toString('hex')}`;
-  const publisher = new Redis(url, { maxRetriesPerRequest: 2, lazyConnect: true });
-  const subscriber = new Redis(url, {
-    maxRetriesPerRequest: 2,
-    lazyConnect: true,
-    connectionName: clientName,
-  });
-  try {
-    await Promise.all([publisher.connect(), subscriber.connect()]);
-  } catch (error) {
-    publisher.disconnect();
-    subscriber.disconnect();
-    throw error;
-  }
   let handlers: ChatBusHandlers | null = null;
-  subscriber.on('message', (from: string, text: string) => {
-    if (from !== channel) return;
-    let event: ChatEvent;
-    try {
-      event = chatEventSchema.parse(JSON.parse(text));
-    } catch {
-      return; // not ours: someone else wrote to the channel
-    }
-    handlers?.event(event);
-  });
-  await subscriber.subscribe(channel);
+  const { publisher, subscriber } = await openRedisChannel(
+    url,
+    channel,
+    clientName,
+    chatEventSchema,
+    (event) => handlers?.event(event),
+  );
   // ioredis resubscribes after a reconnection; what was published meanwhile is lost, so every
   // socket reads what it missed from the database (by seq) once the subscription is back.
   let wasReady = true;
