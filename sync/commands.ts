@@ -7,6 +7,7 @@
  * own stored schema.
  */
 import { z } from 'zod';
+import { UPLOAD_MAX_BYTES } from '../contract/constants.js';
 import type { LocalImage } from './uploader.js';
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
@@ -65,6 +66,21 @@ export function isBlocking(record: CommonRecord): boolean {
 
 /** Stored params as plain fields, every one kept. */
 const fieldsOf = z.looseObject({});
+
+/** A local file a command keeps until it is uploaded: its upload key, and its URL once uploaded. */
+export const storedUploadSchema = z.object({
+  key: z.string(),
+  type: z.string(),
+  name: z.string(),
+  bytes: z.instanceof(Uint8Array).nullable(),
+  url: z.string().nullable(),
+});
+
+/** A file picked for upload, refused at enqueue as the server would refuse it: empty, or too large. */
+export const uploadBlobSchema = z
+  .instanceof(Blob)
+  .refine((blob) => blob.size > 0, { error: 'server.upload_missing' })
+  .refine((blob) => blob.size <= UPLOAD_MAX_BYTES, { error: 'server.upload_too_large' });
 
 /** A local file a command uploads before it is sent, under its own Idempotency-Key. */
 export interface PendingUpload {

@@ -9,25 +9,21 @@
  */
 import { z } from 'zod';
 import { chatSendParamsSchema } from '../../contract/api/chat.js';
-import { UPLOAD_MAX_BYTES } from '../../contract/constants.js';
-import { DAY_MS, defineCommand, type PendingUpload } from '../../sync/commands.js';
+import {
+  DAY_MS,
+  defineCommand,
+  storedUploadSchema,
+  uploadBlobSchema,
+  type PendingUpload,
+} from '../../sync/commands.js';
 
 /** Every chat message waits on this one resource: they are sent in the order written. */
 export const CHAT_RESOURCE = 'chat:conversation';
 
-const storedImageSchema = z.object({
-  key: z.string(),
-  type: z.string(),
-  name: z.string(),
-  bytes: z.instanceof(Uint8Array).nullable(),
-  url: z.string().nullable(),
-});
-
-const imageBlobSchema = z
-  .instanceof(Blob)
-  .refine((blob) => blob.size > 0, { error: 'server.upload_missing' })
-  .refine((blob) => blob.size <= UPLOAD_MAX_BYTES, { error: 'server.upload_too_large' })
-  .refine((blob) => blob.type === '' || blob.type.startsWith('image/'), { error: 'server.field_invalid' });
+const imageBlobSchema = uploadBlobSchema.refine(
+  (blob) => blob.type === '' || blob.type.startsWith('image/'),
+  { error: 'server.field_invalid' },
+);
 
 export const chatCommands = [
   defineCommand({
@@ -50,7 +46,7 @@ export const chatCommands = [
     stored: z.object({
       clientMsgId: z.string(),
       text: z.string().nullable(),
-      image: storedImageSchema.nullable(),
+      image: storedUploadSchema.nullable(),
     }),
     async toStored({ text, image }, newKey) {
       return {

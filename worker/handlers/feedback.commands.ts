@@ -6,8 +6,13 @@
  */
 import { z } from 'zod';
 import { pushFeedbackParamsSchema } from '../../contract/api/content.js';
-import { UPLOAD_MAX_BYTES } from '../../contract/constants.js';
-import { DAY_MS, defineCommand, type PendingUpload } from '../../sync/commands.js';
+import {
+  DAY_MS,
+  defineCommand,
+  storedUploadSchema,
+  uploadBlobSchema,
+  type PendingUpload,
+} from '../../sync/commands.js';
 
 /** At most this many images on a ticket (the spec's album maximum, as the server checks). */
 const FEEDBACK_MAX_IMAGES = 9;
@@ -15,22 +20,11 @@ const FEEDBACK_MAX_IMAGES = 9;
 /** An image of a ticket: a URL, or a local file with its upload key (and its URL once uploaded). */
 const storedImageSchema = z.discriminatedUnion('source', [
   z.object({ source: z.literal('url'), url: z.string() }),
-  z.object({
-    source: z.literal('local'),
-    key: z.string(),
-    type: z.string(),
-    name: z.string(),
-    bytes: z.instanceof(Uint8Array).nullable(),
-    url: z.string().nullable(),
-  }),
+  storedUploadSchema.extend({ source: z.literal('local') }),
 ]);
 type StoredImage = z.infer<typeof storedImageSchema>;
 
 const imageUrlSchema = pushFeedbackParamsSchema.shape.images.unwrap().element;
-const imageBlobSchema = z
-  .instanceof(Blob)
-  .refine((blob) => blob.size > 0, { error: 'server.upload_missing' })
-  .refine((blob) => blob.size <= UPLOAD_MAX_BYTES, { error: 'server.upload_too_large' });
 
 export const feedbackCommands = [
   defineCommand({
@@ -45,7 +39,7 @@ export const feedbackCommands = [
       content: pushFeedbackParamsSchema.shape.content,
       /** Uploaded image URLs, or local images (Blob/File) uploaded before the ticket is sent. */
       images: z
-        .array(z.union([imageUrlSchema, imageBlobSchema]))
+        .array(z.union([imageUrlSchema, uploadBlobSchema]))
         .max(FEEDBACK_MAX_IMAGES, { error: 'server.field_invalid' })
         .default([]),
     }),

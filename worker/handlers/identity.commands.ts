@@ -10,25 +10,17 @@ import {
   identityStoreParamsSchema,
   IDENTITY_IMAGES_MAX,
 } from '../../contract/api/identity.js';
-import { UPLOAD_MAX_BYTES } from '../../contract/constants.js';
-import { defineCommand, type PendingUpload } from '../../sync/commands.js';
+import {
+  defineCommand,
+  storedUploadSchema,
+  uploadBlobSchema,
+  type PendingUpload,
+} from '../../sync/commands.js';
 
 /** Long enough for three images to go up on a slow link; a submission older than this expires. */
 const IDENTITY_SUBMIT_MAX_AGE_MS = 5 * 60 * 1000;
 
 /** An image of the submission: a local file with its upload key, and its URL once uploaded. */
-const storedImageSchema = z.object({
-  key: z.string(),
-  type: z.string(),
-  name: z.string(),
-  bytes: z.instanceof(Uint8Array).nullable(),
-  url: z.string().nullable(),
-});
-
-const imageBlobSchema = z
-  .instanceof(Blob)
-  .refine((blob) => blob.size > 0, { error: 'server.upload_missing' })
-  .refine((blob) => blob.size <= UPLOAD_MAX_BYTES, { error: 'server.upload_too_large' });
 
 export const identityCommands = [
   defineCommand({
@@ -44,7 +36,7 @@ export const identityCommands = [
       realName: identityStoreParamsSchema.shape.realName,
       /** The images as local files, in the order front, back (when the type has one), holding. */
       images: z
-        .array(imageBlobSchema)
+        .array(uploadBlobSchema)
         .min(1, { error: 'server.identity_images_count' })
         .max(IDENTITY_IMAGES_MAX, { error: 'server.identity_images_count' }),
     }),
@@ -52,10 +44,10 @@ export const identityCommands = [
       documentType: z.enum(DOCUMENT_TYPES),
       documentNumber: z.string(),
       realName: z.string(),
-      images: z.array(storedImageSchema),
+      images: z.array(storedUploadSchema),
     }),
     async toStored({ documentType, documentNumber, realName, images }, newKey) {
-      const stored: z.infer<typeof storedImageSchema>[] = [];
+      const stored: z.infer<typeof storedUploadSchema>[] = [];
       for (const image of images) {
         stored.push({
           key: newKey(),
