@@ -87,21 +87,22 @@ export const chatSendParamsSchema = z
 export type ChatSendParams = z.infer<typeof chatSendParamsSchema>;
 
 /** `/api/v1/chat/history`: after `afterSeq` oldest first, or before `beforeSeq` (neither: the newest page), ascending. */
-export const chatHistoryParamsSchema = z
-  .object({
-    afterSeq: seqSchema.optional(),
-    beforeSeq: seqSchema.optional(),
-    limit: z.coerce
-      .number({ error: 'server.field_invalid' })
-      .int({ error: 'server.field_invalid' })
-      .min(1, { error: 'server.field_invalid' })
-      .max(CHAT_HISTORY_LIMIT_MAX, { error: 'server.field_invalid' })
-      .optional(),
-  })
-  .refine((value) => value.afterSeq === undefined || value.beforeSeq === undefined, {
-    error: 'server.field_invalid',
-    path: ['beforeSeq'],
-  });
+/** A page of history: after `afterSeq`, or before `beforeSeq` (not both), at most `limit`. */
+const historyWindow = {
+  afterSeq: seqSchema.optional(),
+  beforeSeq: seqSchema.optional(),
+  limit: z.coerce
+    .number({ error: 'server.field_invalid' })
+    .int({ error: 'server.field_invalid' })
+    .min(1, { error: 'server.field_invalid' })
+    .max(CHAT_HISTORY_LIMIT_MAX, { error: 'server.field_invalid' })
+    .optional(),
+};
+const oneDirection = (value: { afterSeq?: number | undefined; beforeSeq?: number | undefined }) =>
+  value.afterSeq === undefined || value.beforeSeq === undefined;
+const ONE_DIRECTION = { error: 'server.field_invalid', path: ['beforeSeq'] };
+
+export const chatHistoryParamsSchema = z.object(historyWindow).refine(oneDirection, ONE_DIRECTION);
 export type ChatHistoryParams = z.infer<typeof chatHistoryParamsSchema>;
 
 /** The conversation's read marks: the last seq each side has read (0: none). */
@@ -259,21 +260,8 @@ export const adminChatListDataSchema = pageOf(adminChatConversationSchema);
 
 export const adminChatUserParamsSchema = z.object({ userId: idSchema });
 export const adminChatHistoryParamsSchema = z
-  .object({
-    userId: idSchema,
-    afterSeq: seqSchema.optional(),
-    beforeSeq: seqSchema.optional(),
-    limit: z.coerce
-      .number({ error: 'server.field_invalid' })
-      .int({ error: 'server.field_invalid' })
-      .min(1, { error: 'server.field_invalid' })
-      .max(CHAT_HISTORY_LIMIT_MAX, { error: 'server.field_invalid' })
-      .optional(),
-  })
-  .refine((value) => value.afterSeq === undefined || value.beforeSeq === undefined, {
-    error: 'server.field_invalid',
-    path: ['beforeSeq'],
-  });
+  .object({ userId: idSchema, ...historyWindow })
+  .refine(oneDirection, ONE_DIRECTION);
 export const adminChatHistoryDataSchema = z.object({
   items: z.array(adminChatMessageSchema),
   lastSeq: z.number().int(),
