@@ -69,7 +69,7 @@ export const SYNC_COLLECTIONS = Object.fromEntries(
 export { COLLECTION_NAMES, type CollectionName, type SyncScope } from './sync-layout.js';
 
 /** Changes per collection in one pull answer; `hasMore` says another pull follows. */
-export const PULL_PAGE_SIZE = 200;
+export const PULL_PAGE_SIZE = 1000;
 
 /** A cursor: `<txid>.<seq>` of the last change delivered; absent means from the start. */
 export const cursorSchema = z.string().regex(/^\d{1,19}\.\d{1,19}$/, { error: 'server.field_invalid' });

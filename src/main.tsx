@@ -6,19 +6,20 @@ import { App } from './app/App.js';
 import { preferredLocale, startI18n } from './app/i18n.js';
 import { registerServiceWorker } from './app/service-worker.js';
 import { send } from './app/worker-client.js';
-import { storedLocale } from '../client-db/use-session.js';
+import { readStoredSession, storedLocale } from '../client-db/use-session.js';
+import { launchTarget, preloadPage } from './app/routes.js';
 import { preloadToasts } from './ui/toast.js';
 import './styles.css';
 
-/** The login page is the first page of most starts: fetch its chunk while the language loads. */
-function prefetchFirstPage(): void {
-  const hash = window.location.hash;
-  if (hash === '' || hash === '#/' || hash.startsWith('#/pages/login/login'))
-    void import('./features/auth/LoginPage.js');
-}
-
 async function start() {
-  prefetchFirstPage();
+  // The first page's chunk loads while the session and the language do: the page the address
+  // names at once, then the one the launch rule picks (home with a stored token, else login).
+  const path = window.location.hash.replace(/^#/, '').split('?')[0] || '/';
+  preloadPage(path);
+  void readStoredSession().then(
+    (session) => preloadPage(launchTarget(path, session !== null) ?? path),
+    () => undefined,
+  );
   const stored = await storedLocale();
   const locale = stored ?? preferredLocale(navigator.languages);
   await startI18n(locale);

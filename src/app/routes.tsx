@@ -19,14 +19,20 @@ export interface RouteEntry {
   tab?: boolean;
 }
 
+/** Each lazy page's one load, so that a start can fetch its first page's chunk early (`preloadPage`). */
+const loads = new WeakMap<LazyExoticComponent<ComponentType>, () => Promise<unknown>>();
+
 /** A lazy page whose chunk must arrive within the spec's 120 s, or fail visibly. */
 function page(load: () => Promise<{ default: ComponentType }>): LazyExoticComponent<ComponentType> {
-  return lazy(() =>
-    Promise.race([
+  let loading: Promise<{ default: ComponentType }> | undefined;
+  const once = () =>
+    (loading ??= Promise.race([
       load(),
       new Promise<never>((_, reject) => setTimeout(() => reject(new Error('chunk load timeout')), 120_000)),
-    ]),
-  );
+    ]));
+  const component = lazy(once);
+  loads.set(component, once);
+  return component;
 }
 
 const built: RouteEntry[] = [
@@ -354,6 +360,18 @@ const byPath = new Map(ROUTE_TABLE.map((entry) => [entry.path, entry]));
 export function routeOf(path: string): RouteEntry | undefined {
   const bare = path.split('?')[0] ?? path;
   return byPath.get(bare === '/' ? ROUTES.login : bare);
+}
+
+/**
+ * Starts fetching the chunk of `path`'s page, if it has one, before React asks for it: the start
+ * overlaps it with reading the session and the language. A failure shows when the page renders.
+ */
+export function preloadPage(path: string): void {
+  const component = routeOf(path)?.page;
+  if (component)
+    loads
+      .get(component)?.()
+      .catch(() => undefined);
 }
 
 /** Whether a path has a built page (the shell hands this to useGo through PageLookupContext). */

@@ -1,13 +1,12 @@
 /** Pull by cursor (CONTRACT.md "Sync") and the first synced content: news, notices, quotes, profile, feedback. */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { BodyCode } from '../../contract/codes.js';
-import type { PullData } from '../../contract/sync.js';
+import { PULL_PAGE_SIZE, type PullData } from '../../contract/sync.js';
 import { auditLog } from '../../server/db/schema.js';
-import { insertNews } from '../../server/repositories/content.repository.js';
+import { insertNews, insertNotice } from '../../server/repositories/content.repository.js';
 import { recordChange } from '../../server/repositories/sync.repository.js';
 import { availableTiers, horizonSettled } from '../helpers/database.js';
 import { operatorToken } from '../helpers/operator.js';
-import { cliContext } from '../../server/cli/cli-context.js';
 import { newKey, startTestServer, TRANSPORTS, type TestServer, type Transport } from '../helpers/server.js';
 
 const tiers = await availableTiers('sync');
@@ -166,11 +165,23 @@ describe.each(tiers)('sync on %s', (tier) => {
 
   test('pages are bounded: hasMore says another pull follows, and the next one picks up where it stopped', async () => {
     const start = await pull();
-    for (let i = 0; i < 205; i += 1)
-      await t.server.services.content.createNotice(cliContext(), { text: `Notice ${i}` });
+    // One transaction of notices and their changes, as ContentService writes each (many calls would be slow).
+    await t.server.database.db.transaction(async (tx) => {
+      for (let i = 0; i < PULL_PAGE_SIZE + 5; i += 1) {
+        const at = new Date();
+        const row = await insertNotice(tx, { text: `Notice ${i}`, lang: null, createdAt: at, updatedAt: at });
+        await recordChange(tx, {
+          collection: 'notices',
+          scopeId: 0,
+          recordId: String(row.id),
+          deleted: false,
+          at,
+        });
+      }
+    });
     const page1 = await pull(start.data.cursors as Record<string, string>);
     expect(page1.data.hasMore).toBe(true);
-    expect(page1.data.changes['notices']?.upserts).toHaveLength(200);
+    expect(page1.data.changes['notices']?.upserts).toHaveLength(PULL_PAGE_SIZE);
     const page2 = await pull(page1.data.cursors as Record<string, string>);
     expect(page2.data.hasMore).toBe(false);
     expect(page2.data.changes['notices']?.upserts).toHaveLength(5);
