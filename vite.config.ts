@@ -1,7 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
-import type { OutputBundle } from 'rolldown';
-import { defineConfig, type Plugin } from 'vite';
+import { build, defineConfig, type Alias, type LogLevel, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { HOT_VERSION_META, RELEASE_FILE, releaseOf } from './contract/release.js';
 
@@ -23,55 +22,52 @@ function release(): Plugin {
   };
 }
 
-/** The two pages of the build: the customer app and the operator console (admin.html, admin/). */
-const ENTRIES = {
-  main: fileURLToPath(new URL('./index.html', import.meta.url)),
-  admin: fileURLToPath(new URL('./admin.html', import.meta.url)),
-};
-
-/** Output files only the console loads (its HTML, its chunks and their CSS), found by consoleApart. */
-const consoleOnlyFiles = new Set<string>(['admin.html']);
-
-/** Every output file an entry loads, at once or later (static and dynamic imports, imported CSS). */
-function reachable(bundle: OutputBundle, entry: string): Set<string> {
-  const seen = new Set<string>();
-  const visit = (fileName: string) => {
-    const chunk = bundle[fileName];
-    if (seen.has(fileName) || !chunk) return;
-    seen.add(fileName);
-    if (chunk.type !== 'chunk') return;
-    for (const css of chunk.viteMetadata?.importedCss ?? []) seen.add(css);
-    for (const next of [...chunk.imports, ...chunk.dynamicImports]) visit(next);
-  };
-  visit(entry);
-  return seen;
-}
-
 /**
- * Keeps the console out of the customer's service worker: notes the files reachable from the
- * console's entry and not from the app's, which the precache manifest then leaves out.
+ * The operator console is its own build (vite.console.config.ts, on React for antd), into the same
+ * folder after the app's: `vite build` makes both. Its files live under assets/console/, which the
+ * customer's service worker never precaches (an operator's tool is online only).
  */
-function consoleApart(): Plugin {
+function consoleBuild(): Plugin {
+  let outDir = 'dist';
+  let mode = 'production';
+  let logLevel: LogLevel | undefined;
   return {
-    name: 'coffer-console-apart',
+    name: 'coffer-console-build',
     apply: 'build',
-    generateBundle(_options, bundle) {
-      const entryOf = (page: string) =>
-        Object.values(bundle).find((item) => item.type === 'chunk' && item.facadeModuleId === page)?.fileName;
-      const main = entryOf(ENTRIES.main);
-      const admin = entryOf(ENTRIES.admin);
-      if (!main || !admin) return;
-      const customer = reachable(bundle, main);
-      for (const file of reachable(bundle, admin)) if (!customer.has(file)) consoleOnlyFiles.add(file);
+    configResolved(config) {
+      outDir = config.build.outDir;
+      mode = config.mode;
+      logLevel = config.logLevel;
+    },
+    async closeBundle() {
+      await build({
+        configFile: fileURLToPath(new URL('./vite.console.config.ts', import.meta.url)),
+        mode,
+        ...(logLevel && { logLevel }),
+        build: { outDir, emptyOutDir: false },
+      });
     },
   };
 }
+
+/**
+ * The customer app renders with Preact's React-compatible layer: the same components, hooks and
+ * libraries (react-router, react-i18next, antd-mobile, dexie-react-hooks) at a tenth of react-dom's
+ * weight, so the first page stays within its budget (README, design notes). Unit tests render
+ * with React; the end-to-end tests run this build.
+ */
+const PREACT: Alias[] = [
+  { find: /^react-dom\/client$/, replacement: 'preact/compat/client' },
+  { find: /^react-dom$/, replacement: 'preact/compat' },
+  { find: /^react\/jsx-(dev-)?runtime$/, replacement: 'preact/jsx-runtime' },
+  { find: /^react$/, replacement: 'preact/compat' },
+];
 
 export default defineConfig({
   plugins: [
     react(),
     release(),
-    consoleApart(),
+    consoleBuild(),
     VitePWA({
       strategies: 'generateSW',
       registerType: 'prompt',
@@ -95,14 +91,7 @@ export default defineConfig({
         // Web push: shows pushes and opens the page a tap is about (public/push-sw.js).
         importScripts: ['/push-sw.js'],
         globPatterns: ['**/*.{js,css,html,svg,png,webmanifest}'],
-        globIgnores: ['admin.html'],
-        // The console's own chunks (consoleApart): an operator's tool is online only.
-        manifestTransforms: [
-          async (entries) => ({
-            manifest: entries.filter((entry) => !consoleOnlyFiles.has(entry.url.replace(/^\//, ''))),
-            warnings: [],
-          }),
-        ],
+        globIgnores: ['admin.html', 'assets/console/**'],
         navigateFallback: '/index.html',
         navigateFallbackDenylist: [/^\/api\//, /^\/admin/],
         cleanupOutdatedCaches: true,
@@ -123,13 +112,13 @@ export default defineConfig({
       },
     }),
   ],
+  resolve: { alias: PREACT },
   worker: { format: 'es' },
   build: {
     outDir: 'dist',
     target: 'es2022',
     sourcemap: false,
     chunkSizeWarningLimit: 600,
-    rolldownOptions: { input: ENTRIES },
   },
   server: { proxy: { '/api': 'http://localhost:8080' } },
 });

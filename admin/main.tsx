@@ -1,22 +1,8 @@
-/** The operator console's entry (admin.html): its own chunks, never loaded by the customer app. */
-import '../contract/zod-jitless.js'; // first: before any schema parses (CSP, no eval)
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { CONSOLE_NONCE_META } from '../contract/console.js';
-import { ConsoleRoot } from './app/console-app.js';
-import { storedLocale } from './i18n/i18n.js';
-import { nonceUnmarkedStyles } from './style-nonce.js';
-import './console.css';
+/**
+ * The operator console's entry (admin.html): its own build, never loaded by the customer app.
+ * zod must be told to parse jitless before any schema exists (CSP, no eval), and a bundler may
+ * run a static import's chunk before this module's own code: the rest loads after, dynamically.
+ */
+import '../contract/zod-jitless.js';
 
-/** The style nonce the server put into this answer's page and policy (contract/console.ts). */
-const nonce = document.querySelector(`meta[name="${CONSOLE_NONCE_META}"]`)?.getAttribute('content') ?? '';
-nonceUnmarkedStyles(nonce);
-document.documentElement.lang = storedLocale();
-
-const root = document.getElementById('root');
-if (root)
-  createRoot(root).render(
-    <StrictMode>
-      <ConsoleRoot nonce={nonce} />
-    </StrictMode>,
-  );
+void import('./start.js');

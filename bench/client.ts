@@ -45,7 +45,6 @@ import { benchRun, errorText, gzipSize, kb, positiveNumber, seconds, table } fro
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DIST = path.join(ROOT, 'dist');
 const LOGIN_PATH = '/#/pages/login/login';
-const TARGET_GZIP_BYTES = 120_000;
 const TARGET_SCORE = 0.95;
 const LIGHTHOUSE_CATEGORIES = ['performance', 'accessibility', 'best-practices'];
 /** Lighthouse's report shows an audit as passed from this score up. */
@@ -135,9 +134,9 @@ function measureSizes(): void {
     ],
     [1, 2],
   );
-  const verdict = measured.gzip <= TARGET_GZIP_BYTES ? 'within' : 'OVER';
+  const verdict = measured.gzip <= FIRST_PAGE_GZIP_BUDGET ? 'within' : 'OVER';
   console.log(
-    `initial JS: ${kb(measured.raw)} raw, ${kb(measured.gzip)} gzipped (level 9); target at most ${kb(TARGET_GZIP_BYTES)} gzipped: ${verdict}, ${kb(Math.abs(TARGET_GZIP_BYTES - measured.gzip))} ${verdict === 'within' ? 'to spare' : 'too much'} (npm test's budget: ${kb(FIRST_PAGE_GZIP_BUDGET)})`,
+    `initial JS: ${kb(measured.raw)} raw, ${kb(measured.gzip)} gzipped (level 9); target at most ${kb(FIRST_PAGE_GZIP_BUDGET)} gzipped: ${verdict}, ${kb(Math.abs(FIRST_PAGE_GZIP_BUDGET - measured.gzip))} ${verdict === 'within' ? 'to spare' : 'too much'}; npm test holds it there`,
   );
 
   const development = [...initialFiles.values()].filter((chunk) =>

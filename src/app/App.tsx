@@ -56,7 +56,7 @@ function Shell() {
     <div className="app">
       <OfflineBanner />
       <Routes>
-        <Route path="/" element={<Navigate to={ROUTES.login} replace />} />
+        <Route path="/" element={<Navigate to={token ? ROUTES.home : ROUTES.login} replace />} />
         {ROUTE_TABLE.map((entry) => (
           <Route
             key={entry.path}

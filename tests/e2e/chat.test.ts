@@ -27,6 +27,7 @@ import {
   PHONE,
   SLOW,
   strings,
+  serviceWorkerReady,
 } from './harness.js';
 
 const zh = strings('zh-Hans');
@@ -49,12 +50,6 @@ async function stateOf(page: Page, text: string): Promise<string | null> {
   const item = page.getByTestId('chat-message').filter({ hasText: text });
   if ((await item.count()) === 0) return null;
   return item.last().getByTestId('chat-state').getAttribute('data-state');
-}
-
-async function serviceWorkerReady(page: Page): Promise<void> {
-  await page.evaluate(async () => {
-    await navigator.serviceWorker.ready;
-  });
 }
 
 describe.skipIf(!hasChromium)('customer service chat in Chromium', () => {

@@ -162,6 +162,7 @@ describe.skipIf(!hasChromium)('the operator console in Chromium', () => {
     expect(precached).toContain('index.html');
     expect(precached).not.toContain('admin.html');
     expect(precached).not.toContain(consoleEntry);
+    expect(precached.filter((url) => url?.startsWith('assets/console/'))).toEqual([]);
     expect(read('index.html')).not.toContain(consoleEntry);
   });
 

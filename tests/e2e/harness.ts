@@ -666,3 +666,10 @@ export async function buildClient(outDir: string, env: Record<string, string> = 
     },
   );
 }
+
+/** Resolves once the page's service worker is active, its precache (the shell, every chunk) complete. */
+export async function serviceWorkerReady(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+}

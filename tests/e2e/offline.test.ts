@@ -14,7 +14,16 @@ import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { APP_VERSION_CODE } from '../../contract/constants.js';
 import { HOT_VERSION_META, RELEASE_FILE, releaseOf } from '../../contract/release.js';
-import { e2eHarness, en, expectPage, hasChromium, navigateInApp, SLOW, watchedTab } from './harness.js';
+import {
+  e2eHarness,
+  en,
+  expectPage,
+  hasChromium,
+  navigateInApp,
+  serviceWorkerReady,
+  SLOW,
+  watchedTab,
+} from './harness.js';
 import { expectSameImageWithoutMetadata, PIXEL_PNG } from '../helpers/uploads.js';
 import { cliContext } from '../../server/cli/cli-context.js';
 
@@ -25,13 +34,6 @@ const ticketsSchema = z.object({
   items: z.array(z.object({ title: z.string(), status: z.string(), images: z.array(z.string()) })),
 });
 const infoSchema = z.object({ nickname: z.string() });
-
-/** Resolves once the service worker is active and has precached the shell. */
-async function serviceWorkerReady(page: Page): Promise<void> {
-  await page.evaluate(async () => {
-    await navigator.serviceWorker.ready;
-  });
-}
 
 /** The commands the outbox page lists under `section` ('outbox.pending' or 'outbox.recent'). */
 function outboxList(page: Page, section: 'outbox.pending' | 'outbox.recent') {

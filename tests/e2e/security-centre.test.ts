@@ -25,6 +25,7 @@ import {
   strings,
   TRADE_PASSWORD,
   WAIT_MS,
+  serviceWorkerReady,
 } from './harness.js';
 
 const CENTRE = '/pages/setting/setting5';
@@ -94,6 +95,7 @@ describe.skipIf(!hasChromium)('the security centre in Chromium', () => {
       const { proxy } = running();
       if (!proxy) throw new Error('this file runs behind the proxy');
       // The app opened anew offline (from the service worker's copy), as a user without signal does.
+      await serviceWorkerReady(page);
       proxy.down();
       await launch(page, CENTRE);
       await expectPage(page, en('tabs.home'));

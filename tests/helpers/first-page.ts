@@ -10,11 +10,11 @@ import path from 'node:path';
 import { gzipSize } from '../../bench/report.js';
 
 /**
- * What `npm test` lets the first page's initial JavaScript weigh, gzipped: a guard against a
- * change that pulls a library into it (a record schema once brought zod and every contract in,
- * 36 KB). The goal (issue 26) is 120 KB.
+ * What the first page's initial JavaScript may weigh, gzipped (issue 26): `npm test` fails past it,
+ * so a change that pulls a library into the login page is caught (a record schema once brought
+ * zod and every contract in, 36 KB).
  */
-export const FIRST_PAGE_GZIP_BUDGET = 160_000;
+export const FIRST_PAGE_GZIP_BUDGET = 120_000;
 
 export interface Chunk {
   file: string;
