@@ -5,7 +5,18 @@
  */
 import { z } from 'zod';
 import { LOCALES } from '../locales.js';
-import { choiceOf, idSchema, isoTimeSchema, listOf, pageOf, text, uploadUrlSchema } from '../schema.js';
+import {
+  choiceOf,
+  idParamsSchema,
+  idSchema,
+  isoTimeSchema,
+  listOf,
+  pageOf,
+  pageParamsSchema,
+  text,
+  uploadUrlSchema,
+  wholeNumberParam,
+} from '../schema.js';
 import { balanceRecordSchema } from './account.js';
 import { feedbackRecordSchema } from './content.js';
 import { IDENTITY_STATUSES } from './identity.js';
@@ -47,11 +58,7 @@ export const clientMsgIdSchema = text({ max: 64 }).refine((value) => /^[A-Za-z0-
   error: 'server.field_invalid',
 });
 /** A seq on the wire: a whole number from 0 (0: before the first message). */
-export const seqSchema = z.coerce
-  .number({ error: 'server.field_invalid' })
-  .int({ error: 'server.field_invalid' })
-  .min(0, { error: 'server.field_invalid' })
-  .max(Number.MAX_SAFE_INTEGER, { error: 'server.field_invalid' });
+export const seqSchema = wholeNumberParam(0, Number.MAX_SAFE_INTEGER);
 
 /** Exactly one of `text` and `imageUrl`. */
 const oneBody = <T extends { text?: string | undefined; imageUrl?: string | undefined }>(value: T) =>
@@ -91,12 +98,7 @@ export type ChatSendParams = z.infer<typeof chatSendParamsSchema>;
 const historyWindow = {
   afterSeq: seqSchema.optional(),
   beforeSeq: seqSchema.optional(),
-  limit: z.coerce
-    .number({ error: 'server.field_invalid' })
-    .int({ error: 'server.field_invalid' })
-    .min(1, { error: 'server.field_invalid' })
-    .max(CHAT_HISTORY_LIMIT_MAX, { error: 'server.field_invalid' })
-    .optional(),
+  limit: wholeNumberParam(1, CHAT_HISTORY_LIMIT_MAX).optional(),
 };
 const oneDirection = (value: { afterSeq?: number | undefined; beforeSeq?: number | undefined }) =>
   value.afterSeq === undefined || value.beforeSeq === undefined;
@@ -249,12 +251,7 @@ export const adminChatListParamsSchema = z.object({
   cursor: text({ min: 0, max: 8 })
     .refine((value) => /^\d*$/.test(value), { error: 'server.field_invalid' })
     .optional(),
-  limit: z.coerce
-    .number({ error: 'server.field_invalid' })
-    .int({ error: 'server.field_invalid' })
-    .min(1, { error: 'server.field_invalid' })
-    .max(100, { error: 'server.field_invalid' })
-    .optional(),
+  limit: pageParamsSchema.shape.limit,
 });
 export const adminChatListDataSchema = pageOf(adminChatConversationSchema);
 
@@ -312,7 +309,7 @@ export const adminCannedSaveParamsSchema = z.object({
   language: choiceOf(LOCALES),
   text: text({ max: CHAT_CANNED_TEXT_MAX, multiline: true }),
 });
-export const adminCannedDeleteParamsSchema = z.object({ id: idSchema });
+export const adminCannedDeleteParamsSchema = idParamsSchema;
 
 /** Support hours and community links (the `chat/info` answer's source). */
 export const adminChatSettingsDataSchema = z.object({
