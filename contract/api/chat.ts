@@ -83,15 +83,16 @@ export const chatMessageSchema = z.object({
 });
 export type ChatMessage = z.infer<typeof chatMessageSchema>;
 
-/** `/api/v1/chat/send`: text or an image the caller uploaded (the upload call's `url`). */
+/** A message's body as sent: text, or an image the caller uploaded (the upload call's `url`); oneBody checks that one is given. */
+const messageBody = {
+  text: text({ max: CHAT_TEXT_MAX, multiline: true }).optional(),
+  imageUrl: uploadUrlSchema.optional(),
+};
+
+/** `/api/v1/chat/send`: text or an image. */
 export const chatSendParamsSchema = z
-  .object({
-    clientMsgId: clientMsgIdSchema,
-    text: text({ max: CHAT_TEXT_MAX, multiline: true }).optional(),
-    imageUrl: uploadUrlSchema.optional(),
-  })
+  .object({ clientMsgId: clientMsgIdSchema, ...messageBody })
   .refine(oneBody, ONE_BODY);
-export type ChatSendParams = z.infer<typeof chatSendParamsSchema>;
 
 /** `/api/v1/chat/history`: after `afterSeq` oldest first, or before `beforeSeq` (neither: the newest page), ascending. */
 /** A page of history: after `afterSeq`, or before `beforeSeq` (not both), at most `limit`. */
@@ -105,7 +106,6 @@ const oneDirection = (value: { afterSeq?: number | undefined; beforeSeq?: number
 const ONE_DIRECTION = { error: 'server.field_invalid', path: ['beforeSeq'] };
 
 export const chatHistoryParamsSchema = z.object(historyWindow).refine(oneDirection, ONE_DIRECTION);
-export type ChatHistoryParams = z.infer<typeof chatHistoryParamsSchema>;
 
 /** The conversation's read marks: the last seq each side has read (0: none). */
 export const chatReadsSchema = z.object({
@@ -270,8 +270,7 @@ export const adminChatReplyParamsSchema = z
   .object({
     userId: idSchema,
     clientMsgId: clientMsgIdSchema.optional(),
-    text: text({ max: CHAT_TEXT_MAX, multiline: true }).optional(),
-    imageUrl: uploadUrlSchema.optional(),
+    ...messageBody,
     internal: z.boolean().default(false),
   })
   .refine(oneBody, ONE_BODY);

@@ -106,8 +106,7 @@ export const quoteWriteParamsSchema = z.object({
   name: text({ max: 40 }),
   price: moneySchema,
 });
-export const feedbackReplyParamsSchema = z.object({
-  id: idSchema,
+export const feedbackReplyParamsSchema = idParamsSchema.extend({
   reply: text({ max: 1000, multiline: true }),
 });
 /** Support's list: every ticket, or those with one status (the console opens on `awaiting_reply`). */

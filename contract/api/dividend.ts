@@ -31,7 +31,6 @@ export const dividendReleaseStatusSchema = z.enum(DIVIDEND_RELEASE_STATUSES, {
 export type DividendReleaseStatus = z.infer<typeof dividendReleaseStatusSchema>;
 
 export const DIVIDEND_MODES = ['total', 'rate'] as const;
-export type DividendMode = (typeof DIVIDEND_MODES)[number];
 
 /** A local date (COFFER_TIMEZONE) `YYYY-MM-DD` that exists on the calendar. */
 export const localDaySchema = text({ max: 16 }).refine(

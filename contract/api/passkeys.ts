@@ -7,15 +7,7 @@
  */
 import { z } from 'zod';
 import { PASSKEY_NAME_MAX_LENGTH } from '../constants.js';
-import {
-  codeSchema,
-  idParamsSchema,
-  idSchema,
-  isoTimeSchema,
-  listOf,
-  passwordSchema,
-  text,
-} from '../schema.js';
+import { codeSchema, idParamsSchema, isoTimeSchema, listOf, passwordSchema, text } from '../schema.js';
 
 /** How long a challenge may be answered, once. */
 export const PASSKEY_CHALLENGE_SECONDS = 300;
@@ -104,7 +96,7 @@ export type Passkey = z.infer<typeof passkeySchema>;
 export const passkeyListDataSchema = listOf(passkeySchema);
 export type PasskeyListData = z.infer<typeof passkeyListDataSchema>;
 
-export const passkeyRenameParamsSchema = z.object({ id: idSchema, name: passkeyNameSchema });
+export const passkeyRenameParamsSchema = idParamsSchema.extend({ name: passkeyNameSchema });
 export type PasskeyRenameParams = z.infer<typeof passkeyRenameParamsSchema>;
 
 export const passkeyRemoveParamsSchema = idParamsSchema;

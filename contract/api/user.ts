@@ -4,7 +4,6 @@ import { isoTimeSchema } from '../schema.js';
 import { accountRecordSchema } from './account.js';
 
 export const kycStatusSchema = z.enum(['not_verified', 'pending_review', 'approved', 'rejected']);
-export type KycStatus = z.infer<typeof kycStatusSchema>;
 
 /** One of the user's accounts as user/info lists it (the default one is `defaultAccountId`). */
 export const accountSchema = accountRecordSchema.omit({ isDefault: true });

@@ -104,7 +104,6 @@ export const withdrawCreateParamsSchema = z.object({
   googleCode: codeSchema,
   tradePassword: passwordSchema,
 });
-export type WithdrawCreateParams = z.infer<typeof withdrawCreateParamsSchema>;
 
 /** The route's own schema: strings of bounded length, read by the service in order. */
 export const withdrawCreateRawParamsSchema = z.object({
@@ -178,12 +177,10 @@ export type AdminWithdrawal = z.infer<typeof adminWithdrawalSchema>;
 export const adminWithdrawListDataSchema = pageOf(adminWithdrawalSchema);
 
 export const adminWithdrawIdParamsSchema = idParamsSchema;
-export const adminWithdrawRejectParamsSchema = z.object({
-  id: idSchema,
+export const adminWithdrawRejectParamsSchema = idParamsSchema.extend({
   reason: text({ max: 500, multiline: true }),
 });
-export const adminWithdrawPaidParamsSchema = z.object({
-  id: idSchema,
+export const adminWithdrawPaidParamsSchema = idParamsSchema.extend({
   /** The bank transfer's reference (or a TRC20 transaction hash sent by hand). */
   reference: text({ max: 200 }),
 });
