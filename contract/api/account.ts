@@ -94,8 +94,8 @@ export const accountTransferDataSchema = z.object({
 export type AccountTransferData = z.infer<typeof accountTransferDataSchema>;
 
 /**
- * An account's balances in this order, money strings: the USDT books (BOOKS; `cash` is what can
- * be spent now), then `rab` the available RAB and `rabHeld` the RAB reserved.
+ * An account's balances, money strings, in this order: `cash` (what can be spent now), `hosting`,
+ * `held`, then `rab` the available RAB and `rabHeld` the RAB reserved.
  */
 const balanceFields = {
   cash: z.string(),

@@ -2,8 +2,10 @@
 import { z } from 'zod';
 import { isoTimeSchema } from '../schema.js';
 import { accountRecordSchema } from './account.js';
+import { IDENTITY_STATUSES } from './identity.js';
 
-export const kycStatusSchema = z.enum(['not_verified', 'pending_review', 'approved', 'rejected']);
+/** The user's real-name verification status (identity.ts). */
+export const kycStatusSchema = z.enum(IDENTITY_STATUSES);
 
 /** One of the user's accounts as user/info lists it (the default one is `defaultAccountId`). */
 export const accountSchema = accountRecordSchema.omit({ isDefault: true });
