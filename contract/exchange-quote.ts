@@ -63,18 +63,57 @@ const ceilDiv = (numerator: bigint, denominator: bigint) => (numerator + denomin
 export const EXCHANGE_LEG_MAX = 10n ** 18n;
 
 /**
- * The figures of exchanging `amount` (minor units of the direction's asset in) at `price` (USDT
- * minor units per whole RAB) with fee rate `rate`, or null when a leg would move more than
- * EXCHANGE_LEG_MAX (too large to exchange). Pure; throws RangeError for a price or amount not
- * above 0.
- *
+ * One direction's figures in minor units, before the bound: `outLeg` is the leg that leaves the
+ * exchange's side (checked against EXCHANGE_LEG_MAX with the amount in), the rest as ExchangeQuote.
+ */
+interface ExchangeFigures {
+  outLeg: bigint;
+  amountOut: bigint;
+  fee: bigint;
+  rounding: bigint;
+  usdtLeg: bigint;
+}
+
+/**
  * rab_to_usdt, A RAB: gross = A * P / 10^6 exactly (a fraction of a minor unit kept as a
  * rational); the customer gets floor(gross * (1 - r)), fee revenue floor(gross * r), the
  * inventory pays floor(gross), and the 0 or 1 minor unit left over goes to the rounding book.
- *
+ */
+function rabToUsdt(
+  amount: bigint,
+  price: bigint,
+  { numerator: rn, denominator: rd }: FeeRate,
+): ExchangeFigures {
+  // gross = amount * price / SCALE; every share below is floored from that exact rational.
+  const grossTimesScale = amount * price;
+  const usdtLeg = grossTimesScale / SCALE;
+  const fee = (grossTimesScale * rn) / (SCALE * rd);
+  const net = (grossTimesScale * (rd - rn)) / (SCALE * rd);
+  return { outLeg: usdtLeg, amountOut: net, fee, rounding: usdtLeg - net - fee, usdtLeg };
+}
+
+/**
  * usdt_to_rab, U USDT: fee = floor(U * r); net = U - fee; the customer gets
  * floor(net * 10^6 / P) RAB, the inventory receives ceil(rabOut * P / 10^6) <= net USDT for
  * it, and the rest of net goes to the rounding book.
+ */
+function usdtToRab(
+  amount: bigint,
+  price: bigint,
+  { numerator: rn, denominator: rd }: FeeRate,
+): ExchangeFigures {
+  const fee = (amount * rn) / rd;
+  const net = amount - fee;
+  const rabOut = (net * SCALE) / price;
+  const used = ceilDiv(rabOut * price, SCALE);
+  return { outLeg: rabOut, amountOut: rabOut, fee, rounding: net - used, usdtLeg: used };
+}
+
+/**
+ * The figures of exchanging `amount` (minor units of the direction's asset in) at `price` (USDT
+ * minor units per whole RAB) with fee rate `rate` (rabToUsdt and usdtToRab above), or null when
+ * a leg would move more than EXCHANGE_LEG_MAX (too large to exchange). Pure; throws RangeError
+ * for a price or amount not above 0.
  */
 export function quoteExchange(
   direction: ExchangeDirection,
@@ -84,36 +123,15 @@ export function quoteExchange(
 ): ExchangeQuote | null {
   if (price <= 0n) throw new RangeError('no price: the exchange is closed');
   if (amount <= 0n) throw new RangeError('an exchange moves an amount above 0');
-  const { numerator: rn, denominator: rd } = rate;
-  if (direction === 'rab_to_usdt') {
-    // gross = amount * price / SCALE; every share below is floored from that exact rational.
-    const grossTimesScale = amount * price;
-    const usdtLeg = grossTimesScale / SCALE;
-    const fee = (grossTimesScale * rn) / (SCALE * rd);
-    const net = (grossTimesScale * (rd - rn)) / (SCALE * rd);
-    if (amount > EXCHANGE_LEG_MAX || usdtLeg > EXCHANGE_LEG_MAX) return null;
-    return {
-      direction,
-      ...ASSETS_OF[direction],
-      amountIn: amount,
-      amountOut: minor(net),
-      fee: minor(fee),
-      rounding: minor(usdtLeg - net - fee),
-      usdtLeg: minor(usdtLeg),
-    };
-  }
-  const fee = (amount * rn) / rd;
-  const net = amount - fee;
-  const rabOut = (net * SCALE) / price;
-  const used = ceilDiv(rabOut * price, SCALE);
-  if (amount > EXCHANGE_LEG_MAX || rabOut > EXCHANGE_LEG_MAX) return null;
+  const figures = (direction === 'rab_to_usdt' ? rabToUsdt : usdtToRab)(amount, price, rate);
+  if (amount > EXCHANGE_LEG_MAX || figures.outLeg > EXCHANGE_LEG_MAX) return null;
   return {
     direction,
     ...ASSETS_OF[direction],
     amountIn: amount,
-    amountOut: minor(rabOut),
-    fee: minor(fee),
-    rounding: minor(net - used),
-    usdtLeg: minor(used),
+    amountOut: minor(figures.amountOut),
+    fee: minor(figures.fee),
+    rounding: minor(figures.rounding),
+    usdtLeg: minor(figures.usdtLeg),
   };
 }

@@ -57,6 +57,9 @@ export const passwordSchema = z
   .refine((value) => value.length > 0, { error: 'server.field_required', abort: true })
   .refine((value) => value.length >= PASSWORD_MIN_LENGTH, { error: 'server.password_too_short' });
 
+/** A new password typed twice, in this order; withMatchingConfirm checks that the two match. */
+export const newPasswordFields = { password: passwordSchema, confirmPassword: passwordSchema };
+
 /** Adds the spec's "the two passwords do not match" rule on `confirmPassword`. */
 export function withMatchingConfirm<T extends { password: string; confirmPassword: string }>(
   schema: z.ZodType<T>,
@@ -112,15 +115,19 @@ export const isoTimeParamSchema = text({ max: 40 }).refine((value) => isoDateTim
   error: 'server.field_invalid',
 });
 
+/** A whole number from `min` to `max` a caller sends (form bodies send numbers as strings); else `server.field_invalid`. */
+export function wholeNumberParam(min: number, max: number) {
+  return z.coerce
+    .number({ error: 'server.field_invalid' })
+    .int({ error: 'server.field_invalid' })
+    .min(min, { error: 'server.field_invalid' })
+    .max(max, { error: 'server.field_invalid' });
+}
+
 /** List paging in (`cursor`, `limit`); form bodies send numbers as strings. */
 export const pageParamsSchema = z.object({
   cursor: text({ min: 0, max: 64 }).optional(),
-  limit: z.coerce
-    .number({ error: 'server.field_invalid' })
-    .int({ error: 'server.field_invalid' })
-    .min(1, { error: 'server.field_invalid' })
-    .max(100, { error: 'server.field_invalid' })
-    .optional(),
+  limit: wholeNumberParam(1, 100).optional(),
 });
 
 /**
@@ -141,6 +148,9 @@ export const idPageParamsSchema = pageParamsSchema.extend({ cursor: idCursorSche
  */
 export const accountPageParamsSchema = idPageParamsSchema.extend({ accountId: idSchema.optional() });
 
+/** A read of one account: `accountId` defaults to the caller's default account (as a pull does). */
+export const accountReadParamsSchema = z.object({ accountId: idSchema.optional() });
+
 /** A whole list answer, not paged: `{items}`. */
 export function listOf<T extends z.ZodType>(item: T) {
   return z.object({ items: z.array(item) });
@@ -156,6 +166,9 @@ export function pageOf<T extends z.ZodType>(item: T) {
   return z.object({ items: z.array(item), nextCursor: z.string().nullable() });
 }
 
+/** Parameters naming one row by its `id`. */
+export const idParamsSchema = z.object({ id: idSchema });
+
 /** Parameters of a call that takes none (extra keys are ignored). */
 export const noParamsSchema = z.object({});
 
@@ -170,6 +183,22 @@ export function answerOf<T extends z.ZodType>(data: T) {
  */
 export function accountRecordOf<T extends z.ZodRawShape>(fields: T) {
   return z.object({ id: z.string(), accountId: z.string(), ...fields });
+}
+
+/**
+ * A live read of one account's figures: `accountId` (the account read, the default one when the
+ * call named none), then `fields` in their order, then `asOf` (when they were read).
+ */
+export function accountReadOf<T extends z.ZodRawShape>(fields: T) {
+  return z.object({ accountId: z.string(), ...fields, asOf: isoTimeSchema });
+}
+
+/**
+ * The parameters of a command that spends an account's money: `accountId` first, then `fields`
+ * in their order, then the `tradePassword` that confirms it (so it is sent only while online).
+ */
+export function tradeCommandOf<T extends z.ZodRawShape>(fields: T) {
+  return z.object({ accountId: idSchema, ...fields, tradePassword: passwordSchema });
 }
 
 /** The last two keys of a record that is written and changed: `createdAt`, `updatedAt`. */

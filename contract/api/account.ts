@@ -7,6 +7,8 @@ import { z } from 'zod';
 import { SUB_ACCOUNT_NAME_MAX_LENGTH } from '../constants.js';
 import {
   accountPageParamsSchema,
+  accountReadOf,
+  accountReadParamsSchema,
   choiceOf,
   idSchema,
   isoTimeSchema,
@@ -71,8 +73,7 @@ export const createSubAccountParamsSchema = z.object({
   name: text({ max: SUB_ACCOUNT_NAME_MAX_LENGTH }),
 });
 export const accountIdParamsSchema = z.object({ accountId: idSchema });
-/** A read of one account: `accountId` defaults to the caller's default account (as a pull does). */
-export const accountReadParamsSchema = z.object({ accountId: idSchema.optional() });
+export { accountReadParamsSchema };
 
 export const accountTransferParamsSchema = z.object({
   fromAccountId: idSchema,
@@ -93,31 +94,26 @@ export const accountTransferDataSchema = z.object({
 export type AccountTransferData = z.infer<typeof accountTransferDataSchema>;
 
 /**
- * One account's balances (the `balances` collection; id = the account's id). Money strings.
- * `cash` is what can be spent now; `rab` the available RAB, `rabHeld` the RAB reserved.
+ * An account's balances, money strings, in this order: `cash` (what can be spent now), `hosting`,
+ * `held`, then `rab` the available RAB and `rabHeld` the RAB reserved.
  */
-export const balanceRecordSchema = z.object({
-  id: z.string(),
+const balanceFields = {
   cash: z.string(),
   hosting: z.string(),
   held: z.string(),
   rab: z.string(),
   rabHeld: z.string(),
-  updatedAt: isoTimeSchema,
-});
+};
+
+/** One account's balances (the `balances` collection; id = the account's id). */
+export const balanceRecordSchema = z.object({ id: z.string(), ...balanceFields, updatedAt: isoTimeSchema });
 export type BalanceRecord = z.infer<typeof balanceRecordSchema>;
 
 /** /api/v1/user/assets: the balances with RAB valued at the operator's price (`valueAssets`). */
-export const assetsDataSchema = z.object({
-  accountId: z.string(),
-  cash: z.string(),
-  hosting: z.string(),
-  held: z.string(),
-  rab: z.string(),
-  rabHeld: z.string(),
+export const assetsDataSchema = accountReadOf({
+  ...balanceFields,
   rabPriceUsdt: z.string(),
   totalUsdt: z.string(),
-  asOf: isoTimeSchema,
 });
 export type AssetsData = z.infer<typeof assetsDataSchema>;
 

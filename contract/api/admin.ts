@@ -9,6 +9,7 @@ import {
   codeSchema,
   emailSchema,
   idPageParamsSchema,
+  idParamsSchema,
   idSchema,
   isoTimeParamSchema,
   isoTimeSchema,
@@ -153,7 +154,7 @@ export const adjustmentSchema = z.object({
   reviewedAt: isoTimeSchema.nullable(),
 });
 export type Adjustment = z.infer<typeof adjustmentSchema>;
-export const ledgerReviewParamsSchema = z.object({ id: idSchema });
+export const ledgerReviewParamsSchema = idParamsSchema;
 export const adjustmentListParamsSchema = idPageParamsSchema.extend({
   status: adjustmentStatusSchema.optional(),
 });

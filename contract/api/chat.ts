@@ -5,7 +5,18 @@
  */
 import { z } from 'zod';
 import { LOCALES } from '../locales.js';
-import { choiceOf, idSchema, isoTimeSchema, listOf, pageOf, text, uploadUrlSchema } from '../schema.js';
+import {
+  choiceOf,
+  idParamsSchema,
+  idSchema,
+  isoTimeSchema,
+  listOf,
+  pageOf,
+  pageParamsSchema,
+  text,
+  uploadUrlSchema,
+  wholeNumberParam,
+} from '../schema.js';
 import { balanceRecordSchema } from './account.js';
 import { feedbackRecordSchema } from './content.js';
 import { IDENTITY_STATUSES } from './identity.js';
@@ -47,11 +58,7 @@ export const clientMsgIdSchema = text({ max: 64 }).refine((value) => /^[A-Za-z0-
   error: 'server.field_invalid',
 });
 /** A seq on the wire: a whole number from 0 (0: before the first message). */
-export const seqSchema = z.coerce
-  .number({ error: 'server.field_invalid' })
-  .int({ error: 'server.field_invalid' })
-  .min(0, { error: 'server.field_invalid' })
-  .max(Number.MAX_SAFE_INTEGER, { error: 'server.field_invalid' });
+export const seqSchema = wholeNumberParam(0, Number.MAX_SAFE_INTEGER);
 
 /** Exactly one of `text` and `imageUrl`. */
 const oneBody = <T extends { text?: string | undefined; imageUrl?: string | undefined }>(value: T) =>
@@ -76,34 +83,29 @@ export const chatMessageSchema = z.object({
 });
 export type ChatMessage = z.infer<typeof chatMessageSchema>;
 
-/** `/api/v1/chat/send`: text or an image the caller uploaded (the upload call's `url`). */
+/** A message's body as sent: text, or an image the caller uploaded (the upload call's `url`); oneBody checks that one is given. */
+const messageBody = {
+  text: text({ max: CHAT_TEXT_MAX, multiline: true }).optional(),
+  imageUrl: uploadUrlSchema.optional(),
+};
+
+/** `/api/v1/chat/send`: text or an image. */
 export const chatSendParamsSchema = z
-  .object({
-    clientMsgId: clientMsgIdSchema,
-    text: text({ max: CHAT_TEXT_MAX, multiline: true }).optional(),
-    imageUrl: uploadUrlSchema.optional(),
-  })
+  .object({ clientMsgId: clientMsgIdSchema, ...messageBody })
   .refine(oneBody, ONE_BODY);
-export type ChatSendParams = z.infer<typeof chatSendParamsSchema>;
 
 /** `/api/v1/chat/history`: after `afterSeq` oldest first, or before `beforeSeq` (neither: the newest page), ascending. */
 /** A page of history: after `afterSeq`, or before `beforeSeq` (not both), at most `limit`. */
 const historyWindow = {
   afterSeq: seqSchema.optional(),
   beforeSeq: seqSchema.optional(),
-  limit: z.coerce
-    .number({ error: 'server.field_invalid' })
-    .int({ error: 'server.field_invalid' })
-    .min(1, { error: 'server.field_invalid' })
-    .max(CHAT_HISTORY_LIMIT_MAX, { error: 'server.field_invalid' })
-    .optional(),
+  limit: wholeNumberParam(1, CHAT_HISTORY_LIMIT_MAX).optional(),
 };
 const oneDirection = (value: { afterSeq?: number | undefined; beforeSeq?: number | undefined }) =>
   value.afterSeq === undefined || value.beforeSeq === undefined;
 const ONE_DIRECTION = { error: 'server.field_invalid', path: ['beforeSeq'] };
 
 export const chatHistoryParamsSchema = z.object(historyWindow).refine(oneDirection, ONE_DIRECTION);
-export type ChatHistoryParams = z.infer<typeof chatHistoryParamsSchema>;
 
 /** The conversation's read marks: the last seq each side has read (0: none). */
 export const chatReadsSchema = z.object({
@@ -249,12 +251,7 @@ export const adminChatListParamsSchema = z.object({
   cursor: text({ min: 0, max: 8 })
     .refine((value) => /^\d*$/.test(value), { error: 'server.field_invalid' })
     .optional(),
-  limit: z.coerce
-    .number({ error: 'server.field_invalid' })
-    .int({ error: 'server.field_invalid' })
-    .min(1, { error: 'server.field_invalid' })
-    .max(100, { error: 'server.field_invalid' })
-    .optional(),
+  limit: pageParamsSchema.shape.limit,
 });
 export const adminChatListDataSchema = pageOf(adminChatConversationSchema);
 
@@ -273,8 +270,7 @@ export const adminChatReplyParamsSchema = z
   .object({
     userId: idSchema,
     clientMsgId: clientMsgIdSchema.optional(),
-    text: text({ max: CHAT_TEXT_MAX, multiline: true }).optional(),
-    imageUrl: uploadUrlSchema.optional(),
+    ...messageBody,
     internal: z.boolean().default(false),
   })
   .refine(oneBody, ONE_BODY);
@@ -312,7 +308,7 @@ export const adminCannedSaveParamsSchema = z.object({
   language: choiceOf(LOCALES),
   text: text({ max: CHAT_CANNED_TEXT_MAX, multiline: true }),
 });
-export const adminCannedDeleteParamsSchema = z.object({ id: idSchema });
+export const adminCannedDeleteParamsSchema = idParamsSchema;
 
 /** Support hours and community links (the `chat/info` answer's source). */
 export const adminChatSettingsDataSchema = z.object({

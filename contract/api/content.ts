@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { NICKNAME_MAX_LENGTH, TEXTAREA_MAX_LENGTH } from '../constants.js';
 import {
+  idParamsSchema,
   idSchema,
   isoTimeParamSchema,
   isoTimeSchema,
@@ -13,6 +14,7 @@ import {
   text,
   uploadUrlSchema,
 } from '../schema.js';
+import { profileFields } from './user.js';
 
 export const newsRecordSchema = z.object({
   id: z.string(),
@@ -46,15 +48,8 @@ export const quoteRecordSchema = z.object({
 });
 export type QuoteRecord = z.infer<typeof quoteRecordSchema>;
 
-export const profileRecordSchema = z.object({
-  /** The user's id: one profile record per user. */
-  id: z.string(),
-  email: z.string(),
-  nickname: z.string(),
-  avatar: z.string(),
-  inviteCode: z.string(),
-  updatedAt: isoTimeSchema,
-});
+/** The user's own profile: one record per user, id = the user's id. */
+export const profileRecordSchema = z.object({ ...profileFields, updatedAt: isoTimeSchema });
 export type ProfileRecord = z.infer<typeof profileRecordSchema>;
 
 export const feedbackStatusSchema = z.enum(['awaiting_reply', 'replied']);
@@ -81,7 +76,7 @@ export const pushFeedbackParamsSchema = z.object({
 export type PushFeedbackParams = z.infer<typeof pushFeedbackParamsSchema>;
 
 export const newsListDataSchema = pageOf(newsRecordSchema);
-export const newsGetParamsSchema = z.object({ id: idSchema });
+export const newsGetParamsSchema = idParamsSchema;
 export const noticeListDataSchema = listOf(noticeRecordSchema);
 export const quoteListDataSchema = listOf(quoteRecordSchema);
 export const quoteGetParamsSchema = z.object({ symbol: text({ max: 20 }) });
@@ -102,7 +97,7 @@ export const newsWriteParamsSchema = z.object({
   publishedAt: isoTimeParamSchema.optional(),
 });
 export const newsUpdateParamsSchema = newsWriteParamsSchema.extend({ id: idSchema });
-export const idParamsSchema = z.object({ id: idSchema });
+export { idParamsSchema };
 export const noticeWriteParamsSchema = z.object({ text: text({ max: 300 }), lang: langSchema.optional() });
 export const quoteWriteParamsSchema = z.object({
   symbol: text({ max: 20 }).refine((value) => /^[A-Z0-9]{2,10}\/[A-Z0-9]{2,10}$/.test(value), {
@@ -111,8 +106,7 @@ export const quoteWriteParamsSchema = z.object({
   name: text({ max: 40 }),
   price: moneySchema,
 });
-export const feedbackReplyParamsSchema = z.object({
-  id: idSchema,
+export const feedbackReplyParamsSchema = idParamsSchema.extend({
   reply: text({ max: 1000, multiline: true }),
 });
 /** Support's list: every ticket, or those with one status (the console opens on `awaiting_reply`). */

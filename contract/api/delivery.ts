@@ -11,7 +11,7 @@
  */
 import { z } from 'zod';
 import { formatMoney, parseMoney } from '../money.js';
-import { choiceOf, idPageParamsSchema, idSchema, isoTimeSchema, pageOf, text } from '../schema.js';
+import { choiceOf, idPageParamsSchema, idParamsSchema, isoTimeSchema, pageOf, text } from '../schema.js';
 
 export const DELIVERY_DIRECTIONS = ['buy', 'sell'] as const;
 export const deliveryDirectionSchema = choiceOf(DELIVERY_DIRECTIONS);
@@ -120,7 +120,7 @@ export const deliveryImportDataSchema = z.object({
 });
 export type DeliveryImportData = z.infer<typeof deliveryImportDataSchema>;
 
-export const deliveryDeleteParamsSchema = z.object({ id: idSchema });
+export const deliveryDeleteParamsSchema = idParamsSchema;
 export const deliveryDeleteDataSchema = z.object({ done: z.literal(true) });
 
 /** One published trade (the public `delivery` collection; id = the record's id). */

@@ -11,6 +11,8 @@ import { z } from 'zod';
 import { isRate, normalizeRate } from '../hosting-interest.js';
 import {
   accountPageParamsSchema,
+  accountReadOf,
+  accountReadParamsSchema,
   accountRecordOf,
   idPageParamsSchema,
   idSchema,
@@ -29,7 +31,6 @@ export const dividendReleaseStatusSchema = z.enum(DIVIDEND_RELEASE_STATUSES, {
 export type DividendReleaseStatus = z.infer<typeof dividendReleaseStatusSchema>;
 
 export const DIVIDEND_MODES = ['total', 'rate'] as const;
-export type DividendMode = (typeof DIVIDEND_MODES)[number];
 
 /** A local date (COFFER_TIMEZONE) `YYYY-MM-DD` that exists on the calendar. */
 export const localDaySchema = text({ max: 16 }).refine(
@@ -111,12 +112,10 @@ export const dividendReleaseRecordSchema = accountRecordOf({
 });
 export type DividendReleaseRecord = z.infer<typeof dividendReleaseRecordSchema>;
 
-/** A read of one account: `accountId` defaults to the caller's default account. */
-export const aiInfoParamsSchema = z.object({ accountId: idSchema.optional() });
+export const aiInfoParamsSchema = accountReadParamsSchema;
 
 /** /api/v1/user/aiInfo: what the account can claim now, what it claimed, and the rules. */
-export const aiInfoDataSchema = z.object({
-  accountId: z.string(),
+export const aiInfoDataSchema = accountReadOf({
   /** Σ of the records to be claimed now (not expired). */
   claimable: z.string(),
   claimableCount: z.number().int(),
@@ -134,7 +133,6 @@ export const aiInfoDataSchema = z.object({
     /** How the balance is read: at the end of the dividend's local day, in this time zone. */
     timeZone: z.string(),
   }),
-  asOf: isoTimeSchema,
 });
 export type AiInfoData = z.infer<typeof aiInfoDataSchema>;
 
@@ -146,10 +144,7 @@ export const aiIncomeDataSchema = pageOf(dividendReleaseRecordSchema);
 export type AiIncomeData = z.infer<typeof aiIncomeDataSchema>;
 
 /** /api/v1/user/aiReceive: claims record `id`, or every claimable record of the account when absent. */
-export const aiReceiveParamsSchema = z.object({
-  accountId: idSchema.optional(),
-  id: idSchema.optional(),
-});
+export const aiReceiveParamsSchema = accountReadParamsSchema.extend({ id: idSchema.optional() });
 export type AiReceiveParams = z.infer<typeof aiReceiveParamsSchema>;
 export const aiReceiveDataSchema = z.object({
   accountId: z.string(),

@@ -8,6 +8,8 @@ import { z } from 'zod';
 import { EXCHANGE_DIRECTIONS } from '../exchange-quote.js';
 import {
   accountPageParamsSchema,
+  accountReadOf,
+  accountReadParamsSchema,
   accountRecordOf,
   choiceOf,
   idCursorSchema,
@@ -22,12 +24,10 @@ import { assetSchema } from './account.js';
 
 export const exchangeDirectionSchema = choiceOf(EXCHANGE_DIRECTIONS);
 
-/** A read of one account: `accountId` defaults to the caller's default account. */
-export const exchangeIndexParamsSchema = z.object({ accountId: idSchema.optional() });
+export const exchangeIndexParamsSchema = accountReadParamsSchema;
 
 /** /api/v1/exchange/index: what an exchange from this account can do now, and at what price. */
-export const exchangeIndexDataSchema = z.object({
-  accountId: z.string(),
+export const exchangeIndexDataSchema = accountReadOf({
   /** The account's available RAB (what rab_to_usdt can spend) and its reserved RAB. */
   rab: z.string(),
   rabHeld: z.string(),
@@ -45,7 +45,6 @@ export const exchangeIndexDataSchema = z.object({
   /** Bounds of `amount`, in the asset given: RAB for rab_to_usdt, USDT for usdt_to_rab. */
   minimum: z.string(),
   maximum: z.string(),
-  asOf: isoTimeSchema,
 });
 export type ExchangeIndexData = z.infer<typeof exchangeIndexDataSchema>;
 

@@ -15,13 +15,14 @@ import {
   accountRecordOf,
   choiceOf,
   idPageParamsSchema,
+  idParamsSchema,
   idSchema,
   isoTimeSchema,
   listOf,
   pageOf,
-  passwordSchema,
   recordTimes,
   text,
+  tradeCommandOf,
   userAmountSchema,
 } from '../schema.js';
 
@@ -86,12 +87,10 @@ export const hostingConfigDataSchema = z.object({
 export type HostingConfigData = z.infer<typeof hostingConfigDataSchema>;
 
 /** /api/v1/hosting/create: the trade password confirms it, so it is sent only while online. */
-export const hostingCreateParamsSchema = z.object({
-  accountId: idSchema,
+export const hostingCreateParamsSchema = tradeCommandOf({
   productId: idSchema,
   /** At most 2 decimals, within the product's minimum and maximum. */
   amount: userAmountSchema,
-  tradePassword: passwordSchema,
 });
 export type HostingCreateParams = z.infer<typeof hostingCreateParamsSchema>;
 
@@ -242,16 +241,14 @@ export const productUpdateParamsSchema = catalogueUpdateOf(productAddParamsSchem
 export type ProductUpdateParams = z.infer<typeof productUpdateParamsSchema>;
 
 /** /api/admin/hosting/product/disable: customers no longer see it; orders made under it run on. */
-export const productIdParamsSchema = z.object({ id: idSchema });
+export const productIdParamsSchema = idParamsSchema;
 
 /** A product as operators see it: every language's name and its status. */
 export const adminHostingProductSchema = hostingProductSchema.extend({
   names: z.record(z.string(), z.string()),
   status: productStatusSchema,
-  createdAt: isoTimeSchema,
-  updatedAt: isoTimeSchema,
+  ...recordTimes,
   updatedBy: z.string(),
 });
 export type AdminHostingProduct = z.infer<typeof adminHostingProductSchema>;
 export const adminHostingProductListDataSchema = listOf(adminHostingProductSchema);
-export type AdminHostingProductListData = z.infer<typeof adminHostingProductListDataSchema>;

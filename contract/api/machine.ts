@@ -21,13 +21,14 @@ import {
   accountPageParamsSchema,
   accountRecordOf,
   choiceOf,
+  idParamsSchema,
   idSchema,
   isoTimeSchema,
   listOf,
   pageOf,
-  passwordSchema,
   recordTimes,
   text,
+  tradeCommandOf,
   userAmountSchema,
 } from '../schema.js';
 import { accountIdListSchema } from './income.js';
@@ -100,7 +101,7 @@ export const machineListDataSchema = listOf(machineSchema);
 export type MachineListData = z.infer<typeof machineListDataSchema>;
 
 /** /api/v1/machine/info. */
-export const machineInfoParamsSchema = z.object({ id: idSchema });
+export const machineInfoParamsSchema = idParamsSchema;
 
 // ---- buy and rent ----
 
@@ -117,13 +118,11 @@ export const quantitySchema = wholeSchema(1, MAX_QUANTITY, 'server.machine_quant
 const termDaysSchema = wholeSchema(1, MAX_MACHINE_DAYS, 'server.machine_days_invalid');
 
 /** /api/v1/machine/buy: the trade password confirms it, so it is sent only while online. */
-export const machineBuyParamsSchema = z.object({
-  accountId: idSchema,
+export const machineBuyParamsSchema = tradeCommandOf({
   machineId: idSchema,
   /** 1 to 100 machines. */
   quantity: quantitySchema,
   payWith: payWithSchema,
-  tradePassword: passwordSchema,
 });
 export type MachineBuyParams = z.infer<typeof machineBuyParamsSchema>;
 
@@ -131,13 +130,11 @@ export type MachineBuyParams = z.infer<typeof machineBuyParamsSchema>;
  * /api/v1/machine/rent: `days` (1 to the machine's term) at its rent price a day, paid from the
  * account's cash at once; like a buy it names its account and carries the trade password.
  */
-export const machineRentParamsSchema = z.object({
-  accountId: idSchema,
+export const machineRentParamsSchema = tradeCommandOf({
   machineId: idSchema,
   days: termDaysSchema,
   /** 1 to 100 machines; 1 when absent. */
   quantity: quantitySchema.optional(),
-  tradePassword: passwordSchema,
 });
 export type MachineRentParams = z.infer<typeof machineRentParamsSchema>;
 
@@ -264,7 +261,7 @@ export const machineUpdateParamsSchema = catalogueUpdateOf(machineAddParamsSchem
 export type MachineUpdateParams = z.infer<typeof machineUpdateParamsSchema>;
 
 /** /api/admin/machine/disable: no longer offered; machines already held earn on. */
-export const machineIdParamsSchema = z.object({ id: idSchema });
+export const machineIdParamsSchema = idParamsSchema;
 
 /** A machine as operators see it. */
 export const adminMachineSchema = machineSchema.extend({
@@ -273,7 +270,6 @@ export const adminMachineSchema = machineSchema.extend({
 });
 export type AdminMachine = z.infer<typeof adminMachineSchema>;
 export const adminMachineListDataSchema = listOf(adminMachineSchema);
-export type AdminMachineListData = z.infer<typeof adminMachineListDataSchema>;
 
 /** /api/admin/ticket/issue: `count` tickets to each account, with a reason. */
 export const ticketIssueParamsSchema = z.object({

@@ -9,6 +9,8 @@ import { z } from 'zod';
 import { OTC_SIDES, OTC_STATUSES } from '../otc-quote.js';
 import {
   accountPageParamsSchema,
+  accountReadOf,
+  accountReadParamsSchema,
   accountRecordOf,
   choiceOf,
   idPageParamsSchema,
@@ -16,8 +18,8 @@ import {
   isoTimeSchema,
   moneySchema,
   pageOf,
-  passwordSchema,
   recordTimes,
+  tradeCommandOf,
   userAmountSchema,
 } from '../schema.js';
 import { booleanSchema } from './hosting.js';
@@ -25,11 +27,10 @@ import { booleanSchema } from './hosting.js';
 export const otcSideSchema = choiceOf(OTC_SIDES);
 export const otcStatusSchema = choiceOf(OTC_STATUSES);
 
-export const otcInfoParamsSchema = z.object({ accountId: idSchema.optional() });
+export const otcInfoParamsSchema = accountReadParamsSchema;
 
 /** /api/v1/otc/info: the guide price and its band, the fees, the minimum and the account's money. */
-export const otcInfoDataSchema = z.object({
-  accountId: z.string(),
+export const otcInfoDataSchema = accountReadOf({
   /** The operators' RAB price in USDT ("0" while none is set: the market is closed). */
   guidePrice: z.string(),
   /** The band around the guide price as an exact decimal fraction ("0.1" = +/-10 %), and its edges. */
@@ -44,19 +45,16 @@ export const otcInfoDataSchema = z.object({
   /** The account's available USDT and RAB. */
   usdt: z.string(),
   rab: z.string(),
-  asOf: isoTimeSchema,
 });
 export type OtcInfoData = z.infer<typeof otcInfoDataSchema>;
 
 /** /api/v1/otc/buy and /api/v1/otc/sell. */
-export const otcListParamsSchema = z.object({
-  accountId: idSchema,
+export const otcListParamsSchema = tradeCommandOf({
   /** RAB, at most 2 decimals. */
   volume: userAmountSchema,
   /** USDT per RAB, at most 6 decimals, within the band. */
   price: moneySchema,
   splittable: booleanSchema,
-  tradePassword: passwordSchema,
 });
 export type OtcListParams = z.infer<typeof otcListParamsSchema>;
 
@@ -105,14 +103,12 @@ export type OtcBookRecord = z.infer<typeof otcBookRecordSchema>;
 
 export const otcOrderIdParamsSchema = z.object({ orderId: idSchema });
 
-export const otcTakeParamsSchema = z.object({
-  accountId: idSchema,
+export const otcTakeParamsSchema = tradeCommandOf({
   orderId: idSchema,
   /** RAB, at most 2 decimals. */
   volume: userAmountSchema,
   /** The order's price the customer was shown; another is 409 with the order's state. */
   price: moneySchema,
-  tradePassword: passwordSchema,
 });
 export type OtcTakeParams = z.infer<typeof otcTakeParamsSchema>;
 

@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { PASSKEY_NAME_MAX_LENGTH } from '../constants.js';
-import { codeSchema, idSchema, isoTimeSchema, listOf, passwordSchema, text } from '../schema.js';
+import { codeSchema, idParamsSchema, isoTimeSchema, listOf, passwordSchema, text } from '../schema.js';
 
 /** How long a challenge may be answered, once. */
 export const PASSKEY_CHALLENGE_SECONDS = 300;
@@ -25,39 +25,39 @@ const base64url = (max: number) =>
     error: 'server.passkey_response_invalid',
   });
 
-const clientExtensionResultsSchema = z.record(z.string(), z.unknown()).default({});
+/**
+ * A WebAuthn credential as @simplewebauthn/browser returns it: the credential's ids and type,
+ * `response` with `clientDataJSON` first and then the ceremony's own fields, the attachment and
+ * the extension results.
+ */
+function credentialResponseOf<T extends z.ZodRawShape>(response: T) {
+  return z.object({
+    id: base64url(1024),
+    rawId: base64url(1024),
+    type: z.literal('public-key', { error: 'server.passkey_response_invalid' }),
+    response: z.object({ clientDataJSON: base64url(4096), ...response }),
+    authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
+    clientExtensionResults: z.record(z.string(), z.unknown()).default({}),
+  });
+}
 
-export const registrationResponseSchema = z.object({
-  id: base64url(1024),
-  rawId: base64url(1024),
-  type: z.literal('public-key', { error: 'server.passkey_response_invalid' }),
-  response: z.object({
-    clientDataJSON: base64url(4096),
-    attestationObject: base64url(16_384),
-    authenticatorData: base64url(8192).optional(),
-    transports: z
-      .array(text({ max: 32 }))
-      .max(10)
-      .optional(),
-    publicKeyAlgorithm: z.number().int().optional(),
-    publicKey: base64url(4096).optional(),
-  }),
-  authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
-  clientExtensionResults: clientExtensionResultsSchema,
+/** What startRegistration returns. */
+export const registrationResponseSchema = credentialResponseOf({
+  attestationObject: base64url(16_384),
+  authenticatorData: base64url(8192).optional(),
+  transports: z
+    .array(text({ max: 32 }))
+    .max(10)
+    .optional(),
+  publicKeyAlgorithm: z.number().int().optional(),
+  publicKey: base64url(4096).optional(),
 });
 
-export const authenticationResponseSchema = z.object({
-  id: base64url(1024),
-  rawId: base64url(1024),
-  type: z.literal('public-key', { error: 'server.passkey_response_invalid' }),
-  response: z.object({
-    clientDataJSON: base64url(4096),
-    authenticatorData: base64url(8192),
-    signature: base64url(2048),
-    userHandle: base64url(512).optional(),
-  }),
-  authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
-  clientExtensionResults: clientExtensionResultsSchema,
+/** What startAuthentication returns. */
+export const authenticationResponseSchema = credentialResponseOf({
+  authenticatorData: base64url(8192),
+  signature: base64url(2048),
+  userHandle: base64url(512).optional(),
 });
 
 /** Re-proving oneself before a passkey is added: the login password, and the authenticator code when one is bound. */
@@ -96,10 +96,10 @@ export type Passkey = z.infer<typeof passkeySchema>;
 export const passkeyListDataSchema = listOf(passkeySchema);
 export type PasskeyListData = z.infer<typeof passkeyListDataSchema>;
 
-export const passkeyRenameParamsSchema = z.object({ id: idSchema, name: passkeyNameSchema });
+export const passkeyRenameParamsSchema = idParamsSchema.extend({ name: passkeyNameSchema });
 export type PasskeyRenameParams = z.infer<typeof passkeyRenameParamsSchema>;
 
-export const passkeyRemoveParamsSchema = z.object({ id: idSchema });
+export const passkeyRemoveParamsSchema = idParamsSchema;
 export type PasskeyRemoveParams = z.infer<typeof passkeyRemoveParamsSchema>;
 
 /** `options`: PublicKeyCredentialRequestOptionsJSON with no allowCredentials (discoverable). */

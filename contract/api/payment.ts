@@ -4,7 +4,7 @@
  * usable for withdrawals from `usableAt` (the cooldown after adding it).
  */
 import { z } from 'zod';
-import { choiceOf, idSchema, isoTimeSchema, listOf, text } from '../schema.js';
+import { choiceOf, idParamsSchema, isoTimeSchema, listOf, text } from '../schema.js';
 import { chainSchema } from './recharge.js';
 
 export const addChainPaymentParamsSchema = z.object({
@@ -24,7 +24,7 @@ export const addBankPaymentParamsSchema = z.object({
 });
 export type AddBankPaymentParams = z.infer<typeof addBankPaymentParamsSchema>;
 
-export const paymentIdParamsSchema = z.object({ id: idSchema });
+export const paymentIdParamsSchema = idParamsSchema;
 
 /** A method as its owner sees it: a card shows its last four digits only. */
 export const paymentMethodSchema = z.object({

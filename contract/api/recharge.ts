@@ -4,7 +4,13 @@
  */
 import { z } from 'zod';
 import { CHAINS } from '../constants.js';
-import { accountPageParamsSchema, choiceOf, idSchema, isoTimeSchema, pageOf } from '../schema.js';
+import {
+  accountPageParamsSchema,
+  accountReadParamsSchema,
+  choiceOf,
+  isoTimeSchema,
+  pageOf,
+} from '../schema.js';
 
 export const chainSchema = choiceOf(CHAINS);
 
@@ -34,11 +40,8 @@ export const chainInfoSchema = z.object({
 });
 export type ChainInfo = z.infer<typeof chainInfoSchema>;
 
-export const rechargeAddressParamsSchema = z.object({
-  /** Defaults to the caller's default account, as every account read does. */
-  accountId: idSchema.optional(),
-  chain: chainSchema,
-});
+/** `accountId` defaults to the caller's default account, as every account read does. */
+export const rechargeAddressParamsSchema = accountReadParamsSchema.extend({ chain: chainSchema });
 export const rechargeAddressDataSchema = chainInfoSchema.extend({
   accountId: z.string(),
   /** The account's own deposit address on the chain: stable, never shared with another account. */

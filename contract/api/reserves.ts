@@ -8,7 +8,6 @@ import { idSchema, isoTimeSchema, pageOf, pageParamsSchema } from '../schema.js'
 
 const units = z.string().regex(/^\d{1,30}$/);
 export const sumNodeSchema = z.object({ hash: z.string(), usdt: units, rab: units });
-export type SumNodeWire = z.infer<typeof sumNodeSchema>;
 
 /** What a chain held at the snapshot: null when Coffer cannot read it (no node, or no reader yet). */
 export const chainReserveSchema = z

@@ -4,7 +4,14 @@
  * updateTradePassword, sendUpdateLoginPasswordCode, updateLoginPassword.
  */
 import { z } from 'zod';
-import { codeSchema, isoTimeSchema, passwordSchema, text } from '../schema.js';
+import {
+  codeSchema,
+  isoTimeSchema,
+  newPasswordFields,
+  passwordSchema,
+  text,
+  withMatchingConfirm,
+} from '../schema.js';
 
 /** A new authenticator key, shown once as a QR code (`otpauthUrl`) and as text to copy (`secret`). */
 export const google2FaDataSchema = z.object({
@@ -31,7 +38,7 @@ export const modifyGoogle2FaParamsSchema = z.object({
 });
 export type ModifyGoogle2FaParams = z.infer<typeof modifyGoogle2FaParamsSchema>;
 
-/** The spec's "the two passwords do not match", on `confirmPassword`. */
+/** The spec's "the two passwords do not match", on `confirmPassword` (withMatchingConfirm's rule, for the trade password). */
 const mismatch = { error: 'server.passwords_mismatch', path: ['confirmPassword'] };
 
 export const bindTradePasswordParamsSchema = z
@@ -50,15 +57,14 @@ export const updateTradePasswordParamsSchema = z
   .refine((value) => value.tradePassword === value.confirmPassword, mismatch);
 export type UpdateTradePasswordParams = z.infer<typeof updateTradePasswordParamsSchema>;
 
-export const updateLoginPasswordParamsSchema = z
-  .object({
+export const updateLoginPasswordParamsSchema = withMatchingConfirm(
+  z.object({
     oldPassword: passwordSchema,
-    password: passwordSchema,
-    confirmPassword: passwordSchema,
+    ...newPasswordFields,
     /** The e-mailed code from sendUpdateLoginPasswordCode. */
     code: codeSchema,
-  })
-  .refine((value) => value.password === value.confirmPassword, mismatch);
+  }),
+);
 export type UpdateLoginPasswordParams = z.infer<typeof updateLoginPasswordParamsSchema>;
 
 /** What a security change answers: withdrawals are refused until `withdrawalsLockedUntil` (null after a first binding). */

@@ -5,6 +5,7 @@ import {
   codeSchema,
   emailSchema,
   isoTimeSchema,
+  newPasswordFields,
   passwordSchema,
   text,
   withMatchingConfirm,
@@ -42,8 +43,7 @@ export const registerParamsSchema = withMatchingConfirm(
     email: emailSchema,
     code: codeSchema,
     inviteCode: inviteCodeSchema,
-    password: passwordSchema,
-    confirmPassword: passwordSchema,
+    ...newPasswordFields,
   }),
 );
 export type RegisterParams = z.infer<typeof registerParamsSchema>;
@@ -61,14 +61,8 @@ export type EmailLoginParams = z.infer<typeof emailLoginParamsSchema>;
 export const checkForgetCodeParamsSchema = z.object({ email: emailSchema, code: codeSchema });
 export type CheckForgetCodeParams = z.infer<typeof checkForgetCodeParamsSchema>;
 
-export const forgotParamsSchema = withMatchingConfirm(
-  z.object({
-    email: emailSchema,
-    code: codeSchema,
-    password: passwordSchema,
-    confirmPassword: passwordSchema,
-  }),
-);
+/** The checked code, and the new password. */
+export const forgotParamsSchema = withMatchingConfirm(checkForgetCodeParamsSchema.extend(newPasswordFields));
 export type ForgotParams = z.infer<typeof forgotParamsSchema>;
 
 export const doneDataSchema = z.object({ done: z.literal(true) });

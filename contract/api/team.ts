@@ -36,16 +36,21 @@ const requirementAmountSchema = moneySchema.refine((value) => !value.startsWith(
   error: 'server.amount_invalid',
 });
 
+/** What a level requires, in this order (a level's terms, and what the next one still needs). */
+const levelRequirementFields = {
+  /** The user's own performance (valid hosting), USDT. */
+  ownHosting: z.string(),
+  /** Valid members of the first generation. */
+  directValidMembers: z.number().int(),
+  /** Small-area performance, USDT. */
+  smallAreaPerformance: z.string(),
+};
+
 /** One level as configured (requirements and rewards). */
 export const teamLevelSchema = z.object({
   level: z.number().int(),
   name: z.string(),
-  /** Requirement: the user's own performance (valid hosting), USDT. */
-  ownHosting: z.string(),
-  /** Requirement: valid members of the first generation. */
-  directValidMembers: z.number().int(),
-  /** Requirement: small-area performance, USDT. */
-  smallAreaPerformance: z.string(),
+  ...levelRequirementFields,
   /** Reward: the rate of the first generation's static income paid as promotion income. */
   promotionRate1: z.string(),
   /** Reward: the rate of the second generation's static income paid as promotion income. */
@@ -146,13 +151,7 @@ export const myLevelDataSchema = z.object({
   /** The next level up; null at the top. */
   next: teamLevelSchema.nullable(),
   /** What the next level still needs (0 where met); null at the top. */
-  shortfall: z
-    .object({
-      ownHosting: z.string(),
-      directValidMembers: z.number().int(),
-      smallAreaPerformance: z.string(),
-    })
-    .nullable(),
+  shortfall: z.object(levelRequirementFields).nullable(),
   /** The newest day the team job paid, and the level it paid the caller at; null before its first run. */
   lastDay: z.object({ day: z.string(), level: z.number().int() }).nullable(),
   asOf: isoTimeSchema,

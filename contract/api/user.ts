@@ -1,24 +1,27 @@
 /** Calls about the logged-in user under /api/v1/user and /api/v1/account. */
 import { z } from 'zod';
 import { isoTimeSchema } from '../schema.js';
+import { accountRecordSchema } from './account.js';
+import { IDENTITY_STATUSES } from './identity.js';
 
-export const kycStatusSchema = z.enum(['not_verified', 'pending_review', 'approved', 'rejected']);
-export type KycStatus = z.infer<typeof kycStatusSchema>;
+/** The user's real-name verification status (identity.ts). */
+export const kycStatusSchema = z.enum(IDENTITY_STATUSES);
 
-export const accountSchema = z.object({
-  id: z.string(),
-  kind: z.enum(['main', 'sub']),
-  name: z.string(),
-  createdAt: isoTimeSchema,
-});
+/** One of the user's accounts as user/info lists it (the default one is `defaultAccountId`). */
+export const accountSchema = accountRecordSchema.omit({ isDefault: true });
 export type Account = z.infer<typeof accountSchema>;
 
-export const userInfoSchema = z.object({
+/** The user as their own profile shows them, in this order (user/info and the synced `profile` record). */
+export const profileFields = {
   id: z.string(),
   email: z.string(),
   nickname: z.string(),
   avatar: z.string(),
   inviteCode: z.string(),
+};
+
+export const userInfoSchema = z.object({
+  ...profileFields,
   /** Invite code of the user who referred this one; null at the top of the tree. */
   referrerInviteCode: z.string().nullable(),
   kycStatus: kycStatusSchema,

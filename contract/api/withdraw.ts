@@ -6,10 +6,12 @@
 import { z } from 'zod';
 import {
   accountPageParamsSchema,
+  accountReadParamsSchema,
   accountRecordOf,
   choiceOf,
   codeSchema,
   idPageParamsSchema,
+  idParamsSchema,
   idSchema,
   isoTimeSchema,
   pageOf,
@@ -52,10 +54,7 @@ export const withdrawalWindowSchema = z.object({
 });
 export type WithdrawalWindow = z.infer<typeof withdrawalWindowSchema>;
 
-export const withdrawIndexParamsSchema = z.object({
-  accountId: idSchema.optional(),
-  methodId: idSchema.optional(),
-});
+export const withdrawIndexParamsSchema = accountReadParamsSchema.extend({ methodId: idSchema.optional() });
 
 /** /api/v1/withdraw/index: what a withdrawal from this account would cost and allow now. */
 export const withdrawIndexDataSchema = z.object({
@@ -105,7 +104,6 @@ export const withdrawCreateParamsSchema = z.object({
   googleCode: codeSchema,
   tradePassword: passwordSchema,
 });
-export type WithdrawCreateParams = z.infer<typeof withdrawCreateParamsSchema>;
 
 /** The route's own schema: strings of bounded length, read by the service in order. */
 export const withdrawCreateRawParamsSchema = z.object({
@@ -178,13 +176,11 @@ export const adminWithdrawalSchema = withdrawalRecordSchema.extend({
 export type AdminWithdrawal = z.infer<typeof adminWithdrawalSchema>;
 export const adminWithdrawListDataSchema = pageOf(adminWithdrawalSchema);
 
-export const adminWithdrawIdParamsSchema = z.object({ id: idSchema });
-export const adminWithdrawRejectParamsSchema = z.object({
-  id: idSchema,
+export const adminWithdrawIdParamsSchema = idParamsSchema;
+export const adminWithdrawRejectParamsSchema = idParamsSchema.extend({
   reason: text({ max: 500, multiline: true }),
 });
-export const adminWithdrawPaidParamsSchema = z.object({
-  id: idSchema,
+export const adminWithdrawPaidParamsSchema = idParamsSchema.extend({
   /** The bank transfer's reference (or a TRC20 transaction hash sent by hand). */
   reference: text({ max: 200 }),
 });
