@@ -1,20 +1,14 @@
 /** The spec's auth rules (sections 5, 7, 9 and CONTRACT.md), on each database tier and through both transports. */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { BodyCode } from '../../contract/codes.js';
 import { listAncestors } from '../../server/repositories/user.repository.js';
 import { availableTiers } from '../helpers/database.js';
-import { startTestServer, TRANSPORTS, type TestServer } from '../helpers/server.js';
+import { TRANSPORTS, useTestServer } from '../helpers/server.js';
 
 const tiers = await availableTiers('auth');
 
 describe.each(tiers)('auth on %s', (tier) => {
-  let t: TestServer;
-  beforeAll(async () => {
-    t = await startTestServer(tier);
-  });
-  afterAll(async () => {
-    await t.close();
-  });
+  const t = useTestServer(tier);
 
   describe.each(TRANSPORTS)('through the %s transport', (transport) => {
     const email = (name: string) => `${name}.${transport}@example.com`;
