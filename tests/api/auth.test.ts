@@ -1,20 +1,17 @@
 /** The spec's auth rules (sections 5, 7, 9 and CONTRACT.md), on each database tier and through both transports. */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { BodyCode } from '../../contract/codes.js';
 import { listAncestors } from '../../server/repositories/user.repository.js';
 import { availableTiers } from '../helpers/database.js';
-import { startTestServer, TRANSPORTS, type TestServer } from '../helpers/server.js';
+import { TRANSPORTS, useTestServer } from '../helpers/server.js';
 
 const tiers = await availableTiers('auth');
 
+/** The 400 answer that names `field` as invalid, with its English `message`. */
+const fieldRefusal = (field: string, message: string) => ({ code: 400, message, data: { field } });
+
 describe.each(tiers)('auth on %s', (tier) => {
-  let t: TestServer;
-  beforeAll(async () => {
-    t = await startTestServer(tier);
-  });
-  afterAll(async () => {
-    await t.close();
-  });
+  const t = useTestServer(tier);
 
   describe.each(TRANSPORTS)('through the %s transport', (transport) => {
     const email = (name: string) => `${name}.${transport}@example.com`;
@@ -91,20 +88,12 @@ describe.each(tiers)('auth on %s', (tier) => {
         },
         EN,
       );
-      expect(answer).toMatchObject({
-        code: 400,
-        message: 'The two passwords do not match',
-        data: { field: 'confirmPassword' },
-      });
+      expect(answer).toMatchObject(fieldRefusal('confirmPassword', 'The two passwords do not match'));
     });
 
     test('an e-mail must match the e-mail pattern', async () => {
       const answer = await t.call(transport, '/api/v1/sso/sendRegisterCode', { email: 'not-an-address' }, EN);
-      expect(answer).toMatchObject({
-        code: 400,
-        message: 'The e-mail address is invalid',
-        data: { field: 'email' },
-      });
+      expect(answer).toMatchObject(fieldRefusal('email', 'The e-mail address is invalid'));
     });
 
     test('e-mail addresses compare case-insensitively: one account per address', async () => {
@@ -133,11 +122,7 @@ describe.each(tiers)('auth on %s', (tier) => {
         { email: email('x'), code: '12345' },
         EN,
       );
-      expect(answer).toMatchObject({
-        code: 400,
-        message: 'The verification code has 6 digits',
-        data: { field: 'code' },
-      });
+      expect(answer).toMatchObject(fieldRefusal('code', 'The verification code has 6 digits'));
     });
 
     test('the server enforces the 60 s resend countdown per address and purpose', async () => {
@@ -205,11 +190,7 @@ describe.each(tiers)('auth on %s', (tier) => {
         { email: email('orphan'), inviteCode: 'NOPE0000' },
         EN,
       );
-      expect(unknown).toMatchObject({
-        code: 400,
-        message: 'This invite code does not exist',
-        data: { field: 'inviteCode' },
-      });
+      expect(unknown).toMatchObject(fieldRefusal('inviteCode', 'This invite code does not exist'));
       const a = await t.register(transport, email('chain-a'));
       const aInfo = await t.call(transport, '/api/v1/user/info', {}, { token: a.token });
       const b = await t.register(

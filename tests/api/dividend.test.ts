@@ -143,6 +143,12 @@ describe.each(tiers)('AI dividends on %s', (tier) => {
       { accountId: who.accountId, ...params },
       { token: who.token, key, lang: 'EN' },
     );
+  /** The customer's dividend lines in the income table. */
+  const dividendLines = (who: Customer) =>
+    db()
+      .select()
+      .from(income)
+      .where(and(eq(income.accountId, Number(who.accountId)), eq(income.type, 'dividend')));
   const cash = async (who: Customer) =>
     (
       await t.call<{ cash: string }>(
@@ -275,10 +281,7 @@ describe.each(tiers)('AI dividends on %s', (tier) => {
       message: 'This dividend has already been claimed',
     });
     expect(parseMoney(await cash(who)) - before).toBe(parseMoney(record?.amount ?? ''));
-    const lines = await db()
-      .select()
-      .from(income)
-      .where(and(eq(income.accountId, Number(who.accountId)), eq(income.type, 'dividend')));
+    const lines = await dividendLines(who);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({
       status: 'arrived',
@@ -360,10 +363,7 @@ describe.each(tiers)('AI dividends on %s', (tier) => {
       expect(paid).toHaveLength(1);
       expect(results.filter((result) => result.code === BodyCode.conflict)).toHaveLength(3);
       expect(parseMoney(await cash(who)) - before).toBe(parseMoney(record?.amount ?? ''));
-      const lines = await db()
-        .select()
-        .from(income)
-        .where(and(eq(income.accountId, Number(who.accountId)), eq(income.type, 'dividend')));
+      const lines = await dividendLines(who);
       expect(lines).toHaveLength(1);
       await fx.expectLedgerOk(finance);
     },

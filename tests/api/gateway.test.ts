@@ -1,20 +1,14 @@
 /** The envelope gateway's refusals and its inner call (CONTRACT.md "Envelope"). */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { BodyCode } from '../../contract/codes.js';
 import { openAnswer, sealRequest, signOf, type EnvelopeFields } from '../../server/http/envelope-codec.js';
 import { availableTiers } from '../helpers/database.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { useTestServer } from '../helpers/server.js';
 
 const tiers = await availableTiers('gateway');
 
 describe.each(tiers)('the envelope gateway on %s', (tier) => {
-  let t: TestServer;
-  beforeAll(async () => {
-    t = await startTestServer(tier);
-  });
-  afterAll(async () => {
-    await t.close();
-  });
+  const t = useTestServer(tier);
 
   const post = async (fields: Partial<EnvelopeFields> | string, ip = '203.0.113.50') => {
     const response = await t.server.app.inject({

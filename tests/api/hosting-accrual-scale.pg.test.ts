@@ -13,13 +13,10 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { minor } from '../../contract/money.js';
-import { platformBook } from '../../server/ledger/books.js';
-import { creditMany } from '../../server/ledger/ledger.js';
 import { localMidnightAfter } from '../../server/services/hosting/days.js';
 import { postgresReachable } from '../helpers/database.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { insertTree } from '../helpers/team.js';
+import { creditHosting, insertTree } from '../helpers/team.js';
 import { withdrawFixtures } from '../helpers/withdraw.js';
 
 const reachable = await postgresReachable();
@@ -91,21 +88,15 @@ describe.skipIf(!reachable)('the hosting accrual on 2 000 orders on postgres', (
       )
       .rows.map((row) => Number(row.id));
     expect(accounts.length).toBe(input.count);
-    await db.transaction((tx) =>
-      creditMany(
-        tx,
-        platformBook('adjustments'),
-        'hosting',
-        'USDT',
-        accounts.map((accountId) => ({
-          key: `accrual-scale:${accountId}`,
-          kind: 'data_adjustment',
-          accountId,
-          amount: minor(PRINCIPAL),
-          ref: { table: 'test', id: String(accountId) },
-        })),
-        at,
-      ),
+    await creditHosting(
+      db,
+      accounts.map((accountId) => ({
+        key: `accrual-scale:${accountId}`,
+        accountId,
+        amount: PRINCIPAL,
+        refId: String(accountId),
+      })),
+      at,
     );
     const productId = input.payout === 'daily' ? productIds.daily : productIds.atMaturity;
     const days = input.payout === 'daily' ? 7 : TERM_DAYS;

@@ -7,7 +7,7 @@
  * redeems and decreases, income records and airdrops, records readable by pull, and `ledger
  * check` after every step that moves money.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import {
   hostingChangeRecordSchema,
@@ -28,8 +28,9 @@ import {
   ZONE_OFFSET_MS,
   type ProductUser,
 } from '../helpers/product.js';
-import { newKey, startTestServer, type TestServer } from '../helpers/server.js';
+import { newKey, useTestServer } from '../helpers/server.js';
 import { TRADE_PASSWORD, withdrawFixtures } from '../helpers/withdraw.js';
+import { SEEDED_7_DAY_HOSTING } from '../helpers/seeded-catalogue.js';
 
 const tiers = await availableTiers('hosting-api');
 
@@ -39,13 +40,12 @@ const wire = (value: bigint) => formatMoney(minor(value));
 type User = ProductUser;
 
 describe.each(tiers)('hosting on %s', (tier) => {
-  let t: TestServer;
+  const t = useTestServer(tier);
   let finance: string;
   const auditor = `hosting-audit-${tier}@coffer.test`;
   const f = withdrawFixtures(() => t);
 
   beforeAll(async () => {
-    t = await startTestServer(tier);
     [finance] = await f.operators(`hosting-${tier}`);
     await f.addOperator(auditor, 'superadmin');
   });
@@ -59,9 +59,6 @@ describe.each(tiers)('hosting on %s', (tier) => {
         { limit: '100' },
       ),
     ).items;
-  afterAll(async () => {
-    await t?.close();
-  });
 
   // ---- helpers ----
 
@@ -128,13 +125,7 @@ describe.each(tiers)('hosting on %s', (tier) => {
       {
         id: '1',
         name: '7-day hosting',
-        days: 7,
-        dailyRate: '0.003',
-        minimum: '100',
-        maximum: '100000',
-        payout: 'daily',
-        earlyExit: true,
-        penaltyRate: '0.01',
+        ...SEEDED_7_DAY_HOSTING,
       },
       {
         id: '2',

@@ -1,21 +1,15 @@
 /** Exactly-once commands (CONTRACT.md "Exactly once"), on each tier and through both transports. */
 import { count, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { BodyCode } from '../../contract/codes.js';
 import { users, verificationCodes } from '../../server/db/schema.js';
 import { availableTiers } from '../helpers/database.js';
-import { newKey, startTestServer, TRANSPORTS, type TestServer } from '../helpers/server.js';
+import { newKey, TRANSPORTS, useTestServer } from '../helpers/server.js';
 
 const tiers = await availableTiers('idempotency');
 
 describe.each(tiers)('exactly-once commands on %s', (tier) => {
-  let t: TestServer;
-  beforeAll(async () => {
-    t = await startTestServer(tier);
-  });
-  afterAll(async () => {
-    await t.close();
-  });
+  const t = useTestServer(tier);
 
   const rawPost = (uri: string, params: Record<string, unknown>, key: string, lang = 'EN') =>
     t.server.app.inject({
@@ -30,17 +24,21 @@ describe.each(tiers)('exactly-once commands on %s', (tier) => {
 
   describe.each(TRANSPORTS)('through the %s transport', (transport) => {
     const email = (name: string) => `${name}.${transport}@example.com`;
-
-    test('a repeated command returns the stored answer byte for byte and has no second effect', async () => {
-      const address = email('repeat');
+    /** Sends `address` its register code and returns the register call's parameters under the root invite. */
+    const registration = async (address: string) => {
       await t.call(transport, '/api/v1/sso/sendRegisterCode', { email: address });
-      const params = {
+      return {
         email: address,
         code: t.mailer.lastCode(address),
         inviteCode: t.rootInvite,
         password: 'secret123',
         confirmPassword: 'secret123',
       };
+    };
+
+    test('a repeated command returns the stored answer byte for byte and has no second effect', async () => {
+      const address = email('repeat');
+      const params = await registration(address);
       const key = newKey();
       const first = await rawPost('/api/v1/sso/register', params, key);
       const second = await rawPost('/api/v1/sso/register', params, key, 'KO');
@@ -118,14 +116,7 @@ describe.each(tiers)('exactly-once commands on %s', (tier) => {
 
     test('one account per address even when registrations with different keys race', async () => {
       const address = email('race');
-      await t.call(transport, '/api/v1/sso/sendRegisterCode', { email: address });
-      const params = {
-        email: address,
-        code: t.mailer.lastCode(address),
-        inviteCode: t.rootInvite,
-        password: 'secret123',
-        confirmPassword: 'secret123',
-      };
+      const params = await registration(address);
       const answers = await Promise.all(
         Array.from({ length: 5 }, () => t.call(transport, '/api/v1/sso/register', params, { key: newKey() })),
       );

@@ -6,7 +6,7 @@
  * more, a missed day caught up, an expired machine earning nothing more); tickets and holdings
  * readable by pull; and `ledger check` after every step that moves money.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import {
   machineRecordSchema,
   ownedMachineRecordSchema,
@@ -22,8 +22,9 @@ import { BodyCode } from '../../contract/codes.js';
 import { formatMoney, minor, parseMoney } from '../../contract/money.js';
 import { availableTiers } from '../helpers/database.js';
 import { DAY_MS, localClock, ok, productUsers, type ProductUser } from '../helpers/product.js';
-import { newKey, startTestServer, type TestServer } from '../helpers/server.js';
+import { newKey, useTestServer } from '../helpers/server.js';
 import { TRADE_PASSWORD, withdrawFixtures } from '../helpers/withdraw.js';
+import { SEEDED_STARTER_MINER, TWO_STARTER_MINERS_BOUGHT } from '../helpers/seeded-catalogue.js';
 
 const tiers = await availableTiers('machine-api');
 
@@ -32,16 +33,12 @@ const wire = (value: bigint) => formatMoney(minor(value));
 type User = ProductUser;
 
 describe.each(tiers)('mining machines on %s', (tier) => {
-  let t: TestServer;
+  const t = useTestServer(tier);
   let finance: string;
   const f = withdrawFixtures(() => t);
 
   beforeAll(async () => {
-    t = await startTestServer(tier);
     [finance] = await f.operators(`machine-${tier}`);
-  });
-  afterAll(async () => {
-    await t?.close();
   });
 
   // ---- helpers ----
@@ -144,14 +141,7 @@ describe.each(tiers)('mining machines on %s', (tier) => {
       expect.objectContaining({
         id: '1',
         name: 'Starter miner',
-        hashPower: '10',
-        price: '100',
-        ticketPrice: 1,
-        days: 30,
-        dailyOutput: '0.36',
-        machineDailyOutput: '3.6',
-        rentPrice: '3.5',
-        status: 'active',
+        ...SEEDED_STARTER_MINER,
       }),
       expect.objectContaining({ id: '2', name: 'Standard miner', hashPower: '50', machineDailyOutput: '9' }),
       expect.objectContaining({
@@ -259,14 +249,7 @@ describe.each(tiers)('mining machines on %s', (tier) => {
       accountId: user.accountId,
       machineId: '1',
       names: expect.objectContaining({ en: 'Starter miner' }),
-      acquisition: 'buy',
-      payWith: 'usdt',
-      quantity: 2,
-      hashPower: '10',
-      totalHashPower: '20',
-      dailyOutput: '0.36',
-      holdingDailyOutput: '7.2',
-      days: 30,
+      ...TWO_STARTER_MINERS_BOUGHT,
       paidDays: 0,
       daysLeft: 30,
       price: '200',

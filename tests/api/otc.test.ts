@@ -9,40 +9,35 @@
  */
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { BodyCode } from '../../contract/codes.js';
 import { availableTiers } from '../helpers/database.js';
-import { newKey, startTestServer, type TestServer } from '../helpers/server.js';
+import { newKey, useTestServer } from '../helpers/server.js';
 import { OtcService } from '../../server/services/otc.service.js';
 import { TRADE_PASSWORD, withdrawFixtures, type ReadyUser } from '../helpers/withdraw.js';
 
 const tiers = await availableTiers('otc-api');
 
-interface OtcOrder {
+/** An order's figures, as both the owner's list and the public book show them. */
+interface OrderFigures {
   id: string;
-  accountId: string;
   side: string;
   price: string;
   volume: string;
   filled: string;
   remaining: string;
   completionRate: string;
-  splittable: boolean;
   status: string;
+}
+interface OtcOrder extends OrderFigures {
+  accountId: string;
+  splittable: boolean;
   usdtFilled: string;
   makerFeeFilled: string;
   escrow: string;
   held: string;
 }
-interface BookOrder {
-  id: string;
-  side: string;
-  price: string;
-  volume: string;
-  filled: string;
-  remaining: string;
-  completionRate: string;
-  status: string;
+interface BookOrder extends OrderFigures {
   mine: boolean;
 }
 interface Take {
@@ -59,7 +54,7 @@ interface Take {
 }
 
 describe.each(tiers)('the OTC market on %s', (tier) => {
-  let t: TestServer;
+  const t = useTestServer(tier);
   const fx = withdrawFixtures(() => t);
   let finance: string;
   let alice: ReadyUser;
@@ -169,7 +164,6 @@ describe.each(tiers)('the OTC market on %s', (tier) => {
   };
 
   beforeAll(async () => {
-    t = await startTestServer(tier);
     [finance] = await fx.operators('otc');
     alice = await fx.readyUser('alice.otc@coffer.test');
     bob = await fx.readyUser('bob.otc@coffer.test');
@@ -178,9 +172,6 @@ describe.each(tiers)('the OTC market on %s', (tier) => {
       await fund(user, 'USDT', '10000');
       await fund(user, 'RAB', '10000');
     }
-  });
-  afterAll(async () => {
-    await t.close();
   });
 
   test('the market is closed (409) while no guide price is set; info shows the band, fees, minimum and money', async () => {

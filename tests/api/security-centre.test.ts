@@ -10,7 +10,7 @@
  * like any unusable one.
  */
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { BodyCode } from '../../contract/codes.js';
 import { LANGUAGES } from '../../contract/locales.js';
 import { users } from '../../server/db/schema.js';
@@ -18,7 +18,7 @@ import { smtpMailer, type Mail } from '../../server/mail/mailer.js';
 import { totpCode, TOTP_PERIOD_SECONDS } from '../../server/security/totp.js';
 import { availableTiers, postgresReachable } from '../helpers/database.js';
 import { redisReachable } from '../helpers/redis.js';
-import { newKey, startTestServer, type TestServer } from '../helpers/server.js';
+import { newKey, type TestServer, useTestServer } from '../helpers/server.js';
 import { twoInstancesPerTest } from '../helpers/two-instances.js';
 import { startSmtp } from '../helpers/smtp.js';
 import { loadTranslator } from '../../server/i18n/i18n.js';
@@ -109,13 +109,7 @@ const lastMailTo = (t: TestServer, email: string): Mail => {
 };
 
 describe.each(tiers)('the security centre on %s', (tier) => {
-  let t: TestServer;
-  beforeAll(async () => {
-    t = await startTestServer(tier);
-  });
-  afterAll(async () => {
-    await t.close();
-  });
+  const t = useTestServer(tier);
 
   const nextStep = () => {
     const ms = t.clock.now().getTime();

@@ -61,6 +61,14 @@ describe('security headers', () => {
 
   const get = (url: string, headers: Record<string, string> = {}, remoteAddress = STRANGER) =>
     t.server.app.inject({ method: 'GET', url, headers, remoteAddress });
+  const post = (url: string, contentType: string, payload: string) =>
+    t.server.app.inject({
+      method: 'POST',
+      url,
+      headers: { 'content-type': contentType },
+      payload,
+      remoteAddress: STRANGER,
+    });
 
   test('an API answer, an error answer, the shell, a static asset, the service worker and the client configuration all carry them', async () => {
     const answers = {
@@ -68,20 +76,12 @@ describe('security headers', () => {
       'a refusal (401 in the body)': await get('/api/v1/user/info'),
       'an unknown API path': await get('/api/v1/no-such-route'),
       'a malformed URL': await get('/api/v1/%E0%A4%A'),
-      'malformed JSON (HTTP 400)': await t.server.app.inject({
-        method: 'POST',
-        url: '/api/v1/common/version',
-        headers: { 'content-type': 'application/json' },
-        payload: '{"broken',
-        remoteAddress: STRANGER,
-      }),
-      'a refused envelope': await t.server.app.inject({
-        method: 'POST',
-        url: '/api/gate7',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        payload: 'handshake=x&timestamp=1&sign=y&data=z',
-        remoteAddress: STRANGER,
-      }),
+      'malformed JSON (HTTP 400)': await post('/api/v1/common/version', 'application/json', '{"broken'),
+      'a refused envelope': await post(
+        '/api/gate7',
+        'application/x-www-form-urlencoded',
+        'handshake=x&timestamp=1&sign=y&data=z',
+      ),
       'the shell': await get('/'),
       'index.html': await get('/index.html'),
       'a hashed asset': await get('/assets/app-Ab12Cd34.js'),

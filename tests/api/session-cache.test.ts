@@ -4,11 +4,11 @@
  * revocation is refused at once, on this instance and, through Redis, on another one sharing
  * the database.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { BodyCode } from '../../contract/codes.js';
 import { REDIS_URL, redisReachable } from '../helpers/redis.js';
 import { availableTiers, postgresReachable } from '../helpers/database.js';
-import { newKey, startTestServer, type TestServer } from '../helpers/server.js';
+import { newKey, type TestServer, useTestServer } from '../helpers/server.js';
 import { twoInstancesPerTest } from '../helpers/two-instances.js';
 import { totpCode } from '../../server/security/totp.js';
 import { LoopbackProxy } from '../e2e/proxy.js';
@@ -57,13 +57,7 @@ const okOrThrow = async (answer: Promise<{ code: number }>) => {
 };
 
 describe.each(tiers)('the caller cache on %s', (tier) => {
-  let t: TestServer;
-  beforeAll(async () => {
-    t = await startTestServer(tier);
-  });
-  afterAll(async () => {
-    await t.close();
-  });
+  const t = useTestServer(tier);
 
   test('a repeated authenticated user/info runs no query (its profile is cached too) and user/assets at most 3', async () => {
     const { token } = await t.register('plain', 'hot-reads@example.com');

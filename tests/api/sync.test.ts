@@ -1,5 +1,5 @@
 /** Pull by cursor (CONTRACT.md "Sync") and the first synced content: news, notices, quotes, profile, feedback. */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { BodyCode } from '../../contract/codes.js';
 import { PULL_PAGE_SIZE, type PullData } from '../../contract/sync.js';
 import { auditLog } from '../../server/db/schema.js';
@@ -7,12 +7,12 @@ import { insertNews, insertNotice } from '../../server/repositories/content.repo
 import { recordChange } from '../../server/repositories/sync.repository.js';
 import { availableTiers, horizonSettled } from '../helpers/database.js';
 import { operatorToken } from '../helpers/operator.js';
-import { newKey, startTestServer, TRANSPORTS, type TestServer, type Transport } from '../helpers/server.js';
+import { newKey, type Transport, TRANSPORTS, useTestServer } from '../helpers/server.js';
 
 const tiers = await availableTiers('sync');
 
 describe.each(tiers)('sync on %s', (tier) => {
-  let t: TestServer;
+  const t = useTestServer(tier);
   let content: string;
   let support: string;
   let superadmin: string;
@@ -33,13 +33,9 @@ describe.each(tiers)('sync on %s', (tier) => {
     );
 
   beforeAll(async () => {
-    t = await startTestServer(tier);
     content = await login('editor@coffer.test', 'content');
     support = await login('support@coffer.test', 'support');
     superadmin = await login('boss@coffer.test', 'superadmin');
-  });
-  afterAll(async () => {
-    await t.close();
   });
 
   test("public collections pull without a token; the user's own need one", async () => {
@@ -255,26 +251,10 @@ describe.each(tiers)('sync on %s', (tier) => {
     expect(
       await t.call('plain', '/api/v1/user/name-update', { nickname: ' ' }, { token: user.token, lang: 'EN' }),
     ).toMatchObject({ code: 400, message: 'Nickname is required' });
-    expect(
-      (
-        await t.call(
-          'plain',
-          '/api/v1/user/avatar-update',
-          { avatar: '/avatars/evil.svg' },
-          { token: user.token },
-        )
-      ).code,
-    ).toBe(400);
-    expect(
-      (
-        await t.call(
-          'plain',
-          '/api/v1/user/avatar-update',
-          { avatar: '/avatars/03.svg' },
-          { token: user.token },
-        )
-      ).data,
-    ).toMatchObject({ avatar: '/avatars/03.svg' });
+    const setAvatar = (avatar: string) =>
+      t.call('plain', '/api/v1/user/avatar-update', { avatar }, { token: user.token });
+    expect((await setAvatar('/avatars/evil.svg')).code).toBe(400);
+    expect((await setAvatar('/avatars/03.svg')).data).toMatchObject({ avatar: '/avatars/03.svg' });
     expect(
       (
         await t.call(

@@ -12,11 +12,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import type { TeamInfoData } from '../../contract/api/team.js';
 import { formatMoney, minor } from '../../contract/money.js';
-import { platformBook } from '../../server/ledger/books.js';
-import { creditMany } from '../../server/ledger/ledger.js';
 import { postgresReachable } from '../helpers/database.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { insertTree } from '../helpers/team.js';
+import { creditHosting, insertTree } from '../helpers/team.js';
 import { withdrawFixtures } from '../helpers/withdraw.js';
 
 const reachable = await postgresReachable();
@@ -70,21 +68,15 @@ describe.skipIf(!reachable)('the team on a fan of 10 000 and a chain of 500 on p
     users.forEach((user, i) => hosting.set(user, hostingOf(i + 1)));
     // The roots host 600: level 1 (level 2 asks 1000 of one's own).
     for (const root of [...fanRoot, ...chainTop]) hosting.set(root, 600_000_000n);
-    await db.transaction((tx) =>
-      creditMany(
-        tx,
-        platformBook('adjustments'),
-        'hosting',
-        'USDT',
-        users.map((user) => ({
-          key: `scale:${user}`,
-          kind: 'data_adjustment',
-          accountId: accounts.get(user) ?? 0,
-          amount: minor(hosting.get(user) ?? 0n),
-          ref: { table: 'test', id: String(user) },
-        })),
-        at,
-      ),
+    await creditHosting(
+      db,
+      users.map((user) => ({
+        key: `scale:${user}`,
+        accountId: accounts.get(user) ?? 0,
+        amount: hosting.get(user) ?? 0n,
+        refId: String(user),
+      })),
+      at,
     );
     await db.execute(sql`insert into hosting_accruals
         (order_id, day, account_id, principal_minutes, minutes_of_day, daily_rate, amount, created_at)

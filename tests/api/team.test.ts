@@ -14,29 +14,36 @@
  * - operators configure levels (gaps and removing a lower level refused; other roles 403).
  * `ledger check` holds after each money step.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import type { IncomeRecord } from '../../contract/api/income.js';
 import type { LevelConfigData, MyLevelData, TeamInfoData, TeamMembersData } from '../../contract/api/team.js';
 import { availableTiers } from '../helpers/database.js';
-import { newKey, startTestServer, type TestServer } from '../helpers/server.js';
+import { newKey, useTestServer } from '../helpers/server.js';
 import { teamFixtures, type Member } from '../helpers/team.js';
 
 const tiers = await availableTiers('team-api');
 
 const DAY_S = 86_400;
+/** Level 2 as seeded, put back by the tests that configure it otherwise. */
+const SEEDED_V2 = {
+  level: '2',
+  name: 'V2',
+  ownHosting: '1000',
+  directValidMembers: '3',
+  smallAreaPerformance: '10000',
+  promotionRate1: '0.12',
+  promotionRate2: '0.06',
+  managementRate: '0.05',
+};
 
 describe.each(tiers)('the team on %s', (tier) => {
-  let t: TestServer;
+  const t = useTestServer(tier);
   const fx = teamFixtures(() => t, `team-${tier}`);
   const { f, ok, member, host, addTo, teamIncome, runJobs } = fx;
   let finance = '';
 
   beforeAll(async () => {
-    t = await startTestServer(tier);
     finance = await fx.setUp();
-  });
-  afterAll(async () => {
-    await t?.close();
   });
 
   const teamInfo = async (who: Member) =>
@@ -298,18 +305,7 @@ describe.each(tiers)('the team on %s', (tier) => {
       next: { level: 3 },
     });
     // Back to the seeded V2.
-    ok(
-      await f.asFinance(finance, '/api/admin/team/levels/set', {
-        level: '2',
-        name: 'V2',
-        ownHosting: '1000',
-        directValidMembers: '3',
-        smallAreaPerformance: '10000',
-        promotionRate1: '0.12',
-        promotionRate2: '0.06',
-        managementRate: '0.05',
-      }),
-    );
+    ok(await f.asFinance(finance, '/api/admin/team/levels/set', SEEDED_V2));
     await f.expectLedgerOk(finance);
   });
 
@@ -361,18 +357,7 @@ describe.each(tiers)('the team on %s', (tier) => {
       );
       await f.expectLedgerOk(finance);
     } finally {
-      ok(
-        await f.asFinance(finance, '/api/admin/team/levels/set', {
-          level: '2',
-          name: 'V2',
-          ownHosting: '1000',
-          directValidMembers: '3',
-          smallAreaPerformance: '10000',
-          promotionRate1: '0.12',
-          promotionRate2: '0.06',
-          managementRate: '0.05',
-        }),
-      );
+      ok(await f.asFinance(finance, '/api/admin/team/levels/set', SEEDED_V2));
     }
   });
 

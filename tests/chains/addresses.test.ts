@@ -212,15 +212,19 @@ describe('deposit keys of the API (loadDepositKeys)', () => {
   const bep20 = accountXpub(TEST_MNEMONIC, 'BEP20');
   const trc20 = accountXpub(TEST_MNEMONIC, 'TRC20');
 
-  test('configured xpubs are used as given, with no development file and no warning', () => {
+  /** Loads the deposit keys with `options` in a fresh data dir, keeping what it warns. */
+  const loadInFreshDir = (options: Omit<Parameters<typeof loadDepositKeys>[0], 'dataDir' | 'warn'>) => {
     const dataDir = tempDir();
     const warnings: string[] = [];
-    const keys = loadDepositKeys({
+    const keys = loadDepositKeys({ ...options, dataDir, warn: (line) => warnings.push(line) });
+    return { dataDir, warnings, keys };
+  };
+
+  test('configured xpubs are used as given, with no development file and no warning', () => {
+    const { dataDir, warnings, keys } = loadInFreshDir({
       production: true,
-      dataDir,
       bep20Xpub: bep20,
       trc20Xpub: ` ${trc20}\n`,
-      warn: (line) => warnings.push(line),
     });
     expect(keys).toEqual({ BEP20: bep20, TRC20: trc20 });
     expect(warnings).toEqual([]);
@@ -301,14 +305,7 @@ describe('deposit keys of the API (loadDepositKeys)', () => {
   });
 
   test('in development a configured key wins and only the missing chain uses the development key', () => {
-    const dataDir = tempDir();
-    const warnings: string[] = [];
-    const keys = loadDepositKeys({
-      production: false,
-      dataDir,
-      bep20Xpub: bep20,
-      warn: (line) => warnings.push(line),
-    });
+    const { dataDir, warnings, keys } = loadInFreshDir({ production: false, bep20Xpub: bep20 });
     expect(keys.BEP20).toBe(bep20);
     expect(keys.TRC20).toBe(accountXpub(readDevMnemonic(dataDir) ?? '', 'TRC20'));
     expect(warnings.join('\n')).toContain('CHAIN_TRC20_XPUB');

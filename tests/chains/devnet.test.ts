@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { parseEventLogs, parseUnits } from 'viem';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { ARTIFACT_PATH, CONTRACT_SOURCE_PATH, compileTestUsdt } from '../../devnet/compile.js';
 import {
@@ -21,7 +21,7 @@ import {
   startDevnet,
   testUsdtAbi,
 } from '../../server/chains/devnet.js';
-import { startTestDevnet, type TestDevnet } from '../helpers/devnet.js';
+import { useTestDevnet } from '../helpers/devnet.js';
 
 const run = promisify(execFile);
 const repoRoot = path.resolve(import.meta.dirname, '..', '..');
@@ -78,16 +78,10 @@ describe('the TestUSDT artifact', () => {
 });
 
 describe('a running devnet', () => {
-  let net: TestDevnet;
-  beforeAll(async () => {
-    net = await startTestDevnet();
-  }, 60_000);
-  afterAll(async () => {
-    await net?.stop();
-  }, 30_000);
+  const net = useTestDevnet();
 
-  const usdtOf = (owner: string, token = net.info.contract) =>
-    net.publicClient.readContract({
+  const usdtOf = (owner: string, token = net().info.contract) =>
+    net().publicClient.readContract({
       address: token,
       abi: testUsdtAbi,
       functionName: 'balanceOf',
@@ -95,85 +89,85 @@ describe('a running devnet', () => {
     });
 
   test('writes its info file (mode 0600) and findDevnet finds it by answering RPC', async () => {
-    const file = path.join(net.dataDir, DEVNET_INFO_FILE);
-    expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual(net.info);
+    const file = path.join(net().dataDir, DEVNET_INFO_FILE);
+    expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual(net().info);
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
-    expect(await findDevnet(net.dataDir)).toEqual(net.info);
-    expect(net.info).toMatchObject({ chainId: 31337, decimals: 18 });
-    expect(net.info.rpcUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(await usdtOf(net.info.hotWallet)).toBe(parseUnits('1000000000', 18));
+    expect(await findDevnet(net().dataDir)).toEqual(net().info);
+    expect(net().info).toMatchObject({ chainId: 31337, decimals: 18 });
+    expect(net().info.rpcUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(await usdtOf(net().info.hotWallet)).toBe(parseUnits('1000000000', 18));
   });
 
   test('payUsdt moves USDT and devnetStatus reports the height and the hot wallet balance', async () => {
-    const before = await devnetStatus(net.info);
-    const hash = await payUsdt(net.info, ALICE, '12.345678901234567891');
-    const receipt = await net.publicClient.getTransactionReceipt({ hash });
+    const before = await devnetStatus(net().info);
+    const hash = await payUsdt(net().info, ALICE, '12.345678901234567891');
+    const receipt = await net().publicClient.getTransactionReceipt({ hash });
     expect(receipt.status).toBe('success');
     expect(await usdtOf(ALICE)).toBe(12_345_678_901_234_567_891n);
-    const after = await devnetStatus(net.info);
+    const after = await devnetStatus(net().info);
     expect(after).toMatchObject({
       chainId: 31337,
-      contract: net.info.contract,
-      hotWallet: net.info.hotWallet,
+      contract: net().info.contract,
+      hotWallet: net().info.hotWallet,
     });
     expect(after.blockNumber).toBe(before.blockNumber + 1n);
     expect(after.hotWalletUsdt).toBe('999999987.654321098765432109');
   });
 
   test('payUsdt refuses a TRON address, a malformed address and inexact amounts', async () => {
-    await expect(payUsdt(net.info, 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', '1')).rejects.toThrow(
+    await expect(payUsdt(net().info, 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', '1')).rejects.toThrow(
       /TRON address/,
     );
-    await expect(payUsdt(net.info, '0x1234', '1')).rejects.toThrow(/not an EVM address/);
-    await expect(payUsdt(net.info, ALICE, '1e3')).rejects.toThrow(/not an amount/);
-    await expect(payUsdt(net.info, ALICE, '0.1234567890123456789')).rejects.toThrow(/not an amount/);
-    await expect(payUsdt(net.info, ALICE, '2000000000')).rejects.toThrow();
+    await expect(payUsdt(net().info, '0x1234', '1')).rejects.toThrow(/not an EVM address/);
+    await expect(payUsdt(net().info, ALICE, '1e3')).rejects.toThrow(/not an amount/);
+    await expect(payUsdt(net().info, ALICE, '0.1234567890123456789')).rejects.toThrow(/not an amount/);
+    await expect(payUsdt(net().info, ALICE, '2000000000')).rejects.toThrow();
   });
 
   test('payMany pays two recipients in one transaction with one Transfer log each', async () => {
-    const hash = await net.payMany([
+    const hash = await net().payMany([
       { to: ALICE, amount: '1' },
       { to: BOB, amount: '2.5' },
     ]);
-    const receipt = await net.publicClient.getTransactionReceipt({ hash });
+    const receipt = await net().publicClient.getTransactionReceipt({ hash });
     const transfers = parseEventLogs({ abi: testUsdtAbi, eventName: 'Transfer', logs: receipt.logs });
     expect(transfers.map((log) => [log.address, log.args.to, log.args.value])).toEqual([
-      [net.info.contract.toLowerCase(), ALICE, parseUnits('1', 18)],
-      [net.info.contract.toLowerCase(), BOB, parseUnits('2.5', 18)],
+      [net().info.contract.toLowerCase(), ALICE, parseUnits('1', 18)],
+      [net().info.contract.toLowerCase(), BOB, parseUnits('2.5', 18)],
     ]);
     expect(new Set(transfers.map((log) => log.transactionHash))).toEqual(new Set([hash]));
   });
 
   test('sendFailing mines a reverted transfer that emits no log', async () => {
-    const hash = await net.sendFailing(ALICE, '5');
-    const receipt = await net.publicClient.getTransactionReceipt({ hash });
+    const hash = await net().sendFailing(ALICE, '5');
+    const receipt = await net().publicClient.getTransactionReceipt({ hash });
     expect(receipt.status).toBe('reverted');
     expect(receipt.logs).toEqual([]);
   });
 
   test('mine adds blocks; revert to a snapshot drops what came after it', async () => {
-    const start = await net.publicClient.getBlockNumber();
-    const id = await net.snapshot();
-    await net.mine(3);
-    expect(await net.publicClient.getBlockNumber()).toBe(start + 3n);
-    const hash = await net.pay(BOB, '1');
-    expect(await net.publicClient.getBlockNumber()).toBe(start + 4n);
-    await net.revert(id);
-    expect(await net.publicClient.getBlockNumber()).toBe(start);
-    await expect(net.publicClient.getTransactionReceipt({ hash })).rejects.toThrow();
+    const start = await net().publicClient.getBlockNumber();
+    const id = await net().snapshot();
+    await net().mine(3);
+    expect(await net().publicClient.getBlockNumber()).toBe(start + 3n);
+    const hash = await net().pay(BOB, '1');
+    expect(await net().publicClient.getBlockNumber()).toBe(start + 4n);
+    await net().revert(id);
+    expect(await net().publicClient.getBlockNumber()).toBe(start);
+    await expect(net().publicClient.getTransactionReceipt({ hash })).rejects.toThrow();
     expect(await usdtOf(BOB)).toBe(parseUnits('2.5', 18));
   });
 
   test('deployTestToken makes a look-alike USDT that payUsdt can send', async () => {
-    const token = await deployTestToken(net.info, 6);
-    expect(token).not.toBe(net.info.contract);
+    const token = await deployTestToken(net().info, 6);
+    expect(token).not.toBe(net().info.contract);
     const read = (functionName: 'symbol' | 'decimals') =>
-      net.publicClient.readContract({ address: token, abi: testUsdtAbi, functionName });
+      net().publicClient.readContract({ address: token, abi: testUsdtAbi, functionName });
     expect(await read('symbol')).toBe('USDT');
     expect(await read('decimals')).toBe(6);
-    await net.pay(ALICE, '3.25', token);
+    await net().pay(ALICE, '3.25', token);
     expect(await usdtOf(ALICE, token)).toBe(3_250_000n);
-    await expect(payUsdt(net.info, ALICE, '0.0000001', token)).rejects.toThrow(/6 decimals/);
+    await expect(payUsdt(net().info, ALICE, '0.0000001', token)).rejects.toThrow(/6 decimals/);
   });
 });
 
@@ -231,13 +225,7 @@ describe('restarts', () => {
 });
 
 describe('npm run devnet', () => {
-  let net: TestDevnet;
-  beforeAll(async () => {
-    net = await startTestDevnet();
-  }, 60_000);
-  afterAll(async () => {
-    await net?.stop();
-  }, 30_000);
+  const net = useTestDevnet();
 
   /** Runs the CLI with DATA_DIR set; its exit code and output. */
   async function cli(dataDir: string, ...args: string[]) {
@@ -254,24 +242,24 @@ describe('npm run devnet', () => {
   }
 
   test('status prints the height, chain id, contract and hot wallet balance', async () => {
-    const height = await net.publicClient.getBlockNumber();
-    const result = await cli(net.dataDir, 'status');
+    const height = await net().publicClient.getBlockNumber();
+    const result = await cli(net().dataDir, 'status');
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(`height:          ${height}`);
     expect(result.stdout).toContain('chain id:        31337');
-    expect(result.stdout).toContain(net.info.contract);
+    expect(result.stdout).toContain(net().info.contract);
     expect(result.stdout).toContain('hot wallet USDT: 1000000000');
   }, 30_000);
 
   test('pay sends USDT and prints the transaction hash', async () => {
-    const result = await cli(net.dataDir, 'pay', BOB, '7.5');
+    const result = await cli(net().dataDir, 'pay', BOB, '7.5');
     expect(result.code).toBe(0);
     const hash = result.stdout.trim().split('\n').at(-1) as `0x${string}`; // the hash is the last line
     expect(hash).toMatch(/^0x[0-9a-f]{64}$/);
-    const receipt = await net.publicClient.getTransactionReceipt({ hash });
+    const receipt = await net().publicClient.getTransactionReceipt({ hash });
     expect(receipt.status).toBe('success');
-    const balance = await net.publicClient.readContract({
-      address: net.info.contract,
+    const balance = await net().publicClient.readContract({
+      address: net().info.contract,
       abi: testUsdtAbi,
       functionName: 'balanceOf',
       args: [BOB],
@@ -281,8 +269,8 @@ describe('npm run devnet', () => {
 
   test('wrong arguments and a TRON address exit 1 with a message', async () => {
     const [usage, tron] = await Promise.all([
-      cli(net.dataDir, 'pay', BOB),
-      cli(net.dataDir, 'pay', 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', '1'),
+      cli(net().dataDir, 'pay', BOB),
+      cli(net().dataDir, 'pay', 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', '1'),
     ]);
     expect(usage.code).toBe(1);
     expect(usage.stderr).toContain('usage: npm run devnet');

@@ -7,45 +7,26 @@
  */
 import { sql } from 'drizzle-orm';
 import { erc20Abi, getAddress, parseUnits } from 'viem';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { readDevMnemonic } from '../../server/chains/keys.js';
-import type { DepositWatcher } from '../../server/services/deposit-watcher.js';
 import { SweepError } from '../../server/services/sweep.service.js';
 import { availableTiers } from '../helpers/database.js';
-import { startTestDevnet, type TestDevnet } from '../helpers/devnet.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { bep20Env, bep20Watcher, useTestDevnet } from '../helpers/devnet.js';
+import { useTestServer } from '../helpers/server.js';
 import { cliContext } from '../../server/cli/cli-context.js';
 
 const tiers = await availableTiers('sweep');
 const OTHER_MNEMONIC = 'legal winner thank year wave sausage worth useful legal winner thank yellow';
 
 describe.each(tiers)('sweeping BEP20 deposits on %s', (tier) => {
-  let devnet: TestDevnet;
-  let t: TestServer;
-  let watcher: DepositWatcher;
-
-  beforeAll(async () => {
-    devnet = await startTestDevnet();
-    t = await startTestServer(tier, {
-      CHAIN_BEP20_RPC_URL: devnet.info.rpcUrl,
-      CHAIN_BEP20_USDT_CONTRACT: devnet.info.contract,
-      CHAIN_BEP20_FINALITY: '3',
-      CHAIN_BEP20_START_BLOCK: '0',
-      HOT_WALLET_BEP20_KEY: devnet.info.hotWalletKey,
-    });
-    const [first] = t.server.watchers;
-    if (!first) throw new Error('no BEP20 watcher');
-    watcher = first;
-  }, 120_000);
-  afterAll(async () => {
-    await t?.close();
-    await devnet?.stop();
-  });
+  const chain = useTestDevnet();
+  const t = useTestServer(tier, () => bep20Env(chain(), 3, true));
+  const watcher = () => bep20Watcher(t);
 
   const usdtOf = (address: string) =>
-    devnet.publicClient.readContract({
-      address: devnet.info.contract,
+    chain().publicClient.readContract({
+      address: chain().info.contract,
       abi: erc20Abi,
       functionName: 'balanceOf',
       args: [getAddress(address)],
@@ -58,7 +39,7 @@ describe.each(tiers)('sweeping BEP20 deposits on %s', (tier) => {
       { chain: 'BEP20' },
       { token },
     );
-    await devnet.pay(answer.data.address, amount);
+    await chain().pay(answer.data.address, amount);
     return answer.data.address;
   }
   const rows = async (table: 'sweeps' | 'audit_log') =>
@@ -88,9 +69,9 @@ describe.each(tiers)('sweeping BEP20 deposits on %s', (tier) => {
   test('credited deposits move to the hot wallet with their gas topped up; recorded, audited, and a second run sends nothing', async () => {
     const first = await depositor('sweep-a', '30');
     const second = await depositor('sweep-b', '4.5');
-    await devnet.mine(4);
-    for (let i = 0; i < 5; i += 1) await watcher.tick();
-    const hotBefore = await usdtOf(devnet.info.hotWallet);
+    await chain().mine(4);
+    for (let i = 0; i < 5; i += 1) await watcher().tick();
+    const hotBefore = await usdtOf(chain().info.hotWallet);
     const mnemonic = readDevMnemonic(t.server.config.dataDir);
     if (!mnemonic) throw new Error('the test server made no development key');
     const lines: string[] = [];
@@ -99,7 +80,7 @@ describe.each(tiers)('sweeping BEP20 deposits on %s', (tier) => {
     expect(outcomes.every((outcome) => outcome.gasTxHash !== null)).toBe(true); // they held no BNB
     expect(await usdtOf(first)).toBe(0n);
     expect(await usdtOf(second)).toBe(0n);
-    expect((await usdtOf(devnet.info.hotWallet)) - hotBefore).toBe(parseUnits('34.5', 18));
+    expect((await usdtOf(chain().info.hotWallet)) - hotBefore).toBe(parseUnits('34.5', 18));
     expect(await rows('sweeps')).toBe(2);
     expect(await rows('audit_log')).toBe(2);
     expect(lines.join('\n')).toMatch(/swept 30000000000000000000 token units/);

@@ -8,7 +8,7 @@
  * ledger's invariants hold and the account's records explain its balances.
  */
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { ChainAnswerError, type ChainAdapter } from '../../server/chains/chain.js';
 import { createWalletClient, encodeFunctionData, http, parseUnits } from 'viem';
@@ -18,8 +18,8 @@ import { createEvmAdapter } from '../../server/chains/evm.js';
 import { checkLedger } from '../../server/ledger/invariants.js';
 import { DepositWatcher } from '../../server/services/deposit-watcher.js';
 import { availableTiers } from '../helpers/database.js';
-import { startTestDevnet, type TestDevnet } from '../helpers/devnet.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { bep20Env, bep20Watcher, startTestDevnet, useTestDevnet } from '../helpers/devnet.js';
+import { useTestServer } from '../helpers/server.js';
 
 const tiers = await availableTiers('deposit-watcher');
 const FINALITY = 6;
@@ -43,26 +43,9 @@ interface WalletRecord {
 }
 
 describe.each(tiers)('the BEP20 deposit watcher on %s', (tier) => {
-  let devnet: TestDevnet;
-  let t: TestServer;
-  let watcher: DepositWatcher;
-
-  beforeAll(async () => {
-    devnet = await startTestDevnet();
-    t = await startTestServer(tier, {
-      CHAIN_BEP20_RPC_URL: devnet.info.rpcUrl,
-      CHAIN_BEP20_USDT_CONTRACT: devnet.info.contract,
-      CHAIN_BEP20_FINALITY: String(FINALITY),
-      CHAIN_BEP20_START_BLOCK: '0',
-    });
-    const [first] = t.server.watchers;
-    if (!first) throw new Error('no BEP20 watcher: the devnet was not configured');
-    watcher = first;
-  }, 120_000);
-  afterAll(async () => {
-    await t?.close();
-    await devnet?.stop();
-  });
+  const chain = useTestDevnet();
+  const t = useTestServer(tier, () => bep20Env(chain(), FINALITY));
+  const watcher = () => bep20Watcher(t);
 
   /** A user with a BEP20 deposit address of its main account. */
   async function customer(name: string) {
@@ -84,7 +67,7 @@ describe.each(tiers)('the BEP20 deposit watcher on %s', (tier) => {
     (await t.call<{ items: WalletRecord[] }>('plain', '/api/v1/wallet/records', { limit: 100 }, { token }))
       .data.items;
   /** Ticks until the watcher has scanned to the head (a few ticks at most here). */
-  async function catchUp(w: DepositWatcher = watcher) {
+  async function catchUp(w: DepositWatcher = watcher()) {
     for (let i = 0; i < 20; i += 1) {
       const report = await w.tick();
       if (report.status === 'scanned' && (report.to === undefined || report.to === report.head))
@@ -95,19 +78,38 @@ describe.each(tiers)('the BEP20 deposit watcher on %s', (tier) => {
   const expectBooksWhole = async () =>
     expect((await checkLedger(t.server.database.db, new Date())).violations).toEqual([]);
 
+  /** A second watcher of the devnet's chain from block 0 over the same database, as a restart or a twin instance makes. */
+  const anotherWatcher = (scanRange: number) =>
+    new DepositWatcher(t.server.database.db, t.server.clock, {
+      adapter: createEvmAdapter({
+        rpcUrl: chain().info.rpcUrl,
+        contract: chain().info.contract,
+        decimals: 18,
+      }),
+      finality: FINALITY,
+      startBlock: 0n,
+      scanRange,
+    });
+  /** Pays `amount` to `address`, mines it past finality and lets the watcher catch up. */
+  async function payFinal(address: string, amount: string) {
+    await chain().pay(address, amount);
+    await chain().mine(FINALITY + 1);
+    await catchUp();
+  }
+
   test('a deposit is confirming, then held at 3 confirmations, then cash at finality; credited once though the watcher restarts and sees its log again', async () => {
     const user = await customer('once');
-    const hash = await devnet.pay(user.address, '25.5'); // its own block: 1 confirmation
+    const hash = await chain().pay(user.address, '25.5'); // its own block: 1 confirmation
     await catchUp();
     let [deposit] = await deposits(user.token);
     expect(deposit).toMatchObject({ amount: '25.5', status: 'confirming', confirmations: 1, txHash: hash });
     expect(await assets(user.token)).toMatchObject({ cash: '0', held: '0' });
 
-    await devnet.mine(1);
+    await chain().mine(1);
     await catchUp();
     expect((await deposits(user.token))[0]).toMatchObject({ status: 'confirming', confirmations: 2 });
 
-    await devnet.mine(1);
+    await chain().mine(1);
     await catchUp();
     [deposit] = await deposits(user.token);
     expect(deposit).toMatchObject({ status: 'held', confirmations: 3 });
@@ -116,17 +118,12 @@ describe.each(tiers)('the BEP20 deposit watcher on %s', (tier) => {
     // A restarted watcher (a new object over the same database) scans the same blocks again:
     // the cursor is rewound by hand, so every log is delivered a second time.
     await t.server.database.db.execute(sql`update chain_cursors set next_block = 0, tip_hash = null`);
-    const restarted = new DepositWatcher(t.server.database.db, t.server.clock, {
-      adapter: createEvmAdapter({ rpcUrl: devnet.info.rpcUrl, contract: devnet.info.contract, decimals: 18 }),
-      finality: FINALITY,
-      startBlock: 0n,
-      scanRange: 2, // bounded ranges: several ticks to reach the head
-    });
+    const restarted = anotherWatcher(2); // bounded ranges: several ticks to reach the head
     await catchUp(restarted);
     expect(await deposits(user.token)).toHaveLength(1);
     expect(await assets(user.token)).toMatchObject({ cash: '0', held: '25.5' });
 
-    await devnet.mine(FINALITY - 3);
+    await chain().mine(FINALITY - 3);
     await catchUp();
     [deposit] = await deposits(user.token);
     expect(deposit).toMatchObject({ status: 'credited', confirmations: FINALITY });
@@ -134,7 +131,7 @@ describe.each(tiers)('the BEP20 deposit watcher on %s', (tier) => {
     // The records explain it: into held, out of held, into cash; all `recharge`.
     const lines = (await records(user.token)).map((line) => `${line.kind} ${line.book} ${line.amount}`);
     expect(lines.sort()).toEqual(['recharge cash 25.5', 'recharge held -25.5', 'recharge held 25.5'].sort());
-    await devnet.mine(3);
+    await chain().mine(3);
     await catchUp();
     expect(await assets(user.token)).toMatchObject({ cash: '25.5', held: '0' });
     // Devices get it through the account's `deposits` collection.
@@ -152,9 +149,7 @@ describe.each(tiers)('the BEP20 deposit watcher on %s', (tier) => {
 
   test('below 1 USDT: recorded as below_minimum, never credited', async () => {
     const user = await customer('small');
-    await devnet.pay(user.address, '0.99');
-    await devnet.mine(FINALITY + 1);
-    await catchUp();
+    await payFinal(user.address, '0.99');
     expect(await deposits(user.token)).toMatchObject([{ amount: '0.99', status: 'below_minimum' }]);
     expect(await assets(user.token)).toMatchObject({ cash: '0', held: '0' });
     await expectBooksWhole();
@@ -162,9 +157,7 @@ describe.each(tiers)('the BEP20 deposit watcher on %s', (tier) => {
 
   test('18 decimals to 6: the amount is truncated and the remainder kept as dust', async () => {
     const user = await customer('dust');
-    await devnet.pay(user.address, '3.123456789012345678');
-    await devnet.mine(FINALITY + 1);
-    await catchUp();
+    await payFinal(user.address, '3.123456789012345678');
     expect(await deposits(user.token)).toMatchObject([{ amount: '3.123456', status: 'credited' }]);
     expect(await assets(user.token)).toMatchObject({ cash: '3.123456' });
     const dust = z
@@ -180,12 +173,12 @@ describe.each(tiers)('the BEP20 deposit watcher on %s', (tier) => {
 
   test('a look-alike token (another contract called USDT) and a reverted transaction are never deposits', async () => {
     const user = await customer('fake');
-    const lookAlike = await deployTestToken(devnet.info);
-    await devnet.pay(user.address, '500', lookAlike);
-    const failed = await devnet.sendFailing(user.address, '700');
-    const receipt = await devnet.publicClient.getTransactionReceipt({ hash: failed });
+    const lookAlike = await deployTestToken(chain().info);
+    await chain().pay(user.address, '500', lookAlike);
+    const failed = await chain().sendFailing(user.address, '700');
+    const receipt = await chain().publicClient.getTransactionReceipt({ hash: failed });
     expect(receipt.status).toBe('reverted');
-    await devnet.mine(FINALITY + 1);
+    await chain().mine(FINALITY + 1);
     await catchUp();
     expect(await deposits(user.token)).toEqual([]);
     expect(await assets(user.token)).toMatchObject({ cash: '0', held: '0' });
@@ -194,15 +187,15 @@ describe.each(tiers)('the BEP20 deposit watcher on %s', (tier) => {
   test('two transfers in one transaction (two logs) are two deposits, both credited', async () => {
     const a = await customer('many-a');
     const b = await customer('many-b');
-    await devnet.payMany([
+    await chain().payMany([
       { to: a.address, amount: '10' },
       { to: b.address, amount: '20' },
     ]);
-    await devnet.payMany([
+    await chain().payMany([
       { to: a.address, amount: '1' },
       { to: a.address, amount: '2' },
     ]);
-    await devnet.mine(FINALITY + 1);
+    await chain().mine(FINALITY + 1);
     await catchUp();
     const mine = await deposits(a.token);
     expect(mine.map((deposit) => deposit.amount).sort()).toEqual(['1', '10', '2']);
@@ -216,18 +209,18 @@ describe.each(tiers)('the BEP20 deposit watcher on %s', (tier) => {
     const user = await customer('reorg');
     const other = await customer('reorg-other');
     await catchUp();
-    const rpcUrl = devnet.info.rpcUrl;
+    const rpcUrl = chain().info.rpcUrl;
     const wallet = createWalletClient({
-      account: privateKeyToAccount(devnet.info.hotWalletKey),
+      account: privateKeyToAccount(chain().info.hotWalletKey),
       chain: devnetChain(rpcUrl),
       transport: http(rpcUrl),
     });
-    const before = await devnet.snapshot();
-    await devnet.pay(user.address, '40');
+    const before = await chain().snapshot();
+    await chain().pay(user.address, '40');
     // The payment to `other` as a signed transaction, to broadcast again on the new chain.
     const raw = await wallet.signTransaction(
       await wallet.prepareTransactionRequest({
-        to: devnet.info.contract,
+        to: chain().info.contract,
         data: encodeFunctionData({
           abi: testUsdtAbi,
           functionName: 'transfer',
@@ -235,8 +228,8 @@ describe.each(tiers)('the BEP20 deposit watcher on %s', (tier) => {
         }),
       }),
     );
-    const otherHash = await devnet.publicClient.sendRawTransaction({ serializedTransaction: raw });
-    await devnet.mine(2);
+    const otherHash = await chain().publicClient.sendRawTransaction({ serializedTransaction: raw });
+    await chain().mine(2);
     await catchUp();
     expect(await assets(user.token)).toMatchObject({ held: '40' });
     expect(await assets(other.token)).toMatchObject({ held: '15' });
@@ -244,11 +237,11 @@ describe.each(tiers)('the BEP20 deposit watcher on %s', (tier) => {
     // The chain forgets those blocks. A longer chain replaces them: without the payment to
     // `user` (its nonce goes to a payment elsewhere), with the same transaction to `other` in
     // another block.
-    await devnet.revert(before);
-    await devnet.mine(1);
-    await devnet.pay('0x000000000000000000000000000000000000dEaD', '1');
-    expect(await devnet.publicClient.sendRawTransaction({ serializedTransaction: raw })).toBe(otherHash);
-    await devnet.mine(4);
+    await chain().revert(before);
+    await chain().mine(1);
+    await chain().pay('0x000000000000000000000000000000000000dEaD', '1');
+    expect(await chain().publicClient.sendRawTransaction({ serializedTransaction: raw })).toBe(otherHash);
+    await chain().mine(4);
     await catchUp();
     expect(await deposits(user.token)).toMatchObject([{ status: 'reversed' }]);
     expect(await assets(user.token)).toMatchObject({ cash: '0', held: '0' });
@@ -257,7 +250,7 @@ describe.each(tiers)('the BEP20 deposit watcher on %s', (tier) => {
     expect(await deposits(other.token)).toMatchObject([{ status: 'held', txHash: otherHash }]);
     expect(await assets(other.token)).toMatchObject({ held: '15' });
 
-    await devnet.mine(FINALITY);
+    await chain().mine(FINALITY);
     await catchUp();
     expect(await assets(user.token)).toMatchObject({ cash: '0', held: '0' });
     expect(await deposits(other.token)).toMatchObject([{ status: 'credited', amount: '15' }]);
@@ -267,10 +260,10 @@ describe.each(tiers)('the BEP20 deposit watcher on %s', (tier) => {
 
   test('the node going away: a tick fails with a ChainAnswerError and applies nothing; when it answers again the watcher goes on', async () => {
     const user = await customer('down');
-    await devnet.pay(user.address, '7');
+    await chain().pay(user.address, '7');
     const down: ChainAdapter = createEvmAdapter({
       rpcUrl: 'http://127.0.0.1:9/', // nothing listens on the discard port
-      contract: devnet.info.contract,
+      contract: chain().info.contract,
       decimals: 18,
       timeoutMs: 2000,
     });
@@ -281,7 +274,7 @@ describe.each(tiers)('the BEP20 deposit watcher on %s', (tier) => {
       scanRange: 500,
     });
     await expect(offline.tick()).rejects.toBeInstanceOf(ChainAnswerError);
-    await devnet.mine(FINALITY + 1);
+    await chain().mine(FINALITY + 1);
     await catchUp();
     expect(await assets(user.token)).toMatchObject({ cash: '7' });
     await expectBooksWhole();
@@ -289,15 +282,10 @@ describe.each(tiers)('the BEP20 deposit watcher on %s', (tier) => {
 
   test('two watchers ticking at once move money once', async () => {
     const user = await customer('race');
-    await devnet.pay(user.address, '9');
-    await devnet.mine(FINALITY + 1);
-    const twin = new DepositWatcher(t.server.database.db, t.server.clock, {
-      adapter: createEvmAdapter({ rpcUrl: devnet.info.rpcUrl, contract: devnet.info.contract, decimals: 18 }),
-      finality: FINALITY,
-      startBlock: 0n,
-      scanRange: 500,
-    });
-    for (let i = 0; i < 5; i += 1) await Promise.all([watcher.tick(), twin.tick()]);
+    await chain().pay(user.address, '9');
+    await chain().mine(FINALITY + 1);
+    const twin = anotherWatcher(500);
+    for (let i = 0; i < 5; i += 1) await Promise.all([watcher().tick(), twin.tick()]);
     await catchUp();
     expect(await deposits(user.token)).toMatchObject([{ amount: '9', status: 'credited' }]);
     expect(await assets(user.token)).toMatchObject({ cash: '9', held: '0' });
@@ -306,8 +294,8 @@ describe.each(tiers)('the BEP20 deposit watcher on %s', (tier) => {
 
   test('a restarted devnet is a new chain: the watcher notices the new genesis, reverses what was not final and scans the new chain from its first block', async () => {
     const user = await customer('genesis');
-    await devnet.pay(user.address, '12');
-    await devnet.mine(3);
+    await chain().pay(user.address, '12');
+    await chain().mine(3);
     await catchUp();
     expect(await assets(user.token)).toMatchObject({ held: '12' });
 

@@ -30,6 +30,7 @@ import {
   type ProductTerms,
 } from '../../src/features/hosting/hosting-view.js';
 import en from '../../locales/en.json';
+import { SEEDED_7_DAY_HOSTING } from '../helpers/seeded-catalogue.js';
 
 const SEVEN_DAYS: ProductTerms = {
   days: 7,
@@ -47,13 +48,7 @@ function order(overrides: Partial<HostingOrderRecord> = {}): HostingOrderRecord 
     names: { en: '7-day hosting', 'zh-Hans': '7天托管' },
     amount: '1500',
     initialAmount: '1000',
-    days: 7,
-    dailyRate: '0.003',
-    minimum: '100',
-    maximum: '100000',
-    payout: 'daily',
-    earlyExit: true,
-    penaltyRate: '0.01',
+    ...SEEDED_7_DAY_HOSTING,
     status: 'in_progress',
     closeReason: null,
     // Created Mon 2026-03-02 10:00 in Asia/Shanghai; interest from Tue 00:00; matures the next Tue 00:00.

@@ -21,18 +21,12 @@ import {
   ticketCounts,
   totalOf,
 } from '../../src/features/machine/machine-view.js';
+import { SEEDED_STARTER_MINER, TWO_STARTER_MINERS_BOUGHT } from '../helpers/seeded-catalogue.js';
 
 const starter: MachineRecord = {
   id: '1',
   names: { en: 'Starter miner', 'zh-Hans': '入门矿机' },
-  hashPower: '10',
-  price: '100',
-  ticketPrice: 1,
-  days: 30,
-  dailyOutput: '0.36',
-  machineDailyOutput: '3.6',
-  rentPrice: '3.5',
-  status: 'active',
+  ...SEEDED_STARTER_MINER,
   updatedAt: '2026-01-05T02:00:00.000Z',
 };
 const pro: MachineRecord = {
@@ -53,14 +47,7 @@ function holding(overrides: Partial<OwnedMachineRecord> = {}): OwnedMachineRecor
     accountId: '7',
     machineId: '1',
     names: starter.names,
-    acquisition: 'buy',
-    payWith: 'usdt',
-    quantity: 2,
-    hashPower: '10',
-    totalHashPower: '20',
-    dailyOutput: '0.36',
-    holdingDailyOutput: '7.2',
-    days: 30,
+    ...TWO_STARTER_MINERS_BOUGHT,
     paidDays: 3,
     daysLeft: 27,
     price: '200',

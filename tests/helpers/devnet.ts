@@ -26,6 +26,8 @@ import {
   type Devnet,
   type DevnetInfo,
 } from '../../server/chains/devnet.js';
+import type { DepositWatcher } from '../../server/services/deposit-watcher.js';
+import type { TestServer } from './server.js';
 
 export interface TestDevnet {
   info: DevnetInfo;
@@ -166,4 +168,11 @@ export function bep20Env(devnet: TestDevnet, finality: number, hotWallet = false
     CHAIN_BEP20_FINALITY: String(finality),
     ...(hotWallet ? { HOT_WALLET_BEP20_KEY: devnet.info.hotWalletKey } : {}),
   };
+}
+
+/** The BEP20 deposit watcher of a server started with bep20Env; throws when it has none. */
+export function bep20Watcher(t: TestServer): DepositWatcher {
+  const [first] = t.server.watchers;
+  if (!first) throw new Error('no BEP20 watcher: the devnet was not configured');
+  return first;
 }

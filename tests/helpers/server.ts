@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import crypto from 'node:crypto';
+import { afterAll, beforeAll } from 'vitest';
 import { createServer, type CofferServer } from '../../server/app.js';
 import { ManualClock } from '../../server/clock.js';
 import { loadConfig } from '../../server/config.js';
@@ -200,5 +201,48 @@ export async function startTestServer(
       await server.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * The test server of the calling suite: started on `tier` before its tests, closed after them;
+ * `env` may be a function, read when the server starts (after the hooks registered before this).
+ * Its members read the started server, so use them only inside tests, hooks and the helpers they
+ * call (reading one before the suite's beforeAll ran throws).
+ */
+export function useTestServer(
+  tier: Tier,
+  env: Record<string, string> | (() => Record<string, string>) = {},
+): TestServer {
+  let started: TestServer | undefined;
+  beforeAll(async () => {
+    started = await startTestServer(tier, typeof env === 'function' ? env() : env);
+  });
+  afterAll(async () => {
+    await started?.close();
+  });
+  const current = (): TestServer => {
+    if (!started) throw new Error('the test server is not started yet');
+    return started;
+  };
+  return {
+    get server() {
+      return current().server;
+    },
+    get clock() {
+      return current().clock;
+    },
+    get mailer() {
+      return current().mailer;
+    },
+    get rootInvite() {
+      return current().rootInvite;
+    },
+    get dataDir() {
+      return current().dataDir;
+    },
+    call: (transport, uri, params, options) => current().call(transport, uri, params, options),
+    register: (transport, email, password, invite) => current().register(transport, email, password, invite),
+    close: () => current().close(),
   };
 }

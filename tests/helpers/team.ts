@@ -10,7 +10,10 @@ import { expect } from 'vitest';
 import { z } from 'zod';
 import type { HostingCommandData } from '../../contract/api/hosting.js';
 import type { IncomeRecord } from '../../contract/api/income.js';
-import type { Executor } from '../../server/db/database.js';
+import { minor } from '../../contract/money.js';
+import type { Database, Executor } from '../../server/db/database.js';
+import { platformBook } from '../../server/ledger/books.js';
+import { creditMany } from '../../server/ledger/ledger.js';
 import { newKey, type Answer, type TestServer } from './server.js';
 import { TRADE_PASSWORD, withdrawFixtures } from './withdraw.js';
 
@@ -185,4 +188,31 @@ export async function insertTree(
          where r.descendant_id = ${input.parentId}`);
   }
   return ids;
+}
+
+/**
+ * Credits each bulk account's hosting book with its USDT amount (minor units) from the platform's
+ * adjustments, in one transaction: the principal the scale tests host, each line keyed `key`.
+ */
+export async function creditHosting(
+  db: Database,
+  credits: ReadonlyArray<{ key: string; accountId: number; amount: bigint; refId: string }>,
+  at: Date,
+): Promise<void> {
+  await db.transaction((tx) =>
+    creditMany(
+      tx,
+      platformBook('adjustments'),
+      'hosting',
+      'USDT',
+      credits.map(({ key, accountId, amount, refId }) => ({
+        key,
+        kind: 'data_adjustment',
+        accountId,
+        amount: minor(amount),
+        ref: { table: 'test', id: refId },
+      })),
+      at,
+    ),
+  );
 }

@@ -84,6 +84,18 @@ export class SoftPasskey {
     return Buffer.concat([sha256(rpId), Buffer.from([flags]), count, ...(attested ? [attested] : [])]);
   }
 
+  /** This platform authenticator's credential JSON around `response`, which follows its clientDataJSON. */
+  #credential(clientData: Buffer, response: Record<string, unknown>): Record<string, unknown> {
+    return {
+      id: this.id,
+      rawId: this.id,
+      type: 'public-key',
+      response: { clientDataJSON: b64url(clientData), ...response },
+      authenticatorAttachment: 'platform',
+      clientExtensionResults: {},
+    };
+  }
+
   /** What startRegistration answers to `options` (PublicKeyCredentialCreationOptionsJSON). */
   register(
     options: { challenge: string; user: { id: string } },
@@ -106,18 +118,10 @@ export class SoftPasskey {
       options.challenge,
       overrides.origin ?? this.relying.origin,
     );
-    return {
-      id: this.id,
-      rawId: this.id,
-      type: 'public-key',
-      response: {
-        clientDataJSON: b64url(clientData),
-        attestationObject: b64url(attestationObject),
-        transports: ['internal'],
-      },
-      authenticatorAttachment: 'platform',
-      clientExtensionResults: {},
-    };
+    return this.#credential(clientData, {
+      attestationObject: b64url(attestationObject),
+      transports: ['internal'],
+    });
   }
 
   /** What startAuthentication answers to `options`; the counter moves up by one first unless `counter` is given. */
@@ -137,18 +141,10 @@ export class SoftPasskey {
       Buffer.concat([authData, sha256(clientData)]),
       this.#keys.privateKey,
     );
-    return {
-      id: this.id,
-      rawId: this.id,
-      type: 'public-key',
-      response: {
-        clientDataJSON: b64url(clientData),
-        authenticatorData: b64url(authData),
-        signature: b64url(signature),
-        userHandle: this.userHandle,
-      },
-      authenticatorAttachment: 'platform',
-      clientExtensionResults: {},
-    };
+    return this.#credential(clientData, {
+      authenticatorData: b64url(authData),
+      signature: b64url(signature),
+      userHandle: this.userHandle,
+    });
   }
 }

@@ -198,55 +198,42 @@ export class LedgerModel {
         : spec === 'allPlusOne'
           ? this.balance(from, asset) + 1n
           : BigInt(spec.cents) * CENT;
+    /** A transfer of one leg, keyed as the step's first. */
+    const oneLeg = (
+      kind: TransferInput['kind'],
+      asset: Asset,
+      from: BookRef,
+      to: BookRef,
+      amount: Minor,
+    ): Call => ({ type: 'transfer', inputs: [{ key: key(0), kind, asset, from, to, amount, ref }] });
     switch (op.kind) {
       case 'credit':
-        return {
-          type: 'transfer',
-          inputs: [
-            {
-              key: key(0),
-              kind: 'data_adjustment',
-              asset: op.asset,
-              from: platformBook('adjustments'),
-              to: customerBook(owner(op.to), 'cash'),
-              amount: cents(op.cents),
-              ref,
-            },
-          ],
-        };
+        return oneLeg(
+          'data_adjustment',
+          op.asset,
+          platformBook('adjustments'),
+          customerBook(owner(op.to), 'cash'),
+          cents(op.cents),
+        );
       case 'move': {
         const from = customerBook(owner(op.from), op.fromBook);
-        return {
-          type: 'transfer',
-          inputs: [
-            {
-              key: key(0),
-              kind: 'account_transfer',
-              asset: op.asset,
-              from,
-              to: customerBook(owner(op.to), op.toBook),
-              amount: minor(amountOf(op.amount, from, op.asset)),
-              ref,
-            },
-          ],
-        };
+        return oneLeg(
+          'account_transfer',
+          op.asset,
+          from,
+          customerBook(owner(op.to), op.toBook),
+          minor(amountOf(op.amount, from, op.asset)),
+        );
       }
       case 'pay': {
         const from = customerBook(owner(op.from), 'cash');
-        return {
-          type: 'transfer',
-          inputs: [
-            {
-              key: key(0),
-              kind: 'fee',
-              asset: op.asset,
-              from,
-              to: platformBook('fee_revenue'),
-              amount: minor(amountOf(op.amount, from, op.asset)),
-              ref,
-            },
-          ],
-        };
+        return oneLeg(
+          'fee',
+          op.asset,
+          from,
+          platformBook('fee_revenue'),
+          minor(amountOf(op.amount, from, op.asset)),
+        );
       }
       case 'event': {
         const payer = customerBook(owner(op.from), 'cash');
@@ -455,6 +442,13 @@ export class LedgerModel {
   }
 }
 
+/** The database id of the model's hold `holdKey`; throws when the hold was never created. */
+function holdIdOf(model: LedgerModel, holdKey: string): number {
+  const holdId = model.holds.get(holdKey)?.id;
+  if (holdId === undefined) throw new Error(`model: hold ${holdKey} has no id`);
+  return holdId;
+}
+
 /** Runs a call on the ledger in its own transaction and says what came of it. */
 async function execute(db: Database, model: LedgerModel, call: Call, now: Date): Promise<Outcome> {
   try {
@@ -469,8 +463,7 @@ async function execute(db: Database, model: LedgerModel, call: Call, now: Date):
         return { outcome: 'hold', created: !knownIds.has(row.id), id: row.id };
       }
       case 'post': {
-        const holdId = model.holds.get(call.holdKey)?.id;
-        if (holdId === undefined) throw new Error(`model: hold ${call.holdKey} has no id`);
+        const holdId = holdIdOf(model, call.holdKey);
         const outcome = await db.transaction((tx) =>
           postHold(
             tx,
@@ -488,8 +481,7 @@ async function execute(db: Database, model: LedgerModel, call: Call, now: Date):
         return { outcome: 'post', applied: outcome.applied };
       }
       case 'void': {
-        const holdId = model.holds.get(call.holdKey)?.id;
-        if (holdId === undefined) throw new Error(`model: hold ${call.holdKey} has no id`);
+        const holdId = holdIdOf(model, call.holdKey);
         const outcome = await db.transaction((tx) =>
           voidHold(
             tx,
