@@ -4,7 +4,7 @@
  * export takes the same filters; "Verify chain" recomputes the hash chain on the server and
  * names a broken row.
  */
-import { Alert, Button, Input } from 'antd';
+import { Alert, Button } from 'antd';
 import { useState } from 'react';
 import type { z } from 'zod';
 import {
@@ -17,7 +17,7 @@ import { useI18n } from '../i18n/i18n.js';
 import { formatTime } from '../ui/format.js';
 import { useAction } from '../ui/use-action.js';
 import { usePagedList } from '../ui/use-paged-list.js';
-import { Field } from '../ui/field.js';
+import { InputField } from '../ui/field.js';
 import { FilterBar, ListPage } from '../ui/list-page.js';
 
 type AuditEntry = z.infer<typeof auditListDataSchema>['items'][number];
@@ -91,21 +91,11 @@ export function AuditPage() {
             />
           ) : null}
           <FilterBar<Filters> name="audit-filter" onFinish={apply}>
-            <Field label="field.actor" name="actor">
-              <Input placeholder="operator:1" maxLength={100} />
-            </Field>
-            <Field label="field.action" name="action">
-              <Input maxLength={100} />
-            </Field>
-            <Field label="field.target" name="target">
-              <Input maxLength={200} />
-            </Field>
-            <Field label="audit.from" name="from">
-              <Input type="datetime-local" step={1} />
-            </Field>
-            <Field label="audit.to" name="to">
-              <Input type="datetime-local" step={1} />
-            </Field>
+            <InputField label="field.actor" name="actor" placeholder="operator:1" maxLength={100} />
+            <InputField label="field.action" name="action" maxLength={100} />
+            <InputField label="field.target" name="target" maxLength={200} />
+            <InputField label="audit.from" name="from" type="datetime-local" step={1} />
+            <InputField label="audit.to" name="to" type="datetime-local" step={1} />
             <Button htmlType="submit">{t('common.filter')}</Button>
           </FilterBar>
         </>

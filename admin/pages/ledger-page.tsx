@@ -2,7 +2,7 @@
  * The ledger: adjustments and their four-eyes queue (approve or reject one another operator
  * asked for), a new adjustment, and the ledger check; each action behind a dialog that states it.
  */
-import { Alert, Button, Input, Select, Space } from 'antd';
+import { Alert, Button, Select, Space } from 'antd';
 import { useState } from 'react';
 import type { z } from 'zod';
 import {
@@ -20,9 +20,9 @@ import { formatTime } from '../ui/format.js';
 import { useAction } from '../ui/use-action.js';
 import { usePagedList } from '../ui/use-paged-list.js';
 import { StatusTag } from '../ui/status-tag.js';
-import { Field } from '../ui/field.js';
+import { Field, InputField } from '../ui/field.js';
 import { FilterSelect } from '../ui/filter-select.js';
-import { FilterBar, ListPage } from '../ui/list-page.js';
+import { FilterBar, ListPage, RowButton } from '../ui/list-page.js';
 
 type Status = (typeof ADJUSTMENT_STATUSES)[number];
 type Check = z.infer<typeof ledgerCheckDataSchema>;
@@ -156,22 +156,18 @@ export function LedgerPage() {
           render: (_value, item) =>
             item.status === 'pending_review' ? (
               <Space wrap>
-                <Button
-                  size="small"
-                  type="primary"
+                <RowButton
+                  label={t('ledger.approve')}
+                  row={item.id}
+                  tone="primary"
                   onClick={() => review(item, 'approve')}
-                  aria-label={`${t('ledger.approve')} ${item.id}`}
-                >
-                  {t('ledger.approve')}
-                </Button>
-                <Button
-                  size="small"
-                  danger
+                />
+                <RowButton
+                  label={t('ledger.reject')}
+                  row={item.id}
+                  tone="danger"
                   onClick={() => review(item, 'reject')}
-                  aria-label={`${t('ledger.reject')} ${item.id}`}
-                >
-                  {t('ledger.reject')}
-                </Button>
+                />
               </Space>
             ) : null,
         },
@@ -192,18 +188,12 @@ export function LedgerPage() {
         onClose={() => setAdjusting(false)}
         onSubmit={adjust}
       >
-        <Field label="field.accountId" name="accountId" required>
-          <Input maxLength={40} />
-        </Field>
+        <InputField label="field.accountId" name="accountId" required maxLength={40} />
         <Field label="field.asset" name="asset">
           <Select options={[{ value: 'USDT' }, { value: 'RAB' }]} />
         </Field>
-        <Field label="field.amount" name="amount" required>
-          <Input inputMode="decimal" maxLength={40} />
-        </Field>
-        <Field label="field.reason" name="reason" required>
-          <Input maxLength={200} />
-        </Field>
+        <InputField label="field.amount" name="amount" required inputMode="decimal" maxLength={40} />
+        <InputField label="field.reason" name="reason" required maxLength={200} />
       </FormDialog>
     </ListPage>
   );

@@ -24,7 +24,7 @@ import { useAction } from '../ui/use-action.js';
 import { usePagedList } from '../ui/use-paged-list.js';
 import { formatTime } from '../ui/format.js';
 import { StatusTag, type Tone } from '../ui/status-tag.js';
-import { Field } from '../ui/field.js';
+import { Field, InputField } from '../ui/field.js';
 import { DetailDrawer, Facts } from '../ui/detail-drawer.js';
 import { DetailsLink, FilterBar, ListPage } from '../ui/list-page.js';
 import { FilterSelect } from '../ui/filter-select.js';
@@ -318,9 +318,7 @@ export function WithdrawalsPage() {
               onClose={() => setDialog(null)}
               onSubmit={({ reference }) => act('/api/admin/withdraw/paid', { id: open.id, reference })}
             >
-              <Field label="field.reference" name="reference" required>
-                <Input maxLength={200} />
-              </Field>
+              <InputField label="field.reference" name="reference" required maxLength={200} />
             </FormDialog>
           </>
         ) : null}

@@ -1,7 +1,7 @@
 /**
  * A console page that lists a paged read: its one heading with its actions (Refresh unless the
  * page names its own), what stands above the table (a check's verdict, the filter bar), the
- * table driven by its columns, and the "more" under it.
+ * table driven by its columns with the "more" under it, and the row helpers those tables share.
  */
 import { Button, Form, type TableProps } from 'antd';
 import type { ReactNode } from 'react';
@@ -41,16 +41,37 @@ export function ListPage<T extends object>({
       actions={actions ?? <Button onClick={() => void list.reload()}>{t('common.refresh')}</Button>}
     >
       {filters}
+      <PagedTable<T> label={title} list={list} items={items} rowKey={rowKey} columns={columns} />
+      {children}
+    </Page>
+  );
+}
+
+/** A paged list's table, named by `label`, with the "more" under it. */
+export function PagedTable<T extends object>({
+  label,
+  list,
+  items = list.items,
+  rowKey = 'id',
+  columns,
+}: {
+  label: string;
+  list: PagedList<T>;
+  items?: T[];
+  rowKey?: TableProps<T>['rowKey'];
+  columns: NonNullable<TableProps<T>['columns']>;
+}) {
+  return (
+    <>
       <ConsoleTable<T>
-        label={title}
+        label={label}
         rowKey={rowKey}
         loading={list.loading}
         dataSource={items}
         columns={columns}
       />
       <LoadMore list={list} />
-      {children}
-    </Page>
+    </>
   );
 }
 
@@ -87,6 +108,37 @@ export function DetailsLink({
   return (
     <Button type="link" className={className} onClick={onOpen} aria-label={`${t('common.details')} ${text}`}>
       {text}
+    </Button>
+  );
+}
+
+/**
+ * A row's action, a small button whose accessible name also names the row ("Disable Alpha"):
+ * `label` is its text, `action` (when it differs) the verb its name starts with.
+ */
+export function RowButton({
+  label,
+  action = label,
+  row,
+  tone = 'plain',
+  onClick,
+}: {
+  label: string;
+  action?: string;
+  /** The row's name (its id, title or name). */
+  row: string;
+  tone?: 'plain' | 'primary' | 'danger';
+  onClick(): void;
+}) {
+  return (
+    <Button
+      size="small"
+      {...(tone === 'primary' ? { type: 'primary' as const } : {})}
+      danger={tone === 'danger'}
+      onClick={onClick}
+      aria-label={`${action} ${row}`}
+    >
+      {label}
     </Button>
   );
 }
