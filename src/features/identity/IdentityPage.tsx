@@ -15,7 +15,7 @@ import { useOutcome } from '../../app/outcome.js';
 import { usePullOnOpen } from '../../app/use-pull-on-open.js';
 import { send } from '../../app/worker-client.js';
 import { AsOf } from '../../ui/AsOf.js';
-import { CardSection } from '../../ui/Card.js';
+import { CardForm, CardSection } from '../../ui/Card.js';
 import { Choice } from '../../ui/Choice.js';
 import { DateTime } from '../../ui/DateTime.js';
 import { Field } from '../../ui/Field.js';
@@ -265,15 +265,7 @@ function IdentityForm({
 
   const sending = enqueuing || command?.state === 'queued' || command?.state === 'sending';
   return (
-    <form
-      className="card form"
-      onSubmit={(event) => void submit(event)}
-      noValidate
-      aria-labelledby="identity-form"
-    >
-      <h2 id="identity-form" className="card__title">
-        {t('identity.form_title')}
-      </h2>
+    <CardForm id="identity-form" title={t('identity.form_title')} onSubmit={(event) => void submit(event)}>
       <Choice<DocumentType>
         legend={t('identity.document_type')}
         name="documentType"
@@ -325,7 +317,7 @@ function IdentityForm({
         notice={notice}
         className="identity-line"
       />
-    </form>
+    </CardForm>
   );
 }
 

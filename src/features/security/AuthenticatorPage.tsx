@@ -15,9 +15,8 @@ import { useOutcome } from '../../app/outcome.js';
 import { ROUTES } from '../../app/paths.js';
 import { send } from '../../app/worker-client.js';
 import { copyText } from '../../ui/copy.js';
-import { Field } from '../../ui/Field.js';
 import { toast } from '../../ui/toast.js';
-import { SubmitButton } from '../../ui/form-fields.js';
+import { OneTimeCodeField, SubmitButton } from '../../ui/form-fields.js';
 import { useChecks } from '../../ui/field-messages.js';
 import { useForm } from '../../ui/use-form.js';
 import { useUserInfo } from './use-user-info.js';
@@ -119,13 +118,7 @@ function BindAuthenticator({ onDone }: { onDone(): void }) {
     <form className="form page-padding" onSubmit={submit} noValidate aria-labelledby="bind-title">
       <h2 id="bind-title">{t('security.bind_title')}</h2>
       <KeyCard state={state} retry={retry} />
-      <Field
-        label={t('field.authenticatorCode')}
-        inputMode="numeric"
-        autoComplete="one-time-code"
-        maxLength={6}
-        {...form.bind('code')}
-      />
+      <OneTimeCodeField label={t('field.authenticatorCode')} {...form.bind('code')} />
       <SubmitButton busy={form.busy}>{t('security.bind_submit')}</SubmitButton>
     </form>
   );
@@ -160,20 +153,8 @@ function ModifyAuthenticator({ onDone }: { onDone(): void }) {
       {started ? (
         <>
           <KeyCard state={state} retry={retry} />
-          <Field
-            label={t('field.oldCode')}
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            maxLength={6}
-            {...form.bind('oldCode')}
-          />
-          <Field
-            label={t('field.newCode')}
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            maxLength={6}
-            {...form.bind('newCode')}
-          />
+          <OneTimeCodeField label={t('field.oldCode')} {...form.bind('oldCode')} />
+          <OneTimeCodeField label={t('field.newCode')} {...form.bind('newCode')} />
           <SubmitButton busy={form.busy}>{t('security.modify_submit')}</SubmitButton>
         </>
       ) : (
