@@ -404,14 +404,14 @@ function Quote({ quote, feeRate }: { quote: QuoteView; feeRate: string | null })
       {quote.kind !== 'ok' ? (
         <p className="muted">{problem}</p>
       ) : (
-        <dl className="exchange-figures">
+        <dl className="figure-list">
           <div>
             <dt>{t('exchange.quote_pay')}</dt>
             <dd>
               {quote.pay} {quote.payAsset}
             </dd>
           </div>
-          <div className="exchange-figures__receive">
+          <div className="figure-list__strong">
             <dt>{t('exchange.quote_receive')}</dt>
             <dd>
               {quote.receive} {quote.receiveAsset}

@@ -299,7 +299,7 @@ function Preview({ preview, mode }: { preview: AcquirePreview; mode: AcquireMode
     <section className="machine-preview" aria-live="polite" aria-label={t('machine.preview_title')}>
       {preview.kind === 'ok' ? (
         <>
-          <dl className="machine-preview__figures">
+          <dl className="figure-list">
             <div>
               <dt>{t(mode === 'buy' ? 'machine.preview_cost' : 'machine.preview_rent_cost')}</dt>
               <dd>

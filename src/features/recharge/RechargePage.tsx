@@ -198,9 +198,7 @@ function DepositLine({ deposit, depths }: { deposit: DepositRecord; depths: Chai
       <p className="deposit__amount">
         {shownAmount(deposit.amount)} <span className="deposit__unit">USDT</span>
       </p>
-      <p className={`deposit__status deposit__status--${statusTone(deposit.status)}`}>
-        {t(label.key, label.values)}
-      </p>
+      <p className={`deposit__status tone--${statusTone(deposit.status)}`}>{t(label.key, label.values)}</p>
       <p className="muted deposit__detail deposit__chain">
         {deposit.chain}
         {showsConfirmations(deposit.status) &&

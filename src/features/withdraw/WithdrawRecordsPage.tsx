@@ -77,7 +77,7 @@ function WithdrawalLine({ withdrawal }: { withdrawal: WithdrawalRecord }) {
       <p className="withdrawal__amount">
         {shownAmount(withdrawal.amount)} <span className="withdrawal__unit">USDT</span>
       </p>
-      <p className={`withdrawal__status withdrawal__status--${statusTone(withdrawal.status)}`}>
+      <p className={`withdrawal__status tone--${statusTone(withdrawal.status)}`}>
         {t(statusKey(withdrawal.status))} · {t(stageKey(withdrawal.stage))}
       </p>
       <dl className="withdrawal__details">
