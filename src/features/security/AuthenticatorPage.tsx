@@ -14,7 +14,7 @@ import { checkCode } from '../../../contract/validation.js';
 import { useOutcome } from '../../app/outcome.js';
 import { ROUTES } from '../../app/paths.js';
 import { send } from '../../app/worker-client.js';
-import { copyText } from '../../ui/copy.js';
+import { useCopy } from '../../ui/use-copy.js';
 import { toast } from '../../ui/toast.js';
 import { OneTimeCodeField, SubmitButton } from '../../ui/form-fields.js';
 import { useChecks } from '../../ui/field-messages.js';
@@ -64,6 +64,7 @@ function useNewKey(enabled: boolean) {
 /** The QR code, the key as text with its copy button, and the warning to keep it safe. */
 function KeyCard({ state, retry }: { state: KeyState; retry(): void }) {
   const { t } = useTranslation();
+  const copy = useCopy();
   if (state.kind === 'loading') return <p className="hint">{t('security.key_loading')}</p>;
   if (state.kind === 'failed') {
     return (
@@ -75,13 +76,6 @@ function KeyCard({ state, retry }: { state: KeyState; retry(): void }) {
       </section>
     );
   }
-  const copy = () =>
-    void copyText(state.key.secret, {
-      empty: t('copy.empty'),
-      unsupported: t('copy.unsupported'),
-      failed: t('copy.failed'),
-      copied: t('copy.copied'),
-    });
   return (
     <section className="card security-key" aria-label={t('field.secret')}>
       <p className="hint">{t('security.scan_hint')}</p>
@@ -91,7 +85,7 @@ function KeyCard({ state, retry }: { state: KeyState; retry(): void }) {
         {/* In groups of four, as apps show keys; the copy button copies it without the spaces. */}
         {state.key.secret.replace(/(.{4})(?=.)/g, '$1 ')}
       </p>
-      <Button size="small" onClick={copy}>
+      <Button size="small" onClick={() => copy(state.key.secret)}>
         {t('security.copy_key')}
       </Button>
       <p className="hint">{t('security.key_warning')}</p>

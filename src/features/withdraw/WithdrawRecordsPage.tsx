@@ -9,7 +9,7 @@ import { useTranslation } from 'react-i18next';
 import type { WithdrawalRecord } from '../../../contract/api/withdraw.js';
 import type { ActiveAccount } from '../../../client-db/use-sync-db.js';
 import { AsOf } from '../../ui/AsOf.js';
-import { copyText } from '../../ui/copy.js';
+import { useCopy } from '../../ui/use-copy.js';
 import { DateTime } from '../../ui/DateTime.js';
 import { useAccountSyncedAt } from '../account/account-data.js';
 import { perAccountPage } from '../account/PerAccount.js';
@@ -65,13 +65,7 @@ function Withdrawals({ active }: { active: ActiveAccount }) {
 function WithdrawalLine({ withdrawal }: { withdrawal: WithdrawalRecord }) {
   const { t } = useTranslation();
   const reason = reasonOf(withdrawal);
-  const copy = (text: string) =>
-    void copyText(text, {
-      empty: t('copy.empty'),
-      unsupported: t('copy.unsupported'),
-      failed: t('copy.failed'),
-      copied: t('copy.copied'),
-    });
+  const copy = useCopy();
   return (
     <li className="withdrawal">
       <p className="withdrawal__amount">
