@@ -356,7 +356,6 @@ function ExchangeForm({
               })
         }
         notice={flow.notice}
-        className="exchange-status"
       >
         {stale !== null && (
           <div className="exchange-stale" role="alert">

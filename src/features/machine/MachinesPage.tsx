@@ -286,7 +286,6 @@ function AcquireForm({
         sending={flow.sending}
         status={flow.command == null ? '' : t('machine.sending')}
         notice={flow.notice}
-        className="machine-form__status"
       />
     </form>
   );
