@@ -5,6 +5,7 @@
  */
 import { Fragment, useState, type ReactNode } from 'react';
 import { AsOf } from './AsOf.js';
+import { StackSection } from './Card.js';
 import { MoreButton } from './MoreButton.js';
 import { Select } from './Select.js';
 
@@ -96,10 +97,7 @@ export function RecordsSection<T extends { id: string }>({
 }: RecordsSectionProps<T>) {
   const shown = paging?.shown ?? records?.length ?? 0;
   return (
-    <section className="stack" aria-labelledby={id}>
-      <h2 id={id} className="section-title">
-        {title}
-      </h2>
+    <StackSection id={id} title={title}>
       <AsOf syncedAt={syncedAt} />
       {filter}
       {records !== undefined && records.length === 0 && <p className="card muted">{empty}</p>}
@@ -113,6 +111,6 @@ export function RecordsSection<T extends { id: string }>({
       {paging !== undefined && records !== undefined && records.length > shown && (
         <MoreButton onClick={paging.showMore}>{more}</MoreButton>
       )}
-    </section>
+    </StackSection>
   );
 }

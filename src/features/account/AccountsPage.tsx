@@ -10,7 +10,7 @@ import { Button } from 'antd-mobile';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { CardForm } from '../../ui/Card.js';
+import { CardForm, StackSection } from '../../ui/Card.js';
 import type { AccountRecord, Asset } from '../../../contract/api/account.js';
 import { SUB_ACCOUNT_NAME_MAX_LENGTH, SUB_ACCOUNTS_MAX } from '../../../contract/constants.js';
 import { formatMoney } from '../../../contract/money.js';
@@ -60,10 +60,7 @@ export default function AccountsPage() {
   return (
     <div className="page-padding stack">
       <AsOf syncedAt={syncedAt} />
-      <section className="stack" aria-labelledby="accounts-list">
-        <h2 id="accounts-list" className="section-title">
-          {t('accounts.list')}
-        </h2>
+      <StackSection id="accounts-list" title={t('accounts.list')}>
         {ordered.length === 0 && pendingNames.length === 0 ? (
           <p className="card muted">{t('my.no_account')}</p>
         ) : (
@@ -82,7 +79,7 @@ export default function AccountsPage() {
             ))}
           </ul>
         )}
-      </section>
+      </StackSection>
       <CreateSubAccount subAccounts={subAccounts} />
       {active !== null && <Transfer active={active} accounts={ordered} pending={pending.transfers} />}
     </div>
