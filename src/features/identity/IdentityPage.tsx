@@ -17,7 +17,7 @@ import { send } from '../../app/worker-client.js';
 import { AsOf } from '../../ui/AsOf.js';
 import { CardForm, CardSection } from '../../ui/Card.js';
 import { Choice } from '../../ui/Choice.js';
-import { DateTime } from '../../ui/DateTime.js';
+import { TimeFigure } from '../../ui/Figure.js';
 import { Field } from '../../ui/Field.js';
 import { SubmitButton } from '../../ui/form-fields.js';
 import { useLink } from '../../ui/OfflineBanner.js';
@@ -123,20 +123,10 @@ function StatusCard({
             <dd>{record.realName ?? '—'}</dd>
           </div>
           {record.submittedAt !== null && (
-            <div>
-              <dt>{t('identity.submitted_at')}</dt>
-              <dd>
-                <DateTime at={record.submittedAt} style="short" />
-              </dd>
-            </div>
+            <TimeFigure label={t('identity.submitted_at')} at={record.submittedAt} />
           )}
           {status === 'approved' && record.reviewedAt !== null && (
-            <div>
-              <dt>{t('identity.approved_at')}</dt>
-              <dd>
-                <DateTime at={record.reviewedAt} style="short" />
-              </dd>
-            </div>
+            <TimeFigure label={t('identity.approved_at')} at={record.reviewedAt} />
           )}
         </dl>
       )}

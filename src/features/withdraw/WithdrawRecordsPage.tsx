@@ -10,7 +10,7 @@ import type { WithdrawalRecord } from '../../../contract/api/withdraw.js';
 import type { ActiveAccount } from '../../../client-db/use-sync-db.js';
 import { AsOf } from '../../ui/AsOf.js';
 import { useCopy } from '../../ui/use-copy.js';
-import { DateTime } from '../../ui/DateTime.js';
+import { TimeFigure } from '../../ui/Figure.js';
 import { useAccountSyncedAt } from '../account/account-data.js';
 import { perAccountPage } from '../account/PerAccount.js';
 import { shownAmount } from '../../ui/amounts.js';
@@ -115,19 +115,9 @@ function WithdrawalLine({ withdrawal }: { withdrawal: WithdrawalRecord }) {
             <dd>{withdrawal.reference}</dd>
           </div>
         )}
-        <div>
-          <dt>{t('withdraw.created_at')}</dt>
-          <dd>
-            <DateTime at={withdrawal.createdAt} style="short" />
-          </dd>
-        </div>
+        <TimeFigure label={t('withdraw.created_at')} at={withdrawal.createdAt} />
         {withdrawal.completedAt !== null && (
-          <div>
-            <dt>{t('withdraw.completed_at')}</dt>
-            <dd>
-              <DateTime at={withdrawal.completedAt} style="short" />
-            </dd>
-          </div>
+          <TimeFigure label={t('withdraw.completed_at')} at={withdrawal.completedAt} />
         )}
       </dl>
     </li>
