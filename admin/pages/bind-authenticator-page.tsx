@@ -8,7 +8,7 @@ import { useI18n } from '../i18n/i18n.js';
 import { Page } from '../ui/page.js';
 import { SetupFrame } from '../ui/setup-frame.js';
 import { useAction } from '../ui/use-action.js';
-import { InputField } from '../ui/field.js';
+import { GoogleCodeField } from '../ui/field.js';
 
 export function BindAuthenticatorPage() {
   const { t } = useI18n();
@@ -61,14 +61,7 @@ export function BindAuthenticatorPage() {
           </>
         ) : null}
         <Form form={form} name="bind" layout="vertical" onFinish={submit} requiredMark={false}>
-          <InputField
-            label="field.googleCode"
-            name="googleCode"
-            required
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            maxLength={6}
-          />
+          <GoogleCodeField />
           <Button type="primary" htmlType="submit" loading={busy} disabled={!key} block>
             {t('authenticator.submit')}
           </Button>

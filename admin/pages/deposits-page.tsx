@@ -8,11 +8,11 @@ import { adminDepositListDataSchema } from '../../contract/api/admin-users.js';
 import { DEPOSIT_STATUSES, type DepositStatus } from '../../contract/api/recharge.js';
 import { CHAINS, type Chain } from '../../contract/constants.js';
 import { useI18n } from '../i18n/i18n.js';
-import { formatAmount, formatTime } from '../ui/format.js';
-import { FilterBar, ListPage } from '../ui/list-page.js';
+import { formatTime } from '../ui/format.js';
+import { FilterBar, ListPage, usdtAmountColumn } from '../ui/list-page.js';
 import { StatusTag, type Tone } from '../ui/status-tag.js';
 import { usePagedList } from '../ui/use-paged-list.js';
-import { FilterSelect } from '../ui/filter-select.js';
+import { FilterSelect, StatusFilter } from '../ui/filter-select.js';
 
 type Deposit = z.infer<typeof adminDepositListDataSchema>['items'][number];
 
@@ -48,9 +48,7 @@ export function DepositsPage() {
             withAll
             options={CHAINS.map((value) => ({ value, label: value }))}
           />
-          <FilterSelect<DepositStatus | 'all'>
-            label={t('common.status')}
-            name="status"
+          <StatusFilter<DepositStatus | 'all'>
             value={status}
             onChange={setStatus}
             withAll
@@ -61,11 +59,7 @@ export function DepositsPage() {
       columns={[
         { title: t('common.id'), dataIndex: 'id' },
         { title: t('dashboard.chain'), dataIndex: 'chain' },
-        {
-          title: t('withdrawals.amount'),
-          dataIndex: 'amount',
-          render: (amount: string) => formatAmount(amount, 'USDT'),
-        },
+        usdtAmountColumn(t),
         {
           title: t('common.status'),
           dataIndex: 'status',

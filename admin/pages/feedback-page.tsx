@@ -19,7 +19,7 @@ import { StatusTag } from '../ui/status-tag.js';
 import { Field } from '../ui/field.js';
 import { DetailDrawer, Facts } from '../ui/detail-drawer.js';
 import { DetailsLink, FilterBar, ListPage } from '../ui/list-page.js';
-import { FilterSelect } from '../ui/filter-select.js';
+import { StatusFilter } from '../ui/filter-select.js';
 
 type Feedback = z.infer<typeof adminFeedbackListDataSchema>['items'][number];
 type StatusFilter = Feedback['status'] | 'all';
@@ -143,9 +143,7 @@ export function FeedbackPage() {
       items={items}
       filters={
         <FilterBar name="feedback-filter">
-          <FilterSelect<StatusFilter>
-            label={t('common.status')}
-            name="status"
+          <StatusFilter<StatusFilter>
             value={status}
             onChange={setStatus}
             options={[

@@ -28,7 +28,7 @@ import { DetailsLink, FilterBar, ListPage } from '../ui/list-page.js';
 import { StatusTag, type Tone } from '../ui/status-tag.js';
 import { useAction } from '../ui/use-action.js';
 import { usePagedList } from '../ui/use-paged-list.js';
-import { FilterSelect } from '../ui/filter-select.js';
+import { StatusFilter } from '../ui/filter-select.js';
 
 type Item = z.infer<typeof adminIdentityListDataSchema>['items'][number];
 type QueueStatus = 'pending_review' | 'approved' | 'rejected';
@@ -109,9 +109,7 @@ export function IdentityPage() {
       rowKey="submissionId"
       filters={
         <FilterBar name="identity-filter">
-          <FilterSelect<QueueStatus>
-            label={t('common.status')}
-            name="status"
+          <StatusFilter<QueueStatus>
             value={status}
             onChange={setStatus}
             options={QUEUE_STATUSES.map((value) => ({ value, label: t(`identity.status.${value}`) }))}

@@ -21,7 +21,7 @@ import { useAction } from '../ui/use-action.js';
 import { usePagedList } from '../ui/use-paged-list.js';
 import { StatusTag } from '../ui/status-tag.js';
 import { Field, InputField } from '../ui/field.js';
-import { FilterSelect } from '../ui/filter-select.js';
+import { StatusFilter } from '../ui/filter-select.js';
 import { FilterBar, ListPage, RowButton } from '../ui/list-page.js';
 
 type Status = (typeof ADJUSTMENT_STATUSES)[number];
@@ -118,9 +118,7 @@ export function LedgerPage() {
             />
           ) : null}
           <FilterBar name="ledger-filter">
-            <FilterSelect<Status | 'all'>
-              label={t('common.status')}
-              name="status"
+            <StatusFilter<Status | 'all'>
               value={status}
               onChange={setStatus}
               withAll

@@ -9,7 +9,7 @@ import { useI18n } from '../i18n/i18n.js';
 import { Page } from '../ui/page.js';
 import { SetupFrame } from '../ui/setup-frame.js';
 import { useAction } from '../ui/use-action.js';
-import { Field, InputField } from '../ui/field.js';
+import { Field, GoogleCodeField, InputField } from '../ui/field.js';
 
 interface SignInForm {
   email: string;
@@ -60,15 +60,7 @@ export function SignInPage({
           {needsCode ? (
             <>
               <Typography.Paragraph>{t('signin.code_needed')}</Typography.Paragraph>
-              <InputField
-                label="field.googleCode"
-                name="googleCode"
-                required
-                inputMode="numeric"
-                autoComplete="one-time-code"
-                maxLength={6}
-                autoFocus
-              />
+              <GoogleCodeField autoFocus />
             </>
           ) : null}
           <Button type="primary" htmlType="submit" loading={busy} block>

@@ -22,7 +22,7 @@ import { Field } from '../ui/field.js';
 import { FormDialog } from '../ui/form-dialog.js';
 import { formatAmount, formatTime } from '../ui/format.js';
 import { DetailDrawer, Facts } from '../ui/detail-drawer.js';
-import { DetailsLink, FilterBar, ListPage } from '../ui/list-page.js';
+import { DetailsLink, FilterBar, ListPage, usdtAmountColumn } from '../ui/list-page.js';
 import { StatusTag } from '../ui/status-tag.js';
 import { useAction } from '../ui/use-action.js';
 import { usePagedList } from '../ui/use-paged-list.js';
@@ -250,11 +250,7 @@ function UserDrawer({
               { title: t('common.id'), dataIndex: 'id' },
               { title: t('field.accountId'), dataIndex: 'accountId' },
               { title: t('dashboard.chain'), dataIndex: 'chain' },
-              {
-                title: t('withdrawals.amount'),
-                dataIndex: 'amount',
-                render: (v: string) => formatAmount(v, 'USDT'),
-              },
+              usdtAmountColumn(t),
               {
                 title: t('common.status'),
                 dataIndex: 'status',
@@ -275,11 +271,7 @@ function UserDrawer({
             columns={[
               { title: t('common.id'), dataIndex: 'id' },
               { title: t('field.accountId'), dataIndex: 'accountId' },
-              {
-                title: t('withdrawals.amount'),
-                dataIndex: 'amount',
-                render: (v: string) => formatAmount(v, 'USDT'),
-              },
+              usdtAmountColumn(t),
               {
                 title: t('field.stage'),
                 dataIndex: 'stage',
@@ -296,11 +288,7 @@ function UserDrawer({
               { title: t('common.id'), dataIndex: 'id' },
               { title: t('field.accountId'), dataIndex: 'accountId' },
               { title: t('field.name'), key: 'name', render: (_v, o) => nameIn(o.names, locale) },
-              {
-                title: t('withdrawals.amount'),
-                dataIndex: 'amount',
-                render: (v: string) => formatAmount(v, 'USDT'),
-              },
+              usdtAmountColumn(t),
               { title: t('common.status'), dataIndex: 'status' },
               { title: t('users.ends'), dataIndex: 'endAt', render: formatTime },
             ]}

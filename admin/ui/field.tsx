@@ -44,3 +44,18 @@ export function InputField({
     </Field>
   );
 }
+
+/** The authenticator's six-digit code (`googleCode`), required: the numeric keypad, autofilled from a message. */
+export function GoogleCodeField({ autoFocus = false }: { autoFocus?: boolean }) {
+  return (
+    <InputField
+      label="field.googleCode"
+      name="googleCode"
+      required
+      inputMode="numeric"
+      autoComplete="one-time-code"
+      maxLength={6}
+      autoFocus={autoFocus}
+    />
+  );
+}

@@ -30,3 +30,14 @@ export function FilterSelect<T extends string>({
     </Form.Item>
   );
 }
+
+/** The filter bar's Status choice (the list's `status` parameter). */
+export function StatusFilter<T extends string>(props: {
+  value: T;
+  onChange(value: T): void;
+  options: Array<{ value: T; label: string }>;
+  withAll?: boolean;
+}) {
+  const { t } = useI18n();
+  return <FilterSelect<T> label={t('common.status')} name="status" {...props} />;
+}

@@ -5,8 +5,9 @@
  */
 import { Button, Form, type TableProps } from 'antd';
 import type { ReactNode } from 'react';
-import { useI18n } from '../i18n/i18n.js';
+import { useI18n, type Translate } from '../i18n/i18n.js';
 import { ConsoleTable } from './console-table.js';
+import { formatAmount } from './format.js';
 import { LoadMore } from './load-more.js';
 import { Page } from './page.js';
 import type { PagedList } from './use-paged-list.js';
@@ -141,4 +142,13 @@ export function RowButton({
       {label}
     </Button>
   );
+}
+
+/** The Amount column of a row's USDT `amount`, formatted. */
+export function usdtAmountColumn(t: Translate) {
+  return {
+    title: t('withdrawals.amount'),
+    dataIndex: 'amount',
+    render: (amount: string) => formatAmount(amount, 'USDT'),
+  };
 }
