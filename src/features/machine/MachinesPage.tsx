@@ -293,7 +293,11 @@ function AcquireForm({
 function Preview({ preview, mode }: { preview: AcquirePreview; mode: AcquireMode }) {
   const { t } = useTranslation();
   return (
-    <section className="machine-preview" aria-live="polite" aria-label={t('machine.preview_title')}>
+    <section
+      className="machine-preview figure-panel"
+      aria-live="polite"
+      aria-label={t('machine.preview_title')}
+    >
       {preview.kind === 'ok' ? (
         <>
           <dl className="figure-list">
