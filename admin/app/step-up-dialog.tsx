@@ -2,13 +2,13 @@
  * The step-up dialog: asks for an authenticator code when the server answers
  * `step_up_required`, steps the session up, and tells the waiting call whether to retry.
  */
-import { Form, Input, Modal, Typography } from 'antd';
+import { Form, Modal, Typography } from 'antd';
 import { useState } from 'react';
 import { stepUpDataSchema } from '../../contract/api/admin.js';
 import type { ConsoleApi } from '../api.js';
 import { useI18n } from '../i18n/i18n.js';
 import { useAction } from '../ui/use-action.js';
-import { Field } from '../ui/field.js';
+import { GoogleCodeField } from '../ui/field.js';
 
 export interface StepUpRequest {
   resolve(steppedUp: boolean): void;
@@ -47,9 +47,7 @@ export function StepUpDialog({ api, request }: { api: ConsoleApi; request: StepU
     >
       <Typography.Paragraph>{t('stepup.intro')}</Typography.Paragraph>
       <Form form={form} name="stepup" layout="vertical" onFinish={submit} requiredMark={false}>
-        <Field label="field.googleCode" name="googleCode" required>
-          <Input inputMode="numeric" autoComplete="one-time-code" maxLength={6} autoFocus />
-        </Field>
+        <GoogleCodeField autoFocus />
       </Form>
     </Modal>
   );

@@ -4,7 +4,7 @@
  * export takes the same filters; "Verify chain" recomputes the hash chain on the server and
  * names a broken row.
  */
-import { Alert, Button, Form, Input } from 'antd';
+import { Alert, Button } from 'antd';
 import { useState } from 'react';
 import type { z } from 'zod';
 import {
@@ -15,12 +15,10 @@ import {
 import { useConsole } from '../app/context.js';
 import { useI18n } from '../i18n/i18n.js';
 import { formatTime } from '../ui/format.js';
-import { Page } from '../ui/page.js';
 import { useAction } from '../ui/use-action.js';
 import { usePagedList } from '../ui/use-paged-list.js';
-import { ConsoleTable } from '../ui/console-table.js';
-import { Field } from '../ui/field.js';
-import { LoadMore } from '../ui/load-more.js';
+import { InputField } from '../ui/field.js';
+import { FilterBar, ListPage } from '../ui/list-page.js';
 
 type AuditEntry = z.infer<typeof auditListDataSchema>['items'][number];
 type Verdict = z.infer<typeof auditVerifyDataSchema>;
@@ -66,8 +64,9 @@ export function AuditPage() {
     );
 
   return (
-    <Page
+    <ListPage<AuditEntry>
       title={t('audit.title')}
+      list={list}
       actions={
         <>
           <Button onClick={() => void exportCsv()}>{t('audit.export')}</Button>
@@ -76,59 +75,45 @@ export function AuditPage() {
           </Button>
         </>
       }
-    >
-      {verdict ? (
-        <Alert
-          className="console-filters"
-          role="status"
-          type={verdict.ok ? 'success' : 'error'}
-          showIcon
-          title={
-            verdict.ok
-              ? t('audit.verify_ok', { checked: verdict.checked, before: verdict.beforeChain })
-              : t('audit.verify_broken', { id: verdict.brokenAt ?? '?' })
-          }
-        />
-      ) : null}
-      <Form layout="inline" className="console-filters" name="audit-filter" onFinish={apply}>
-        <Field label="field.actor" name="actor">
-          <Input placeholder="operator:1" maxLength={100} />
-        </Field>
-        <Field label="field.action" name="action">
-          <Input maxLength={100} />
-        </Field>
-        <Field label="field.target" name="target">
-          <Input maxLength={200} />
-        </Field>
-        <Field label="audit.from" name="from">
-          <Input type="datetime-local" step={1} />
-        </Field>
-        <Field label="audit.to" name="to">
-          <Input type="datetime-local" step={1} />
-        </Field>
-        <Button htmlType="submit">{t('common.filter')}</Button>
-      </Form>
-      <ConsoleTable<AuditEntry>
-        label={t('audit.title')}
-        rowKey="id"
-        loading={list.loading}
-        dataSource={list.items}
-        columns={[
-          { title: t('common.id'), dataIndex: 'id' },
-          { title: t('audit.at'), dataIndex: 'at', render: formatTime },
-          { title: t('field.actor'), dataIndex: 'actor' },
-          { title: t('field.action'), dataIndex: 'action' },
-          { title: t('field.target'), dataIndex: 'target' },
-          {
-            title: t('audit.detail'),
-            dataIndex: 'detail',
-            render: (detail: AuditEntry['detail']) => (
-              <code className="console-detail">{JSON.stringify(detail)}</code>
-            ),
-          },
-        ]}
-      />
-      <LoadMore list={list} />
-    </Page>
+      filters={
+        <>
+          {verdict ? (
+            <Alert
+              className="console-filters"
+              role="status"
+              type={verdict.ok ? 'success' : 'error'}
+              showIcon
+              title={
+                verdict.ok
+                  ? t('audit.verify_ok', { checked: verdict.checked, before: verdict.beforeChain })
+                  : t('audit.verify_broken', { id: verdict.brokenAt ?? '?' })
+              }
+            />
+          ) : null}
+          <FilterBar<Filters> name="audit-filter" onFinish={apply}>
+            <InputField label="field.actor" name="actor" placeholder="operator:1" maxLength={100} />
+            <InputField label="field.action" name="action" maxLength={100} />
+            <InputField label="field.target" name="target" maxLength={200} />
+            <InputField label="audit.from" name="from" type="datetime-local" step={1} />
+            <InputField label="audit.to" name="to" type="datetime-local" step={1} />
+            <Button htmlType="submit">{t('common.filter')}</Button>
+          </FilterBar>
+        </>
+      }
+      columns={[
+        { title: t('common.id'), dataIndex: 'id' },
+        { title: t('audit.at'), dataIndex: 'at', render: formatTime },
+        { title: t('field.actor'), dataIndex: 'actor' },
+        { title: t('field.action'), dataIndex: 'action' },
+        { title: t('field.target'), dataIndex: 'target' },
+        {
+          title: t('audit.detail'),
+          dataIndex: 'detail',
+          render: (detail: AuditEntry['detail']) => (
+            <code className="console-detail">{JSON.stringify(detail)}</code>
+          ),
+        },
+      ]}
+    ></ListPage>
   );
 }

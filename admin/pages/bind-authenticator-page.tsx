@@ -1,5 +1,5 @@
 /** The second setup step: a new authenticator key as a QR code and as text, bound with a code. */
-import { Button, Form, Input, Typography } from 'antd';
+import { Button, Form, Typography } from 'antd';
 import QRCode from 'qrcode';
 import { useEffect, useRef, useState } from 'react';
 import { adminAuthenticatorDataSchema, doneDataSchema } from '../../contract/api/admin.js';
@@ -8,7 +8,7 @@ import { useI18n } from '../i18n/i18n.js';
 import { Page } from '../ui/page.js';
 import { SetupFrame } from '../ui/setup-frame.js';
 import { useAction } from '../ui/use-action.js';
-import { Field } from '../ui/field.js';
+import { GoogleCodeField } from '../ui/field.js';
 
 export function BindAuthenticatorPage() {
   const { t } = useI18n();
@@ -61,9 +61,7 @@ export function BindAuthenticatorPage() {
           </>
         ) : null}
         <Form form={form} name="bind" layout="vertical" onFinish={submit} requiredMark={false}>
-          <Field label="field.googleCode" name="googleCode" required>
-            <Input inputMode="numeric" autoComplete="one-time-code" maxLength={6} />
-          </Field>
+          <GoogleCodeField />
           <Button type="primary" htmlType="submit" loading={busy} disabled={!key} block>
             {t('authenticator.submit')}
           </Button>

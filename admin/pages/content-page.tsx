@@ -20,6 +20,7 @@ import {
 } from '../../contract/api/content.js';
 import { LANGUAGES } from '../../contract/locales.js';
 import { useConsole } from '../app/context.js';
+import { RowButton } from '../ui/list-page.js';
 import { useI18n } from '../i18n/i18n.js';
 import { useConfirm } from '../ui/confirm.js';
 import { FormDialog } from '../ui/form-dialog.js';
@@ -28,7 +29,7 @@ import { Page } from '../ui/page.js';
 import { useAction } from '../ui/use-action.js';
 import { usePagedList } from '../ui/use-paged-list.js';
 import { ConsoleTable } from '../ui/console-table.js';
-import { Field } from '../ui/field.js';
+import { Field, InputField } from '../ui/field.js';
 import { LoadMore } from '../ui/load-more.js';
 
 /** The language select's value for "every language" (the wire's absent `lang`). */
@@ -135,21 +136,13 @@ function NewsTab() {
             key: 'actions',
             render: (_value, item) => (
               <Space wrap>
-                <Button
-                  size="small"
-                  onClick={() => setEditing(item)}
-                  aria-label={`${t('content.news_edit')} ${item.title}`}
-                >
-                  {t('content.news_edit')}
-                </Button>
-                <Button
-                  size="small"
-                  danger
+                <RowButton label={t('content.news_edit')} row={item.title} onClick={() => setEditing(item)} />
+                <RowButton
+                  label={t('content.news_delete')}
+                  row={item.title}
+                  tone="danger"
                   onClick={() => remove(item)}
-                  aria-label={`${t('content.news_delete')} ${item.title}`}
-                >
-                  {t('content.news_delete')}
-                </Button>
+                />
               </Space>
             ),
           },
@@ -180,18 +173,14 @@ function NewsTab() {
           onClose={() => setEditing(null)}
           onSubmit={save}
         >
-          <Field label="field.title" name="title" required>
-            <Input maxLength={120} />
-          </Field>
+          <InputField label="field.title" name="title" required maxLength={120} />
           <Field label="field.summary" name="summary" required>
             <Input.TextArea rows={2} maxLength={300} />
           </Field>
           <Field label="field.body" name="body" required>
             <Input.TextArea rows={6} maxLength={20000} />
           </Field>
-          <Field label="field.imageUrl" name="imageUrl">
-            <Input maxLength={500} />
-          </Field>
+          <InputField label="field.imageUrl" name="imageUrl" maxLength={500} />
           <LanguageField />
           <Field label="field.publishedAt" name="publishedAt">
             <DatePicker showTime />
@@ -249,14 +238,12 @@ function NoticesTab() {
             title: t('common.actions'),
             key: 'actions',
             render: (_value, item) => (
-              <Button
-                size="small"
-                danger
+              <RowButton
+                label={t('content.notice_delete')}
+                row={item.id}
+                tone="danger"
                 onClick={() => remove(item)}
-                aria-label={`${t('content.notice_delete')} ${item.id}`}
-              >
-                {t('content.notice_delete')}
-              </Button>
+              />
             ),
           },
         ]}
@@ -272,9 +259,7 @@ function NoticesTab() {
         onClose={() => setCreating(false)}
         onSubmit={create}
       >
-        <Field label="field.text" name="text" required>
-          <Input maxLength={300} />
-        </Field>
+        <InputField label="field.text" name="text" required maxLength={300} />
         <LanguageField />
       </FormDialog>
     </>
@@ -321,13 +306,12 @@ function QuotesTab() {
             title: t('common.actions'),
             key: 'actions',
             render: (_value, item) => (
-              <Button
-                size="small"
+              <RowButton
+                label={t('content.news_edit')}
+                action={t('content.quote_set')}
+                row={item.id}
                 onClick={() => setEditing(item)}
-                aria-label={`${t('content.quote_set')} ${item.id}`}
-              >
-                {t('content.news_edit')}
-              </Button>
+              />
             ),
           },
         ]}
@@ -348,15 +332,9 @@ function QuotesTab() {
           onClose={() => setEditing(null)}
           onSubmit={set}
         >
-          <Field label="field.symbol" name="symbol" required>
-            <Input maxLength={20} placeholder="BTC/USDT" />
-          </Field>
-          <Field label="field.name" name="name" required>
-            <Input maxLength={40} />
-          </Field>
-          <Field label="field.price" name="price" required>
-            <Input inputMode="decimal" maxLength={40} />
-          </Field>
+          <InputField label="field.symbol" name="symbol" required maxLength={20} placeholder="BTC/USDT" />
+          <InputField label="field.name" name="name" required maxLength={40} />
+          <InputField label="field.price" name="price" required inputMode="decimal" maxLength={40} />
         </FormDialog>
       ) : null}
     </>

@@ -2,20 +2,17 @@
  * Deposits, newest first, filtered by chain and status: the transaction, its confirmations, the
  * account and its customer, the amount.
  */
-import { Button, Form } from 'antd';
 import { useState } from 'react';
 import type { z } from 'zod';
 import { adminDepositListDataSchema } from '../../contract/api/admin-users.js';
 import { DEPOSIT_STATUSES, type DepositStatus } from '../../contract/api/recharge.js';
 import { CHAINS, type Chain } from '../../contract/constants.js';
 import { useI18n } from '../i18n/i18n.js';
-import { ConsoleTable } from '../ui/console-table.js';
-import { formatAmount, formatTime } from '../ui/format.js';
-import { LoadMore } from '../ui/load-more.js';
-import { Page } from '../ui/page.js';
+import { formatTime } from '../ui/format.js';
+import { FilterBar, ListPage, usdtAmountColumn } from '../ui/list-page.js';
 import { StatusTag, type Tone } from '../ui/status-tag.js';
 import { usePagedList } from '../ui/use-paged-list.js';
-import { FilterSelect } from '../ui/filter-select.js';
+import { FilterSelect, StatusFilter } from '../ui/filter-select.js';
 
 type Deposit = z.infer<typeof adminDepositListDataSchema>['items'][number];
 
@@ -38,75 +35,59 @@ export function DepositsPage() {
   );
 
   return (
-    <Page
+    <ListPage<Deposit>
       title={t('deposits.title')}
-      actions={<Button onClick={() => void list.reload()}>{t('common.refresh')}</Button>}
-    >
-      <Form layout="inline" className="console-filters" name="deposits-filter">
-        <FilterSelect<Chain | 'all'>
-          label={t('dashboard.chain')}
-          name="chain"
-          value={chain}
-          onChange={setChain}
-          options={[
-            { value: 'all', label: t('common.all') },
-            ...CHAINS.map((value) => ({ value, label: value })),
-          ]}
-        />
-        <FilterSelect<DepositStatus | 'all'>
-          label={t('common.status')}
-          name="status"
-          value={status}
-          onChange={setStatus}
-          options={[
-            { value: 'all', label: t('common.all') },
-            ...DEPOSIT_STATUSES.map((value) => ({ value, label: t(`deposits.status.${value}`) })),
-          ]}
-        />
-      </Form>
-      <ConsoleTable<Deposit>
-        label={t('deposits.title')}
-        rowKey="id"
-        loading={list.loading}
-        dataSource={list.items}
-        columns={[
-          { title: t('common.id'), dataIndex: 'id' },
-          { title: t('dashboard.chain'), dataIndex: 'chain' },
-          {
-            title: t('withdrawals.amount'),
-            dataIndex: 'amount',
-            render: (amount: string) => formatAmount(amount, 'USDT'),
-          },
-          {
-            title: t('common.status'),
-            dataIndex: 'status',
-            render: (value: DepositStatus) => (
-              <StatusTag tone={STATUS_TONES[value]}>{t(`deposits.status.${value}`)}</StatusTag>
-            ),
-          },
-          { title: t('deposits.confirmations'), dataIndex: 'confirmations' },
-          {
-            title: t('deposits.transaction'),
-            key: 'tx',
-            render: (_value, item) => (
-              <span className="console-break">
-                {item.txHash} #{item.logIndex}
-              </span>
-            ),
-          },
-          {
-            title: t('deposits.customer'),
-            key: 'customer',
-            render: (_value, item) => (
-              <span className="console-break">
-                {item.email} ({t('deposits.user_account', { user: item.userId, account: item.accountId })})
-              </span>
-            ),
-          },
-          { title: t('deposits.detected'), dataIndex: 'detectedAt', render: formatTime },
-        ]}
-      />
-      <LoadMore list={list} />
-    </Page>
+      list={list}
+      filters={
+        <FilterBar name="deposits-filter">
+          <FilterSelect<Chain | 'all'>
+            label={t('dashboard.chain')}
+            name="chain"
+            value={chain}
+            onChange={setChain}
+            withAll
+            options={CHAINS.map((value) => ({ value, label: value }))}
+          />
+          <StatusFilter<DepositStatus | 'all'>
+            value={status}
+            onChange={setStatus}
+            withAll
+            options={DEPOSIT_STATUSES.map((value) => ({ value, label: t(`deposits.status.${value}`) }))}
+          />
+        </FilterBar>
+      }
+      columns={[
+        { title: t('common.id'), dataIndex: 'id' },
+        { title: t('dashboard.chain'), dataIndex: 'chain' },
+        usdtAmountColumn(t),
+        {
+          title: t('common.status'),
+          dataIndex: 'status',
+          render: (value: DepositStatus) => (
+            <StatusTag tone={STATUS_TONES[value]}>{t(`deposits.status.${value}`)}</StatusTag>
+          ),
+        },
+        { title: t('deposits.confirmations'), dataIndex: 'confirmations' },
+        {
+          title: t('deposits.transaction'),
+          key: 'tx',
+          render: (_value, item) => (
+            <span className="console-break">
+              {item.txHash} #{item.logIndex}
+            </span>
+          ),
+        },
+        {
+          title: t('deposits.customer'),
+          key: 'customer',
+          render: (_value, item) => (
+            <span className="console-break">
+              {item.email} ({t('deposits.user_account', { user: item.userId, account: item.accountId })})
+            </span>
+          ),
+        },
+        { title: t('deposits.detected'), dataIndex: 'detectedAt', render: formatTime },
+      ]}
+    />
   );
 }

@@ -4,7 +4,7 @@
  * (thumbnails, each opening larger) and the reply, behind a dialog that states its effect.
  * Customers' text is shown as text (React escapes it), never as HTML.
  */
-import { Button, Descriptions, Drawer, Form, Input, Modal, Space, Typography } from 'antd';
+import { Button, Descriptions, Input, Modal, Space, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import type { z } from 'zod';
 import { adminFeedbackListDataSchema, feedbackRecordSchema } from '../../contract/api/content.js';
@@ -13,14 +13,13 @@ import { useConsole } from '../app/context.js';
 import { useI18n } from '../i18n/i18n.js';
 import { FormDialog } from '../ui/form-dialog.js';
 import { formatTime } from '../ui/format.js';
-import { Page } from '../ui/page.js';
 import { useAction } from '../ui/use-action.js';
 import { usePagedList } from '../ui/use-paged-list.js';
 import { StatusTag } from '../ui/status-tag.js';
-import { ConsoleTable } from '../ui/console-table.js';
 import { Field } from '../ui/field.js';
-import { LoadMore } from '../ui/load-more.js';
-import { FilterSelect } from '../ui/filter-select.js';
+import { DetailDrawer, Facts } from '../ui/detail-drawer.js';
+import { DetailsLink, FilterBar, ListPage } from '../ui/list-page.js';
+import { StatusFilter } from '../ui/filter-select.js';
 
 type Feedback = z.infer<typeof adminFeedbackListDataSchema>['items'][number];
 type StatusFilter = Feedback['status'] | 'all';
@@ -138,55 +137,43 @@ export function FeedbackPage() {
   };
 
   return (
-    <Page
+    <ListPage<Feedback>
       title={t('feedback.title')}
-      actions={<Button onClick={() => void list.reload()}>{t('common.refresh')}</Button>}
+      list={list}
+      items={items}
+      filters={
+        <FilterBar name="feedback-filter">
+          <StatusFilter<StatusFilter>
+            value={status}
+            onChange={setStatus}
+            options={[
+              { value: 'awaiting_reply', label: t('feedback.status.awaiting_reply') },
+              { value: 'replied', label: t('feedback.status.replied') },
+              { value: 'all', label: t('common.all') },
+            ]}
+          />
+        </FilterBar>
+      }
+      columns={[
+        {
+          title: t('common.id'),
+          dataIndex: 'id',
+          render: (id: string, item) => <DetailsLink text={id} onOpen={() => setOpen(item)} />,
+        },
+        { title: t('common.status'), dataIndex: 'status', render: statusTag },
+        { title: t('field.title'), dataIndex: 'title' },
+        { title: t('feedback.from'), dataIndex: 'email' },
+        { title: t('common.created'), dataIndex: 'createdAt', render: formatTime },
+      ]}
     >
-      <Form layout="inline" className="console-filters" name="feedback-filter">
-        <FilterSelect<StatusFilter>
-          label={t('common.status')}
-          name="status"
-          value={status}
-          onChange={setStatus}
-          options={[
-            { value: 'awaiting_reply', label: t('feedback.status.awaiting_reply') },
-            { value: 'replied', label: t('feedback.status.replied') },
-            { value: 'all', label: t('common.all') },
-          ]}
-        />
-      </Form>
-      <ConsoleTable<Feedback>
-        label={t('feedback.title')}
-        rowKey="id"
-        loading={list.loading}
-        dataSource={items}
-        columns={[
-          {
-            title: t('common.id'),
-            dataIndex: 'id',
-            render: (id: string, item) => (
-              <Button type="link" onClick={() => setOpen(item)} aria-label={`${t('common.details')} ${id}`}>
-                {id}
-              </Button>
-            ),
-          },
-          { title: t('common.status'), dataIndex: 'status', render: statusTag },
-          { title: t('field.title'), dataIndex: 'title' },
-          { title: t('feedback.from'), dataIndex: 'email' },
-          { title: t('common.created'), dataIndex: 'createdAt', render: formatTime },
-        ]}
-      />
-      <LoadMore list={list} />
-      <Drawer
+      <DetailDrawer
         open={open !== null}
         onClose={() => setOpen(null)}
         title={open ? t('feedback.detail_title', { id: open.id }) : ''}
-        size={520}
-        closable={{ 'aria-label': t('common.close') }}
       >
         {open ? (
           <>
-            <Descriptions column={1} bordered size="small">
+            <Facts>
               <Descriptions.Item label={t('common.status')}>{statusTag(open.status)}</Descriptions.Item>
               <Descriptions.Item label={t('feedback.from')}>
                 <span className="console-break">{open.email}</span>
@@ -204,7 +191,7 @@ export function FeedbackPage() {
                 </Descriptions.Item>
               ) : null}
               <Descriptions.Item label={t('common.created')}>{formatTime(open.createdAt)}</Descriptions.Item>
-            </Descriptions>
+            </Facts>
             <div className="console-more">
               <Button type="primary" onClick={() => setReplying(true)}>
                 {t('feedback.reply')}
@@ -224,7 +211,7 @@ export function FeedbackPage() {
             </FormDialog>
           </>
         ) : null}
-      </Drawer>
-    </Page>
+      </DetailDrawer>
+    </ListPage>
   );
 }

@@ -5,7 +5,7 @@
  * accounts that submitted the same document; the history), and approve, or reject with a reason
  * from the list, each behind a dialog that states its effect. Customers' text is shown as text.
  */
-import { Button, Descriptions, Drawer, Image, Input, List, Select, Space, Form, Typography } from 'antd';
+import { Button, Descriptions, Image, Input, List, Select, Space, Typography } from 'antd';
 import { useCallback, useState, type ReactNode } from 'react';
 import {
   adminIdentityDetailDataSchema,
@@ -20,16 +20,15 @@ import type { z } from 'zod';
 import { useConsole } from '../app/context.js';
 import { useI18n } from '../i18n/i18n.js';
 import { useConfirm } from '../ui/confirm.js';
-import { ConsoleTable } from '../ui/console-table.js';
 import { Field } from '../ui/field.js';
 import { FormDialog } from '../ui/form-dialog.js';
 import { formatTime } from '../ui/format.js';
-import { LoadMore } from '../ui/load-more.js';
-import { Page } from '../ui/page.js';
+import { DetailDrawer, Facts } from '../ui/detail-drawer.js';
+import { DetailsLink, FilterBar, ListPage } from '../ui/list-page.js';
 import { StatusTag, type Tone } from '../ui/status-tag.js';
 import { useAction } from '../ui/use-action.js';
 import { usePagedList } from '../ui/use-paged-list.js';
-import { FilterSelect } from '../ui/filter-select.js';
+import { StatusFilter } from '../ui/filter-select.js';
 
 type Item = z.infer<typeof adminIdentityListDataSchema>['items'][number];
 type QueueStatus = 'pending_review' | 'approved' | 'rejected';
@@ -104,59 +103,44 @@ export function IdentityPage() {
     );
 
   return (
-    <Page
+    <ListPage<Item>
       title={t('identity.title')}
-      actions={<Button onClick={() => void list.reload()}>{t('common.refresh')}</Button>}
+      list={list}
+      rowKey="submissionId"
+      filters={
+        <FilterBar name="identity-filter">
+          <StatusFilter<QueueStatus>
+            value={status}
+            onChange={setStatus}
+            options={QUEUE_STATUSES.map((value) => ({ value, label: t(`identity.status.${value}`) }))}
+          />
+        </FilterBar>
+      }
+      columns={[
+        {
+          title: t('identity.user'),
+          dataIndex: 'email',
+          render: (email: string, item) => (
+            <DetailsLink text={email} className="console-break" onOpen={() => open(item.userId)} />
+          ),
+        },
+        { title: t('identity.real_name'), dataIndex: 'realName' },
+        { title: t('identity.document_type'), key: 'documentType', render: (_value, item) => typeOf(item) },
+        { title: t('common.status'), dataIndex: 'status', render: statusTag },
+        { title: t('identity.submitted'), dataIndex: 'submittedAt', render: formatTime },
+        { title: t('identity.reviewed'), dataIndex: 'reviewedAt', render: formatTime },
+      ]}
     >
-      <Form layout="inline" className="console-filters" name="identity-filter">
-        <FilterSelect<QueueStatus>
-          label={t('common.status')}
-          name="status"
-          value={status}
-          onChange={setStatus}
-          options={QUEUE_STATUSES.map((value) => ({ value, label: t(`identity.status.${value}`) }))}
-        />
-      </Form>
-      <ConsoleTable<Item>
-        label={t('identity.title')}
-        rowKey="submissionId"
-        loading={list.loading}
-        dataSource={list.items}
-        columns={[
-          {
-            title: t('identity.user'),
-            dataIndex: 'email',
-            render: (email: string, item) => (
-              <Button
-                type="link"
-                className="console-break"
-                onClick={() => open(item.userId)}
-                aria-label={`${t('common.details')} ${email}`}
-              >
-                {email}
-              </Button>
-            ),
-          },
-          { title: t('identity.real_name'), dataIndex: 'realName' },
-          { title: t('identity.document_type'), key: 'documentType', render: (_value, item) => typeOf(item) },
-          { title: t('common.status'), dataIndex: 'status', render: statusTag },
-          { title: t('identity.submitted'), dataIndex: 'submittedAt', render: formatTime },
-          { title: t('identity.reviewed'), dataIndex: 'reviewedAt', render: formatTime },
-        ]}
-      />
-      <LoadMore list={list} />
-
-      <Drawer
+      <DetailDrawer
         open={openUser !== null}
         onClose={close}
         title={detail ? t('identity.detail_title', { email: detail.email }) : t('identity.title')}
         size={560}
         loading={loadingDetail && detail === null}
-        closable={{ 'aria-label': t('common.close') }}
       >
         {detail ? (
           <>
-            <Descriptions column={1} bordered size="small">
+            <Facts>
               <Descriptions.Item label={t('identity.user')}>
                 <span className="console-break">
                   {detail.email} (#{detail.userId})
@@ -187,7 +171,7 @@ export function IdentityPage() {
                   {detail.reasonText ? <span className="console-pre">: {detail.reasonText}</span> : null}
                 </Descriptions.Item>
               ) : null}
-            </Descriptions>
+            </Facts>
 
             <h2 className="console-section">{t('identity.images')}</h2>
             <Typography.Paragraph type="secondary">
@@ -291,8 +275,8 @@ export function IdentityPage() {
             </FormDialog>
           </>
         ) : null}
-      </Drawer>
-    </Page>
+      </DetailDrawer>
+    </ListPage>
   );
 }
 

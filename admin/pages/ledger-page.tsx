@@ -2,7 +2,7 @@
  * The ledger: adjustments and their four-eyes queue (approve or reject one another operator
  * asked for), a new adjustment, and the ledger check; each action behind a dialog that states it.
  */
-import { Alert, Button, Form, Input, Select, Space } from 'antd';
+import { Alert, Button, Select, Space } from 'antd';
 import { useState } from 'react';
 import type { z } from 'zod';
 import {
@@ -17,13 +17,12 @@ import { useI18n } from '../i18n/i18n.js';
 import { useConfirm } from '../ui/confirm.js';
 import { FormDialog } from '../ui/form-dialog.js';
 import { formatTime } from '../ui/format.js';
-import { Page } from '../ui/page.js';
 import { useAction } from '../ui/use-action.js';
 import { usePagedList } from '../ui/use-paged-list.js';
 import { StatusTag } from '../ui/status-tag.js';
-import { ConsoleTable } from '../ui/console-table.js';
-import { Field } from '../ui/field.js';
-import { LoadMore } from '../ui/load-more.js';
+import { Field, InputField } from '../ui/field.js';
+import { StatusFilter } from '../ui/filter-select.js';
+import { FilterBar, ListPage, RowButton } from '../ui/list-page.js';
 
 type Status = (typeof ADJUSTMENT_STATUSES)[number];
 type Check = z.infer<typeof ledgerCheckDataSchema>;
@@ -78,8 +77,9 @@ export function LedgerPage() {
   };
 
   return (
-    <Page
+    <ListPage<Adjustment>
       title={t('ledger.title')}
+      list={list}
       actions={
         <>
           <Button onClick={() => void runCheck()} loading={checking}>
@@ -90,98 +90,87 @@ export function LedgerPage() {
           </Button>
         </>
       }
+      filters={
+        <>
+          {check ? (
+            <Alert
+              className="console-filters"
+              role="status"
+              showIcon
+              type={check.ok ? 'success' : 'error'}
+              title={
+                check.ok
+                  ? t('ledger.check_ok', { at: formatTime(check.checkedAt) })
+                  : t('ledger.check_broken', { count: check.violations.length })
+              }
+              description={
+                check.ok ? undefined : (
+                  <ul>
+                    {check.violations.map((violation, index) => (
+                      <li key={index}>
+                        {violation.rule} {violation.asset} {violation.owner ?? ''} {violation.book ?? ''}:{' '}
+                        {violation.expected} / {violation.actual}
+                      </li>
+                    ))}
+                  </ul>
+                )
+              }
+            />
+          ) : null}
+          <FilterBar name="ledger-filter">
+            <StatusFilter<Status | 'all'>
+              value={status}
+              onChange={setStatus}
+              withAll
+              options={ADJUSTMENT_STATUSES.map((value) => ({ value, label: t(`ledger.status.${value}`) }))}
+            />
+          </FilterBar>
+        </>
+      }
+      columns={[
+        { title: t('common.id'), dataIndex: 'id' },
+        { title: t('field.accountId'), dataIndex: 'accountId' },
+        {
+          title: t('withdrawals.amount'),
+          key: 'amount',
+          render: (_value, item) => `${item.amount} ${item.asset}`,
+        },
+        { title: t('field.reason'), dataIndex: 'reason' },
+        {
+          title: t('common.status'),
+          dataIndex: 'status',
+          render: (value: Status) => (
+            <StatusTag tone={value === 'pending_review' ? 'warn' : value === 'applied' ? 'ok' : 'plain'}>
+              {t(`ledger.status.${value}`)}
+            </StatusTag>
+          ),
+        },
+        { title: t('ledger.requested_by'), dataIndex: 'requestedBy' },
+        { title: t('ledger.reviewed_by'), dataIndex: 'reviewedBy' },
+        { title: t('common.created'), dataIndex: 'createdAt', render: formatTime },
+        {
+          title: t('common.actions'),
+          key: 'actions',
+          render: (_value, item) =>
+            item.status === 'pending_review' ? (
+              <Space wrap>
+                <RowButton
+                  label={t('ledger.approve')}
+                  row={item.id}
+                  tone="primary"
+                  onClick={() => review(item, 'approve')}
+                />
+                <RowButton
+                  label={t('ledger.reject')}
+                  row={item.id}
+                  tone="danger"
+                  onClick={() => review(item, 'reject')}
+                />
+              </Space>
+            ) : null,
+        },
+      ]}
     >
-      {check ? (
-        <Alert
-          className="console-filters"
-          role="status"
-          showIcon
-          type={check.ok ? 'success' : 'error'}
-          title={
-            check.ok
-              ? t('ledger.check_ok', { at: formatTime(check.checkedAt) })
-              : t('ledger.check_broken', { count: check.violations.length })
-          }
-          description={
-            check.ok ? undefined : (
-              <ul>
-                {check.violations.map((violation, index) => (
-                  <li key={index}>
-                    {violation.rule} {violation.asset} {violation.owner ?? ''} {violation.book ?? ''}:{' '}
-                    {violation.expected} / {violation.actual}
-                  </li>
-                ))}
-              </ul>
-            )
-          }
-        />
-      ) : null}
-      <Form layout="inline" className="console-filters" name="ledger-filter">
-        <Form.Item label={t('common.status')} name="status" initialValue={status}>
-          <Select<Status | 'all'>
-            className="console-select"
-            onChange={setStatus}
-            options={[
-              { value: 'all', label: t('common.all') },
-              ...ADJUSTMENT_STATUSES.map((value) => ({ value, label: t(`ledger.status.${value}`) })),
-            ]}
-          />
-        </Form.Item>
-      </Form>
-      <ConsoleTable<Adjustment>
-        label={t('ledger.title')}
-        rowKey="id"
-        loading={list.loading}
-        dataSource={list.items}
-        columns={[
-          { title: t('common.id'), dataIndex: 'id' },
-          { title: t('field.accountId'), dataIndex: 'accountId' },
-          {
-            title: t('withdrawals.amount'),
-            key: 'amount',
-            render: (_value, item) => `${item.amount} ${item.asset}`,
-          },
-          { title: t('field.reason'), dataIndex: 'reason' },
-          {
-            title: t('common.status'),
-            dataIndex: 'status',
-            render: (value: Status) => (
-              <StatusTag tone={value === 'pending_review' ? 'warn' : value === 'applied' ? 'ok' : 'plain'}>
-                {t(`ledger.status.${value}`)}
-              </StatusTag>
-            ),
-          },
-          { title: t('ledger.requested_by'), dataIndex: 'requestedBy' },
-          { title: t('ledger.reviewed_by'), dataIndex: 'reviewedBy' },
-          { title: t('common.created'), dataIndex: 'createdAt', render: formatTime },
-          {
-            title: t('common.actions'),
-            key: 'actions',
-            render: (_value, item) =>
-              item.status === 'pending_review' ? (
-                <Space wrap>
-                  <Button
-                    size="small"
-                    type="primary"
-                    onClick={() => review(item, 'approve')}
-                    aria-label={`${t('ledger.approve')} ${item.id}`}
-                  >
-                    {t('ledger.approve')}
-                  </Button>
-                  <Button
-                    size="small"
-                    danger
-                    onClick={() => review(item, 'reject')}
-                    aria-label={`${t('ledger.reject')} ${item.id}`}
-                  >
-                    {t('ledger.reject')}
-                  </Button>
-                </Space>
-              ) : null,
-          },
-        ]}
-      />
-      <LoadMore list={list} />
       <FormDialog<AdjustForm>
         open={adjusting}
         name="ledger-adjust"
@@ -197,19 +186,13 @@ export function LedgerPage() {
         onClose={() => setAdjusting(false)}
         onSubmit={adjust}
       >
-        <Field label="field.accountId" name="accountId" required>
-          <Input maxLength={40} />
-        </Field>
+        <InputField label="field.accountId" name="accountId" required maxLength={40} />
         <Field label="field.asset" name="asset">
           <Select options={[{ value: 'USDT' }, { value: 'RAB' }]} />
         </Field>
-        <Field label="field.amount" name="amount" required>
-          <Input inputMode="decimal" maxLength={40} />
-        </Field>
-        <Field label="field.reason" name="reason" required>
-          <Input maxLength={200} />
-        </Field>
+        <InputField label="field.amount" name="amount" required inputMode="decimal" maxLength={40} />
+        <InputField label="field.reason" name="reason" required maxLength={200} />
       </FormDialog>
-    </Page>
+    </ListPage>
   );
 }

@@ -13,6 +13,7 @@ import {
   type OperatorRole,
 } from '../../contract/api/admin.js';
 import { useConsole } from '../app/context.js';
+import { RowButton } from '../ui/list-page.js';
 import { useI18n } from '../i18n/i18n.js';
 import { useConfirm } from '../ui/confirm.js';
 import { FormDialog } from '../ui/form-dialog.js';
@@ -21,7 +22,7 @@ import { Page } from '../ui/page.js';
 import { useAction } from '../ui/use-action.js';
 import { StatusTag } from '../ui/status-tag.js';
 import { ConsoleTable } from '../ui/console-table.js';
-import { Field } from '../ui/field.js';
+import { Field, InputField } from '../ui/field.js';
 
 interface CreateForm {
   email: string;
@@ -127,21 +128,17 @@ export function OperatorsPage() {
             render: (_value, operator) =>
               operator.disabled || operator.id === me.operatorId ? null : (
                 <Space wrap>
-                  <Button
-                    size="small"
+                  <RowButton
+                    label={t('operators.reset_password')}
+                    row={operator.email}
                     onClick={() => reset(operator)}
-                    aria-label={`${t('operators.reset_password')} ${operator.email}`}
-                  >
-                    {t('operators.reset_password')}
-                  </Button>
-                  <Button
-                    size="small"
-                    danger
+                  />
+                  <RowButton
+                    label={t('operators.disable')}
+                    row={operator.email}
+                    tone="danger"
                     onClick={() => disable(operator)}
-                    aria-label={`${t('operators.disable')} ${operator.email}`}
-                  >
-                    {t('operators.disable')}
-                  </Button>
+                  />
                 </Space>
               ),
           },
@@ -161,9 +158,7 @@ export function OperatorsPage() {
         onClose={() => setCreating(false)}
         onSubmit={create}
       >
-        <Field label="field.email" name="email" required>
-          <Input type="email" autoComplete="off" />
-        </Field>
+        <InputField label="field.email" name="email" required type="email" autoComplete="off" />
         <Field label="field.role" name="role">
           <Select<OperatorRole>
             options={OPERATOR_ROLES.map((role) => ({ value: role, label: t(`role.${role}`) }))}

@@ -9,7 +9,7 @@ import { useI18n } from '../i18n/i18n.js';
 import { Page } from '../ui/page.js';
 import { SetupFrame } from '../ui/setup-frame.js';
 import { useAction } from '../ui/use-action.js';
-import { Field } from '../ui/field.js';
+import { Field, GoogleCodeField, InputField } from '../ui/field.js';
 
 interface SignInForm {
   email: string;
@@ -53,18 +53,14 @@ export function SignInPage({
     <SetupFrame>
       <Page title={t('signin.title')}>
         <Form form={form} name="signin" layout="vertical" onFinish={submit} requiredMark={false}>
-          <Field label="field.email" name="email" required>
-            <Input type="email" autoComplete="username" />
-          </Field>
+          <InputField label="field.email" name="email" required type="email" autoComplete="username" />
           <Field label="field.password" name="password" required>
             <Input.Password autoComplete="current-password" />
           </Field>
           {needsCode ? (
             <>
               <Typography.Paragraph>{t('signin.code_needed')}</Typography.Paragraph>
-              <Field label="field.googleCode" name="googleCode" required>
-                <Input inputMode="numeric" autoComplete="one-time-code" maxLength={6} autoFocus />
-              </Field>
+              <GoogleCodeField autoFocus />
             </>
           ) : null}
           <Button type="primary" htmlType="submit" loading={busy} block>

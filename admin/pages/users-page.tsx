@@ -4,7 +4,7 @@
  * server audits the read); and Freeze, Unfreeze and Reset authenticator, each in a dialog that
  * says its effect and asks why, each shown only to the roles its route allows.
  */
-import { Button, Descriptions, Drawer, Form, Grid, Input, Space, Typography } from 'antd';
+import { Button, Descriptions, Form, Grid, Input, Space, Typography, type TableProps } from 'antd';
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { CONSOLE_ACTIONS, roleMayUse } from '../../contract/admin-menu.js';
 import type { OperatorRole } from '../../contract/api/admin.js';
@@ -21,8 +21,8 @@ import { ConsoleTable } from '../ui/console-table.js';
 import { Field } from '../ui/field.js';
 import { FormDialog } from '../ui/form-dialog.js';
 import { formatAmount, formatTime } from '../ui/format.js';
-import { LoadMore } from '../ui/load-more.js';
-import { Page } from '../ui/page.js';
+import { DetailDrawer, Facts } from '../ui/detail-drawer.js';
+import { DetailsLink, FilterBar, ListPage, usdtAmountColumn } from '../ui/list-page.js';
 import { StatusTag } from '../ui/status-tag.js';
 import { useAction } from '../ui/use-action.js';
 import { usePagedList } from '../ui/use-paged-list.js';
@@ -61,53 +61,43 @@ export function UsersPage() {
     );
 
   return (
-    <Page
+    <ListPage<AdminUser>
       title={t('users.title')}
-      actions={<Button onClick={() => void list.reload()}>{t('common.refresh')}</Button>}
+      list={list}
+      filters={
+        <FilterBar<{ q?: string }>
+          className="console-filters console-search-form"
+          name="users-search"
+          onFinish={({ q: typed }) => setQ((typed ?? '').trim())}
+        >
+          <Form.Item label={t('users.search')} name="q">
+            <Input allowClear maxLength={200} className="console-search-input" />
+          </Form.Item>
+          <Form.Item>
+            <Button type="primary" htmlType="submit">
+              {t('users.search_submit')}
+            </Button>
+          </Form.Item>
+        </FilterBar>
+      }
+      columns={[
+        {
+          title: t('common.id'),
+          dataIndex: 'id',
+          render: (id: string) => <DetailsLink text={id} onOpen={() => setOpenId(id)} />,
+        },
+        {
+          title: t('field.email'),
+          dataIndex: 'email',
+          render: (email: string) => <span className="console-break">{email}</span>,
+        },
+        { title: t('users.nickname'), dataIndex: 'nickname' },
+        { title: t('users.invite_code'), dataIndex: 'inviteCode' },
+        { title: t('users.kyc'), dataIndex: 'kycStatus' },
+        { title: t('common.status'), dataIndex: 'frozen', render: frozenTag },
+        { title: t('common.created'), dataIndex: 'createdAt', render: formatTime },
+      ]}
     >
-      <Form
-        layout="inline"
-        className="console-filters console-search-form"
-        name="users-search"
-        onFinish={({ q: typed }: { q?: string }) => setQ((typed ?? '').trim())}
-      >
-        <Form.Item label={t('users.search')} name="q">
-          <Input allowClear maxLength={200} className="console-search-input" />
-        </Form.Item>
-        <Form.Item>
-          <Button type="primary" htmlType="submit">
-            {t('users.search_submit')}
-          </Button>
-        </Form.Item>
-      </Form>
-      <ConsoleTable<AdminUser>
-        label={t('users.title')}
-        rowKey="id"
-        loading={list.loading}
-        dataSource={list.items}
-        columns={[
-          {
-            title: t('common.id'),
-            dataIndex: 'id',
-            render: (id: string) => (
-              <Button type="link" onClick={() => setOpenId(id)} aria-label={`${t('common.details')} ${id}`}>
-                {id}
-              </Button>
-            ),
-          },
-          {
-            title: t('field.email'),
-            dataIndex: 'email',
-            render: (email: string) => <span className="console-break">{email}</span>,
-          },
-          { title: t('users.nickname'), dataIndex: 'nickname' },
-          { title: t('users.invite_code'), dataIndex: 'inviteCode' },
-          { title: t('users.kyc'), dataIndex: 'kycStatus' },
-          { title: t('common.status'), dataIndex: 'frozen', render: frozenTag },
-          { title: t('common.created'), dataIndex: 'createdAt', render: formatTime },
-        ]}
-      />
-      <LoadMore list={list} />
       {openId !== null ? (
         <UserDrawer
           userId={openId}
@@ -116,7 +106,7 @@ export function UsersPage() {
           frozenTag={frozenTag}
         />
       ) : null}
-    </Page>
+    </ListPage>
   );
 }
 
@@ -157,16 +147,15 @@ function UserDrawer({
   const user = detail?.user;
 
   return (
-    <Drawer
+    <DetailDrawer
       open
       onClose={onClose}
       title={user ? t('users.detail_title', { email: user.email }) : t('common.loading')}
       size={wide ? 760 : '100%'}
-      closable={{ 'aria-label': t('common.close') }}
     >
       {detail && user ? (
         <>
-          <Descriptions column={1} bordered size="small">
+          <Facts>
             <Descriptions.Item label={t('common.id')}>{user.id}</Descriptions.Item>
             <Descriptions.Item label={t('field.email')}>
               <span className="console-break">{user.email}</span>
@@ -187,7 +176,7 @@ function UserDrawer({
               {t('users.team_counts', { first: user.team.first, second: user.team.second })}
             </Descriptions.Item>
             <Descriptions.Item label={t('common.created')}>{formatTime(user.createdAt)}</Descriptions.Item>
-          </Descriptions>
+          </Facts>
           <Space wrap className="console-more">
             {!user.frozen && may('freeze') ? (
               <Button danger onClick={() => setDialog('freeze')}>
@@ -254,119 +243,107 @@ function UserDrawer({
             ]}
           />
 
-          <Section title={t('nav.deposits')} empty={detail.deposits.length === 0}>
-            <ConsoleTable<AdminUserDetail['deposits'][number]>
-              label={t('nav.deposits')}
-              rowKey="id"
-              dataSource={detail.deposits}
-              columns={[
-                { title: t('common.id'), dataIndex: 'id' },
-                { title: t('field.accountId'), dataIndex: 'accountId' },
-                { title: t('dashboard.chain'), dataIndex: 'chain' },
-                {
-                  title: t('withdrawals.amount'),
-                  dataIndex: 'amount',
-                  render: (v: string) => formatAmount(v, 'USDT'),
-                },
-                {
-                  title: t('common.status'),
-                  dataIndex: 'status',
-                  render: (s: string) => t(`deposits.status.${s as 'held'}`),
-                },
-                {
-                  title: t('deposits.transaction'),
-                  dataIndex: 'txHash',
-                  render: (h: string) => <span className="console-break">{h}</span>,
-                },
-                { title: t('deposits.detected'), dataIndex: 'detectedAt', render: formatTime },
-              ]}
-            />
-          </Section>
+          <TableSection
+            title={t('nav.deposits')}
+            rows={detail.deposits}
+            columns={[
+              { title: t('common.id'), dataIndex: 'id' },
+              { title: t('field.accountId'), dataIndex: 'accountId' },
+              { title: t('dashboard.chain'), dataIndex: 'chain' },
+              usdtAmountColumn(t),
+              {
+                title: t('common.status'),
+                dataIndex: 'status',
+                render: (s: string) => t(`deposits.status.${s as 'held'}`),
+              },
+              {
+                title: t('deposits.transaction'),
+                dataIndex: 'txHash',
+                render: (h: string) => <span className="console-break">{h}</span>,
+              },
+              { title: t('deposits.detected'), dataIndex: 'detectedAt', render: formatTime },
+            ]}
+          />
 
-          <Section title={t('nav.withdrawals')} empty={detail.withdrawals.length === 0}>
-            <ConsoleTable<AdminUserDetail['withdrawals'][number]>
-              label={t('nav.withdrawals')}
-              rowKey="id"
-              dataSource={detail.withdrawals}
-              columns={[
-                { title: t('common.id'), dataIndex: 'id' },
-                { title: t('field.accountId'), dataIndex: 'accountId' },
-                {
-                  title: t('withdrawals.amount'),
-                  dataIndex: 'amount',
-                  render: (v: string) => formatAmount(v, 'USDT'),
-                },
-                {
-                  title: t('field.stage'),
-                  dataIndex: 'stage',
-                  render: (s: string) => t(`withdrawals.stage.${s as 'paid'}`),
-                },
-                { title: t('common.created'), dataIndex: 'createdAt', render: formatTime },
-              ]}
-            />
-          </Section>
+          <TableSection
+            title={t('nav.withdrawals')}
+            rows={detail.withdrawals}
+            columns={[
+              { title: t('common.id'), dataIndex: 'id' },
+              { title: t('field.accountId'), dataIndex: 'accountId' },
+              usdtAmountColumn(t),
+              {
+                title: t('field.stage'),
+                dataIndex: 'stage',
+                render: (s: string) => t(`withdrawals.stage.${s as 'paid'}`),
+              },
+              { title: t('common.created'), dataIndex: 'createdAt', render: formatTime },
+            ]}
+          />
 
-          <Section title={t('users.hosting_orders')} empty={detail.hostingOrders.length === 0}>
-            <ConsoleTable<AdminUserDetail['hostingOrders'][number]>
-              label={t('users.hosting_orders')}
-              rowKey="id"
-              dataSource={detail.hostingOrders}
-              columns={[
-                { title: t('common.id'), dataIndex: 'id' },
-                { title: t('field.accountId'), dataIndex: 'accountId' },
-                { title: t('field.name'), key: 'name', render: (_v, o) => nameIn(o.names, locale) },
-                {
-                  title: t('withdrawals.amount'),
-                  dataIndex: 'amount',
-                  render: (v: string) => formatAmount(v, 'USDT'),
-                },
-                { title: t('common.status'), dataIndex: 'status' },
-                { title: t('users.ends'), dataIndex: 'endAt', render: formatTime },
-              ]}
-            />
-          </Section>
+          <TableSection
+            title={t('users.hosting_orders')}
+            rows={detail.hostingOrders}
+            columns={[
+              { title: t('common.id'), dataIndex: 'id' },
+              { title: t('field.accountId'), dataIndex: 'accountId' },
+              { title: t('field.name'), key: 'name', render: (_v, o) => nameIn(o.names, locale) },
+              usdtAmountColumn(t),
+              { title: t('common.status'), dataIndex: 'status' },
+              { title: t('users.ends'), dataIndex: 'endAt', render: formatTime },
+            ]}
+          />
 
-          <Section title={t('users.machines')} empty={detail.machines.length === 0}>
-            <ConsoleTable<AdminUserDetail['machines'][number]>
-              label={t('users.machines')}
-              rowKey="id"
-              dataSource={detail.machines}
-              columns={[
-                { title: t('common.id'), dataIndex: 'id' },
-                { title: t('field.accountId'), dataIndex: 'accountId' },
-                { title: t('field.name'), key: 'name', render: (_v, m) => nameIn(m.names, locale) },
-                { title: t('users.quantity'), dataIndex: 'quantity' },
-                { title: t('common.status'), dataIndex: 'status' },
-                { title: t('users.days_left'), dataIndex: 'daysLeft' },
-              ]}
-            />
-          </Section>
+          <TableSection
+            title={t('users.machines')}
+            rows={detail.machines}
+            columns={[
+              { title: t('common.id'), dataIndex: 'id' },
+              { title: t('field.accountId'), dataIndex: 'accountId' },
+              { title: t('field.name'), key: 'name', render: (_v, m) => nameIn(m.names, locale) },
+              { title: t('users.quantity'), dataIndex: 'quantity' },
+              { title: t('common.status'), dataIndex: 'status' },
+              { title: t('users.days_left'), dataIndex: 'daysLeft' },
+            ]}
+          />
 
-          <Section title={t('users.sessions')} empty={detail.sessions.length === 0}>
-            <ConsoleTable<AdminUserDetail['sessions'][number]>
-              label={t('users.sessions')}
-              rowKey="createdAt"
-              dataSource={detail.sessions}
-              columns={[
-                { title: t('common.created'), dataIndex: 'createdAt', render: formatTime },
-                { title: t('users.last_seen'), dataIndex: 'lastSeenAt', render: formatTime },
-                { title: t('users.expires'), dataIndex: 'expiresAt', render: formatTime },
-              ]}
-            />
-          </Section>
+          <TableSection
+            title={t('users.sessions')}
+            rowKey="createdAt"
+            rows={detail.sessions}
+            columns={[
+              { title: t('common.created'), dataIndex: 'createdAt', render: formatTime },
+              { title: t('users.last_seen'), dataIndex: 'lastSeenAt', render: formatTime },
+              { title: t('users.expires'), dataIndex: 'expiresAt', render: formatTime },
+            ]}
+          />
         </>
       ) : null}
-    </Drawer>
+    </DetailDrawer>
   );
 }
 
 /** A part of the customer's page: its heading, and its table or a line saying there is none. */
-function Section({ title, empty, children }: { title: string; empty: boolean; children: ReactNode }) {
+function TableSection<T extends object>({
+  title,
+  rows,
+  rowKey = 'id',
+  columns,
+}: {
+  title: string;
+  rows: T[];
+  rowKey?: TableProps<T>['rowKey'];
+  columns: NonNullable<TableProps<T>['columns']>;
+}) {
   const { t } = useI18n();
   return (
     <>
       <h2 className="console-section">{title}</h2>
-      {empty ? <Typography.Paragraph type="secondary">{t('common.none')}</Typography.Paragraph> : children}
+      {rows.length === 0 ? (
+        <Typography.Paragraph type="secondary">{t('common.none')}</Typography.Paragraph>
+      ) : (
+        <ConsoleTable<T> label={title} rowKey={rowKey} dataSource={rows} columns={columns} />
+      )}
     </>
   );
 }

@@ -6,7 +6,7 @@
  * withdrawal is sending), and approve, reject with a reason, mark paid with a reference, each
  * behind a dialog that states its effect.
  */
-import { Alert, Button, Descriptions, Drawer, Form, Input, Space, Typography } from 'antd';
+import { Alert, Button, Descriptions, Input, Space, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import {
   adminWithdrawalSchema,
@@ -20,14 +20,13 @@ import { useConsole } from '../app/context.js';
 import { useI18n } from '../i18n/i18n.js';
 import { useConfirm } from '../ui/confirm.js';
 import { FormDialog } from '../ui/form-dialog.js';
-import { Page } from '../ui/page.js';
 import { useAction } from '../ui/use-action.js';
 import { usePagedList } from '../ui/use-paged-list.js';
 import { formatTime } from '../ui/format.js';
 import { StatusTag, type Tone } from '../ui/status-tag.js';
-import { ConsoleTable } from '../ui/console-table.js';
-import { Field } from '../ui/field.js';
-import { LoadMore } from '../ui/load-more.js';
+import { Field, InputField } from '../ui/field.js';
+import { DetailDrawer, Facts } from '../ui/detail-drawer.js';
+import { DetailsLink, FilterBar, ListPage } from '../ui/list-page.js';
 import { FilterSelect } from '../ui/filter-select.js';
 
 const destinationOf = (item: AdminWithdrawal) =>
@@ -165,73 +164,59 @@ export function WithdrawalsPage() {
   );
 
   return (
-    <Page
+    <ListPage<AdminWithdrawal>
       title={t('withdrawals.title')}
-      actions={<Button onClick={() => void list.reload()}>{t('common.refresh')}</Button>}
+      list={list}
+      filters={
+        <FilterBar name="withdrawals-filter">
+          <FilterSelect<WithdrawalStage | 'all'>
+            label={t('field.stage')}
+            name="stage"
+            value={stage}
+            onChange={setStage}
+            withAll
+            options={WITHDRAWAL_STAGES.map((value) => ({ value, label: t(`withdrawals.stage.${value}`) }))}
+          />
+        </FilterBar>
+      }
+      columns={[
+        {
+          title: t('common.id'),
+          dataIndex: 'id',
+          render: (id: string, item) => <DetailsLink text={id} onOpen={() => show(item)} />,
+        },
+        { title: t('withdrawals.user'), dataIndex: 'userId' },
+        {
+          title: t('withdrawals.amount'),
+          dataIndex: 'amount',
+          render: (amount: string) => `${amount} USDT`,
+        },
+        {
+          title: t('withdrawals.destination'),
+          key: 'destination',
+          render: (_value, item) => <span className="console-break">{destinationOf(item)}</span>,
+        },
+        { title: t('field.stage'), dataIndex: 'stage', render: stageTag },
+        {
+          title: t('withdrawals.approvals'),
+          key: 'approvals',
+          render: (_value, item) =>
+            t('withdrawals.approvals_count', {
+              count: item.approvedBy.length,
+              needed: item.approvalsNeeded,
+            }),
+        },
+        { title: t('common.created'), dataIndex: 'createdAt', render: formatTime },
+      ]}
     >
-      <Form layout="inline" className="console-filters" name="withdrawals-filter">
-        <FilterSelect<WithdrawalStage | 'all'>
-          label={t('field.stage')}
-          name="stage"
-          value={stage}
-          onChange={setStage}
-          options={[
-            { value: 'all', label: t('common.all') },
-            ...WITHDRAWAL_STAGES.map((value) => ({ value, label: t(`withdrawals.stage.${value}`) })),
-          ]}
-        />
-      </Form>
-      <ConsoleTable<AdminWithdrawal>
-        label={t('withdrawals.title')}
-        rowKey="id"
-        loading={list.loading}
-        dataSource={list.items}
-        columns={[
-          {
-            title: t('common.id'),
-            dataIndex: 'id',
-            render: (id: string, item) => (
-              <Button type="link" onClick={() => show(item)} aria-label={`${t('common.details')} ${id}`}>
-                {id}
-              </Button>
-            ),
-          },
-          { title: t('withdrawals.user'), dataIndex: 'userId' },
-          {
-            title: t('withdrawals.amount'),
-            dataIndex: 'amount',
-            render: (amount: string) => `${amount} USDT`,
-          },
-          {
-            title: t('withdrawals.destination'),
-            key: 'destination',
-            render: (_value, item) => <span className="console-break">{destinationOf(item)}</span>,
-          },
-          { title: t('field.stage'), dataIndex: 'stage', render: stageTag },
-          {
-            title: t('withdrawals.approvals'),
-            key: 'approvals',
-            render: (_value, item) =>
-              t('withdrawals.approvals_count', {
-                count: item.approvedBy.length,
-                needed: item.approvalsNeeded,
-              }),
-          },
-          { title: t('common.created'), dataIndex: 'createdAt', render: formatTime },
-        ]}
-      />
-      <LoadMore list={list} />
-
-      <Drawer
+      <DetailDrawer
         open={open !== null}
         onClose={() => show(null)}
         title={open ? t('withdrawals.detail_title', { id: open.id }) : ''}
-        size={520}
-        closable={{ 'aria-label': t('common.close') }}
       >
         {open ? (
           <>
-            <Descriptions column={1} bordered size="small">
+            <Facts>
               <Descriptions.Item label={t('withdrawals.user')}>{open.userId}</Descriptions.Item>
               <Descriptions.Item label={t('withdrawals.amount')}>{open.amount} USDT</Descriptions.Item>
               <Descriptions.Item label={t('withdrawals.fee')}>{open.fee} USDT</Descriptions.Item>
@@ -270,7 +255,7 @@ export function WithdrawalsPage() {
                 <Descriptions.Item label={t('field.reference')}>{open.reference}</Descriptions.Item>
               ) : null}
               <Descriptions.Item label={t('common.created')}>{formatTime(open.createdAt)}</Descriptions.Item>
-            </Descriptions>
+            </Facts>
             {refusal ? (
               <Alert
                 className="console-more"
@@ -333,13 +318,11 @@ export function WithdrawalsPage() {
               onClose={() => setDialog(null)}
               onSubmit={({ reference }) => act('/api/admin/withdraw/paid', { id: open.id, reference })}
             >
-              <Field label="field.reference" name="reference" required>
-                <Input maxLength={200} />
-              </Field>
+              <InputField label="field.reference" name="reference" required maxLength={200} />
             </FormDialog>
           </>
         ) : null}
-      </Drawer>
-    </Page>
+      </DetailDrawer>
+    </ListPage>
   );
 }

@@ -1,5 +1,5 @@
-/** A form field with its visible label bound to the input (antd Form.Item), required or not. */
-import { Form } from 'antd';
+/** A form field with its visible label bound to the input (antd Form.Item), required or not; and the plain text input in one. */
+import { Form, Input, type InputProps } from 'antd';
 import type { ReactNode } from 'react';
 import { useI18n, type MessageKey } from '../i18n/i18n.js';
 
@@ -24,5 +24,38 @@ export function Field({
     <Form.Item label={t(label, vars)} name={name} rules={rules}>
       {children}
     </Form.Item>
+  );
+}
+
+/** A labelled text input (`inputMode` says which keyboard a number wants), the form's commonest field. */
+export function InputField({
+  label,
+  name,
+  required = false,
+  ...input
+}: {
+  label: MessageKey;
+  name: string;
+  required?: boolean;
+} & Omit<InputProps, 'name' | 'required'>) {
+  return (
+    <Field label={label} name={name} required={required}>
+      <Input {...input} />
+    </Field>
+  );
+}
+
+/** The authenticator's six-digit code (`googleCode`), required: the numeric keypad, autofilled from a message. */
+export function GoogleCodeField({ autoFocus = false }: { autoFocus?: boolean }) {
+  return (
+    <InputField
+      label="field.googleCode"
+      name="googleCode"
+      required
+      inputMode="numeric"
+      autoComplete="one-time-code"
+      maxLength={6}
+      autoFocus={autoFocus}
+    />
   );
 }

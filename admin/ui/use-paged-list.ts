@@ -12,11 +12,20 @@ interface PageData<T> {
   nextCursor: string | null;
 }
 
+/** What `usePagedList` gives: the rows read so far and the reads of the next and first pages. */
+export interface PagedList<T> {
+  items: T[];
+  loading: boolean;
+  hasMore: boolean;
+  loadMore(): Promise<void>;
+  reload(): Promise<void>;
+}
+
 export function usePagedList<T>(
   path: string,
   params: Record<string, unknown>,
   schema: z.ZodType<PageData<T>>,
-) {
+): PagedList<T> {
   const { api } = useConsole();
   const run = useAction();
   const [items, setItems] = useState<T[]>([]);

@@ -83,7 +83,7 @@ function UpdateDialog({ plan, startAt }: { plan: UpdatePlan | null; startAt: Sta
       </p>
       <button
         type="button"
-        className="update-dialog__action"
+        className="solid-button update-dialog__action"
         disabled={busy}
         aria-busy={busy}
         onClick={() => void action()}

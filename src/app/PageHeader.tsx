@@ -2,6 +2,7 @@
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { ROUTES } from './paths.js';
+import { LineIcon } from '../ui/LineIcon.js';
 
 export function PageHeader({ title, back }: { title: string; back: boolean }) {
   const { t } = useTranslation();
@@ -15,16 +16,7 @@ export function PageHeader({ title, back }: { title: string; back: boolean }) {
           aria-label={t('common.back')}
           onClick={() => (window.history.length > 1 ? navigate(-1) : navigate(ROUTES.home))}
         >
-          <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
-            <path
-              d="M15 5l-7 7 7 7"
-              fill="none"
-              stroke="currentColor"
-              strokeWidth="2.2"
-              strokeLinecap="round"
-              strokeLinejoin="round"
-            />
-          </svg>
+          <LineIcon size={22} path="M15 5l-7 7 7 7" strokeWidth={2.2} linecap="round" linejoin="round" />
         </button>
       )}
       <h1 className="page-header__title">{title}</h1>

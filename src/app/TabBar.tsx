@@ -1,5 +1,6 @@
 /** The five bottom tabs in the spec's order: links, so the keyboard and screen readers can use them. */
 import { useTranslation } from 'react-i18next';
+import { LineIcon } from '../ui/LineIcon.js';
 import { NavLink } from 'react-router-dom';
 import { TABS } from './paths.js';
 
@@ -21,16 +22,7 @@ export function TabBar() {
           to={tab.path}
           className={({ isActive }) => `tab-bar__item${isActive ? ' tab-bar__item--active' : ''}`}
         >
-          <svg viewBox="0 0 24 24" width="24" height="24" aria-hidden="true">
-            <path
-              d={ICONS[tab.icon]}
-              fill="none"
-              stroke="currentColor"
-              strokeWidth="1.8"
-              strokeLinejoin="round"
-              strokeLinecap="round"
-            />
-          </svg>
+          <LineIcon size={24} path={ICONS[tab.icon]} strokeWidth={1.8} linecap="round" linejoin="round" />
           <span>{t(tab.label)}</span>
         </NavLink>
       ))}

@@ -1,4 +1,4 @@
-/** A card with its heading: the heading's id labels the card, so a screen reader names it. */
+/** A card or section with its heading: the heading's id labels it, so a screen reader names it. */
 import type { FormEvent, ReactNode } from 'react';
 
 interface CardProps {
@@ -6,6 +6,18 @@ interface CardProps {
   id: string;
   title: ReactNode;
   children: ReactNode;
+}
+
+/** A page's section, its parts stacked under its heading (`section-title`), which names it. */
+export function StackSection({ id, title, children }: CardProps) {
+  return (
+    <section className="stack" aria-labelledby={id}>
+      <h2 id={id} className="section-title">
+        {title}
+      </h2>
+      {children}
+    </section>
+  );
 }
 
 /** A section card (`card` unless `className` says more). */

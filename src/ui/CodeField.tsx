@@ -1,7 +1,7 @@
 /** The e-mailed code's field with its resend button (the spec's 60 s countdown), on both verify pages. */
 import { useTranslation } from 'react-i18next';
 import { CodeButton } from './CodeButton.js';
-import { Field } from './Field.js';
+import { OneTimeCodeField } from './form-fields.js';
 
 interface CodeFieldProps {
   value: string;
@@ -16,11 +16,8 @@ interface CodeFieldProps {
 export function CodeField({ value, onChange, error, onResend, sentUntil }: CodeFieldProps) {
   const { t } = useTranslation();
   return (
-    <Field
+    <OneTimeCodeField
       label={t('field.code')}
-      inputMode="numeric"
-      autoComplete="one-time-code"
-      maxLength={6}
       value={value}
       onChange={onChange}
       error={error}

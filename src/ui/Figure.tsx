@@ -1,9 +1,23 @@
-/** One figure of a <dl>: its label and value; `strong` for the one that matters most. */
+/** One figure of a <dl>: its label and value; `strong` for the one that matters most; or a time. */
+import { DateTime } from './DateTime.js';
+
 export function Figure({ label, value, strong = false }: { label: string; value: string; strong?: boolean }) {
   return (
     <div className={strong ? 'figure-list__strong' : undefined}>
       <dt>{label}</dt>
       <dd>{value}</dd>
+    </div>
+  );
+}
+
+/** A figure whose value is a time, shown short in the user's language. */
+export function TimeFigure({ label, at }: { label: string; at: string | number }) {
+  return (
+    <div>
+      <dt>{label}</dt>
+      <dd>
+        <DateTime at={at} style="short" />
+      </dd>
     </div>
   );
 }

@@ -1,10 +1,13 @@
 /**
  * A section listing an account's records: its heading (which also names the list), the as-of
- * line, an optional filter, the empty note or the rows, and the "more" of a list read in pages.
+ * line, an optional filter (`RecordsFilter`: all or one kind), the empty note or the rows, and the
+ * "more" of a list read in pages.
  */
 import { Fragment, useState, type ReactNode } from 'react';
 import { AsOf } from './AsOf.js';
+import { StackSection } from './Card.js';
 import { MoreButton } from './MoreButton.js';
+import { Select } from './Select.js';
 
 /** A list shown a page at a time: read `shown + 1` rows, so one more than shown says there is more. */
 export interface Paging {
@@ -21,6 +24,44 @@ export function usePaging(pageSize: number): Paging {
     showMore: () => setShown((count) => count + pageSize),
     reset: () => setShown(pageSize),
   };
+}
+
+/**
+ * A list's filter: "all" (`allLabel`) or one of `values`, each named by `labelOf`; choosing one
+ * goes back to the list's first page (`onReset`).
+ */
+export function RecordsFilter<V extends string>({
+  label,
+  allLabel,
+  value,
+  values,
+  labelOf,
+  onChange,
+  onReset,
+}: {
+  label: string;
+  allLabel: string;
+  value: V | 'all';
+  values: readonly V[];
+  labelOf: (value: V) => string;
+  onChange: (value: V | 'all') => void;
+  onReset: () => void;
+}) {
+  return (
+    <Select<V | 'all'>
+      className="card"
+      label={label}
+      value={value}
+      options={[
+        { value: 'all', label: allLabel },
+        ...values.map((option) => ({ value: option, label: labelOf(option) })),
+      ]}
+      onChange={(chosen) => {
+        onChange(chosen);
+        onReset();
+      }}
+    />
+  );
 }
 
 interface RecordsSectionProps<T extends { id: string }> {
@@ -56,10 +97,7 @@ export function RecordsSection<T extends { id: string }>({
 }: RecordsSectionProps<T>) {
   const shown = paging?.shown ?? records?.length ?? 0;
   return (
-    <section className="stack" aria-labelledby={id}>
-      <h2 id={id} className="section-title">
-        {title}
-      </h2>
+    <StackSection id={id} title={title}>
       <AsOf syncedAt={syncedAt} />
       {filter}
       {records !== undefined && records.length === 0 && <p className="card muted">{empty}</p>}
@@ -73,6 +111,6 @@ export function RecordsSection<T extends { id: string }>({
       {paging !== undefined && records !== undefined && records.length > shown && (
         <MoreButton onClick={paging.showMore}>{more}</MoreButton>
       )}
-    </section>
+    </StackSection>
   );
 }

@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router-dom';
 import { useGo } from '../app/navigation.js';
 import { ROUTES } from '../app/paths.js';
+import { LineIcon } from './LineIcon.js';
 
 const ServiceUnread = lazy(() => import('../features/chat/ServiceUnread.js'));
 
@@ -77,15 +78,12 @@ export function ServiceButton() {
           if (event.detail === 0) go(ROUTES.kefu); // keyboard activation (Enter/Space) has no pointer events
         }}
       >
-        <svg viewBox="0 0 24 24" width="26" height="26" aria-hidden="true">
-          <path
-            d="M4 13v-1a8 8 0 0 1 16 0v1M4 13h3v5H5a1 1 0 0 1-1-1zm16 0h-3v5h2a1 1 0 0 0 1-1zM17 18c0 2-2 3-5 3"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth="1.8"
-            strokeLinecap="round"
-          />
-        </svg>
+        <LineIcon
+          size={26}
+          path="M4 13v-1a8 8 0 0 1 16 0v1M4 13h3v5H5a1 1 0 0 1-1-1zm16 0h-3v5h2a1 1 0 0 0 1-1zM17 18c0 2-2 3-5 3"
+          strokeWidth={1.8}
+          linecap="round"
+        />
         <Suspense fallback={<span className="visually-hidden">{t('common.customer_service')}</span>}>
           <ServiceUnread />
         </Suspense>

@@ -26,6 +26,13 @@ export function PasswordField({
   return <Field label={label} type="password" autoComplete={autoComplete} {...bound} />;
 }
 
+/** A six-digit one-time code (the authenticator's or an e-mailed one): the numeric keypad, autofilled from a message. */
+export function OneTimeCodeField(
+  props: Bound & { label: string; required?: boolean; pattern?: string; addon?: ReactNode },
+) {
+  return <Field inputMode="numeric" autoComplete="one-time-code" maxLength={6} {...props} />;
+}
+
 /** An amount typed in decimal (up to the contract's 20 characters), as every money form asks it. */
 export function AmountField(props: Bound & { label: string; addon?: ReactNode; readOnly?: boolean }) {
   return <Field inputMode="decimal" autoComplete="off" maxLength={20} required {...props} />;

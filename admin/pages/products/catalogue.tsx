@@ -8,10 +8,11 @@ import { useState, type ReactNode } from 'react';
 import type { z } from 'zod';
 import { LOCALES, type Locale } from '../../../contract/locales.js';
 import { useConsole } from '../../app/context.js';
-import { useI18n } from '../../i18n/i18n.js';
+import { RowButton } from '../../ui/list-page.js';
+import { useI18n, type MessageKey } from '../../i18n/i18n.js';
 import { useConfirm } from '../../ui/confirm.js';
 import { ConsoleTable } from '../../ui/console-table.js';
-import { Field } from '../../ui/field.js';
+import { Field, InputField } from '../../ui/field.js';
 import { FormDialog } from '../../ui/form-dialog.js';
 import { StatusTag } from '../../ui/status-tag.js';
 import { useAction } from '../../ui/use-action.js';
@@ -34,6 +35,30 @@ export interface CatalogueForm {
 export const nameOf = (item: CatalogueItem, locale: string) =>
   item.names[locale] || item.names['en'] || item.id;
 
+/** The name a confirmation names: the Chinese or English typed so far, else the item's own, else "…". */
+const draftNameOf = (typed: CatalogueForm['name'] | undefined, item: CatalogueItem | null, locale: string) =>
+  typed?.['zh-Hans'] || typed?.en || (item ? nameOf(item, locale) : '…');
+
+/** One of a product's number fields: required when adding unless `optional`. */
+export interface TermInput {
+  name: string;
+  label: MessageKey;
+  inputMode: 'numeric' | 'decimal';
+  maxLength: number;
+  optional?: true;
+}
+
+/** A product's number fields, in the order given. */
+export function TermInputs({ inputs, adding }: { inputs: readonly TermInput[]; adding: boolean }) {
+  return (
+    <>
+      {inputs.map(({ optional, ...input }) => (
+        <InputField key={input.name} required={adding && !optional} {...input} />
+      ))}
+    </>
+  );
+}
+
 const namesOf = (item: CatalogueItem): Partial<Record<Locale, string>> =>
   Object.fromEntries(LOCALES.map((language) => [language, item.names[language] ?? '']));
 
@@ -43,7 +68,7 @@ export const nameParamOf = (name: CatalogueForm['name']) =>
 
 export function CatalogueSection<T extends CatalogueItem, F extends CatalogueForm>({
   kind,
-  paths,
+  route,
   listSchema,
   itemSchema,
   termsOf,
@@ -52,15 +77,16 @@ export function CatalogueSection<T extends CatalogueItem, F extends CatalogueFor
   fields,
 }: {
   kind: 'hosting' | 'machines';
-  paths: { list: string; add: string; update: string; disable: string };
+  /** The routes' common stem: `<route>/list`, `/add`, `/update` and `/disable`. */
+  route: string;
   listSchema: z.ZodType<{ items: T[] }>;
   itemSchema: z.ZodType<T>;
   /** The terms column of a row. */
   termsOf(item: T): string;
   /** An item's values in the edit form. */
   valuesOf(item: T): Partial<F>;
-  /** What Confirm does, from the values typed so far (the item when editing). */
-  effectOf(values: Partial<F>, item: T | null): string;
+  /** What Confirm does, from the values typed so far (`name`: the one typed, else the item's). */
+  effectOf(values: Partial<F>, name: string, item: T | null): string;
   /** The form's own fields (after the names); required when adding. */
   fields(adding: boolean): ReactNode;
 }) {
@@ -68,6 +94,12 @@ export function CatalogueSection<T extends CatalogueItem, F extends CatalogueFor
   const { api } = useConsole();
   const run = useAction();
   const confirm = useConfirm();
+  const paths = {
+    list: `${route}/list`,
+    add: `${route}/add`,
+    update: `${route}/update`,
+    disable: `${route}/disable`,
+  };
   const list = useLoaded(paths.list, listSchema);
   const [editing, setEditing] = useState<T | 'new' | null>(null);
   const item = editing === 'new' ? null : editing;
@@ -121,22 +153,18 @@ export function CatalogueSection<T extends CatalogueItem, F extends CatalogueFor
             key: 'actions',
             render: (_value, row) => (
               <span className="console-actions">
-                <Button
-                  size="small"
+                <RowButton
+                  label={t('products.edit')}
+                  row={nameOf(row, locale)}
                   onClick={() => setEditing(row)}
-                  aria-label={`${t('products.edit')} ${nameOf(row, locale)}`}
-                >
-                  {t('products.edit')}
-                </Button>
+                />
                 {row.status === 'active' ? (
-                  <Button
-                    size="small"
-                    danger
+                  <RowButton
+                    label={t('products.disable')}
+                    row={nameOf(row, locale)}
+                    tone="danger"
                     onClick={() => disable(row)}
-                    aria-label={`${t('products.disable')} ${nameOf(row, locale)}`}
-                  >
-                    {t('products.disable')}
-                  </Button>
+                  />
                 ) : null}
               </span>
             ),
@@ -149,7 +177,7 @@ export function CatalogueSection<T extends CatalogueItem, F extends CatalogueFor
         name={kind}
         title={title}
         {...(item ? { initialValues: { ...valuesOf(item), name: namesOf(item), status: item.status } } : {})}
-        effect={(values) => effectOf(values, item)}
+        effect={(values) => effectOf(values, draftNameOf(values.name, item, locale), item)}
         onClose={() => setEditing(null)}
         onSubmit={submit}
       >

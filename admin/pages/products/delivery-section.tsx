@@ -24,11 +24,11 @@ import {
 import { useConsole } from '../../app/context.js';
 import { useI18n, type Translate } from '../../i18n/i18n.js';
 import { useConfirm } from '../../ui/confirm.js';
-import { ConsoleTable } from '../../ui/console-table.js';
 import { Field } from '../../ui/field.js';
 import { FormDialog } from '../../ui/form-dialog.js';
 import { formatTime } from '../../ui/format.js';
-import { LoadMore } from '../../ui/load-more.js';
+import { ConsoleTable } from '../../ui/console-table.js';
+import { PagedTable, RowButton } from '../../ui/list-page.js';
 import { useAction } from '../../ui/use-action.js';
 import { usePagedList } from '../../ui/use-paged-list.js';
 import { typedParams } from './form-values.js';
@@ -204,11 +204,9 @@ export function DeliverySection() {
       <div className="console-filters">
         <Button onClick={() => setAdding(true)}>{t('products.delivery_add')}</Button>
       </div>
-      <ConsoleTable<DeliveryRecord>
+      <PagedTable<DeliveryRecord>
         label={t('products.delivery_published')}
-        rowKey="id"
-        loading={list.loading}
-        dataSource={list.items}
+        list={list}
         columns={[
           ...DELIVERY_COLUMNS.map((column) => ({
             title: columnName(t, column),
@@ -224,19 +222,16 @@ export function DeliverySection() {
             title: t('common.actions'),
             key: 'actions',
             render: (_value, item) => (
-              <Button
-                size="small"
-                danger
+              <RowButton
+                label={t('products.remove')}
+                row={item.orderNo}
+                tone="danger"
                 onClick={() => remove(item)}
-                aria-label={`${t('products.remove')} ${item.orderNo}`}
-              >
-                {t('products.remove')}
-              </Button>
+              />
             ),
           },
         ]}
       />
-      <LoadMore list={list} />
       <FormDialog<AddForm>
         open={adding}
         name="delivery"

@@ -1,5 +1,5 @@
 /** AI dividends: the published ones, newest first, and publish a day's dividend (a total or a rate). */
-import { Button, Input, Radio } from 'antd';
+import { Button, Radio } from 'antd';
 import { useState } from 'react';
 import {
   adminDividendListDataSchema,
@@ -7,12 +7,11 @@ import {
   type Dividend,
 } from '../../../contract/api/dividend.js';
 import { useConsole } from '../../app/context.js';
+import { PagedTable } from '../../ui/list-page.js';
 import { useI18n } from '../../i18n/i18n.js';
-import { ConsoleTable } from '../../ui/console-table.js';
-import { Field } from '../../ui/field.js';
+import { Field, InputField } from '../../ui/field.js';
 import { FormDialog } from '../../ui/form-dialog.js';
 import { formatTime } from '../../ui/format.js';
-import { LoadMore } from '../../ui/load-more.js';
 import { useAction } from '../../ui/use-action.js';
 import { usePagedList } from '../../ui/use-paged-list.js';
 
@@ -48,11 +47,9 @@ export function DividendsSection() {
           {t('products.dividend_publish')}
         </Button>
       </div>
-      <ConsoleTable<Dividend>
+      <PagedTable<Dividend>
         label={t('products.dividends')}
-        rowKey="id"
-        loading={list.loading}
-        dataSource={list.items}
+        list={list}
         columns={[
           { title: t('products.dividend_day'), dataIndex: 'day' },
           {
@@ -73,7 +70,6 @@ export function DividendsSection() {
           { title: t('common.created'), dataIndex: 'createdAt', render: formatTime },
         ]}
       />
-      <LoadMore list={list} />
       <FormDialog<PublishForm>
         open={open}
         name="dividend"
@@ -99,9 +95,7 @@ function DividendFields() {
   const [mode, setMode] = useState<PublishForm['mode']>('total');
   return (
     <>
-      <Field label="products.dividend_day_input" name="day" required>
-        <Input maxLength={10} />
-      </Field>
+      <InputField label="products.dividend_day_input" name="day" required maxLength={10} />
       <Field label="products.dividend_mode" name="mode">
         <Radio.Group
           onChange={(event) => setMode(event.target.value === 'rate' ? 'rate' : 'total')}
@@ -112,13 +106,21 @@ function DividendFields() {
         />
       </Field>
       {mode === 'total' ? (
-        <Field label="products.dividend_total_input" name="total" required>
-          <Input inputMode="decimal" maxLength={40} />
-        </Field>
+        <InputField
+          label="products.dividend_total_input"
+          name="total"
+          required
+          inputMode="decimal"
+          maxLength={40}
+        />
       ) : (
-        <Field label="products.dividend_rate_input" name="rate" required>
-          <Input inputMode="decimal" maxLength={20} />
-        </Field>
+        <InputField
+          label="products.dividend_rate_input"
+          name="rate"
+          required
+          inputMode="decimal"
+          maxLength={20}
+        />
       )}
     </>
   );

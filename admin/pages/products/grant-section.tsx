@@ -5,7 +5,7 @@ import { airdropDataSchema } from '../../../contract/api/income.js';
 import { ticketIssueDataSchema } from '../../../contract/api/machine.js';
 import { useConsole } from '../../app/context.js';
 import { useI18n } from '../../i18n/i18n.js';
-import { Field } from '../../ui/field.js';
+import { Field, InputField } from '../../ui/field.js';
 import { FormDialog } from '../../ui/form-dialog.js';
 import { useAction } from '../../ui/use-action.js';
 
@@ -73,17 +73,19 @@ export function GrantSection({ kind }: { kind: 'airdrop' | 'tickets' }) {
           <Input.TextArea rows={2} />
         </Field>
         {airdrop ? (
-          <Field label="products.amount_each" name="amount" required>
-            <Input inputMode="decimal" maxLength={40} />
-          </Field>
+          <InputField
+            label="products.amount_each"
+            name="amount"
+            required
+            inputMode="decimal"
+            maxLength={40}
+          />
         ) : (
           <Field label="products.count_each" name="count" required>
             <InputNumber min={1} precision={0} />
           </Field>
         )}
-        <Field label="field.reason" name="reason" required>
-          <Input maxLength={200} />
-        </Field>
+        <InputField label="field.reason" name="reason" required maxLength={200} />
       </FormDialog>
     </>
   );

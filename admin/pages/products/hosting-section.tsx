@@ -1,5 +1,5 @@
 /** Hosting products: add, edit (orders already made keep their terms), disable. */
-import { Input, Radio } from 'antd';
+import { Radio } from 'antd';
 import {
   adminHostingProductListDataSchema,
   adminHostingProductSchema,
@@ -8,7 +8,7 @@ import {
 } from '../../../contract/api/hosting.js';
 import { useI18n } from '../../i18n/i18n.js';
 import { Field } from '../../ui/field.js';
-import { CatalogueSection, nameOf, type CatalogueForm } from './catalogue.js';
+import { CatalogueSection, TermInputs, type CatalogueForm, type TermInput } from './catalogue.js';
 
 interface HostingForm extends CatalogueForm {
   days?: string;
@@ -20,17 +20,31 @@ interface HostingForm extends CatalogueForm {
   penaltyRate?: string;
 }
 
+/** The terms typed as numbers, before the payout and early-exit choices. */
+const TERMS: readonly TermInput[] = [
+  { name: 'days', label: 'products.term_days', inputMode: 'numeric', maxLength: 5 },
+  { name: 'dailyRate', label: 'products.daily_rate', inputMode: 'decimal', maxLength: 20 },
+  { name: 'minimum', label: 'products.minimum', inputMode: 'decimal', maxLength: 40 },
+  { name: 'maximum', label: 'products.maximum', inputMode: 'decimal', maxLength: 40 },
+];
+
+/** The penalty for leaving early, after the choices (optional). */
+const PENALTY: readonly TermInput[] = [
+  {
+    name: 'penaltyRate',
+    label: 'products.penalty_rate',
+    inputMode: 'decimal',
+    maxLength: 20,
+    optional: true,
+  },
+];
+
 export function HostingSection() {
-  const { t, locale } = useI18n();
+  const { t } = useI18n();
   return (
     <CatalogueSection<AdminHostingProduct, HostingForm>
       kind="hosting"
-      paths={{
-        list: '/api/admin/hosting/product/list',
-        add: '/api/admin/hosting/product/add',
-        update: '/api/admin/hosting/product/update',
-        disable: '/api/admin/hosting/product/disable',
-      }}
+      route="/api/admin/hosting/product"
       listSchema={adminHostingProductListDataSchema}
       itemSchema={adminHostingProductSchema}
       termsOf={(item) =>
@@ -50,31 +64,19 @@ export function HostingSection() {
         earlyExit: item.earlyExit,
         penaltyRate: item.penaltyRate,
       })}
-      effectOf={(values, item) => {
-        const vars = {
-          name: values.name?.['zh-Hans'] || values.name?.en || (item ? nameOf(item, locale) : '…'),
+      effectOf={(values, name, item) =>
+        t(item ? 'products.confirm_hosting_edit' : 'products.confirm_hosting_add', {
+          name,
           days: values.days || '…',
           rate: values.dailyRate || '…',
           minimum: values.minimum || '…',
           maximum: values.maximum || '…',
           payout: values.payout ? t(`products.payout.${values.payout}`) : '…',
-        };
-        return t(item ? 'products.confirm_hosting_edit' : 'products.confirm_hosting_add', vars);
-      }}
+        })
+      }
       fields={(adding) => (
         <>
-          <Field label="products.term_days" name="days" required={adding}>
-            <Input inputMode="numeric" maxLength={5} />
-          </Field>
-          <Field label="products.daily_rate" name="dailyRate" required={adding}>
-            <Input inputMode="decimal" maxLength={20} />
-          </Field>
-          <Field label="products.minimum" name="minimum" required={adding}>
-            <Input inputMode="decimal" maxLength={40} />
-          </Field>
-          <Field label="products.maximum" name="maximum" required={adding}>
-            <Input inputMode="decimal" maxLength={40} />
-          </Field>
+          <TermInputs inputs={TERMS} adding={adding} />
           <Field label="products.payout" name="payout" required={adding}>
             <Radio.Group
               options={HOSTING_PAYOUTS.map((value) => ({ value, label: t(`products.payout.${value}`) }))}
@@ -88,9 +90,7 @@ export function HostingSection() {
               ]}
             />
           </Field>
-          <Field label="products.penalty_rate" name="penaltyRate">
-            <Input inputMode="decimal" maxLength={20} />
-          </Field>
+          <TermInputs inputs={PENALTY} adding={adding} />
         </>
       )}
     />

@@ -6,6 +6,7 @@ import { Button, Input } from 'antd';
 import { useState } from 'react';
 import { levelConfigDataSchema, TEAM_MAX_LEVEL, type TeamLevel } from '../../../contract/api/team.js';
 import { useConsole } from '../../app/context.js';
+import { RowButton } from '../../ui/list-page.js';
 import { useI18n } from '../../i18n/i18n.js';
 import { useConfirm } from '../../ui/confirm.js';
 import { ConsoleTable } from '../../ui/console-table.js';
@@ -81,22 +82,18 @@ export function LevelsSection() {
             key: 'actions',
             render: (_value, item) => (
               <span className="console-actions">
-                <Button
-                  size="small"
+                <RowButton
+                  label={t('products.edit')}
+                  row={`${t('products.level')} ${item.level}`}
                   onClick={() => setEditing(item.level)}
-                  aria-label={`${t('products.edit')} ${t('products.level')} ${item.level}`}
-                >
-                  {t('products.edit')}
-                </Button>
+                />
                 {item.level === highest ? (
-                  <Button
-                    size="small"
-                    danger
+                  <RowButton
+                    label={t('products.remove')}
+                    row={`${t('products.level')} ${item.level}`}
+                    tone="danger"
                     onClick={() => remove(item.level)}
-                    aria-label={`${t('products.remove')} ${t('products.level')} ${item.level}`}
-                  >
-                    {t('products.remove')}
-                  </Button>
+                  />
                 ) : null}
               </span>
             ),

@@ -1,13 +1,11 @@
 /** Machines: add, edit (holdings already made keep their terms), disable. */
-import { Input } from 'antd';
 import {
   adminMachineListDataSchema,
   adminMachineSchema,
   type AdminMachine,
 } from '../../../contract/api/machine.js';
 import { useI18n } from '../../i18n/i18n.js';
-import { Field } from '../../ui/field.js';
-import { CatalogueSection, nameOf, type CatalogueForm } from './catalogue.js';
+import { CatalogueSection, TermInputs, type CatalogueForm, type TermInput } from './catalogue.js';
 
 interface MachineForm extends CatalogueForm {
   hashPower?: string;
@@ -18,17 +16,28 @@ interface MachineForm extends CatalogueForm {
   rentPrice?: string;
 }
 
+/** A machine's terms, all typed as numbers. */
+const TERMS: readonly TermInput[] = [
+  { name: 'hashPower', label: 'products.hash_power', inputMode: 'decimal', maxLength: 24 },
+  { name: 'price', label: 'products.price', inputMode: 'decimal', maxLength: 40 },
+  {
+    name: 'ticketPrice',
+    label: 'products.ticket_price',
+    inputMode: 'numeric',
+    maxLength: 10,
+    optional: true,
+  },
+  { name: 'days', label: 'products.term_days', inputMode: 'numeric', maxLength: 10 },
+  { name: 'dailyOutput', label: 'products.daily_output', inputMode: 'decimal', maxLength: 24 },
+  { name: 'rentPrice', label: 'products.rent_price', inputMode: 'decimal', maxLength: 40, optional: true },
+];
+
 export function MachinesSection() {
-  const { t, locale } = useI18n();
+  const { t } = useI18n();
   return (
     <CatalogueSection<AdminMachine, MachineForm>
       kind="machines"
-      paths={{
-        list: '/api/admin/machine/list',
-        add: '/api/admin/machine/add',
-        update: '/api/admin/machine/update',
-        disable: '/api/admin/machine/disable',
-      }}
+      route="/api/admin/machine"
       listSchema={adminMachineListDataSchema}
       itemSchema={adminMachineSchema}
       termsOf={(item) =>
@@ -48,38 +57,16 @@ export function MachinesSection() {
         dailyOutput: item.dailyOutput,
         rentPrice: item.rentPrice ?? '0',
       })}
-      effectOf={(values, item) => {
-        const vars = {
-          name: values.name?.['zh-Hans'] || values.name?.en || (item ? nameOf(item, locale) : '…'),
+      effectOf={(values, name, item) =>
+        t(item ? 'products.confirm_machine_edit' : 'products.confirm_machine_add', {
+          name,
           hashPower: values.hashPower || '…',
           price: values.price || '…',
           days: values.days || '…',
           output: values.dailyOutput || '…',
-        };
-        return t(item ? 'products.confirm_machine_edit' : 'products.confirm_machine_add', vars);
-      }}
-      fields={(adding) => (
-        <>
-          <Field label="products.hash_power" name="hashPower" required={adding}>
-            <Input inputMode="decimal" maxLength={24} />
-          </Field>
-          <Field label="products.price" name="price" required={adding}>
-            <Input inputMode="decimal" maxLength={40} />
-          </Field>
-          <Field label="products.ticket_price" name="ticketPrice">
-            <Input inputMode="numeric" maxLength={10} />
-          </Field>
-          <Field label="products.term_days" name="days" required={adding}>
-            <Input inputMode="numeric" maxLength={10} />
-          </Field>
-          <Field label="products.daily_output" name="dailyOutput" required={adding}>
-            <Input inputMode="decimal" maxLength={24} />
-          </Field>
-          <Field label="products.rent_price" name="rentPrice">
-            <Input inputMode="decimal" maxLength={40} />
-          </Field>
-        </>
-      )}
+        })
+      }
+      fields={(adding) => <TermInputs inputs={TERMS} adding={adding} />}
     />
   );
 }

@@ -2,7 +2,7 @@
  * The platform settings: the RAB price (each change a new price version, the recent ones listed)
  * and the newcomer incentive; beside them, read-only, the fees and limits the server runs with.
  */
-import { Button, Descriptions, Input } from 'antd';
+import { Button, Descriptions } from 'antd';
 import { useState } from 'react';
 import {
   PLATFORM_LIMITS,
@@ -14,7 +14,7 @@ import { ConsoleTable } from '../../ui/console-table.js';
 import { formatTime } from '../../ui/format.js';
 import { useConsole } from '../../app/context.js';
 import { useI18n } from '../../i18n/i18n.js';
-import { Field } from '../../ui/field.js';
+import { InputField } from '../../ui/field.js';
 import { FormDialog } from '../../ui/form-dialog.js';
 import { useAction } from '../../ui/use-action.js';
 import { useLoaded } from './use-loaded.js';
@@ -64,12 +64,13 @@ export function SettingsSection() {
         onClose={() => setEditing(false)}
         onSubmit={update}
       >
-        <Field label="products.rab_price" name="rabPriceUsdt">
-          <Input inputMode="decimal" maxLength={40} />
-        </Field>
-        <Field label="products.newcomer_incentive" name="newcomerIncentive">
-          <Input inputMode="decimal" maxLength={40} />
-        </Field>
+        <InputField label="products.rab_price" name="rabPriceUsdt" inputMode="decimal" maxLength={40} />
+        <InputField
+          label="products.newcomer_incentive"
+          name="newcomerIncentive"
+          inputMode="decimal"
+          maxLength={40}
+        />
       </FormDialog>
       {overview.data ? (
         <>

@@ -10,6 +10,7 @@ import { Button } from 'antd-mobile';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { CardForm, StackSection } from '../../ui/Card.js';
 import type { AccountRecord, Asset } from '../../../contract/api/account.js';
 import { SUB_ACCOUNT_NAME_MAX_LENGTH, SUB_ACCOUNTS_MAX } from '../../../contract/constants.js';
 import { formatMoney } from '../../../contract/money.js';
@@ -59,10 +60,7 @@ export default function AccountsPage() {
   return (
     <div className="page-padding stack">
       <AsOf syncedAt={syncedAt} />
-      <section className="stack" aria-labelledby="accounts-list">
-        <h2 id="accounts-list" className="section-title">
-          {t('accounts.list')}
-        </h2>
+      <StackSection id="accounts-list" title={t('accounts.list')}>
         {ordered.length === 0 && pendingNames.length === 0 ? (
           <p className="card muted">{t('my.no_account')}</p>
         ) : (
@@ -81,7 +79,7 @@ export default function AccountsPage() {
             ))}
           </ul>
         )}
-      </section>
+      </StackSection>
       <CreateSubAccount subAccounts={subAccounts} />
       {active !== null && <Transfer active={active} accounts={ordered} pending={pending.transfers} />}
     </div>
@@ -140,15 +138,11 @@ function CreateSubAccount({ subAccounts }: { subAccounts: number }) {
   };
 
   return (
-    <form
-      className="card form"
+    <CardForm
+      id="accounts-create"
+      title={t('accounts.create_title')}
       onSubmit={(event) => void submit(event)}
-      noValidate
-      aria-labelledby="accounts-create"
     >
-      <h2 id="accounts-create" className="card__title">
-        {t('accounts.create_title')}
-      </h2>
       <p className="muted form__hint">
         {t('accounts.create_hint', { max: SUB_ACCOUNTS_MAX, length: SUB_ACCOUNT_NAME_MAX_LENGTH })}
       </p>
@@ -164,7 +158,7 @@ function CreateSubAccount({ subAccounts }: { subAccounts: number }) {
       <Button type="submit" color="primary" block size="large" loading={busy}>
         {t('accounts.create')}
       </Button>
-    </form>
+    </CardForm>
   );
 }
 
@@ -214,15 +208,11 @@ function Transfer({
   };
 
   return (
-    <form
-      className="card form"
+    <CardForm
+      id="accounts-transfer"
+      title={t('accounts.transfer_title')}
       onSubmit={(event) => void submit(event)}
-      noValidate
-      aria-labelledby="accounts-transfer"
     >
-      <h2 id="accounts-transfer" className="card__title">
-        {t('accounts.transfer_title')}
-      </h2>
       {target === undefined ? (
         <p className="muted">{t('accounts.transfer_none')}</p>
       ) : (
@@ -266,6 +256,6 @@ function Transfer({
           </Button>
         </>
       )}
-    </form>
+    </CardForm>
   );
 }

@@ -4,17 +4,14 @@
  * invite code. Visitors see a login prompt in place.
  */
 import { Button } from 'antd-mobile';
-import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import type { UserInfo } from '../../../contract/api/user.js';
 import { useGo } from '../../app/navigation.js';
-import { useOutcome } from '../../app/outcome.js';
 import { ROUTES } from '../../app/paths.js';
-import { send } from '../../app/worker-client.js';
 import { useSession } from '../../../client-db/use-session.js';
 import { AsOf } from '../../ui/AsOf.js';
-import { copyText } from '../../ui/copy.js';
+import { useCopy } from '../../ui/use-copy.js';
+import { useUserInfo } from '../security/use-user-info.js';
 import { LinkList } from '../../ui/LinkList.js';
 import { OutboxLink } from '../outbox/OutboxLink.js';
 import { useAccountName } from '../account/account-data.js';
@@ -56,25 +53,9 @@ function LoginPrompt() {
 
 function Profile() {
   const { t } = useTranslation();
-  const handle = useOutcome();
-  const [user, setUser] = useState<UserInfo | null>(null);
-  useEffect(() => {
-    let live = true;
-    void send('user-info').then((outcome) => {
-      if (live && handle(outcome)) setUser(outcome.data);
-    });
-    return () => {
-      live = false;
-    };
-  }, [handle]);
+  const { user } = useUserInfo();
 
-  const copy = () =>
-    copyText(user?.inviteCode ?? '', {
-      empty: t('copy.empty'),
-      unsupported: t('copy.unsupported'),
-      failed: t('copy.failed'),
-      copied: t('copy.copied'),
-    });
+  const copy = useCopy();
 
   return (
     <div className="page-padding stack">
@@ -94,7 +75,7 @@ function Profile() {
       <AccountAssets />
       <CardSection id="my-invite" className="card invite" title={t('my.invite_code')}>
         <p className="invite__code">{user?.inviteCode ?? '…'}</p>
-        <Button size="small" onClick={() => void copy()}>
+        <Button size="small" onClick={() => copy(user?.inviteCode ?? '')}>
           {t('copy.action')}
         </Button>
       </CardSection>

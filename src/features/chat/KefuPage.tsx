@@ -64,7 +64,7 @@ export default function KefuPage() {
           {t('chat.entry_title')}
         </h2>
         <p className="muted">{t('chat.entry_text')}</p>
-        <button type="button" className="chat-entry__open" onClick={() => go(ROUTES.chatRoom)}>
+        <button type="button" className="solid-button chat-entry__open" onClick={() => go(ROUTES.chatRoom)}>
           {t('chat.open_conversation')}
           {unread > 0 && (
             <span className="badge chat-badge" data-testid="chat-entry-unread">

@@ -338,7 +338,7 @@ function Composer({ online }: { online: boolean }) {
           />
           {t('chat.choose_image')}
         </label>
-        <button type="submit" className="chat-send" disabled={busy}>
+        <button type="submit" className="solid-button chat-send" disabled={busy}>
           {t('chat.send')}
         </button>
       </div>

@@ -38,8 +38,7 @@ import {
   type PendingClaims,
 } from './dividends-view.js';
 import './dividend.css';
-import { Select } from '../../ui/Select.js';
-import { RecordsSection, usePaging } from '../../ui/RecordsSection.js';
+import { RecordsFilter, RecordsSection, usePaging } from '../../ui/RecordsSection.js';
 import { AccentCard, CardSection } from '../../ui/Card.js';
 
 const COLLECTIONS = ['dividend_releases'] as const;
@@ -217,18 +216,14 @@ function Records({
   const paging = usePaging(DIVIDENDS_PAGE);
   const matching = records?.filter((record) => status === 'all' || statusAt(record, now) === status);
   const filter = (
-    <Select
-      className="card"
+    <RecordsFilter
       label={t('dividends.filter')}
+      allLabel={t('dividends.all')}
       value={status}
-      options={[
-        { value: 'all', label: t('dividends.all') },
-        ...STATUS_LIST.map((option) => ({ value: option, label: t(statusKey(option)) })),
-      ]}
-      onChange={(value) => {
-        setStatus(value);
-        paging.reset();
-      }}
+      values={STATUS_LIST}
+      labelOf={(option) => t(statusKey(option))}
+      onChange={setStatus}
+      onReset={paging.reset}
     />
   );
   return (

@@ -356,7 +356,6 @@ function ExchangeForm({
               })
         }
         notice={flow.notice}
-        className="exchange-status"
       >
         {stale !== null && (
           <div className="exchange-stale" role="alert">
@@ -404,14 +403,14 @@ function Quote({ quote, feeRate }: { quote: QuoteView; feeRate: string | null })
       {quote.kind !== 'ok' ? (
         <p className="muted">{problem}</p>
       ) : (
-        <dl className="exchange-figures">
+        <dl className="figure-list">
           <div>
             <dt>{t('exchange.quote_pay')}</dt>
             <dd>
               {quote.pay} {quote.payAsset}
             </dd>
           </div>
-          <div className="exchange-figures__receive">
+          <div className="figure-list__strong">
             <dt>{t('exchange.quote_receive')}</dt>
             <dd>
               {quote.receive} {quote.receiveAsset}

@@ -16,6 +16,7 @@ import { useAccountTotal } from '../assets/use-account-total.js';
 import { sparklinePath, SPARKLINE_HEIGHT, SPARKLINE_WIDTH, trendOf } from './sparkline.js';
 import { DateTime } from '../../ui/DateTime.js';
 import { CardSection } from '../../ui/Card.js';
+import { LineIcon } from '../../ui/LineIcon.js';
 
 const db = publicDatabase();
 const COLLECTIONS = ['news', 'notices', 'quotes'] as const;
@@ -91,14 +92,7 @@ function Notices({ notices }: { notices: NoticeRecord[] | undefined }) {
       <h2 id="home-notices" className="visually-hidden">
         {t('home.notices')}
       </h2>
-      <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
-        <path
-          d="M4 10v4h3l5 4V6L7 10zM16 9a4 4 0 0 1 0 6"
-          fill="none"
-          stroke="currentColor"
-          strokeWidth="1.8"
-        />
-      </svg>
+      <LineIcon size={20} path="M4 10v4h3l5 4V6L7 10zM16 9a4 4 0 0 1 0 6" strokeWidth={1.8} />
       <div className="marquee__viewport">
         <p className="marquee__track">
           {notices.map((notice) => (

@@ -12,8 +12,7 @@ import {
   shownAmount,
 } from './hosting-view.js';
 import { useIncome } from './use-hosting.js';
-import { Select } from '../../ui/Select.js';
-import { RecordsSection, usePaging } from '../../ui/RecordsSection.js';
+import { RecordsFilter, RecordsSection, usePaging } from '../../ui/RecordsSection.js';
 const INCOME_COLLECTIONS = ['income'] as const;
 
 export function IncomeRecords({ active }: { active: ActiveAccount }) {
@@ -23,18 +22,14 @@ export function IncomeRecords({ active }: { active: ActiveAccount }) {
   const syncedAt = useAccountSyncedAt(active, INCOME_COLLECTIONS);
   const lines = useIncome(active, type, paging.shown + 1);
   const filter = (
-    <Select
-      className="card"
+    <RecordsFilter
       label={t('hosting.income_filter')}
+      allLabel={t('hosting.income_all')}
       value={type}
-      options={[
-        { value: 'all', label: t('hosting.income_all') },
-        ...INCOME_TYPE_LIST.map((option) => ({ value: option, label: t(incomeTypeKey(option)) })),
-      ]}
-      onChange={(value) => {
-        setType(value);
-        paging.reset();
-      }}
+      values={INCOME_TYPE_LIST}
+      labelOf={(option) => t(incomeTypeKey(option))}
+      onChange={setType}
+      onReset={paging.reset}
     />
   );
   return (

@@ -16,6 +16,7 @@ import { send } from '../../app/worker-client.js';
 import type { ActiveAccount } from '../../../client-db/use-sync-db.js';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.js';
 import { DateTime } from '../../ui/DateTime.js';
+import { TimeFigure } from '../../ui/Figure.js';
 import { AmountField } from '../../ui/form-fields.js';
 import { toast } from '../../ui/toast.js';
 import { useAccountSyncedAt } from '../account/account-data.js';
@@ -161,18 +162,8 @@ function OrderItem({
         {order.penalty !== '0' && (
           <Figure label={t('hosting.penalty')} value={`${shownAmount(order.penalty)} USDT`} />
         )}
-        <div>
-          <dt>{t('hosting.start')}</dt>
-          <dd>
-            <DateTime at={order.startAt} style="short" />
-          </dd>
-        </div>
-        <div>
-          <dt>{t('hosting.end')}</dt>
-          <dd>
-            <DateTime at={order.endAt} style="short" />
-          </dd>
-        </div>
+        <TimeFigure label={t('hosting.start')} at={order.startAt} />
+        <TimeFigure label={t('hosting.end')} at={order.endAt} />
       </dl>
       <p className="muted hosting-hint">
         {t(payoutKey(order.payout))} ·{' '}

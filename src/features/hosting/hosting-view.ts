@@ -30,7 +30,8 @@ export const CHANGES_SHOWN = 5;
 
 // A record (not an array) so the compiler fails when the contract gains an income type this
 // page cannot name; the UI may not import the contract's INCOME_TYPES (zod stays out).
-const INCOME_TYPES: Record<IncomeType, true> = {
+// The wallet records name the same six kinds (records-view spreads these).
+export const INCOME_TYPES: Record<IncomeType, true> = {
   static: true,
   promotion: true,
   management: true,

@@ -15,9 +15,9 @@ import { useOutcome } from '../../app/outcome.js';
 import { usePullOnOpen } from '../../app/use-pull-on-open.js';
 import { send } from '../../app/worker-client.js';
 import { AsOf } from '../../ui/AsOf.js';
-import { CardSection } from '../../ui/Card.js';
+import { CardForm, CardSection } from '../../ui/Card.js';
 import { Choice } from '../../ui/Choice.js';
-import { DateTime } from '../../ui/DateTime.js';
+import { TimeFigure } from '../../ui/Figure.js';
 import { Field } from '../../ui/Field.js';
 import { SubmitButton } from '../../ui/form-fields.js';
 import { useLink } from '../../ui/OfflineBanner.js';
@@ -123,20 +123,10 @@ function StatusCard({
             <dd>{record.realName ?? '—'}</dd>
           </div>
           {record.submittedAt !== null && (
-            <div>
-              <dt>{t('identity.submitted_at')}</dt>
-              <dd>
-                <DateTime at={record.submittedAt} style="short" />
-              </dd>
-            </div>
+            <TimeFigure label={t('identity.submitted_at')} at={record.submittedAt} />
           )}
           {status === 'approved' && record.reviewedAt !== null && (
-            <div>
-              <dt>{t('identity.approved_at')}</dt>
-              <dd>
-                <DateTime at={record.reviewedAt} style="short" />
-              </dd>
-            </div>
+            <TimeFigure label={t('identity.approved_at')} at={record.reviewedAt} />
           )}
         </dl>
       )}
@@ -265,15 +255,7 @@ function IdentityForm({
 
   const sending = enqueuing || command?.state === 'queued' || command?.state === 'sending';
   return (
-    <form
-      className="card form"
-      onSubmit={(event) => void submit(event)}
-      noValidate
-      aria-labelledby="identity-form"
-    >
-      <h2 id="identity-form" className="card__title">
-        {t('identity.form_title')}
-      </h2>
+    <CardForm id="identity-form" title={t('identity.form_title')} onSubmit={(event) => void submit(event)}>
       <Choice<DocumentType>
         legend={t('identity.document_type')}
         name="documentType"
@@ -325,7 +307,7 @@ function IdentityForm({
         notice={notice}
         className="identity-line"
       />
-    </form>
+    </CardForm>
   );
 }
 

@@ -10,6 +10,7 @@ import { TradePasswordField } from '../../ui/form-fields.js';
 import { Button } from 'antd-mobile';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { StackSection } from '../../ui/Card.js';
 import type { MachineRecord, PayWith } from '../../../contract/api/machine.js';
 import { checkPassword } from '../../../contract/validation.js';
 import { ROUTES } from '../../app/paths.js';
@@ -49,10 +50,7 @@ function Machines({ active }: { active: ActiveAccount }) {
     <div className="page-padding stack">
       <MiningSummary active={active} />
       <MachineLinks except={ROUTES.machines} />
-      <section className="stack" aria-labelledby="machine-offer">
-        <h2 id="machine-offer" className="section-title">
-          {t('machine.offer_title')}
-        </h2>
+      <StackSection id="machine-offer" title={t('machine.offer_title')}>
         <AsOf syncedAt={syncedAt} />
         {machines !== undefined && machines.length === 0 && (
           <p className="card muted">
@@ -66,7 +64,7 @@ function Machines({ active }: { active: ActiveAccount }) {
             ))}
           </ul>
         )}
-      </section>
+      </StackSection>
     </div>
   );
 }
@@ -286,7 +284,6 @@ function AcquireForm({
         sending={flow.sending}
         status={flow.command == null ? '' : t('machine.sending')}
         notice={flow.notice}
-        className="machine-form__status"
       />
     </form>
   );
@@ -296,10 +293,14 @@ function AcquireForm({
 function Preview({ preview, mode }: { preview: AcquirePreview; mode: AcquireMode }) {
   const { t } = useTranslation();
   return (
-    <section className="machine-preview" aria-live="polite" aria-label={t('machine.preview_title')}>
+    <section
+      className="machine-preview figure-panel"
+      aria-live="polite"
+      aria-label={t('machine.preview_title')}
+    >
       {preview.kind === 'ok' ? (
         <>
-          <dl className="machine-preview__figures">
+          <dl className="figure-list">
             <div>
               <dt>{t(mode === 'buy' ? 'machine.preview_cost' : 'machine.preview_rent_cost')}</dt>
               <dd>

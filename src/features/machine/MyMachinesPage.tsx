@@ -4,6 +4,7 @@
  * and what it earned, readable offline with the age of the data.
  */
 import { useTranslation } from 'react-i18next';
+import { StackSection } from '../../ui/Card.js';
 import type { OwnedMachineRecord } from '../../../contract/api/machine.js';
 import { ROUTES } from '../../app/paths.js';
 import type { ActiveAccount } from '../../../client-db/use-sync-db.js';
@@ -23,10 +24,7 @@ function MyMachines({ active }: { active: ActiveAccount }) {
   return (
     <div className="page-padding stack">
       <MiningSummary active={active} />
-      <section className="stack" aria-labelledby="machine-holdings">
-        <h2 id="machine-holdings" className="section-title">
-          {t('machine.holdings_title')}
-        </h2>
+      <StackSection id="machine-holdings" title={t('machine.holdings_title')}>
         {holdings !== undefined && holdings.length === 0 && (
           <p className="card muted">{t('machine.holdings_empty')}</p>
         )}
@@ -37,7 +35,7 @@ function MyMachines({ active }: { active: ActiveAccount }) {
             ))}
           </ul>
         )}
-      </section>
+      </StackSection>
       <MachineLinks except={ROUTES.myMachines} />
     </div>
   );

@@ -231,7 +231,7 @@ function ListingFigures({
   if (view.kind !== 'ok') return <p className="muted otc-figures-empty">{t('trading.figures_empty')}</p>;
   const fee = t('trading.maker_fee', { rate: makerFeeRate === null ? '' : ratePercent(makerFeeRate) });
   return (
-    <dl className="figure-list otc-figures" aria-label={t('trading.figures_title')}>
+    <dl className="figure-list figure-panel otc-figures" aria-label={t('trading.figures_title')}>
       <Figure label={t('trading.total_usdt')} value={`${view.usdt} USDT`} />
       <Figure label={fee} value={`${view.makerFee} USDT`} />
       <Figure label={t('trading.held_now')} value={`${view.held} ${view.heldAsset}`} strong />
@@ -340,7 +340,7 @@ export function TakeForm({
       </p>
       <AmountField label={t('trading.volume')} {...form.bind('volume')} readOnly={!order.splittable} />
       {view.kind === 'ok' ? (
-        <dl className="figure-list otc-figures" aria-label={t('trading.figures_title')}>
+        <dl className="figure-list figure-panel otc-figures" aria-label={t('trading.figures_title')}>
           <Figure label={t('trading.you_pay')} value={`${view.pay} ${view.payAsset}`} />
           <Figure
             label={t('trading.taker_fee', { rate: ratePercent(order.takerFeeRate) })}

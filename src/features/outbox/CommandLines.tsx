@@ -8,15 +8,15 @@ export function CommandLines({
   sending,
   status,
   notice,
-  className,
+  className = 'command-status',
   children,
 }: {
   sending: boolean;
   /** What is being sent; without it the form has no status line. */
   status?: string;
   notice: string | null;
-  /** The lines' class; the alert adds `<className>--error`. */
-  className: string;
+  /** The lines' class (the shared `command-status` unless the form styles its own); the alert adds `<className>--error`. */
+  className?: string;
   /** What stands between the two lines (an offer to confirm again). */
   children?: ReactNode;
 }) {

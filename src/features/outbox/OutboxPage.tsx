@@ -8,6 +8,7 @@ import { Button } from 'antd-mobile';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { StackSection } from '../../ui/Card.js';
 import type { OutboxRecord } from '../../../worker/commands.js';
 import { carriesSecrets } from './command-kinds.js';
 import { send } from '../../app/worker-client.js';
@@ -28,10 +29,7 @@ export default function OutboxPage() {
   return (
     <div className="page-padding stack">
       <p className="muted">{t('outbox.intro')}</p>
-      <section className="stack" aria-labelledby="outbox-pending">
-        <h2 id="outbox-pending" className="section-title">
-          {t('outbox.pending')}
-        </h2>
+      <StackSection id="outbox-pending" title={t('outbox.pending')}>
         {lists.pending.length === 0 ? (
           <p className="card muted">{t('outbox.empty')}</p>
         ) : (
@@ -41,18 +39,15 @@ export default function OutboxPage() {
             ))}
           </ul>
         )}
-      </section>
+      </StackSection>
       {lists.recent.length > 0 && (
-        <section className="stack" aria-labelledby="outbox-recent">
-          <h2 id="outbox-recent" className="section-title">
-            {t('outbox.recent')}
-          </h2>
+        <StackSection id="outbox-recent" title={t('outbox.recent')}>
           <ul className="card row-list">
             {lists.recent.map((row) => (
               <OutboxRow key={row.id} row={row} />
             ))}
           </ul>
-        </section>
+        </StackSection>
       )}
     </div>
   );

@@ -16,7 +16,7 @@ import { ConfirmDialog } from '../../ui/ConfirmDialog.js';
 import { DateTime } from '../../ui/DateTime.js';
 import { Field } from '../../ui/Field.js';
 import { useChecks } from '../../ui/field-messages.js';
-import { PasswordField, SubmitButton } from '../../ui/form-fields.js';
+import { OneTimeCodeField, PasswordField, SubmitButton } from '../../ui/form-fields.js';
 import { toast } from '../../ui/toast.js';
 import { useForm } from '../../ui/use-form.js';
 import { useUserInfo } from '../security/use-user-info.js';
@@ -96,13 +96,7 @@ function AddPasskey({ authenticatorBound, onAdded }: { authenticatorBound: boole
         {...form.bind('password')}
       />
       {authenticatorBound ? (
-        <Field
-          label={t('field.authenticatorCode')}
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={6}
-          {...form.bind('googleCode')}
-        />
+        <OneTimeCodeField label={t('field.authenticatorCode')} {...form.bind('googleCode')} />
       ) : null}
       <SubmitButton busy={form.busy}>{t('passkeys.add_submit')}</SubmitButton>
     </form>

@@ -5,7 +5,7 @@
  * need a connection and are never queued.
  */
 import { Button } from 'antd-mobile';
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PaymentMethod } from '../../../contract/api/payment.js';
 import type { Chain } from '../../../contract/constants.js';
@@ -248,15 +248,7 @@ function BankForm() {
   );
 
   return (
-    <form
-      className="card form"
-      onSubmit={(event: FormEvent) => onSubmit(event)}
-      noValidate
-      aria-labelledby="payments-bank"
-    >
-      <h2 id="payments-bank" className="card__title">
-        {t('payments.bank_title')}
-      </h2>
+    <CardForm id="payments-bank" title={t('payments.bank_title')} onSubmit={onSubmit}>
       <Field
         label={t('field.bankName')}
         {...form.bind('bankName')}
@@ -283,6 +275,6 @@ function BankForm() {
       <Button type="submit" color="primary" block size="large" loading={form.busy}>
         {t('payments.save')}
       </Button>
-    </form>
+    </CardForm>
   );
 }

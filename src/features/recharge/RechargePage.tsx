@@ -14,7 +14,7 @@ import type { ActiveAccount } from '../../../client-db/use-sync-db.js';
 import { perAccountPage } from '../account/PerAccount.js';
 import { shownAmount } from '../../ui/amounts.js';
 import { shortHash } from '../../ui/chain-text.js';
-import { copyText } from '../../ui/copy.js';
+import { useCopy } from '../../ui/use-copy.js';
 import { DateTime, formatTime } from '../../ui/DateTime.js';
 import { useQrCode } from '../../ui/use-qr-code.js';
 import { useAccountSyncedAt } from '../account/account-data.js';
@@ -72,17 +72,6 @@ function ChainPicker({ value, onChange }: { value: Chain; onChange: (chain: Chai
       onChange={onChange}
     />
   );
-}
-
-function useCopy() {
-  const { t } = useTranslation();
-  return (text: string) =>
-    void copyText(text, {
-      empty: t('copy.empty'),
-      unsupported: t('copy.unsupported'),
-      failed: t('copy.failed'),
-      copied: t('copy.copied'),
-    });
 }
 
 function AddressCard({
@@ -198,9 +187,7 @@ function DepositLine({ deposit, depths }: { deposit: DepositRecord; depths: Chai
       <p className="deposit__amount">
         {shownAmount(deposit.amount)} <span className="deposit__unit">USDT</span>
       </p>
-      <p className={`deposit__status deposit__status--${statusTone(deposit.status)}`}>
-        {t(label.key, label.values)}
-      </p>
+      <p className={`deposit__status tone--${statusTone(deposit.status)}`}>{t(label.key, label.values)}</p>
       <p className="muted deposit__detail deposit__chain">
         {deposit.chain}
         {showsConfirmations(deposit.status) &&

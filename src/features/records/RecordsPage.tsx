@@ -14,7 +14,7 @@ import { accountDatabase, type ActiveAccount } from '../../../client-db/use-sync
 import { useAccountSyncedAt } from '../account/account-data.js';
 import { perAccountPage } from '../account/PerAccount.js';
 import { kindKey, RECORD_KIND_LIST, RECORDS_PAGE, signedAmount } from './records-view.js';
-import { Select } from '../../ui/Select.js';
+import { RecordsFilter } from '../../ui/RecordsSection.js';
 import { MoreButton } from '../../ui/MoreButton.js';
 
 const COLLECTIONS = ['records'] as const;
@@ -50,18 +50,14 @@ function Records({ active }: { active: ActiveAccount }) {
 
   return (
     <>
-      <Select
-        className="card"
+      <RecordsFilter
         label={t('records.filter')}
+        allLabel={t('records.all')}
         value={kind}
-        options={[
-          { value: 'all', label: t('records.all') },
-          ...RECORD_KIND_LIST.map((option) => ({ value: option, label: t(kindKey(option)) })),
-        ]}
-        onChange={(value) => {
-          setKind(value);
-          setShown(RECORDS_PAGE);
-        }}
+        values={RECORD_KIND_LIST}
+        labelOf={(option) => t(kindKey(option))}
+        onChange={setKind}
+        onReset={() => setShown(RECORDS_PAGE)}
       />
       {records !== undefined && records.length === 0 && (
         <p className="card muted">{t(kind === 'all' ? 'records.empty' : 'records.empty_kind')}</p>

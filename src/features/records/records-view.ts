@@ -1,8 +1,10 @@
 /**
  * What a line of the wallet records shows: the kind's locale key, the signed amount and which
- * way the money went. Pure; it imports only types, so neither zod nor IndexedDB.
+ * way the money went. Pure; it imports only types and the (zod-free) income types, so neither zod
+ * nor IndexedDB.
  */
 import type { RecordKind } from '../../../contract/api/account.js';
+import { INCOME_TYPES } from '../hosting/hosting-view.js';
 
 /** Records read from IndexedDB at first, and added each time the end of the list is reached. */
 export const RECORDS_PAGE = 30;
@@ -25,12 +27,7 @@ const KINDS: Record<RecordKind, true> = {
   exchange: true,
   account_transfer: true,
   fee: true,
-  static: true,
-  promotion: true,
-  management: true,
-  airdrop: true,
-  dividend: true,
-  mining_machine: true,
+  ...INCOME_TYPES,
 };
 
 /** Every wallet record kind, in the contract's order (the filter's options). */

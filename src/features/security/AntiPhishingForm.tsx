@@ -11,7 +11,7 @@ import { send } from '../../app/worker-client.js';
 import { CardSection } from '../../ui/Card.js';
 import { Field } from '../../ui/Field.js';
 import { useChecks } from '../../ui/field-messages.js';
-import { SubmitButton, TradePasswordField } from '../../ui/form-fields.js';
+import { OneTimeCodeField, SubmitButton, TradePasswordField } from '../../ui/form-fields.js';
 import { toast } from '../../ui/toast.js';
 import { useForm } from '../../ui/use-form.js';
 
@@ -56,14 +56,7 @@ export function AntiPhishingForm({ user, onDone }: { user: UserInfo; onDone(): v
           {...form.bind('code')}
         />
         {withAuthenticator ? (
-          <Field
-            label={t('field.googleCode')}
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            maxLength={6}
-            required
-            {...form.bind('googleCode')}
-          />
+          <OneTimeCodeField label={t('field.googleCode')} required {...form.bind('googleCode')} />
         ) : (
           <TradePasswordField label={t('field.tradePassword')} {...form.bind('tradePassword')} />
         )}

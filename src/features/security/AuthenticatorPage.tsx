@@ -14,10 +14,9 @@ import { checkCode } from '../../../contract/validation.js';
 import { useOutcome } from '../../app/outcome.js';
 import { ROUTES } from '../../app/paths.js';
 import { send } from '../../app/worker-client.js';
-import { copyText } from '../../ui/copy.js';
-import { Field } from '../../ui/Field.js';
+import { useCopy } from '../../ui/use-copy.js';
 import { toast } from '../../ui/toast.js';
-import { SubmitButton } from '../../ui/form-fields.js';
+import { OneTimeCodeField, SubmitButton } from '../../ui/form-fields.js';
 import { useChecks } from '../../ui/field-messages.js';
 import { useForm } from '../../ui/use-form.js';
 import { useUserInfo } from './use-user-info.js';
@@ -65,6 +64,7 @@ function useNewKey(enabled: boolean) {
 /** The QR code, the key as text with its copy button, and the warning to keep it safe. */
 function KeyCard({ state, retry }: { state: KeyState; retry(): void }) {
   const { t } = useTranslation();
+  const copy = useCopy();
   if (state.kind === 'loading') return <p className="hint">{t('security.key_loading')}</p>;
   if (state.kind === 'failed') {
     return (
@@ -76,13 +76,6 @@ function KeyCard({ state, retry }: { state: KeyState; retry(): void }) {
       </section>
     );
   }
-  const copy = () =>
-    void copyText(state.key.secret, {
-      empty: t('copy.empty'),
-      unsupported: t('copy.unsupported'),
-      failed: t('copy.failed'),
-      copied: t('copy.copied'),
-    });
   return (
     <section className="card security-key" aria-label={t('field.secret')}>
       <p className="hint">{t('security.scan_hint')}</p>
@@ -92,7 +85,7 @@ function KeyCard({ state, retry }: { state: KeyState; retry(): void }) {
         {/* In groups of four, as apps show keys; the copy button copies it without the spaces. */}
         {state.key.secret.replace(/(.{4})(?=.)/g, '$1 ')}
       </p>
-      <Button size="small" onClick={copy}>
+      <Button size="small" onClick={() => copy(state.key.secret)}>
         {t('security.copy_key')}
       </Button>
       <p className="hint">{t('security.key_warning')}</p>
@@ -119,13 +112,7 @@ function BindAuthenticator({ onDone }: { onDone(): void }) {
     <form className="form page-padding" onSubmit={submit} noValidate aria-labelledby="bind-title">
       <h2 id="bind-title">{t('security.bind_title')}</h2>
       <KeyCard state={state} retry={retry} />
-      <Field
-        label={t('field.authenticatorCode')}
-        inputMode="numeric"
-        autoComplete="one-time-code"
-        maxLength={6}
-        {...form.bind('code')}
-      />
+      <OneTimeCodeField label={t('field.authenticatorCode')} {...form.bind('code')} />
       <SubmitButton busy={form.busy}>{t('security.bind_submit')}</SubmitButton>
     </form>
   );
@@ -160,20 +147,8 @@ function ModifyAuthenticator({ onDone }: { onDone(): void }) {
       {started ? (
         <>
           <KeyCard state={state} retry={retry} />
-          <Field
-            label={t('field.oldCode')}
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            maxLength={6}
-            {...form.bind('oldCode')}
-          />
-          <Field
-            label={t('field.newCode')}
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            maxLength={6}
-            {...form.bind('newCode')}
-          />
+          <OneTimeCodeField label={t('field.oldCode')} {...form.bind('oldCode')} />
+          <OneTimeCodeField label={t('field.newCode')} {...form.bind('newCode')} />
           <SubmitButton busy={form.busy}>{t('security.modify_submit')}</SubmitButton>
         </>
       ) : (

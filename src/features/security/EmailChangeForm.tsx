@@ -15,7 +15,7 @@ import { CodeButton } from '../../ui/CodeButton.js';
 import { formatTime } from '../../ui/DateTime.js';
 import { Field } from '../../ui/Field.js';
 import { useChecks } from '../../ui/field-messages.js';
-import { SubmitButton } from '../../ui/form-fields.js';
+import { OneTimeCodeField, SubmitButton } from '../../ui/form-fields.js';
 import { toast } from '../../ui/toast.js';
 import { useForm } from '../../ui/use-form.js';
 import { secondsToWait } from '../auth/code-wait.js';
@@ -88,22 +88,8 @@ export function EmailChangeForm({ user, onDone }: { user: UserInfo; onDone(): vo
           {...form.bind('newEmail')}
           addon={<CodeButton onSend={sendCodes} label={t('centre.send_codes')} />}
         />
-        <Field
-          label={t('centre.old_code')}
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={6}
-          required
-          {...form.bind('oldCode')}
-        />
-        <Field
-          label={t('centre.new_code')}
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={6}
-          required
-          {...form.bind('newCode')}
-        />
+        <OneTimeCodeField label={t('centre.old_code')} required {...form.bind('oldCode')} />
+        <OneTimeCodeField label={t('centre.new_code')} required {...form.bind('newCode')} />
         <p className="hint">{t('centre.email_warning')}</p>
         <SubmitButton busy={form.busy}>{t('centre.email_submit')}</SubmitButton>
       </form>

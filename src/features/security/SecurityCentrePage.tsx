@@ -95,14 +95,11 @@ function Sessions() {
     <CardSection id="centre-sessions" title={t('centre.sessions_title')}>
       <p className="hint">{t('centre.sessions_hint')}</p>
       {sessions.state === 'unavailable' ? (
-        <div className="centre-offline">
-          <p className="hint" role="status">
-            {t('centre.sessions_offline')}
-          </p>
-          <Button size="small" onClick={sessions.reload}>
-            {t('security.retry')}
-          </Button>
-        </div>
+        <Offline
+          className="centre-offline"
+          message={t('centre.sessions_offline')}
+          onRetry={sessions.reload}
+        />
       ) : null}
       {sessions.data === null ? (
         sessions.state === 'loading' ? (
@@ -126,6 +123,21 @@ function Sessions() {
   );
 }
 
+/** What could not be read without a connection, said as a status, with the button that reads it again. */
+function Offline({ className, message, onRetry }: { className: string; message: string; onRetry(): void }) {
+  const { t } = useTranslation();
+  return (
+    <div className={className}>
+      <p className="hint" role="status">
+        {message}
+      </p>
+      <Button size="small" onClick={onRetry}>
+        {t('security.retry')}
+      </Button>
+    </div>
+  );
+}
+
 export default function SecurityCentrePage() {
   const { t } = useTranslation();
   // The profile says which confirmation the code takes and the current address; asked like the list.
@@ -139,14 +151,7 @@ export default function SecurityCentrePage() {
           <EmailChangeForm user={user.data} onDone={user.reload} />
         </>
       ) : user.state === 'unavailable' ? (
-        <div className="card centre-offline">
-          <p className="hint" role="status">
-            {t('centre.forms_offline')}
-          </p>
-          <Button size="small" onClick={user.reload}>
-            {t('security.retry')}
-          </Button>
-        </div>
+        <Offline className="card centre-offline" message={t('centre.forms_offline')} onRetry={user.reload} />
       ) : (
         <p className="hint">{t('common.loading')}</p>
       )}

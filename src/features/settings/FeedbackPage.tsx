@@ -16,7 +16,7 @@ import { Field } from '../../ui/Field.js';
 import { toast } from '../../ui/toast.js';
 import { useEnqueue } from '../outbox/use-enqueue.js';
 import { DateTime } from '../../ui/DateTime.js';
-import { CardSection } from '../../ui/Card.js';
+import { CardForm, CardSection } from '../../ui/Card.js';
 
 const TITLE_MAX_LENGTH = 60;
 const MAX_IMAGES = 9;
@@ -144,15 +144,7 @@ function NewTicket() {
   };
 
   return (
-    <form
-      className="card form"
-      onSubmit={(event) => void submit(event)}
-      noValidate
-      aria-labelledby="feedback-new"
-    >
-      <h2 id="feedback-new" className="card__title">
-        {t('feedback.new_ticket')}
-      </h2>
+    <CardForm id="feedback-new" title={t('feedback.new_ticket')} onSubmit={(event) => void submit(event)}>
       <Field
         label={t('field.title')}
         value={title}
@@ -199,6 +191,6 @@ function NewTicket() {
       <Button type="submit" color="primary" block size="large" loading={busy}>
         {t('feedback.submit')}
       </Button>
-    </form>
+    </CardForm>
   );
 }

@@ -9,7 +9,7 @@ import { Button } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { ROUTES } from '../../app/paths.js';
 import { useSession } from '../../../client-db/use-session.js';
-import { copyText } from '../../ui/copy.js';
+import { useCopy } from '../../ui/use-copy.js';
 import { toast } from '../../ui/toast.js';
 import { qrCodePng, useQrCode } from '../../ui/use-qr-code.js';
 import { posterFileName, registerLinkOf } from './team-view.js';
@@ -30,13 +30,7 @@ function Poster({ userId }: { userId: string }) {
   const code = useInviteCode(userId);
   const link = code ? registerLinkOf(appBase(), ROUTES.register, code) : null;
   const qr = useQrCode(link);
-  const copy = (text: string) =>
-    void copyText(text, {
-      empty: t('copy.empty'),
-      unsupported: t('copy.unsupported'),
-      failed: t('copy.failed'),
-      copied: t('copy.copied'),
-    });
+  const copy = useCopy();
   const save = async () => {
     if (!code || !link) return;
     try {

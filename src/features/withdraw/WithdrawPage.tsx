@@ -6,7 +6,7 @@
  * after a minute; the page follows it to its answer. Offline the page says a withdrawal needs a
  * connection and the submit is disabled.
  */
-import { SubmitButton, TradePasswordField } from '../../ui/form-fields.js';
+import { OneTimeCodeField, SubmitButton, TradePasswordField } from '../../ui/form-fields.js';
 import { Button } from 'antd-mobile';
 import { useCallback, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -410,12 +410,9 @@ function WithdrawForm({
         </dl>
       )}
       <TradePasswordField label={t('field.tradePassword')} {...form.bind('tradePassword')} />
-      <Field
+      <OneTimeCodeField
         label={t('field.authenticatorCode')}
-        inputMode="numeric"
-        autoComplete="one-time-code"
         pattern="[0-9]*"
-        maxLength={6}
         required
         {...form.bind('googleCode')}
       />

@@ -9,8 +9,8 @@ import { useTranslation } from 'react-i18next';
 import type { WithdrawalRecord } from '../../../contract/api/withdraw.js';
 import type { ActiveAccount } from '../../../client-db/use-sync-db.js';
 import { AsOf } from '../../ui/AsOf.js';
-import { copyText } from '../../ui/copy.js';
-import { DateTime } from '../../ui/DateTime.js';
+import { useCopy } from '../../ui/use-copy.js';
+import { TimeFigure } from '../../ui/Figure.js';
 import { useAccountSyncedAt } from '../account/account-data.js';
 import { perAccountPage } from '../account/PerAccount.js';
 import { shownAmount } from '../../ui/amounts.js';
@@ -65,19 +65,13 @@ function Withdrawals({ active }: { active: ActiveAccount }) {
 function WithdrawalLine({ withdrawal }: { withdrawal: WithdrawalRecord }) {
   const { t } = useTranslation();
   const reason = reasonOf(withdrawal);
-  const copy = (text: string) =>
-    void copyText(text, {
-      empty: t('copy.empty'),
-      unsupported: t('copy.unsupported'),
-      failed: t('copy.failed'),
-      copied: t('copy.copied'),
-    });
+  const copy = useCopy();
   return (
     <li className="withdrawal">
       <p className="withdrawal__amount">
         {shownAmount(withdrawal.amount)} <span className="withdrawal__unit">USDT</span>
       </p>
-      <p className={`withdrawal__status withdrawal__status--${statusTone(withdrawal.status)}`}>
+      <p className={`withdrawal__status tone--${statusTone(withdrawal.status)}`}>
         {t(statusKey(withdrawal.status))} · {t(stageKey(withdrawal.stage))}
       </p>
       <dl className="withdrawal__details">
@@ -121,19 +115,9 @@ function WithdrawalLine({ withdrawal }: { withdrawal: WithdrawalRecord }) {
             <dd>{withdrawal.reference}</dd>
           </div>
         )}
-        <div>
-          <dt>{t('withdraw.created_at')}</dt>
-          <dd>
-            <DateTime at={withdrawal.createdAt} style="short" />
-          </dd>
-        </div>
+        <TimeFigure label={t('withdraw.created_at')} at={withdrawal.createdAt} />
         {withdrawal.completedAt !== null && (
-          <div>
-            <dt>{t('withdraw.completed_at')}</dt>
-            <dd>
-              <DateTime at={withdrawal.completedAt} style="short" />
-            </dd>
-          </div>
+          <TimeFigure label={t('withdraw.completed_at')} at={withdrawal.completedAt} />
         )}
       </dl>
     </li>
