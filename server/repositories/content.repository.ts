@@ -2,6 +2,7 @@
 import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
 import { feedback, news, notices, quotes, users } from '../db/schema.js';
+import { rowsNewestFirst } from './rows.js';
 
 export type NewsRow = typeof news.$inferSelect;
 export type NoticeRow = typeof notices.$inferSelect;
@@ -20,14 +21,8 @@ export const feedbackByIds = (db: Executor, userId: number, ids: number[]) =>
     .where(and(eq(feedback.userId, userId), inArray(feedback.id, ids)));
 
 /** Newest first; `beforeId` pages backwards. */
-export function listNews(db: Executor, beforeId: number | undefined, limit: number) {
-  return db
-    .select()
-    .from(news)
-    .where(beforeId === undefined ? undefined : lt(news.id, beforeId))
-    .orderBy(desc(news.id))
-    .limit(limit);
-}
+export const listNews = (db: Executor, beforeId: number | undefined, limit: number) =>
+  rowsNewestFirst(db, news, { beforeId, limit });
 
 export function listNotices(db: Executor) {
   return db.select().from(notices).orderBy(desc(notices.id)).limit(50);

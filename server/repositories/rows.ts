@@ -61,6 +61,19 @@ export async function findRow<T extends IdTable>(
   return row as T['$inferSelect'] | undefined;
 }
 
+/** The row of `table` matching every condition, if any (the conditions name at most one row). */
+export async function rowWhere<T extends PgTable>(
+  db: Executor,
+  table: T,
+  ...conditions: SQL[]
+): Promise<T['$inferSelect'] | undefined> {
+  const [row] = await db
+    .select()
+    .from(table as PgTable)
+    .where(and(...conditions));
+  return row as T['$inferSelect'] | undefined;
+}
+
 /** The row with this id, if any, locked for the rest of the transaction. */
 export async function lockRow<T extends IdTable>(
   db: Executor,
