@@ -48,45 +48,32 @@ export async function insertOnce<T extends PgTable>(
   return saved.length > 0;
 }
 
-/** The row with this id, if any. */
-export async function findRow<T extends IdTable>(
+/** The first row of `table` matching `where`, if any; with `lock`, held until the transaction ends. */
+async function firstRow<T extends PgTable>(
   db: Executor,
   table: T,
-  id: number,
+  where: SQL | undefined,
+  lock: boolean,
 ): Promise<T['$inferSelect'] | undefined> {
-  const [row] = await db
+  const query = db
     .select()
     .from(table as PgTable)
-    .where(eq(table.id, id));
+    .where(where);
+  const [row] = lock ? await query.for('update') : await query;
   return row as T['$inferSelect'] | undefined;
 }
 
 /** The row of `table` matching every condition, if any (the conditions name at most one row). */
-export async function rowWhere<T extends PgTable>(
-  db: Executor,
-  table: T,
-  ...conditions: SQL[]
-): Promise<T['$inferSelect'] | undefined> {
-  const [row] = await db
-    .select()
-    .from(table as PgTable)
-    .where(and(...conditions));
-  return row as T['$inferSelect'] | undefined;
-}
+export const rowWhere = <T extends PgTable>(db: Executor, table: T, ...conditions: SQL[]) =>
+  firstRow(db, table, and(...conditions), false);
+
+/** The row with this id, if any. */
+export const findRow = <T extends IdTable>(db: Executor, table: T, id: number) =>
+  firstRow(db, table, eq(table.id, id), false);
 
 /** The row with this id, if any, locked for the rest of the transaction. */
-export async function lockRow<T extends IdTable>(
-  db: Executor,
-  table: T,
-  id: number,
-): Promise<T['$inferSelect'] | undefined> {
-  const [row] = await db
-    .select()
-    .from(table as PgTable)
-    .where(eq(table.id, id))
-    .for('update');
-  return row as T['$inferSelect'] | undefined;
-}
+export const lockRow = <T extends IdTable>(db: Executor, table: T, id: number) =>
+  firstRow(db, table, eq(table.id, id), true);
 
 /** Updates the row with this id and returns it; null when there is no such row. */
 export async function updateRowIfAny<T extends IdTable>(
