@@ -48,6 +48,23 @@ export async function insertOnce<T extends PgTable>(
   return saved.length > 0;
 }
 
+/**
+ * Inserts `row`, or when a row with the same `key` is there, sets `change` on it (an operator's
+ * edit of a row keyed by its name: a setting, a calendar day).
+ */
+export async function upsertRow<T extends PgTable>(
+  db: Executor,
+  table: T,
+  key: PgColumn,
+  row: T['$inferInsert'],
+  change: Partial<T['$inferInsert']>,
+): Promise<void> {
+  await db
+    .insert(table as PgTable)
+    .values(row as PgTable['$inferInsert'])
+    .onConflictDoUpdate({ target: key, set: change as Partial<PgTable['$inferInsert']> });
+}
+
 /** The first row of `table` matching `where`, if any; with `lock`, held until the transaction ends. */
 async function firstRow<T extends PgTable>(
   db: Executor,
