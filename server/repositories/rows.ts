@@ -31,6 +31,20 @@ export async function insertRow<T extends IdTable>(
   return saved as T['$inferSelect'];
 }
 
+/** Inserts `row` and returns it as saved; undefined when it conflicts with a row already there (a taken key). */
+export async function insertRowUnlessTaken<T extends PgTable>(
+  db: Executor,
+  table: T,
+  row: T['$inferInsert'],
+): Promise<T['$inferSelect'] | undefined> {
+  const [saved] = await db
+    .insert(table as PgTable)
+    .values(row as PgTable['$inferInsert'])
+    .onConflictDoNothing()
+    .returning();
+  return saved as T['$inferSelect'] | undefined;
+}
+
 /**
  * Inserts `row` unless it conflicts with a row already there (its key was written before):
  * true when it was written, false when nothing was. Makes a repeated job step a no-op.
