@@ -10,7 +10,7 @@ export async function calendarDays(db: Executor): Promise<CalendarRow[]> {
   return db.select().from(workCalendar).orderBy(asc(workCalendar.date));
 }
 
-export const setCalendarDay = (db: Executor, row: CalendarRow): Promise<void> =>
+export const setCalendarDay = (db: Executor, row: CalendarRow): Promise<CalendarRow> =>
   upsertRow(db, workCalendar, workCalendar.date, row, {
     kind: row.kind,
     updatedAt: row.updatedAt,

@@ -64,7 +64,9 @@ export async function insertOnce<T extends PgTable>(
 
 /**
  * Inserts `row`, or when a row with the same `key` is there, sets `change` on it (an operator's
- * edit of a row keyed by its name: a setting, a calendar day).
+ * edit of a row keyed by its name: a setting, a calendar day, a team level, a quote); returns
+ * the row as saved.
+ * @throws Error when the database returns no row (a broken invariant).
  */
 export async function upsertRow<T extends PgTable>(
   db: Executor,
@@ -72,11 +74,14 @@ export async function upsertRow<T extends PgTable>(
   key: PgColumn,
   row: T['$inferInsert'],
   change: Partial<T['$inferInsert']>,
-): Promise<void> {
-  await db
+): Promise<T['$inferSelect']> {
+  const [saved] = await db
     .insert(table as PgTable)
     .values(row as PgTable['$inferInsert'])
-    .onConflictDoUpdate({ target: key, set: change as Partial<PgTable['$inferInsert']> });
+    .onConflictDoUpdate({ target: key, set: change as Partial<PgTable['$inferInsert']> })
+    .returning();
+  if (!saved) throw new Error(`${getTableName(table)}: upsert returned no row`);
+  return saved as T['$inferSelect'];
 }
 
 /** The first row of `table` matching `where`, if any; with `lock`, held until the transaction ends. */

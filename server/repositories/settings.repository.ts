@@ -12,7 +12,7 @@ export const findSetting = (db: Executor, key: string) =>
 export const setSetting = (
   db: Executor,
   setting: { key: string; value: string; updatedAt: Date; updatedBy: string },
-): Promise<void> =>
+) =>
   upsertRow(db, platformSettings, platformSettings.key, setting, {
     value: setting.value,
     updatedAt: setting.updatedAt,
