@@ -29,3 +29,13 @@ export function nameOf(values: Values): string | Record<string, string> | undefi
 /** The fields given (an update changes only those). */
 export const withoutUndefined = (record: Record<string, unknown>) =>
   Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined));
+
+/**
+ * `--accounts`, `--<each>` and `--reason` of a grant to each of several accounts (an airdrop of
+ * `amount`, a ticket issue of `count`).
+ */
+export const grantOf = (values: Values, each: 'amount' | 'count') => ({
+  accountIds: values['accounts'],
+  [each]: values[each],
+  reason: values['reason'],
+});

@@ -17,7 +17,8 @@ import {
 } from '../../contract/api/machine.js';
 import type { CofferServer } from '../app.js';
 import { cliContext } from './cli-context.js';
-import { nameOf, NAME_OPTIONS, withoutUndefined, type Parse, type Values } from './cli-values.js';
+import { catalogueCommands, runCatalogueCommand } from './catalogue-cli.js';
+import { grantOf, NAME_OPTIONS, type Parse, type Values } from './cli-values.js';
 
 export const MACHINE_USAGE = `  machine list
   machine add --name N [--name-en N --name-zh-Hans N ...] --hash-power 10 --price 100 --days 30
@@ -26,36 +27,13 @@ export const MACHINE_USAGE = `  machine list
   machine disable --id I
   ticket issue --accounts 3,7,12 --count 2 --reason R   (each account gets count tickets)`;
 
+/** The options of an item's fields besides its name. */
+const MACHINE_FIELDS = ['hash-power', 'price', 'ticket-price', 'days', 'daily-output', 'rent-price'];
+
 /** The options these commands add to the CLI's (all strings). */
-export const MACHINE_OPTIONS = [
-  'hash-power',
-  'price',
-  'ticket-price',
-  'days',
-  'daily-output',
-  'rent-price',
-  'count',
-  'accounts',
-  ...NAME_OPTIONS,
-];
+export const MACHINE_OPTIONS = [...MACHINE_FIELDS, 'count', 'accounts', ...NAME_OPTIONS];
 
-export const MACHINE_COMMANDS = [
-  'machine list',
-  'machine add',
-  'machine update',
-  'machine disable',
-  'ticket issue',
-];
-
-const fieldsOf = (values: Values) => ({
-  name: nameOf(values),
-  hashPower: values['hash-power'],
-  price: values['price'],
-  ticketPrice: values['ticket-price'],
-  days: values['days'],
-  dailyOutput: values['daily-output'],
-  rentPrice: values['rent-price'],
-});
+export const MACHINE_COMMANDS = [...catalogueCommands('machine'), 'ticket issue'];
 
 const lineOf = (machine: AdminMachine) =>
   `${machine.id}\t${machine.status}\t${machine.hashPower} T\t${machine.price} USDT or ${machine.ticketPrice} ticket(s)\t${machine.days} days\t${machine.dailyOutput} USDT/T a day (${machine.machineDailyOutput} a machine)\trent ${machine.rentPrice === null ? 'no' : `${machine.rentPrice} USDT a day`}\t${machine.name}`;
@@ -68,41 +46,21 @@ export async function runMachineCommand(
   parsed: Parse,
 ): Promise<void> {
   const machines = server.services.machineCatalogue;
-  const ctx = cliContext();
-  switch (command) {
-    case 'machine list':
-      for (const machine of (await machines.list(ctx)).items) console.log(lineOf(machine));
-      return;
-    case 'machine add':
-      console.log(
-        `added ${lineOf(await machines.add(ctx, parsed(machineAddParamsSchema, withoutUndefined(fieldsOf(values)))))}`,
-      );
-      return;
-    case 'machine update':
-    case 'machine disable': {
-      const change =
-        command === 'machine disable'
-          ? { id: values['id'], status: 'disabled' }
-          : { id: values['id'], ...fieldsOf(values), status: values['status'] };
-      const machine = await machines.update(ctx, parsed(machineUpdateParamsSchema, withoutUndefined(change)));
-      console.log(`saved ${lineOf(machine)}`);
-      return;
-    }
-    case 'ticket issue': {
-      const issue = await machines.issueTickets(
-        ctx,
-        parsed(ticketIssueParamsSchema, {
-          accountIds: values['accounts'],
-          count: values['count'],
-          reason: values['reason'],
-        }),
-      );
-      console.log(
-        `ticket issue ${issue.id}: ${issue.count} ticket(s) to each of ${issue.accountIds.length} account(s), ${issue.total} in all`,
-      );
-      return;
-    }
-    default:
-      throw new Error(`not a machine command: ${command}`);
+  if (command !== 'ticket issue') {
+    const catalogue = {
+      service: machines,
+      addSchema: machineAddParamsSchema,
+      updateSchema: machineUpdateParamsSchema,
+      fields: MACHINE_FIELDS,
+      lineOf,
+    };
+    return runCatalogueCommand(catalogue, command.slice('machine '.length), values, parsed);
   }
+  const issue = await machines.issueTickets(
+    cliContext(),
+    parsed(ticketIssueParamsSchema, grantOf(values, 'count')),
+  );
+  console.log(
+    `ticket issue ${issue.id}: ${issue.count} ticket(s) to each of ${issue.accountIds.length} account(s), ${issue.total} in all`,
+  );
 }

@@ -28,6 +28,16 @@ const migrationsFolder = projectPath('server', 'db', 'migrations');
 /** The replica's connections are named so that they can be told apart in `pg_stat_activity`. */
 export const REPLICA_APPLICATION_NAME = 'coffer-read';
 
+/** Whether `query` succeeds: a database's ping (false however it fails). */
+async function answers(query: () => Promise<unknown>): Promise<boolean> {
+  try {
+    await query();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Opens and migrates the database. `dataDir` undefined with no URL gives an in-memory PGlite
  * (tests). `readUrl` (PostgreSQL only) opens a pool on a streaming replica, never migrated (a
@@ -91,14 +101,7 @@ export async function openDatabase(options: {
       db,
       kind: 'postgres',
       reads,
-      ping: async () => {
-        try {
-          await pool.query('select 1');
-          return true;
-        } catch {
-          return false;
-        }
-      },
+      ping: () => answers(() => pool.query('select 1')),
       close: async () => {
         await reads.close();
         await pool.end();
@@ -121,14 +124,7 @@ export async function openDatabase(options: {
     db,
     kind: 'pglite',
     reads: primaryOnly(db),
-    ping: async () => {
-      try {
-        await client.query('select 1');
-        return true;
-      } catch {
-        return false;
-      }
-    },
+    ping: () => answers(() => client.query('select 1')),
     close: async () => {
       await client.close();
       releaseLock();

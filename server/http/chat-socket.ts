@@ -8,6 +8,7 @@
 import websocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
+import type { z } from 'zod';
 import {
   adminChatClientFrameSchema,
   CHAT_AUTH_TIMEOUT_MS,
@@ -39,6 +40,13 @@ interface Live {
 }
 
 const OPEN = 1;
+
+/** What a socket reads of a client frame (the customer's and the desk's frames alike). */
+interface ClientFrame {
+  type: string;
+  token?: string | undefined;
+  afterSeq?: number | undefined;
+}
 
 /** Registers the plugin and both socket routes; call before the app's other routes are ready. */
 export async function registerChatSockets(
@@ -78,11 +86,11 @@ export async function registerChatSockets(
 
   const serve = (
     socket: WebSocket,
-    parse: (value: unknown) => { type: string; token?: string; afterSeq?: number } | null,
+    frameSchema: z.ZodType<ClientFrame>,
     admit: (
       caller: Caller | null,
       link: ChatLink,
-    ) => { onFrame(frame: { type: string; afterSeq?: number }): void; gone(): void } | number,
+    ) => { onFrame(frame: ClientFrame): void; gone(): void } | number,
   ) => {
     let frames = 0;
     let windowStart = Date.now();
@@ -129,10 +137,13 @@ export async function registerChatSockets(
       }
       frames += 1;
       if (frames > CHAT_FRAMES_PER_MINUTE) return live.close(CHAT_CLOSE.flood, 'too many frames');
-      let frame: ReturnType<typeof parse> = null;
+      let frame: ClientFrame | null = null;
       if (!isBinary) {
         try {
-          frame = parse(JSON.parse(Buffer.isBuffer(data) ? data.toString('utf8') : String(data)));
+          const parsed = frameSchema.safeParse(
+            JSON.parse(Buffer.isBuffer(data) ? data.toString('utf8') : String(data)),
+          );
+          frame = parsed.success ? parsed.data : null;
         } catch {
           frame = null;
         }
@@ -163,39 +174,25 @@ export async function registerChatSockets(
   };
 
   app.get(CHAT_SOCKET_PATH, { websocket: true, schema: { hide: true } }, (socket) =>
-    serve(
-      socket,
-      (value) => {
-        const parsed = chatClientFrameSchema.safeParse(value);
-        return parsed.success ? parsed.data : null;
-      },
-      (caller, link) => {
-        if (!caller || caller.kind !== 'user') return CHAT_CLOSE.unauthorized;
-        const stream: CustomerStream = deps.hub.addCustomer(caller.userId, link);
-        return {
-          onFrame(frame) {
-            if (frame.type === 'resume' && frame.afterSeq !== undefined) stream.resume(frame.afterSeq);
-          },
-          gone: () => deps.hub.removeCustomer(stream),
-        };
-      },
-    ),
+    serve(socket, chatClientFrameSchema, (caller, link) => {
+      if (!caller || caller.kind !== 'user') return CHAT_CLOSE.unauthorized;
+      const stream: CustomerStream = deps.hub.addCustomer(caller.userId, link);
+      return {
+        onFrame(frame) {
+          if (frame.type === 'resume' && frame.afterSeq !== undefined) stream.resume(frame.afterSeq);
+        },
+        gone: () => deps.hub.removeCustomer(stream),
+      };
+    }),
   );
 
   app.get(ADMIN_CHAT_SOCKET_PATH, { websocket: true, schema: { hide: true } }, (socket) =>
-    serve(
-      socket,
-      (value) => {
-        const parsed = adminChatClientFrameSchema.safeParse(value);
-        return parsed.success ? parsed.data : null;
-      },
-      (caller, link) => {
-        if (!caller || caller.kind !== 'operator') return CHAT_CLOSE.unauthorized;
-        if (!OperatorService.allowed(caller.role, ['support']) || caller.setupRequired)
-          return CHAT_CLOSE.forbidden;
-        deps.hub.addAgent(caller.operatorId, link);
-        return { onFrame: () => undefined, gone: () => deps.hub.removeAgent(caller.operatorId, link) };
-      },
-    ),
+    serve(socket, adminChatClientFrameSchema, (caller, link) => {
+      if (!caller || caller.kind !== 'operator') return CHAT_CLOSE.unauthorized;
+      if (!OperatorService.allowed(caller.role, ['support']) || caller.setupRequired)
+        return CHAT_CLOSE.forbidden;
+      deps.hub.addAgent(caller.operatorId, link);
+      return { onFrame: () => undefined, gone: () => deps.hub.removeAgent(caller.operatorId, link) };
+    }),
   );
 }

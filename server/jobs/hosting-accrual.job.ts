@@ -6,7 +6,7 @@
  * leaves nothing, and each (order, day) is accrued once whatever runs again.
  */
 import type { AccrualHooks, HostingAccrualService } from '../services/hosting/accrual.service.js';
-import { localDateOf, localMidnightAfter } from '../services/hosting/days.js';
+import { dailyJob } from './daily-job.js';
 import { JobName, type Job } from './scheduler.js';
 
 export function hostingAccrualJob(
@@ -14,13 +14,7 @@ export function hostingAccrualJob(
   timezone: string,
   hooks: AccrualHooks = {},
 ): Job {
-  return {
-    name: JobName.hostingAccrual,
-    // Tried every minute: the first try after local midnight runs it for the day that ended.
-    everySeconds: 60,
-    periodOf: (now) => localDateOf(localMidnightAfter(now, timezone, -1), timezone),
-    async run(tx, now) {
-      return { ...(await accrual.run(tx, now, hooks)) };
-    },
-  };
+  return dailyJob(JobName.hostingAccrual, timezone, async (tx, now) => ({
+    ...(await accrual.run(tx, now, hooks)),
+  }));
 }

@@ -6,7 +6,7 @@
  * half-way leaves nothing, and each (holding, day) is paid once whatever runs again.
  */
 import type { MachineOutputService, OutputHooks } from '../services/machine/output.service.js';
-import { localDateOf, localMidnightAfter } from '../services/hosting/days.js';
+import { dailyJob } from './daily-job.js';
 import { JobName, type Job } from './scheduler.js';
 
 export function machineOutputJob(
@@ -14,13 +14,7 @@ export function machineOutputJob(
   timezone: string,
   hooks: OutputHooks = {},
 ): Job {
-  return {
-    name: JobName.machineOutput,
-    // Tried every minute: the first try after local midnight runs it for the day that ended.
-    everySeconds: 60,
-    periodOf: (now) => localDateOf(localMidnightAfter(now, timezone, -1), timezone),
-    async run(tx, now) {
-      return { ...(await output.run(tx, now, hooks)) };
-    },
-  };
+  return dailyJob(JobName.machineOutput, timezone, async (tx, now) => ({
+    ...(await output.run(tx, now, hooks)),
+  }));
 }

@@ -8,19 +8,15 @@
  * transaction; each line's key makes a re-run pay nothing twice.
  */
 import type { TeamJobHooks, TeamService } from '../services/team.service.js';
-import { localDateOf, localMidnightAfter } from '../services/hosting/days.js';
+import { dailyJob, dayThatEnded } from './daily-job.js';
 import { JobName, type Job } from './scheduler.js';
 
 export function teamIncomeJob(team: TeamService, timezone: string, hooks: TeamJobHooks = {}): Job {
-  const periodOf = (now: Date) => localDateOf(localMidnightAfter(now, timezone, -1), timezone);
   return {
-    name: JobName.teamIncome,
-    everySeconds: 60,
-    periodOf,
+    ...dailyJob(JobName.teamIncome, timezone, async (tx, now) => ({
+      ...(await team.runJob(tx, now, dayThatEnded(now, timezone), hooks)),
+    })),
     follows: [JobName.hostingAccrual],
     ready: (tx, period) => team.accrualDone(tx, period),
-    async run(tx, now) {
-      return { ...(await team.runJob(tx, now, periodOf(now), hooks)) };
-    },
   };
 }

@@ -2,6 +2,7 @@
 import { asc, eq } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
 import { workCalendar } from '../db/schema.js';
+import { upsertRow } from './rows.js';
 
 export type CalendarRow = typeof workCalendar.$inferSelect;
 
@@ -9,15 +10,12 @@ export async function calendarDays(db: Executor): Promise<CalendarRow[]> {
   return db.select().from(workCalendar).orderBy(asc(workCalendar.date));
 }
 
-export async function setCalendarDay(db: Executor, row: CalendarRow): Promise<void> {
-  await db
-    .insert(workCalendar)
-    .values(row)
-    .onConflictDoUpdate({
-      target: workCalendar.date,
-      set: { kind: row.kind, updatedAt: row.updatedAt, updatedBy: row.updatedBy },
-    });
-}
+export const setCalendarDay = (db: Executor, row: CalendarRow): Promise<CalendarRow> =>
+  upsertRow(db, workCalendar, workCalendar.date, row, {
+    kind: row.kind,
+    updatedAt: row.updatedAt,
+    updatedBy: row.updatedBy,
+  });
 
 export async function clearCalendarDay(db: Executor, date: string): Promise<void> {
   await db.delete(workCalendar).where(eq(workCalendar.date, date));

@@ -2,6 +2,7 @@
 import { and, asc, desc, eq, gt, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
 import { chatCannedReplies, chatConversations, chatMessages, operators, users } from '../db/schema.js';
+import { insertRow, rowWhere, updateRow } from './rows.js';
 
 export type ChatConversationRow = typeof chatConversations.$inferSelect;
 export type ChatMessageRow = typeof chatMessages.$inferSelect;
@@ -34,41 +35,20 @@ export async function conversationOf(
   return row;
 }
 
-export async function updateConversation(
-  db: Executor,
-  id: number,
-  changes: ConversationChanges,
-): Promise<ChatConversationRow> {
-  const [row] = await db
-    .update(chatConversations)
-    .set(changes)
-    .where(eq(chatConversations.id, id))
-    .returning();
-  if (!row) throw new Error(`chat_conversations: no conversation ${id}`);
-  return row;
-}
+export const updateConversation = (db: Executor, id: number, changes: ConversationChanges) =>
+  updateRow(db, chatConversations, id, changes);
 
 /** The message a client id already made in the conversation (the exactly-once check). */
-export async function messageByClientId(
-  db: Executor,
-  conversationId: number,
-  clientMsgId: string,
-): Promise<ChatMessageRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(chatMessages)
-    .where(and(eq(chatMessages.conversationId, conversationId), eq(chatMessages.clientMsgId, clientMsgId)));
-  return row;
-}
+export const messageByClientId = (db: Executor, conversationId: number, clientMsgId: string) =>
+  rowWhere(
+    db,
+    chatMessages,
+    eq(chatMessages.conversationId, conversationId),
+    eq(chatMessages.clientMsgId, clientMsgId),
+  );
 
-export async function insertMessage(
-  db: Executor,
-  row: typeof chatMessages.$inferInsert,
-): Promise<ChatMessageRow> {
-  const [saved] = await db.insert(chatMessages).values(row).returning();
-  if (!saved) throw new Error('chat_messages: insert returned no row');
-  return saved;
-}
+export const insertMessage = (db: Executor, row: typeof chatMessages.$inferInsert) =>
+  insertRow(db, chatMessages, row);
 
 const visibility = (withNotes: boolean) => (withNotes ? undefined : eq(chatMessages.internal, false));
 

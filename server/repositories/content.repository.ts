@@ -2,6 +2,7 @@
 import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
 import { feedback, news, notices, quotes, users } from '../db/schema.js';
+import { insertRow, rowsNewestFirst, updateRowIfAny, upsertRow } from './rows.js';
 
 export type NewsRow = typeof news.$inferSelect;
 export type NoticeRow = typeof notices.$inferSelect;
@@ -20,14 +21,8 @@ export const feedbackByIds = (db: Executor, userId: number, ids: number[]) =>
     .where(and(eq(feedback.userId, userId), inArray(feedback.id, ids)));
 
 /** Newest first; `beforeId` pages backwards. */
-export function listNews(db: Executor, beforeId: number | undefined, limit: number) {
-  return db
-    .select()
-    .from(news)
-    .where(beforeId === undefined ? undefined : lt(news.id, beforeId))
-    .orderBy(desc(news.id))
-    .limit(limit);
-}
+export const listNews = (db: Executor, beforeId: number | undefined, limit: number) =>
+  rowsNewestFirst(db, news, { beforeId, limit });
 
 export function listNotices(db: Executor) {
   return db.select().from(notices).orderBy(desc(notices.id)).limit(50);
@@ -37,30 +32,18 @@ export function listQuotes(db: Executor) {
   return db.select().from(quotes).orderBy(quotes.symbol);
 }
 
-export async function insertNews(db: Executor, row: typeof news.$inferInsert): Promise<NewsRow> {
-  const [inserted] = await db.insert(news).values(row).returning();
-  if (!inserted) throw new Error('news insert returned nothing');
-  return inserted;
-}
+export const insertNews = (db: Executor, row: typeof news.$inferInsert): Promise<NewsRow> =>
+  insertRow(db, news, row);
 
-export async function updateNews(
-  db: Executor,
-  id: number,
-  row: Partial<typeof news.$inferInsert>,
-): Promise<NewsRow | undefined> {
-  const [updated] = await db.update(news).set(row).where(eq(news.id, id)).returning();
-  return updated;
-}
+export const updateNews = async (db: Executor, id: number, row: Partial<typeof news.$inferInsert>) =>
+  (await updateRowIfAny(db, news, id, row)) ?? undefined;
 
 export async function deleteNews(db: Executor, id: number): Promise<boolean> {
   return (await db.delete(news).where(eq(news.id, id)).returning({ id: news.id })).length > 0;
 }
 
-export async function insertNotice(db: Executor, row: typeof notices.$inferInsert): Promise<NoticeRow> {
-  const [inserted] = await db.insert(notices).values(row).returning();
-  if (!inserted) throw new Error('notice insert returned nothing');
-  return inserted;
-}
+export const insertNotice = (db: Executor, row: typeof notices.$inferInsert): Promise<NoticeRow> =>
+  insertRow(db, notices, row);
 
 export async function deleteNotice(db: Executor, id: number): Promise<boolean> {
   return (await db.delete(notices).where(eq(notices.id, id)).returning({ id: notices.id })).length > 0;
@@ -94,13 +77,7 @@ export async function upsertQuote(
     demo: row.demo ?? false,
     updatedAt: row.at,
   };
-  const [saved] = await db
-    .insert(quotes)
-    .values(values)
-    .onConflictDoUpdate({ target: quotes.symbol, set: values })
-    .returning();
-  if (!saved) throw new Error('quote upsert returned nothing');
-  return saved;
+  return upsertRow(db, quotes, quotes.symbol, values, values);
 }
 
 export async function insertFeedback(db: Executor, row: typeof feedback.$inferInsert): Promise<FeedbackRow> {

@@ -2,6 +2,7 @@
 import { and, asc, desc, eq, gt, inArray, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
 import { identitySubmissions, users } from '../db/schema.js';
+import { rowWhere } from './rows.js';
 
 export type IdentitySubmissionRow = typeof identitySubmissions.$inferSelect;
 
@@ -62,16 +63,13 @@ export function sameDocumentElsewhere(db: Executor, numberIndex: string, userId:
 }
 
 /** The approved submission of this document, whoever made it. */
-export async function approvedSubmissionOf(
-  db: Executor,
-  numberIndex: string,
-): Promise<IdentitySubmissionRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(identitySubmissions)
-    .where(and(eq(identitySubmissions.numberIndex, numberIndex), eq(identitySubmissions.status, 'approved')));
-  return row;
-}
+export const approvedSubmissionOf = (db: Executor, numberIndex: string) =>
+  rowWhere(
+    db,
+    identitySubmissions,
+    eq(identitySubmissions.numberIndex, numberIndex),
+    eq(identitySubmissions.status, 'approved'),
+  );
 
 /**
  * Waits for the lock of one document (a transaction-scoped advisory lock on its blind index): two

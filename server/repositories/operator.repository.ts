@@ -3,6 +3,7 @@ import { and, asc, desc, eq, gt, gte, inArray, lt, sql, type SQL } from 'drizzle
 import type { Executor } from '../db/database.js';
 import { auditLog, operators } from '../db/schema.js';
 import { auditHash, type AuditContent } from '../security/audit-chain.js';
+import { findRow, insertRowUnlessTaken, lockRow } from './rows.js';
 
 export type OperatorRow = typeof operators.$inferSelect;
 
@@ -12,24 +13,13 @@ export async function findOperatorByEmail(db: Executor, email: string): Promise<
 }
 
 /** Inserts an operator; undefined when the address is taken. */
-export async function insertOperator(
-  db: Executor,
-  operator: typeof operators.$inferInsert,
-): Promise<OperatorRow | undefined> {
-  const [row] = await db.insert(operators).values(operator).onConflictDoNothing().returning();
-  return row;
-}
+export const insertOperator = (db: Executor, operator: typeof operators.$inferInsert) =>
+  insertRowUnlessTaken(db, operators, operator);
 
-export async function findOperatorById(db: Executor, id: number): Promise<OperatorRow | undefined> {
-  const [row] = await db.select().from(operators).where(eq(operators.id, id));
-  return row;
-}
+export const findOperatorById = (db: Executor, id: number) => findRow(db, operators, id);
 
 /** The operator's row, locked until the transaction ends (racing uses of one code: one wins). */
-export async function lockOperator(db: Executor, id: number): Promise<OperatorRow | undefined> {
-  const [row] = await db.select().from(operators).where(eq(operators.id, id)).for('update');
-  return row;
-}
+export const lockOperator = (db: Executor, id: number) => lockRow(db, operators, id);
 
 export type OperatorChanges = Partial<
   Pick<

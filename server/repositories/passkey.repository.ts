@@ -2,17 +2,13 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
 import { passkeys } from '../db/schema.js';
+import { insertRowUnlessTaken } from './rows.js';
 
 export type PasskeyRow = typeof passkeys.$inferSelect;
 
 /** Stores a new passkey; false when its credential id is already stored (for anyone). */
-export async function insertPasskey(
-  db: Executor,
-  row: typeof passkeys.$inferInsert,
-): Promise<PasskeyRow | undefined> {
-  const [inserted] = await db.insert(passkeys).values(row).onConflictDoNothing().returning();
-  return inserted;
-}
+export const insertPasskey = (db: Executor, row: typeof passkeys.$inferInsert) =>
+  insertRowUnlessTaken(db, passkeys, row);
 
 /** The user's passkeys, oldest first. */
 export function listPasskeysOfUser(db: Executor, userId: number): Promise<PasskeyRow[]> {

@@ -2,17 +2,13 @@
 import { and, desc, eq, isNull } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
 import { paymentMethods } from '../db/schema.js';
+import { insertRowUnlessTaken } from './rows.js';
 
 export type PaymentMethodRow = typeof paymentMethods.$inferSelect;
 
 /** Inserts a method; undefined when the user already has the same one (a unique index says so). */
-export async function insertPaymentMethod(
-  db: Executor,
-  row: typeof paymentMethods.$inferInsert,
-): Promise<PaymentMethodRow | undefined> {
-  const [saved] = await db.insert(paymentMethods).values(row).onConflictDoNothing().returning();
-  return saved;
-}
+export const insertPaymentMethod = (db: Executor, row: typeof paymentMethods.$inferInsert) =>
+  insertRowUnlessTaken(db, paymentMethods, row);
 
 /** The user's methods not deleted, newest first. */
 export async function paymentMethodsOf(db: Executor, userId: number): Promise<PaymentMethodRow[]> {

@@ -1,5 +1,5 @@
 /** SQL about web push subscriptions (server/db/schema/push.ts). */
-import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
 import { pushSubscriptions, sessions } from '../db/schema.js';
 
@@ -68,40 +68,28 @@ export function pushSubscriptionsOfUser(db: Executor, userId: number): Promise<P
     .orderBy(asc(pushSubscriptions.updatedAt), asc(pushSubscriptions.id));
 }
 
-/** Deletes the subscriptions of `ids`; answers how many went. */
-export async function deletePushSubscriptions(db: Executor, ids: readonly number[]): Promise<number> {
-  if (ids.length === 0) return 0;
-  const rows = await db
-    .delete(pushSubscriptions)
-    .where(inArray(pushSubscriptions.id, [...ids]))
-    .returning({ id: pushSubscriptions.id });
+/** Deletes the subscriptions matching `where`; answers how many went. */
+async function deleteSubscriptionsWhere(db: Executor, where: SQL | undefined): Promise<number> {
+  const rows = await db.delete(pushSubscriptions).where(where).returning({ id: pushSubscriptions.id });
   return rows.length;
 }
 
+/** Deletes the subscriptions of `ids`; answers how many went. */
+export async function deletePushSubscriptions(db: Executor, ids: readonly number[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  return deleteSubscriptionsWhere(db, inArray(pushSubscriptions.id, [...ids]));
+}
+
 /** Deletes the user's subscription of `endpoint`; false when the user has none there. */
-export async function deletePushSubscriptionOfUser(
-  db: Executor,
-  userId: number,
-  endpoint: string,
-): Promise<boolean> {
-  const rows = await db
-    .delete(pushSubscriptions)
-    .where(and(eq(pushSubscriptions.userId, userId), eq(pushSubscriptions.endpoint, endpoint)))
-    .returning({ id: pushSubscriptions.id });
-  return rows.length > 0;
+export async function deletePushSubscriptionOfUser(db: Executor, userId: number, endpoint: string) {
+  const where = and(eq(pushSubscriptions.userId, userId), eq(pushSubscriptions.endpoint, endpoint));
+  return (await deleteSubscriptionsWhere(db, where)) > 0;
 }
 
 /** Deletes the subscription `id` if it still has `endpoint` (the push service said it is gone). */
-export async function deleteGonePushSubscription(
-  db: Executor,
-  id: number,
-  endpoint: string,
-): Promise<boolean> {
-  const rows = await db
-    .delete(pushSubscriptions)
-    .where(and(eq(pushSubscriptions.id, id), eq(pushSubscriptions.endpoint, endpoint)))
-    .returning({ id: pushSubscriptions.id });
-  return rows.length > 0;
+export async function deleteGonePushSubscription(db: Executor, id: number, endpoint: string) {
+  const where = and(eq(pushSubscriptions.id, id), eq(pushSubscriptions.endpoint, endpoint));
+  return (await deleteSubscriptionsWhere(db, where)) > 0;
 }
 
 /**

@@ -3,8 +3,8 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Chain } from '../../contract/constants.js';
 import type { Executor } from '../db/database.js';
-import { accountRowsNewestFirst } from './account-rows.js';
-import { updateRow } from './rows.js';
+import { accountRowsByIds, accountRowsNewestFirst } from './account-rows.js';
+import { rowWhere, updateRow } from './rows.js';
 import { chainCursors, depositAddresses, deposits, sweeps } from '../db/schema.js';
 
 export type DepositAddressRow = typeof depositAddresses.$inferSelect;
@@ -12,17 +12,13 @@ export type DepositRow = typeof deposits.$inferSelect;
 export type NewDeposit = typeof deposits.$inferInsert;
 export type ChainCursorRow = typeof chainCursors.$inferSelect;
 
-export async function findDepositAddress(
-  db: Executor,
-  chain: Chain,
-  accountId: number,
-): Promise<DepositAddressRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(depositAddresses)
-    .where(and(eq(depositAddresses.chain, chain), eq(depositAddresses.accountId, accountId)));
-  return row;
-}
+export const findDepositAddress = (db: Executor, chain: Chain, accountId: number) =>
+  rowWhere(
+    db,
+    depositAddresses,
+    eq(depositAddresses.chain, chain),
+    eq(depositAddresses.accountId, accountId),
+  );
 
 /** Stores an account's address unless one exists (a racing first request); answers the stored one. */
 export async function saveDepositAddress(
@@ -142,13 +138,8 @@ export async function depositsOfAccount(
   return accountRowsNewestFirst(db, deposits, { accountId, beforeId, limit });
 }
 
-export async function depositsByIds(db: Executor, accountId: number, ids: number[]): Promise<DepositRow[]> {
-  if (ids.length === 0) return [];
-  return db
-    .select()
-    .from(deposits)
-    .where(and(eq(deposits.accountId, accountId), inArray(deposits.id, ids)));
-}
+export const depositsByIds = (db: Executor, accountId: number, ids: number[]): Promise<DepositRow[]> =>
+  accountRowsByIds(db, deposits, accountId, ids);
 
 /** The deposit addresses of `chain` with at least one credited (final) deposit: what a sweep moves. */
 export async function addressesWithCreditedDeposits(

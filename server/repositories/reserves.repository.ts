@@ -1,8 +1,8 @@
 /** SQL about proof-of-reserves snapshots and their leaves. */
-import { and, asc, desc, eq, lt } from 'drizzle-orm';
+import { asc, desc, eq } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
 import { reserveLeaves, reserveSnapshots, users } from '../db/schema.js';
-import { insertRow } from './rows.js';
+import { insertRow, rowsNewestFirst, rowWhere } from './rows.js';
 
 export type ReserveSnapshotRow = typeof reserveSnapshots.$inferSelect;
 export type ReserveLeafRow = typeof reserveLeaves.$inferSelect;
@@ -33,14 +33,8 @@ export async function findSnapshot(db: Executor, id?: number): Promise<ReserveSn
   return row;
 }
 
-export function snapshotsBefore(db: Executor, beforeId: number | undefined, limit: number) {
-  return db
-    .select()
-    .from(reserveSnapshots)
-    .where(beforeId === undefined ? undefined : lt(reserveSnapshots.id, beforeId))
-    .orderBy(desc(reserveSnapshots.id))
-    .limit(limit);
-}
+export const snapshotsBefore = (db: Executor, beforeId: number | undefined, limit: number) =>
+  rowsNewestFirst(db, reserveSnapshots, { beforeId, limit });
 
 /** A snapshot's leaves in the tree's order. */
 export function leavesOf(db: Executor, snapshotId: number): Promise<ReserveLeafRow[]> {
@@ -51,14 +45,5 @@ export function leavesOf(db: Executor, snapshotId: number): Promise<ReserveLeafR
     .orderBy(asc(reserveLeaves.position));
 }
 
-export async function leafOfUser(
-  db: Executor,
-  snapshotId: number,
-  userId: number,
-): Promise<ReserveLeafRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(reserveLeaves)
-    .where(and(eq(reserveLeaves.snapshotId, snapshotId), eq(reserveLeaves.userId, userId)));
-  return row;
-}
+export const leafOfUser = (db: Executor, snapshotId: number, userId: number) =>
+  rowWhere(db, reserveLeaves, eq(reserveLeaves.snapshotId, snapshotId), eq(reserveLeaves.userId, userId));

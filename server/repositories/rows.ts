@@ -31,6 +31,20 @@ export async function insertRow<T extends IdTable>(
   return saved as T['$inferSelect'];
 }
 
+/** Inserts `row` and returns it as saved; undefined when it conflicts with a row already there (a taken key). */
+export async function insertRowUnlessTaken<T extends PgTable>(
+  db: Executor,
+  table: T,
+  row: T['$inferInsert'],
+): Promise<T['$inferSelect'] | undefined> {
+  const [saved] = await db
+    .insert(table as PgTable)
+    .values(row as PgTable['$inferInsert'])
+    .onConflictDoNothing()
+    .returning();
+  return saved as T['$inferSelect'] | undefined;
+}
+
 /**
  * Inserts `row` unless it conflicts with a row already there (its key was written before):
  * true when it was written, false when nothing was. Makes a repeated job step a no-op.
@@ -48,32 +62,54 @@ export async function insertOnce<T extends PgTable>(
   return saved.length > 0;
 }
 
-/** The row with this id, if any. */
-export async function findRow<T extends IdTable>(
+/**
+ * Inserts `row`, or when a row with the same `key` is there, sets `change` on it (an operator's
+ * edit of a row keyed by its name: a setting, a calendar day, a team level, a quote); returns
+ * the row as saved.
+ * @throws Error when the database returns no row (a broken invariant).
+ */
+export async function upsertRow<T extends PgTable>(
   db: Executor,
   table: T,
-  id: number,
+  key: PgColumn,
+  row: T['$inferInsert'],
+  change: Partial<T['$inferInsert']>,
+): Promise<T['$inferSelect']> {
+  const [saved] = await db
+    .insert(table as PgTable)
+    .values(row as PgTable['$inferInsert'])
+    .onConflictDoUpdate({ target: key, set: change as Partial<PgTable['$inferInsert']> })
+    .returning();
+  if (!saved) throw new Error(`${getTableName(table)}: upsert returned no row`);
+  return saved as T['$inferSelect'];
+}
+
+/** The first row of `table` matching `where`, if any; with `lock`, held until the transaction ends. */
+async function firstRow<T extends PgTable>(
+  db: Executor,
+  table: T,
+  where: SQL | undefined,
+  lock: boolean,
 ): Promise<T['$inferSelect'] | undefined> {
-  const [row] = await db
+  const query = db
     .select()
     .from(table as PgTable)
-    .where(eq(table.id, id));
+    .where(where);
+  const [row] = lock ? await query.for('update') : await query;
   return row as T['$inferSelect'] | undefined;
 }
 
+/** The row of `table` matching every condition, if any (the conditions name at most one row). */
+export const rowWhere = <T extends PgTable>(db: Executor, table: T, ...conditions: SQL[]) =>
+  firstRow(db, table, and(...conditions), false);
+
+/** The row with this id, if any. */
+export const findRow = <T extends IdTable>(db: Executor, table: T, id: number) =>
+  firstRow(db, table, eq(table.id, id), false);
+
 /** The row with this id, if any, locked for the rest of the transaction. */
-export async function lockRow<T extends IdTable>(
-  db: Executor,
-  table: T,
-  id: number,
-): Promise<T['$inferSelect'] | undefined> {
-  const [row] = await db
-    .select()
-    .from(table as PgTable)
-    .where(eq(table.id, id))
-    .for('update');
-  return row as T['$inferSelect'] | undefined;
-}
+export const lockRow = <T extends IdTable>(db: Executor, table: T, id: number) =>
+  firstRow(db, table, eq(table.id, id), true);
 
 /** Updates the row with this id and returns it; null when there is no such row. */
 export async function updateRowIfAny<T extends IdTable>(

@@ -1,37 +1,28 @@
 /** SQL of platform settings (the RAB price, the newcomer incentive) and operators' ledger adjustments. */
 import { and, desc, eq, lt } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
-import { lockRow } from './rows.js';
+import { insertRow, lockRow, rowWhere, upsertRow } from './rows.js';
 import { ledgerAdjustments, platformSettings } from '../db/schema.js';
 
 export type AdjustmentRow = typeof ledgerAdjustments.$inferSelect;
 
-export async function findSetting(db: Executor, key: string) {
-  const [row] = await db.select().from(platformSettings).where(eq(platformSettings.key, key));
-  return row;
-}
+export const findSetting = (db: Executor, key: string) =>
+  rowWhere(db, platformSettings, eq(platformSettings.key, key));
 
-export async function setSetting(
+export const setSetting = (
   db: Executor,
   setting: { key: string; value: string; updatedAt: Date; updatedBy: string },
-): Promise<void> {
-  await db
-    .insert(platformSettings)
-    .values(setting)
-    .onConflictDoUpdate({
-      target: platformSettings.key,
-      set: { value: setting.value, updatedAt: setting.updatedAt, updatedBy: setting.updatedBy },
-    });
-}
+) =>
+  upsertRow(db, platformSettings, platformSettings.key, setting, {
+    value: setting.value,
+    updatedAt: setting.updatedAt,
+    updatedBy: setting.updatedBy,
+  });
 
-export async function insertAdjustment(
+export const insertAdjustment = (
   db: Executor,
   row: typeof ledgerAdjustments.$inferInsert,
-): Promise<AdjustmentRow> {
-  const [inserted] = await db.insert(ledgerAdjustments).values(row).returning();
-  if (!inserted) throw new Error('adjustment insert returned nothing');
-  return inserted;
-}
+): Promise<AdjustmentRow> => insertRow(db, ledgerAdjustments, row);
 
 /** Locks an adjustment for this transaction (approve and reject race). */
 export const lockAdjustment = (db: Executor, id: number): Promise<AdjustmentRow | undefined> =>

@@ -13,6 +13,7 @@ import { asc, desc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Executor } from '../db/database.js';
 import { teamDays, teamLevels, teamUserLevels } from '../db/schema.js';
+import { upsertRow } from './rows.js';
 import { customerHostingBalances, customerHostingBalancesAt } from '../ledger/balance-sql.js';
 
 export type TeamLevelRow = typeof teamLevels.$inferSelect;
@@ -46,13 +47,7 @@ export async function listLevels(db: Executor): Promise<TeamLevelRow[]> {
 /** Adds or replaces one level. */
 export async function upsertLevel(db: Executor, row: TeamLevelRow): Promise<TeamLevelRow> {
   const { level: _level, ...change } = row;
-  const [saved] = await db
-    .insert(teamLevels)
-    .values(row)
-    .onConflictDoUpdate({ target: teamLevels.level, set: change })
-    .returning();
-  if (!saved) throw new Error('team_levels: upsert returned no row');
-  return saved;
+  return upsertRow(db, teamLevels, teamLevels.level, row, change);
 }
 
 /** Removes one level; false when there was none. */

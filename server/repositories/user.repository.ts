@@ -2,7 +2,7 @@
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../db/database.js';
-import { findRow } from './rows.js';
+import { findRow, insertRowUnlessTaken } from './rows.js';
 import { accounts, inviteCodes, referralPaths, users } from '../db/schema.js';
 
 export type UserRow = typeof users.$inferSelect;
@@ -32,10 +32,8 @@ export async function findUserWithReferrerCode(
 }
 
 /** Inserts a user; undefined when the address (or invite code) is already taken, even by a racing insert. */
-export async function insertUser(db: Executor, user: NewUser): Promise<UserRow | undefined> {
-  const [row] = await db.insert(users).values(user).onConflictDoNothing().returning();
-  return row;
-}
+export const insertUser = (db: Executor, user: NewUser): Promise<UserRow | undefined> =>
+  insertRowUnlessTaken(db, users, user);
 
 /** Updates nickname and/or avatar; undefined when the user does not exist. */
 export async function updateUserProfile(

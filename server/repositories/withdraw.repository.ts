@@ -1,7 +1,7 @@
 /** SQL of withdrawals. */
-import { and, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, eq, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
-import { accountRowsNewestFirst } from './account-rows.js';
+import { accountRowsByIds, accountRowsNewestFirst } from './account-rows.js';
 import { eqIfGiven, insertRow, lockRow, rowsNewestFirst, updateRow } from './rows.js';
 import { withdrawals } from '../db/schema.js';
 
@@ -49,17 +49,8 @@ export async function withdrawalsOfAccount(
   return accountRowsNewestFirst(db, withdrawals, { accountId, beforeId, limit });
 }
 
-export async function withdrawalsByIds(
-  db: Executor,
-  accountId: number,
-  ids: number[],
-): Promise<WithdrawalRow[]> {
-  if (ids.length === 0) return [];
-  return db
-    .select()
-    .from(withdrawals)
-    .where(and(eq(withdrawals.accountId, accountId), inArray(withdrawals.id, ids)));
-}
+export const withdrawalsByIds = (db: Executor, accountId: number, ids: number[]): Promise<WithdrawalRow[]> =>
+  accountRowsByIds(db, withdrawals, accountId, ids);
 
 /** Every withdrawal for operators, newest first, filtered by status and/or stage. */
 export async function listWithdrawals(
