@@ -325,8 +325,9 @@ describe.skipIf(!hasChromium)('the client end to end in Chromium', () => {
       expect(routeOf(page)).toBe('/pages/kefu/kefu');
       await navigateInApp(page, '/pages/pdf/pdf');
       await expectToast(page, en('common.not_yet_open'));
-      await expectStaysAt(page, '/pages/kefu/kefu');
+      // Back is asynchronous (history.back): wait for the page it returns to, then check it stays.
       await expectPage(page, en('chat.kefu_title'));
+      await expectStaysAt(page, '/pages/kefu/kefu');
       expectNoErrors(tab);
     },
   );
