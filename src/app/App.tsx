@@ -52,11 +52,15 @@ function Shell() {
   }, [session, token, navigate]);
 
   if (session === undefined) return <PageLoading />;
+  // `/` and an unknown path land where the launch rule sends a start: home with a token, else
+  // login. Named here rather than left to the launch effect, whose order against a child's
+  // effects differs between React and Preact.
+  const landing = <Navigate to={token ? ROUTES.home : ROUTES.login} replace />;
   return (
     <div className="app">
       <OfflineBanner />
       <Routes>
-        <Route path="/" element={<Navigate to={token ? ROUTES.home : ROUTES.login} replace />} />
+        <Route path="/" element={landing} />
         {ROUTE_TABLE.map((entry) => (
           <Route
             key={entry.path}
@@ -64,7 +68,7 @@ function Shell() {
             element={<RoutePage entry={entry} loggedIn={token !== null} />}
           />
         ))}
-        <Route path="*" element={<Navigate to={token ? ROUTES.home : ROUTES.login} replace />} />
+        <Route path="*" element={landing} />
       </Routes>
       {token !== null && <ServiceButton />}
       <AppUpdate />

@@ -8,6 +8,7 @@
 import 'fake-indexeddb/auto';
 import { Dexie } from 'dexie';
 import { describe, expect, test } from 'vitest';
+import { SEEDED_7_DAY_HOSTING } from '../helpers/seeded-catalogue.js';
 import type { HostingConfigData, HostingProduct } from '../../contract/api/hosting.js';
 import {
   deleteDatabasesAfterEach,
@@ -24,13 +25,7 @@ function product(overrides: Partial<HostingProduct> = {}): HostingProduct {
   return {
     id: '1',
     name: '7-day hosting',
-    days: 7,
-    dailyRate: '0.003',
-    minimum: '100',
-    maximum: '100000',
-    payout: 'daily',
-    earlyExit: true,
-    penaltyRate: '0.01',
+    ...SEEDED_7_DAY_HOSTING,
     ...overrides,
   };
 }
