@@ -1,6 +1,7 @@
 /**
- * The end-to-end harness: one fresh production build of the client per test file (in a folder
- * of its own, which a test may change in place to deploy a "new version"), a real Coffer on
+ * The end-to-end harness: a production build of the client per test file (a copy, in a folder of
+ * its own which a test may change in place to deploy a "new version", of the build the test run
+ * shares for that build environment), a real Coffer on
  * loopback serving it beside the API, a real SMTP server for the mailed codes, Debian's
  * Chromium through playwright-core, and, where a file asks for it, a loopback proxy in front of
  * Coffer that a test can cut to make offline real (Playwright's `setOffline` does not reach
@@ -343,9 +344,9 @@ export function e2eHarness(options: HarnessOptions = {}) {
   const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
-    // One fresh production build of the client (vitest sets NODE_ENV=test, which would make a
-    // development build), into this file's own folder, served beside the API.
-    await buildClient(distDir, options.build);
+    // The run's production build of the client for this environment, copied into this file's
+    // own folder, served beside the API.
+    await clientBuild(distDir, options.build);
     smtp = await startSmtp();
     coffer = await startHttpCoffer({
       smtpPort: smtp.port,
@@ -652,6 +653,58 @@ export function watchedTab(page: Page): Tab {
     apiRoutes.push(routeOfRequest(request.url(), request.postData()));
   });
   return { page, errors, apiCalls, apiRoutes };
+}
+
+/** How long a file waits for the build another file is making (a build takes about a minute). */
+const SHARED_BUILD_WAIT_MS = 300_000;
+
+/**
+ * The client built for `env`, copied into `outDir`. A test run builds once per environment into
+ * the folder the global setup names (COFFER_E2E_BUILDS): the first file to ask takes the lock
+ * (creating a folder is atomic) and builds, the others wait for its `.done` mark (or its
+ * `.failed` one, and fail with its error). Without that folder, it builds into `outDir`.
+ */
+export async function clientBuild(outDir: string, env: Record<string, string> = {}): Promise<void> {
+  const builds = process.env['COFFER_E2E_BUILDS'];
+  if (!builds) return buildClient(outDir, env);
+  const key = crypto
+    .createHash('sha256')
+    .update(JSON.stringify(Object.entries(env).sort()))
+    .digest('hex');
+  const shared = path.join(builds, key.slice(0, 16));
+  if (takeLock(`${shared}.lock`)) {
+    try {
+      await buildClient(shared, env);
+      fs.writeFileSync(`${shared}.done`, '');
+    } catch (error) {
+      fs.writeFileSync(`${shared}.failed`, String(error));
+      throw error;
+    }
+  } else {
+    await sharedBuildDone(shared);
+  }
+  fs.cpSync(shared, outDir, { recursive: true });
+}
+
+function takeLock(lockDir: string): boolean {
+  try {
+    fs.mkdirSync(lockDir);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  }
+}
+
+async function sharedBuildDone(shared: string): Promise<void> {
+  const deadline = Date.now() + SHARED_BUILD_WAIT_MS;
+  while (!fs.existsSync(`${shared}.done`)) {
+    if (fs.existsSync(`${shared}.failed`)) {
+      throw new Error(`the shared client build failed: ${fs.readFileSync(`${shared}.failed`, 'utf8')}`);
+    }
+    if (Date.now() > deadline) throw new Error(`the shared client build ${shared} took too long`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
 }
 
 /** A production build of the client into `outDir`, with extra build-time environment. */

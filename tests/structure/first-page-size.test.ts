@@ -6,14 +6,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { buildClient } from '../e2e/harness.js';
+import { clientBuild } from '../e2e/harness.js';
 import { FIRST_PAGE_GZIP_BUDGET, measureFirstPage, type FirstPage } from '../helpers/first-page.js';
 
 describe('the production build', () => {
   const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-size-'));
   let measured: FirstPage;
   beforeAll(async () => {
-    await buildClient(dist);
+    await clientBuild(dist);
     measured = measureFirstPage(dist);
   }, 180_000);
   afterAll(() => fs.rmSync(dist, { recursive: true, force: true }));
