@@ -19,7 +19,7 @@ import {
   type PullData,
 } from '../contract/sync.js';
 import { isoOf, type SyncClock } from './clock.js';
-import type { SessionReader, SyncApi } from './ports.js';
+import type { Outcome, SessionReader, SyncApi } from './ports.js';
 import type { CollectionPage, CursorState, SyncStorage, SyncStore } from './storage.js';
 
 export const PULL_URI = '/api/v1/sync/pull';
@@ -118,6 +118,16 @@ function pagesFor(target: Target, data: PullData, dropped: DroppedRecord[]): Col
   return pages;
 }
 
+/** One page asked for: the databases and cursors it was asked from, and its answer to come. */
+interface PageRequest {
+  targets: Target[];
+  accountId: string | null;
+  /** The collections the databases of `targets` hold. */
+  held: Set<string>;
+  askedAt: number;
+  answer: Promise<Outcome<PullData>>;
+}
+
 /**
  * Pulls until caught up or `maxPages` pages. Each database's page is applied atomically with
  * its cursors; a page another tab already applied is skipped and asked for again. A record that
@@ -125,6 +135,13 @@ function pagesFor(target: Target, data: PullData, dropped: DroppedRecord[]): Col
  * record comes again when it next changes). `syncedAt` is written only by the page that leaves
  * the collections caught up, with the time that page was asked for. Never throws: network,
  * refusal and storage failures come back in the summary (a failed page wrote nothing).
+ *
+ * While a page is checked and written, the next one is already asked for from the cursors the
+ * page ends on (its `basedOn`), so the server, the transfer and the decryption of one page
+ * overlap the IndexedDB transaction of the one before. That next page applies only where the
+ * page before it did (the cursor guard), and it is dropped and asked again when that page raced
+ * or failed. A pull that has not named an account yet asks page by page (the first page may
+ * teach it the user's accounts, which the next page then carries).
  */
 export async function pull(deps: PullDeps): Promise<PullSummary> {
   const session = await deps.session.getSession();
@@ -144,54 +161,63 @@ export async function pull(deps: PullDeps): Promise<PullSummary> {
   if (deps.online?.() === false)
     return failed(summary, { kind: 'transport', status: null, message: 'offline' });
 
+  const ask = (targets: Target[], accountId: string | null): PageRequest => {
+    const cursors: Partial<Record<CollectionName, string>> = {};
+    for (const target of targets) {
+      for (const [name, state] of target.cursors) if (state.cursor !== null) cursors[name] = state.cursor;
+    }
+    const askedAt = deps.clock.now();
+    // The API client's `read` is a GET, whose query cannot carry the cursors object; a POST goes
+    // through `command`. Read routes ignore the Idempotency-Key, so a fresh one per page is harmless.
+    const answer = deps.api.command(
+      PULL_URI,
+      pullDataSchema,
+      accountId === null ? { cursors } : { cursors, accountId },
+      { idempotencyKey: deps.newKey(), token: session?.token ?? null },
+    );
+    const held = new Set<string>(targets.flatMap((target) => target.store.collections));
+    return { targets, accountId, held, askedAt, answer };
+  };
+
+  let request: PageRequest | null = null;
   for (;;) {
     if (summary.pages >= maxPages) {
       summary.status = 'more';
       return summary;
     }
-    let targets: Target[];
-    let accountId: string | null = null;
-    const stores = [...shared];
-    try {
-      if (session !== null && deps.account !== undefined) accountId = await deps.account(session.userId);
-      if (session !== null && accountId !== null)
-        stores.push(deps.storage.accountStore(session.userId, accountId));
-      targets = await Promise.all(
-        stores.map(async (store) => ({ store, cursors: await store.readCursors() })),
-      );
-    } catch (error) {
-      return failed(summary, { kind: 'storage', message: messageOf(error) });
+    if (request === null) {
+      let accountId: string | null = null;
+      const stores = [...shared];
+      try {
+        if (session !== null && deps.account !== undefined) accountId = await deps.account(session.userId);
+        if (session !== null && accountId !== null)
+          stores.push(deps.storage.accountStore(session.userId, accountId));
+        const targets = await Promise.all(
+          stores.map(async (store) => ({ store, cursors: await store.readCursors() })),
+        );
+        request = ask(targets, accountId);
+      } catch (error) {
+        return failed(summary, { kind: 'storage', message: messageOf(error) });
+      }
     }
-    const cursors: Partial<Record<CollectionName, string>> = {};
-    for (const target of targets) {
-      for (const [name, state] of target.cursors) if (state.cursor !== null) cursors[name] = state.cursor;
-    }
-    summary.accountId = accountId;
-    const held = new Set<string>(stores.flatMap((store) => store.collections));
-    const askedAt = deps.clock.now();
-    // The API client's `read` is a GET, whose query cannot carry the cursors object; a POST goes
-    // through `command`. Read routes ignore the Idempotency-Key, so a fresh one per page is harmless.
-    const outcome = await deps.api.command(
-      PULL_URI,
-      pullDataSchema,
-      accountId === null ? { cursors } : { cursors, accountId },
-      {
-        idempotencyKey: deps.newKey(),
-        token: session?.token ?? null,
-      },
-    );
+    const outcome: Outcome<PullData> = await request.answer;
     summary.pages++;
+    summary.accountId = request.accountId;
     if (outcome.kind === 'refused')
       return failed(summary, { kind: 'refused', code: outcome.code, message: outcome.message });
     if (outcome.kind === 'transport')
       return failed(summary, { kind: 'transport', status: outcome.status, message: outcome.message });
-    const data = outcome.data;
+    const data: PullData = outcome.data;
     for (const name of new Set([...Object.keys(data.changes), ...Object.keys(data.cursors)])) {
-      if (!held.has(name) && !summary.ignored.includes(name)) summary.ignored.push(name);
+      if (!request.held.has(name) && !summary.ignored.includes(name)) summary.ignored.push(name);
     }
-    const syncedAt = data.hasMore ? null : isoOf(askedAt);
+    const learning: boolean = session !== null && deps.account !== undefined && request.accountId === null;
+    const next: Target[] | null =
+      data.hasMore && !learning && summary.pages < maxPages ? nextTargets(request.targets, data) : null;
+    const prefetched: PageRequest | null = next === null ? null : ask(next, request.accountId);
+    const syncedAt = data.hasMore ? null : isoOf(request.askedAt);
     let raced = false;
-    for (const target of targets) {
+    for (const target of request.targets) {
       const pages = pagesFor(target, data, summary.dropped);
       try {
         const result = await target.store.applyPage(pages, syncedAt);
@@ -206,15 +232,37 @@ export async function pull(deps: PullDeps): Promise<PullSummary> {
         return failed(summary, { kind: 'storage', message: messageOf(error) });
       }
     }
+    // A raced page left other cursors stored than the prefetched page was asked from.
+    request = raced ? null : prefetched;
     if (!data.hasMore && !raced) {
       // A first pull learns the user's accounts on this page: one more page carries the active one's.
-      if (accountId === null && session !== null && deps.account !== undefined) {
+      if (learning && session !== null && deps.account !== undefined) {
         const learnt = await deps.account(session.userId).catch(() => null);
         if (learnt !== null) continue;
       }
       return summary;
     }
   }
+}
+
+/**
+ * The databases of a page with the cursors it ends on, to ask for the next page before this one
+ * is written; null when one of them is not a valid cursor (the page is then asked page by page).
+ */
+function nextTargets(targets: readonly Target[], data: PullData): Target[] | null {
+  const next: Target[] = [];
+  for (const target of targets) {
+    const cursors = new Map(target.cursors);
+    for (const name of target.store.collections) {
+      const raw = data.cursors[name];
+      if (raw === undefined) continue;
+      const cursor = cursorSchema.safeParse(raw);
+      if (!cursor.success) return null;
+      cursors.set(name, { cursor: cursor.data, syncedAt: target.cursors.get(name)?.syncedAt ?? null });
+    }
+    next.push({ store: target.store, cursors });
+  }
+  return next;
 }
 
 function failed(summary: PullSummary, failure: PullFailure): PullSummary {

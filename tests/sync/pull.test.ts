@@ -14,6 +14,7 @@ import {
   type UserDb,
 } from '../../client-db/schema.js';
 import { DexieSyncStorage } from '../../sync/dexie-storage.js';
+import type { CollectionPage, SyncStorage } from '../../sync/storage.js';
 import { commandRegistry } from '../../worker/commands.js';
 import { MemorySessionStore } from '../../worker/session.js';
 import {
@@ -50,6 +51,29 @@ function publicDb() {
   const db = openPublicDb();
   handles.push(db);
   return db;
+}
+/** `storage` with `onApply` run as each page of its public database starts being written. */
+function watchedStorage(
+  storage: DexieSyncStorage,
+  onApply: (pages: readonly CollectionPage[], syncedAt: string | null) => unknown,
+): SyncStorage {
+  return {
+    publicStore: () => {
+      const store = storage.publicStore();
+      return {
+        collections: store.collections,
+        readCursors: () => store.readCursors(),
+        readRecords: (name) => store.readRecords(name),
+        applyPage: async (pages, syncedAt) => {
+          await onApply(pages, syncedAt);
+          return store.applyPage(pages, syncedAt);
+        },
+      };
+    },
+    userStores: (userId) => storage.userStores(userId),
+    accountStore: (userId, accountId) => storage.accountStore(userId, accountId),
+    deleteUser: (userId) => storage.deleteUser(userId),
+  };
 }
 function userDb(userId: string): UserDb {
   const db = openUserDb(userId);
@@ -160,6 +184,61 @@ describe('pull', () => {
     });
     expect(await engine.pull()).toMatchObject({ status: 'done', pages: 1 });
     expect(await publicDb().news.count()).toBe(3);
+  });
+
+  test('while a page is written, the next is already asked for, from the cursor that page ends on', async () => {
+    server.pageSize = 2;
+    for (let n = 1; n <= 5; n++) server.change('news', '0', String(n), newsRecord(String(n)));
+    const asked: number[] = [];
+    // How many pages the server had been asked for once each write was under way (a macrotask in).
+    const watched = watchedStorage(storage, async () => {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      asked.push(server.seenOn(PULL).length);
+    });
+    const { engine } = tab({ server, storage: watched, clock });
+    expect(await engine.pull()).toMatchObject({ status: 'done', pages: 3 });
+    // Pages 1 and 2 were written with the page after them already asked for; page 3 is the last.
+    expect(asked).toEqual([2, 3, 3]);
+    expect(server.seenOn(PULL).map((call) => call.params)).toMatchObject([
+      { cursors: {} },
+      { cursors: { news: '0.2' } },
+      { cursors: { news: '0.4' } },
+    ]);
+    expect(await publicDb().news.count()).toBe(5);
+    expect(await publicDb().cursors.get('news')).toMatchObject({ cursor: '0.5' });
+  });
+
+  test('a page that raced drops the page asked for after it and asks again from the stored cursors', async () => {
+    server.pageSize = 2;
+    for (let n = 1; n <= 5; n++) server.change('news', '0', String(n), newsRecord(String(n)));
+    const otherTab = new DexieSyncStorage(commandRegistry);
+    let first = true;
+    const racing = watchedStorage(storage, async (pages, syncedAt) => {
+      // Another tab writes the same first page (with a record of its own) just before this one.
+      if (!first) return;
+      first = false;
+      const theirs = pages.map((page) => ({ ...page, upserts: [...page.upserts, newsRecord('t')] }));
+      await otherTab.publicStore().applyPage(theirs, syncedAt);
+    });
+    const { engine } = tab({ server, storage: racing, clock });
+    expect(await engine.pull()).toMatchObject({ status: 'done' });
+    // Page 1 raced: the page asked from its cursor was dropped and page 2 asked again from the store.
+    expect(server.seenOn(PULL).map((call) => call.params)).toMatchObject([
+      { cursors: {} },
+      { cursors: { news: '0.2' } },
+      { cursors: { news: '0.2' } },
+      { cursors: { news: '0.4' } },
+    ]);
+    expect((await publicDb().news.toArray()).map((record) => record.id).sort()).toEqual([
+      '1',
+      '2',
+      '3',
+      '4',
+      '5',
+      't',
+    ]);
+    expect(await publicDb().cursors.get('news')).toMatchObject({ cursor: '0.5' });
+    otherTab.close();
   });
 
   test('a catch-up (start, reconnect, focus) pulls bounded pull after bounded pull until caught up', async () => {
