@@ -7,9 +7,7 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, test } from 'vitest';
 import type { ExchangeIndexData } from '../../contract/api/exchange.js';
-import { deleteDatabasesAfterEach, loggedInHandlers, ok, refusal, type Script } from './fake-api.js';
-
-const USER = '42';
+import { ok, refusal, workerUser } from './fake-api.js';
 
 function indexData(overrides: Partial<ExchangeIndexData> = {}): ExchangeIndexData {
   return {
@@ -29,11 +27,7 @@ function indexData(overrides: Partial<ExchangeIndexData> = {}): ExchangeIndexDat
   };
 }
 
-async function setup(script: Script, online = true) {
-  return loggedInHandlers(script, { userId: USER, online: () => online });
-}
-
-deleteDatabasesAfterEach();
+const { setup } = workerUser();
 
 describe('exchange-index', () => {
   test('reads /api/v1/exchange/index for the account', async () => {

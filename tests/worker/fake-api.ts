@@ -6,11 +6,13 @@
 import { Dexie } from 'dexie';
 import { afterEach } from 'vitest';
 import { z } from 'zod';
+import { versionDataSchema } from '../../contract/api/common.js';
 import { openUserDb, type UserDb } from '../../client-db/schema.js';
 import type { Locale } from '../../contract/locales.js';
 import { MemorySyncStorage } from '../../sync/memory-storage.js';
 import { createHandlers } from '../../worker/handlers/index.js';
 import { MemorySessionStore } from '../../worker/session.js';
+import type { Call } from '../../worker/transport.js';
 import {
   open,
   randomHandshake,
@@ -131,10 +133,23 @@ export function fakeApi(mode: Mode, script: Script) {
   return { fetch, seen };
 }
 
+/** The version read: a GET with no token, the call transport tests send. */
+export const readVersion: Call<z.infer<typeof versionDataSchema>> = {
+  method: 'GET',
+  uri: '/api/v1/common/version',
+  params: {},
+  data: versionDataSchema,
+  token: null,
+  lang: 'EN',
+};
+
 /** Transport options around a fake fetch, with a fixed clock. */
 export function transportFor(mode: Mode, fetch: typeof globalThis.fetch) {
   return { mode, gatewayPath: '/api/gw', fetch, nowSeconds: () => 1_767_225_600 };
 }
+
+/** The user `loggedInHandlers` logs in unless told another. */
+export const USER_ID = '42';
 
 /**
  * The worker's handlers for a logged-in user (token `tok-1`) over a scripted envelope API, with
@@ -146,7 +161,7 @@ export async function loggedInHandlers(
 ) {
   const api = fakeApi('envelope', script);
   const session = new MemorySessionStore();
-  await session.saveSession({ token: 'tok-1', userId: options.userId ?? '42', email: 'a@example.com' });
+  await session.saveSession({ token: 'tok-1', userId: options.userId ?? USER_ID, email: 'a@example.com' });
   if (options.locale !== undefined) await session.setLocale(options.locale);
   const storage = new MemorySyncStorage();
   const handlers = createHandlers({
@@ -174,4 +189,18 @@ export function deleteDatabasesAfterEach(): void {
   afterEach(async () => {
     for (const name of await Dexie.getDatabaseNames()) await Dexie.delete(name);
   });
+}
+
+/**
+ * A test file's logged-in user (`USER_ID`): `setup` gives the worker's handlers over a scripted
+ * API (`online` as given, with `options` as for `loggedInHandlers`), `readDb` reads the user's
+ * database, and every database is deleted after each test.
+ */
+export function workerUser(options: { locale?: Locale; sync?: boolean } = {}) {
+  deleteDatabasesAfterEach();
+  return {
+    setup: (script: Script, online = true) =>
+      loggedInHandlers(script, { ...options, userId: USER_ID, online: () => online }),
+    readDb: <T>(read: (db: UserDb) => Promise<T>) => readUserDb(USER_ID, read),
+  };
 }

@@ -7,9 +7,8 @@ import { Dexie } from 'dexie';
 import { describe, expect, test } from 'vitest';
 import type { RechargeAddressData } from '../../contract/api/recharge.js';
 import { accountDbName, openAccountDb } from '../../client-db/schema.js';
-import { deleteDatabasesAfterEach, loggedInHandlers, ok, refusal, type Script } from './fake-api.js';
+import { ok, refusal, USER_ID, workerUser } from './fake-api.js';
 
-const USER = '42';
 const ACCOUNT = '7';
 
 function addressData(overrides: Partial<RechargeAddressData> = {}): RechargeAddressData {
@@ -26,20 +25,16 @@ function addressData(overrides: Partial<RechargeAddressData> = {}): RechargeAddr
   };
 }
 
-async function setup(script: Script) {
-  return loggedInHandlers(script, { userId: USER, sync: false });
-}
+const { setup } = workerUser({ sync: false });
 
 async function storedAddresses(accountId = ACCOUNT) {
-  const db = openAccountDb(USER, accountId);
+  const db = openAccountDb(USER_ID, accountId);
   try {
     return await db.depositAddresses.toArray();
   } finally {
     db.close();
   }
 }
-
-deleteDatabasesAfterEach();
 
 describe('recharge-address', () => {
   test('asks /api/v1/recharge/address for the account and chain, and keeps the answer in the account database', async () => {
@@ -53,7 +48,7 @@ describe('recharge-address', () => {
     expect(result).toMatchObject({ kind: 'ok', data: addressData() });
     const stored = await storedAddresses();
     expect(stored).toEqual([{ ...addressData(), fetchedAt: expect.any(String) }]);
-    expect((await Dexie.getDatabaseNames()).includes(accountDbName(USER, ACCOUNT))).toBe(true);
+    expect((await Dexie.getDatabaseNames()).includes(accountDbName(USER_ID, ACCOUNT))).toBe(true);
   });
 
   test('one row per chain: a newer answer replaces the older of its chain only', async () => {
@@ -129,6 +124,6 @@ describe('recharge-address', () => {
     logout = () => void session.clearSession();
     const result = await handlers['recharge-address']({ accountId: ACCOUNT, chain: 'BEP20' });
     expect(result).toMatchObject({ kind: 'ok' });
-    expect((await Dexie.getDatabaseNames()).includes(accountDbName(USER, ACCOUNT))).toBe(false);
+    expect((await Dexie.getDatabaseNames()).includes(accountDbName(USER_ID, ACCOUNT))).toBe(false);
   });
 });

@@ -7,9 +7,7 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, test } from 'vitest';
 import type { WithdrawIndexData } from '../../contract/api/withdraw.js';
-import { deleteDatabasesAfterEach, loggedInHandlers, ok, refusal, type Script } from './fake-api.js';
-
-const USER = '42';
+import { ok, refusal, workerUser } from './fake-api.js';
 
 function indexData(overrides: Partial<WithdrawIndexData> = {}): WithdrawIndexData {
   return {
@@ -41,11 +39,7 @@ function indexData(overrides: Partial<WithdrawIndexData> = {}): WithdrawIndexDat
   };
 }
 
-async function setup(script: Script, online = true) {
-  return loggedInHandlers(script, { userId: USER, online: () => online });
-}
-
-deleteDatabasesAfterEach();
+const { setup } = workerUser();
 
 describe('withdraw-index', () => {
   test('reads /api/v1/withdraw/index for the account and the chosen method', async () => {
