@@ -460,28 +460,33 @@ describe.each(tiers)('hostile input on %s', (tier) => {
                   mustFail,
                   twin,
                 });
-                continue;
-              }
-              /** The probe with the payload sent as a body of `contentType`. */
-              const bodyProbe = (kind: string, contentType: string, body: string) => ({
-                label: `${label} (${kind})`,
-                request: {
-                  method,
-                  url: target.path,
-                  headers: { ...headers, 'content-type': contentType },
-                  payload: body,
-                },
-                lang,
-                mustFail,
-                twin,
-              });
-              if (encoding === 'form') {
+              } else if (encoding === 'form') {
                 const form = new URLSearchParams([[field, payload.text ?? '']]).toString();
-                probes.push(bodyProbe('form', 'application/x-www-form-urlencoded', form));
+                probes.push({
+                  label: `${label} (form)`,
+                  request: {
+                    method,
+                    url: target.path,
+                    headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
+                    payload: form,
+                  },
+                  lang,
+                  mustFail,
+                  twin,
+                });
               } else {
-                probes.push(
-                  bodyProbe('json', 'application/json', `{${JSON.stringify(field)}:${payload.json}}`),
-                );
+                probes.push({
+                  label: `${label} (json)`,
+                  request: {
+                    method,
+                    url: target.path,
+                    headers: { ...headers, 'content-type': 'application/json' },
+                    payload: `{${JSON.stringify(field)}:${payload.json}}`,
+                  },
+                  lang,
+                  mustFail,
+                  twin,
+                });
               }
             }
             // Duplicated keys: `email=a&email=b`.
