@@ -27,6 +27,15 @@ function addressData(overrides: Partial<RechargeAddressData> = {}): RechargeAddr
 
 const { setup } = workerUser({ sync: false });
 
+/** Handlers that read the BEP20 address once online and are offline now. */
+async function offlineAfterBep20() {
+  let online = true;
+  const { handlers } = await setup(() => (online ? ok(addressData()) : { network: true }));
+  await handlers['recharge-address']({ accountId: ACCOUNT, chain: 'BEP20' });
+  online = false;
+  return handlers;
+}
+
 async function storedAddresses(accountId = ACCOUNT) {
   const db = openAccountDb(USER_ID, accountId);
   try {
@@ -78,10 +87,7 @@ describe('recharge-address', () => {
   });
 
   test('offline, the stored address is served, with the failure that made it the answer', async () => {
-    let online = true;
-    const { handlers } = await setup(() => (online ? ok(addressData()) : { network: true }));
-    await handlers['recharge-address']({ accountId: ACCOUNT, chain: 'BEP20' });
-    online = false;
+    const handlers = await offlineAfterBep20();
     const result = await handlers['recharge-address']({ accountId: ACCOUNT, chain: 'BEP20' });
     expect(result).toEqual({
       kind: 'cached',
@@ -91,19 +97,13 @@ describe('recharge-address', () => {
   });
 
   test('offline with nothing stored for that chain, the transport failure comes back', async () => {
-    let online = true;
-    const { handlers } = await setup(() => (online ? ok(addressData()) : { network: true }));
-    await handlers['recharge-address']({ accountId: ACCOUNT, chain: 'BEP20' });
-    online = false;
+    const handlers = await offlineAfterBep20();
     const result = await handlers['recharge-address']({ accountId: ACCOUNT, chain: 'TRC20' });
     expect(result).toMatchObject({ kind: 'transport', status: null });
   });
 
   test("another account's stored address is never served", async () => {
-    let online = true;
-    const { handlers } = await setup(() => (online ? ok(addressData()) : { network: true }));
-    await handlers['recharge-address']({ accountId: ACCOUNT, chain: 'BEP20' });
-    online = false;
+    const handlers = await offlineAfterBep20();
     const result = await handlers['recharge-address']({ accountId: '8', chain: 'BEP20' });
     expect(result).toMatchObject({ kind: 'transport' });
   });
