@@ -16,10 +16,13 @@ describe.each(tiers)('auth on %s', (tier) => {
   describe.each(TRANSPORTS)('through the %s transport', (transport) => {
     const email = (name: string) => `${name}.${transport}@example.com`;
     const EN = { lang: 'EN' };
+    /** A call through this transport in English, without a token. */
+    const callEn = <T = unknown>(uri: string, params: Record<string, unknown>) =>
+      t.call<T>(transport, uri, params, EN);
 
     test('a new user registers with the mailed code and an invite, logs in, and user/info returns the full profile', async () => {
       const address = email('alice');
-      const sent = await t.call(transport, '/api/v1/sso/sendRegisterCode', { email: address }, EN);
+      const sent = await callEn('/api/v1/sso/sendRegisterCode', { email: address });
       expect(sent).toMatchObject({ code: 200, message: 'Verification code sent', data: { resendAfter: 60 } });
       const registered = await t.call<{ token: string }>(transport, '/api/v1/sso/register', {
         email: address,
@@ -56,18 +59,13 @@ describe.each(tiers)('auth on %s', (tier) => {
     });
 
     test('a password needs at least 6 characters', async () => {
-      const answer = await t.call(
-        transport,
-        '/api/v1/sso/register',
-        {
-          email: email('short'),
-          code: '123456',
-          inviteCode: t.rootInvite,
-          password: '12345',
-          confirmPassword: '12345',
-        },
-        EN,
-      );
+      const answer = await callEn('/api/v1/sso/register', {
+        email: email('short'),
+        code: '123456',
+        inviteCode: t.rootInvite,
+        password: '12345',
+        confirmPassword: '12345',
+      });
       expect(answer).toMatchObject({
         code: BodyCode.invalidInput,
         message: 'The password needs at least 6 characters',
@@ -76,23 +74,18 @@ describe.each(tiers)('auth on %s', (tier) => {
     });
 
     test('the confirm password must equal the password: "the two passwords do not match"', async () => {
-      const answer = await t.call(
-        transport,
-        '/api/v1/sso/register',
-        {
-          email: email('mismatch'),
-          code: '123456',
-          inviteCode: t.rootInvite,
-          password: 'secret123',
-          confirmPassword: 'secret124',
-        },
-        EN,
-      );
+      const answer = await callEn('/api/v1/sso/register', {
+        email: email('mismatch'),
+        code: '123456',
+        inviteCode: t.rootInvite,
+        password: 'secret123',
+        confirmPassword: 'secret124',
+      });
       expect(answer).toMatchObject(fieldRefusal('confirmPassword', 'The two passwords do not match'));
     });
 
     test('an e-mail must match the e-mail pattern', async () => {
-      const answer = await t.call(transport, '/api/v1/sso/sendRegisterCode', { email: 'not-an-address' }, EN);
+      const answer = await callEn('/api/v1/sso/sendRegisterCode', { email: 'not-an-address' });
       expect(answer).toMatchObject(fieldRefusal('email', 'The e-mail address is invalid'));
     });
 
@@ -103,12 +96,7 @@ describe.each(tiers)('auth on %s', (tier) => {
         password: 'secret123',
       });
       expect(login.code).toBe(200);
-      const again = await t.call(
-        transport,
-        '/api/v1/sso/sendRegisterCode',
-        { email: email('MIXED.case') },
-        EN,
-      );
+      const again = await callEn('/api/v1/sso/sendRegisterCode', { email: email('MIXED.case') });
       expect(again).toMatchObject({
         code: BodyCode.conflict,
         message: 'This e-mail address is already registered',
@@ -116,12 +104,7 @@ describe.each(tiers)('auth on %s', (tier) => {
     });
 
     test('a verification code has 6 digits', async () => {
-      const answer = await t.call(
-        transport,
-        '/api/v1/sso/checkForgetCode',
-        { email: email('x'), code: '12345' },
-        EN,
-      );
+      const answer = await callEn('/api/v1/sso/checkForgetCode', { email: email('x'), code: '12345' });
       expect(answer).toMatchObject(fieldRefusal('code', 'The verification code has 6 digits'));
     });
 
@@ -129,7 +112,7 @@ describe.each(tiers)('auth on %s', (tier) => {
       const address = email('countdown');
       expect((await t.call(transport, '/api/v1/sso/sendRegisterCode', { email: address })).code).toBe(200);
       t.clock.advance(20);
-      const early = await t.call(transport, '/api/v1/sso/sendRegisterCode', { email: address }, EN);
+      const early = await callEn('/api/v1/sso/sendRegisterCode', { email: address });
       expect(early).toMatchObject({ code: BodyCode.tooManyRequests, data: { retryAfter: 40 } });
       expect(early.message).toBe('Please wait 40 s before asking for another code');
       t.clock.advance(40);
@@ -140,18 +123,13 @@ describe.each(tiers)('auth on %s', (tier) => {
       const address = email('expiry');
       await t.call(transport, '/api/v1/sso/sendRegisterCode', { email: address });
       t.clock.advance(601);
-      const answer = await t.call(
-        transport,
-        '/api/v1/sso/register',
-        {
-          email: address,
-          code: t.mailer.lastCode(address),
-          inviteCode: t.rootInvite,
-          password: 'secret123',
-          confirmPassword: 'secret123',
-        },
-        EN,
-      );
+      const answer = await callEn('/api/v1/sso/register', {
+        email: address,
+        code: t.mailer.lastCode(address),
+        inviteCode: t.rootInvite,
+        password: 'secret123',
+        confirmPassword: 'secret123',
+      });
       expect(answer).toMatchObject({
         code: BodyCode.oneTimeCodeRejected,
         message: 'The verification code has expired. Ask for a new one',
@@ -170,26 +148,24 @@ describe.each(tiers)('auth on %s', (tier) => {
         confirmPassword: 'secret123',
       };
       for (let i = 0; i < 4; i += 1) {
-        expect(
-          (await t.call(transport, '/api/v1/sso/register', { ...params, code: wrong }, EN)).message,
-        ).toBe('The verification code is wrong');
+        expect((await callEn('/api/v1/sso/register', { ...params, code: wrong })).message).toBe(
+          'The verification code is wrong',
+        );
       }
-      const fifth = await t.call(transport, '/api/v1/sso/register', { ...params, code: wrong }, EN);
+      const fifth = await callEn('/api/v1/sso/register', { ...params, code: wrong });
       expect(fifth).toMatchObject({
         code: 472,
         message: 'Too many wrong tries. Ask for a new verification code',
       });
-      const after = await t.call(transport, '/api/v1/sso/register', { ...params, code: right }, EN);
+      const after = await callEn('/api/v1/sso/register', { ...params, code: right });
       expect(after.code).toBe(472);
     });
 
     test('an invite code must exist, and its owner becomes the referrer with the whole chain stored', async () => {
-      const unknown = await t.call(
-        transport,
-        '/api/v1/sso/checkRegisterInfo',
-        { email: email('orphan'), inviteCode: 'NOPE0000' },
-        EN,
-      );
+      const unknown = await callEn('/api/v1/sso/checkRegisterInfo', {
+        email: email('orphan'),
+        inviteCode: 'NOPE0000',
+      });
       expect(unknown).toMatchObject(fieldRefusal('inviteCode', 'This invite code does not exist'));
       const a = await t.register(transport, email('chain-a'));
       const aInfo = await t.call(transport, '/api/v1/user/info', {}, { token: a.token });
@@ -211,12 +187,12 @@ describe.each(tiers)('auth on %s', (tier) => {
 
     test('checkRegisterInfo checks the address and the invite without registering', async () => {
       const address = email('check');
-      const ok = await t.call(
-        transport,
-        '/api/v1/sso/checkRegisterInfo',
-        { email: address, inviteCode: t.rootInvite, password: 'secret123', confirmPassword: 'secret123' },
-        EN,
-      );
+      const ok = await callEn('/api/v1/sso/checkRegisterInfo', {
+        email: address,
+        inviteCode: t.rootInvite,
+        password: 'secret123',
+        confirmPassword: 'secret123',
+      });
       expect(ok).toMatchObject({ code: 200, data: { valid: true } });
       const login = await t.call(transport, '/api/v1/sso/emailLogin', {
         email: address,
@@ -224,12 +200,10 @@ describe.each(tiers)('auth on %s', (tier) => {
       });
       expect(login.code).toBe(400);
       await t.register(transport, address);
-      const taken = await t.call(
-        transport,
-        '/api/v1/sso/checkRegisterInfo',
-        { email: address, inviteCode: t.rootInvite },
-        EN,
-      );
+      const taken = await callEn('/api/v1/sso/checkRegisterInfo', {
+        email: address,
+        inviteCode: t.rootInvite,
+      });
       expect(taken.code).toBe(BodyCode.conflict);
     });
 
@@ -248,24 +222,24 @@ describe.each(tiers)('auth on %s', (tier) => {
       expect((await t.call(transport, '/api/v1/sso/checkForgetCode', { email: address, code })).code).toBe(
         200,
       );
-      const reset = await t.call(
-        transport,
-        '/api/v1/sso/forgot',
-        { email: address, code, password: 'newsecret', confirmPassword: 'newsecret' },
-        EN,
-      );
+      const reset = await callEn('/api/v1/sso/forgot', {
+        email: address,
+        code,
+        password: 'newsecret',
+        confirmPassword: 'newsecret',
+      });
       expect(reset).toMatchObject({ code: 200, message: 'Password reset successful' });
       for (const old of [token, other.data.token]) {
         expect((await t.call(transport, '/api/v1/user/info', {}, { token: old })).code).toBe(
           BodyCode.notLoggedIn,
         );
       }
-      const reused = await t.call(
-        transport,
-        '/api/v1/sso/forgot',
-        { email: address, code, password: 'another1', confirmPassword: 'another1' },
-        EN,
-      );
+      const reused = await callEn('/api/v1/sso/forgot', {
+        email: address,
+        code,
+        password: 'another1',
+        confirmPassword: 'another1',
+      });
       expect(reused).toMatchObject({
         code: 472,
         message: 'The verification code has already been used. Ask for a new one',
@@ -276,7 +250,7 @@ describe.each(tiers)('auth on %s', (tier) => {
     });
 
     test('a password reset code for an unknown address is refused with 404', async () => {
-      const answer = await t.call(transport, '/api/v1/sso/sendForgetCode', { email: email('nobody') }, EN);
+      const answer = await callEn('/api/v1/sso/sendForgetCode', { email: email('nobody') });
       expect(answer).toMatchObject({ code: 404, message: 'No account uses this e-mail address' });
     });
 

@@ -280,21 +280,18 @@ describe.each(tiers)('delivery records on %s', (tier) => {
     expect(upserts).toHaveLength(total);
     const one = upserts.find((item) => item['orderNo'] === 'D-0001');
     expect(one).toMatchObject({ openPrice: '2045.12', profitLoss: '-2118.000001', leverage: 200 });
-    const withdrawn = await t.call(
-      'plain',
-      '/api/admin/hosting/delivery/delete',
-      { id: String(one?.['id']) },
-      { token: content, key: newKey() },
-    );
+    const deleteOne = () =>
+      t.call(
+        'plain',
+        '/api/admin/hosting/delivery/delete',
+        { id: String(one?.['id']) },
+        { token: content, key: newKey() },
+      );
+    const withdrawn = await deleteOne();
     expect(withdrawn.code).toBe(BodyCode.ok);
     const after = await pull(first.data.cursors, (data) => data.changes['delivery'] !== undefined);
     expect(after.data.changes['delivery']).toEqual({ upserts: [], deletes: [String(one?.['id'])] });
-    const missing = await t.call(
-      'plain',
-      '/api/admin/hosting/delivery/delete',
-      { id: String(one?.['id']) },
-      { token: content, key: newKey() },
-    );
+    const missing = await deleteOne();
     expect(missing.code).toBe(BodyCode.notFound);
   });
 

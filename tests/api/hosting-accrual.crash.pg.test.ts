@@ -13,18 +13,13 @@ import type { HostingCommandData } from '../../contract/api/hosting.js';
 import type { IncomeRecord } from '../../contract/api/income.js';
 import { formatMoney, minor, parseMoney } from '../../contract/money.js';
 import { killChildren } from '../helpers/child-process.js';
-import { createPostgresDatabase, postgresReachable } from '../helpers/database.js';
+import { createPostgresDatabase, postgresOrSkipNote } from '../helpers/database.js';
 import { productUsers } from '../helpers/product.js';
 import { runJobChildScript } from '../helpers/job-crash.js';
 import { newKey, startTestServer, type TestServer } from '../helpers/server.js';
 import { TRADE_PASSWORD, withdrawFixtures } from '../helpers/withdraw.js';
 
-const reachable = await postgresReachable();
-if (!reachable) {
-  console.warn(
-    '[hosting accrual crash] SKIPPED: no PostgreSQL server at TEST_DATABASE_URL (default 127.0.0.1:5432); the crash test needs one',
-  );
-}
+const reachable = await postgresOrSkipNote('hosting accrual crash', 'the crash test needs one');
 
 const reportSchema = z.object({
   status: z.string(),

@@ -132,39 +132,22 @@ describe.each(tiers)('accounts and the ledger on %s', (tier) => {
   });
 
   test('an adjustment above COFFER_ADJUST_REVIEW_ABOVE waits for a second finance operator, never the same one', async () => {
+    /** A finance operator's approval or rejection of the adjustment `id`. */
+    const review = (decision: 'approve' | 'reject', id: string, token: string) =>
+      t.call('plain', `/api/admin/ledger/${decision}`, { id }, { token, key: newKey() });
     const pending = await adjust(mainId, '20000');
     expect(pending.data.status).toBe('pending_review');
     expect((await assets(mainId)).cash).toBe('100');
-    const self = await t.call(
-      'plain',
-      '/api/admin/ledger/approve',
-      { id: pending.data.id },
-      { token: financeA, key: newKey() },
-    );
+    const self = await review('approve', pending.data.id, financeA);
     expect(self.code).toBe(BodyCode.forbidden);
-    const approved = await t.call(
-      'plain',
-      '/api/admin/ledger/approve',
-      { id: pending.data.id },
-      { token: financeB, key: newKey() },
-    );
+    const approved = await review('approve', pending.data.id, financeB);
     expect(approved.data).toMatchObject({ status: 'applied' });
     expect((await assets(mainId)).cash).toBe('20100');
-    const twice = await t.call(
-      'plain',
-      '/api/admin/ledger/reject',
-      { id: pending.data.id },
-      { token: financeB, key: newKey() },
-    );
+    const twice = await review('reject', pending.data.id, financeB);
     expect(twice.code).toBe(BodyCode.conflict);
     const rejected = await adjust(mainId, '-20000');
     expect(rejected.data.status).toBe('pending_review');
-    await t.call(
-      'plain',
-      '/api/admin/ledger/reject',
-      { id: rejected.data.id },
-      { token: financeB, key: newKey() },
-    );
+    await review('reject', rejected.data.id, financeB);
     expect((await assets(mainId)).cash).toBe('20100');
     expect((await adjust(mainId, '-20000', financeA)).data.status).toBe('pending_review');
     await expectLedgerOk();

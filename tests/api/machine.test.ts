@@ -97,25 +97,22 @@ describe.each(tiers)('mining machines on %s', (tier) => {
       }),
     );
 
-  const index = async (user: User, params: Record<string, unknown> = {}) =>
+  /** The first 100 of a user's list at `uri` for their account, `params` added. */
+  const listOf = async <T>(uri: string, user: User, params: Record<string, unknown>) =>
     ok(
-      await t.call<MachineIndexData>(
+      await t.call<T>(
         'plain',
-        '/api/v1/machine/index',
+        uri,
         { accountId: user.accountId, limit: '100', ...params },
         { token: user.token },
       ),
     );
 
-  const ticketsOf = async (user: User, params: Record<string, unknown> = {}) =>
-    ok(
-      await t.call<TicketListData>(
-        'plain',
-        '/api/v1/user/tickets',
-        { accountId: user.accountId, limit: '100', ...params },
-        { token: user.token },
-      ),
-    );
+  const index = (user: User, params: Record<string, unknown> = {}) =>
+    listOf<MachineIndexData>('/api/v1/machine/index', user, params);
+
+  const ticketsOf = (user: User, params: Record<string, unknown> = {}) =>
+    listOf<TicketListData>('/api/v1/user/tickets', user, params);
 
   const miningIncome = async (user: User) => (await income(user, { type: 'mining_machine' })).items;
 

@@ -128,6 +128,9 @@ describe.each(tiers)('web push on %s', (tier) => {
     token?: string,
     lang = 'EN',
   ) => t.call<T>('plain', uri, params, { ...(token ? { token } : {}), key: newKey(), lang });
+  /** Feedback the user writes, for support to reply to. */
+  const feedbackFrom = async (token: string, title: string, content: string) =>
+    ok(await call<{ id: string }>('/api/v1/common/pushFeedback', { title, content }, token), 'feedback');
   /** Subscribes a new device of the user on the loopback service, in `lang` (the app's lang header). */
   const device = async (token: string, lang = 'EN'): Promise<TestSubscription> => {
     const subscription = pushes.subscribe();
@@ -248,14 +251,7 @@ describe.each(tiers)('web push on %s', (tier) => {
     pushes.answer(broken.endpoint, 500);
     const nobody = { endpoint: 'http://127.0.0.1:9/push/none', keys: pushes.subscribe().json.keys };
     ok(await call('/api/v1/push/subscribe', nobody, user.token), 'subscribe nobody');
-    const feedback = ok(
-      await call<{ id: string }>(
-        '/api/v1/common/pushFeedback',
-        { title: 'Broken push', content: 'x' },
-        user.token,
-      ),
-      'feedback',
-    );
+    const feedback = await feedbackFrom(user.token, 'Broken push', 'x');
     const replied = await support.call('/api/admin/feedback/reply', { id: feedback.id, reply: 'Thanks' });
     expect(replied.code).toBe(200);
     await settled();
@@ -388,14 +384,7 @@ describe.each(tiers)('web push on %s', (tier) => {
       );
 
     // Support replies to feedback; compliance ends two real-name reviews.
-    const feedback = ok(
-      await call<{ id: string }>(
-        '/api/v1/common/pushFeedback',
-        { title: 'Where is it?', content: 'My deposit' },
-        user.token,
-      ),
-      'feedback',
-    );
+    const feedback = await feedbackFrom(user.token, 'Where is it?', 'My deposit');
     ok(await support.call('/api/admin/feedback/reply', { id: feedback.id, reply: 'Arrived' }), 'reply');
     const submit = async (who: ReadyUser, number: string) => {
       const images = [await uploadImage(t, who.token, PIXEL_PNG, 'id.png', 'image/png')];

@@ -11,17 +11,12 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { killChildren } from '../helpers/child-process.js';
-import { createPostgresDatabase, postgresReachable } from '../helpers/database.js';
+import { createPostgresDatabase, postgresOrSkipNote } from '../helpers/database.js';
 import { runJobChildScript } from '../helpers/job-crash.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { teamFixtures } from '../helpers/team.js';
 
-const reachable = await postgresReachable();
-if (!reachable) {
-  console.warn(
-    '[team income crash] SKIPPED: no PostgreSQL server at TEST_DATABASE_URL (default 127.0.0.1:5432); the crash test needs one',
-  );
-}
+const reachable = await postgresOrSkipNote('team income crash', 'the crash test needs one');
 
 const reportSchema = z.object({
   status: z.string(),

@@ -169,16 +169,21 @@ describe.each(tiers)('uploads on %s', (tier) => {
 
     test('only the owner and reviewing operators (support, compliance) see an image; others get a JSON 404', async () => {
       const { url } = await uploaded([fileOf(PNG.bytes, 'passport.png', 'image/png')]);
-      for (const [who, token] of [
-        ['support', operatorTokens.get('support')],
-        ['compliance', operatorTokens.get('compliance')],
-      ] as const) {
+      /** What `who` is served at the image's address, its status and type. */
+      const servedTo = async (who: string, token: string | undefined, type: unknown) => {
         const served = await get(url, token);
         expect({ who, status: served.statusCode, type: served.headers['content-type'] }).toEqual({
           who,
           status: 200,
-          type: 'image/png',
+          type,
         });
+        return served;
+      };
+      for (const [who, token] of [
+        ['support', operatorTokens.get('support')],
+        ['compliance', operatorTokens.get('compliance')],
+      ] as const) {
+        const served = await servedTo(who, token, 'image/png');
         await expectSameImageWithoutMetadata(served.rawPayload, PNG.bytes);
       }
       for (const [who, token] of [
@@ -188,12 +193,7 @@ describe.each(tiers)('uploads on %s', (tier) => {
         ['a content operator', operatorTokens.get('content')],
         ['a finance operator', operatorTokens.get('finance')],
       ] as const) {
-        const served = await get(url, token);
-        expect({ who, status: served.statusCode, type: served.headers['content-type'] }).toEqual({
-          who,
-          status: 200,
-          type: expect.stringMatching(/^application\/json/),
-        });
+        const served = await servedTo(who, token, expect.stringMatching(/^application\/json/));
         expect({ who, answer: JSON.parse(served.body) }).toEqual({
           who,
           answer: { code: BodyCode.notFound, message: 'Not found', data: null },

@@ -94,10 +94,7 @@ describe.each(tiers)('withdrawals on %s', (tier) => {
   });
 
   test('index shows the fee, minimum, daily limit and what remains, the maximum, the window and the method cooldown', async () => {
-    f.toMorning();
-    const user = await f.readyUser(`index-${tier}@example.com`);
-    f.toMorning();
-    await f.fund(financeA, user.accountId, '500');
+    const user = await f.fundedUser(financeA, `index-${tier}@example.com`, '500');
     const data = await index(user, { methodId: user.methodId });
     expect(data).toMatchObject({
       available: '500',
@@ -117,10 +114,7 @@ describe.each(tiers)('withdrawals on %s', (tier) => {
   });
 
   test("a new method is usable only after COFFER_NEW_METHOD_COOLDOWN_HOURS; another user's method is 403, an unknown one 400", async () => {
-    f.toMorning();
-    const user = await f.readyUser(`cool-${tier}@example.com`);
-    f.toMorning();
-    await f.fund(financeA, user.accountId, '100');
+    const user = await f.fundedUser(financeA, `cool-${tier}@example.com`, '100');
     const fresh = await f.call<{ id: string }>(
       '/api/v1/user/add-bank-payment',
       { bankName: 'New Bank', cardNumber: '5555555555554444', holderName: 'Cool Down', branch: 'East' },
@@ -138,10 +132,7 @@ describe.each(tiers)('withdrawals on %s', (tier) => {
   });
 
   test("outside working days 09:00 to 21:00 (Asia/Shanghai) and on an operator's holiday: 471 with data.nextOpen", async () => {
-    f.toMorning();
-    const user = await f.readyUser(`window-${tier}@example.com`);
-    f.toMorning();
-    await f.fund(financeA, user.accountId, '100');
+    const user = await f.fundedUser(financeA, `window-${tier}@example.com`, '100');
     // 20:59:59 local is inside, 21:00 is not.
     t.clock.advance(10 * 3600 + 59 * 60); // 12:59:00Z = 20:59 local
     const late = await f.withdraw(user, '10'); // nextStep moves to 20:59:30
@@ -161,10 +152,7 @@ describe.each(tiers)('withdrawals on %s', (tier) => {
   });
 
   test('amounts: more than 2 decimals, negative, not a number, below the minimum, over the daily limit: 400 on amount; nothing held', async () => {
-    f.toMorning();
-    const user = await f.readyUser(`amounts-${tier}@example.com`);
-    f.toMorning();
-    await f.fund(financeA, user.accountId, '5000');
+    const user = await f.fundedUser(financeA, `amounts-${tier}@example.com`, '5000');
     for (const amount of ['10.001', '-10', 'abc', '1e3', '', '9.99', '0']) {
       const answer = await f.withdraw(user, amount);
       expect(answer.code, `${amount}: ${answer.message}`).toBe(BodyCode.invalidInput);
@@ -174,10 +162,7 @@ describe.each(tiers)('withdrawals on %s', (tier) => {
   });
 
   test('a wrong trade password is 400 naming it, a wrong code and a reused code are 472, a retry under the same key replays', async () => {
-    f.toMorning();
-    const user = await f.readyUser(`codes-${tier}@example.com`);
-    f.toMorning();
-    await f.fund(financeA, user.accountId, '100');
+    const user = await f.fundedUser(financeA, `codes-${tier}@example.com`, '100');
     const wrongPassword = await f.withdraw(user, '10', { tradePassword: 'nope-nope' });
     expect(wrongPassword.code).toBe(BodyCode.invalidInput);
     expect(wrongPassword.message).toMatch(/trade password/i);
@@ -216,10 +201,7 @@ describe.each(tiers)('withdrawals on %s', (tier) => {
   });
 
   test('amount + fee is held at request; 470 when the cash is short; the record and the synced collection show it', async () => {
-    f.toMorning();
-    const user = await f.readyUser(`hold-${tier}@example.com`);
-    f.toMorning();
-    await f.fund(financeA, user.accountId, '50');
+    const user = await f.fundedUser(financeA, `hold-${tier}@example.com`, '50');
     const short = await f.withdraw(user, '50');
     expect(short.code).toBe(BodyCode.insufficientBalance);
     const created = await f.withdraw(user, '49');
@@ -252,10 +234,7 @@ describe.each(tiers)('withdrawals on %s', (tier) => {
   });
 
   test('a rejection releases the hold as withdrawal_reversal with the reason; it cannot be approved or rejected again', async () => {
-    f.toMorning();
-    const user = await f.readyUser(`reject-${tier}@example.com`);
-    f.toMorning();
-    await f.fund(financeA, user.accountId, '100');
+    const user = await f.fundedUser(financeA, `reject-${tier}@example.com`, '100');
     const created = await f.withdraw(user, '30');
     const rejected = await reject(created.data.id);
     expect(rejected.code, rejected.message).toBe(200);
@@ -282,10 +261,7 @@ describe.each(tiers)('withdrawals on %s', (tier) => {
   });
 
   test('above COFFER_WITHDRAW_REVIEW_ABOVE two different finance operators approve; a bank card is then marked paid with its reference', async () => {
-    f.toMorning();
-    const user = await f.readyUser(`big-${tier}@example.com`, 'bank');
-    f.toMorning();
-    await f.fund(financeA, user.accountId, '9000');
+    const user = await f.fundedUser(financeA, `big-${tier}@example.com`, '9000', 'bank');
     await f.fund(financeB, user.accountId, '9000');
     const big = await f.withdraw(user, '10000.01');
     expect(big.code, big.message).toBe(200);
@@ -327,10 +303,7 @@ describe.each(tiers)('withdrawals on %s', (tier) => {
   });
 
   test('the daily limit counts pending and successful withdrawals of the business day, not rejected ones', async () => {
-    f.toMorning();
-    const user = await f.readyUser(`daily-${tier}@example.com`);
-    f.toMorning();
-    await f.fund(financeA, user.accountId, '9000');
+    const user = await f.fundedUser(financeA, `daily-${tier}@example.com`, '9000');
     await f.fund(financeA, user.accountId, '9000');
     await f.fund(financeA, user.accountId, '9000');
     const first = await f.withdraw(user, '15000');
@@ -343,10 +316,7 @@ describe.each(tiers)('withdrawals on %s', (tier) => {
   });
 
   test('after a trade password change withdrawals are refused for 24 hours with data.lockedUntil', async () => {
-    f.toMorning();
-    const user = await f.readyUser(`locked-${tier}@example.com`);
-    f.toMorning();
-    await f.fund(financeA, user.accountId, '100');
+    const user = await f.fundedUser(financeA, `locked-${tier}@example.com`, '100');
     await f.call('/api/v1/user/sendUpdateTradePasswordCode', {}, user.token);
     const changed = await f.call(
       '/api/v1/user/updateTradePassword',
@@ -383,10 +353,7 @@ describe.each(tiers.filter((tier) => tier === 'postgres'))('withdrawals racing o
   afterAll(async () => t?.close());
 
   test('parallel withdrawals on one balance: one wins, the others are refused (470 or 472), never a negative balance', async () => {
-    f.toMorning();
-    const user = await f.readyUser('race@example.com');
-    f.toMorning();
-    await f.fund(finance, user.accountId, '40');
+    const user = await f.fundedUser(finance, 'race@example.com', '40');
     f.nextStep();
     const codes = await Promise.all([-30, 0, 30].map((offset) => f.codeNow(user.secret, offset)));
     const answers = await Promise.all(
@@ -413,10 +380,7 @@ describe.each(tiers.filter((tier) => tier === 'postgres'))('withdrawals racing o
   });
 
   test('the same request sent five times at once under one key makes one withdrawal', async () => {
-    f.toMorning();
-    const user = await f.readyUser('race-key@example.com');
-    f.toMorning();
-    await f.fund(finance, user.accountId, '100');
+    const user = await f.fundedUser(finance, 'race-key@example.com', '100');
     f.nextStep();
     const key = newKey();
     const params = {

@@ -22,7 +22,7 @@ import { openDatabase, type OpenDatabase } from '../../server/db/database.js';
 import { checkLedger } from '../../server/ledger/invariants.js';
 import { accountBalances } from '../../server/ledger/ledger.js';
 import { killChildren, runScript, type Child } from '../helpers/child-process.js';
-import { createPostgresDatabase, postgresReachable } from '../helpers/database.js';
+import { createPostgresDatabase, postgresOrSkipNote, rowsOf } from '../helpers/database.js';
 import { startTestDevnet, type TestDevnet } from '../helpers/devnet.js';
 import { answerSchema, type Answer } from '../helpers/http.js';
 
@@ -33,15 +33,7 @@ const FINALITY = 4;
 const USERS = 4;
 const KILLS = 3;
 
-const reachable = await postgresReachable();
-if (!reachable) {
-  console.warn(
-    '[watcher crash] SKIPPED: no PostgreSQL server at TEST_DATABASE_URL (default 127.0.0.1:5432); the crash test needs one',
-  );
-}
-
-const rowsOf = (result: unknown) =>
-  z.object({ rows: z.array(z.record(z.string(), z.unknown())) }).parse(result).rows;
+const reachable = await postgresOrSkipNote('watcher crash', 'the crash test needs one');
 
 /** What the poll loop (server/jobs/poll-loop.ts) logs after a tick that did something: `BEP20 watcher: {...}`. */
 const reportSchema = z.object({

@@ -25,10 +25,7 @@ export function chainWithdrawFixtures(
 
   /** A ready user (`email`) whose BEP20 method is `address`, funded, with an approved withdrawal of `amount`. */
   const approvedWithdrawal = async (email: string, address: string, amount: string) => {
-    f.toMorning();
-    const user = await f.readyUser(email, 'chain', address);
-    f.toMorning();
-    await f.fund(finance(), user.accountId, '1000');
+    const user = await f.fundedUser(finance(), email, '1000', 'chain', address);
     const created = await f.withdraw(user, amount);
     expect(created.code, created.message).toBe(200);
     const approved = await f.asFinance(finance(), '/api/admin/withdraw/approve', { id: created.data.id });

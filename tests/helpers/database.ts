@@ -43,6 +43,24 @@ export function postgresReachable(): Promise<boolean> {
   return reachable;
 }
 
+/**
+ * True when the PostgreSQL test server answers; when none does, a line says the file (`label`)
+ * is skipped and why it needs one (`needs`, e.g. "the crash test needs one").
+ */
+export async function postgresOrSkipNote(label: string, needs: string): Promise<boolean> {
+  const answers = await postgresReachable();
+  if (!answers) {
+    console.warn(
+      `[${label}] SKIPPED: no PostgreSQL server at TEST_DATABASE_URL (default 127.0.0.1:5432); ${needs}`,
+    );
+  }
+  return answers;
+}
+
+/** The rows of a raw `execute` result. */
+export const rowsOf = (result: unknown) =>
+  z.object({ rows: z.array(z.record(z.string(), z.unknown())) }).parse(result).rows;
+
 /** The tiers to run: PGlite always; PostgreSQL when reachable, else a visible skip line. */
 export async function availableTiers(suite: string): Promise<Tier[]> {
   if (await postgresReachable()) {

@@ -189,6 +189,21 @@ export function withdrawFixtures(t: () => TestServer) {
     t().clock.advance((next - now.getTime()) / 1000);
   };
 
+  /** A ready user made in the morning, whose cash `finance` then funds with `amount` the next morning. */
+  const fundedUser = async (
+    finance: string,
+    email: string,
+    amount: string,
+    method: 'chain' | 'bank' = 'chain',
+    address = EVM_ADDRESS,
+  ): Promise<ReadyUser> => {
+    toMorning();
+    const user = await readyUser(email, method, address);
+    toMorning();
+    await fund(finance, user.accountId, amount);
+    return user;
+  };
+
   return {
     adminLogin,
     addOperator,
@@ -199,6 +214,7 @@ export function withdrawFixtures(t: () => TestServer) {
     call,
     fund,
     readyUser,
+    fundedUser,
     withdraw,
     assets,
     expectLedgerOk,

@@ -21,21 +21,13 @@ import { customerBook, platformBook } from '../../server/ledger/books.js';
 import { checkLedger } from '../../server/ledger/invariants.js';
 import { accountBalances, transfer } from '../../server/ledger/ledger.js';
 import { killChildren, runScript, type Child } from '../helpers/child-process.js';
-import { createPostgresDatabase, postgresReachable } from '../helpers/database.js';
+import { createPostgresDatabase, postgresOrSkipNote, rowsOf } from '../helpers/database.js';
 import { answerSchema } from '../helpers/http.js';
 
 const WRITER_APP = 'coffer-crash-writer';
 const BANNER = /Coffer is serving on (http:\/\/localhost:(\d+))/;
 
-const reachable = await postgresReachable();
-if (!reachable) {
-  console.warn(
-    '[ledger crash] SKIPPED: no PostgreSQL server at TEST_DATABASE_URL (default 127.0.0.1:5432); the crash tests need one',
-  );
-}
-
-const rowsOf = (result: unknown) =>
-  z.object({ rows: z.array(z.record(z.string(), z.unknown())) }).parse(result).rows;
+const reachable = await postgresOrSkipNote('ledger crash', 'the crash tests need one');
 
 const cleanups: Array<() => Promise<void>> = [];
 

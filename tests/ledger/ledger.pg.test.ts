@@ -28,7 +28,7 @@ import {
   voidHold,
   type TransferInput,
 } from '../../server/ledger/ledger.js';
-import { createPostgresDatabase, postgresReachable } from '../helpers/database.js';
+import { createPostgresDatabase, postgresOrSkipNote } from '../helpers/database.js';
 import { platformTotals } from './model.js';
 
 const now = new Date('2026-11-23T08:00:00Z');
@@ -37,12 +37,7 @@ const ref = { table: 'race', id: '1' };
 /** Connections of the racing pool: more than any race runs at once, so the gate always opens. */
 const POOL = 24;
 
-const reachable = await postgresReachable();
-if (!reachable) {
-  console.warn(
-    '[ledger races] SKIPPED: no PostgreSQL server at TEST_DATABASE_URL (default 127.0.0.1:5432); the races need one',
-  );
-}
+const reachable = await postgresOrSkipNote('ledger races', 'the races need one');
 
 let nextAccount = 1;
 /** A Coffer account id no other test of this file uses. */

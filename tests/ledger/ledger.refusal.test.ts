@@ -8,13 +8,26 @@
 import { describe, expect, test } from 'vitest';
 import { parseMoney } from '../../contract/money.js';
 import { BusinessError } from '../../server/core/errors.js';
+import type { OpenDatabase } from '../../server/db/database.js';
 import { openTestDatabase } from '../helpers/database.js';
 import { customerBook, platformBook } from '../../server/ledger/books.js';
 import { checkLedger } from '../../server/ledger/invariants.js';
-import { accountBalances, transfer } from '../../server/ledger/ledger.js';
+import { accountBalances, transfer, type TransferInput } from '../../server/ledger/ledger.js';
 
 const now = new Date('2026-11-23T08:00:00Z');
 const ref = { table: 'test', id: '1' };
+
+/** What posting `transfers` as one event threw to a caller that catches it and goes on (undefined when nothing). */
+async function caughtByCaller(database: OpenDatabase, transfers: TransferInput[]): Promise<unknown> {
+  return database.db.transaction(async (tx) => {
+    try {
+      await transfer(tx, transfers, now);
+      return undefined;
+    } catch (error) {
+      return error;
+    }
+  });
+}
 
 describe('a refused transfer inside a caller that goes on (PGlite)', () => {
   test('a 470 caught by the caller leaves no half transfer behind when the transaction commits', async () => {
@@ -37,28 +50,17 @@ describe('a refused transfer inside a caller that goes on (PGlite)', () => {
           now,
         ),
       );
-      const caught = await database.db.transaction(async (tx) => {
-        try {
-          await transfer(
-            tx,
-            [
-              {
-                key: 'short',
-                kind: 'account_transfer',
-                asset: 'USDT',
-                from: customerBook(5, 'cash'),
-                to: customerBook(3, 'cash'), // sorts before account 5: credited first
-                amount: parseMoney('2'),
-                ref,
-              },
-            ],
-            now,
-          );
-          return undefined;
-        } catch (error) {
-          return error; // a caller that goes on after the refusal
-        }
-      });
+      const caught = await caughtByCaller(database, [
+        {
+          key: 'short',
+          kind: 'account_transfer',
+          asset: 'USDT',
+          from: customerBook(5, 'cash'),
+          to: customerBook(3, 'cash'), // sorts before account 5: credited first
+          amount: parseMoney('2'),
+          ref,
+        },
+      ]);
       expect(caught).toBeInstanceOf(BusinessError);
       expect((await checkLedger(database.db, now)).violations).toEqual([]);
     } finally {
@@ -69,37 +71,26 @@ describe('a refused transfer inside a caller that goes on (PGlite)', () => {
   test('a 470 in the last transfer of an event caught by the caller leaves none of the event behind', async () => {
     const database = await openTestDatabase('pglite');
     try {
-      const caught = await database.db.transaction(async (tx) => {
-        try {
-          await transfer(
-            tx,
-            [
-              {
-                key: 'event:fund',
-                kind: 'data_adjustment',
-                asset: 'USDT',
-                from: platformBook('adjustments'),
-                to: customerBook(7, 'cash'),
-                amount: parseMoney('1'),
-                ref,
-              },
-              {
-                key: 'event:spend',
-                kind: 'fee',
-                asset: 'USDT',
-                from: customerBook(7, 'cash'),
-                to: platformBook('fee_revenue'),
-                amount: parseMoney('2'),
-                ref,
-              },
-            ],
-            now,
-          );
-          return undefined;
-        } catch (error) {
-          return error;
-        }
-      });
+      const caught = await caughtByCaller(database, [
+        {
+          key: 'event:fund',
+          kind: 'data_adjustment',
+          asset: 'USDT',
+          from: platformBook('adjustments'),
+          to: customerBook(7, 'cash'),
+          amount: parseMoney('1'),
+          ref,
+        },
+        {
+          key: 'event:spend',
+          kind: 'fee',
+          asset: 'USDT',
+          from: customerBook(7, 'cash'),
+          to: platformBook('fee_revenue'),
+          amount: parseMoney('2'),
+          ref,
+        },
+      ]);
       expect(caught).toBeInstanceOf(BusinessError);
       expect((await accountBalances(database.db, [7])).get(7)?.USDT.cash).toBe(0n);
       expect((await checkLedger(database.db, now)).violations).toEqual([]);

@@ -163,6 +163,9 @@ describe('when the SMTP server is unreachable', () => {
   let port: number;
   let coffer: HttpCoffer;
   let smtp: LocalSmtp | undefined;
+  /** Asks Coffer to mail a registration code to `address`, in English. */
+  const sendCode = (address: string) =>
+    call(coffer.base, '/api/v1/sso/sendRegisterCode', { email: address }, { lang: 'EN' });
   beforeAll(async () => {
     port = await closedPort();
     coffer = await startHttpCoffer({ smtpPort: port, rootInvite: ROOT_INVITE });
@@ -175,12 +178,7 @@ describe('when the SMTP server is unreachable', () => {
   test('sendRegisterCode answers body code 500 with a request id promptly, and stores no code (no countdown starts)', async () => {
     const address = 'smtp.down@example.com';
     const started = Date.now();
-    const answer = await call(
-      coffer.base,
-      '/api/v1/sso/sendRegisterCode',
-      { email: address },
-      { lang: 'EN' },
-    );
+    const answer = await sendCode(address);
     expect(Date.now() - started).toBeLessThan(15_000);
     expect(answer.code).toBe(500);
     expect(answer.data).toEqual({ requestId: expect.any(String) });
@@ -195,12 +193,7 @@ describe('when the SMTP server is unreachable', () => {
   test('once the SMTP server is back, a send right after the failed one is accepted and mailed', async () => {
     const address = 'smtp.down@example.com';
     smtp = await startSmtp(port);
-    const answer = await call(
-      coffer.base,
-      '/api/v1/sso/sendRegisterCode',
-      { email: address },
-      { lang: 'EN' },
-    );
+    const answer = await sendCode(address);
     expect(answer).toMatchObject({ code: 200, data: { resendAfter: 60 } });
     const mail = await mailTo(smtp, address);
     expect(codeIn(mail)).toMatch(/^\d{6}$/);

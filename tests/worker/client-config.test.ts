@@ -9,15 +9,7 @@ import { CLIENT_CONFIG_PATH } from '../../contract/client-config.js';
 import { clientConfigSource } from '../../worker/client-config.js';
 import { sendOnce, type Call } from '../../worker/transport.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-
-const readVersion: Call<unknown> = {
-  method: 'GET',
-  uri: '/api/v1/common/version',
-  params: {},
-  data: versionDataSchema,
-  token: null,
-  lang: 'EN',
-};
+import { readVersion } from './fake-api.js';
 
 /** A fetch into one test server that records each request's method and path. */
 function serverFetch(server: () => TestServer, seen: string[]): typeof fetch {

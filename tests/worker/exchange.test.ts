@@ -7,9 +7,7 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, test } from 'vitest';
 import type { ExchangeIndexData } from '../../contract/api/exchange.js';
-import { deleteDatabasesAfterEach, loggedInHandlers, ok, refusal, type Script } from './fake-api.js';
-
-const USER = '42';
+import { liveReadTests, ok, workerUser } from './fake-api.js';
 
 function indexData(overrides: Partial<ExchangeIndexData> = {}): ExchangeIndexData {
   return {
@@ -29,11 +27,7 @@ function indexData(overrides: Partial<ExchangeIndexData> = {}): ExchangeIndexDat
   };
 }
 
-async function setup(script: Script, online = true) {
-  return loggedInHandlers(script, { userId: USER, online: () => online });
-}
-
-deleteDatabasesAfterEach();
+const { setup } = workerUser();
 
 describe('exchange-index', () => {
   test('reads /api/v1/exchange/index for the account', async () => {
@@ -48,30 +42,17 @@ describe('exchange-index', () => {
     expect(result).toEqual({ kind: 'ok', message: 'OK', data: indexData() });
   });
 
-  test('offline it is a transport failure: no earlier price is served in its place', async () => {
-    let online = true;
-    const { handlers } = await setup(() => (online ? ok(indexData()) : { network: true }));
-    expect((await handlers['exchange-index']({ accountId: '7' })).kind).toBe('ok');
-    online = false;
-    expect(await handlers['exchange-index']({ accountId: '7' })).toMatchObject({
-      kind: 'transport',
-      status: null,
-    });
-  });
-
-  test('a refusal comes back with its code and message (403 for an account not the user’s)', async () => {
-    const { handlers } = await setup(() => refusal(403, 'You are not allowed to do this'));
-    expect(await handlers['exchange-index']({ accountId: '8' })).toMatchObject({
-      kind: 'refused',
+  liveReadTests(
+    'price',
+    (handlers, accountId) => handlers['exchange-index']({ accountId }),
+    { good: indexData(), odd: { ...indexData(), price: 0.5 } },
+    {
+      why: '403 for an account not the user’s',
+      accountId: '8',
       code: 403,
       message: 'You are not allowed to do this',
-    });
-  });
-
-  test('an answer of another shape is not trusted (never a half-parsed price)', async () => {
-    const { handlers } = await setup(() => ok({ ...indexData(), price: 0.5 }));
-    expect((await handlers['exchange-index']({ accountId: '7' })).kind).toBe('transport');
-  });
+    },
+  );
 });
 
 describe('the exchange through the outbox', () => {

@@ -4,13 +4,16 @@
  * the worker's crypto-js one) and seals answers the same way the gateway does.
  */
 import { Dexie } from 'dexie';
-import { afterEach } from 'vitest';
+import { afterEach, expect, test } from 'vitest';
 import { z } from 'zod';
+import { versionDataSchema } from '../../contract/api/common.js';
 import { openUserDb, type UserDb } from '../../client-db/schema.js';
+import type { UserInfo } from '../../contract/api/user.js';
 import type { Locale } from '../../contract/locales.js';
 import { MemorySyncStorage } from '../../sync/memory-storage.js';
-import { createHandlers } from '../../worker/handlers/index.js';
+import { createHandlers, type Handlers } from '../../worker/handlers/index.js';
 import { MemorySessionStore } from '../../worker/session.js';
+import type { Call } from '../../worker/transport.js';
 import {
   open,
   randomHandshake,
@@ -131,10 +134,45 @@ export function fakeApi(mode: Mode, script: Script) {
   return { fetch, seen };
 }
 
+/** The version read: a GET with no token, the call transport tests send. */
+export const readVersion: Call<z.infer<typeof versionDataSchema>> = {
+  method: 'GET',
+  uri: '/api/v1/common/version',
+  params: {},
+  data: versionDataSchema,
+  token: null,
+  lang: 'EN',
+};
+
+/** A user/info answer for a user with nothing bound and no real name yet; `overrides` say what differs. */
+export function userInfo(overrides: Partial<UserInfo> = {}): UserInfo {
+  return {
+    id: '7',
+    email: 'alice@example.com',
+    nickname: 'alice',
+    avatar: '/avatars/1.png',
+    inviteCode: 'ALICE1',
+    referrerInviteCode: null,
+    kycStatus: 'not_verified',
+    tradePasswordSet: false,
+    authenticatorBound: false,
+    antiPhishingSet: false,
+    frozen: false,
+    lang: 'en',
+    defaultAccountId: '1',
+    accounts: [],
+    createdAt: '2026-01-05T02:00:00Z',
+    ...overrides,
+  };
+}
+
 /** Transport options around a fake fetch, with a fixed clock. */
 export function transportFor(mode: Mode, fetch: typeof globalThis.fetch) {
   return { mode, gatewayPath: '/api/gw', fetch, nowSeconds: () => 1_767_225_600 };
 }
+
+/** The user `loggedInHandlers` logs in unless told another. */
+export const USER_ID = '42';
 
 /**
  * The worker's handlers for a logged-in user (token `tok-1`) over a scripted envelope API, with
@@ -146,7 +184,7 @@ export async function loggedInHandlers(
 ) {
   const api = fakeApi('envelope', script);
   const session = new MemorySessionStore();
-  await session.saveSession({ token: 'tok-1', userId: options.userId ?? '42', email: 'a@example.com' });
+  await session.saveSession({ token: 'tok-1', userId: options.userId ?? USER_ID, email: 'a@example.com' });
   if (options.locale !== undefined) await session.setLocale(options.locale);
   const storage = new MemorySyncStorage();
   const handlers = createHandlers({
@@ -173,5 +211,57 @@ export async function readUserDb<T>(userId: string, read: (db: UserDb) => Promis
 export function deleteDatabasesAfterEach(): void {
   afterEach(async () => {
     for (const name of await Dexie.getDatabaseNames()) await Dexie.delete(name);
+  });
+}
+
+/**
+ * A test file's logged-in user (`USER_ID`): `setup` gives the worker's handlers over a scripted
+ * API (`online` as given, with `options` as for `loggedInHandlers`), `readDb` reads the user's
+ * database, and every database is deleted after each test.
+ */
+export function workerUser(options: { locale?: Locale; sync?: boolean } = {}) {
+  deleteDatabasesAfterEach();
+  return {
+    setup: (script: Script, online = true) =>
+      loggedInHandlers(script, { ...options, userId: USER_ID, online: () => online }),
+    readDb: <T>(read: (db: UserDb) => Promise<T>) => readUserDb(USER_ID, read),
+  };
+}
+
+/** How a file's read of the worker's handlers answers for one account. */
+type LiveRead = (handlers: Handlers, accountId: string) => Promise<{ kind: string }>;
+
+/**
+ * The tests every read the worker keeps nothing of shares, each under `describe` of the caller:
+ * offline it is a transport failure (no earlier `what` served in its place), a refusal comes back
+ * with its code and message, and an answer of another shape (`odd`) is not trusted.
+ */
+export function liveReadTests(
+  what: string,
+  read: LiveRead,
+  answers: { good: unknown; odd: unknown },
+  refused: { why: string; accountId: string; code: number; message: string },
+): void {
+  const setup = (script: Script) => loggedInHandlers(script, { userId: USER_ID });
+  test(`offline it is a transport failure: no earlier ${what} is served in its place`, async () => {
+    let online = true;
+    const { handlers } = await setup(() => (online ? ok(answers.good) : { network: true }));
+    expect((await read(handlers, '7')).kind).toBe('ok');
+    online = false;
+    expect(await read(handlers, '7')).toMatchObject({ kind: 'transport', status: null });
+  });
+
+  test(`a refusal comes back with its code and message (${refused.why})`, async () => {
+    const { handlers } = await setup(() => refusal(refused.code, refused.message));
+    expect(await read(handlers, refused.accountId)).toMatchObject({
+      kind: 'refused',
+      code: refused.code,
+      message: refused.message,
+    });
+  });
+
+  test(`an answer of another shape is not trusted (a transport failure, never a half-parsed ${what})`, async () => {
+    const { handlers } = await setup(() => ok(answers.odd));
+    expect((await read(handlers, '7')).kind).toBe('transport');
   });
 }

@@ -2,7 +2,7 @@
 import { describe, expect, test } from 'vitest';
 import { createHandlers, mergeHandlers } from '../../worker/handlers/index.js';
 import { MemorySessionStore } from '../../worker/session.js';
-import { fakeApi, ok, refusal, transportFor, type Script } from './fake-api.js';
+import { fakeApi, ok, refusal, transportFor, userInfo, type Script } from './fake-api.js';
 
 const session = { token: 'tok-1', expiresAt: '2026-02-04T02:00:00Z', userId: '42' };
 
@@ -306,23 +306,14 @@ describe('the local session', () => {
   });
 
   test('a passkey sign-in stores the session with the e-mail read from user/info (none was typed)', async () => {
-    const info = {
+    const info = userInfo({
       id: '42',
       email: 'carol@example.com',
       nickname: 'carol',
       avatar: '',
       inviteCode: 'ABCD1234',
-      referrerInviteCode: null,
-      kycStatus: 'not_verified',
-      tradePasswordSet: false,
-      authenticatorBound: false,
-      antiPhishingSet: false,
-      frozen: false,
-      lang: 'en',
       defaultAccountId: '7',
-      accounts: [],
-      createdAt: '2026-01-05T02:00:00Z',
-    };
+    });
     const { handlers, store, seen } = setup((call) =>
       call.uri === '/api/v1/user/info' ? ok(info) : ok(session, 'Login successful'),
     );

@@ -10,16 +10,7 @@ import { Dexie } from 'dexie';
 import { describe, expect, test } from 'vitest';
 import { SEEDED_7_DAY_HOSTING } from '../helpers/seeded-catalogue.js';
 import type { HostingConfigData, HostingProduct } from '../../contract/api/hosting.js';
-import {
-  deleteDatabasesAfterEach,
-  loggedInHandlers,
-  ok,
-  readUserDb,
-  refusal,
-  type Script,
-} from './fake-api.js';
-
-const USER = '42';
+import { ok, refusal, USER_ID, workerUser } from './fake-api.js';
 
 function product(overrides: Partial<HostingProduct> = {}): HostingProduct {
   return {
@@ -42,15 +33,11 @@ function config(overrides: Partial<HostingConfigData> = {}): HostingConfigData {
   };
 }
 
-async function setup(script: Script, online = true) {
-  return loggedInHandlers(script, { userId: USER, online: () => online, locale: 'ja' });
-}
+const { setup, readDb } = workerUser({ locale: 'ja' });
 
 async function stored() {
-  return readUserDb(USER, async (db) => db.hostingConfig.toArray());
+  return readDb(async (db) => db.hostingConfig.toArray());
 }
-
-deleteDatabasesAfterEach();
 
 describe('hosting-config', () => {
   test('reads /api/v1/hosting/hosting-config in the user’s language and keeps it with that language and its time', async () => {
@@ -112,7 +99,7 @@ describe('hosting-config', () => {
     });
     holder.logOut = () => void session.clearSession();
     expect((await handlers['hosting-config']()).kind).toBe('ok');
-    expect(await Dexie.getDatabaseNames()).not.toContain(`coffer-u${USER}`);
+    expect(await Dexie.getDatabaseNames()).not.toContain(`coffer-u${USER_ID}`);
   });
 });
 

@@ -7,16 +7,11 @@
  */
 import 'fake-indexeddb/auto';
 import { describe, expect, test } from 'vitest';
-import { deleteDatabasesAfterEach, loggedInHandlers, ok, refusal, type Script } from './fake-api.js';
+import { ok, refusal, workerUser } from './fake-api.js';
 
-const USER = '42';
 const EMPTY_PULL = { changes: {}, cursors: {}, hasMore: false };
 
-async function setup(script: Script, online = true) {
-  return loggedInHandlers(script, { userId: USER, online: () => online });
-}
-
-deleteDatabasesAfterEach();
+const { setup } = workerUser();
 
 const buy = {
   kind: 'machine-buy' as const,

@@ -6,7 +6,7 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, test } from 'vitest';
 import type { OtcInfoData } from '../../contract/api/otc.js';
-import { loggedInHandlers, ok, refusal, deleteDatabasesAfterEach } from './fake-api.js';
+import { liveReadTests, ok, workerUser } from './fake-api.js';
 
 function info(overrides: Partial<OtcInfoData> = {}): OtcInfoData {
   return {
@@ -25,11 +25,11 @@ function info(overrides: Partial<OtcInfoData> = {}): OtcInfoData {
   };
 }
 
-deleteDatabasesAfterEach();
+const { setup } = workerUser();
 
 describe('otc-info', () => {
   test('reads /api/v1/otc/info for the account with the token', async () => {
-    const { handlers, seen } = await loggedInHandlers(() => ok(info()));
+    const { handlers, seen } = await setup(() => ok(info()));
     expect(await handlers['otc-info']({ accountId: '7' })).toEqual({
       kind: 'ok',
       message: 'OK',
@@ -39,21 +39,15 @@ describe('otc-info', () => {
     expect(seen[0]?.headers['authorization']).toBe('Bearer tok-1');
   });
 
-  test('offline it is a transport failure: no earlier band is served in its place', async () => {
-    let online = true;
-    const { handlers } = await loggedInHandlers(() => (online ? ok(info()) : { network: true }));
-    expect((await handlers['otc-info']({ accountId: '7' })).kind).toBe('ok');
-    online = false;
-    expect(await handlers['otc-info']({ accountId: '7' })).toMatchObject({ kind: 'transport', status: null });
-  });
-
-  test('a refusal comes back with its code and message; an answer of another shape is not trusted', async () => {
-    const refused = await loggedInHandlers(() => refusal(403, 'You are not allowed to do this'));
-    expect(await refused.handlers['otc-info']({ accountId: '8' })).toMatchObject({
-      kind: 'refused',
+  liveReadTests(
+    'band',
+    (handlers, accountId) => handlers['otc-info']({ accountId }),
+    { good: info(), odd: { ...info(), guidePrice: 0.5 } },
+    {
+      why: '403 for an account not the user’s',
+      accountId: '8',
       code: 403,
-    });
-    const odd = await loggedInHandlers(() => ok({ ...info(), guidePrice: 0.5 }));
-    expect((await odd.handlers['otc-info']({ accountId: '7' })).kind).toBe('transport');
-  });
+      message: 'You are not allowed to do this',
+    },
+  );
 });

@@ -6,28 +6,15 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, test } from 'vitest';
 import { paymentMethod } from '../helpers/payment-method.js';
-import {
-  deleteDatabasesAfterEach,
-  loggedInHandlers,
-  ok,
-  readUserDb,
-  refusal,
-  type Script,
-} from './fake-api.js';
-
-const USER = '42';
+import { ok, refusal, workerUser } from './fake-api.js';
 
 const chainMethod = paymentMethod;
 
-async function setup(script: Script) {
-  return loggedInHandlers(script, { userId: USER, sync: false });
-}
+const { setup, readDb } = workerUser({ sync: false });
 
 async function storedIds() {
-  return readUserDb(USER, async (db) => (await db.paymentMethods.toArray()).map((row) => row.id));
+  return readDb(async (db) => (await db.paymentMethods.toArray()).map((row) => row.id));
 }
-
-deleteDatabasesAfterEach();
 
 describe('payment-list', () => {
   test('reads /api/v1/user/payment-list and keeps the list in the user database', async () => {

@@ -7,9 +7,8 @@ import { Dexie } from 'dexie';
 import { describe, expect, test } from 'vitest';
 import type { RechargeAddressData } from '../../contract/api/recharge.js';
 import { accountDbName, openAccountDb } from '../../client-db/schema.js';
-import { deleteDatabasesAfterEach, loggedInHandlers, ok, refusal, type Script } from './fake-api.js';
+import { ok, refusal, USER_ID, workerUser } from './fake-api.js';
 
-const USER = '42';
 const ACCOUNT = '7';
 
 function addressData(overrides: Partial<RechargeAddressData> = {}): RechargeAddressData {
@@ -26,20 +25,25 @@ function addressData(overrides: Partial<RechargeAddressData> = {}): RechargeAddr
   };
 }
 
-async function setup(script: Script) {
-  return loggedInHandlers(script, { userId: USER, sync: false });
+const { setup } = workerUser({ sync: false });
+
+/** Handlers that read the BEP20 address once online and are offline now. */
+async function offlineAfterBep20() {
+  let online = true;
+  const { handlers } = await setup(() => (online ? ok(addressData()) : { network: true }));
+  await handlers['recharge-address']({ accountId: ACCOUNT, chain: 'BEP20' });
+  online = false;
+  return handlers;
 }
 
 async function storedAddresses(accountId = ACCOUNT) {
-  const db = openAccountDb(USER, accountId);
+  const db = openAccountDb(USER_ID, accountId);
   try {
     return await db.depositAddresses.toArray();
   } finally {
     db.close();
   }
 }
-
-deleteDatabasesAfterEach();
 
 describe('recharge-address', () => {
   test('asks /api/v1/recharge/address for the account and chain, and keeps the answer in the account database', async () => {
@@ -53,7 +57,7 @@ describe('recharge-address', () => {
     expect(result).toMatchObject({ kind: 'ok', data: addressData() });
     const stored = await storedAddresses();
     expect(stored).toEqual([{ ...addressData(), fetchedAt: expect.any(String) }]);
-    expect((await Dexie.getDatabaseNames()).includes(accountDbName(USER, ACCOUNT))).toBe(true);
+    expect((await Dexie.getDatabaseNames()).includes(accountDbName(USER_ID, ACCOUNT))).toBe(true);
   });
 
   test('one row per chain: a newer answer replaces the older of its chain only', async () => {
@@ -83,10 +87,7 @@ describe('recharge-address', () => {
   });
 
   test('offline, the stored address is served, with the failure that made it the answer', async () => {
-    let online = true;
-    const { handlers } = await setup(() => (online ? ok(addressData()) : { network: true }));
-    await handlers['recharge-address']({ accountId: ACCOUNT, chain: 'BEP20' });
-    online = false;
+    const handlers = await offlineAfterBep20();
     const result = await handlers['recharge-address']({ accountId: ACCOUNT, chain: 'BEP20' });
     expect(result).toEqual({
       kind: 'cached',
@@ -96,19 +97,13 @@ describe('recharge-address', () => {
   });
 
   test('offline with nothing stored for that chain, the transport failure comes back', async () => {
-    let online = true;
-    const { handlers } = await setup(() => (online ? ok(addressData()) : { network: true }));
-    await handlers['recharge-address']({ accountId: ACCOUNT, chain: 'BEP20' });
-    online = false;
+    const handlers = await offlineAfterBep20();
     const result = await handlers['recharge-address']({ accountId: ACCOUNT, chain: 'TRC20' });
     expect(result).toMatchObject({ kind: 'transport', status: null });
   });
 
   test("another account's stored address is never served", async () => {
-    let online = true;
-    const { handlers } = await setup(() => (online ? ok(addressData()) : { network: true }));
-    await handlers['recharge-address']({ accountId: ACCOUNT, chain: 'BEP20' });
-    online = false;
+    const handlers = await offlineAfterBep20();
     const result = await handlers['recharge-address']({ accountId: '8', chain: 'BEP20' });
     expect(result).toMatchObject({ kind: 'transport' });
   });
@@ -129,6 +124,6 @@ describe('recharge-address', () => {
     logout = () => void session.clearSession();
     const result = await handlers['recharge-address']({ accountId: ACCOUNT, chain: 'BEP20' });
     expect(result).toMatchObject({ kind: 'ok' });
-    expect((await Dexie.getDatabaseNames()).includes(accountDbName(USER, ACCOUNT))).toBe(false);
+    expect((await Dexie.getDatabaseNames()).includes(accountDbName(USER_ID, ACCOUNT))).toBe(false);
   });
 });

@@ -8,17 +8,7 @@ import 'fake-indexeddb/auto';
 import { Dexie } from 'dexie';
 import { describe, expect, test } from 'vitest';
 import type { ReservesProof, ReservesSnapshot } from '../../contract/api/reserves.js';
-import {
-  deleteDatabasesAfterEach,
-  loggedInHandlers,
-  ok,
-  readUserDb,
-  refusal,
-  type Script,
-  type SeenCall,
-} from './fake-api.js';
-
-const USER = '42';
+import { ok, refusal, USER_ID, workerUser, type Script, type SeenCall } from './fake-api.js';
 
 const proof: ReservesProof = {
   snapshotId: '7',
@@ -52,15 +42,11 @@ function api(history: () => ReservesSnapshot[], answerProof = () => ok(proof)): 
   };
 }
 
-async function setup(script: Script) {
-  return loggedInHandlers(script, { userId: USER });
-}
+const { setup, readDb } = workerUser();
 
 async function stored() {
-  return readUserDb(USER, async (db) => db.reservesProof.toArray());
+  return readDb(async (db) => db.reservesProof.toArray());
 }
-
-deleteDatabasesAfterEach();
 
 describe('reserves-proof', () => {
   test("reads the caller's proof and the history's first snapshot only (limit 1), and keeps both as the server gave them", async () => {
@@ -148,6 +134,6 @@ describe('reserves-proof', () => {
     });
     holder.logOut = () => void session.clearSession();
     expect((await handlers['reserves-proof']()).kind).toBe('ok');
-    expect(await Dexie.getDatabaseNames()).not.toContain(`coffer-u${USER}`);
+    expect(await Dexie.getDatabaseNames()).not.toContain(`coffer-u${USER_ID}`);
   });
 });

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { openSessionDb, type SessionDb } from '../../client-db/session-db.js';
 import { createHandlers } from '../../worker/handlers/index.js';
 import { DexieSessionStore, MemorySessionStore, type SessionStore } from '../../worker/session.js';
-import { fakeApi, ok, refusal, transportFor, type Reply, type SeenCall } from './fake-api.js';
+import { fakeApi, ok, refusal, transportFor, userInfo, type Reply, type SeenCall } from './fake-api.js';
 
 let db: SessionDb;
 
@@ -83,23 +83,7 @@ describe('the Dexie store', () => {
 });
 
 describe('the 401 rule (spec section 8)', () => {
-  const profile = {
-    id: '7',
-    email: 'alice@example.com',
-    nickname: 'alice',
-    avatar: '/avatars/1.png',
-    inviteCode: 'ALICE1',
-    referrerInviteCode: null,
-    kycStatus: 'not_verified',
-    tradePasswordSet: false,
-    authenticatorBound: false,
-    antiPhishingSet: false,
-    frozen: false,
-    lang: 'en',
-    defaultAccountId: '1',
-    accounts: [],
-    createdAt: '2026-01-05T02:00:00Z',
-  };
+  const profile = userInfo();
 
   function handlersWith(script: (call: SeenCall) => Reply) {
     const api = fakeApi('envelope', script);

@@ -8,16 +8,7 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, test } from 'vitest';
 import type { TeamInfoData, TeamMembersData } from '../../contract/api/team.js';
-import {
-  deleteDatabasesAfterEach,
-  loggedInHandlers,
-  ok,
-  readUserDb,
-  refusal,
-  type Script,
-} from './fake-api.js';
-
-const USER = '42';
+import { ok, refusal, workerUser } from './fake-api.js';
 
 const INFO: TeamInfoData = {
   level: 1,
@@ -53,15 +44,11 @@ const members = (generation: number, nextCursor: string | null, ids: string[]): 
   performance: String(500 * ids.length),
 });
 
-async function setup(script: Script) {
-  return loggedInHandlers(script, { userId: USER });
-}
+const { setup, readDb } = workerUser();
 
 async function stored() {
-  return readUserDb(USER, async (db) => (await db.teamCache.toArray()).map((row) => row.id).sort());
+  return readDb(async (db) => (await db.teamCache.toArray()).map((row) => row.id).sort());
 }
-
-deleteDatabasesAfterEach();
 
 describe('the team in the worker', () => {
   test('teamInfo is read and kept with its time; offline the kept answer is served with the failure', async () => {

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { versionDataSchema } from '../../contract/api/common.js';
 import { PROTOCOL_VERSION, REQUEST_TIMEOUT_MS } from '../../contract/constants.js';
 import { sendOnce, type Call } from '../../worker/transport.js';
-import { fakeApi, ok, refusal, transportFor, type Mode, type Reply } from './fake-api.js';
+import { fakeApi, ok, readVersion, refusal, transportFor, type Mode, type Reply } from './fake-api.js';
 
 const MODES: readonly Mode[] = ['envelope', 'plain'];
 
@@ -14,15 +14,6 @@ const version = {
   hot_version_code: 10020,
   package_url: 'https://example.com/app.apk',
   hot_package_url: 'https://example.com/hot.zip',
-};
-
-const readVersion: Call<z.infer<typeof versionDataSchema>> = {
-  method: 'GET',
-  uri: '/api/v1/common/version',
-  params: {},
-  data: versionDataSchema,
-  token: null,
-  lang: 'EN',
 };
 
 const command: Call<{ done: true }> = {

@@ -7,9 +7,7 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, test } from 'vitest';
 import type { WithdrawIndexData } from '../../contract/api/withdraw.js';
-import { deleteDatabasesAfterEach, loggedInHandlers, ok, refusal, type Script } from './fake-api.js';
-
-const USER = '42';
+import { liveReadTests, ok, workerUser } from './fake-api.js';
 
 function indexData(overrides: Partial<WithdrawIndexData> = {}): WithdrawIndexData {
   return {
@@ -41,11 +39,7 @@ function indexData(overrides: Partial<WithdrawIndexData> = {}): WithdrawIndexDat
   };
 }
 
-async function setup(script: Script, online = true) {
-  return loggedInHandlers(script, { userId: USER, online: () => online });
-}
-
-deleteDatabasesAfterEach();
+const { setup } = workerUser();
 
 describe('withdraw-index', () => {
   test('reads /api/v1/withdraw/index for the account and the chosen method', async () => {
@@ -67,30 +61,17 @@ describe('withdraw-index', () => {
     expect(seen[0]?.params).toEqual({ accountId: '7' });
   });
 
-  test('offline it is a transport failure: no earlier answer is served in its place', async () => {
-    let online = true;
-    const { handlers } = await setup(() => (online ? ok(indexData()) : { network: true }));
-    expect((await handlers['withdraw-index']({ accountId: '7' })).kind).toBe('ok');
-    online = false;
-    expect(await handlers['withdraw-index']({ accountId: '7' })).toMatchObject({
-      kind: 'transport',
-      status: null,
-    });
-  });
-
-  test('a refusal comes back with its code, so the page can go to the authenticator page on 4900', async () => {
-    const { handlers } = await setup(() => refusal(4900, 'Bind an authenticator first'));
-    expect(await handlers['withdraw-index']({ accountId: '7' })).toMatchObject({
-      kind: 'refused',
+  liveReadTests(
+    'answer',
+    (handlers, accountId) => handlers['withdraw-index']({ accountId }),
+    { good: indexData(), odd: { ...indexData(), fee: 1 } },
+    {
+      why: 'so the page can go to the authenticator page on 4900',
+      accountId: '7',
       code: 4900,
       message: 'Bind an authenticator first',
-    });
-  });
-
-  test('an answer of another shape is not trusted (a transport failure, never half-parsed figures)', async () => {
-    const { handlers } = await setup(() => ok({ ...indexData(), fee: 1 }));
-    expect((await handlers['withdraw-index']({ accountId: '7' })).kind).toBe('transport');
-  });
+    },
+  );
 });
 
 describe('the withdrawal through the outbox', () => {
