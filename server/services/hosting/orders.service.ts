@@ -133,10 +133,7 @@ export class HostingOrderService extends CustomerService {
    * maximum, 470 when the cash is short. The added amount earns from the minute it was added.
    */
   add(ctx: RequestContext, params: HostingChangeParams): Promise<HostingCommandData> {
-    return this.commands.run(ctx, async (tx) => {
-      const order = await this.ownOrder(tx, ctx, params.orderId);
-      const now = this.clock.now();
-      assertOpen(order, now);
+    return this.changeOpen(ctx, params.orderId, async (tx, order, now) => {
       const amount = parseMoney(params.amount);
       const room = order.maximum - order.principal;
       if (amount > room) {
@@ -159,10 +156,7 @@ export class HostingOrderService extends CustomerService {
    * below the product's minimum, the whole order is redeemed instead (the change is a `redeem`).
    */
   sub(ctx: RequestContext, params: HostingChangeParams): Promise<HostingCommandData> {
-    return this.commands.run(ctx, async (tx) => {
-      const order = await this.ownOrder(tx, ctx, params.orderId);
-      const now = this.clock.now();
-      assertOpen(order, now);
+    return this.changeOpen(ctx, params.orderId, async (tx, order, now) => {
       if (!order.earlyExit) throw earlyExitRefused();
       const amount = parseMoney(params.amount);
       if (amount > order.principal) {
@@ -249,6 +243,23 @@ export class HostingOrderService extends CustomerService {
         (beforeId, limit) => listChanges(db, { accountId, orderId, beforeId, limit }),
         toHostingChangeRecord,
       );
+    });
+  }
+
+  /**
+   * Runs a change of an order's principal (`add`, `sub`) in one command: on the caller's own order,
+   * locked, still in progress and before its maturity (403, 409 otherwise).
+   */
+  private changeOpen(
+    ctx: RequestContext,
+    orderId: string,
+    change: (tx: Executor, order: HostingOrderRow, now: Date) => Promise<HostingCommandData>,
+  ): Promise<HostingCommandData> {
+    return this.commands.run(ctx, async (tx) => {
+      const order = await this.ownOrder(tx, ctx, orderId);
+      const now = this.clock.now();
+      assertOpen(order, now);
+      return change(tx, order, now);
     });
   }
 
