@@ -289,11 +289,7 @@ export class HostingOrderService extends CustomerService {
     now: Date,
   ): Promise<HostingCommandData> {
     const { order: saved, change } = await closeOrder(tx, order, kind, now, this.timezone);
-    const product = await findProduct(tx, saved.productId);
-    return {
-      order: toHostingOrderRecord(saved, product?.names ?? {}),
-      change: toHostingChangeRecord(change),
-    };
+    return answerOf(tx, saved, change);
   }
 
   /** Records the sync changes of an order and its change, and answers the command. */
@@ -304,12 +300,21 @@ export class HostingOrderService extends CustomerService {
     now: Date,
   ): Promise<HostingCommandData> {
     await recordChanges(tx, [orderChange(order, now), changeChange(change, now)]);
-    const product = await findProduct(tx, order.productId);
-    return {
-      order: toHostingOrderRecord(order, product?.names ?? {}),
-      change: toHostingChangeRecord(change),
-    };
+    return answerOf(tx, order, change);
   }
+}
+
+/** A customer's command's answer: the order as saved, named by its product, and its change. */
+async function answerOf(
+  tx: Executor,
+  order: HostingOrderRow,
+  change: HostingChangeRow,
+): Promise<HostingCommandData> {
+  const product = await findProduct(tx, order.productId);
+  return {
+    order: toHostingOrderRecord(order, product?.names ?? {}),
+    change: toHostingChangeRecord(change),
+  };
 }
 
 /**
