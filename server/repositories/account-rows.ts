@@ -39,3 +39,16 @@ export function accountRowsNewestFirst<T extends AccountTable>(
 ): Promise<T['$inferSelect'][]> {
   return rowsNewestFirst(db, table, page, eq(table.accountId, page.accountId), ...filters);
 }
+
+/**
+ * The account-scoped reads of one table's records: `page` (newest first, below `beforeId` when
+ * given) and `byIds` (a pull's loader).
+ */
+export function accountRecords<T extends AccountTable>(table: T) {
+  return {
+    page: (db: Executor, accountId: number, beforeId: number | undefined, limit: number) =>
+      accountRowsNewestFirst(db, table, { accountId, beforeId, limit }),
+    byIds: (db: Executor, accountId: number, ids: readonly number[]) =>
+      accountRowsByIds(db, table, accountId, ids),
+  };
+}

@@ -13,6 +13,7 @@ import {
   users,
   withdrawals,
 } from '../db/schema.js';
+import { rowsNewestFirst } from './rows.js';
 import type { UserRow } from './user.repository.js';
 
 /** Users matching `q` (part of an e-mail, a user id, an invite code), newest first, below `beforeId`. */
@@ -22,20 +23,14 @@ export async function searchUsers(
   beforeId: number | undefined,
   limit: number,
 ): Promise<UserRow[]> {
-  const where: SQL[] = [];
+  let matching: SQL | undefined;
   if (q !== '') {
     const escaped = q.replace(/[\\%_]/g, (match) => `\\${match}`);
     const matches: SQL[] = [ilike(users.email, `%${escaped}%`), eq(users.inviteCode, q.toUpperCase())];
     if (/^\d{1,15}$/.test(q)) matches.push(eq(users.id, Number(q)));
-    where.push(or(...matches) as SQL);
+    matching = or(...matches);
   }
-  if (beforeId !== undefined) where.push(lt(users.id, beforeId));
-  return db
-    .select()
-    .from(users)
-    .where(and(...where))
-    .orderBy(desc(users.id))
-    .limit(limit);
+  return rowsNewestFirst(db, users, { beforeId, limit }, matching);
 }
 
 export async function setUserFrozen(db: Executor, userId: number, frozen: boolean, reason: string | null) {
@@ -75,14 +70,8 @@ export async function liveUserSessions(db: Executor, userId: number, now: Date) 
 }
 
 /** The newest deposits of the user's accounts. */
-export async function depositsOfUser(db: Executor, userId: number, limit: number) {
-  return db
-    .select()
-    .from(deposits)
-    .where(eq(deposits.userId, userId))
-    .orderBy(desc(deposits.id))
-    .limit(limit);
-}
+export const depositsOfUser = (db: Executor, userId: number, limit: number) =>
+  rowsNewestFirst(db, deposits, { limit }, eq(deposits.userId, userId));
 
 /** Every deposit by chain and status, newest first, with its owner's e-mail. */
 export async function listDeposits(

@@ -1,8 +1,10 @@
 /** SQL of hosting: products, orders, their changes (the operator-log) and daily accruals. */
 import { and, asc, eq, lt, lte, or, sql } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
-import { eqIfGiven, findRow, insertOnce, insertRow, lockRow, updateRow, updateRowIfAny } from './rows.js';
+import { eqIfGiven, idRows } from './rows.js';
 import { accountRowsByIds, accountRowsNewestFirst } from './account-rows.js';
+import { catalogueItems } from './catalogue-rows.js';
+import { dayPayoutRows } from './day-payouts.js';
 import { hostingAccruals, hostingOrderChanges, hostingOrders, hostingProducts } from '../db/schema.js';
 
 export type HostingProductRow = typeof hostingProducts.$inferSelect;
@@ -13,46 +15,20 @@ export type HostingAccrualRow = typeof hostingAccruals.$inferSelect;
 // ---- products ----
 
 /** Every product (active ones only when `activeOnly`), shortest term first. */
-export async function listProducts(db: Executor, activeOnly: boolean): Promise<HostingProductRow[]> {
-  return db
-    .select()
-    .from(hostingProducts)
-    .where(activeOnly ? eq(hostingProducts.status, 'active') : undefined)
-    .orderBy(asc(hostingProducts.days), asc(hostingProducts.id));
-}
+export const listProducts = (db: Executor, activeOnly: boolean): Promise<HostingProductRow[]> =>
+  catalogueItems(db, hostingProducts, activeOnly, asc(hostingProducts.days), asc(hostingProducts.id));
 
-export const findProduct = (db: Executor, id: number): Promise<HostingProductRow | undefined> =>
-  findRow(db, hostingProducts, id);
-
-export const insertProduct = (
-  db: Executor,
-  row: typeof hostingProducts.$inferInsert,
-): Promise<HostingProductRow> => insertRow(db, hostingProducts, row);
-
+const products = idRows(hostingProducts);
+export const { find: findProduct, insert: insertProduct } = products;
 /** Updates a product; null when there is no such product. */
-export const updateProduct = (
-  db: Executor,
-  id: number,
-  change: Partial<typeof hostingProducts.$inferInsert>,
-): Promise<HostingProductRow | null> => updateRowIfAny(db, hostingProducts, id, change);
+export const updateProduct = products.updateIfAny;
 
 // ---- orders ----
 
-export const insertOrder = (db: Executor, row: typeof hostingOrders.$inferInsert): Promise<HostingOrderRow> =>
-  insertRow(db, hostingOrders, row);
-
+const orders = idRows(hostingOrders);
+export const { insert: insertOrder, find: findOrder, update: updateOrder } = orders;
 /** The order, locked for the rest of the transaction (every change of an order takes this first). */
-export const lockOrder = (db: Executor, id: number): Promise<HostingOrderRow | undefined> =>
-  lockRow(db, hostingOrders, id);
-
-export const findOrder = (db: Executor, id: number): Promise<HostingOrderRow | undefined> =>
-  findRow(db, hostingOrders, id);
-
-export const updateOrder = (
-  db: Executor,
-  id: number,
-  change: Partial<typeof hostingOrders.$inferInsert>,
-): Promise<HostingOrderRow> => updateRow(db, hostingOrders, id, change);
+export const lockOrder = orders.lock;
 
 /** The account's orders newest first, below `beforeId`, of one status when given; at most `limit`. */
 export async function listOrders(
@@ -96,10 +72,7 @@ export async function lockOrdersDue(
 
 // ---- changes (the operator-log) ----
 
-export const insertChange = (
-  db: Executor,
-  row: typeof hostingOrderChanges.$inferInsert,
-): Promise<HostingChangeRow> => insertRow(db, hostingOrderChanges, row);
+export const { insert: insertChange } = idRows(hostingOrderChanges);
 
 /** One order's changes in the order they happened: its principal timeline. */
 export async function changesOfOrder(db: Executor, orderId: number): Promise<HostingChangeRow[]> {
@@ -131,24 +104,11 @@ export const changesByIds = (
 
 // ---- accruals ----
 
-/**
- * Records one order's interest for one local day, unless that day is already recorded: false
- * then, and the caller pays nothing (the (order, day) key is what makes the job idempotent).
- */
-export const insertAccrual = (db: Executor, row: typeof hostingAccruals.$inferInsert): Promise<boolean> =>
-  insertOnce(db, hostingAccruals, row);
-
-export async function setAccrualIncome(
-  db: Executor,
-  orderId: number,
-  day: string,
-  incomeId: number,
-): Promise<void> {
-  await db
-    .update(hostingAccruals)
-    .set({ incomeId })
-    .where(and(eq(hostingAccruals.orderId, orderId), eq(hostingAccruals.day, day)));
-}
+/** One order's interest for one local day: recorded once, then named its income line. */
+export const { insert: insertAccrual, setIncome: setAccrualIncome } = dayPayoutRows(
+  hostingAccruals,
+  hostingAccruals.orderId,
+);
 
 /**
  * Names the income line of each of many (order, day) accruals, in one statement however many

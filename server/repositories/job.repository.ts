@@ -1,8 +1,9 @@
 /** SQL for the job scheduler: advisory locks, run records, and the purge job's deletes. */
-import { and, eq, lt, sql } from 'drizzle-orm';
+import { eq, lt, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Executor } from '../db/database.js';
 import { idempotencyKeys, jobRuns } from '../db/schema.js';
+import { updateWhere } from './rows.js';
 
 const lockRowsSchema = z.object({ rows: z.array(z.object({ locked: z.boolean() })) });
 
@@ -32,10 +33,13 @@ export async function finishJobRun(
   detail: Record<string, unknown>,
   at: Date,
 ): Promise<void> {
-  await db
-    .update(jobRuns)
-    .set({ status, detail, finishedAt: at })
-    .where(and(eq(jobRuns.job, job), eq(jobRuns.period, period)));
+  await updateWhere(
+    db,
+    jobRuns,
+    { status, detail, finishedAt: at },
+    eq(jobRuns.job, job),
+    eq(jobRuns.period, period),
+  );
 }
 
 /** Records a run made on demand (an operator's ledger check), finished at once. */

@@ -4,8 +4,10 @@
  */
 import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
-import { eqIfGiven, findRow, insertOnce, insertRow, updateRow, updateRowIfAny } from './rows.js';
+import { eqIfGiven, idRows } from './rows.js';
 import { accountRowsByIds, accountRowsNewestFirst } from './account-rows.js';
+import { catalogueItems } from './catalogue-rows.js';
+import { dayPayoutRows } from './day-payouts.js';
 import { machineEarnings, machines, ownedMachines, ticketIssues, tickets } from '../db/schema.js';
 
 export type MachineRow = typeof machines.$inferSelect;
@@ -16,16 +18,11 @@ export type TicketIssueRow = typeof ticketIssues.$inferSelect;
 // ---- machines ----
 
 /** Every machine (active ones only when `activeOnly`), by id. */
-export async function listMachines(db: Executor, activeOnly: boolean): Promise<MachineRow[]> {
-  return db
-    .select()
-    .from(machines)
-    .where(activeOnly ? eq(machines.status, 'active') : undefined)
-    .orderBy(asc(machines.id));
-}
+export const listMachines = (db: Executor, activeOnly: boolean): Promise<MachineRow[]> =>
+  catalogueItems(db, machines, activeOnly, asc(machines.id));
 
-export const findMachine = (db: Executor, id: number): Promise<MachineRow | undefined> =>
-  findRow(db, machines, id);
+const machineRows = idRows(machines);
+export const { find: findMachine, insert: insertMachine } = machineRows;
 
 /** The machines with these ids (a pull's loader). */
 export async function machinesByIds(db: Executor, ids: readonly number[]): Promise<MachineRow[]> {
@@ -36,28 +33,12 @@ export async function machinesByIds(db: Executor, ids: readonly number[]): Promi
     .where(inArray(machines.id, [...ids]));
 }
 
-export const insertMachine = (db: Executor, row: typeof machines.$inferInsert): Promise<MachineRow> =>
-  insertRow(db, machines, row);
-
 /** Updates a machine; null when there is no such machine. */
-export const updateMachine = (
-  db: Executor,
-  id: number,
-  change: Partial<typeof machines.$inferInsert>,
-): Promise<MachineRow | null> => updateRowIfAny(db, machines, id, change);
+export const updateMachine = machineRows.updateIfAny;
 
 // ---- holdings ----
 
-export const insertOwnedMachine = (
-  db: Executor,
-  row: typeof ownedMachines.$inferInsert,
-): Promise<OwnedMachineRow> => insertRow(db, ownedMachines, row);
-
-export const updateOwnedMachine = (
-  db: Executor,
-  id: number,
-  change: Partial<typeof ownedMachines.$inferInsert>,
-): Promise<OwnedMachineRow> => updateRow(db, ownedMachines, id, change);
+export const { insert: insertOwnedMachine, update: updateOwnedMachine } = idRows(ownedMachines);
 
 /** The account's holdings newest first, below `beforeId`, of one status when given; at most `limit`. */
 export async function listOwnedMachines(
@@ -110,24 +91,11 @@ export async function lockOwnedMachinesDue(
     .for('update');
 }
 
-/**
- * Records a holding's output for a local day, once: false when that (holding, day) was recorded
- * before (nothing is written again).
- */
-export const insertEarning = (db: Executor, row: typeof machineEarnings.$inferInsert): Promise<boolean> =>
-  insertOnce(db, machineEarnings, row);
-
-export async function setEarningIncome(
-  db: Executor,
-  ownedMachineId: number,
-  day: string,
-  incomeId: number,
-): Promise<void> {
-  await db
-    .update(machineEarnings)
-    .set({ incomeId })
-    .where(and(eq(machineEarnings.ownedMachineId, ownedMachineId), eq(machineEarnings.day, day)));
-}
+/** A holding's output for one local day: recorded once, then named its income line. */
+export const { insert: insertEarning, setIncome: setEarningIncome } = dayPayoutRows(
+  machineEarnings,
+  machineEarnings.ownedMachineId,
+);
 
 // ---- tickets ----
 
@@ -204,7 +172,4 @@ export const ticketsByIds = (db: Executor, accountId: number, ids: readonly numb
   accountRowsByIds(db, tickets, accountId, ids);
 
 /** Records an operator's ticket issue (its tickets are written by the caller in the same transaction). */
-export const insertTicketIssue = (
-  db: Executor,
-  row: typeof ticketIssues.$inferInsert,
-): Promise<TicketIssueRow> => insertRow(db, ticketIssues, row);
+export const { insert: insertTicketIssue } = idRows(ticketIssues);

@@ -1,9 +1,9 @@
 /** SQL about operators and the append-only audit log. */
-import { and, asc, desc, eq, gt, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import { asc, desc, eq, gt, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
 import { auditLog, operators } from '../db/schema.js';
 import { auditHash, type AuditContent } from '../security/audit-chain.js';
-import { findRow, insertRowUnlessTaken, lockRow } from './rows.js';
+import { findRow, insertRowUnlessTaken, lockRow, rowsNewestFirst } from './rows.js';
 
 export type OperatorRow = typeof operators.$inferSelect;
 
@@ -105,11 +105,5 @@ export async function listAudit(db: Executor, query: AuditQuery, limit: number) 
   if (query.target) where.push(eq(auditLog.target, query.target));
   if (query.from) where.push(gte(auditLog.at, query.from));
   if (query.to) where.push(lt(auditLog.at, query.to));
-  if (query.beforeId !== undefined) where.push(lt(auditLog.id, query.beforeId));
-  return db
-    .select()
-    .from(auditLog)
-    .where(and(...where))
-    .orderBy(desc(auditLog.id))
-    .limit(limit);
+  return rowsNewestFirst(db, auditLog, { beforeId: query.beforeId, limit }, ...where);
 }

@@ -2,21 +2,16 @@
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
 import { accountRowsNewestFirst } from './account-rows.js';
-import { eqIfGiven, findRow, insertRow, lockRow, updateRow } from './rows.js';
+import { eqIfGiven, idRows, insertRow, updateRow } from './rows.js';
 import { otcFills, otcOrders } from '../db/schema.js';
 
 export type OtcOrderRow = typeof otcOrders.$inferSelect;
 export type OtcFillRow = typeof otcFills.$inferSelect;
 
-export const insertOtcOrder = (db: Executor, row: typeof otcOrders.$inferInsert): Promise<OtcOrderRow> =>
-  insertRow(db, otcOrders, row);
-
-export const findOtcOrder = (db: Executor, id: number): Promise<OtcOrderRow | undefined> =>
-  findRow(db, otcOrders, id);
-
+const orders = idRows(otcOrders);
+export const { insert: insertOtcOrder, find: findOtcOrder } = orders;
 /** The order, its row locked until the transaction ends (SELECT ... FOR UPDATE): takes and cancels of it run one at a time. */
-export const lockOtcOrder = (db: Executor, id: number): Promise<OtcOrderRow | undefined> =>
-  lockRow(db, otcOrders, id);
+export const lockOtcOrder = orders.lock;
 
 /**
  * Waits for the OTC settlement lock (a transaction-scoped advisory lock, released at commit or

@@ -1,31 +1,20 @@
 /** SQL of operators' price versions: one row per price change, the newest is the price. */
-import { desc, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
-import { insertRow } from './rows.js';
+import { insertRow, rowsNewestFirst } from './rows.js';
 import { priceVersions } from '../db/schema.js';
 
 export type PriceVersionRow = typeof priceVersions.$inferSelect;
 
 /** The newest price version of `asset`, or undefined when its price was never set. */
 export async function latestPriceVersion(db: Executor, asset: string): Promise<PriceVersionRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(priceVersions)
-    .where(eq(priceVersions.asset, asset))
-    .orderBy(desc(priceVersions.id))
-    .limit(1);
+  const [row] = await recentPriceVersions(db, asset, 1);
   return row;
 }
 
 /** The newest `limit` price versions of `asset`, newest first. */
-export function recentPriceVersions(db: Executor, asset: string, limit: number): Promise<PriceVersionRow[]> {
-  return db
-    .select()
-    .from(priceVersions)
-    .where(eq(priceVersions.asset, asset))
-    .orderBy(desc(priceVersions.id))
-    .limit(limit);
-}
+export const recentPriceVersions = (db: Executor, asset: string, limit: number): Promise<PriceVersionRow[]> =>
+  rowsNewestFirst(db, priceVersions, { limit }, eq(priceVersions.asset, asset));
 
 export const insertPriceVersion = (
   db: Executor,

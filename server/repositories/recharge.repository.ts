@@ -3,7 +3,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Chain } from '../../contract/constants.js';
 import type { Executor } from '../db/database.js';
-import { accountRowsByIds, accountRowsNewestFirst } from './account-rows.js';
+import { accountRecords } from './account-rows.js';
 import { rowWhere, updateRow } from './rows.js';
 import { chainCursors, depositAddresses, deposits, sweeps } from '../db/schema.js';
 
@@ -128,18 +128,8 @@ export const updateDeposit = (
   >,
 ): Promise<DepositRow> => updateRow(db, deposits, id, patch);
 
-/** One account's deposits, newest first, after `beforeId` when given. */
-export async function depositsOfAccount(
-  db: Executor,
-  accountId: number,
-  beforeId: number | undefined,
-  limit: number,
-): Promise<DepositRow[]> {
-  return accountRowsNewestFirst(db, deposits, { accountId, beforeId, limit });
-}
-
-export const depositsByIds = (db: Executor, accountId: number, ids: number[]): Promise<DepositRow[]> =>
-  accountRowsByIds(db, deposits, accountId, ids);
+/** One account's deposits: a page newest first (below `beforeId` when given), or those with these ids. */
+export const { page: depositsOfAccount, byIds: depositsByIds } = accountRecords(deposits);
 
 /** The deposit addresses of `chain` with at least one credited (final) deposit: what a sweep moves. */
 export async function addressesWithCreditedDeposits(

@@ -111,6 +111,19 @@ export const findRow = <T extends IdTable>(db: Executor, table: T, id: number) =
 export const lockRow = <T extends IdTable>(db: Executor, table: T, id: number) =>
   firstRow(db, table, eq(table.id, id), true);
 
+/** Sets `change` on the rows of `table` matching every condition (a row keyed by more than an id). */
+export async function updateWhere<T extends PgTable>(
+  db: Executor,
+  table: T,
+  change: Partial<T['$inferInsert']>,
+  ...conditions: SQL[]
+): Promise<void> {
+  await db
+    .update(table as PgTable)
+    .set(change as Partial<PgTable['$inferInsert']>)
+    .where(and(...conditions));
+}
+
 /** Updates the row with this id and returns it; null when there is no such row. */
 export async function updateRowIfAny<T extends IdTable>(
   db: Executor,
@@ -140,6 +153,21 @@ export async function updateRow<T extends IdTable>(
   const saved = await updateRowIfAny(db, table, id, change);
   if (saved === null) throw new Error(`${getTableName(table)}: no row ${id}`);
   return saved;
+}
+
+/**
+ * The id-keyed statements of one table, typed to its rows: `insert`, `find`, `lock`, `update` (of
+ * a row the caller found or locked) and `updateIfAny` (null when there is no such row).
+ */
+export function idRows<T extends IdTable>(table: T) {
+  type Change = Partial<T['$inferInsert']>;
+  return {
+    insert: (db: Executor, row: T['$inferInsert']) => insertRow(db, table, row),
+    find: (db: Executor, id: number) => findRow(db, table, id),
+    lock: (db: Executor, id: number) => lockRow(db, table, id),
+    update: (db: Executor, id: number, change: Change) => updateRow(db, table, id, change),
+    updateIfAny: (db: Executor, id: number, change: Change) => updateRowIfAny(db, table, id, change),
+  };
 }
 
 /** Where a page of rows starts: below `beforeId` when given (the last id of the page before), at most `limit`. */

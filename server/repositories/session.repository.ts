@@ -1,10 +1,28 @@
 /** SQL about session tokens (stored hashed). */
-import { and, desc, eq, gt, isNotNull, isNull, lt, ne, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNotNull, isNull, lt, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
 import { operators, sessions, users } from '../db/schema.js';
 
 export type SessionRow = typeof sessions.$inferSelect;
 type SubjectKind = SessionRow['subjectKind'];
+
+/** One subject's sessions. */
+const ofSubject = (kind: SubjectKind, subjectId: number) =>
+  and(eq(sessions.subjectKind, kind), eq(sessions.subjectId, subjectId));
+
+/** One subject's live sessions at `now`: not revoked, not expired. */
+const liveOf = (kind: SubjectKind, subjectId: number, now: Date) =>
+  and(ofSubject(kind, subjectId), isNull(sessions.revokedAt), gt(sessions.expiresAt, now));
+
+/** Revokes at `at` the sessions not revoked yet that match every condition; returns their token hashes. */
+async function revokeWhere(db: Executor, at: Date, ...conditions: (SQL | undefined)[]): Promise<string[]> {
+  const rows = await db
+    .update(sessions)
+    .set({ revokedAt: at })
+    .where(and(...conditions, isNull(sessions.revokedAt)))
+    .returning({ tokenHash: sessions.tokenHash });
+  return rows.map((row) => row.tokenHash);
+}
 
 /** A live session with what its subject's standing is (null columns: the subject is gone or of the other kind). */
 export interface SessionCallerRow {
@@ -60,26 +78,16 @@ export async function extendSession(
 }
 
 export async function revokeSession(db: Executor, tokenHash: string, at: Date): Promise<void> {
-  await db
-    .update(sessions)
-    .set({ revokedAt: at })
-    .where(and(eq(sessions.tokenHash, tokenHash), isNull(sessions.revokedAt)));
+  await revokeWhere(db, at, eq(sessions.tokenHash, tokenHash));
 }
 
 /** Revokes every live session of a subject (a password reset); returns their token hashes. */
-export async function revokeAllSessions(
+export const revokeAllSessions = (
   db: Executor,
   kind: SubjectKind,
   subjectId: number,
   at: Date,
-): Promise<string[]> {
-  const rows = await db
-    .update(sessions)
-    .set({ revokedAt: at })
-    .where(and(eq(sessions.subjectKind, kind), eq(sessions.subjectId, subjectId), isNull(sessions.revokedAt)))
-    .returning({ tokenHash: sessions.tokenHash });
-  return rows.map((row) => row.tokenHash);
-}
+): Promise<string[]> => revokeWhere(db, at, ofSubject(kind, subjectId));
 
 /** Deletes sessions expired or revoked before `before`; returns how many. */
 export async function purgeSessions(db: Executor, before: Date): Promise<number> {
@@ -100,19 +108,7 @@ export async function revokeOtherSessions(
   keepTokenHash: string,
   at: Date,
 ): Promise<string[]> {
-  const rows = await db
-    .update(sessions)
-    .set({ revokedAt: at })
-    .where(
-      and(
-        eq(sessions.subjectKind, kind),
-        eq(sessions.subjectId, subjectId),
-        isNull(sessions.revokedAt),
-        ne(sessions.tokenHash, keepTokenHash),
-      ),
-    )
-    .returning({ tokenHash: sessions.tokenHash });
-  return rows.map((row) => row.tokenHash);
+  return revokeWhere(db, at, ofSubject(kind, subjectId), ne(sessions.tokenHash, keepTokenHash));
 }
 
 /** Marks a session stepped up until `until` (an operator's fresh authenticator code). */
@@ -130,14 +126,7 @@ export async function liveTokenHashes(
   const rows = await db
     .select({ tokenHash: sessions.tokenHash })
     .from(sessions)
-    .where(
-      and(
-        eq(sessions.subjectKind, kind),
-        eq(sessions.subjectId, subjectId),
-        isNull(sessions.revokedAt),
-        gt(sessions.expiresAt, now),
-      ),
-    );
+    .where(liveOf(kind, subjectId, now));
   return rows.map((row) => row.tokenHash);
 }
 
@@ -167,14 +156,7 @@ export async function listLiveUserSessions(
       lastSeenAt: sessions.lastSeenAt,
     })
     .from(sessions)
-    .where(
-      and(
-        eq(sessions.subjectKind, 'user'),
-        eq(sessions.subjectId, userId),
-        isNull(sessions.revokedAt),
-        gt(sessions.expiresAt, now),
-      ),
-    )
+    .where(liveOf('user', userId, now))
     .orderBy(desc(sessions.lastSeenAt), desc(sessions.id));
 }
 
@@ -185,18 +167,6 @@ export async function revokeUserSessionById(
   id: number,
   at: Date,
 ): Promise<string | undefined> {
-  const [row] = await db
-    .update(sessions)
-    .set({ revokedAt: at })
-    .where(
-      and(
-        eq(sessions.id, id),
-        eq(sessions.subjectKind, 'user'),
-        eq(sessions.subjectId, userId),
-        isNull(sessions.revokedAt),
-        gt(sessions.expiresAt, at),
-      ),
-    )
-    .returning({ tokenHash: sessions.tokenHash });
-  return row?.tokenHash;
+  const [tokenHash] = await revokeWhere(db, at, eq(sessions.id, id), liveOf('user', userId, at));
+  return tokenHash;
 }

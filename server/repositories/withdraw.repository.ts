@@ -1,28 +1,18 @@
 /** SQL of withdrawals. */
 import { and, eq, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
-import { accountRowsByIds, accountRowsNewestFirst } from './account-rows.js';
-import { eqIfGiven, insertRow, lockRow, rowsNewestFirst, updateRow } from './rows.js';
+import { accountRecords } from './account-rows.js';
+import { eqIfGiven, idRows, rowsNewestFirst } from './rows.js';
 import { withdrawals } from '../db/schema.js';
 
 export type WithdrawalRow = typeof withdrawals.$inferSelect;
 export type WithdrawalStageValue =
   'awaiting_review' | 'approved' | 'sending' | 'paid' | 'rejected' | 'failed';
 
-export const insertWithdrawal = (
-  db: Executor,
-  row: typeof withdrawals.$inferInsert,
-): Promise<WithdrawalRow> => insertRow(db, withdrawals, row);
-
-export const updateWithdrawal = (
-  db: Executor,
-  id: number,
-  change: Partial<typeof withdrawals.$inferInsert>,
-): Promise<WithdrawalRow> => updateRow(db, withdrawals, id, change);
-
+const withdrawalRows = idRows(withdrawals);
+export const { insert: insertWithdrawal, update: updateWithdrawal } = withdrawalRows;
 /** Locks one withdrawal row for the rest of the transaction. */
-export const lockWithdrawal = (db: Executor, id: number): Promise<WithdrawalRow | undefined> =>
-  lockRow(db, withdrawals, id);
+export const lockWithdrawal = withdrawalRows.lock;
 
 /** The sum of the user's withdrawals requested on `businessDate` that did not fail or get rejected. */
 export async function withdrawnOn(db: Executor, userId: number, businessDate: string): Promise<bigint> {
@@ -39,18 +29,8 @@ export async function withdrawnOn(db: Executor, userId: number, businessDate: st
   return BigInt(row?.total ?? 0);
 }
 
-/** The account's withdrawals, newest first. */
-export async function withdrawalsOfAccount(
-  db: Executor,
-  accountId: number,
-  beforeId: number | undefined,
-  limit: number,
-): Promise<WithdrawalRow[]> {
-  return accountRowsNewestFirst(db, withdrawals, { accountId, beforeId, limit });
-}
-
-export const withdrawalsByIds = (db: Executor, accountId: number, ids: number[]): Promise<WithdrawalRow[]> =>
-  accountRowsByIds(db, withdrawals, accountId, ids);
+/** The account's withdrawals: a page newest first (below `beforeId` when given), or those with these ids. */
+export const { page: withdrawalsOfAccount, byIds: withdrawalsByIds } = accountRecords(withdrawals);
 
 /** Every withdrawal for operators, newest first, filtered by status and/or stage. */
 export async function listWithdrawals(

@@ -3,7 +3,14 @@ import * as admin from '../../contract/api/admin.js';
 import * as chat from '../../contract/api/chat.js';
 import { OPERATOR_ROLES } from '../../contract/api/admin.js';
 import { noParamsSchema } from '../../contract/schema.js';
-import type { RoutesOf } from './route-list.js';
+import {
+  ANY_OPERATOR_IN_SETUP,
+  AUDITORS,
+  SUPERADMIN,
+  SUPERADMIN_STEP_UP,
+  SUPPORT,
+  type RoutesOf,
+} from './route-list.js';
 
 export const adminRoutes: RoutesOf = (define, { operators, operatorAuth }) => {
   define({
@@ -19,7 +26,7 @@ export const adminRoutes: RoutesOf = (define, { operators, operatorAuth }) => {
   define({
     path: '/api/admin/auth/me',
     kind: 'read',
-    access: { roles: OPERATOR_ROLES, duringSetup: true },
+    access: ANY_OPERATOR_IN_SETUP,
     params: noParamsSchema,
     data: admin.adminMeDataSchema,
     summary: 'The signed-in operator, their setup and step-up',
@@ -28,7 +35,7 @@ export const adminRoutes: RoutesOf = (define, { operators, operatorAuth }) => {
   define({
     path: '/api/admin/auth/password',
     kind: 'command',
-    access: { roles: OPERATOR_ROLES, duringSetup: true },
+    access: ANY_OPERATOR_IN_SETUP,
     params: admin.adminPasswordParamsSchema,
     data: admin.doneDataSchema,
     summary: "Change the operator's own password (the one-time one first)",
@@ -38,7 +45,7 @@ export const adminRoutes: RoutesOf = (define, { operators, operatorAuth }) => {
   define({
     path: '/api/admin/auth/authenticator',
     kind: 'command',
-    access: { roles: OPERATOR_ROLES, duringSetup: true },
+    access: ANY_OPERATOR_IN_SETUP,
     params: noParamsSchema,
     data: admin.adminAuthenticatorDataSchema,
     summary: 'A new authenticator key to bind',
@@ -47,7 +54,7 @@ export const adminRoutes: RoutesOf = (define, { operators, operatorAuth }) => {
   define({
     path: '/api/admin/auth/bind-authenticator',
     kind: 'command',
-    access: { roles: OPERATOR_ROLES, duringSetup: true },
+    access: ANY_OPERATOR_IN_SETUP,
     params: admin.adminCodeParamsSchema,
     data: admin.doneDataSchema,
     summary: 'Bind the authenticator key with one of its codes',
@@ -66,7 +73,7 @@ export const adminRoutes: RoutesOf = (define, { operators, operatorAuth }) => {
   define({
     path: '/api/admin/auth/logout',
     kind: 'command',
-    access: { roles: OPERATOR_ROLES, duringSetup: true },
+    access: ANY_OPERATOR_IN_SETUP,
     params: noParamsSchema,
     data: admin.doneDataSchema,
     summary: 'End the session',
@@ -75,7 +82,7 @@ export const adminRoutes: RoutesOf = (define, { operators, operatorAuth }) => {
   define({
     path: '/api/admin/operator/create',
     kind: 'command',
-    access: { roles: ['superadmin'], stepUp: true },
+    access: SUPERADMIN_STEP_UP,
     params: admin.createOperatorParamsSchema,
     data: admin.createdOperatorDataSchema,
     summary: 'Create an operator with a role (superadmin)',
@@ -85,7 +92,7 @@ export const adminRoutes: RoutesOf = (define, { operators, operatorAuth }) => {
   define({
     path: '/api/admin/operator/list',
     kind: 'read',
-    access: { roles: ['superadmin'] },
+    access: SUPERADMIN,
     params: noParamsSchema,
     data: admin.operatorListDataSchema,
     summary: 'List operators (superadmin)',
@@ -94,7 +101,7 @@ export const adminRoutes: RoutesOf = (define, { operators, operatorAuth }) => {
   define({
     path: '/api/admin/operator/disable',
     kind: 'command',
-    access: { roles: ['superadmin'], stepUp: true },
+    access: SUPERADMIN_STEP_UP,
     params: admin.operatorTargetParamsSchema,
     data: admin.operatorSchema,
     summary: 'Disable an operator (their sessions end at once) (superadmin)',
@@ -104,7 +111,7 @@ export const adminRoutes: RoutesOf = (define, { operators, operatorAuth }) => {
   define({
     path: '/api/admin/operator/reset-password',
     kind: 'command',
-    access: { roles: ['superadmin'], stepUp: true },
+    access: SUPERADMIN_STEP_UP,
     params: admin.operatorTargetParamsSchema,
     data: admin.createdOperatorDataSchema,
     summary: 'Give an operator a new one-time password (superadmin)',
@@ -114,7 +121,7 @@ export const adminRoutes: RoutesOf = (define, { operators, operatorAuth }) => {
   define({
     path: '/api/admin/operator/display-name',
     kind: 'command',
-    access: { roles: ['support'] },
+    access: SUPPORT,
     params: chat.operatorDisplayNameParamsSchema,
     data: admin.operatorSchema,
     summary: 'Set the name customers see on chat replies (superadmin: anyone; support: itself)',
@@ -134,7 +141,7 @@ export const adminRoutes: RoutesOf = (define, { operators, operatorAuth }) => {
   define({
     path: '/api/admin/audit/list',
     kind: 'read',
-    access: { roles: ['superadmin', 'compliance'] },
+    access: AUDITORS,
     params: admin.auditListParamsSchema,
     data: admin.auditListDataSchema,
     summary: 'The audit log, newest first',
@@ -143,7 +150,7 @@ export const adminRoutes: RoutesOf = (define, { operators, operatorAuth }) => {
   define({
     path: '/api/admin/audit/export',
     kind: 'read',
-    access: { roles: ['superadmin', 'compliance'] },
+    access: AUDITORS,
     params: admin.auditListParamsSchema,
     data: admin.auditExportDataSchema,
     summary: 'The audit log as CSV, with the filters of audit/list',
@@ -152,7 +159,7 @@ export const adminRoutes: RoutesOf = (define, { operators, operatorAuth }) => {
   define({
     path: '/api/admin/audit/verify',
     kind: 'read',
-    access: { roles: ['superadmin', 'compliance'] },
+    access: AUDITORS,
     params: noParamsSchema,
     data: admin.auditVerifyDataSchema,
     summary: "Recompute the audit log's hash chain; name the first row that does not match",

@@ -4,7 +4,7 @@ import { doneDataSchema } from '../../contract/api/sso.js';
 import { pageParamsSchema } from '../../contract/schema.js';
 import { noParamsSchema } from '../../contract/schema.js';
 import { pullDataSchema, pullParamsSchema } from '../../contract/sync.js';
-import type { RoutesOf } from './route-list.js';
+import { SUPPORT, type RoutesOf } from './route-list.js';
 
 export const contentRoutes: RoutesOf = (define, { sync, content: service, user, feedback }) => {
   define({
@@ -176,7 +176,7 @@ export const contentAdminRoutes: RoutesOf = (define, { content: service, feedbac
   define({
     path: '/api/admin/feedback/list',
     kind: 'read',
-    access: { roles: ['support'] },
+    access: SUPPORT,
     params: content.adminFeedbackListParamsSchema,
     data: content.adminFeedbackListDataSchema,
     summary: 'Every feedback ticket, or those with one status, newest first (support)',
@@ -185,7 +185,7 @@ export const contentAdminRoutes: RoutesOf = (define, { content: service, feedbac
   define({
     path: '/api/admin/feedback/reply',
     kind: 'command',
-    access: { roles: ['support'] },
+    access: SUPPORT,
     params: content.feedbackReplyParamsSchema,
     data: content.feedbackRecordSchema,
     summary: 'Reply to a feedback ticket (support)',

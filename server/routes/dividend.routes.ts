@@ -4,7 +4,7 @@
  * for finance operators.
  */
 import * as dividend from '../../contract/api/dividend.js';
-import type { RoutesOf } from './route-list.js';
+import { FINANCE, type RoutesOf } from './route-list.js';
 
 export const dividendRoutes: RoutesOf = (define, { dividends }) => {
   define({
@@ -39,7 +39,7 @@ export const dividendRoutes: RoutesOf = (define, { dividends }) => {
   define({
     path: '/api/admin/dividend/publish',
     kind: 'command',
-    access: { roles: ['finance'] },
+    access: FINANCE,
     params: dividend.dividendPublishParamsSchema,
     data: dividend.dividendSchema,
     summary: 'Publish the AI dividend of a local day: a total shared pro rata by valid hosting, or a rate',
@@ -49,7 +49,7 @@ export const dividendRoutes: RoutesOf = (define, { dividends }) => {
   define({
     path: '/api/admin/dividend/list',
     kind: 'read',
-    access: { roles: ['finance'] },
+    access: FINANCE,
     params: dividend.adminDividendListParamsSchema,
     data: dividend.adminDividendListDataSchema,
     summary: 'Published AI dividends, newest first',

@@ -1,6 +1,6 @@
 /** /api/v1/exchange/*: the RAB/USDT exchange at the operators' price version; /api/admin/exchange/list. */
 import * as exchange from '../../contract/api/exchange.js';
-import type { RoutesOf } from './route-list.js';
+import { FINANCE, type RoutesOf } from './route-list.js';
 
 export const exchangeRoutes: RoutesOf = (define, { exchange: exchanges }) => {
   define({
@@ -35,7 +35,7 @@ export const exchangeRoutes: RoutesOf = (define, { exchange: exchanges }) => {
   define({
     path: '/api/admin/exchange/list',
     kind: 'read',
-    access: { roles: ['finance'] },
+    access: FINANCE,
     params: exchange.adminExchangeListParamsSchema,
     data: exchange.adminExchangeListDataSchema,
     summary: 'Every exchange (or one account’s), newest first',

@@ -1,6 +1,7 @@
 /** /api/v1/hosting/*: products, orders and their changes; /api/admin/hosting/product/*: the operators' products. */
 import * as hosting from '../../contract/api/hosting.js';
 import { noParamsSchema } from '../../contract/schema.js';
+import { defineCatalogueRoutes } from './catalogue-routes.js';
 import type { RoutesOf } from './route-list.js';
 
 export const hostingRoutes: RoutesOf = (define, { hosting: service, hostingCatalogue: catalogue }) => {
@@ -76,43 +77,18 @@ export const hostingRoutes: RoutesOf = (define, { hosting: service, hostingCatal
     summary: 'Changes of an order’s principal (one order’s, or the account’s), newest first',
     handle: (ctx, params) => service.operatorLog(ctx, params),
   });
-  define({
-    path: '/api/admin/hosting/product/list',
-    kind: 'read',
-    access: { roles: ['finance'] },
-    params: noParamsSchema,
-    data: hosting.adminHostingProductListDataSchema,
-    summary: 'Every hosting product, active and disabled',
-    handle: (ctx) => catalogue.list(ctx),
-  });
-  define({
-    path: '/api/admin/hosting/product/add',
-    kind: 'command',
-    access: { roles: ['finance'] },
-    params: hosting.productAddParamsSchema,
-    data: hosting.adminHostingProductSchema,
-    summary: 'Add a hosting product (audited)',
-    success: 'server.saved',
-    handle: (ctx, params) => catalogue.add(ctx, params),
-  });
-  define({
-    path: '/api/admin/hosting/product/update',
-    kind: 'command',
-    access: { roles: ['finance'] },
-    params: hosting.productUpdateParamsSchema,
-    data: hosting.adminHostingProductSchema,
-    summary: 'Change a hosting product; orders already made keep their terms (audited)',
-    success: 'server.saved',
-    handle: (ctx, params) => catalogue.update(ctx, params),
-  });
-  define({
-    path: '/api/admin/hosting/product/disable',
-    kind: 'command',
-    access: { roles: ['finance'] },
-    params: hosting.productIdParamsSchema,
-    data: hosting.adminHostingProductSchema,
-    summary: 'Stop offering a hosting product; its orders run on (audited)',
-    success: 'server.saved',
-    handle: (ctx, params) => catalogue.disable(ctx, params),
+  defineCatalogueRoutes(define, catalogue, {
+    base: '/api/admin/hosting/product',
+    listData: hosting.adminHostingProductListDataSchema,
+    itemData: hosting.adminHostingProductSchema,
+    addParams: hosting.productAddParamsSchema,
+    updateParams: hosting.productUpdateParamsSchema,
+    idParams: hosting.productIdParamsSchema,
+    summaries: {
+      list: 'Every hosting product, active and disabled',
+      add: 'Add a hosting product (audited)',
+      update: 'Change a hosting product; orders already made keep their terms (audited)',
+      disable: 'Stop offering a hosting product; its orders run on (audited)',
+    },
   });
 };

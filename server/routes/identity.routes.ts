@@ -1,7 +1,7 @@
 /** Real-name verification: the customer's submission and status, and compliance's review. */
 import * as identity from '../../contract/api/identity.js';
 import { noParamsSchema } from '../../contract/schema.js';
-import type { RoutesOf } from './route-list.js';
+import { COMPLIANCE, COMPLIANCE_STEP_UP, type RoutesOf } from './route-list.js';
 
 export const identityRoutes: RoutesOf = (define, { identity: service }) => {
   define({
@@ -26,7 +26,7 @@ export const identityRoutes: RoutesOf = (define, { identity: service }) => {
   define({
     path: '/api/admin/identity/list',
     kind: 'read',
-    access: { roles: ['compliance'] },
+    access: COMPLIANCE,
     params: identity.adminIdentityListParamsSchema,
     data: identity.adminIdentityListDataSchema,
     summary: 'Real-name submissions by status, oldest first (the review queue)',
@@ -35,7 +35,7 @@ export const identityRoutes: RoutesOf = (define, { identity: service }) => {
   define({
     path: '/api/admin/identity/detail',
     kind: 'read',
-    access: { roles: ['compliance'] },
+    access: COMPLIANCE,
     params: identity.adminIdentityUserParamsSchema,
     data: identity.adminIdentityDetailDataSchema,
     summary:
@@ -45,7 +45,7 @@ export const identityRoutes: RoutesOf = (define, { identity: service }) => {
   define({
     path: '/api/admin/identity/approve',
     kind: 'command',
-    access: { roles: ['compliance'], stepUp: true },
+    access: COMPLIANCE_STEP_UP,
     params: identity.adminIdentityUserParamsSchema,
     data: identity.identityRecordSchema,
     summary: "Approve a user's waiting submission (409 when the document is approved for another user)",
@@ -55,7 +55,7 @@ export const identityRoutes: RoutesOf = (define, { identity: service }) => {
   define({
     path: '/api/admin/identity/reject',
     kind: 'command',
-    access: { roles: ['compliance'], stepUp: true },
+    access: COMPLIANCE_STEP_UP,
     params: identity.adminIdentityRejectParamsSchema,
     data: identity.identityRecordSchema,
     summary: "Reject a user's waiting submission with a reason from the list",

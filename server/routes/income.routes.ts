@@ -1,7 +1,7 @@
 /** /api/v1/income/*: income records; /api/admin/income/airdrop. */
 import * as income from '../../contract/api/income.js';
 import { noParamsSchema } from '../../contract/schema.js';
-import type { RoutesOf } from './route-list.js';
+import { FINANCE, type RoutesOf } from './route-list.js';
 
 export const incomeRoutes: RoutesOf = (define, { income: service }) => {
   define({
@@ -25,7 +25,7 @@ export const incomeRoutes: RoutesOf = (define, { income: service }) => {
   define({
     path: '/api/admin/income/airdrop',
     kind: 'command',
-    access: { roles: ['finance'] },
+    access: FINANCE,
     params: income.airdropParamsSchema,
     data: income.airdropDataSchema,
     summary: 'Pay an airdrop to chosen accounts with a reason, from incentive expense (audited)',

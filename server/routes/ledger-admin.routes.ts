@@ -1,13 +1,13 @@
 /** /api/admin/ledger and /api/admin/settings: adjustments with four-eyes review, the invariant check, platform settings. */
 import * as admin from '../../contract/api/admin.js';
 import { noParamsSchema } from '../../contract/schema.js';
-import type { RoutesOf } from './route-list.js';
+import { FINANCE, FINANCE_STEP_UP, type RoutesOf } from './route-list.js';
 
 export const ledgerAdminRoutes: RoutesOf = (define, { ledgerAdmin }) => {
   define({
     path: '/api/admin/ledger/adjust',
     kind: 'command',
-    access: { roles: ['finance'], stepUp: true },
+    access: FINANCE_STEP_UP,
     params: admin.ledgerAdjustParamsSchema,
     data: admin.adjustmentStatusDataSchema,
     summary: 'Adjust an account (data_adjustment); above COFFER_ADJUST_REVIEW_ABOVE it waits for review',
@@ -17,7 +17,7 @@ export const ledgerAdminRoutes: RoutesOf = (define, { ledgerAdmin }) => {
   define({
     path: '/api/admin/ledger/approve',
     kind: 'command',
-    access: { roles: ['finance'], stepUp: true },
+    access: FINANCE_STEP_UP,
     params: admin.ledgerReviewParamsSchema,
     data: admin.adjustmentStatusDataSchema,
     summary: 'Apply a pending adjustment (a finance operator other than the requester)',
@@ -27,7 +27,7 @@ export const ledgerAdminRoutes: RoutesOf = (define, { ledgerAdmin }) => {
   define({
     path: '/api/admin/ledger/reject',
     kind: 'command',
-    access: { roles: ['finance'], stepUp: true },
+    access: FINANCE_STEP_UP,
     params: admin.ledgerReviewParamsSchema,
     data: admin.adjustmentStatusDataSchema,
     summary: 'Reject a pending adjustment (a finance operator other than the requester)',
@@ -37,7 +37,7 @@ export const ledgerAdminRoutes: RoutesOf = (define, { ledgerAdmin }) => {
   define({
     path: '/api/admin/ledger/adjustments',
     kind: 'read',
-    access: { roles: ['finance'] },
+    access: FINANCE,
     params: admin.adjustmentListParamsSchema,
     data: admin.adjustmentListDataSchema,
     summary: 'Adjustments, newest first (status pending_review: the review queue)',
@@ -46,7 +46,7 @@ export const ledgerAdminRoutes: RoutesOf = (define, { ledgerAdmin }) => {
   define({
     path: '/api/admin/ledger/check',
     kind: 'read',
-    access: { roles: ['finance'] },
+    access: FINANCE,
     params: noParamsSchema,
     data: admin.ledgerCheckDataSchema,
     summary: "Check the ledger's invariants now",
@@ -55,7 +55,7 @@ export const ledgerAdminRoutes: RoutesOf = (define, { ledgerAdmin }) => {
   define({
     path: '/api/admin/settings',
     kind: 'read',
-    access: { roles: ['finance'] },
+    access: FINANCE,
     params: noParamsSchema,
     data: admin.platformSettingsSchema,
     summary: 'Platform settings: the RAB price and the newcomer incentive',
@@ -64,7 +64,7 @@ export const ledgerAdminRoutes: RoutesOf = (define, { ledgerAdmin }) => {
   define({
     path: '/api/admin/settings/limits',
     kind: 'read',
-    access: { roles: ['finance'] },
+    access: FINANCE,
     params: noParamsSchema,
     data: admin.platformLimitsDataSchema,
     summary:
@@ -74,7 +74,7 @@ export const ledgerAdminRoutes: RoutesOf = (define, { ledgerAdmin }) => {
   define({
     path: '/api/admin/settings/update',
     kind: 'command',
-    access: { roles: ['finance'], stepUp: true },
+    access: FINANCE_STEP_UP,
     params: admin.platformSettingsParamsSchema,
     data: admin.platformSettingsSchema,
     summary: 'Set the RAB price in USDT and/or the newcomer incentive',

@@ -4,7 +4,8 @@
  */
 import * as machine from '../../contract/api/machine.js';
 import { noParamsSchema } from '../../contract/schema.js';
-import type { RoutesOf } from './route-list.js';
+import { defineCatalogueRoutes } from './catalogue-routes.js';
+import { FINANCE, type RoutesOf } from './route-list.js';
 
 export const machineRoutes: RoutesOf = (define, { machines: service, machineCatalogue: catalogue }) => {
   define({
@@ -65,49 +66,24 @@ export const machineRoutes: RoutesOf = (define, { machines: service, machineCata
     summary: 'The account’s tickets, newest first, and how many are available',
     handle: (ctx, params) => service.tickets(ctx, params),
   });
-  define({
-    path: '/api/admin/machine/list',
-    kind: 'read',
-    access: { roles: ['finance'] },
-    params: noParamsSchema,
-    data: machine.adminMachineListDataSchema,
-    summary: 'Every mining machine, active and disabled',
-    handle: (ctx) => catalogue.list(ctx),
-  });
-  define({
-    path: '/api/admin/machine/add',
-    kind: 'command',
-    access: { roles: ['finance'] },
-    params: machine.machineAddParamsSchema,
-    data: machine.adminMachineSchema,
-    summary: 'Add a mining machine (audited)',
-    success: 'server.saved',
-    handle: (ctx, params) => catalogue.add(ctx, params),
-  });
-  define({
-    path: '/api/admin/machine/update',
-    kind: 'command',
-    access: { roles: ['finance'] },
-    params: machine.machineUpdateParamsSchema,
-    data: machine.adminMachineSchema,
-    summary: 'Change a mining machine; machines already held keep their terms (audited)',
-    success: 'server.saved',
-    handle: (ctx, params) => catalogue.update(ctx, params),
-  });
-  define({
-    path: '/api/admin/machine/disable',
-    kind: 'command',
-    access: { roles: ['finance'] },
-    params: machine.machineIdParamsSchema,
-    data: machine.adminMachineSchema,
-    summary: 'Stop offering a mining machine; machines already held earn on (audited)',
-    success: 'server.saved',
-    handle: (ctx, params) => catalogue.disable(ctx, params),
+  defineCatalogueRoutes(define, catalogue, {
+    base: '/api/admin/machine',
+    listData: machine.adminMachineListDataSchema,
+    itemData: machine.adminMachineSchema,
+    addParams: machine.machineAddParamsSchema,
+    updateParams: machine.machineUpdateParamsSchema,
+    idParams: machine.machineIdParamsSchema,
+    summaries: {
+      list: 'Every mining machine, active and disabled',
+      add: 'Add a mining machine (audited)',
+      update: 'Change a mining machine; machines already held keep their terms (audited)',
+      disable: 'Stop offering a mining machine; machines already held earn on (audited)',
+    },
   });
   define({
     path: '/api/admin/ticket/issue',
     kind: 'command',
-    access: { roles: ['finance'] },
+    access: FINANCE,
     params: machine.ticketIssueParamsSchema,
     data: machine.ticketIssueDataSchema,
     summary: 'Issue tickets to chosen accounts with a reason (audited)',

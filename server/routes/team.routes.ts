@@ -5,7 +5,7 @@
  */
 import * as team from '../../contract/api/team.js';
 import { noParamsSchema } from '../../contract/schema.js';
-import type { RoutesOf } from './route-list.js';
+import { FINANCE, type RoutesOf } from './route-list.js';
 
 export const teamRoutes: RoutesOf = (define, { team: service }) => {
   define({
@@ -47,7 +47,7 @@ export const teamRoutes: RoutesOf = (define, { team: service }) => {
   define({
     path: '/api/admin/team/levels',
     kind: 'read',
-    access: { roles: ['finance'] },
+    access: FINANCE,
     params: noParamsSchema,
     data: team.levelConfigDataSchema,
     summary: 'The team levels as configured',
@@ -56,7 +56,7 @@ export const teamRoutes: RoutesOf = (define, { team: service }) => {
   define({
     path: '/api/admin/team/levels/set',
     kind: 'command',
-    access: { roles: ['finance'] },
+    access: FINANCE,
     params: team.teamLevelSetParamsSchema,
     data: team.levelConfigDataSchema,
     summary: 'Add or replace one team level (audited)',
@@ -66,7 +66,7 @@ export const teamRoutes: RoutesOf = (define, { team: service }) => {
   define({
     path: '/api/admin/team/levels/remove',
     kind: 'command',
-    access: { roles: ['finance'] },
+    access: FINANCE,
     params: team.teamLevelRemoveParamsSchema,
     data: team.levelConfigDataSchema,
     summary: 'Remove the highest team level (audited)',

@@ -1,6 +1,6 @@
 /** /api/v1/withdraw/* and the operators' /api/admin/withdraw/*. */
 import * as withdraw from '../../contract/api/withdraw.js';
-import type { RoutesOf } from './route-list.js';
+import { FINANCE, FINANCE_STEP_UP, type RoutesOf } from './route-list.js';
 
 export const withdrawRoutes: RoutesOf = (define, { withdraw: service }) => {
   define({
@@ -36,7 +36,7 @@ export const withdrawRoutes: RoutesOf = (define, { withdraw: service }) => {
   define({
     path: '/api/admin/withdraw/list',
     kind: 'read',
-    access: { roles: ['finance'] },
+    access: FINANCE,
     params: withdraw.adminWithdrawListParamsSchema,
     data: withdraw.adminWithdrawListDataSchema,
     summary: 'Every withdrawal, newest first (stage awaiting_review: the review queue)',
@@ -45,7 +45,7 @@ export const withdrawRoutes: RoutesOf = (define, { withdraw: service }) => {
   define({
     path: '/api/admin/withdraw/approve',
     kind: 'command',
-    access: { roles: ['finance'], stepUp: true },
+    access: FINANCE_STEP_UP,
     params: withdraw.adminWithdrawIdParamsSchema,
     data: withdraw.adminWithdrawalSchema,
     summary: 'Approve a withdrawal (above the review threshold, two different finance operators)',
@@ -55,7 +55,7 @@ export const withdrawRoutes: RoutesOf = (define, { withdraw: service }) => {
   define({
     path: '/api/admin/withdraw/reject',
     kind: 'command',
-    access: { roles: ['finance'], stepUp: true },
+    access: FINANCE_STEP_UP,
     params: withdraw.adminWithdrawRejectParamsSchema,
     data: withdraw.adminWithdrawalSchema,
     summary: 'Reject a withdrawal not yet sent, with a reason: the hold goes back (withdrawal_reversal)',
@@ -65,7 +65,7 @@ export const withdrawRoutes: RoutesOf = (define, { withdraw: service }) => {
   define({
     path: '/api/admin/withdraw/paid',
     kind: 'command',
-    access: { roles: ['finance'], stepUp: true },
+    access: FINANCE_STEP_UP,
     params: withdraw.adminWithdrawPaidParamsSchema,
     data: withdraw.adminWithdrawalSchema,
     summary: 'Mark an approved bank-card (or hand-sent TRC20) withdrawal paid, with its reference',

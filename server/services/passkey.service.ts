@@ -91,6 +91,12 @@ const challengeUnknown = () =>
   );
 const responseInvalid = () => invalidField('response', 'server.passkey_response_invalid');
 const counterBackwards = () => invalidField('response', 'server.passkey_counter_backwards');
+/** 400 when a user already keeps `count` passkeys, the most allowed. */
+const assertRoomFor = (count: number): void => {
+  if (count >= PASSKEYS_PER_USER) {
+    throw new BusinessError(BodyCode.invalidInput, 'server.passkey_limit', { max: PASSKEYS_PER_USER });
+  }
+};
 
 const toPasskey = (row: PasskeyRow): Passkey => ({
   id: String(row.id),
@@ -136,9 +142,7 @@ export class PasskeyService {
         await this.security.verifyAuthenticatorCode(tx, userId, params.googleCode);
       }
       const existing = await listPasskeysOfUser(tx, userId);
-      if (existing.length >= PASSKEYS_PER_USER) {
-        throw new BusinessError(BodyCode.invalidInput, 'server.passkey_limit', { max: PASSKEYS_PER_USER });
-      }
+      assertRoomFor(existing.length);
       const options = await generateRegistrationOptions({
         rpName: this.party.name,
         rpID: this.party.id,
@@ -165,19 +169,14 @@ export class PasskeyService {
         verified = await verifyRegistrationResponse({
           // The contract's schema checked its shape (optional fields may be absent, never undefined).
           response: params.response as RegistrationResponseJSON,
-          expectedChallenge: stored.challenge,
-          expectedOrigin: this.party.origin,
-          expectedRPID: this.party.id,
-          requireUserVerification: true,
+          ...this.expected(stored),
         });
       } catch {
         throw responseInvalid();
       }
       if (!verified.verified) throw responseInvalid();
       const info = verified.registrationInfo;
-      if ((await listPasskeysOfUser(tx, userId)).length >= PASSKEYS_PER_USER) {
-        throw new BusinessError(BodyCode.invalidInput, 'server.passkey_limit', { max: PASSKEYS_PER_USER });
-      }
+      assertRoomFor((await listPasskeysOfUser(tx, userId)).length);
       const row = await insertPasskey(tx, {
         userId,
         credentialId: info.credential.id,
@@ -244,16 +243,13 @@ export class PasskeyService {
     try {
       verified = await verifyAuthenticationResponse({
         response: params.response as AuthenticationResponseJSON,
-        expectedChallenge: stored.challenge,
-        expectedOrigin: this.party.origin,
-        expectedRPID: this.party.id,
+        ...this.expected(stored),
         credential: {
           id: passkey.credentialId,
           publicKey: new Uint8Array(Buffer.from(passkey.publicKey, 'base64url')),
           counter: passkey.counter,
           transports: passkey.transports,
         },
-        requireUserVerification: true,
       });
     } catch (error) {
       if (error instanceof Error && /counter value/i.test(error.message)) throw counterBackwards();
@@ -271,6 +267,16 @@ export class PasskeyService {
   }
 
   // ---- challenges ----
+
+  /** What every ceremony's response must match: the stored challenge, this party, a verified user. */
+  private expected(stored: StoredChallenge) {
+    return {
+      expectedChallenge: stored.challenge,
+      expectedOrigin: this.party.origin,
+      expectedRPID: this.party.id,
+      requireUserVerification: true,
+    };
+  }
 
   private async issue(purpose: Purpose, challenge: string, userId: number | null) {
     const challengeId = crypto.randomBytes(18).toString('base64url');

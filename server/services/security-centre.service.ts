@@ -33,7 +33,7 @@ import { userIdOf, type RequestContext } from '../core/context.js';
 import type { Database, Transaction } from '../db/database.js';
 import { BusinessError, invalidField, notFound, notLoggedIn } from '../core/errors.js';
 import { existingRowId } from '../core/params.js';
-import type { Letters, Recipient } from '../mail/letters.js';
+import type { Letters, Paragraph, Recipient } from '../mail/letters.js';
 import { rememberDevice, setUserEmail, setUserLang } from '../repositories/device.repository.js';
 import { updateUserSecurity } from '../repositories/security.repository.js';
 import { findUserByEmail, type UserRow } from '../repositories/user.repository.js';
@@ -129,33 +129,21 @@ export class SecurityCentreService {
   }
 
   /** The welcome after a registration: how to set the anti-phishing code its code mail lacked. */
-  private async sendWelcome(recipient: Recipient): Promise<void> {
-    try {
-      await this.letters.send(recipient, {
-        subjectKey: 'mail.welcome_subject',
-        paragraphs: [
-          { key: 'mail.welcome_body', vars: { email: recipient.email } },
-          { key: 'mail.welcome_anti_phishing', vars: { page: SECURITY_CENTRE_PAGE } },
-        ],
-      });
-    } catch (error) {
-      this.log('the welcome mail could not be sent', error);
-    }
+  private sendWelcome(recipient: Recipient): Promise<void> {
+    return this.sendNotice(recipient, 'the welcome mail', {
+      subjectKey: 'mail.welcome_subject',
+      body: { key: 'mail.welcome_body', vars: { email: recipient.email } },
+      closingKey: 'mail.welcome_anti_phishing',
+    });
   }
 
-  private async sendSignInAlert(alert: SignInAlert): Promise<void> {
+  private sendSignInAlert(alert: SignInAlert): Promise<void> {
     const time = DateTime.fromJSDate(alert.at, { zone: 'utc' }).toFormat("yyyy-MM-dd HH:mm 'UTC'");
-    try {
-      await this.letters.send(alert.recipient, {
-        subjectKey: 'mail.sign_in_alert_subject',
-        paragraphs: [
-          { key: 'mail.sign_in_alert_body', vars: { device: alert.device, ip: alert.ip, time } },
-          { key: 'mail.sign_in_alert_not_you', vars: { page: SECURITY_CENTRE_PAGE } },
-        ],
-      });
-    } catch (error) {
-      this.log('the sign-in alert could not be sent', error);
-    }
+    return this.sendNotice(alert.recipient, 'the sign-in alert', {
+      subjectKey: 'mail.sign_in_alert_subject',
+      body: { key: 'mail.sign_in_alert_body', vars: { device: alert.device, ip: alert.ip, time } },
+      closingKey: 'mail.sign_in_alert_not_you',
+    });
   }
 
   // ---- sessions ----
@@ -298,17 +286,30 @@ export class SecurityCentreService {
   // ---- helpers ----
 
   /** Tells the old address that the account moved to another one; logged, never thrown. */
-  private async sendEmailChangedNotice(notice: { recipient: Recipient; newEmail: string }): Promise<void> {
+  private sendEmailChangedNotice(notice: { recipient: Recipient; newEmail: string }): Promise<void> {
+    return this.sendNotice(notice.recipient, 'the e-mail change notice', {
+      subjectKey: 'mail.email_changed_subject',
+      body: { key: 'mail.email_changed_body', vars: { email: notice.newEmail } },
+      closingKey: 'mail.email_changed_not_you',
+    });
+  }
+
+  /**
+   * Mails a security notice: its subject, its body, and a closing paragraph that points at the
+   * security centre; a failure is logged (`what` could not be sent), never thrown.
+   */
+  private async sendNotice(
+    recipient: Recipient,
+    what: string,
+    notice: { subjectKey: string; body: Paragraph; closingKey: string },
+  ): Promise<void> {
     try {
-      await this.letters.send(notice.recipient, {
-        subjectKey: 'mail.email_changed_subject',
-        paragraphs: [
-          { key: 'mail.email_changed_body', vars: { email: notice.newEmail } },
-          { key: 'mail.email_changed_not_you', vars: { page: SECURITY_CENTRE_PAGE } },
-        ],
+      await this.letters.send(recipient, {
+        subjectKey: notice.subjectKey,
+        paragraphs: [notice.body, { key: notice.closingKey, vars: { page: SECURITY_CENTRE_PAGE } }],
       });
     } catch (error) {
-      this.log('the e-mail change notice could not be sent', error);
+      this.log(`${what} could not be sent`, error);
     }
   }
 

@@ -442,16 +442,33 @@ export class WithdrawService {
   }
 
   /** Rejects a pending withdrawal (the hold returns); the customer is told once it committed. */
-  async reject(ctx: RequestContext, params: { id: string; reason: string }): Promise<AdminWithdrawal> {
-    const saved = await this.commands.run(ctx, (tx) => this.rejectIn(tx, actorOf(ctx), params));
-    this.notifier.notify(Number(saved.userId), { kind: 'withdrawal_failed', amount: saved.amount });
-    return saved;
+  reject(ctx: RequestContext, params: { id: string; reason: string }): Promise<AdminWithdrawal> {
+    return this.#closeAndTell(ctx, params.id, 'withdrawal_failed', (tx, row, actor) =>
+      this.rejectIn(tx, row, actor, params.reason),
+    );
   }
 
   /** Marks an approved withdrawal paid by hand; the customer is told once it committed. */
-  async paid(ctx: RequestContext, params: { id: string; reference: string }): Promise<AdminWithdrawal> {
-    const saved = await this.commands.run(ctx, (tx) => this.paidIn(tx, actorOf(ctx), params));
-    this.notifier.notify(Number(saved.userId), { kind: 'withdrawal_succeeded', amount: saved.amount });
+  paid(ctx: RequestContext, params: { id: string; reference: string }): Promise<AdminWithdrawal> {
+    return this.#closeAndTell(ctx, params.id, 'withdrawal_succeeded', (tx, row, actor) =>
+      this.paidIn(tx, row, actor, params.reference),
+    );
+  }
+
+  /**
+   * Runs an operator's closing decision on withdrawal `id` (locked first) in one command, then
+   * tells the customer its outcome once it committed.
+   */
+  async #closeAndTell(
+    ctx: RequestContext,
+    id: string,
+    kind: 'withdrawal_failed' | 'withdrawal_succeeded',
+    close: (tx: Executor, row: WithdrawalRow, actor: string) => Promise<AdminWithdrawal>,
+  ): Promise<AdminWithdrawal> {
+    const saved = await this.commands.run(ctx, async (tx) =>
+      close(tx, await this.#locked(tx, id), actorOf(ctx)),
+    );
+    this.notifier.notify(Number(saved.userId), { kind, amount: saved.amount });
     return saved;
   }
 
@@ -503,13 +520,13 @@ export class WithdrawService {
 
   private async rejectIn(
     tx: Executor,
+    row: WithdrawalRow,
     actor: string,
-    params: { id: string; reason: string },
+    given: string,
   ): Promise<AdminWithdrawal> {
-    const row = await this.#locked(tx, params.id);
     if (row.status !== 'pending' || (row.stage !== 'awaiting_review' && row.stage !== 'approved'))
       throw notAwaiting();
-    const reason = params.reason.trim();
+    const reason = given.trim();
     if (reason === '') throw invalidField('reason', 'server.field_required');
     const now = this.clock.now();
     const saved = await releaseWithdrawal(tx, row, { stage: 'rejected', reason, reviewedBy: actor }, now);
@@ -519,14 +536,14 @@ export class WithdrawService {
   /** A bank-card withdrawal (or a USDT one on a chain the job does not send) paid by hand. */
   private async paidIn(
     tx: Executor,
+    row: WithdrawalRow,
     actor: string,
-    params: { id: string; reference: string },
+    given: string,
   ): Promise<AdminWithdrawal> {
-    const row = await this.#locked(tx, params.id);
     if (row.status !== 'pending' || row.stage !== 'approved') throw notAwaiting();
     if (row.kind === 'chain' && row.network !== null && this.sentByJob.has(row.network))
       throw new BusinessError(BodyCode.conflict, 'server.withdraw_sent_by_job');
-    const reference = params.reference.trim();
+    const reference = given.trim();
     if (reference === '') throw invalidField('reference', 'server.field_required');
     const now = this.clock.now();
     const saved = await settleWithdrawal(tx, row, { reference, reviewedBy: actor }, now);

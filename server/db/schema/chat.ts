@@ -4,7 +4,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, check, index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { at, createdAt, id, optionalRef, status, updatedAt, userRef } from './columns.js';
+import { at, createdAt, id, optionalRef, status, updatedAt, userRef, lastEdit } from './columns.js';
 
 /**
  * A customer's one conversation. `last_seq` is the newest message's seq (0: none yet): a new
@@ -87,8 +87,7 @@ export const chatCannedReplies = pgTable(
     code: text('code').notNull(),
     language: text('language').notNull(),
     text: text('text').notNull(),
-    updatedAt: updatedAt(),
-    updatedBy: text('updated_by').notNull(),
+    ...lastEdit(),
   },
   (t) => [uniqueIndex('chat_canned_code').on(t.code, t.language)],
 );

@@ -41,8 +41,29 @@ export const createdAt = () => at('created_at').notNull();
 export const updatedAt = () => at('updated_at').notNull();
 /** `created_at` and `updated_at`, both required. */
 export const timestamps = () => ({ createdAt: createdAt(), updatedAt: updatedAt() });
+/** `updated_at` and `updated_by` (the operator's name): an operator's last edit of a row. */
+export const lastEdit = () => ({ updatedAt: updatedAt(), updatedBy: label('updated_by') });
 /** `created_at`, `updated_at` and `updated_by` (the operator's name) of a row operators edit. */
-export const edited = () => ({ ...timestamps(), updatedBy: label('updated_by') });
+export const edited = () => ({ createdAt: createdAt(), ...lastEdit() });
+/** `created_at` and `created_by` (the operator's name) of a row an operator made. */
+export const madeBy = () => ({ createdAt: createdAt(), createdBy: label('created_by') });
+/** An operator's grant to chosen accounts (`reason`, `account_ids`), audited with who made it and when. */
+export const grant = () => ({
+  reason: label('reason'),
+  accountIds: jsonb('account_ids').$type<number[]>().notNull(),
+  ...madeBy(),
+});
+/**
+ * One item's payout for one local `day` (YYYY-MM-DD in COFFER_TIMEZONE): the account paid, the
+ * `amount` (minor units) and its income line once written (`income_id`).
+ */
+export const dayPayout = () => ({
+  day: label('day'),
+  accountId: accountRef(),
+  amount: money('amount'),
+  incomeId: optionalRef('income_id'),
+  createdAt: createdAt(),
+});
 /** A text per locale (`{ en: ..., zh: ... }`), required. */
 export const localized = (name: string) => jsonb(name).$type<Record<string, string>>().notNull();
 /**

@@ -12,8 +12,8 @@ import {
   accountRef,
   money,
   status,
-  createdAt,
   timestamps,
+  madeBy,
 } from './columns.js';
 
 /**
@@ -39,8 +39,7 @@ export const dividends = pgTable(
     residue: money('residue'),
     claimDays: integer('claim_days').notNull(),
     expiresAt: at('expires_at').notNull(),
-    createdAt: createdAt(),
-    createdBy: text('created_by').notNull(),
+    ...madeBy(),
   },
   (t) => [
     uniqueIndex('dividends_day').on(t.day),

@@ -3,7 +3,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { check, index, pgTable, text } from 'drizzle-orm/pg-core';
-import { id, ref, owner, money, createdAt } from './columns.js';
+import { id, ref, owner, money, createdAt, madeBy } from './columns.js';
 
 /**
  * Operators' prices of an asset in USDT, one row per change: the newest row of an
@@ -18,8 +18,7 @@ export const priceVersions = pgTable(
     id: id(),
     asset: text('asset').notNull(),
     price: money('price'),
-    createdAt: createdAt(),
-    createdBy: text('created_by').notNull(),
+    ...madeBy(),
   },
   (t) => [
     index('price_versions_asset').on(t.asset, t.id),

@@ -7,16 +7,15 @@ import {
   id,
   at,
   ref,
-  optionalRef,
   accountRef,
   owner,
   money,
   total,
   status,
-  createdAt,
   timestamps,
   edited,
   localized,
+  dayPayout,
 } from './columns.js';
 
 /** A product's terms, which an order copies from its product when it is made. */
@@ -146,14 +145,10 @@ export const hostingAccruals = pgTable(
   'hosting_accruals',
   {
     orderId: ref('order_id'),
-    day: text('day').notNull(),
-    accountId: accountRef(),
+    ...dayPayout(),
     principalMinutes: text('principal_minutes').notNull(),
     minutesOfDay: integer('minutes_of_day').notNull(),
     dailyRate: text('daily_rate').notNull(),
-    amount: money('amount'),
-    incomeId: optionalRef('income_id'),
-    createdAt: createdAt(),
   },
   (t) => [
     primaryKey({ columns: [t.orderId, t.day] }),

@@ -3,7 +3,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { check, index, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { id, at, userRef, accountRef, money, status, createdAt, timestamps } from './columns.js';
+import { id, at, userRef, accountRef, money, status, timestamps, grant } from './columns.js';
 
 /**
  * Income lines (spec "Income"): each a customer sees is paid by one ledger transfer
@@ -52,8 +52,5 @@ export const income = pgTable(
 export const airdrops = pgTable('airdrops', {
   id: id(),
   amount: money('amount'),
-  reason: text('reason').notNull(),
-  accountIds: jsonb('account_ids').$type<number[]>().notNull(),
-  createdBy: text('created_by').notNull(),
-  createdAt: createdAt(),
+  ...grant(),
 });

@@ -2,22 +2,22 @@
  * Mining machines, holdings, earnings, tickets and ticket issues.
  */
 import { sql } from 'drizzle-orm';
-import { check, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { check, index, integer, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import {
   id,
   at,
   ref,
   optionalRef,
-  accountRef,
   owner,
   money,
   optionalMoney,
   total,
   status,
-  createdAt,
   timestamps,
   edited,
   localized,
+  grant,
+  dayPayout,
 } from './columns.js';
 
 /**
@@ -107,11 +107,7 @@ export const machineEarnings = pgTable(
   'machine_earnings',
   {
     ownedMachineId: ref('owned_machine_id'),
-    day: text('day').notNull(),
-    accountId: accountRef(),
-    amount: money('amount'),
-    incomeId: optionalRef('income_id'),
-    createdAt: createdAt(),
+    ...dayPayout(),
   },
   (t) => [
     primaryKey({ columns: [t.ownedMachineId, t.day] }),
@@ -157,8 +153,5 @@ export const tickets = pgTable(
 export const ticketIssues = pgTable('ticket_issues', {
   id: id(),
   count: integer('count').notNull(),
-  reason: text('reason').notNull(),
-  accountIds: jsonb('account_ids').$type<number[]>().notNull(),
-  createdBy: text('created_by').notNull(),
-  createdAt: createdAt(),
+  ...grant(),
 });

@@ -2,7 +2,7 @@
  * Operators, their audit log and the platform settings they set.
  */
 import { boolean, index, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { id, at, createdAt, optionalRef, updatedAt } from './columns.js';
+import { id, at, createdAt, optionalRef, lastEdit } from './columns.js';
 
 export const operators = pgTable(
   'operators',
@@ -49,6 +49,5 @@ export const auditLog = pgTable(
 export const platformSettings = pgTable('platform_settings', {
   key: text('key').primaryKey(),
   value: text('value').notNull(),
-  updatedAt: updatedAt(),
-  updatedBy: text('updated_by').notNull(),
+  ...lastEdit(),
 });

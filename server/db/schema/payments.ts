@@ -3,7 +3,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { check, index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { id, at, userRef, createdAt, updatedAt, destination } from './columns.js';
+import { id, at, userRef, createdAt, destination, lastEdit } from './columns.js';
 
 /**
  * A user's withdrawal methods: a USDT address on BEP20 or TRC20, or a bank card. A method is
@@ -43,8 +43,7 @@ export const workCalendar = pgTable(
   {
     date: text('date').primaryKey(),
     kind: text('kind').notNull(),
-    updatedAt: updatedAt(),
-    updatedBy: text('updated_by').notNull(),
+    ...lastEdit(),
   },
   (t) => [check('work_calendar_kind', sql`${t.kind} in ('holiday', 'workday')`)],
 );

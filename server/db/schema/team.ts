@@ -3,7 +3,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { bigint, check, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
-import { at, money, createdAt, updatedAt } from './columns.js';
+import { at, money, createdAt, updatedAt, lastEdit } from './columns.js';
 
 /**
  * Team levels operators configure (docs/protocol.md section 23): a user is at the
@@ -23,8 +23,7 @@ export const teamLevels = pgTable(
     promotionRate1: text('promotion_rate_1').notNull(),
     promotionRate2: text('promotion_rate_2').notNull(),
     managementRate: text('management_rate').notNull(),
-    updatedAt: updatedAt(),
-    updatedBy: text('updated_by').notNull(),
+    ...lastEdit(),
   },
   (t) => [
     check('team_levels_level', sql`${t.level} between 1 and 20`),

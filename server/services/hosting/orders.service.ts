@@ -133,10 +133,7 @@ export class HostingOrderService extends CustomerService {
    * maximum, 470 when the cash is short. The added amount earns from the minute it was added.
    */
   add(ctx: RequestContext, params: HostingChangeParams): Promise<HostingCommandData> {
-    return this.commands.run(ctx, async (tx) => {
-      const order = await this.ownOrder(tx, ctx, params.orderId);
-      const now = this.clock.now();
-      assertOpen(order, now);
+    return this.changeOpen(ctx, params.orderId, async (tx, order, now) => {
       const amount = parseMoney(params.amount);
       const room = order.maximum - order.principal;
       if (amount > room) {
@@ -159,10 +156,7 @@ export class HostingOrderService extends CustomerService {
    * below the product's minimum, the whole order is redeemed instead (the change is a `redeem`).
    */
   sub(ctx: RequestContext, params: HostingChangeParams): Promise<HostingCommandData> {
-    return this.commands.run(ctx, async (tx) => {
-      const order = await this.ownOrder(tx, ctx, params.orderId);
-      const now = this.clock.now();
-      assertOpen(order, now);
+    return this.changeOpen(ctx, params.orderId, async (tx, order, now) => {
       if (!order.earlyExit) throw earlyExitRefused();
       const amount = parseMoney(params.amount);
       if (amount > order.principal) {
@@ -253,6 +247,23 @@ export class HostingOrderService extends CustomerService {
   }
 
   /**
+   * Runs a change of an order's principal (`add`, `sub`) in one command: on the caller's own order,
+   * locked, still in progress and before its maturity (403, 409 otherwise).
+   */
+  private changeOpen(
+    ctx: RequestContext,
+    orderId: string,
+    change: (tx: Executor, order: HostingOrderRow, now: Date) => Promise<HostingCommandData>,
+  ): Promise<HostingCommandData> {
+    return this.commands.run(ctx, async (tx) => {
+      const order = await this.ownOrder(tx, ctx, orderId);
+      const now = this.clock.now();
+      assertOpen(order, now);
+      return change(tx, order, now);
+    });
+  }
+
+  /**
    * The order named by `orderId` when it is the caller's, locked when `lock` (every change locks
    * it first); 403 naming `orderId` otherwise (the same answer whether it is another user's or
    * does not exist, as for accounts).
@@ -278,11 +289,7 @@ export class HostingOrderService extends CustomerService {
     now: Date,
   ): Promise<HostingCommandData> {
     const { order: saved, change } = await closeOrder(tx, order, kind, now, this.timezone);
-    const product = await findProduct(tx, saved.productId);
-    return {
-      order: toHostingOrderRecord(saved, product?.names ?? {}),
-      change: toHostingChangeRecord(change),
-    };
+    return answerOf(tx, saved, change);
   }
 
   /** Records the sync changes of an order and its change, and answers the command. */
@@ -293,12 +300,21 @@ export class HostingOrderService extends CustomerService {
     now: Date,
   ): Promise<HostingCommandData> {
     await recordChanges(tx, [orderChange(order, now), changeChange(change, now)]);
-    const product = await findProduct(tx, order.productId);
-    return {
-      order: toHostingOrderRecord(order, product?.names ?? {}),
-      change: toHostingChangeRecord(change),
-    };
+    return answerOf(tx, order, change);
   }
+}
+
+/** A customer's command's answer: the order as saved, named by its product, and its change. */
+async function answerOf(
+  tx: Executor,
+  order: HostingOrderRow,
+  change: HostingChangeRow,
+): Promise<HostingCommandData> {
+  const product = await findProduct(tx, order.productId);
+  return {
+    order: toHostingOrderRecord(order, product?.names ?? {}),
+    change: toHostingChangeRecord(change),
+  };
 }
 
 /**
