@@ -4,17 +4,15 @@
  * (withdrawals then wait 24 hours).
  */
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router-dom';
 import { checkConfirmPassword, checkPassword } from '../../../contract/validation.js';
 import { useOutcome } from '../../app/outcome.js';
-import { ROUTES } from '../../app/paths.js';
 import { send } from '../../app/worker-client.js';
 import { toast } from '../../ui/toast.js';
 import { SubmitButton } from '../../ui/form-fields.js';
 import { useChecks } from '../../ui/field-messages.js';
 import { useForm } from '../../ui/use-form.js';
 import { NewPasswordFields, PasswordChangeForm } from './password-form.js';
-import { useUserInfo } from './use-user-info.js';
+import { SetOrChange } from './SetOrChange.js';
 
 function SetTradePassword({ onDone }: { onDone(): void }) {
   const { t } = useTranslation();
@@ -68,14 +66,11 @@ function ChangeTradePassword({ email, onDone }: { email: string; onDone(): void 
 }
 
 export default function TradePasswordPage() {
-  const { t } = useTranslation();
-  const navigate = useNavigate();
-  const { user } = useUserInfo();
-  const done = () => navigate(ROUTES.settings, { replace: true });
-  if (user === null) return <p className="hint page-padding">{t('common.loading')}</p>;
-  return user.tradePasswordSet ? (
-    <ChangeTradePassword email={user.email} onDone={done} />
-  ) : (
-    <SetTradePassword onDone={done} />
+  return (
+    <SetOrChange
+      isSet={(user) => user.tradePasswordSet}
+      set={(done) => <SetTradePassword onDone={done} />}
+      change={(user, done) => <ChangeTradePassword email={user.email} onDone={done} />}
+    />
   );
 }
