@@ -119,13 +119,7 @@ export class DexieOutboxStore implements OutboxStore {
     supersedes?: { id: string; states: readonly StoredRecord['state'][] },
   ): Promise<AddResult> {
     return this.db.transaction('rw', this.db.outbox, async (): Promise<AddResult> => {
-      const pending = parsedRecords(
-        await this.db.outbox
-          .where('state')
-          .anyOf([...PENDING_STATES])
-          .toArray(),
-        this.commands,
-      );
+      const pending = await this.pendingRecords();
       if (pending.length >= limit) return 'full';
       let seq: number;
       if (supersedes) {
@@ -142,6 +136,17 @@ export class DexieOutboxStore implements OutboxStore {
     });
   }
 
+  /** The commands still to be sent (queued or sending), parsed. */
+  private async pendingRecords(): Promise<StoredRecord[]> {
+    return parsedRecords(
+      await this.db.outbox
+        .where('state')
+        .anyOf([...PENDING_STATES])
+        .toArray(),
+      this.commands,
+    );
+  }
+
   async get(id: string): Promise<StoredRecord | null> {
     return parsedRecords([await this.db.outbox.get(id)], this.commands)[0] ?? null;
   }
@@ -156,13 +161,7 @@ export class DexieOutboxStore implements OutboxStore {
   }
 
   async countPending(): Promise<number> {
-    return parsedRecords(
-      await this.db.outbox
-        .where('state')
-        .anyOf([...PENDING_STATES])
-        .toArray(),
-      this.commands,
-    ).length;
+    return (await this.pendingRecords()).length;
   }
 
   async transition(
@@ -181,13 +180,7 @@ export class DexieOutboxStore implements OutboxStore {
 
   async cancelPending(nowMs: number): Promise<number> {
     return this.db.transaction('rw', this.db.outbox, async () => {
-      const pending = parsedRecords(
-        await this.db.outbox
-          .where('state')
-          .anyOf([...PENDING_STATES])
-          .toArray(),
-        this.commands,
-      );
+      const pending = await this.pendingRecords();
       await this.db.outbox.bulkPut(
         pending.map((record) => ({ ...record, state: 'cancelled' as const, updatedAtMs: nowMs })),
       );

@@ -3,11 +3,10 @@
  * `step_up_required`, steps the session up, and tells the waiting call whether to retry.
  */
 import { Form, Modal, Typography } from 'antd';
-import { useState } from 'react';
 import { stepUpDataSchema } from '../../contract/api/admin.js';
 import type { ConsoleApi } from '../api.js';
 import { useI18n } from '../i18n/i18n.js';
-import { useAction } from '../ui/use-action.js';
+import { useBusyAction } from '../ui/use-action.js';
 import { GoogleCodeField } from '../ui/field.js';
 
 export interface StepUpRequest {
@@ -17,20 +16,17 @@ export interface StepUpRequest {
 export function StepUpDialog({ api, request }: { api: ConsoleApi; request: StepUpRequest | null }) {
   const { t } = useI18n();
   const [form] = Form.useForm<{ googleCode: string }>();
-  const [busy, setBusy] = useState(false);
-  const run = useAction();
+  const { busy, run } = useBusyAction();
 
   const finish = (steppedUp: boolean) => {
     form.resetFields();
     request?.resolve(steppedUp);
   };
   const submit = async ({ googleCode }: { googleCode: string }) => {
-    setBusy(true);
     const done = await run(
       () => api.command('/api/admin/auth/step-up', { googleCode }, stepUpDataSchema),
       form,
     );
-    setBusy(false);
     if (done) finish(true);
   };
 

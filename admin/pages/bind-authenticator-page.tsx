@@ -7,7 +7,7 @@ import { useConsole } from '../app/context.js';
 import { useI18n } from '../i18n/i18n.js';
 import { Page } from '../ui/page.js';
 import { SetupFrame } from '../ui/setup-frame.js';
-import { useAction } from '../ui/use-action.js';
+import { useAction, useBusyAction } from '../ui/use-action.js';
 import { GoogleCodeField } from '../ui/field.js';
 
 export function BindAuthenticatorPage() {
@@ -15,8 +15,8 @@ export function BindAuthenticatorPage() {
   const { api, refreshMe } = useConsole();
   const [form] = Form.useForm<{ googleCode: string }>();
   const [key, setKey] = useState<{ secret: string; qr: string } | null>(null);
-  const [busy, setBusy] = useState(false);
   const run = useAction();
+  const { busy, run: runBusy } = useBusyAction();
   const asked = useRef(false);
 
   useEffect(() => {
@@ -30,12 +30,10 @@ export function BindAuthenticatorPage() {
   }, [api, run]);
 
   const submit = async ({ googleCode }: { googleCode: string }) => {
-    setBusy(true);
-    const done = await run(
+    const done = await runBusy(
       () => api.command('/api/admin/auth/bind-authenticator', { googleCode }, doneDataSchema),
       form,
     );
-    setBusy(false);
     if (done) await refreshMe();
   };
 

@@ -1,12 +1,11 @@
 /** The first setup step: the one-time password replaced by the operator's own. */
 import { Button, Form, Input, Typography } from 'antd';
-import { useState } from 'react';
 import { doneDataSchema } from '../../contract/api/admin.js';
 import { useConsole } from '../app/context.js';
 import { useI18n } from '../i18n/i18n.js';
 import { Page } from '../ui/page.js';
 import { SetupFrame } from '../ui/setup-frame.js';
-import { useAction } from '../ui/use-action.js';
+import { useBusyAction } from '../ui/use-action.js';
 
 interface PasswordForm {
   oldPassword: string;
@@ -18,17 +17,14 @@ export function ChangePasswordPage() {
   const { t } = useI18n();
   const { api, refreshMe } = useConsole();
   const [form] = Form.useForm<PasswordForm>();
-  const [busy, setBusy] = useState(false);
-  const run = useAction();
+  const { busy, run } = useBusyAction();
   const required = (field: string) => ({ required: true, message: t('field.required', { field }) });
 
   const submit = async ({ oldPassword, newPassword }: PasswordForm) => {
-    setBusy(true);
     const done = await run(
       () => api.command('/api/admin/auth/password', { oldPassword, newPassword }, doneDataSchema),
       form,
     );
-    setBusy(false);
     if (done) await refreshMe();
   };
 

@@ -8,7 +8,7 @@ import { hostingConfigDataSchema } from '../../contract/api/hosting.js';
 import { isoTimeSchema } from '../../contract/schema.js';
 import { z } from 'zod';
 import type { HostingConfigRecord } from '../schema.js';
-import { userDbHandles } from './handles.js';
+import { DexieUserRowStore, type UserRowStore } from './one-row.js';
 
 /** The one row's key. */
 const HOSTING_CONFIG_ID = 'current';
@@ -19,26 +19,16 @@ const hostingConfigRecordSchema = hostingConfigDataSchema.extend({
   fetchedAt: isoTimeSchema,
 });
 
-export interface HostingConfigStore {
-  /** The user's cached configuration, or null when none (or an unreadable row) is stored. */
-  get(userId: string): Promise<HostingConfigRecord | null>;
-  /** Replaces the cached configuration. May throw a storage error. */
-  put(userId: string, record: HostingConfigRecord): Promise<void>;
-}
+/** The user's cached configuration. */
+export type HostingConfigStore = UserRowStore<HostingConfigRecord>;
 
-/** Over IndexedDB, one handle per user database, replaced once Dexie closed it (logout deletes it). */
-export class DexieHostingConfigStore implements HostingConfigStore {
-  private readonly db = userDbHandles();
-
-  async get(userId: string): Promise<HostingConfigRecord | null> {
-    const parsed = hostingConfigRecordSchema.safeParse(
-      await this.db(userId).hostingConfig.get(HOSTING_CONFIG_ID),
-    );
-    return parsed.success ? parsed.data : null;
-  }
-
-  async put(userId: string, record: HostingConfigRecord): Promise<void> {
-    await this.db(userId).hostingConfig.put(record);
+/** The cached configuration over IndexedDB. */
+export class DexieHostingConfigStore extends DexieUserRowStore<HostingConfigRecord> {
+  constructor() {
+    super('hostingConfig', HOSTING_CONFIG_ID, (row) => {
+      const parsed = hostingConfigRecordSchema.safeParse(row);
+      return parsed.success ? parsed.data : null;
+    });
   }
 }
 

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { reservesProofSchema, reservesSnapshotSchema } from '../../contract/api/reserves.js';
 import { isoTimeSchema } from '../../contract/schema.js';
 import type { ReservesProofRecord } from '../schema.js';
-import { userDbHandles } from './handles.js';
+import { DexieUserRowStore, type UserRowStore } from './one-row.js';
 
 /**
  * The proof as the server gives it, every field kept (a field the contract does not name too), so
@@ -32,23 +32,13 @@ export function parseReservesProof(row: unknown): ReservesProofRecord | null {
   return parsed.success ? parsed.data : null;
 }
 
-export interface ReservesProofStore {
-  /** The user's kept proof, or null when none (or an unreadable row) is stored. */
-  get(userId: string): Promise<ReservesProofRecord | null>;
-  /** Replaces the kept proof. May throw a storage error. */
-  put(userId: string, record: ReservesProofRecord): Promise<void>;
-}
+/** The user's kept proof. */
+export type ReservesProofStore = UserRowStore<ReservesProofRecord>;
 
-/** Over IndexedDB, one handle per user database, replaced once Dexie closed it (logout deletes it). */
-export class DexieReservesProofStore implements ReservesProofStore {
-  private readonly db = userDbHandles();
-
-  async get(userId: string): Promise<ReservesProofRecord | null> {
-    return parseReservesProof(await this.db(userId).reservesProof.get(RESERVES_PROOF_ID));
-  }
-
-  async put(userId: string, record: ReservesProofRecord): Promise<void> {
-    await this.db(userId).reservesProof.put(record);
+/** The kept proof over IndexedDB. */
+export class DexieReservesProofStore extends DexieUserRowStore<ReservesProofRecord> {
+  constructor() {
+    super('reservesProof', RESERVES_PROOF_ID, parseReservesProof);
   }
 }
 

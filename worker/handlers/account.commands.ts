@@ -13,6 +13,7 @@ import {
 } from '../../contract/api/account.js';
 import { MONEY_COMMAND_EXPIRY_MS } from '../../contract/constants.js';
 import { DAY_MS, defineCommand } from '../../sync/commands.js';
+import { everydayCommand } from './command-policies.js';
 
 export const accountCommands = [
   defineCommand({
@@ -56,14 +57,10 @@ export const accountCommands = [
   defineCommand({
     kind: 'account-switch',
     uri: '/api/v1/account/switch',
-    maxAgeMs: DAY_MS,
-    requiresOnline: false,
-    pullsEveryAccount: false,
-    secrets: [],
+    ...everydayCommand,
     input: accountIdParamsSchema,
     stored: z.object({ accountId: z.string() }),
     resourceOf: () => 'account.default',
-    accountChangedBy: () => null,
     wireParamsOf: ({ accountId }) => ({ accountId }),
   }),
 ] as const;

@@ -10,12 +10,12 @@
 import { z } from 'zod';
 import { chatSendParamsSchema } from '../../contract/api/chat.js';
 import {
-  DAY_MS,
   defineCommand,
   storedUploadSchema,
   uploadBlobSchema,
   type PendingUpload,
 } from '../../sync/commands.js';
+import { everydayCommand } from './command-policies.js';
 
 /** Every chat message waits on this one resource: they are sent in the order written. */
 export const CHAT_RESOURCE = 'chat:conversation';
@@ -29,10 +29,7 @@ export const chatCommands = [
   defineCommand({
     kind: 'chat-send',
     uri: '/api/v1/chat/send',
-    maxAgeMs: DAY_MS,
-    requiresOnline: false,
-    pullsEveryAccount: false,
-    secrets: [],
+    ...everydayCommand,
     /** Text (1 to 2,000 characters once trimmed) or one image, not both. */
     input: z
       .object({
@@ -65,7 +62,6 @@ export const chatCommands = [
       };
     },
     resourceOf: () => CHAT_RESOURCE,
-    accountChangedBy: () => null,
     wireParamsOf({ clientMsgId, text, image }) {
       if (image === null) return { clientMsgId, text };
       return image.url === null ? null : { clientMsgId, imageUrl: image.url };

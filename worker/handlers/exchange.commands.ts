@@ -6,17 +6,14 @@
  */
 import { z } from 'zod';
 import { exchangeDirectionSchema, exchangeSubmitParamsSchema } from '../../contract/api/exchange.js';
-import { ONLINE_COMMAND_EXPIRY_MS } from '../../contract/constants.js';
 import { defineCommand } from '../../sync/commands.js';
+import { pricedCommand } from './command-policies.js';
 
 export const exchangeCommands = [
   defineCommand({
     kind: 'exchange-submit',
     uri: '/api/v1/exchange/submit',
-    maxAgeMs: ONLINE_COMMAND_EXPIRY_MS,
-    requiresOnline: true,
-    pullsEveryAccount: false,
-    secrets: ['tradePassword'],
+    ...pricedCommand,
     input: exchangeSubmitParamsSchema,
     stored: z.object({
       accountId: z.string(),
@@ -26,7 +23,6 @@ export const exchangeCommands = [
       tradePassword: z.string(),
     }),
     resourceOf: (_params, id) => `exchange:new:${id}`,
-    accountChangedBy: ({ accountId }) => accountId,
     wireParamsOf: ({ accountId, direction, amount, priceVersion, tradePassword }) => ({
       accountId,
       direction,

@@ -7,12 +7,12 @@
 import { z } from 'zod';
 import { pushFeedbackParamsSchema } from '../../contract/api/content.js';
 import {
-  DAY_MS,
   defineCommand,
   storedUploadSchema,
   uploadBlobSchema,
   type PendingUpload,
 } from '../../sync/commands.js';
+import { everydayCommand } from './command-policies.js';
 
 /** At most this many images on a ticket (the spec's album maximum, as the server checks). */
 const FEEDBACK_MAX_IMAGES = 9;
@@ -30,10 +30,7 @@ export const feedbackCommands = [
   defineCommand({
     kind: 'feedback-submit',
     uri: '/api/v1/common/pushFeedback',
-    maxAgeMs: DAY_MS,
-    requiresOnline: false,
-    pullsEveryAccount: false,
-    secrets: [],
+    ...everydayCommand,
     input: z.object({
       title: pushFeedbackParamsSchema.shape.title,
       content: pushFeedbackParamsSchema.shape.content,
@@ -63,7 +60,6 @@ export const feedbackCommands = [
       return { title, content, images: stored };
     },
     resourceOf: (_params, id) => `feedback:new:${id}`,
-    accountChangedBy: () => null,
     wireParamsOf({ title, content, images }) {
       const urls: string[] = [];
       for (const image of images) {

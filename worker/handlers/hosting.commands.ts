@@ -12,19 +12,15 @@ import {
   hostingCreateParamsSchema,
   hostingRedeemParamsSchema,
 } from '../../contract/api/hosting.js';
-import { MONEY_COMMAND_EXPIRY_MS, ONLINE_COMMAND_EXPIRY_MS } from '../../contract/constants.js';
 import { defineCommand, type RecordOf } from '../../sync/commands.js';
+import { pricedCommand, queuedMoneyCommand } from './command-policies.js';
 
 /** The account of a hosting order's change: named as `create` names it. */
 const orderAccountSchema = hostingCreateParamsSchema.shape.accountId;
 
 const orderChange = {
-  maxAgeMs: MONEY_COMMAND_EXPIRY_MS,
-  requiresOnline: false,
-  pullsEveryAccount: false,
-  secrets: [],
+  ...queuedMoneyCommand,
   resourceOf: ({ orderId }: { orderId: string }) => `hosting:order:${orderId}`,
-  accountChangedBy: ({ accountId }: { accountId: string }) => accountId,
 } as const;
 
 const changeOf = <K extends string>(kind: K, uri: string) =>
@@ -42,10 +38,7 @@ export const hostingCommands = [
   defineCommand({
     kind: 'hosting-create',
     uri: '/api/v1/hosting/create',
-    maxAgeMs: ONLINE_COMMAND_EXPIRY_MS,
-    requiresOnline: true,
-    pullsEveryAccount: false,
-    secrets: ['tradePassword'],
+    ...pricedCommand,
     input: hostingCreateParamsSchema,
     stored: z.object({
       accountId: z.string(),
@@ -54,7 +47,6 @@ export const hostingCommands = [
       tradePassword: z.string(),
     }),
     resourceOf: (_params, id) => `hosting:new:${id}`,
-    accountChangedBy: ({ accountId }) => accountId,
     wireParamsOf: ({ accountId, productId, amount, tradePassword }) => ({
       accountId,
       productId,

@@ -10,16 +10,12 @@ import {
   machineRentParamsSchema,
   payWithSchema,
 } from '../../contract/api/machine.js';
-import { ONLINE_COMMAND_EXPIRY_MS } from '../../contract/constants.js';
 import { defineCommand } from '../../sync/commands.js';
+import { pricedCommand } from './command-policies.js';
 
 const machineCommand = {
-  maxAgeMs: ONLINE_COMMAND_EXPIRY_MS,
-  requiresOnline: true,
-  pullsEveryAccount: false,
-  secrets: ['tradePassword'],
+  ...pricedCommand,
   resourceOf: (_params: unknown, id: string) => `machine:new:${id}`,
-  accountChangedBy: ({ accountId }: { accountId: string }) => accountId,
 } as const;
 
 export const machineCommands = [

@@ -7,7 +7,6 @@
  * named in the params (a cancel's rides along: the route takes only `orderId`) and pulled after.
  */
 import { z } from 'zod';
-import { MONEY_COMMAND_EXPIRY_MS, ONLINE_COMMAND_EXPIRY_MS } from '../../contract/constants.js';
 import {
   otcListParamsSchema,
   otcOrderIdParamsSchema,
@@ -16,15 +15,12 @@ import {
 } from '../../contract/api/otc.js';
 import { moneySchema } from '../../contract/schema.js';
 import { defineCommand, type RecordOf } from '../../sync/commands.js';
+import { pricedCommand, queuedMoneyCommand } from './command-policies.js';
 
 /** A command at a price the user saw, with the trade password. */
 const priced = {
-  maxAgeMs: ONLINE_COMMAND_EXPIRY_MS,
-  requiresOnline: true,
-  pullsEveryAccount: false,
-  secrets: ['tradePassword'],
+  ...pricedCommand,
   resourceOf: (_params: unknown, id: string) => `otc:new:${id}`,
-  accountChangedBy: ({ accountId }: { accountId: string }) => accountId,
 } as const;
 
 const listOf = <K extends string>(kind: K, uri: string) =>
@@ -79,15 +75,11 @@ export const otcCommands = [
   defineCommand({
     kind: 'otc-cancel',
     uri: '/api/v1/otc/cancel',
-    maxAgeMs: MONEY_COMMAND_EXPIRY_MS,
-    requiresOnline: false,
-    pullsEveryAccount: false,
-    secrets: [],
+    ...queuedMoneyCommand,
     /** The order's account is named too (the route does not take it): it is pulled after the cancel. */
     input: otcOrderIdParamsSchema.extend({ accountId: otcListParamsSchema.shape.accountId }),
     stored: z.object({ accountId: z.string(), orderId: z.string() }),
     resourceOf: ({ orderId }) => `otc:order:${orderId}`,
-    accountChangedBy: ({ accountId }) => accountId,
     wireParamsOf: ({ orderId }) => ({ orderId }),
   }),
 ] as const;

@@ -4,29 +4,26 @@
  */
 import { z } from 'zod';
 import { avatarUpdateParamsSchema, nameUpdateParamsSchema } from '../../contract/api/content.js';
-import { DAY_MS, defineCommand } from '../../sync/commands.js';
-
-const everyday = { maxAgeMs: DAY_MS, requiresOnline: false, pullsEveryAccount: false, secrets: [] } as const;
+import { defineCommand } from '../../sync/commands.js';
+import { everydayCommand } from './command-policies.js';
 
 export const userCommands = [
   defineCommand({
     kind: 'profile-nickname',
     uri: '/api/v1/user/name-update',
-    ...everyday,
+    ...everydayCommand,
     input: nameUpdateParamsSchema,
     stored: z.object({ nickname: z.string() }),
     resourceOf: () => 'profile.nickname',
-    accountChangedBy: () => null,
     wireParamsOf: ({ nickname }) => ({ nickname }),
   }),
   defineCommand({
     kind: 'profile-avatar',
     uri: '/api/v1/user/avatar-update',
-    ...everyday,
+    ...everydayCommand,
     input: avatarUpdateParamsSchema,
     stored: z.object({ avatar: z.string() }),
     resourceOf: () => 'profile.avatar',
-    accountChangedBy: () => null,
     wireParamsOf: ({ avatar }) => ({ avatar }),
   }),
 ] as const;

@@ -6,16 +6,14 @@
  */
 import { z } from 'zod';
 import { withdrawCreateParamsSchema } from '../../contract/api/withdraw.js';
-import { ONLINE_COMMAND_EXPIRY_MS } from '../../contract/constants.js';
 import { defineCommand, type RecordOf } from '../../sync/commands.js';
+import { pricedCommand } from './command-policies.js';
 
 export const withdrawCommands = [
   defineCommand({
     kind: 'withdraw-create',
     uri: '/api/v1/withdraw/create',
-    maxAgeMs: ONLINE_COMMAND_EXPIRY_MS,
-    requiresOnline: true,
-    pullsEveryAccount: false,
+    ...pricedCommand,
     secrets: ['googleCode', 'tradePassword'],
     /** The account is required here (the route defaults it): a command names its account. */
     input: withdrawCreateParamsSchema.required({ accountId: true }),
@@ -27,7 +25,6 @@ export const withdrawCommands = [
       tradePassword: z.string(),
     }),
     resourceOf: (_params, id) => `withdraw:new:${id}`,
-    accountChangedBy: ({ accountId }) => accountId,
     wireParamsOf: ({ accountId, amount, methodId, googleCode, tradePassword }) => ({
       accountId,
       amount,

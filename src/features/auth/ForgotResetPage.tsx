@@ -9,8 +9,9 @@ import { send } from '../../app/worker-client.js';
 import { toast } from '../../ui/toast.js';
 import { drafts } from './flow.js';
 import { useChecks } from '../../ui/field-messages.js';
-import { PasswordField, SubmitButton } from '../../ui/form-fields.js';
+import { SubmitButton } from '../../ui/form-fields.js';
 import { useForm } from '../../ui/use-form.js';
+import { NewPasswordFields } from '../security/password-form.js';
 
 export default function ForgotResetPage() {
   const { t } = useTranslation();
@@ -46,11 +47,10 @@ export default function ForgotResetPage() {
   return (
     <form className="form page-padding" onSubmit={submit} noValidate>
       <p className="hint">{t('auth.reset_hint', { email: draft.email })}</p>
-      <PasswordField label={t('field.newPassword')} autoComplete="new-password" {...form.bind('password')} />
-      <PasswordField
-        label={t('field.confirmPassword')}
-        autoComplete="new-password"
-        {...form.bind('confirmPassword')}
+      <NewPasswordFields
+        label={t('field.newPassword')}
+        password={form.bind('password')}
+        confirm={form.bind('confirmPassword')}
       />
       <SubmitButton busy={form.busy}>{t('auth.reset_submit')}</SubmitButton>
     </form>

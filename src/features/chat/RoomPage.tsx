@@ -21,6 +21,7 @@ import {
 import { useTranslation } from 'react-i18next';
 import { send } from '../../app/worker-client.js';
 import { DateTime } from '../../ui/DateTime.js';
+import { ImagePickers } from '../../ui/ImagePickers.js';
 import { useLink } from '../../ui/OfflineBanner.js';
 import { useRefusalMessage } from '../outbox/messages.js';
 import {
@@ -319,25 +320,12 @@ function Composer({ online }: { online: boolean }) {
         {error ?? (online ? '' : t('chat.offline_note'))}
       </p>
       <div className="chat-composer__actions">
-        <label className="chat-pick">
-          <input
-            className="visually-hidden"
-            type="file"
-            accept="image/*"
-            capture="environment"
-            onChange={(event) => choose(event.target.files?.[0], event.target)}
-          />
-          {t('chat.take_photo')}
-        </label>
-        <label className="chat-pick">
-          <input
-            className="visually-hidden"
-            type="file"
-            accept="image/*"
-            onChange={(event) => choose(event.target.files?.[0], event.target)}
-          />
-          {t('chat.choose_image')}
-        </label>
+        <ImagePickers
+          className="chat-pick"
+          takeLabel={t('chat.take_photo')}
+          chooseLabel={t('chat.choose_image')}
+          onChoose={choose}
+        />
         <button type="submit" className="solid-button chat-send" disabled={busy}>
           {t('chat.send')}
         </button>

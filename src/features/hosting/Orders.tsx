@@ -86,6 +86,16 @@ export function Orders({
   );
 }
 
+/** The changes an order in progress offers, in their buttons' order. */
+const ORDER_ACTIONS: readonly ChangeKind[] = ['add', 'sub', 'redeem'];
+
+/** Whether an order in progress offers `kind`: add before maturity, sub before it with early exit, redeem at maturity or with early exit. */
+function actionOpen(kind: ChangeKind, order: HostingOrderRecord, matured: boolean): boolean {
+  if (kind === 'add') return !matured;
+  if (kind === 'sub') return !matured && order.earlyExit;
+  return matured || order.earlyExit;
+}
+
 function OrderItem({
   active,
   order,
@@ -183,33 +193,16 @@ function OrderItem({
       </p>
       {inProgress && (
         <div className="row__actions hosting-order__actions">
-          {!matured && (
+          {ORDER_ACTIONS.filter((kind) => actionOpen(kind, order, matured)).map((kind) => (
             <Button
+              key={kind}
               size="small"
-              onClick={() => setAction('add')}
-              aria-label={t('hosting.add_named', { name: label })}
+              onClick={() => setAction(kind)}
+              aria-label={t(`hosting.${kind}_named`, { name: label })}
             >
-              {t('hosting.add')}
+              {t(`hosting.${kind}`)}
             </Button>
-          )}
-          {!matured && order.earlyExit && (
-            <Button
-              size="small"
-              onClick={() => setAction('sub')}
-              aria-label={t('hosting.sub_named', { name: label })}
-            >
-              {t('hosting.sub')}
-            </Button>
-          )}
-          {(matured || order.earlyExit) && (
-            <Button
-              size="small"
-              onClick={() => setAction('redeem')}
-              aria-label={t('hosting.redeem_named', { name: label })}
-            >
-              {t('hosting.redeem')}
-            </Button>
-          )}
+          ))}
         </div>
       )}
       {inProgress && action !== null && (

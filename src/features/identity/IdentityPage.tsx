@@ -19,6 +19,7 @@ import { CardForm, CardSection } from '../../ui/Card.js';
 import { Choice } from '../../ui/Choice.js';
 import { TimeFigure } from '../../ui/Figure.js';
 import { Field } from '../../ui/Field.js';
+import { ImagePickers } from '../../ui/ImagePickers.js';
 import { SubmitButton } from '../../ui/form-fields.js';
 import { useLink } from '../../ui/OfflineBanner.js';
 import { toast } from '../../ui/toast.js';
@@ -340,27 +341,13 @@ function ImagePicker({
           )}
         </div>
         <div className="identity-image__actions">
-          <label className="identity-pick">
-            <input
-              className="visually-hidden"
-              type="file"
-              accept="image/*"
-              capture="environment"
-              aria-describedby={described}
-              onChange={(event) => onChoose(event.target.files?.[0])}
-            />
-            {t('identity.take_photo')}
-          </label>
-          <label className="identity-pick">
-            <input
-              className="visually-hidden"
-              type="file"
-              accept="image/*"
-              aria-describedby={described}
-              onChange={(event) => onChoose(event.target.files?.[0])}
-            />
-            {t('identity.choose_image')}
-          </label>
+          <ImagePickers
+            className="identity-pick"
+            takeLabel={t('identity.take_photo')}
+            chooseLabel={t('identity.choose_image')}
+            describedBy={described}
+            onChoose={onChoose}
+          />
         </div>
       </div>
       <p id={errorId} className="field__error" role={error ? 'alert' : undefined}>

@@ -10,7 +10,8 @@ import { useTranslation } from 'react-i18next';
 import type { Passkey } from '../../../contract/api/passkeys.js';
 import { PASSKEY_NAME_MAX_LENGTH } from '../../../contract/constants.js';
 import { checkCode, checkPassword, checkRequired } from '../../../contract/validation.js';
-import { useOutcome } from '../../app/outcome.js';
+import type { Outcome } from '../../../sync/ports.js';
+import { useOutcome, type FieldErrorSink } from '../../app/outcome.js';
 import { send } from '../../app/worker-client.js';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.js';
 import { DateTime } from '../../ui/DateTime.js';
@@ -103,26 +104,41 @@ function AddPasskey({ authenticatorBound, onAdded }: { authenticatorBound: boole
   );
 }
 
-function RenameDialog({ passkey, onClose, onDone }: { passkey: Passkey; onClose(): void; onDone(): void }) {
-  const { t } = useTranslation();
+/**
+ * A dialog's command: `busy` while it is sent; an accepted one is the server's toast, then
+ * `onDone`; a refusal is handled as every outcome is (beside the field `sink` names, if any).
+ */
+function useDialogSend(onDone: () => void) {
   const handle = useOutcome();
-  const [name, setName] = useState(passkey.name);
-  const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
-  const rename = async () => {
-    if (name.trim() === '') {
-      setError(t('passkeys.name_required'));
-      return;
-    }
+  const run = async (sending: Promise<Outcome<unknown>>, sink?: FieldErrorSink) => {
     setBusy(true);
     try {
-      const outcome = await send('passkey-rename', { id: passkey.id, name: name.trim() });
-      if (!handle(outcome, { fields: ['name'], show: (_field, message) => setError(message) })) return;
+      const outcome = await sending;
+      if (!handle(outcome, sink)) return;
       toast(outcome.message);
       onDone();
     } finally {
       setBusy(false);
     }
+  };
+  return { busy, run };
+}
+
+function RenameDialog({ passkey, onClose, onDone }: { passkey: Passkey; onClose(): void; onDone(): void }) {
+  const { t } = useTranslation();
+  const [name, setName] = useState(passkey.name);
+  const [error, setError] = useState<string | undefined>();
+  const { busy, run } = useDialogSend(onDone);
+  const rename = async () => {
+    if (name.trim() === '') {
+      setError(t('passkeys.name_required'));
+      return;
+    }
+    await run(send('passkey-rename', { id: passkey.id, name: name.trim() }), {
+      fields: ['name'],
+      show: (_field, message) => setError(message),
+    });
   };
   return (
     <ConfirmDialog
@@ -150,19 +166,8 @@ function RenameDialog({ passkey, onClose, onDone }: { passkey: Passkey; onClose(
 
 function RemoveDialog({ passkey, onClose, onDone }: { passkey: Passkey; onClose(): void; onDone(): void }) {
   const { t } = useTranslation();
-  const handle = useOutcome();
-  const [busy, setBusy] = useState(false);
-  const remove = async () => {
-    setBusy(true);
-    try {
-      const outcome = await send('passkey-remove', { id: passkey.id });
-      if (!handle(outcome)) return;
-      toast(outcome.message);
-      onDone();
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, run } = useDialogSend(onDone);
+  const remove = () => run(send('passkey-remove', { id: passkey.id }));
   return (
     <ConfirmDialog
       title={t('passkeys.remove_title', { name: passkey.name })}

@@ -8,18 +8,16 @@ import { Button } from 'antd-mobile';
 import QRCode from 'qrcode';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router-dom';
 import type { Google2FaData } from '../../../contract/api/security.js';
 import { checkCode } from '../../../contract/validation.js';
 import { useOutcome } from '../../app/outcome.js';
-import { ROUTES } from '../../app/paths.js';
 import { send } from '../../app/worker-client.js';
 import { useCopy } from '../../ui/use-copy.js';
 import { toast } from '../../ui/toast.js';
 import { OneTimeCodeField, SubmitButton } from '../../ui/form-fields.js';
 import { useChecks } from '../../ui/field-messages.js';
 import { useForm } from '../../ui/use-form.js';
-import { useUserInfo } from './use-user-info.js';
+import { SetOrChange } from './SetOrChange.js';
 import './security.css';
 
 type KeyState = { kind: 'loading' } | { kind: 'ready'; key: Google2FaData; qr: string } | { kind: 'failed' };
@@ -161,14 +159,11 @@ function ModifyAuthenticator({ onDone }: { onDone(): void }) {
 }
 
 export default function AuthenticatorPage() {
-  const { t } = useTranslation();
-  const navigate = useNavigate();
-  const { user } = useUserInfo();
-  const done = () => navigate(ROUTES.settings, { replace: true });
-  if (user === null) return <p className="hint page-padding">{t('common.loading')}</p>;
-  return user.authenticatorBound ? (
-    <ModifyAuthenticator onDone={done} />
-  ) : (
-    <BindAuthenticator onDone={done} />
+  return (
+    <SetOrChange
+      isSet={(user) => user.authenticatorBound}
+      set={(done) => <BindAuthenticator onDone={done} />}
+      change={(_user, done) => <ModifyAuthenticator onDone={done} />}
+    />
   );
 }

@@ -4,17 +4,15 @@
  * (withdrawals then wait 24 hours).
  */
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router-dom';
-import { checkCode, checkConfirmPassword, checkPassword } from '../../../contract/validation.js';
+import { checkConfirmPassword, checkPassword } from '../../../contract/validation.js';
 import { useOutcome } from '../../app/outcome.js';
-import { ROUTES } from '../../app/paths.js';
 import { send } from '../../app/worker-client.js';
 import { toast } from '../../ui/toast.js';
-import { PasswordField, SubmitButton } from '../../ui/form-fields.js';
+import { SubmitButton } from '../../ui/form-fields.js';
 import { useChecks } from '../../ui/field-messages.js';
 import { useForm } from '../../ui/use-form.js';
-import { CodeAndSubmit, NewPasswordFields } from './password-form.js';
-import { useUserInfo } from './use-user-info.js';
+import { NewPasswordFields, PasswordChangeForm } from './password-form.js';
+import { SetOrChange } from './SetOrChange.js';
 
 function SetTradePassword({ onDone }: { onDone(): void }) {
   const { t } = useTranslation();
@@ -50,62 +48,29 @@ function SetTradePassword({ onDone }: { onDone(): void }) {
 
 function ChangeTradePassword({ email, onDone }: { email: string; onDone(): void }) {
   const { t } = useTranslation();
-  const handle = useOutcome();
-  const check = useChecks();
-  const form = useForm({ oldTradePassword: '', tradePassword: '', confirmPassword: '', code: '' });
-  const submit = form.submit(
-    ({ oldTradePassword, tradePassword, confirmPassword, code }) =>
-      check({
-        oldTradePassword: checkPassword(oldTradePassword),
-        tradePassword: checkPassword(tradePassword),
-        confirmPassword: checkConfirmPassword(tradePassword, confirmPassword),
-        code: checkCode(code.trim()),
-      }),
-    async ({ oldTradePassword, tradePassword, confirmPassword, code }) => {
-      const outcome = await send('security-update-trade-password', {
-        oldTradePassword,
-        tradePassword,
-        confirmPassword,
-        code: code.trim(),
-      });
-      if (!handle(outcome, form.sink)) return;
-      toast(outcome.message);
-      onDone();
-    },
-  );
   return (
-    <form className="form page-padding" onSubmit={submit} noValidate aria-labelledby="trade-change-title">
+    <PasswordChangeForm
+      oldField="oldTradePassword"
+      newField="tradePassword"
+      oldLabel={t('field.oldTradePassword')}
+      newLabel={t('field.newTradePassword')}
+      codeKind="security-send-trade-password-code"
+      labelledBy="trade-change-title"
+      save={(change) => send('security-update-trade-password', change)}
+      onDone={onDone}
+    >
       <h2 id="trade-change-title">{t('security.trade_change_title')}</h2>
       <p className="hint">{t('security.trade_change_hint', { email })}</p>
-      <PasswordField
-        label={t('field.oldTradePassword')}
-        autoComplete="current-password"
-        {...form.bind('oldTradePassword')}
-      />
-      <NewPasswordFields
-        label={t('field.newTradePassword')}
-        password={form.bind('tradePassword')}
-        confirm={form.bind('confirmPassword')}
-      />
-      <CodeAndSubmit
-        kind="security-send-trade-password-code"
-        code={form.bind('code')}
-        sink={form.sink}
-        busy={form.busy}
-      />
-    </form>
+    </PasswordChangeForm>
   );
 }
 
 export default function TradePasswordPage() {
-  const { t } = useTranslation();
-  const navigate = useNavigate();
-  const { user } = useUserInfo();
-  const done = () => navigate(ROUTES.settings, { replace: true });
-  if (user === null) return <p className="hint page-padding">{t('common.loading')}</p>;
-  return user.tradePasswordSet ? (
-    <ChangeTradePassword email={user.email} onDone={done} />
-  ) : (
-    <SetTradePassword onDone={done} />
+  return (
+    <SetOrChange
+      isSet={(user) => user.tradePasswordSet}
+      set={(done) => <SetTradePassword onDone={done} />}
+      change={(user, done) => <ChangeTradePassword email={user.email} onDone={done} />}
+    />
   );
 }
