@@ -28,7 +28,13 @@ export const IV_LENGTH = 16;
 export const AES_BLOCK = 16;
 
 const HANDSHAKE_PATTERN = /^[A-Za-z0-9]{16}$/;
-const BASE64_PATTERN = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+/**
+ * Standard Base64 symbols with at most two `=` at the end; with a length that is a multiple of 4,
+ * exactly padded Base64. Written as one character class, not as groups of four: a page of a pull
+ * is megabytes of Base64, which the grouped pattern scanned about 20 times slower (half a second
+ * a page in a phone-class worker).
+ */
+const BASE64_PATTERN = /^[A-Za-z0-9+/]*={0,2}$/;
 const BASE64_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 
 /** The call carried inside a request envelope. */
@@ -145,7 +151,8 @@ export function sealIvOf<Bytes extends { length: number }>(
  * @throws EnvelopeError otherwise.
  */
 function canonicalBase64Bytes(data: string): Uint8Array<ArrayBuffer> {
-  if (!BASE64_PATTERN.test(data)) throw new EnvelopeError('data is not standard Base64');
+  if (data.length % 4 !== 0 || !BASE64_PATTERN.test(data))
+    throw new EnvelopeError('data is not standard Base64');
   const padding = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
   if (padding > 0) {
     const last = BASE64_ALPHABET.indexOf(data.charAt(data.length - padding - 1));

@@ -203,6 +203,9 @@ describe('refusals', () => {
     ['missing Base64 padding', v.data.replace(/=+$/, ''), v.handshake],
     ['spaces where a form decoder turned + into a space', v.data.replaceAll('+', ' '), v.handshake],
     ['embedded whitespace', `${v.data.slice(0, 8)}\n${v.data.slice(8)}`, v.handshake],
+    ['padding in the middle', `${v.data.slice(0, 8)}=${v.data.slice(9)}`, v.handshake],
+    ['three padding symbols', `${v.data.slice(0, -3)}===`, v.handshake],
+    ['a length that is not a multiple of 4', `${v.data.replace(/=+$/, '')}A=`, v.handshake],
   ];
 
   test('every refusal case is really a change to the vector', () => {
