@@ -1,6 +1,7 @@
 /**
  * i18next with one catalogue per language under locales/, loaded lazily (the first page only
- * carries the language it shows). zh-Hans is the default and the fallback.
+ * carries the language it shows). zh-Hans is the default. There is no fallback catalogue to load
+ * beside it: every catalogue has exactly the default's keys (tests/structure/locales.test.ts).
  */
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
@@ -33,7 +34,7 @@ export function preferredLocale(languages: readonly string[]): Locale {
   return DEFAULT_LOCALE;
 }
 
-/** Starts i18next in `locale` (and the fallback); resolves when both are loaded. */
+/** Starts i18next in `locale`; resolves when its catalogue is loaded. */
 export async function startI18n(locale: string): Promise<void> {
   const lng = isLocale(locale) ? locale : DEFAULT_LOCALE;
   await i18next
@@ -55,7 +56,7 @@ export async function startI18n(locale: string): Promise<void> {
     .use(initReactI18next)
     .init({
       lng,
-      fallbackLng: DEFAULT_LOCALE,
+      fallbackLng: false,
       supportedLngs: [...LOCALES],
       load: 'currentOnly',
       interpolation: { escapeValue: false },
