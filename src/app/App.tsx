@@ -6,7 +6,6 @@ import { readStoredSession, useSession } from '../../client-db/use-session.js';
 import { OfflineBanner } from '../ui/OfflineBanner.js';
 import { ServiceButton } from '../ui/ServiceButton.js';
 import { toast } from '../ui/toast.js';
-import { FirstPageShown } from './first-page.js';
 import { ChunkErrorBoundary, PageLoading } from './loading.js';
 import { PageHeader } from './PageHeader.js';
 import { PageLookupContext } from './navigation.js';
@@ -93,7 +92,6 @@ function RoutePage({ entry, loggedIn }: { entry: RouteEntry; loggedIn: boolean }
         <ChunkErrorBoundary>
           <Suspense fallback={<PageLoading />}>
             <Page />
-            <FirstPageShown />
           </Suspense>
         </ChunkErrorBoundary>
       </main>
