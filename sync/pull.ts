@@ -212,13 +212,18 @@ export async function pull(deps: PullDeps): Promise<PullSummary> {
       if (!request.held.has(name) && !summary.ignored.includes(name)) summary.ignored.push(name);
     }
     const learning: boolean = session !== null && deps.account !== undefined && request.accountId === null;
-    const next: Target[] | null =
-      data.hasMore && !learning && summary.pages < maxPages ? nextTargets(request.targets, data) : null;
-    const prefetched: PageRequest | null = next === null ? null : ask(next, request.accountId);
+    // Checked before the next page is asked for: it is asked from the cursors these pages end on.
+    const written: Array<{ target: Target; pages: CollectionPage[] }> = request.targets.map((target) => ({
+      target,
+      pages: pagesFor(target, data, summary.dropped),
+    }));
+    const prefetched: PageRequest | null =
+      data.hasMore && !learning && summary.pages < maxPages
+        ? ask(written.map(afterPages), request.accountId)
+        : null;
     const syncedAt = data.hasMore ? null : isoOf(request.askedAt);
     let raced = false;
-    for (const target of request.targets) {
-      const pages = pagesFor(target, data, summary.dropped);
+    for (const { target, pages } of written) {
       try {
         const result = await target.store.applyPage(pages, syncedAt);
         raced ||= result.raced.length > 0;
@@ -245,24 +250,16 @@ export async function pull(deps: PullDeps): Promise<PullSummary> {
   }
 }
 
-/**
- * The databases of a page with the cursors it ends on, to ask for the next page before this one
- * is written; null when one of them is not a valid cursor (the page is then asked page by page).
- */
-function nextTargets(targets: readonly Target[], data: PullData): Target[] | null {
-  const next: Target[] = [];
-  for (const target of targets) {
-    const cursors = new Map(target.cursors);
-    for (const name of target.store.collections) {
-      const raw = data.cursors[name];
-      if (raw === undefined) continue;
-      const cursor = cursorSchema.safeParse(raw);
-      if (!cursor.success) return null;
-      cursors.set(name, { cursor: cursor.data, syncedAt: target.cursors.get(name)?.syncedAt ?? null });
-    }
-    next.push({ store: target.store, cursors });
+/** A database with the cursors its pages end on, to ask for the next page before they are written. */
+function afterPages({ target, pages }: { target: Target; pages: readonly CollectionPage[] }): Target {
+  const cursors = new Map(target.cursors);
+  for (const page of pages) {
+    cursors.set(page.name, {
+      cursor: page.cursor,
+      syncedAt: target.cursors.get(page.name)?.syncedAt ?? null,
+    });
   }
-  return next;
+  return { store: target.store, cursors };
 }
 
 function failed(summary: PullSummary, failure: PullFailure): PullSummary {
