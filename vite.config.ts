@@ -92,6 +92,10 @@ export default defineConfig({
         importScripts: ['/push-sw.js'],
         globPatterns: ['**/*.{js,css,html,svg,png,webmanifest}'],
         globIgnores: ['admin.html', 'assets/console/**'],
+        // A first visit is controlled as soon as its worker is active, so a page it has not
+        // opened yet loads offline from the precache (an update still waits for the user's word:
+        // no skipWaiting, and a page already controlled moves to the new worker only then).
+        clientsClaim: true,
         navigateFallback: '/index.html',
         navigateFallbackDenylist: [/^\/api\//, /^\/admin/],
         cleanupOutdatedCaches: true,

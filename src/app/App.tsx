@@ -89,7 +89,9 @@ function RoutePage({ entry, loggedIn }: { entry: RouteEntry; loggedIn: boolean }
         <PageHeader title={t(entry.title as 'tabs.home')} back={!entry.tab} />
       )}
       <main className="page__body">
-        <ChunkErrorBoundary>
+        {/* Keyed by route: <Routes> reuses this element from page to page, and a chunk that
+            failed on one page must not leave the next page showing the failure. */}
+        <ChunkErrorBoundary key={entry.path}>
           <Suspense fallback={<PageLoading />}>
             <Page />
           </Suspense>

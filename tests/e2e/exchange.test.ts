@@ -31,7 +31,9 @@ const exchangesSchema = z.object({
 });
 
 describe.skipIf(!hasChromium)('the exchange in Chromium', () => {
-  const { running, openTab, api, financeToken, customer, setRabPrice } = e2eHarness({ proxy: true });
+  const { running, openTab, goOffline, api, financeToken, customer, setRabPrice } = e2eHarness({
+    proxy: true,
+  });
 
   /** A user logged in on `page`, with a trade password and 100 RAB and 20 USDT on the main account. */
   const trader = (page: Page, t: (key: string) => string, finance: string, name: string) =>
@@ -90,9 +92,7 @@ describe.skipIf(!hasChromium)('the exchange in Chromium', () => {
       await keepScreen(page, 'exchange-en-done');
 
       // Offline: the records (and the last pulled price) still show, with their age; no exchange can be sent.
-      const { proxy } = running();
-      if (!proxy) throw new Error('this file runs behind the proxy');
-      proxy.down();
+      await goOffline(page);
       await navigateInApp(page, '/pages/my/my');
       await expectPage(page, en('tabs.assets'));
       await navigateInApp(page, EXCHANGE);
@@ -104,7 +104,7 @@ describe.skipIf(!hasChromium)('the exchange in Chromium', () => {
         true,
       );
       await keepScreen(page, 'exchange-en-offline');
-      proxy.up();
+      running().proxy?.up();
       // A failed request while the link was cut is the browser's console error, not the app's.
       expect(tab.errors.filter((error) => !error.includes('Failed to load resource'))).toEqual([]);
     },

@@ -85,6 +85,8 @@ export interface Tab {
   apiCalls: string[];
   /** The same requests by the route they call: an envelope's inner `uri`, else the path. */
   apiRoutes: string[];
+  /** Requests of the page or its workers that failed, and every console line: printed when a test fails. */
+  log: string[];
 }
 
 /** The route a request to /api/ calls: the inner `uri` of an envelope (spec Reading A), else its path. */
@@ -591,10 +593,23 @@ export function e2eHarness(options: HarnessOptions = {}) {
     expect(ledgerCheckSchema.parse(check.data).ok).toBe(true);
   }
 
+  /**
+   * Cuts the link (the loopback proxy) as a phone loses its signal, once the page's service worker
+   * controls it with its precache complete: before that, a page not yet opened could not load
+   * offline on a phone either, and a test would depend on how far the precache had got.
+   */
+  async function goOffline(page: Page): Promise<void> {
+    const { proxy } = running();
+    if (!proxy) throw new Error('this file runs behind the proxy');
+    await serviceWorkerReady(page);
+    proxy.down();
+  }
+
   return {
     distDir,
     running,
     openTab,
+    goOffline,
     launch,
     api,
     codeMailedTo,
@@ -633,9 +648,15 @@ async function keepScreens(contexts: readonly BrowserContext[], testName: string
   for (const [index, page] of pages.entries()) {
     const file = path.join(folder, `page-${index + 1}.png`);
     await page.screenshot({ path: file, timeout: 5_000 }).catch(() => undefined);
+    const log = tabLogs.get(page) ?? [];
+    fs.writeFileSync(path.join(folder, `page-${index + 1}.log`), log.join('\n'));
+    console.warn(`[e2e] page ${index + 1} at ${page.url()}, its last lines:\n${log.slice(-40).join('\n')}`);
   }
-  console.warn(`[e2e] "${testName}" failed: ${pages.length} screenshot(s) in ${folder}`);
+  console.warn(`[e2e] "${testName}" failed: ${pages.length} screenshot(s) and logs in ${folder}`);
 }
+
+/** Each watched page's log, for the report of a failed test. */
+const tabLogs = new WeakMap<Page, string[]>();
 
 /** Watches a page for console errors, page errors and calls to /api/. */
 export function watchedTab(page: Page): Tab {
@@ -643,16 +664,26 @@ export function watchedTab(page: Page): Tab {
   const errors: string[] = [];
   const apiCalls: string[] = [];
   const apiRoutes: string[] = [];
+  const log: string[] = [];
+  const stamp = () => new Date().toISOString().slice(11, 23);
   page.on('console', (message) => {
+    log.push(`${stamp()} console.${message.type()}: ${message.text()}`);
     if (message.type() === 'error') errors.push(`console: ${message.text()}`);
   });
-  page.on('pageerror', (error) => errors.push(`page: ${error.message}`));
+  page.on('pageerror', (error) => {
+    log.push(`${stamp()} page error: ${error.stack ?? error.message}`);
+    errors.push(`page: ${error.message}`);
+  });
+  page.context().on('requestfailed', (request) => {
+    log.push(`${stamp()} request failed: ${request.url()} (${request.failure()?.errorText ?? '?'})`);
+  });
   page.context().on('request', (request) => {
     if (!new URL(request.url()).pathname.startsWith('/api/')) return;
     apiCalls.push(request.url());
     apiRoutes.push(routeOfRequest(request.url(), request.postData()));
   });
-  return { page, errors, apiCalls, apiRoutes };
+  tabLogs.set(page, log);
+  return { page, errors, apiCalls, apiRoutes, log };
 }
 
 /** How long a file waits for the build another file is making (a build takes about a minute). */
@@ -720,9 +751,16 @@ export async function buildClient(outDir: string, env: Record<string, string> = 
   );
 }
 
-/** Resolves once the page's service worker is active, its precache (the shell, every chunk) complete. */
+/**
+ * Resolves once the page's service worker is active, its precache (the shell, every chunk)
+ * complete, and controls the page (it claims a first visit): from then on a page not yet opened
+ * loads offline from the precache.
+ */
 export async function serviceWorkerReady(page: Page): Promise<void> {
   await page.evaluate(async () => {
-    await navigator.serviceWorker.ready;
+    const container = navigator.serviceWorker;
+    await container.ready;
+    if (container.controller !== null) return;
+    await new Promise((resolve) => container.addEventListener('controllerchange', resolve, { once: true }));
   });
 }

@@ -59,7 +59,7 @@ const incomeSchema = z.object({
 });
 
 describe.skipIf(!hasChromium)('hosting in Chromium', () => {
-  const { running, openTab, api, financeToken, customer, expectLedgerOk } = e2eHarness({
+  const { running, openTab, goOffline, api, financeToken, customer, expectLedgerOk } = e2eHarness({
     proxy: true,
     env: () => ({ COFFER_NOW, COFFER_TIMEZONE: 'Asia/Shanghai' }),
     build: { VITE_TRANSPORT: 'plain' },
@@ -157,9 +157,7 @@ describe.skipIf(!hasChromium)('hosting in Chromium', () => {
       await changes.getByText('-300', { exact: false }).waitFor();
 
       // Offline: the products and the order still show; an increase waits in the outbox.
-      const { proxy } = running();
-      if (!proxy) throw new Error('this file runs behind the proxy');
-      proxy.down();
+      await goOffline(page);
       await navigateInApp(page, '/pages/my/my');
       await expectPage(page, en('tabs.assets'));
       await navigateInApp(page, HOSTING);
@@ -183,7 +181,7 @@ describe.skipIf(!hasChromium)('hosting in Chromium', () => {
       await card.getByText(waiting, { exact: true }).waitFor();
       await keepScreen(page, 'hosting-en-offline');
 
-      proxy.up();
+      running().proxy?.up();
       await card.getByText('1300 USDT', { exact: true }).waitFor({ timeout: RECONNECT_MS + 30_000 });
 
       // Three days on: the job's catch-up accrues the two whole interest days since the creation day.

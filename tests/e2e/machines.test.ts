@@ -33,7 +33,7 @@ const TICKETS = '/pages/blance_record/blance_record12';
 const DAY_MS = 86_400_000;
 
 describe.skipIf(!hasChromium)('mining machines in Chromium', () => {
-  const { running, openTab, api, financeToken, customer } = e2eHarness({ proxy: true });
+  const { running, openTab, goOffline, api, financeToken, customer } = e2eHarness({ proxy: true });
 
   /** A user logged in on `page` in the language of `t`, with a trade password and 300 USDT on the main account. */
   const miner = (page: Page, t: (key: string) => string, finance: string, name: string) =>
@@ -135,7 +135,7 @@ describe.skipIf(!hasChromium)('mining machines in Chromium', () => {
 
       // Offline (failed loads are expected from here): what was synced still shows; a buy says it
       // needs the connection.
-      running().proxy?.down();
+      await goOffline(page);
       await navigateInApp(page, MY_MACHINES);
       await page.getByText('29 days left of 30', { exact: true }).waitFor({ timeout: WAIT_MS });
       await navigateInApp(page, MACHINES);

@@ -20,12 +20,14 @@ import {
   expectPage,
   hasChromium,
   navigateInApp,
+  PHONE,
   serviceWorkerReady,
   SLOW,
   watchedTab,
 } from './harness.js';
 import { expectSameImageWithoutMetadata, PIXEL_PNG } from '../helpers/uploads.js';
 import { cliContext } from '../../server/cli/cli-context.js';
+import { ROUTES } from '../../src/app/paths.js';
 
 /** Reconnects are noticed by the outbox's own backoff (2, 4, 8, 16, 30 s): allow a full step and a send. */
 const RECONNECT_MS = 60_000;
@@ -199,6 +201,33 @@ describe.skipIf(!hasChromium)('offline through a loopback proxy, in Chromium', (
         .getByRole('heading', { level: 3, name: 'Killed mid-send', exact: true })
         .waitFor({ timeout: 30_000 });
       expect(await ticketsOnServer(token, 'Killed mid-send')).toBe(1);
+    },
+  );
+
+  test(
+    'a page whose chunk cannot load says so with a retry; the next page opened draws itself (the failure stays with its page)',
+    SLOW,
+    async () => {
+      // No service worker here: the chunk's request is the page's own, and it fails.
+      const context = await running().browser.newContext({ viewport: PHONE, serviceWorkers: 'block' });
+      try {
+        await context.route('**/assets/ForgotPage-*.js', (route) => route.abort('timedout'));
+        const tab = watchedTab(await context.newPage());
+        const { page } = tab;
+        await page.goto(`${running().base}/#${ROUTES.login}`);
+        await expectPage(page, en('auth.login_title'));
+        await navigateInApp(page, ROUTES.forgot);
+        await expectPage(page, en('auth.forgot_title'));
+        const retry = page
+          .getByRole('alert')
+          .getByRole('button', { name: en('errors.timeout_retry'), exact: true });
+        await retry.waitFor();
+        await navigateInApp(page, ROUTES.register);
+        await expectPage(page, en('auth.register_title'));
+        expect(await retry.count()).toBe(0);
+      } finally {
+        await context.close();
+      }
     },
   );
 

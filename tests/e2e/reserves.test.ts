@@ -41,7 +41,7 @@ function sentencePattern(template: string, values: Record<string, string>): RegE
 describe.skipIf(!hasChromium)('proof of reserves in Chromium', () => {
   // A local BEP20 chain with the hot wallet, so the snapshot reads what the chain holds (a ratio).
   const chain = useTestDevnet();
-  const { running, openTab, api, financeToken, customer, registered } = e2eHarness({
+  const { running, openTab, goOffline, api, financeToken, customer, registered } = e2eHarness({
     proxy: true,
     env: () => bep20Env(chain(), 5, true),
   });
@@ -127,9 +127,8 @@ describe.skipIf(!hasChromium)('proof of reserves in Chromium', () => {
       expect((await verifyPath(leaf, path, root)).ok).toBe(true);
 
       // Offline: the kept proof, with its age, verified again on the device.
-      const { proxy, base } = running();
-      if (!proxy) throw new Error('this file runs behind the proxy');
-      proxy.down();
+      const { base } = running();
+      await goOffline(page);
       await page.context().setOffline(true);
       await navigateInApp(page, MY);
       await expectPage(page, en('tabs.assets'));
@@ -176,7 +175,7 @@ describe.skipIf(!hasChromium)('proof of reserves in Chromium', () => {
         .first()
         .waitFor();
       await page.context().setOffline(false);
-      proxy.up();
+      running().proxy?.up();
 
       // The static verifier accepts the downloaded file.
       const verifier = await page.context().newPage();
