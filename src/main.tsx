@@ -4,6 +4,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App.js';
 import { preferredLocale, startI18n } from './app/i18n.js';
+import { afterFirstPage } from './app/first-page.js';
 import { registerServiceWorker } from './app/service-worker.js';
 import { send } from './app/worker-client.js';
 import { readStoredSession, storedLocale } from '../client-db/use-session.js';
@@ -30,10 +31,12 @@ async function start() {
       <App />
     </StrictMode>,
   );
-  registerServiceWorker();
-  preloadToasts();
-  // A first visit: the worker's lang header follows the language the page shows.
-  if (stored === undefined) void send('session-set-locale', { locale });
+  afterFirstPage(() => {
+    registerServiceWorker();
+    preloadToasts();
+    // A first visit: the worker's lang header follows the language the page shows.
+    if (stored === undefined) void send('session-set-locale', { locale });
+  });
 }
 
 void start();

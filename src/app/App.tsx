@@ -6,6 +6,7 @@ import { readStoredSession, useSession } from '../../client-db/use-session.js';
 import { OfflineBanner } from '../ui/OfflineBanner.js';
 import { ServiceButton } from '../ui/ServiceButton.js';
 import { toast } from '../ui/toast.js';
+import { FirstPageShown } from './first-page.js';
 import { ChunkErrorBoundary, PageLoading } from './loading.js';
 import { PageHeader } from './PageHeader.js';
 import { PageLookupContext } from './navigation.js';
@@ -94,6 +95,7 @@ function RoutePage({ entry, loggedIn }: { entry: RouteEntry; loggedIn: boolean }
         <ChunkErrorBoundary key={entry.path}>
           <Suspense fallback={<PageLoading />}>
             <Page />
+            <FirstPageShown />
           </Suspense>
         </ChunkErrorBoundary>
       </main>

@@ -6,19 +6,23 @@
  */
 import { useEffect, useRef } from 'react';
 import { requestPersistentStorage } from '../../sync/persist.js';
+import { afterFirstPage } from './first-page.js';
 import { send } from './worker-client.js';
 
 export function useSyncEngine(loggedIn: boolean): void {
   const started = useRef(false);
   useEffect(() => {
     if (!loggedIn) return;
-    if (!started.current) {
-      started.current = true;
-      void send('sync-start');
-    }
-    // The chat socket (idempotent; a new session's token opens a new one).
-    void send('chat-connect');
-    void requestPersistentStorage();
+    // Once the first page is on screen (it reads what is stored, not the worker).
+    afterFirstPage(() => {
+      if (!started.current) {
+        started.current = true;
+        void send('sync-start');
+      }
+      // The chat socket (idempotent; a new session's token opens a new one).
+      void send('chat-connect');
+      void requestPersistentStorage();
+    });
     const pull = () => void send('sync-pull');
     // A worker does not always hear the window's `online` (Chromium's emulated offline does
     // not reach it), so the window also asks for the queued commands to be sent.

@@ -1,6 +1,6 @@
 /**
  * Toasts through antd-mobile (spec: 2000 ms by default), their code in a chunk of its own that is
- * fetched while the app is idle after its start (`preloadToasts`), so a toast shown offline later
+ * fetched once the first page is on screen (`preloadToasts`, src/app/first-page.ts), so a toast shown offline later
  * never waits for the network (nor for the service worker to have precached it).
  * Every toast, once on screen, is also announced as a `TOAST_EVENT` event on window (detail: its
  * text), so a test can record what was said without racing the 2-second fade (the end-to-end
@@ -23,11 +23,9 @@ function toastImpl(): Promise<typeof ToastImpl> {
   return loading;
 }
 
-/** Fetches the toast code once the app is idle (never on the first paint's path). */
+/** Fetches the toast code now (the caller waits for the first page to be on screen). */
 export function preloadToasts(): void {
-  const start = () => void toastImpl().catch(() => undefined);
-  if (typeof window.requestIdleCallback === 'function') window.requestIdleCallback(start, { timeout: 3000 });
-  else setTimeout(start, 1500);
+  void toastImpl().catch(() => undefined);
 }
 
 export function toast(content: string, duration = TOAST_MS): void {

@@ -1,0 +1,48 @@
+/**
+ * Work that must not compete with the first page for the network and the CPU (the service
+ * worker's registration and precache, the toast chunk, the data worker and its first pull):
+ * queued with `afterFirstPage`, it runs once the first page is on screen (`FirstPageShown`,
+ * rendered inside each page's Suspense, so only with the page itself) and the browser is idle,
+ * or after FIRST_PAGE_WAIT_MS whatever happened (a redirect, a chunk that failed).
+ */
+import { useEffect } from 'react';
+
+/** The longest queued work waits for a first page. */
+export const FIRST_PAGE_WAIT_MS = 3000;
+/** How long an idle moment is waited for once the page is on screen. */
+const IDLE_WAIT_MS = 500;
+
+const queued: Array<() => void> = [];
+let started = false;
+
+function runQueued(): void {
+  started = true;
+  for (const task of queued.splice(0)) task();
+}
+
+function whenIdle(run: () => void): void {
+  if (typeof window.requestIdleCallback === 'function')
+    window.requestIdleCallback(run, { timeout: IDLE_WAIT_MS });
+  else setTimeout(run, 0);
+}
+
+/** Runs `task` once the first page is on screen (at once when it already is). */
+export function afterFirstPage(task: () => void): void {
+  if (started) {
+    task();
+    return;
+  }
+  if (queued.length === 0) setTimeout(runQueued, FIRST_PAGE_WAIT_MS);
+  queued.push(task);
+}
+
+/** Says a page is on screen: what is queued runs at the browser's next idle moment. */
+export function firstPageShown(): void {
+  if (!started) whenIdle(runQueued);
+}
+
+/** Rendered after a page inside its Suspense: its effect runs once that page is committed. */
+export function FirstPageShown(): null {
+  useEffect(firstPageShown, []);
+  return null;
+}

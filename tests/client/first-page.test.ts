@@ -1,0 +1,62 @@
+/**
+ * What waits for the first page (src/app/first-page.ts): the service worker's registration, the
+ * toast chunk and the data worker start once a page is on screen and the browser is idle, or
+ * after FIRST_PAGE_WAIT_MS when no page shows; later work runs at once.
+ */
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import type * as FirstPageModule from '../../src/app/first-page.js';
+
+type FirstPage = typeof FirstPageModule;
+
+/** A fresh copy of the module (its queue is module state), in a window without requestIdleCallback. */
+async function freshModule(): Promise<FirstPage> {
+  vi.resetModules();
+  vi.stubGlobal('window', {});
+  return import('../../src/app/first-page.js');
+}
+
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+describe('work after the first page', () => {
+  test('waits until a page is on screen and the browser is idle, then runs in the order queued', async () => {
+    const { afterFirstPage, firstPageShown } = await freshModule();
+    const ran: string[] = [];
+    afterFirstPage(() => ran.push('service worker'));
+    afterFirstPage(() => ran.push('worker'));
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(ran).toEqual([]);
+    firstPageShown();
+    expect(ran).toEqual([]); // not inside the page's own commit
+    await vi.advanceTimersByTimeAsync(0);
+    expect(ran).toEqual(['service worker', 'worker']);
+  });
+
+  test('runs anyway after FIRST_PAGE_WAIT_MS when no page shows (a redirect, a failed chunk)', async () => {
+    const { afterFirstPage, FIRST_PAGE_WAIT_MS } = await freshModule();
+    const ran: string[] = [];
+    afterFirstPage(() => ran.push('toasts'));
+    await vi.advanceTimersByTimeAsync(FIRST_PAGE_WAIT_MS - 1);
+    expect(ran).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(ran).toEqual(['toasts']);
+  });
+
+  test('once the first page showed, work queued later runs at once, and only once', async () => {
+    const { afterFirstPage, firstPageShown, FIRST_PAGE_WAIT_MS } = await freshModule();
+    const ran: string[] = [];
+    afterFirstPage(() => ran.push('first'));
+    firstPageShown();
+    await vi.advanceTimersByTimeAsync(0);
+    afterFirstPage(() => ran.push('later'));
+    expect(ran).toEqual(['first', 'later']);
+    firstPageShown();
+    await vi.advanceTimersByTimeAsync(FIRST_PAGE_WAIT_MS);
+    expect(ran).toEqual(['first', 'later']);
+  });
+});
