@@ -7,6 +7,7 @@
  */
 import type { Pool } from 'pg';
 import type { Database } from './types.js';
+import { closeRedis } from '../redis.js';
 
 /**
  * Who reads, or who a command ran for: the routing needs only whether it is a signed-in user and
@@ -337,7 +338,7 @@ export async function redisWritePositions(url: string, prefix = 'coffer:lsn:'): 
       await redis.eval(raiseScript, 1, prefix + key, text, WRITE_POSITION_TTL_SECONDS);
     },
     async close() {
-      await redis.quit();
+      await closeRedis(redis);
     },
   };
 }

@@ -3,6 +3,7 @@
  * for one instance, in Redis (REDIS_URL) when several instances must share them.
  */
 import type { Clock } from '../clock.js';
+import { closeRedis } from '../redis.js';
 
 export interface CounterStore {
   /** Adds one to `key`, starting a window of `windowSeconds` on the first hit; returns the count and seconds left. */
@@ -116,7 +117,7 @@ export async function redisCounterStore(url: string, prefix = 'coffer:'): Promis
       return redis.getdel(prefix + key);
     },
     async close() {
-      await redis.quit();
+      await closeRedis(redis);
     },
   };
 }

@@ -6,6 +6,7 @@
 import crypto from 'node:crypto';
 import { z } from 'zod';
 import { openRedisChannel } from './redis-channel.js';
+import { closeRedis } from '../redis.js';
 
 /** The channel every instance subscribes to. */
 export const SESSION_EVICTION_CHANNEL = 'coffer:session-evictions';
@@ -99,7 +100,7 @@ export async function redisEvictionChannel(
     },
     async close() {
       for (const resolve of echoes.values()) resolve();
-      await Promise.all([subscriber.quit(), publisher.quit()]);
+      await Promise.all([closeRedis(subscriber), closeRedis(publisher)]);
     },
   };
 }

@@ -15,6 +15,7 @@ import {
   type AdminChatMessage,
   type ChatSender,
 } from '../../contract/api/chat.js';
+import { closeRedis } from '../redis.js';
 
 export type ChatEvent =
   | { kind: 'message'; userId: number; message: AdminChatMessage }
@@ -95,7 +96,7 @@ export async function redisChatBus(url: string, channel: string): Promise<ChatBu
       handlers = next;
     },
     async close() {
-      await Promise.all([subscriber.quit(), publisher.quit()]).catch(() => undefined);
+      await Promise.all([closeRedis(subscriber), closeRedis(publisher)]);
     },
   };
 }
