@@ -27,6 +27,9 @@ export async function accountRowsByIds<T extends AccountTable>(
   return rows as T['$inferSelect'][];
 }
 
+/** A page of one account's rows: below `beforeId` when given, at most `limit`. */
+export type AccountPage = Page & { accountId: number };
+
 /**
  * A page of the account's rows of `table`, newest (highest id) first, narrowed further by each
  * `filter` that is not undefined.
@@ -34,7 +37,7 @@ export async function accountRowsByIds<T extends AccountTable>(
 export function accountRowsNewestFirst<T extends AccountTable>(
   db: Executor,
   table: T,
-  page: Page & { accountId: number },
+  page: AccountPage,
   ...filters: (SQL | undefined)[]
 ): Promise<T['$inferSelect'][]> {
   return rowsNewestFirst(db, table, page, eq(table.accountId, page.accountId), ...filters);
@@ -46,8 +49,7 @@ export function accountRowsNewestFirst<T extends AccountTable>(
  */
 export function accountRecords<T extends AccountTable>(table: T) {
   return {
-    page: (db: Executor, accountId: number, beforeId: number | undefined, limit: number) =>
-      accountRowsNewestFirst(db, table, { accountId, beforeId, limit }),
+    page: (db: Executor, page: AccountPage) => accountRowsNewestFirst(db, table, page),
     byIds: (db: Executor, accountId: number, ids: readonly number[]) =>
       accountRowsByIds(db, table, accountId, ids),
   };

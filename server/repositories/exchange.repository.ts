@@ -1,7 +1,7 @@
 /** SQL of RAB/USDT exchanges. */
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
-import { eqIfGiven, insertRow, rowsNewestFirst } from './rows.js';
+import { eqIfGiven, insertRow, rowsNewestFirst, type Page } from './rows.js';
 import { exchanges } from '../db/schema.js';
 
 export type ExchangeRow = typeof exchanges.$inferSelect;
@@ -12,7 +12,7 @@ export const insertExchange = (db: Executor, row: typeof exchanges.$inferInsert)
 /** Exchanges newest first: of one account, or (accountId undefined) of everyone, for operators. */
 export async function listExchanges(
   db: Executor,
-  filter: { accountId: number | undefined; beforeId: number | undefined; limit: number },
+  filter: Page & { accountId: number | undefined },
 ): Promise<ExchangeRow[]> {
   return rowsNewestFirst(db, exchanges, filter, eqIfGiven(exchanges.accountId, filter.accountId));
 }

@@ -2,7 +2,7 @@
 import { and, asc, eq, lt, lte, or, sql } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
 import { eqIfGiven, idRows } from './rows.js';
-import { accountRowsByIds, accountRowsNewestFirst } from './account-rows.js';
+import { accountRowsByIds, accountRowsNewestFirst, type AccountPage } from './account-rows.js';
 import { catalogueItems } from './catalogue-rows.js';
 import { dayPayoutRows } from './day-payouts.js';
 import { hostingAccruals, hostingOrderChanges, hostingOrders, hostingProducts } from '../db/schema.js';
@@ -33,7 +33,7 @@ export const lockOrder = orders.lock;
 /** The account's orders newest first, below `beforeId`, of one status when given; at most `limit`. */
 export async function listOrders(
   db: Executor,
-  filter: { accountId: number; status?: string | undefined; beforeId?: number | undefined; limit: number },
+  filter: AccountPage & { status?: string | undefined },
 ): Promise<HostingOrderRow[]> {
   return accountRowsNewestFirst(db, hostingOrders, filter, eqIfGiven(hostingOrders.status, filter.status));
 }

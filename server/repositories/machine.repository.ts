@@ -5,7 +5,7 @@
 import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
 import { eqIfGiven, idRows } from './rows.js';
-import { accountRowsByIds, accountRowsNewestFirst } from './account-rows.js';
+import { accountRowsByIds, accountRowsNewestFirst, type AccountPage } from './account-rows.js';
 import { catalogueItems } from './catalogue-rows.js';
 import { dayPayoutRows } from './day-payouts.js';
 import { machineEarnings, machines, ownedMachines, ticketIssues, tickets } from '../db/schema.js';
@@ -43,7 +43,7 @@ export const { insert: insertOwnedMachine, update: updateOwnedMachine } = idRows
 /** The account's holdings newest first, below `beforeId`, of one status when given; at most `limit`. */
 export async function listOwnedMachines(
   db: Executor,
-  filter: { accountId: number; status?: string | undefined; beforeId?: number | undefined; limit: number },
+  filter: AccountPage & { status?: string | undefined },
 ): Promise<OwnedMachineRow[]> {
   return accountRowsNewestFirst(db, ownedMachines, filter, eqIfGiven(ownedMachines.status, filter.status));
 }
@@ -153,7 +153,7 @@ export async function useTickets(
 /** The account's tickets newest first, below `beforeId`, of one status when given; at most `limit`. */
 export async function listTickets(
   db: Executor,
-  filter: { accountId: number; status?: string | undefined; beforeId?: number | undefined; limit: number },
+  filter: AccountPage & { status?: string | undefined },
 ): Promise<TicketRow[]> {
   return accountRowsNewestFirst(db, tickets, filter, eqIfGiven(tickets.status, filter.status));
 }

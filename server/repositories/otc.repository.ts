@@ -1,7 +1,7 @@
 /** SQL of OTC orders and their fills. */
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
-import { accountRowsNewestFirst } from './account-rows.js';
+import { accountRowsNewestFirst, type AccountPage } from './account-rows.js';
 import { eqIfGiven, idRows, insertRow, updateRow } from './rows.js';
 import { otcFills, otcOrders } from '../db/schema.js';
 
@@ -57,13 +57,7 @@ export async function listOpenOtcOrders(
 /** One account's orders of one side, newest first. */
 export async function listAccountOtcOrders(
   db: Executor,
-  filter: {
-    accountId: number;
-    side: 'buy' | 'sell';
-    status: string | undefined;
-    beforeId: number | undefined;
-    limit: number;
-  },
+  filter: AccountPage & { side: 'buy' | 'sell'; status: string | undefined },
 ): Promise<OtcOrderRow[]> {
   return accountRowsNewestFirst(
     db,

@@ -33,7 +33,7 @@ import type { Clock } from '../clock.js';
 import { userIdOf, type RequestContext } from '../core/context.js';
 import { BusinessError, invalidField } from '../core/errors.js';
 import type { CommandRunner } from '../core/command-runner.js';
-import type { Database, Executor } from '../db/database.js';
+import type { Database } from '../db/database.js';
 import type { ReadRouting } from '../db/read-routing.js';
 import { customerBook, platformBook, type BookRef } from '../ledger/books.js';
 import { transfer, type TransferInput } from '../ledger/ledger.js';
@@ -41,7 +41,7 @@ import { insertExchange, listExchanges, type ExchangeRow } from '../repositories
 import { lockPrice } from '../repositories/price.repository.js';
 import { recordChange } from '../repositories/sync.repository.js';
 import { ownAccount, ownBalances } from './own-account.js';
-import { pageById } from './paging.js';
+import { ownAccountPage, pageById, type AccountPageParams } from './paging.js';
 import { toExchangeRecord } from './records.js';
 import type { SecurityService } from './security.service.js';
 import { rabPrice, type RabPrice } from './settings.service.js';
@@ -164,36 +164,20 @@ export class ExchangeService {
   }
 
   /** The account's exchanges, newest first, paged by id. Read-only. */
-  async list(
-    ctx: RequestContext,
-    params: { accountId?: string | undefined; cursor?: string | undefined; limit?: number | undefined },
-  ): Promise<ExchangeListData> {
-    return this.reads.read(ctx.caller, async (db) => {
-      const { accountId } = await ownAccount(db, ctx, params.accountId);
-      return this.page(db, accountId, params, toExchangeRecord);
-    });
+  list(ctx: RequestContext, params: AccountPageParams): Promise<ExchangeListData> {
+    return this.reads.read(ctx.caller, (db) =>
+      ownAccountPage(db, ctx, params, listExchanges, toExchangeRecord),
+    );
   }
 
   /** Every exchange (or one account's) for finance operators, newest first. Read-only. */
-  async adminList(params: {
-    accountId?: string | undefined;
-    cursor?: string | undefined;
-    limit?: number | undefined;
-  }): Promise<AdminExchangeListData> {
+  adminList(params: AccountPageParams): Promise<AdminExchangeListData> {
     const accountId = params.accountId ? Number(params.accountId) : undefined;
-    return this.page(this.db, accountId, params, (row) => ({
-      ...toExchangeRecord(row),
-      userId: String(row.userId),
-    }));
-  }
-
-  private async page<T>(
-    db: Executor,
-    accountId: number | undefined,
-    params: { cursor?: string | undefined; limit?: number | undefined },
-    toItem: (row: ExchangeRow) => T,
-  ): Promise<{ items: T[]; nextCursor: string | null }> {
-    return pageById(params, (beforeId, limit) => listExchanges(db, { accountId, beforeId, limit }), toItem);
+    return pageById(
+      params,
+      (beforeId, limit) => listExchanges(this.db, { accountId, beforeId, limit }),
+      (row) => ({ ...toExchangeRecord(row), userId: String(row.userId) }),
+    );
   }
 }
 

@@ -66,7 +66,7 @@ import {
 import { lockPrice } from '../repositories/price.repository.js';
 import { recordChanges } from '../repositories/sync.repository.js';
 import { ownAccount, ownBalances } from './own-account.js';
-import { DEFAULT_PAGE_SIZE, pageById, type AccountPageParams } from './paging.js';
+import { DEFAULT_PAGE_SIZE, ownAccountPage, type AccountPageParams } from './paging.js';
 import type { SecurityService } from './security.service.js';
 import { rabPrice } from './settings.service.js';
 
@@ -447,15 +447,15 @@ export class OtcService {
     side: OtcSide,
     params: AccountPageParams<OtcStatus>,
   ): Promise<OtcMyListData> {
-    return this.reads.read(ctx.caller, async (db) => {
-      const { accountId } = await ownAccount(db, ctx, params.accountId);
-      return pageById(
+    return this.reads.read(ctx.caller, (db) =>
+      ownAccountPage(
+        db,
+        ctx,
         params,
-        (beforeId, limit) =>
-          listAccountOtcOrders(db, { accountId, side, status: params.status, beforeId, limit }),
+        (db, page) => listAccountOtcOrders(db, { ...page, side, status: params.status }),
         (row) => toOtcOrder(row, heldOf(row)),
-      );
-    });
+      ),
+    );
   }
 
   private bandVars(guide: bigint) {

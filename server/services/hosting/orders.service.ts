@@ -47,7 +47,7 @@ import {
 import { recordChanges } from '../../repositories/sync.repository.js';
 import { CustomerService } from '../customer-service.js';
 import { notYourAccount, ownAccount } from '../own-account.js';
-import { pageById, type AccountPageParams } from '../paging.js';
+import { ownAccountPage, pageById, type AccountPageParams } from '../paging.js';
 import { closeOrder, exitLegs } from './close.js';
 import { termOf } from './days.js';
 import {
@@ -208,11 +208,12 @@ export class HostingOrderService extends CustomerService {
     params: AccountPageParams<HostingOrderStatus>,
   ): Promise<HostingOrderListData> {
     return this.reads.read(ctx.caller, async (db) => {
-      const { accountId } = await ownAccount(db, ctx, params.accountId);
       const names = await productNames(db);
-      return pageById(
+      return ownAccountPage(
+        db,
+        ctx,
         params,
-        (beforeId, limit) => listOrders(db, { accountId, status: params.status, beforeId, limit }),
+        (db, page) => listOrders(db, { ...page, status: params.status }),
         (row) => toHostingOrderRecord(row, names.get(row.productId) ?? {}),
       );
     });
