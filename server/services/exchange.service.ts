@@ -22,19 +22,10 @@ import type {
   StalePriceData,
 } from '../../contract/api/exchange.js';
 import { BodyCode } from '../../contract/codes.js';
-import {
-  parseFeeRate,
-  quoteExchange,
-  type ExchangeQuote,
-  type FeeRate,
-} from '../../contract/exchange-quote.js';
+import { parseFeeRate, quoteExchange, type ExchangeQuote } from '../../contract/exchange-quote.js';
 import { formatMoney, minor, parseMoney, type Minor } from '../../contract/money.js';
-import type { Clock } from '../clock.js';
 import { userIdOf, type RequestContext } from '../core/context.js';
 import { BusinessError, invalidField } from '../core/errors.js';
-import type { CommandRunner } from '../core/command-runner.js';
-import type { Database } from '../db/database.js';
-import type { ReadRouting } from '../db/read-routing.js';
 import { customerBook, platformBook, type BookRef } from '../ledger/books.js';
 import { transfer, type TransferInput } from '../ledger/ledger.js';
 import { insertExchange, listExchanges, type ExchangeRow } from '../repositories/exchange.repository.js';
@@ -43,7 +34,7 @@ import { recordChange } from '../repositories/sync.repository.js';
 import { ownAccount, ownBalances } from './own-account.js';
 import { ownAccountPage, pageById, type AccountPageParams } from './paging.js';
 import { toExchangeRecord } from './records.js';
-import type { SecurityService } from './security.service.js';
+import { CustomerService } from './customer-service.js';
 import { rabPrice, type RabPrice } from './settings.service.js';
 
 export interface ExchangeSettings {
@@ -69,24 +60,10 @@ const stalePrice = (price: Minor, version: number) => {
   return new BusinessError(BodyCode.conflict, 'server.exchange_price_changed', { price: data.price }, data);
 };
 
-export class ExchangeService {
-  private readonly rate: FeeRate;
-  private readonly minimum: Minor;
-  private readonly maximum: Minor;
-
-  constructor(
-    private readonly db: Database,
-    private readonly commands: CommandRunner,
-    private readonly clock: Clock,
-    private readonly security: SecurityService,
-    private readonly settings: ExchangeSettings,
-    /** Where the customer's record lists run (a caught-up replica or the primary). */
-    private readonly reads: ReadRouting,
-  ) {
-    this.rate = parseFeeRate(settings.feeRate);
-    this.minimum = parseMoney(settings.minimum);
-    this.maximum = parseMoney(settings.maximum);
-  }
+export class ExchangeService extends CustomerService<ExchangeSettings> {
+  private readonly rate = parseFeeRate(this.settings.feeRate);
+  private readonly minimum = parseMoney(this.settings.minimum);
+  private readonly maximum = parseMoney(this.settings.maximum);
 
   /** What an exchange from the account can do now: its balances, the price and its version, the fee and bounds. Read-only. */
   async index(ctx: RequestContext, params: { accountId?: string | undefined }): Promise<ExchangeIndexData> {
