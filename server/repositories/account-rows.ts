@@ -5,7 +5,7 @@
 import { and, eq, inArray, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Executor } from '../db/database.js';
-import { rowsNewestFirst, type Page } from './rows.js';
+import { eqIfGiven, rowsNewestFirst, type Page } from './rows.js';
 
 /** A table whose rows have an `id` and belong to one account (`account_id`). */
 type AccountTable = PgTable & { id: PgColumn; accountId: PgColumn };
@@ -50,6 +50,19 @@ export function accountRowsNewestFirst<T extends AccountTable>(
 export function accountRecords<T extends AccountTable>(table: T) {
   return {
     page: (db: Executor, page: AccountPage) => accountRowsNewestFirst(db, table, page),
+    byIds: (db: Executor, accountId: number, ids: readonly number[]) =>
+      accountRowsByIds(db, table, accountId, ids),
+  };
+}
+
+/**
+ * The account-scoped reads of a table whose rows have a `status`: `page` (newest first, below
+ * `beforeId` when given, of one status when given) and `byIds` (a pull's loader).
+ */
+export function accountRecordsByStatus<T extends AccountTable & { status: PgColumn }>(table: T) {
+  return {
+    page: (db: Executor, filter: AccountPage & { status?: string | undefined }) =>
+      accountRowsNewestFirst(db, table, filter, eqIfGiven(table.status, filter.status)),
     byIds: (db: Executor, accountId: number, ids: readonly number[]) =>
       accountRowsByIds(db, table, accountId, ids),
   };

@@ -1,5 +1,5 @@
 /** SQL of RAB/USDT exchanges. */
-import { and, eq, inArray } from 'drizzle-orm';
+import { accountRowsByIds } from './account-rows.js';
 import type { Executor } from '../db/database.js';
 import { eqIfGiven, insertRow, rowsNewestFirst, type Page } from './rows.js';
 import { exchanges } from '../db/schema.js';
@@ -17,10 +17,9 @@ export async function listExchanges(
   return rowsNewestFirst(db, exchanges, filter, eqIfGiven(exchanges.accountId, filter.accountId));
 }
 
-export async function exchangesByIds(db: Executor, accountId: number, ids: number[]): Promise<ExchangeRow[]> {
-  if (ids.length === 0) return [];
-  return db
-    .select()
-    .from(exchanges)
-    .where(and(eq(exchanges.accountId, accountId), inArray(exchanges.id, ids)));
-}
+/** The account's exchanges with these ids (a pull's loader): others' ids find nothing. */
+export const exchangesByIds = (
+  db: Executor,
+  accountId: number,
+  ids: readonly number[],
+): Promise<ExchangeRow[]> => accountRowsByIds(db, exchanges, accountId, ids);
