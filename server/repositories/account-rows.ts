@@ -5,7 +5,7 @@
 import { and, eq, inArray, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Executor } from '../db/database.js';
-import { rowsNewestFirst, type Page } from './rows.js';
+import { eqIfGiven, rowsNewestFirst, type Page } from './rows.js';
 
 /** A table whose rows have an `id` and belong to one account (`account_id`). */
 type AccountTable = PgTable & { id: PgColumn; accountId: PgColumn };
@@ -27,6 +27,9 @@ export async function accountRowsByIds<T extends AccountTable>(
   return rows as T['$inferSelect'][];
 }
 
+/** A page of one account's rows: below `beforeId` when given, at most `limit`. */
+export type AccountPage = Page & { accountId: number };
+
 /**
  * A page of the account's rows of `table`, newest (highest id) first, narrowed further by each
  * `filter` that is not undefined.
@@ -34,7 +37,7 @@ export async function accountRowsByIds<T extends AccountTable>(
 export function accountRowsNewestFirst<T extends AccountTable>(
   db: Executor,
   table: T,
-  page: Page & { accountId: number },
+  page: AccountPage,
   ...filters: (SQL | undefined)[]
 ): Promise<T['$inferSelect'][]> {
   return rowsNewestFirst(db, table, page, eq(table.accountId, page.accountId), ...filters);
@@ -46,8 +49,20 @@ export function accountRowsNewestFirst<T extends AccountTable>(
  */
 export function accountRecords<T extends AccountTable>(table: T) {
   return {
-    page: (db: Executor, accountId: number, beforeId: number | undefined, limit: number) =>
-      accountRowsNewestFirst(db, table, { accountId, beforeId, limit }),
+    page: (db: Executor, page: AccountPage) => accountRowsNewestFirst(db, table, page),
+    byIds: (db: Executor, accountId: number, ids: readonly number[]) =>
+      accountRowsByIds(db, table, accountId, ids),
+  };
+}
+
+/**
+ * The account-scoped reads of a table whose rows have a `status`: `page` (newest first, below
+ * `beforeId` when given, of one status when given) and `byIds` (a pull's loader).
+ */
+export function accountRecordsByStatus<T extends AccountTable & { status: PgColumn }>(table: T) {
+  return {
+    page: (db: Executor, filter: AccountPage & { status?: string | undefined }) =>
+      accountRowsNewestFirst(db, table, filter, eqIfGiven(table.status, filter.status)),
     byIds: (db: Executor, accountId: number, ids: readonly number[]) =>
       accountRowsByIds(db, table, accountId, ids),
   };

@@ -6,7 +6,7 @@ import { and, asc, eq, gt, lte, or, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Executor } from '../db/database.js';
 import { rowsNewestFirst } from './rows.js';
-import { accountRowsByIds, accountRowsNewestFirst } from './account-rows.js';
+import { accountRowsByIds, accountRowsNewestFirst, type AccountPage } from './account-rows.js';
 import { dividendReleases, dividends } from '../db/schema.js';
 import { customerHostingBalancesAt } from '../ledger/balance-sql.js';
 import { recordChanges } from './sync.repository.js';
@@ -108,13 +108,7 @@ function statusAt(status: DividendReleaseStatusFilter, now: Date): SQL | undefin
 /** The account's release records newest first, below `beforeId`, of one status (as at `now`) when given. */
 export async function listReleases(
   db: Executor,
-  filter: {
-    accountId: number;
-    status: DividendReleaseStatusFilter | undefined;
-    now: Date;
-    beforeId: number | undefined;
-    limit: number;
-  },
+  filter: AccountPage & { status: DividendReleaseStatusFilter | undefined; now: Date },
 ): Promise<DividendReleaseRow[]> {
   const status = filter.status === undefined ? undefined : statusAt(filter.status, filter.now);
   return accountRowsNewestFirst(db, dividendReleases, filter, status);

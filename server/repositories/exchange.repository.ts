@@ -1,7 +1,7 @@
 /** SQL of RAB/USDT exchanges. */
-import { and, eq, inArray } from 'drizzle-orm';
+import { accountRowsByIds } from './account-rows.js';
 import type { Executor } from '../db/database.js';
-import { eqIfGiven, insertRow, rowsNewestFirst } from './rows.js';
+import { eqIfGiven, insertRow, rowsNewestFirst, type Page } from './rows.js';
 import { exchanges } from '../db/schema.js';
 
 export type ExchangeRow = typeof exchanges.$inferSelect;
@@ -12,15 +12,14 @@ export const insertExchange = (db: Executor, row: typeof exchanges.$inferInsert)
 /** Exchanges newest first: of one account, or (accountId undefined) of everyone, for operators. */
 export async function listExchanges(
   db: Executor,
-  filter: { accountId: number | undefined; beforeId: number | undefined; limit: number },
+  filter: Page & { accountId: number | undefined },
 ): Promise<ExchangeRow[]> {
   return rowsNewestFirst(db, exchanges, filter, eqIfGiven(exchanges.accountId, filter.accountId));
 }
 
-export async function exchangesByIds(db: Executor, accountId: number, ids: number[]): Promise<ExchangeRow[]> {
-  if (ids.length === 0) return [];
-  return db
-    .select()
-    .from(exchanges)
-    .where(and(eq(exchanges.accountId, accountId), inArray(exchanges.id, ids)));
-}
+/** The account's exchanges with these ids (a pull's loader): others' ids find nothing. */
+export const exchangesByIds = (
+  db: Executor,
+  accountId: number,
+  ids: readonly number[],
+): Promise<ExchangeRow[]> => accountRowsByIds(db, exchanges, accountId, ids);

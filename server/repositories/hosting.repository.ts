@@ -2,7 +2,7 @@
 import { and, asc, eq, lt, lte, or, sql } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
 import { eqIfGiven, idRows } from './rows.js';
-import { accountRowsByIds, accountRowsNewestFirst } from './account-rows.js';
+import { accountRecordsByStatus, accountRowsByIds, accountRowsNewestFirst } from './account-rows.js';
 import { catalogueItems } from './catalogue-rows.js';
 import { dayPayoutRows } from './day-payouts.js';
 import { hostingAccruals, hostingOrderChanges, hostingOrders, hostingProducts } from '../db/schema.js';
@@ -30,19 +30,8 @@ export const { insert: insertOrder, find: findOrder, update: updateOrder } = ord
 /** The order, locked for the rest of the transaction (every change of an order takes this first). */
 export const lockOrder = orders.lock;
 
-/** The account's orders newest first, below `beforeId`, of one status when given; at most `limit`. */
-export async function listOrders(
-  db: Executor,
-  filter: { accountId: number; status?: string | undefined; beforeId?: number | undefined; limit: number },
-): Promise<HostingOrderRow[]> {
-  return accountRowsNewestFirst(db, hostingOrders, filter, eqIfGiven(hostingOrders.status, filter.status));
-}
-
-export const ordersByIds = (
-  db: Executor,
-  accountId: number,
-  ids: readonly number[],
-): Promise<HostingOrderRow[]> => accountRowsByIds(db, hostingOrders, accountId, ids);
+/** The account's orders: a page newest first (of one status when given), or those with these ids. */
+export const { page: listOrders, byIds: ordersByIds } = accountRecordsByStatus(hostingOrders);
 
 /**
  * The orders the daily job has work on, locked, by id: those with a whole local day of interest

@@ -7,7 +7,7 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Executor } from '../db/database.js';
 import { eqIfGiven, insertRow } from './rows.js';
-import { accountRowsByIds, accountRowsNewestFirst } from './account-rows.js';
+import { accountRowsByIds, accountRowsNewestFirst, type AccountPage } from './account-rows.js';
 import { airdrops, income } from '../db/schema.js';
 import { recordChanges } from './sync.repository.js';
 
@@ -138,7 +138,7 @@ export async function insertIncomeMany(
 /** The account's lines newest first, below `beforeId`, of one type when given; at most `limit`. */
 export async function listIncome(
   db: Executor,
-  filter: { accountId: number; type?: string | undefined; beforeId?: number | undefined; limit: number },
+  filter: AccountPage & { type?: string | undefined },
 ): Promise<IncomeRow[]> {
   return accountRowsNewestFirst(db, income, filter, eqIfGiven(income.type, filter.type));
 }

@@ -4,8 +4,8 @@
  */
 import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
-import { eqIfGiven, idRows } from './rows.js';
-import { accountRowsByIds, accountRowsNewestFirst } from './account-rows.js';
+import { idRows } from './rows.js';
+import { accountRecordsByStatus } from './account-rows.js';
 import { catalogueItems } from './catalogue-rows.js';
 import { dayPayoutRows } from './day-payouts.js';
 import { machineEarnings, machines, ownedMachines, ticketIssues, tickets } from '../db/schema.js';
@@ -40,20 +40,8 @@ export const updateMachine = machineRows.updateIfAny;
 
 export const { insert: insertOwnedMachine, update: updateOwnedMachine } = idRows(ownedMachines);
 
-/** The account's holdings newest first, below `beforeId`, of one status when given; at most `limit`. */
-export async function listOwnedMachines(
-  db: Executor,
-  filter: { accountId: number; status?: string | undefined; beforeId?: number | undefined; limit: number },
-): Promise<OwnedMachineRow[]> {
-  return accountRowsNewestFirst(db, ownedMachines, filter, eqIfGiven(ownedMachines.status, filter.status));
-}
-
-/** The account's holdings with these ids (a pull's loader): others' ids find nothing. */
-export const ownedMachinesByIds = (
-  db: Executor,
-  accountId: number,
-  ids: readonly number[],
-): Promise<OwnedMachineRow[]> => accountRowsByIds(db, ownedMachines, accountId, ids);
+/** The account's holdings: a page newest first (of one status when given), or those with these ids. */
+export const { page: listOwnedMachines, byIds: ownedMachinesByIds } = accountRecordsByStatus(ownedMachines);
 
 /** Every active holding of the account (the totals of machine/index; a holding is at most 100 machines). */
 export async function activeOwnedMachines(db: Executor, accountId: number): Promise<OwnedMachineRow[]> {
@@ -150,13 +138,8 @@ export async function useTickets(
     .returning();
 }
 
-/** The account's tickets newest first, below `beforeId`, of one status when given; at most `limit`. */
-export async function listTickets(
-  db: Executor,
-  filter: { accountId: number; status?: string | undefined; beforeId?: number | undefined; limit: number },
-): Promise<TicketRow[]> {
-  return accountRowsNewestFirst(db, tickets, filter, eqIfGiven(tickets.status, filter.status));
-}
+/** The account's tickets: a page newest first (of one status when given), or those with these ids. */
+export const { page: listTickets, byIds: ticketsByIds } = accountRecordsByStatus(tickets);
 
 /** How many tickets the account has available. */
 export async function availableTicketCount(db: Executor, accountId: number): Promise<number> {
@@ -168,8 +151,6 @@ export async function availableTicketCount(db: Executor, accountId: number): Pro
 }
 
 /** The account's tickets with these ids (a pull's loader): others' ids find nothing. */
-export const ticketsByIds = (db: Executor, accountId: number, ids: readonly number[]): Promise<TicketRow[]> =>
-  accountRowsByIds(db, tickets, accountId, ids);
 
 /** Records an operator's ticket issue (its tickets are written by the caller in the same transaction). */
 export const { insert: insertTicketIssue } = idRows(ticketIssues);

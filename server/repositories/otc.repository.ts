@@ -1,7 +1,7 @@
 /** SQL of OTC orders and their fills. */
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
-import { accountRowsNewestFirst } from './account-rows.js';
+import { accountRowsByIds, accountRowsNewestFirst, type AccountPage } from './account-rows.js';
 import { eqIfGiven, idRows, insertRow, updateRow } from './rows.js';
 import { otcFills, otcOrders } from '../db/schema.js';
 
@@ -57,13 +57,7 @@ export async function listOpenOtcOrders(
 /** One account's orders of one side, newest first. */
 export async function listAccountOtcOrders(
   db: Executor,
-  filter: {
-    accountId: number;
-    side: 'buy' | 'sell';
-    status: string | undefined;
-    beforeId: number | undefined;
-    limit: number;
-  },
+  filter: AccountPage & { side: 'buy' | 'sell'; status: string | undefined },
 ): Promise<OtcOrderRow[]> {
   return accountRowsNewestFirst(
     db,
@@ -75,13 +69,12 @@ export async function listAccountOtcOrders(
 }
 
 /** The orders of `ids` listed from `accountId` (the `otc_orders` collection). */
-export async function otcOrdersByIds(db: Executor, accountId: number, ids: number[]): Promise<OtcOrderRow[]> {
-  if (ids.length === 0) return [];
-  return db
-    .select()
-    .from(otcOrders)
-    .where(and(eq(otcOrders.accountId, accountId), inArray(otcOrders.id, ids)));
-}
+/** The account's orders with these ids (a pull's loader): others' ids find nothing. */
+export const otcOrdersByIds = (
+  db: Executor,
+  accountId: number,
+  ids: readonly number[],
+): Promise<OtcOrderRow[]> => accountRowsByIds(db, otcOrders, accountId, ids);
 
 /** The open orders among `ids` (the public `otc_book` collection: an order no longer open is a delete). */
 export async function openOtcOrdersByIds(db: Executor, ids: number[]): Promise<OtcOrderRow[]> {

@@ -29,10 +29,18 @@ function sortKeys(value: unknown): unknown {
   return sorted;
 }
 
+/**
+ * A row's content as its hash covers it, its time as ISO text: also what the audit log shows of
+ * an entry beside its id, so an entry reads exactly as the chain vouches for it.
+ */
+export function chainedContent(row: AuditContent) {
+  const { actor, action, target, detail, at } = row;
+  return { actor, action, target, detail, at: at.toISOString() };
+}
+
 /** The hash of a row whose predecessor's hash is `previousHash`. */
 export function auditHash(previousHash: string, row: AuditContent): string {
-  const { actor, action, target, detail, at } = row;
-  return sha256Hex(previousHash + canonicalJson({ actor, action, target, detail, at: at.toISOString() }));
+  return sha256Hex(previousHash + canonicalJson(chainedContent(row)));
 }
 
 export type ChainCheck =

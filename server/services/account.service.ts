@@ -34,7 +34,7 @@ import {
   setDefaultAccount,
 } from '../repositories/user.repository.js';
 import { notYourAccount, ownAccount, ownBalances } from './own-account.js';
-import { toAccountRecord, toWalletRecord } from './records.js';
+import { balanceFieldsOf, toAccountRecord, toWalletRecord } from './records.js';
 import { newcomerIncentive } from './settings.service.js';
 
 const RECORDS_PAGE = 20;
@@ -199,11 +199,7 @@ export class AccountService {
     const { accountId, own, price } = await ownBalances(this.db, ctx, params.accountId);
     return {
       accountId: String(accountId),
-      cash: formatMoney(own.USDT.cash),
-      hosting: formatMoney(own.USDT.hosting),
-      held: formatMoney(own.USDT.held),
-      rab: formatMoney(own.RAB.cash),
-      rabHeld: formatMoney(own.RAB.held),
+      ...balanceFieldsOf(own),
       rabPriceUsdt: formatMoney(price.value),
       totalUsdt: formatMoney(totalUsdt(own, price.value)),
       asOf: this.clock.now().toISOString(),

@@ -461,7 +461,9 @@ export class ChatService implements ChatBacklog {
         latestSubmissionOf(tx, userId),
         depositsOfUser(tx, userId, RECENT_DEPOSITS),
         listFeedbackOf(tx, userId, undefined, 50),
-        Promise.all(accounts.map((account) => withdrawalsOfAccount(tx, account.id, undefined, 50))),
+        Promise.all(
+          accounts.map((account) => withdrawalsOfAccount(tx, { accountId: account.id, limit: 50 })),
+        ),
       ]);
       await appendAudit(tx, {
         actor: actorOf(ctx),

@@ -81,7 +81,7 @@ export class CustomerAdminService {
       ]);
       const perAccount = await Promise.all(
         ids.map(async (accountId) => ({
-          withdrawals: await withdrawalsOfAccount(tx, accountId, undefined, RECENT),
+          withdrawals: await withdrawalsOfAccount(tx, { accountId, limit: RECENT }),
           orders: await listOrders(tx, { accountId, limit: RECENT }),
           owned: await listOwnedMachines(tx, { accountId, limit: RECENT }),
         })),

@@ -58,9 +58,8 @@ import { appendAudit } from '../repositories/operator.repository.js';
 import { shareByRate, shareTotal } from './dividend-shares.js';
 import { actorOf } from './operator.service.js';
 import { notYourAccount, ownAccount } from './own-account.js';
-import type { AccountPageParams } from './paging.js';
+import { ownAccountPage, pageById, type AccountPageParams } from './paging.js';
 
-const LIST_PAGE = 20;
 const DAY_MS = 24 * 3600 * 1000;
 
 /** A release record on the wire; `now` given, one past its expiry reads `expired` already. */
@@ -129,12 +128,7 @@ export class DividendService {
     cursor?: string | undefined;
     limit?: number | undefined;
   }): Promise<AdminDividendListData> {
-    const limit = params.limit ?? LIST_PAGE;
-    const rows = await listDividends(this.db, {
-      beforeId: params.cursor ? Number(params.cursor) : undefined,
-      limit: limit + 1,
-    });
-    return pageOf(rows, limit, toDividend);
+    return pageById(params, (beforeId, limit) => listDividends(this.db, { beforeId, limit }), toDividend);
   }
 
   /** The account's claimable and claimed sums and the rules. Read-only. */
@@ -163,19 +157,16 @@ export class DividendService {
     ctx: RequestContext,
     params: AccountPageParams<DividendReleaseStatus>,
   ): Promise<AiIncomeData> {
-    return this.reads.read(ctx.caller, async (db) => {
-      const { accountId } = await ownAccount(db, ctx, params.accountId);
-      const now = this.clock.now();
-      const limit = params.limit ?? LIST_PAGE;
-      const rows = await listReleases(db, {
-        accountId,
-        status: params.status,
-        now,
-        beforeId: params.cursor ? Number(params.cursor) : undefined,
-        limit: limit + 1,
-      });
-      return pageOf(rows, limit, (row) => toReleaseRecord(row, now));
-    });
+    const now = this.clock.now();
+    return this.reads.read(ctx.caller, (db) =>
+      ownAccountPage(
+        db,
+        ctx,
+        params,
+        (db, page) => listReleases(db, { ...page, status: params.status, now }),
+        (row) => toReleaseRecord(row, now),
+      ),
+    );
   }
 
   /**
@@ -377,10 +368,4 @@ export class DividendService {
   private localDateOf(at: Date): string {
     return DateTime.fromJSDate(at, { zone: this.timeZone }).toISODate() ?? '';
   }
-}
-
-function pageOf<R extends { id: number }, T>(rows: R[], limit: number, toItem: (row: R) => T) {
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1];
-  return { items: page.map(toItem), nextCursor: rows.length > limit && last ? String(last.id) : null };
 }

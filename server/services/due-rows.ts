@@ -3,6 +3,16 @@
  * one transaction: batch after batch, each row once. What stays true: a row whose work leaves it
  * due is an error, never a loop.
  */
+import { startOfLocalDay } from './hosting/days.js';
+
+/**
+ * What every daily job's run reports beside its own counts (job_runs.detail): the local days
+ * worked and the USDT paid into cash.
+ */
+export interface DayWorkReport {
+  days: number;
+  paid: string;
+}
 
 /**
  * Calls `work` once for each row `lockDue` answers (it locks up to a batch of due rows), asking
@@ -27,4 +37,23 @@ export async function eachDue<Row extends { id: number }>(
       await work(row);
     }
   }
+}
+
+/**
+ * `eachDue` for a daily job's run at `now`: `lockDue` and `work` are given the start of the local
+ * day in `timezone` (today's local midnight), before which whole days are due.
+ */
+export function eachDueBeforeToday<Row extends { id: number }>(
+  now: Date,
+  timezone: string,
+  lockDue: (dayStart: Date) => Promise<Row[]>,
+  what: string,
+  work: (row: Row, dayStart: Date) => Promise<void>,
+): Promise<number> {
+  const dayStart = startOfLocalDay(now, timezone);
+  return eachDue(
+    () => lockDue(dayStart),
+    what,
+    (row) => work(row, dayStart),
+  );
 }

@@ -22,28 +22,19 @@ import type {
   StalePriceData,
 } from '../../contract/api/exchange.js';
 import { BodyCode } from '../../contract/codes.js';
-import {
-  parseFeeRate,
-  quoteExchange,
-  type ExchangeQuote,
-  type FeeRate,
-} from '../../contract/exchange-quote.js';
+import { parseFeeRate, quoteExchange, type ExchangeQuote } from '../../contract/exchange-quote.js';
 import { formatMoney, minor, parseMoney, type Minor } from '../../contract/money.js';
-import type { Clock } from '../clock.js';
 import { userIdOf, type RequestContext } from '../core/context.js';
 import { BusinessError, invalidField } from '../core/errors.js';
-import type { CommandRunner } from '../core/command-runner.js';
-import type { Database, Executor } from '../db/database.js';
-import type { ReadRouting } from '../db/read-routing.js';
 import { customerBook, platformBook, type BookRef } from '../ledger/books.js';
 import { transfer, type TransferInput } from '../ledger/ledger.js';
 import { insertExchange, listExchanges, type ExchangeRow } from '../repositories/exchange.repository.js';
 import { lockPrice } from '../repositories/price.repository.js';
 import { recordChange } from '../repositories/sync.repository.js';
 import { ownAccount, ownBalances } from './own-account.js';
-import { pageById } from './paging.js';
+import { ownAccountPage, pageById, type AccountPageParams } from './paging.js';
 import { toExchangeRecord } from './records.js';
-import type { SecurityService } from './security.service.js';
+import { CustomerService } from './customer-service.js';
 import { rabPrice, type RabPrice } from './settings.service.js';
 
 export interface ExchangeSettings {
@@ -69,24 +60,10 @@ const stalePrice = (price: Minor, version: number) => {
   return new BusinessError(BodyCode.conflict, 'server.exchange_price_changed', { price: data.price }, data);
 };
 
-export class ExchangeService {
-  private readonly rate: FeeRate;
-  private readonly minimum: Minor;
-  private readonly maximum: Minor;
-
-  constructor(
-    private readonly db: Database,
-    private readonly commands: CommandRunner,
-    private readonly clock: Clock,
-    private readonly security: SecurityService,
-    private readonly settings: ExchangeSettings,
-    /** Where the customer's record lists run (a caught-up replica or the primary). */
-    private readonly reads: ReadRouting,
-  ) {
-    this.rate = parseFeeRate(settings.feeRate);
-    this.minimum = parseMoney(settings.minimum);
-    this.maximum = parseMoney(settings.maximum);
-  }
+export class ExchangeService extends CustomerService<ExchangeSettings> {
+  private readonly rate = parseFeeRate(this.settings.feeRate);
+  private readonly minimum = parseMoney(this.settings.minimum);
+  private readonly maximum = parseMoney(this.settings.maximum);
 
   /** What an exchange from the account can do now: its balances, the price and its version, the fee and bounds. Read-only. */
   async index(ctx: RequestContext, params: { accountId?: string | undefined }): Promise<ExchangeIndexData> {
@@ -164,36 +141,20 @@ export class ExchangeService {
   }
 
   /** The account's exchanges, newest first, paged by id. Read-only. */
-  async list(
-    ctx: RequestContext,
-    params: { accountId?: string | undefined; cursor?: string | undefined; limit?: number | undefined },
-  ): Promise<ExchangeListData> {
-    return this.reads.read(ctx.caller, async (db) => {
-      const { accountId } = await ownAccount(db, ctx, params.accountId);
-      return this.page(db, accountId, params, toExchangeRecord);
-    });
+  list(ctx: RequestContext, params: AccountPageParams): Promise<ExchangeListData> {
+    return this.reads.read(ctx.caller, (db) =>
+      ownAccountPage(db, ctx, params, listExchanges, toExchangeRecord),
+    );
   }
 
   /** Every exchange (or one account's) for finance operators, newest first. Read-only. */
-  async adminList(params: {
-    accountId?: string | undefined;
-    cursor?: string | undefined;
-    limit?: number | undefined;
-  }): Promise<AdminExchangeListData> {
+  adminList(params: AccountPageParams): Promise<AdminExchangeListData> {
     const accountId = params.accountId ? Number(params.accountId) : undefined;
-    return this.page(this.db, accountId, params, (row) => ({
-      ...toExchangeRecord(row),
-      userId: String(row.userId),
-    }));
-  }
-
-  private async page<T>(
-    db: Executor,
-    accountId: number | undefined,
-    params: { cursor?: string | undefined; limit?: number | undefined },
-    toItem: (row: ExchangeRow) => T,
-  ): Promise<{ items: T[]; nextCursor: string | null }> {
-    return pageById(params, (beforeId, limit) => listExchanges(db, { accountId, beforeId, limit }), toItem);
+    return pageById(
+      params,
+      (beforeId, limit) => listExchanges(this.db, { accountId, beforeId, limit }),
+      (row) => ({ ...toExchangeRecord(row), userId: String(row.userId) }),
+    );
   }
 }
 

@@ -44,8 +44,8 @@ import { appendAudit } from '../repositories/operator.repository.js';
 import { localDateOf } from './hosting/days.js';
 import { toIncomeRecord } from './hosting/records.js';
 import { actorOf } from './operator.service.js';
-import { namedAccounts, ownAccount } from './own-account.js';
-import { pageById, type AccountPageParams } from './paging.js';
+import { namedAccounts } from './own-account.js';
+import { ownAccountPage, type AccountPageParams } from './paging.js';
 
 export interface IncomeLine {
   accountId: number;
@@ -242,14 +242,15 @@ export class IncomeService {
     ctx: RequestContext,
     params: AccountPageParams & { type?: IncomeType | undefined },
   ): Promise<IncomeLogData> {
-    return this.reads.read(ctx.caller, async (db) => {
-      const { accountId } = await ownAccount(db, ctx, params.accountId);
-      return pageById(
+    return this.reads.read(ctx.caller, (db) =>
+      ownAccountPage(
+        db,
+        ctx,
         params,
-        (beforeId, limit) => listIncome(db, { accountId, type: params.type, beforeId, limit }),
+        (db, page) => listIncome(db, { ...page, type: params.type }),
         toIncomeRecord,
-      );
-    });
+      ),
+    );
   }
 
   /** The account's lines with these ids, for a pull. */

@@ -35,7 +35,7 @@ import {
   insertInvite,
   listInvites,
 } from '../repositories/user.repository.js';
-import { verifyChain } from '../security/audit-chain.js';
+import { chainedContent, verifyChain } from '../security/audit-chain.js';
 import { hashPassword } from '../security/passwords.js';
 import { newInviteCode, newOperatorPassword } from '../security/tokens.js';
 import type { SessionService } from './session.service.js';
@@ -74,14 +74,7 @@ const toOperator = (row: OperatorRow) => ({
 
 const AUDIT_VERIFY_PAGE = 1000;
 
-const toAuditEntry = (row: AuditRow) => ({
-  id: String(row.id),
-  actor: row.actor,
-  action: row.action,
-  target: row.target,
-  detail: row.detail,
-  at: row.at.toISOString(),
-});
+const toAuditEntry = (row: AuditRow) => ({ id: String(row.id), ...chainedContent(row) });
 
 const auditQueryOf = (params: AuditFilter) => ({
   actor: params.actor,

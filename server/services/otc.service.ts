@@ -30,7 +30,7 @@ import type {
   OtcTakeParams,
 } from '../../contract/api/otc.js';
 import { BodyCode } from '../../contract/codes.js';
-import { parseFeeRate, type FeeRate } from '../../contract/exchange-quote.js';
+import { parseFeeRate } from '../../contract/exchange-quote.js';
 import { formatMoney, minor, parseMoney, type Minor } from '../../contract/money.js';
 import {
   bandOf,
@@ -42,12 +42,9 @@ import {
   type OtcSide,
   type OtcStatus,
 } from '../../contract/otc-quote.js';
-import type { Clock } from '../clock.js';
 import { userIdOf, type RequestContext } from '../core/context.js';
 import { BusinessError, invalidField, notFound } from '../core/errors.js';
-import type { CommandRunner } from '../core/command-runner.js';
-import type { Database, Executor } from '../db/database.js';
-import type { ReadRouting } from '../db/read-routing.js';
+import type { Executor } from '../db/database.js';
 import { customerBook, platformBook, type BookRef } from '../ledger/books.js';
 import { hold, postHold, transfer, voidHold, type TransferInput } from '../ledger/ledger.js';
 import {
@@ -66,8 +63,8 @@ import {
 import { lockPrice } from '../repositories/price.repository.js';
 import { recordChanges } from '../repositories/sync.repository.js';
 import { ownAccount, ownBalances } from './own-account.js';
-import { DEFAULT_PAGE_SIZE, pageById, type AccountPageParams } from './paging.js';
-import type { SecurityService } from './security.service.js';
+import { DEFAULT_PAGE_SIZE, ownAccountPage, type AccountPageParams } from './paging.js';
+import { CustomerService } from './customer-service.js';
 import { rabPrice } from './settings.service.js';
 
 export interface OtcSettings {
@@ -111,26 +108,11 @@ const changed = (tx: Executor, row: OtcOrderRow, now: Date) =>
     },
   ]);
 
-export class OtcService {
-  private readonly band: FeeRate;
-  private readonly makerRate: FeeRate;
-  private readonly takerRate: FeeRate;
-  private readonly minimum: Minor;
-
-  constructor(
-    private readonly db: Database,
-    private readonly commands: CommandRunner,
-    private readonly clock: Clock,
-    private readonly security: SecurityService,
-    private readonly settings: OtcSettings,
-    /** Where the customer's record lists run (a caught-up replica or the primary). */
-    private readonly reads: ReadRouting,
-  ) {
-    this.band = parseFeeRate(settings.priceBand);
-    this.makerRate = parseFeeRate(settings.makerFeeRate);
-    this.takerRate = parseFeeRate(settings.takerFeeRate);
-    this.minimum = parseMoney(settings.minimum);
-  }
+export class OtcService extends CustomerService<OtcSettings> {
+  private readonly band = parseFeeRate(this.settings.priceBand);
+  private readonly makerRate = parseFeeRate(this.settings.makerFeeRate);
+  private readonly takerRate = parseFeeRate(this.settings.takerFeeRate);
+  private readonly minimum = parseMoney(this.settings.minimum);
 
   /** The guide price and its band, the fees, the minimum and the account's available money. Read-only. */
   async info(ctx: RequestContext, params: { accountId?: string | undefined }): Promise<OtcInfoData> {
@@ -447,15 +429,15 @@ export class OtcService {
     side: OtcSide,
     params: AccountPageParams<OtcStatus>,
   ): Promise<OtcMyListData> {
-    return this.reads.read(ctx.caller, async (db) => {
-      const { accountId } = await ownAccount(db, ctx, params.accountId);
-      return pageById(
+    return this.reads.read(ctx.caller, (db) =>
+      ownAccountPage(
+        db,
+        ctx,
         params,
-        (beforeId, limit) =>
-          listAccountOtcOrders(db, { accountId, side, status: params.status, beforeId, limit }),
+        (db, page) => listAccountOtcOrders(db, { ...page, side, status: params.status }),
         (row) => toOtcOrder(row, heldOf(row)),
-      );
-    });
+      ),
+    );
   }
 
   private bandVars(guide: bigint) {

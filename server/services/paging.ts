@@ -1,6 +1,7 @@
 /** Lists paged by row id, newest first (CONTRACT.md: `cursor` and `limit` in, `{items, nextCursor}` out). */
 import type { RequestContext } from '../core/context.js';
 import type { Executor } from '../db/database.js';
+import type { AccountPage } from '../repositories/account-rows.js';
 import { ownAccount } from './own-account.js';
 
 export const DEFAULT_PAGE_SIZE = 20;
@@ -36,16 +37,16 @@ export async function pageById<Row extends { id: number }, Item>(
 
 /**
  * One page of the rows of the account `params` names, which must be the caller's (`ownAccount`:
- * 403 otherwise; none named: the default account). `load` reads the account's rows below
- * `beforeId`, newest first, as `pageById` asks.
+ * 403 otherwise; none named: the default account). `load` reads the account's rows of `page`
+ * (below `beforeId`, at most `limit`), newest first, as `pageById` asks.
  */
 export async function ownAccountPage<Row extends { id: number }, Item>(
   db: Executor,
   ctx: RequestContext,
-  params: AccountPageParams,
-  load: (db: Executor, accountId: number, beforeId: number | undefined, take: number) => Promise<Row[]>,
+  params: AccountPageParams<string>,
+  load: (db: Executor, page: AccountPage) => Promise<Row[]>,
   toItem: (row: Row) => Item,
 ): Promise<{ items: Item[]; nextCursor: string | null }> {
   const { accountId } = await ownAccount(db, ctx, params.accountId);
-  return pageById(params, (beforeId, take) => load(db, accountId, beforeId, take), toItem);
+  return pageById(params, (beforeId, limit) => load(db, { accountId, beforeId, limit }), toItem);
 }

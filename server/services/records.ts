@@ -85,13 +85,18 @@ export const toAccountRecord = (row: AccountRow, defaultAccountId: number | null
   createdAt: row.createdAt.toISOString(),
 });
 
-export const toBalanceRecord = (accountId: number, balances: AccountBalances, at: Date): BalanceRecord => ({
-  id: String(accountId),
+/** An account's balances as the wire's balance fields (a balance record's, the assets' answer). */
+export const balanceFieldsOf = (balances: AccountBalances) => ({
   cash: formatMoney(balances.USDT.cash),
   hosting: formatMoney(balances.USDT.hosting),
   held: formatMoney(balances.USDT.held),
   rab: formatMoney(balances.RAB.cash),
   rabHeld: formatMoney(balances.RAB.held),
+});
+
+export const toBalanceRecord = (accountId: number, balances: AccountBalances, at: Date): BalanceRecord => ({
+  id: String(accountId),
+  ...balanceFieldsOf(balances),
   updatedAt: at.toISOString(),
 });
 

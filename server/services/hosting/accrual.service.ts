@@ -28,9 +28,9 @@ import {
 import { findIncomeByKey } from '../../repositories/income.repository.js';
 import { recordChanges } from '../../repositories/sync.repository.js';
 import { creditIncome, creditIncomeMany, type IncomeLine } from '../income.service.js';
-import { eachDue } from '../due-rows.js';
+import { eachDueBeforeToday, type DayWorkReport } from '../due-rows.js';
 import { closeOrder } from './close.js';
-import { localDateOf, localDayOf, spansOf, startOfLocalDay } from './days.js';
+import { localDateOf, localDayOf, spansOf } from './days.js';
 import { orderChange, ORDERS } from './records.js';
 
 /**
@@ -61,12 +61,12 @@ interface DueLine {
   day: string;
 }
 
-/** What one run of the accrual job did (job_runs.detail). */
-export interface AccrualReport {
+/**
+ * What one run of the accrual job did (job_runs.detail); `paid` is the interest paid into cash now
+ * (daily payout, or lines of ended orders).
+ */
+export interface AccrualReport extends DayWorkReport {
   orders: number;
-  days: number;
-  /** Interest paid into cash now (daily payout, or lines of ended orders). */
-  paid: string;
   /** Interest accrued as pending income (paid at maturity). */
   pending: string;
   matured: number;
@@ -83,13 +83,14 @@ export class HostingAccrualService {
    * once goes out in batches of up to LINES_PER_PAYMENT lines, all in `tx`.
    */
   async run(tx: Executor, now: Date, hooks: AccrualHooks = {}): Promise<AccrualReport> {
-    const dayStart = startOfLocalDay(now, this.timezone);
     const report = { days: 0, paid: 0n, pending: 0n, matured: 0 };
     const due: DueLine[] = [];
-    const orders = await eachDue(
-      () => lockOrdersDue(tx, { dayStart, now, limit: JOB_BATCH }),
+    const orders = await eachDueBeforeToday(
+      now,
+      this.timezone,
+      (dayStart) => lockOrdersDue(tx, { dayStart, now, limit: JOB_BATCH }),
       'hosting accrual: orders',
-      async (order) => {
+      async (order, dayStart) => {
         let current = await this.accrue(tx, order, dayStart, now, report, due);
         if (current.status === 'in_progress' && current.endAt <= now) {
           current = (await closeOrder(tx, current, 'maturity', now, this.timezone)).order;

@@ -45,9 +45,9 @@ import {
   type HostingOrderRow,
 } from '../../repositories/hosting.repository.js';
 import { recordChanges } from '../../repositories/sync.repository.js';
-import { CustomerService } from '../customer-service.js';
+import { CustomerService, type OrderSettings } from '../customer-service.js';
 import { notYourAccount, ownAccount } from '../own-account.js';
-import { pageById, type AccountPageParams } from '../paging.js';
+import { ownAccountPage, pageById, type AccountPageParams } from '../paging.js';
 import { closeOrder, exitLegs } from './close.js';
 import { termOf } from './days.js';
 import {
@@ -66,14 +66,14 @@ const earlyExitRefused = () => new BusinessError(BodyCode.conflict, 'server.host
 const productUnknown = () =>
   new BusinessError(BodyCode.notFound, 'server.hosting_product_unknown', {}, { field: 'productId' });
 
-export class HostingOrderService extends CustomerService {
+export class HostingOrderService extends CustomerService<OrderSettings> {
   /** The active products (names in the request's language) and the valid-hosting threshold. Read-only. */
   async config(ctx: RequestContext): Promise<HostingConfigData> {
     const products = await listProducts(this.db, true);
     return {
       products: products.map((row) => toHostingProduct(row, ctx.locale)),
       validHostingThreshold: MIN_VALID_HOSTING_USD,
-      timeZone: this.timezone,
+      timeZone: this.settings.timezone,
     };
   }
 
@@ -99,7 +99,7 @@ export class HostingOrderService extends CustomerService {
       }
       await this.security.verifyTradePassword(tx, userId, params.tradePassword);
       const now = this.clock.now();
-      const { interestFrom, endAt } = termOf(now, product.days, this.timezone);
+      const { interestFrom, endAt } = termOf(now, product.days, this.settings.timezone);
       const order = await insertOrder(tx, {
         userId,
         accountId,
@@ -208,11 +208,12 @@ export class HostingOrderService extends CustomerService {
     params: AccountPageParams<HostingOrderStatus>,
   ): Promise<HostingOrderListData> {
     return this.reads.read(ctx.caller, async (db) => {
-      const { accountId } = await ownAccount(db, ctx, params.accountId);
       const names = await productNames(db);
-      return pageById(
+      return ownAccountPage(
+        db,
+        ctx,
         params,
-        (beforeId, limit) => listOrders(db, { accountId, status: params.status, beforeId, limit }),
+        (db, page) => listOrders(db, { ...page, status: params.status }),
         (row) => toHostingOrderRecord(row, names.get(row.productId) ?? {}),
       );
     });
@@ -288,7 +289,7 @@ export class HostingOrderService extends CustomerService {
     kind: 'redeem' | 'maturity',
     now: Date,
   ): Promise<HostingCommandData> {
-    const { order: saved, change } = await closeOrder(tx, order, kind, now, this.timezone);
+    const { order: saved, change } = await closeOrder(tx, order, kind, now, this.settings.timezone);
     return answerOf(tx, saved, change);
   }
 

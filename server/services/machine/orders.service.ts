@@ -47,7 +47,7 @@ import {
 } from '../../repositories/machine.repository.js';
 import { recordChanges } from '../../repositories/sync.repository.js';
 import { termOf } from '../hosting/days.js';
-import { CustomerService } from '../customer-service.js';
+import { CustomerService, type OrderSettings } from '../customer-service.js';
 import { ownAccount } from '../own-account.js';
 import { pageById, type AccountPageParams } from '../paging.js';
 import {
@@ -63,7 +63,7 @@ import {
 const machineUnknown = (field: string) =>
   new BusinessError(BodyCode.notFound, 'server.machine_unknown', {}, { field });
 
-export class MachineOrderService extends CustomerService {
+export class MachineOrderService extends CustomerService<OrderSettings> {
   /** The machines on offer, names in the request's language. Read-only. */
   async list(ctx: RequestContext): Promise<MachineListData> {
     return { items: (await listMachines(this.db, true)).map((row) => toMachine(row, ctx.locale)) };
@@ -203,7 +203,7 @@ export class MachineOrderService extends CustomerService {
         needed: input.tickets,
         available: taken.length,
       });
-    const { interestFrom: earnFrom, endAt } = termOf(now, input.days, this.timezone);
+    const { interestFrom: earnFrom, endAt } = termOf(now, input.days, this.settings.timezone);
     const holding = await insertOwnedMachine(tx, {
       userId: input.userId,
       accountId,

@@ -19,8 +19,8 @@ import {
   type OwnedMachineRow,
 } from '../../repositories/machine.repository.js';
 import { recordChanges } from '../../repositories/sync.repository.js';
-import { localDateOf, localDayOf, startOfLocalDay } from '../hosting/days.js';
-import { eachDue } from '../due-rows.js';
+import { localDateOf, localDayOf } from '../hosting/days.js';
+import { eachDueBeforeToday, type DayWorkReport } from '../due-rows.js';
 import { creditIncome } from '../income.service.js';
 import { HOLDINGS, holdingChange } from './records.js';
 
@@ -34,11 +34,8 @@ export interface OutputHooks {
 }
 
 /** What one run of the output job did (job_runs.detail). */
-export interface OutputReport {
+export interface OutputReport extends DayWorkReport {
   holdings: number;
-  days: number;
-  /** USDT paid into cash. */
-  paid: string;
   expired: number;
 }
 
@@ -51,12 +48,13 @@ export class MachineOutputService {
    * caught up), and expires once its last day is paid. Idempotent: what is done is never done again.
    */
   async run(tx: Executor, now: Date, hooks: OutputHooks = {}): Promise<OutputReport> {
-    const dayStart = startOfLocalDay(now, this.timezone);
     const report = { days: 0, paid: 0n, expired: 0 };
-    const holdings = await eachDue(
-      () => lockOwnedMachinesDue(tx, { dayStart, limit: JOB_BATCH }),
+    const holdings = await eachDueBeforeToday(
+      now,
+      this.timezone,
+      (dayStart) => lockOwnedMachinesDue(tx, { dayStart, limit: JOB_BATCH }),
       'machine output: holdings',
-      async (holding) => {
+      async (holding, dayStart) => {
         const saved = await this.pay(tx, holding, dayStart, now, report);
         if (saved.status === 'expired') report.expired += 1;
         await hooks.afterHolding?.(holding.id);
