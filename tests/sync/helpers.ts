@@ -504,6 +504,36 @@ export async function deleteAllDatabases(): Promise<void> {
   for (const name of await Dexie.getDatabaseNames()) await Dexie.delete(name);
 }
 
+/** What a test on IndexedDB storage works with: the fake server, the clock and the storage. */
+export interface DexieWorld {
+  server: FakeServer;
+  clock: FakeClock;
+  storage: DexieSyncStorage;
+}
+
+/**
+ * Before each test: every database deleted, then a new fake server, clock and IndexedDB storage
+ * handed to `use`; after it, the storage is closed and so is each UI-side database handle given to
+ * the returned `keep` (which returns its handle).
+ */
+export function dexieWorldEachTest(use: (world: DexieWorld) => void): <T extends Dexie>(db: T) => T {
+  const handles: Dexie[] = [];
+  let storage: DexieSyncStorage | null = null;
+  beforeEach(async () => {
+    await deleteAllDatabases();
+    storage = new DexieSyncStorage(commandRegistry);
+    use({ server: new FakeServer(), clock: new FakeClock(), storage });
+  });
+  afterEach(() => {
+    storage?.close();
+    for (const handle of handles.splice(0)) handle.close();
+  });
+  return (db) => {
+    handles.push(db);
+    return db;
+  };
+}
+
 /** The two storages the outbox's command tests run on: IndexedDB and its in-memory twin. */
 export const COMMAND_STORAGES = [
   ['IndexedDB', () => new DexieSyncStorage(commandRegistry)],
