@@ -11,7 +11,7 @@ import type { AccountRecord, BalanceRecord } from '../../contract/api/account.js
 import type { SyncClock, Timers } from '../../sync/clock.js';
 import { createSyncEngine, type SyncEngine, type SyncEnvironment } from '../../sync/engine.js';
 import { DexieSyncStorage } from '../../sync/dexie-storage.js';
-import { commandRegistry } from '../../worker/commands.js';
+import { commandRegistry, type EnqueueInput } from '../../worker/commands.js';
 import { MemoryLocks } from '../../sync/lease.js';
 import { MemorySyncStorage } from '../../sync/memory-storage.js';
 import type { SyncStorage } from '../../sync/storage.js';
@@ -532,6 +532,20 @@ export function dexieWorldEachTest(use: (world: DexieWorld) => void): <T extends
     handles.push(db);
     return db;
   };
+}
+
+/**
+ * A factory of `kind` commands as the UI enqueues them: on the main account 'm7', with `defaults`
+ * and then a test's overrides. Overrides go through as the UI could send them, hostile ones
+ * included: the worker's edge parses them.
+ */
+export function commandOf(
+  kind: EnqueueInput['kind'],
+  defaults: Record<string, unknown>,
+): (overrides?: Record<string, unknown>) => EnqueueInput {
+  return (overrides = {}) =>
+    // Not checked here on purpose: the outbox's own parse is what the tests exercise.
+    ({ kind, params: { accountId: 'm7', ...defaults, ...overrides } }) as EnqueueInput;
 }
 
 /** The two storages the outbox's command tests run on: IndexedDB and its in-memory twin. */
