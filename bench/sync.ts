@@ -48,7 +48,7 @@ import { PUBLIC_DB_NAME } from '../client-db/schema.js';
 import { MAX_PULL_PAGES, PULL_URI } from '../sync/pull.js';
 import { CHROMIUM, CHROMIUM_ARGS } from '../tests/helpers/chromium.js';
 import { CapturingMailer } from '../tests/helpers/server.js';
-import { benchRun, gzipSize, kb, median, positiveNumber, seconds, table } from './report.js';
+import { benchRun, gzipSize, kb, median, positiveNumber, seconds, seededRandom, table } from './report.js';
 import { cliContext } from '../server/cli/cli-context.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -189,19 +189,10 @@ const WORDS = (
 ).split(' ');
 
 function textMaker(seed: number): (words: number) => string {
-  let state = seed >>> 0;
-  const next = () => {
-    // mulberry32
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const random = seededRandom(seed);
   return (words) => {
     const chosen: string[] = [];
-    for (let index = 0; index < words; index += 1)
-      chosen.push(WORDS[Math.floor(next() * WORDS.length)] ?? 'news');
+    for (let index = 0; index < words; index += 1) chosen.push(random.pick(WORDS));
     const sentence = chosen.join(' ');
     return `${sentence.charAt(0).toUpperCase()}${sentence.slice(1)}.`;
   };

@@ -1,20 +1,18 @@
 /** Operators, roles, the append-only audit log, the admin CLI and the purge job. */
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { BodyCode } from '../../contract/codes.js';
 import { auditLog, idempotencyKeys, sessions, verificationCodes } from '../../server/db/schema.js';
 import { JobName } from '../../server/jobs/scheduler.js';
 import { operatorToken } from '../helpers/operator.js';
+import { adminCli } from '../helpers/admin-cli.js';
 import { availableTiers } from '../helpers/database.js';
 import { newKey, startTestServer, type TestServer } from '../helpers/server.js';
 
 const tiers = await availableTiers('admin');
-const run = promisify(execFile);
 
 describe.each(tiers)('operators and jobs on %s', (tier) => {
   let t: TestServer;
@@ -160,10 +158,7 @@ describe.each(tiers)('operators and jobs on %s', (tier) => {
 
 describe('the admin CLI', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-cli-'));
-  const admin = (...args: string[]) =>
-    run(path.resolve('node_modules/.bin/tsx'), ['server/cli/admin.ts', ...args], {
-      env: { ...process.env, DATA_DIR: dataDir, COFFER_SCRYPT_COST: '4', COFFER_ROOT_INVITE: 'CLIROOT1' },
-    });
+  const admin = adminCli(dataDir);
   afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
   test(

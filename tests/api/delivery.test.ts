@@ -5,15 +5,13 @@
  * the public `delivery` collection. On PostgreSQL, two imports racing over one order number
  * publish it once. The CLI's `delivery import` publishes a file too.
  */
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { count } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { BodyCode } from '../../contract/codes.js';
 import { auditLog, deliveryRecords, syncChanges } from '../../server/db/schema.js';
+import { withAdminCli } from '../helpers/admin-cli.js';
 import { availableTiers } from '../helpers/database.js';
 import { operatorToken } from '../helpers/operator.js';
 import { newKey, startTestServer, type TestServer } from '../helpers/server.js';
@@ -316,14 +314,8 @@ describe('the CLI', () => {
   test(
     '`delivery import <file.csv>` publishes the file; a file with a bad line publishes nothing and exits 1',
     { timeout: 120_000 },
-    async () => {
-      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-delivery-cli-'));
-      const run = promisify(execFile);
-      const admin = (...args: string[]) =>
-        run(path.resolve('node_modules/.bin/tsx'), ['server/cli/admin.ts', ...args], {
-          env: { ...process.env, DATA_DIR: dataDir, COFFER_SCRYPT_COST: '4', COFFER_ROOT_INVITE: 'CLIROOT1' },
-        });
-      try {
+    () =>
+      withAdminCli('coffer-delivery-cli-', async (admin, dataDir) => {
         const good = path.join(dataDir, 'good.csv');
         const bad = path.join(dataDir, 'bad.csv');
         fs.writeFileSync(good, csvOf(line('CLI-1'), line('CLI-2')));
@@ -335,9 +327,6 @@ describe('the CLI', () => {
           'Line 3: lots is missing or invalid. Nothing was imported.',
         );
         await expect(admin('delivery', 'import', good)).rejects.toMatchObject({ code: 1 });
-      } finally {
-        fs.rmSync(dataDir, { recursive: true, force: true });
-      }
-    },
+      }),
   );
 });

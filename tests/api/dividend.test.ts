@@ -8,11 +8,6 @@
  * expire after COFFER_DIVIDEND_CLAIM_DAYS. `ledger check` stays ok after every step. The CLI's
  * `dividend publish` follows the same rules.
  */
-import { execFile } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
@@ -21,6 +16,7 @@ import { parseMoney } from '../../contract/money.js';
 import { dividendReleases, income } from '../../server/db/schema.js';
 import { customerBook } from '../../server/ledger/books.js';
 import { transfer } from '../../server/ledger/ledger.js';
+import { withAdminCli } from '../helpers/admin-cli.js';
 import { availableTiers } from '../helpers/database.js';
 import { newKey, startTestServer, type TestServer } from '../helpers/server.js';
 import { withdrawFixtures } from '../helpers/withdraw.js';
@@ -436,14 +432,8 @@ describe('the CLI', () => {
   test(
     '`dividend publish` refuses a day without valid hosting (exit 1, nothing published), and `dividend list` lists',
     { timeout: 120_000 },
-    async () => {
-      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-dividend-cli-'));
-      const run = promisify(execFile);
-      const admin = (...args: string[]) =>
-        run(path.resolve('node_modules/.bin/tsx'), ['server/cli/admin.ts', ...args], {
-          env: { ...process.env, DATA_DIR: dataDir, COFFER_SCRYPT_COST: '4', COFFER_ROOT_INVITE: 'CLIROOT1' },
-        });
-      try {
+    () =>
+      withAdminCli('coffer-dividend-cli-', async (admin) => {
         const refused = await admin('dividend', 'publish', '--day', '2020-01-01', '--total', '10').catch(
           (error: unknown) => error,
         );
@@ -452,9 +442,6 @@ describe('the CLI', () => {
           'No account held valid hosting (at least 500 USDT) at the end of 2020-01-01',
         );
         expect((await admin('dividend', 'list')).stdout).not.toMatch(/^\d+\t/m);
-      } finally {
-        fs.rmSync(dataDir, { recursive: true, force: true });
-      }
-    },
+      }),
   );
 });

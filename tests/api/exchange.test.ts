@@ -9,7 +9,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { BodyCode } from '../../contract/codes.js';
-import { operatorToken } from '../helpers/operator.js';
+import { expectLedgerOk, operatorToken } from '../helpers/operator.js';
 import { availableTiers } from '../helpers/database.js';
 import { newKey, startTestServer, type Answer, type TestServer } from '../helpers/server.js';
 import { cliContext } from '../../server/cli/cli-context.js';
@@ -114,15 +114,6 @@ describe.each(tiers)('the RAB/USDT exchange on %s', (tier) => {
     inventoryUsdt: await platformBook('exchange_inventory', 'USDT'),
     inventoryRab: await platformBook('exchange_inventory', 'RAB'),
   });
-  const expectLedgerOk = async () => {
-    const check = await t.call<{ ok: boolean; violations: unknown[] }>(
-      'plain',
-      '/api/admin/ledger/check',
-      {},
-      { token: finance },
-    );
-    expect(check.data).toMatchObject({ ok: true, violations: [] });
-  };
 
   beforeAll(async () => {
     t = await startTestServer(tier);
@@ -233,7 +224,7 @@ describe.each(tiers)('the RAB/USDT exchange on %s', (tier) => {
       ['exchange', 'RAB', '-1.5'],
       ['exchange', 'USDT', '0.498999'],
     ]);
-    await expectLedgerOk();
+    await expectLedgerOk(t, finance);
   });
 
   test('usdt_to_rab: 1.04 USDT at 1.234567 buys 0.840715 RAB for 1.037919 USDT, the fee 0.00208, the residue 0.000001 to the rounding book', async () => {
@@ -274,7 +265,7 @@ describe.each(tiers)('the RAB/USDT exchange on %s', (tier) => {
       ['exchange', 'USDT', '-1.037919'],
       ['fee', 'USDT', '-0.00208'],
     ]);
-    await expectLedgerOk();
+    await expectLedgerOk(t, finance);
   });
 
   test('a submit naming an older price version is 409 with the new price and version, and nothing moves', async () => {
@@ -302,7 +293,7 @@ describe.each(tiers)('the RAB/USDT exchange on %s', (tier) => {
       code: BodyCode.ok,
       data: { price: '2', amountOut: '19.96', fee: '0.04' },
     });
-    await expectLedgerOk();
+    await expectLedgerOk(t, finance);
   });
 
   test('470 when the available balance is short, and nothing moves', async () => {
@@ -313,7 +304,7 @@ describe.each(tiers)('the RAB/USDT exchange on %s', (tier) => {
     expect(short.message).toBe('Insufficient available balance');
     expect((await index()).usdt).toBe(usdt);
     expect(await books()).toEqual(before);
-    await expectLedgerOk();
+    await expectLedgerOk(t, finance);
   });
 
   test('amounts outside the bounds, with 3 decimals or hostile are 400 naming amount', async () => {
@@ -353,7 +344,7 @@ describe.each(tiers)('the RAB/USDT exchange on %s', (tier) => {
     }
     const direction = await submit({ direction: 'sideways', amount: '10', priceVersion });
     expect(direction).toMatchObject({ code: BodyCode.invalidInput, data: { field: 'direction' } });
-    await expectLedgerOk();
+    await expectLedgerOk(t, finance);
   });
 
   test('an amount too small to receive a minor unit at the price is 400 naming amount', async () => {
@@ -403,7 +394,7 @@ describe.each(tiers)('the RAB/USDT exchange on %s', (tier) => {
     );
     expect(unset.code).toBe(BodyCode.tradePasswordNotSet);
     expect((await index(theirs, newcomer)).rab).toBe('5');
-    await expectLedgerOk();
+    await expectLedgerOk(t, finance);
   });
 
   test("another user's account is 403 naming accountId, for index, submit and list alike", async () => {
@@ -455,7 +446,7 @@ describe.each(tiers)('the RAB/USDT exchange on %s', (tier) => {
     const otherBody = JSON.parse(await raw({ ...params, amount: '4' })) as Answer;
     expect(otherBody.code).toBe(BodyCode.conflict);
     expect(Number((await index()).rab)).toBe(Number(rab) - 3);
-    await expectLedgerOk();
+    await expectLedgerOk(t, finance);
   });
 
   test('records: exchange/list newest first with paging, the `exchanges` collection by pull, and the operators’ list', async () => {
@@ -583,7 +574,7 @@ describe.each(tiers)('the RAB/USDT exchange on %s', (tier) => {
       expect((await rowsAtVersion()).length - before).toBe(filled);
       const late = await submit({ direction: 'usdt_to_rab', amount: '1', priceVersion: version });
       expect(late.code).toBe(BodyCode.conflict);
-      await expectLedgerOk();
+      await expectLedgerOk(t, finance);
     },
   );
 });

@@ -66,20 +66,14 @@ describe.each(tiers)('hosting on %s', (tier) => {
     user: hostingUser,
     assets,
     income,
-  } = productUsers(
+    call,
+  } = productUsers<HostingCommandData>(
     () => t,
     f,
     `hosting-${tier}`,
     () => finance,
   );
   const { localDate, toLocal } = localClock(() => t);
-
-  const call = <T = HostingCommandData>(
-    user: User,
-    uri: string,
-    params: Record<string, unknown>,
-    key = newKey(),
-  ) => t.call<T>('plain', uri, params, { token: user.token, key, lang: 'EN' });
 
   const create = (user: User, productId: string, amount: string, extra: Record<string, unknown> = {}) =>
     call(user, '/api/v1/hosting/create', {

@@ -47,20 +47,14 @@ describe.each(tiers)('mining machines on %s', (tier) => {
     user: machineUser,
     assets,
     income,
-  } = productUsers(
+    call,
+  } = productUsers<MachineCommandData>(
     () => t,
     f,
     `machine-${tier}`,
     () => finance,
   );
   const { localDate, toLocal } = localClock(() => t);
-
-  const call = <T = MachineCommandData>(
-    user: User,
-    uri: string,
-    params: Record<string, unknown>,
-    key = newKey(),
-  ) => t.call<T>('plain', uri, params, { token: user.token, key, lang: 'EN' });
 
   const buy = (user: User, machineId: string, quantity: number, payWith: 'usdt' | 'ticket', key = newKey()) =>
     call(

@@ -101,6 +101,10 @@ const sessionsOf = async (t: TestServer, token: string) => {
 const infoCode = async (t: TestServer, token: string) =>
   (await t.call('plain', '/api/v1/user/info', {}, { token })).code;
 
+/** `session-revoke` called with `params` (a sessionId, or others: true) by the holder of `token`. */
+const revokeSessions = (t: TestServer, token: string, params: Record<string, unknown>) =>
+  t.call('plain', '/api/v1/user/session-revoke', params, { token });
+
 const mailsTo = (t: TestServer, email: string) => t.mailer.sent.filter((mail) => mail.to === email);
 const lastMailTo = (t: TestServer, email: string): Mail => {
   const mail = mailsTo(t, email).at(-1);
@@ -126,8 +130,11 @@ describe.each(tiers)('the security centre on %s', (tier) => {
         )
       ).code,
     ).toBe(BodyCode.ok);
-  const setAntiPhishing = async (token: string, code: string) =>
-    t.call('plain', '/api/v1/user/anti-phishing', { code, tradePassword: 'trade123' }, { token });
+  /** `anti-phishing` called with `params` (the code and a trade password or authenticator code). */
+  const antiPhishing = (token: string, params: Record<string, unknown>) =>
+    t.call('plain', '/api/v1/user/anti-phishing', params, { token });
+  const setAntiPhishing = (token: string, code: string) =>
+    antiPhishing(token, { code, tradePassword: 'trade123' });
 
   test('user/sessions lists each sign-in with its device, address and times, the caller marked current; last seen moves at most once a minute', async () => {
     const started = t.clock.now().toISOString();
@@ -182,44 +189,22 @@ describe.each(tiers)('the security centre on %s', (tier) => {
     const { tokens: strangers } = await signedIn(t, 'stranger@example.com');
     for (const token of [first, second, third]) expect(await infoCode(t, token)).toBe(BodyCode.ok); // cached now
     const target = (await sessionsOf(t, first)).find((item) => item.device.startsWith('Safari'));
-    const revoked = await t.call(
-      'plain',
-      '/api/v1/user/session-revoke',
-      { sessionId: target?.id },
-      { token: first },
-    );
+    const revoked = await revokeSessions(t, first, { sessionId: target?.id });
     expect(revoked).toMatchObject({ code: BodyCode.ok, data: { revoked: 1 } });
     expect(await infoCode(t, second)).toBe(BodyCode.notLoggedIn);
     expect(await infoCode(t, first)).toBe(BodyCode.ok);
     expect(await infoCode(t, third)).toBe(BodyCode.ok);
     expect((await sessionsOf(t, first)).map((item) => item.device)).not.toContain(target?.device);
     // Ended already, or not the caller's: 404, and the stranger's session lives on.
-    const again = await t.call(
-      'plain',
-      '/api/v1/user/session-revoke',
-      { sessionId: target?.id },
-      { token: first },
-    );
+    const again = await revokeSessions(t, first, { sessionId: target?.id });
     expect(again.code).toBe(BodyCode.notFound);
     const strangersSession = (await sessionsOf(t, strangers[0] ?? ''))[0];
-    const theirs = await t.call(
-      'plain',
-      '/api/v1/user/session-revoke',
-      { sessionId: strangersSession?.id },
-      { token: first },
-    );
+    const theirs = await revokeSessions(t, first, { sessionId: strangersSession?.id });
     expect(theirs.code).toBe(BodyCode.notFound);
     expect(await infoCode(t, strangers[0] ?? '')).toBe(BodyCode.ok);
     // Neither or both of sessionId and others: 400.
-    expect((await t.call('plain', '/api/v1/user/session-revoke', {}, { token: first })).code).toBe(
-      BodyCode.invalidInput,
-    );
-    const both = await t.call(
-      'plain',
-      '/api/v1/user/session-revoke',
-      { sessionId: '1', others: true },
-      { token: first },
-    );
+    expect((await revokeSessions(t, first, {})).code).toBe(BodyCode.invalidInput);
+    const both = await revokeSessions(t, first, { sessionId: '1', others: true });
     expect(both.code).toBe(BodyCode.invalidInput);
   });
 
@@ -227,7 +212,7 @@ describe.each(tiers)('the security centre on %s', (tier) => {
     const { tokens } = await signedIn(t, 'revoke-others@example.com', SAFARI_IPHONE, FIREFOX_LINUX);
     const [first, second, third] = tokens as [string, string, string];
     for (const token of tokens) expect(await infoCode(t, token)).toBe(BodyCode.ok);
-    const revoked = await t.call('plain', '/api/v1/user/session-revoke', { others: true }, { token: second });
+    const revoked = await revokeSessions(t, second, { others: true });
     expect(revoked).toMatchObject({ code: BodyCode.ok, data: { revoked: 2 } });
     expect(await infoCode(t, first)).toBe(BodyCode.notLoggedIn);
     expect(await infoCode(t, third)).toBe(BodyCode.notLoggedIn);
@@ -245,14 +230,9 @@ describe.each(tiers)('the security centre on %s', (tier) => {
         code: BodyCode.invalidInput,
         data: { field: 'code' },
       });
-    const missing = await t.call('plain', '/api/v1/user/anti-phishing', { code: 'Blue42Fox' }, { token });
+    const missing = await antiPhishing(token, { code: 'Blue42Fox' });
     expect(missing).toMatchObject({ code: BodyCode.invalidInput, data: { field: 'tradePassword' } });
-    const wrong = await t.call(
-      'plain',
-      '/api/v1/user/anti-phishing',
-      { code: 'Blue42Fox', tradePassword: 'wrong123' },
-      { token },
-    );
+    const wrong = await antiPhishing(token, { code: 'Blue42Fox', tradePassword: 'wrong123' });
     expect(wrong).toMatchObject({ code: BodyCode.invalidInput, data: { field: 'tradePassword' } });
     const info = async () =>
       (await t.call<Record<string, unknown>>('plain', '/api/v1/user/info', {}, { token })).data;
@@ -284,26 +264,11 @@ describe.each(tiers)('the security centre on %s', (tier) => {
       (await t.call('plain', '/api/v1/user/bindGoogle2Fa', { code: await codeNow() }, { token })).code,
     ).toBe(BodyCode.ok);
     nextStep();
-    const withoutCode = await t.call(
-      'plain',
-      '/api/v1/user/anti-phishing',
-      { code: 'Moon9Owl', tradePassword: 'trade123' },
-      { token },
-    );
+    const withoutCode = await antiPhishing(token, { code: 'Moon9Owl', tradePassword: 'trade123' });
     expect(withoutCode).toMatchObject({ code: BodyCode.invalidInput, data: { field: 'googleCode' } });
-    const wrong = await t.call(
-      'plain',
-      '/api/v1/user/anti-phishing',
-      { code: 'Moon9Owl', googleCode: '000000' },
-      { token },
-    );
+    const wrong = await antiPhishing(token, { code: 'Moon9Owl', googleCode: '000000' });
     expect(wrong.code).toBe(BodyCode.oneTimeCodeRejected);
-    const set = await t.call(
-      'plain',
-      '/api/v1/user/anti-phishing',
-      { code: 'Moon9Owl', googleCode: await codeNow() },
-      { token },
-    );
+    const set = await antiPhishing(token, { code: 'Moon9Owl', googleCode: await codeNow() });
     expect(set.code).toBe(BodyCode.ok);
   });
 
@@ -606,17 +571,12 @@ describe('revoking across two instances on one PostgreSQL database and one Redis
         for (const token of tokens) expect(await infoCode(server, token)).toBe(BodyCode.ok);
       // Revoke one (the Safari session) on a: b, which holds it cached, refuses it at once.
       const target = (await sessionsOf(a, first)).find((item) => item.device.startsWith('Safari'));
-      const one = await a.call(
-        'plain',
-        '/api/v1/user/session-revoke',
-        { sessionId: target?.id },
-        { token: first },
-      );
+      const one = await revokeSessions(a, first, { sessionId: target?.id });
       expect(one).toMatchObject({ code: BodyCode.ok, data: { revoked: 1 } });
       expect(await infoCode(b, second)).toBe(BodyCode.notLoggedIn);
       expect(await infoCode(b, third)).toBe(BodyCode.ok);
       // Revoke the others from b: a, which holds the first one cached, refuses it at once.
-      const others = await b.call('plain', '/api/v1/user/session-revoke', { others: true }, { token: third });
+      const others = await revokeSessions(b, third, { others: true });
       expect(others).toMatchObject({ code: BodyCode.ok, data: { revoked: 1 } });
       expect(await infoCode(a, first)).toBe(BodyCode.notLoggedIn);
       expect(await infoCode(b, first)).toBe(BodyCode.notLoggedIn);

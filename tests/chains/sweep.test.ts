@@ -6,7 +6,7 @@
  * nothing; a wrong key sends nothing at all.
  */
 import { sql } from 'drizzle-orm';
-import { erc20Abi, getAddress, parseUnits } from 'viem';
+import { parseUnits } from 'viem';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { readDevMnemonic } from '../../server/chains/keys.js';
@@ -24,13 +24,7 @@ describe.each(tiers)('sweeping BEP20 deposits on %s', (tier) => {
   const t = useTestServer(tier, () => bep20Env(chain(), 3, true));
   const watcher = () => bep20Watcher(t);
 
-  const usdtOf = (address: string) =>
-    chain().publicClient.readContract({
-      address: chain().info.contract,
-      abi: erc20Abi,
-      functionName: 'balanceOf',
-      args: [getAddress(address)],
-    });
+  const usdtOf = (address: string) => chain().usdtOf(address);
   async function depositor(name: string, amount: string) {
     const { token } = await t.register('plain', `${name}-${tier}@example.com`);
     const answer = await t.call<{ address: string }>(

@@ -108,29 +108,12 @@ describe('the withdrawal send job under a misbehaving node', () => {
     await devnet?.stop();
   });
 
-  const chain = chainWithdrawFixtures(
+  const { balanceOf, units, approvedWithdrawal, stateOf } = chainWithdrawFixtures(
     () => devnet,
     f,
     () => finance,
+    (name) => `${name}@example.com`,
   );
-  const { balanceOf, units } = chain;
-  /** A ready user whose BEP20 method is `address`, funded, with an approved withdrawal of `amount`. */
-  const approvedWithdrawal = (name: string, address: string, amount: string) =>
-    chain.approvedWithdrawal(`${name}@example.com`, address, amount);
-  const stateOf = async (id: string) => {
-    const listed = await f.asFinance(finance, '/api/admin/withdraw/list', { limit: 100 });
-    const items = (
-      listed.data as unknown as {
-        items: Array<{
-          id: string;
-          stage: string;
-          txHash: string | null;
-          confirmations: { required: number; reached: boolean; seen: number | null } | null;
-        }>;
-      }
-    ).items;
-    return items.find((item) => item.id === id);
-  };
 
   test('garbage from the node: the tick fails, nothing is recorded or sent; when the node answers again it is paid once', async () => {
     const to = freshAddress();

@@ -62,27 +62,12 @@ function suite(tier: 'pglite' | 'postgres', crashes: boolean) {
     await devnet?.stop();
   });
 
-  const chain = chainWithdrawFixtures(
+  const { balanceOf, units, approvedWithdrawal, stateOf } = chainWithdrawFixtures(
     () => devnet,
     f,
     () => finance,
+    (name) => `${name}-${tier}@example.com`,
   );
-  const { balanceOf, units } = chain;
-  /** A ready user whose BEP20 method is `address`, funded, with an approved withdrawal of `amount`. */
-  const approvedWithdrawal = (name: string, address: string, amount: string) =>
-    chain.approvedWithdrawal(`${name}-${tier}@example.com`, address, amount);
-  const withdrawals = async () =>
-    (await f.asFinance(finance, '/api/admin/withdraw/list', { limit: 100 })).data as unknown as {
-      items: Array<{
-        id: string;
-        status: string;
-        stage: string;
-        txHash: string | null;
-        nonce: number | null;
-        confirmations: { required: number; reached: boolean; seen: number | null } | null;
-      }>;
-    };
-  const stateOf = async (id: string) => (await withdrawals()).items.find((item) => item.id === id);
 
   test('approve, send on the devnet, success at 3 confirmations: the destination paid once, the hold posted', async () => {
     const to = freshAddress();

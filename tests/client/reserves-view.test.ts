@@ -4,7 +4,7 @@
  * unknown), the steps beside their siblings, and the downloaded file being the proof unchanged.
  */
 import { describe, expect, test } from 'vitest';
-import type { ReservesProof, ReservesSnapshot } from '../../contract/api/reserves.js';
+import type { ReservesProof } from '../../contract/api/reserves.js';
 import { levelsOf, leafOf, pathOf, rootOf, verifyPath } from '../../contract/reserves.js';
 import {
   amountOfUnits,
@@ -14,26 +14,10 @@ import {
   sentenceOf,
   stepsOf,
 } from '../../src/features/reserves/reserves-view.js';
+import { reservesProof, reservesSnapshot } from '../helpers/reserves.js';
 
-const proof: ReservesProof = {
-  snapshotId: '7',
-  at: '2026-11-27T00:00:05.000Z',
-  root: { hash: 'r'.repeat(64), usdt: '3000000', rab: '500000' },
-  reserves: { BEP20: null, TRC20: null },
-  ratio: null,
-  leafCount: 2,
-  leaf: { nonce: 'ab'.repeat(32), usdt: '1500000', rab: '250000' },
-  path: [{ hash: 's'.repeat(64), usdt: '1500000', rab: '250000', side: 'left' }],
-};
-
-const snapshot = (ratio: string | null): ReservesSnapshot => ({
-  snapshotId: '7',
-  at: proof.at,
-  root: proof.root,
-  reserves: { BEP20: { usdt: '3069000', block: '99', addresses: 2 }, TRC20: null },
-  ratio,
-  leafCount: 2,
-});
+const proof = reservesProof;
+const snapshot = (ratio: string | null) => reservesSnapshot({ ratio });
 
 describe('amounts from minor units', () => {
   test('6 decimals, trailing zeros trimmed, never through a float', () => {

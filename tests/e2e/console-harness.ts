@@ -43,9 +43,16 @@ export async function signInToConsole(
   await expectPage(page, t('home.title'));
 }
 
-/** Opens the screen named `navKey` in the menu (through the drawer at phone width) and waits for its `title` and its data. */
-export async function openConsoleScreen(page: Page, navKey: MessageKey, title: MessageKey): Promise<void> {
-  const t = consoleText;
+/**
+ * Opens the screen named `navKey` in the menu (through the drawer at phone width) and waits for
+ * its `title` and its data; `t` is the console's language (English unless told).
+ */
+export async function openConsoleScreen(
+  page: Page,
+  navKey: MessageKey,
+  title: MessageKey,
+  t: (key: MessageKey) => string = consoleText,
+): Promise<void> {
   const menuButton = page.getByRole('button', { name: t('shell.open_menu'), exact: true });
   if (await menuButton.isVisible()) await menuButton.click();
   await page

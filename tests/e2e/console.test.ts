@@ -27,7 +27,7 @@ import {
   WAIT_MS,
   type Tab,
 } from './harness.js';
-import { openConsole } from './console-harness.js';
+import { openConsole, openConsoleScreen } from './console-harness.js';
 
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 375, height: 812 };
@@ -68,16 +68,6 @@ async function expectNoViolations(tab: Tab): Promise<void> {
 
 async function chooseLanguage(page: Page, from: Words, to: 'English' | '简体中文'): Promise<void> {
   await page.getByLabel(from('language.label'), { exact: true }).selectOption({ label: to });
-}
-
-async function openScreen(page: Page, t: Words, key: MessageKey, title: MessageKey): Promise<void> {
-  const menuButton = page.getByRole('button', { name: t('shell.open_menu'), exact: true });
-  if (await menuButton.isVisible()) await menuButton.click();
-  await page
-    .getByRole('navigation', { name: t('shell.menu') })
-    .getByRole('menuitem', { name: t(key), exact: true })
-    .click();
-  await expectPage(page, t(title));
 }
 
 describe.skipIf(!hasChromium)('the operator console in Chromium', () => {
@@ -199,7 +189,7 @@ describe.skipIf(!hasChromium)('the operator console in Chromium', () => {
       rootCode = await firstSignIn(page, en, first.email, first.password);
       await expectAccessible(page, 'home en desktop');
 
-      await openScreen(page, en, 'nav.operators', 'operators.title');
+      await openConsoleScreen(page, 'nav.operators', 'operators.title');
       await expectAccessible(page, 'operators en desktop');
       const stamp = Date.now();
       const finance = `finance.${stamp}@example.com`;
@@ -252,8 +242,7 @@ describe.skipIf(!hasChromium)('the operator console in Chromium', () => {
           if (language === 'en') await chooseLanguage(page, zh, 'English');
           await expectAccessible(page, `home ${language} ${viewport.width}`);
           for (const [key, title] of screens) {
-            await openScreen(page, t, key, title);
-            await page.locator('.ant-spin-spinning').waitFor({ state: 'detached' });
+            await openConsoleScreen(page, key, title, t);
             await expectAccessible(page, `${key} ${language} ${viewport.width}`);
           }
         }
@@ -278,7 +267,7 @@ describe.skipIf(!hasChromium)('the operator console in Chromium', () => {
       const refused = await api('/api/admin/withdraw/list', {}, await tokenOf(page));
       expect(refused.code).toBe(403);
 
-      await openScreen(page, en, 'nav.content', 'content.title');
+      await openConsoleScreen(page, 'nav.content', 'content.title');
       const title = `Console news ${Date.now()}`;
       await page.getByRole('button', { name: en('content.news_create'), exact: true }).click();
       const dialog = page.getByRole('dialog', { name: en('content.news_create') });
@@ -328,7 +317,7 @@ describe.skipIf(!hasChromium)('the operator console in Chromium', () => {
         .where(eq(sessions.tokenHash, tokenHash));
       await server.services.sessions.forget([tokenHash]);
 
-      await openScreen(page, en, 'nav.operators', 'operators.title');
+      await openConsoleScreen(page, 'nav.operators', 'operators.title');
       await page
         .getByRole('button', { name: `${en('operators.disable')} ${finance.email}`, exact: true })
         .click();

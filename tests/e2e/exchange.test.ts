@@ -13,14 +13,14 @@ import {
   e2eHarness,
   en,
   expectAccessible,
-  expectPage,
   expectToast,
   hasChromium,
-  navigateInApp,
   strings,
   TRADE_PASSWORD,
   WAIT_MS,
   keepScreen,
+  goToPage,
+  expectNoAppErrors,
 } from './harness.js';
 
 const zh = strings('zh-Hans');
@@ -49,8 +49,7 @@ describe.skipIf(!hasChromium)('the exchange in Chromium', () => {
       const { page } = tab;
       const { token, accountId } = await trader(page, en, finance, 'exchange');
 
-      await navigateInApp(page, EXCHANGE);
-      await expectPage(page, en('exchange.title'));
+      await goToPage(page, EXCHANGE, en('exchange.title'));
       await page.getByText('0.5 USDT per RAB', { exact: true }).waitFor({ timeout: WAIT_MS });
 
       const amount = page.getByLabel(en('exchange.amount').replace('{{asset}}', 'RAB'), { exact: true });
@@ -93,10 +92,8 @@ describe.skipIf(!hasChromium)('the exchange in Chromium', () => {
 
       // Offline: the records (and the last pulled price) still show, with their age; no exchange can be sent.
       await goOffline(page);
-      await navigateInApp(page, '/pages/my/my');
-      await expectPage(page, en('tabs.assets'));
-      await navigateInApp(page, EXCHANGE);
-      await expectPage(page, en('exchange.title'));
+      await goToPage(page, '/pages/my/my', en('tabs.assets'));
+      await goToPage(page, EXCHANGE, en('exchange.title'));
       await page.getByText(en('exchange.offline'), { exact: true }).first().waitFor({ timeout: 30_000 });
       await page.getByText('10 RAB → 5.988 USDT', { exact: true }).waitFor();
       await page.getByText('10 RAB → 4.99 USDT', { exact: true }).waitFor();
@@ -106,7 +103,7 @@ describe.skipIf(!hasChromium)('the exchange in Chromium', () => {
       await keepScreen(page, 'exchange-en-offline');
       running().proxy?.up();
       // A failed request while the link was cut is the browser's console error, not the app's.
-      expect(tab.errors.filter((error) => !error.includes('Failed to load resource'))).toEqual([]);
+      expectNoAppErrors(tab);
     },
   );
 
@@ -119,8 +116,7 @@ describe.skipIf(!hasChromium)('the exchange in Chromium', () => {
       const tab = await openTab('zh-CN');
       const { page } = tab;
       await trader(page, zh, finance, 'exchange-zh');
-      await navigateInApp(page, EXCHANGE);
-      await expectPage(page, zh('exchange.title'));
+      await goToPage(page, EXCHANGE, zh('exchange.title'));
       await page.getByLabel(zh('exchange.usdt_to_rab')).check({ force: true });
       await page.getByLabel(zh('exchange.amount').replace('{{asset}}', 'USDT'), { exact: true }).fill('10');
       await page.getByText(zh('exchange.quote_receive'), { exact: true }).waitFor({ timeout: WAIT_MS });

@@ -288,8 +288,23 @@ export async function navigateInApp(page: Page, route: string): Promise<void> {
   }, route);
 }
 
+/** Goes to `route` in the app, as `navigateInApp` does, and waits for its page, whose one h1 is `title`. */
+export async function goToPage(page: Page, route: string, title: string): Promise<void> {
+  await navigateInApp(page, route);
+  await expectPage(page, title);
+}
+
 export function expectNoErrors(tab: Tab): void {
   expect(tab.errors, tab.errors.join('\n')).toEqual([]);
+}
+
+/**
+ * No error of the app's: the browser's console line for each request that failed (one the cut
+ * link refused, an answer with an error status) is the browser's, and is left out.
+ */
+export function expectNoAppErrors(tab: Tab): void {
+  const errors = tab.errors.filter((error) => !error.includes('Failed to load resource'));
+  expect(errors, errors.join('\n')).toEqual([]);
 }
 
 // ---------------------------------------------------------------------------------------------

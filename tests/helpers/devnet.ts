@@ -36,6 +36,8 @@ export interface TestDevnet {
   dataDir: string;
   /** No caching: every call sees the newest block. */
   publicClient: PublicClient;
+  /** The test USDT balance of `address`, in the token's units (as the contract reads now). */
+  usdtOf(address: string): Promise<bigint>;
   /** Mines `blocks` empty blocks at once. */
   mine(blocks: number): Promise<void>;
   /** Saves the chain's state; `revert(id)` returns to it (once per id), dropping later blocks. */
@@ -94,6 +96,13 @@ export async function startTestDevnet(options: { blockSeconds?: number } = {}): 
     devnet,
     dataDir,
     publicClient,
+    usdtOf: (address) =>
+      publicClient.readContract({
+        address: info.contract,
+        abi: testUsdtAbi,
+        functionName: 'balanceOf',
+        args: [getAddress(address)],
+      }),
     async mine(blocks) {
       await testClient.mine({ blocks });
     },

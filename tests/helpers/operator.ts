@@ -4,6 +4,7 @@
  * a session signed in with a fresh code (which counts as a step-up for 5 minutes), signing in
  * again once the step-up has run out (tests move the clock).
  */
+import { expect } from 'vitest';
 import type { OperatorRole } from '../../contract/api/admin.js';
 import { cliContext } from '../../server/cli/cli-context.js';
 import { totpCode, totpStep, TOTP_DRIFT_STEPS, TOTP_PERIOD_SECONDS } from '../../server/security/totp.js';
@@ -159,4 +160,15 @@ export async function setUpOperator(
  */
 export async function operatorToken(t: TestServer, email: string, role: OperatorRole): Promise<string> {
   return (await readyOperator(t, email, role)).token();
+}
+
+/** The ledger's invariants hold: `ledger check` asked through the admin API by `finance`. */
+export async function expectLedgerOk(t: TestServer, finance: string): Promise<void> {
+  const check = await t.call<{ ok: boolean; violations: unknown[] }>(
+    'plain',
+    '/api/admin/ledger/check',
+    {},
+    { token: finance },
+  );
+  expect(check.data).toMatchObject({ ok: true, violations: [] });
 }

@@ -6,7 +6,7 @@
  */
 import { expect } from 'vitest';
 import type { IncomeRecord } from '../../contract/api/income.js';
-import type { Answer, TestServer } from './server.js';
+import { newKey, type Answer, type TestServer } from './server.js';
 import { TRADE_PASSWORD, type withdrawFixtures } from './withdraw.js';
 
 export const DAY_MS = 86_400_000;
@@ -55,7 +55,7 @@ export function localClock(t: () => TestServer) {
  * Users of the product routes: `prefix` names their e-mails (one per call, numbered), `finance`
  * is the operator who funds them.
  */
-export function productUsers(
+export function productUsers<CommandData = Record<string, unknown>>(
   t: () => TestServer,
   f: ReturnType<typeof withdrawFixtures>,
   prefix: string,
@@ -108,5 +108,13 @@ export function productUsers(
       )
     ).data;
 
-  return { user, assets, income };
+  /** A call of `uri` as `who`, in English, with a new idempotency key unless `key` is given. */
+  const call = <T = CommandData>(
+    who: { token: string },
+    uri: string,
+    params: Record<string, unknown>,
+    key = newKey(),
+  ) => t().call<T>('plain', uri, params, { token: who.token, key, lang: 'EN' });
+
+  return { user, assets, income, call };
 }

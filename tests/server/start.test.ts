@@ -333,14 +333,27 @@ async function financeOf(base: string, now: string, startedAt: number): Promise<
  */
 function restartable(dataDir: string) {
   const env = (now: string) => startEnv(dataDir, { COFFER_NOW: now, COFFER_DEVNET: 'off' });
+  const admin = (args: string[], now: string) =>
+    spawnSync(tsx, ['server/cli/admin.ts', ...args], {
+      cwd: repoRoot,
+      env: env(now),
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
   return {
-    admin: (args: string[], now: string) =>
-      spawnSync(tsx, ['server/cli/admin.ts', ...args], {
-        cwd: repoRoot,
-        env: env(now),
-        encoding: 'utf8',
-        timeout: 60_000,
-      }),
+    admin,
+    /**
+     * The CLI creates the finance operator `fin@example.com` (password `secret123`) at `now`, the
+     * data folder's first start; the root invite code it printed ('' when none).
+     */
+    createFinance: (now: string): string => {
+      const created = admin(
+        ['operator', 'create', '--email', 'fin@example.com', '--role', 'finance', '--password', 'secret123'],
+        now,
+      );
+      expect(created.status, created.stdout + created.stderr).toBe(0);
+      return created.stdout.match(/Root invite code \(first start\): ([A-Z0-9]{8})/)?.[1] ?? '';
+    },
     serve: async (now: string) => {
       const started = start(env(now));
       return { started, base: (await waitForOutput(started, BANNER))[1] ?? '' };
@@ -352,19 +365,14 @@ describe('hosting across restarts with COFFER_NOW (as the black-box check runs i
   const dataDir = freshDataDir();
   const address = 'hoster@example.com';
 
-  const { admin, serve } = restartable(dataDir);
+  const { admin, serve, createFinance } = restartable(dataDir);
 
   test(
     'an order made from an adjusted balance on a Wednesday earns floor(1000 x 0.003) for each day that ended while the server was down, paid once, after a restart three days later',
     { timeout: 180_000 },
     async () => {
       // Wednesday 25 November 2026, 10:00 in Asia/Shanghai.
-      const created = admin(
-        ['operator', 'create', '--email', 'fin@example.com', '--role', 'finance', '--password', 'secret123'],
-        '2026-11-25T02:00:00Z',
-      );
-      expect(created.status, created.stdout + created.stderr).toBe(0);
-      const rootInvite = created.stdout.match(/Root invite code \(first start\): ([A-Z0-9]{8})/)?.[1];
+      const rootInvite = createFinance('2026-11-25T02:00:00Z');
       const first = await serve('2026-11-25T02:00:00Z');
       await call(first.base, '/api/v1/sso/sendRegisterCode', { email: address });
       const eml = fs.readdirSync(path.join(dataDir, 'mailbox')).find((name) => name.endsWith('.eml')) ?? '';
@@ -443,7 +451,7 @@ describe('hosting across restarts with COFFER_NOW (as the black-box check runs i
 
 describe('team income across restarts with COFFER_NOW (as the black-box check runs it)', () => {
   const dataDir = freshDataDir();
-  const { admin, serve } = restartable(dataDir);
+  const { admin, serve, createFinance } = restartable(dataDir);
   /** The newest code mailed to `address` in the dev mailbox. */
   const codeFor = async (address: string) => {
     const folder = path.join(dataDir, 'mailbox');
@@ -463,12 +471,7 @@ describe('team income across restarts with COFFER_NOW (as the black-box check ru
     'A ── B ── C register through each other’s invite codes and host on a Wednesday; restarted on Saturday, the team job pays Thursday’s and Friday’s promotion and management lines once, after the accrual',
     { timeout: 240_000 },
     async () => {
-      const created = admin(
-        ['operator', 'create', '--email', 'fin@example.com', '--role', 'finance', '--password', 'secret123'],
-        '2026-11-25T02:00:00Z',
-      );
-      expect(created.status, created.stdout + created.stderr).toBe(0);
-      const rootInvite = created.stdout.match(/Root invite code \(first start\): ([A-Z0-9]{8})/)?.[1] ?? '';
+      const rootInvite = createFinance('2026-11-25T02:00:00Z');
       const first = await serve('2026-11-25T02:00:00Z');
       const finance = await financeOf(first.base, '2026-11-25T02:00:00Z', first.started.startedAt);
       const member = async (address: string, invite: string, hosting: string) => {

@@ -6,7 +6,7 @@
  */
 import 'fake-indexeddb/auto';
 import { Dexie } from 'dexie';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { MONEY_COMMAND_EXPIRY_MS } from '../../contract/constants.js';
 import { activeAccountOf } from '../../client-db/active-account.js';
 import { DAY_MS } from '../../sync/commands.js';
@@ -19,19 +19,11 @@ import {
   userDbName,
   type AccountDb,
 } from '../../client-db/schema.js';
-import { DexieSyncStorage } from '../../sync/dexie-storage.js';
-import { commandRegistry } from '../../worker/commands.js';
+import type { DexieSyncStorage } from '../../sync/dexie-storage.js';
 import { BACKGROUND_PULL_INTERVAL_MS } from '../../sync/engine.js';
 import { MemorySessionStore } from '../../worker/session.js';
-import {
-  accountRecord,
-  deleteAllDatabases,
-  FakeClock,
-  FakeServer,
-  login,
-  newsRecord,
-  tab,
-} from './helpers.js';
+import type { FakeClock, FakeServer } from './helpers.js';
+import { accountRecord, dexieWorldEachTest, login, newsRecord, tab } from './helpers.js';
 
 const PULL = '/api/v1/sync/pull';
 const TRANSFER = '/api/v1/account/transfer';
@@ -39,25 +31,11 @@ const TRANSFER = '/api/v1/account/transfer';
 let server: FakeServer;
 let clock: FakeClock;
 let storage: DexieSyncStorage;
-const handles: Dexie[] = [];
-
-beforeEach(async () => {
-  await deleteAllDatabases();
-  server = new FakeServer();
-  clock = new FakeClock();
-  storage = new DexieSyncStorage(commandRegistry);
-});
-
-afterEach(() => {
-  storage.close();
-  for (const handle of handles.splice(0)) handle.close();
-});
+const keep = dexieWorldEachTest((world) => ({ server, clock, storage } = world));
 
 /** A UI-side handle on an account database, as `useLiveQuery` would read it. */
 function accountDb(userId: string, accountId: string): AccountDb {
-  const db = openAccountDb(userId, accountId);
-  handles.push(db);
-  return db;
+  return keep(openAccountDb(userId, accountId));
 }
 
 /** User 7 with a main account `m7` (default, 100 USDT) and a sub-account `s7` (empty), logged in. */
@@ -98,8 +76,7 @@ describe('account-scoped pull', () => {
     expect(await accountDb('7', 'm7').balances.get('m7')).toMatchObject({ cash: '100' });
     expect(await accountDb('7', 'm7').cursors.get('balances')).toMatchObject({ cursor: expect.any(String) });
     expect(await Dexie.getDatabaseNames()).not.toContain(accountDbName('7', 's7'));
-    const userDb = openUserDb('7');
-    handles.push(userDb);
+    const userDb = keep(openUserDb('7'));
     expect((await userDb.accounts.toArray()).map((account) => account.id).sort()).toEqual(['m7', 's7']);
   });
 
@@ -115,8 +92,7 @@ describe('account-scoped pull', () => {
     // The background pull carried the stored public cursors (not "from the start") and applied the news.
     expect(pullsSeen().at(-1)?.['cursors']).toMatchObject({ news: '0.0' });
     expect(pullsSeen().at(-1)?.['cursors']).not.toHaveProperty('balances');
-    const publicDb = openPublicDb();
-    handles.push(publicDb);
+    const publicDb = keep(openPublicDb());
     expect(await publicDb.news.get('1')).toEqual(newsRecord('1'));
     expect(await accountDb('7', 's7').balances.get('s7')).toMatchObject({ cash: '0' });
     expect(await accountDb('7', 'm7').balances.get('s7')).toBeUndefined();

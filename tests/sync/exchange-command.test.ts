@@ -8,23 +8,16 @@
 import 'fake-indexeddb/auto';
 import { describe, test } from 'vitest';
 import * as checks from './command-checks.js';
-import { COMMAND_STORAGES, commandWorld } from './helpers.js';
+import { COMMAND_STORAGES, commandOf, commandWorld } from './helpers.js';
 
 const SUBMIT = '/api/v1/exchange/submit';
 
-function exchange(overrides: Record<string, string> = {}) {
-  return {
-    kind: 'exchange-submit' as const,
-    params: {
-      accountId: 'm7',
-      direction: 'rab_to_usdt' as const,
-      amount: '12.50',
-      priceVersion: '4',
-      tradePassword: 'trade-secret1',
-      ...overrides,
-    },
-  };
-}
+const exchange = commandOf('exchange-submit', {
+  direction: 'rab_to_usdt',
+  amount: '12.50',
+  priceVersion: '4',
+  tradePassword: 'trade-secret1',
+});
 
 describe.each(COMMAND_STORAGES)('an exchange in the outbox on %s', (_name, makeStorage) => {
   const world = commandWorld(makeStorage);

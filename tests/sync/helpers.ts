@@ -11,7 +11,7 @@ import type { AccountRecord, BalanceRecord } from '../../contract/api/account.js
 import type { SyncClock, Timers } from '../../sync/clock.js';
 import { createSyncEngine, type SyncEngine, type SyncEnvironment } from '../../sync/engine.js';
 import { DexieSyncStorage } from '../../sync/dexie-storage.js';
-import { commandRegistry } from '../../worker/commands.js';
+import { commandRegistry, type EnqueueInput } from '../../worker/commands.js';
 import { MemoryLocks } from '../../sync/lease.js';
 import { MemorySyncStorage } from '../../sync/memory-storage.js';
 import type { SyncStorage } from '../../sync/storage.js';
@@ -502,6 +502,50 @@ export async function until(check: () => boolean, turns = 500): Promise<void> {
 /** Deletes every IndexedDB database (between tests). */
 export async function deleteAllDatabases(): Promise<void> {
   for (const name of await Dexie.getDatabaseNames()) await Dexie.delete(name);
+}
+
+/** What a test on IndexedDB storage works with: the fake server, the clock and the storage. */
+export interface DexieWorld {
+  server: FakeServer;
+  clock: FakeClock;
+  storage: DexieSyncStorage;
+}
+
+/**
+ * Before each test: every database deleted, then a new fake server, clock and IndexedDB storage
+ * handed to `use`; after it, the storage is closed and so is each UI-side database handle given to
+ * the returned `keep` (which returns its handle).
+ */
+export function dexieWorldEachTest(use: (world: DexieWorld) => void): <T extends Dexie>(db: T) => T {
+  const handles: Dexie[] = [];
+  let storage: DexieSyncStorage | null = null;
+  beforeEach(async () => {
+    await deleteAllDatabases();
+    storage = new DexieSyncStorage(commandRegistry);
+    use({ server: new FakeServer(), clock: new FakeClock(), storage });
+  });
+  afterEach(() => {
+    storage?.close();
+    for (const handle of handles.splice(0)) handle.close();
+  });
+  return (db) => {
+    handles.push(db);
+    return db;
+  };
+}
+
+/**
+ * A factory of `kind` commands as the UI enqueues them: on the main account 'm7', with `defaults`
+ * and then a test's overrides. Overrides go through as the UI could send them, hostile ones
+ * included: the worker's edge parses them.
+ */
+export function commandOf(
+  kind: EnqueueInput['kind'],
+  defaults: Record<string, unknown>,
+): (overrides?: Record<string, unknown>) => EnqueueInput {
+  return (overrides = {}) =>
+    // Not checked here on purpose: the outbox's own parse is what the tests exercise.
+    ({ kind, params: { accountId: 'm7', ...defaults, ...overrides } }) as EnqueueInput;
 }
 
 /** The two storages the outbox's command tests run on: IndexedDB and its in-memory twin. */

@@ -11,25 +11,18 @@ import 'fake-indexeddb/auto';
 import { describe, expect, test } from 'vitest';
 import { MONEY_COMMAND_EXPIRY_MS } from '../../contract/constants.js';
 import * as checks from './command-checks.js';
-import { COMMAND_STORAGES, commandWorld } from './helpers.js';
+import { COMMAND_STORAGES, commandOf, commandWorld } from './helpers.js';
 
 const CREATE = '/api/v1/hosting/create';
 const ADD = '/api/v1/hosting/add';
 const SUB = '/api/v1/hosting/sub';
 const REDEEM = '/api/v1/hosting/redeem';
 
-function order(overrides: Record<string, string> = {}) {
-  return {
-    kind: 'hosting-create' as const,
-    params: {
-      accountId: 'm7',
-      productId: '1',
-      amount: '1000.50',
-      tradePassword: 'trade-secret1',
-      ...overrides,
-    },
-  };
-}
+const order = commandOf('hosting-create', {
+  productId: '1',
+  amount: '1000.50',
+  tradePassword: 'trade-secret1',
+});
 
 const add = (orderId = '12', amount = '50.00', accountId = 'm7') => ({
   kind: 'hosting-add' as const,

@@ -9,31 +9,18 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, test } from 'vitest';
 import * as checks from './command-checks.js';
-import { COMMAND_STORAGES, commandWorld } from './helpers.js';
+import { COMMAND_STORAGES, commandOf, commandWorld } from './helpers.js';
 
 const BUY = '/api/v1/machine/buy';
 const RENT = '/api/v1/machine/rent';
 
-function buy(overrides: Record<string, unknown> = {}) {
-  return {
-    kind: 'machine-buy' as const,
-    params: {
-      accountId: 'm7',
-      machineId: '2',
-      quantity: '3',
-      payWith: 'ticket' as const,
-      tradePassword: 'trade-secret1',
-      ...overrides,
-    },
-  };
-}
-
-function rent(overrides: Record<string, unknown> = {}) {
-  return {
-    kind: 'machine-rent' as const,
-    params: { accountId: 'm7', machineId: '1', days: '5', tradePassword: 'trade-secret1', ...overrides },
-  };
-}
+const buy = commandOf('machine-buy', {
+  machineId: '2',
+  quantity: '3',
+  payWith: 'ticket',
+  tradePassword: 'trade-secret1',
+});
+const rent = commandOf('machine-rent', { machineId: '1', days: '5', tradePassword: 'trade-secret1' });
 
 describe.each(COMMAND_STORAGES)('machine commands in the outbox on %s', (_name, makeStorage) => {
   const world = commandWorld(makeStorage);

@@ -11,44 +11,28 @@ import 'fake-indexeddb/auto';
 import { Dexie } from 'dexie';
 import { beforeEach, describe, expect, test } from 'vitest';
 import { MONEY_COMMAND_EXPIRY_MS } from '../../contract/constants.js';
-import type { EnqueueInput } from '../../worker/commands.js';
 import { openPublicDb, PUBLIC_DB_NAME, PUBLIC_DB_STORES, SYNC_DB_VERSION } from '../../client-db/schema.js';
 import * as checks from './command-checks.js';
-import { deleteAllDatabases, COMMAND_STORAGES, commandWorld } from './helpers.js';
+import { deleteAllDatabases, COMMAND_STORAGES, commandOf, commandWorld } from './helpers.js';
 
 const BUY = '/api/v1/otc/buy';
 const SELL = '/api/v1/otc/sell';
 const TAKE = '/api/v1/otc/take';
 const CANCEL = '/api/v1/otc/cancel';
 
-/** Hostile overrides go through as the UI could send them: the worker's edge parses them. */
-const listing = (kind: 'otc-buy' | 'otc-sell', overrides: Record<string, unknown> = {}): EnqueueInput =>
-  ({
-    kind,
-    params: {
-      accountId: 'm7',
-      volume: '10.50',
-      price: '0.500000',
-      splittable: 'true',
-      tradePassword: 'trade-secret1',
-      ...overrides,
-    },
-  }) as EnqueueInput;
+const listing = (kind: 'otc-buy' | 'otc-sell', overrides: Record<string, unknown> = {}) =>
+  commandOf(kind, { volume: '10.50', price: '0.500000', splittable: 'true', tradePassword: 'trade-secret1' })(
+    overrides,
+  );
 
-const take = (overrides: Record<string, string> = {}): EnqueueInput =>
-  ({
-    kind: 'otc-take' as const,
-    params: {
-      accountId: 'm7',
-      orderId: '41',
-      side: 'buy',
-      volume: '3',
-      price: '0.5',
-      received: '1.497',
-      tradePassword: 'trade-secret1',
-      ...overrides,
-    },
-  }) as EnqueueInput;
+const take = commandOf('otc-take', {
+  orderId: '41',
+  side: 'buy',
+  volume: '3',
+  price: '0.5',
+  received: '1.497',
+  tradePassword: 'trade-secret1',
+});
 
 const cancel = (orderId = '41') => ({ kind: 'otc-cancel' as const, params: { accountId: 'm7', orderId } });
 

@@ -3,7 +3,7 @@
  * transaction, tombstones delete, `hasMore` loops, each user has a database of their own.
  */
 import 'fake-indexeddb/auto';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import {
   openPublicDb,
   openUserDb,
@@ -17,40 +17,18 @@ import { DexieSyncStorage } from '../../sync/dexie-storage.js';
 import type { CollectionPage, SyncStorage } from '../../sync/storage.js';
 import { commandRegistry } from '../../worker/commands.js';
 import { MemorySessionStore } from '../../worker/session.js';
-import {
-  deleteAllDatabases,
-  FakeClock,
-  FakeServer,
-  feedbackRecord,
-  login,
-  newsRecord,
-  profileRecord,
-  tab,
-} from './helpers.js';
+import type { FakeClock, FakeServer } from './helpers.js';
+import { dexieWorldEachTest, feedbackRecord, login, newsRecord, profileRecord, tab } from './helpers.js';
 import { Dexie } from 'dexie';
 
 let server: FakeServer;
 let clock: FakeClock;
 let storage: DexieSyncStorage;
-const handles: Dexie[] = [];
-
-beforeEach(async () => {
-  await deleteAllDatabases();
-  server = new FakeServer();
-  clock = new FakeClock();
-  storage = new DexieSyncStorage(commandRegistry);
-});
-
-afterEach(() => {
-  storage.close();
-  for (const handle of handles.splice(0)) handle.close();
-});
+const keep = dexieWorldEachTest((world) => ({ server, clock, storage } = world));
 
 /** A UI-side handle on a database, as `useLiveQuery` would read it. */
 function publicDb() {
-  const db = openPublicDb();
-  handles.push(db);
-  return db;
+  return keep(openPublicDb());
 }
 /** `storage` with `onApply` run as each page of its public database starts being written. */
 function watchedStorage(
@@ -76,9 +54,7 @@ function watchedStorage(
   };
 }
 function userDb(userId: string): UserDb {
-  const db = openUserDb(userId);
-  handles.push(db);
-  return db;
+  return keep(openUserDb(userId));
 }
 
 const PULL = '/api/v1/sync/pull';

@@ -8,23 +8,16 @@ import 'fake-indexeddb/auto';
 import { describe, expect, test } from 'vitest';
 import { ONLINE_COMMAND_EXPIRY_MS } from '../../contract/constants.js';
 import * as checks from './command-checks.js';
-import { COMMAND_STORAGES, commandWorld } from './helpers.js';
+import { COMMAND_STORAGES, commandOf, commandWorld } from './helpers.js';
 
 const CREATE = '/api/v1/withdraw/create';
 
-function withdrawal(overrides: Record<string, string> = {}) {
-  return {
-    kind: 'withdraw-create' as const,
-    params: {
-      accountId: 'm7',
-      amount: '25.50',
-      methodId: '3',
-      googleCode: '123456',
-      tradePassword: 'trade-secret1',
-      ...overrides,
-    },
-  };
-}
+const withdrawal = commandOf('withdraw-create', {
+  amount: '25.50',
+  methodId: '3',
+  googleCode: '123456',
+  tradePassword: 'trade-secret1',
+});
 
 describe.each(COMMAND_STORAGES)('a withdrawal in the outbox on %s', (_name, makeStorage) => {
   const world = commandWorld(makeStorage, { subAccount: true });

@@ -27,7 +27,7 @@ function indexData(overrides: Partial<ExchangeIndexData> = {}): ExchangeIndexDat
   };
 }
 
-const { setup } = workerUser();
+const { setup, expectRefusedOffline, expectInvalid } = workerUser();
 
 describe('exchange-index', () => {
   test('reads /api/v1/exchange/index for the account', async () => {
@@ -65,18 +65,10 @@ describe('the exchange through the outbox', () => {
   };
 
   test('offline, outbox-enqueue refuses it and nothing is sent', async () => {
-    const { handlers, seen } = await setup(() => ok(null), false);
-    expect(await handlers['outbox-enqueue']({ kind: 'exchange-submit', params })).toEqual({
-      kind: 'refused',
-      reason: 'offline',
-    });
-    expect(seen).toHaveLength(0);
+    await expectRefusedOffline({ kind: 'exchange-submit', params });
   });
 
   test('an amount with 3 decimals is refused at enqueue naming the field', async () => {
-    const { handlers } = await setup(() => ok(null));
-    expect(
-      await handlers['outbox-enqueue']({ kind: 'exchange-submit', params: { ...params, amount: '1.234' } }),
-    ).toMatchObject({ kind: 'refused', reason: 'invalid_input', field: 'amount' });
+    await expectInvalid([{ kind: 'exchange-submit', params: { ...params, amount: '1.234' } }, 'amount']);
   });
 });

@@ -221,12 +221,35 @@ export function deleteDatabasesAfterEach(): void {
  */
 export function workerUser(options: { locale?: Locale; sync?: boolean } = {}) {
   deleteDatabasesAfterEach();
+  const setup = (script: Script, online = true) =>
+    loggedInHandlers(script, { ...options, userId: USER_ID, online: () => online });
   return {
-    setup: (script: Script, online = true) =>
-      loggedInHandlers(script, { ...options, userId: USER_ID, online: () => online }),
+    setup,
     readDb: <T>(read: (db: UserDb) => Promise<T>) => readUserDb(USER_ID, read),
+    /** Offline, outbox-enqueue refuses each of `commands` (each carries a secret or a price) and nothing is sent. */
+    async expectRefusedOffline(...commands: OutboxCommand[]): Promise<void> {
+      const { handlers, seen } = await setup(() => ok(null), false);
+      for (const command of commands) {
+        expect(await handlers['outbox-enqueue'](command)).toEqual({ kind: 'refused', reason: 'offline' });
+      }
+      expect(seen).toHaveLength(0);
+    },
+    /** Online, outbox-enqueue refuses each command as invalid input naming its field. */
+    async expectInvalid(...cases: Array<[command: OutboxCommand, field: string]>): Promise<void> {
+      const { handlers } = await setup(() => ok(null));
+      for (const [command, field] of cases) {
+        expect(await handlers['outbox-enqueue'](command)).toMatchObject({
+          kind: 'refused',
+          reason: 'invalid_input',
+          field,
+        });
+      }
+    },
   };
 }
+
+/** A command as the UI hands it to `outbox-enqueue`. */
+type OutboxCommand = Parameters<Handlers['outbox-enqueue']>[0];
 
 /** How a file's read of the worker's handlers answers for one account. */
 type LiveRead = (handlers: Handlers, accountId: string) => Promise<{ kind: string }>;

@@ -33,7 +33,7 @@ function config(overrides: Partial<HostingConfigData> = {}): HostingConfigData {
   };
 }
 
-const { setup, readDb } = workerUser({ locale: 'ja' });
+const { setup, readDb, expectRefusedOffline, expectInvalid } = workerUser({ locale: 'ja' });
 
 async function stored() {
   return readDb(async (db) => db.hostingConfig.toArray());
@@ -110,9 +110,7 @@ describe('hosting commands through the outbox', () => {
   };
 
   test('offline, an order (it carries the trade password) is refused at enqueue and nothing is sent', async () => {
-    const { handlers, seen } = await setup(() => ok(null), false);
-    expect(await handlers['outbox-enqueue'](create)).toEqual({ kind: 'refused', reason: 'offline' });
-    expect(seen).toHaveLength(0);
+    await expectRefusedOffline(create);
   });
 
   test('offline, an increase, a decrease and a redeem are queued', async () => {
@@ -129,15 +127,9 @@ describe('hosting commands through the outbox', () => {
   });
 
   test('an amount with 3 decimals, or an order id that is not one, is refused at enqueue naming the field', async () => {
-    const { handlers } = await setup(() => ok(null));
-    expect(
-      await handlers['outbox-enqueue']({ ...create, params: { ...create.params, amount: '1.234' } }),
-    ).toMatchObject({ kind: 'refused', reason: 'invalid_input', field: 'amount' });
-    expect(
-      await handlers['outbox-enqueue']({
-        kind: 'hosting-add',
-        params: { accountId: '7', orderId: '12; drop', amount: '5' },
-      }),
-    ).toMatchObject({ kind: 'refused', reason: 'invalid_input', field: 'orderId' });
+    await expectInvalid(
+      [{ ...create, params: { ...create.params, amount: '1.234' } }, 'amount'],
+      [{ kind: 'hosting-add', params: { accountId: '7', orderId: '12; drop', amount: '5' } }, 'orderId'],
+    );
   });
 });

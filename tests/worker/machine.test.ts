@@ -11,7 +11,7 @@ import { ok, refusal, workerUser } from './fake-api.js';
 
 const EMPTY_PULL = { changes: {}, cursors: {}, hasMore: false };
 
-const { setup } = workerUser();
+const { setup, expectRefusedOffline, expectInvalid } = workerUser();
 
 const buy = {
   kind: 'machine-buy' as const,
@@ -30,22 +30,14 @@ const rent = {
 
 describe('buying and renting machines through the outbox', () => {
   test('offline, outbox-enqueue refuses a buy and a rent and nothing is sent', async () => {
-    const { handlers, seen } = await setup(() => ok(null), false);
-    expect(await handlers['outbox-enqueue'](buy)).toEqual({ kind: 'refused', reason: 'offline' });
-    expect(await handlers['outbox-enqueue'](rent)).toEqual({ kind: 'refused', reason: 'offline' });
-    expect(seen).toHaveLength(0);
+    await expectRefusedOffline(buy, rent);
   });
 
   test('a quantity of 101 or days of 0 are refused at enqueue naming the field', async () => {
-    const { handlers } = await setup(() => ok(null));
-    expect(
-      await handlers['outbox-enqueue']({ ...buy, params: { ...buy.params, quantity: 101 } }),
-    ).toMatchObject({ kind: 'refused', reason: 'invalid_input', field: 'quantity' });
-    expect(await handlers['outbox-enqueue']({ ...rent, params: { ...rent.params, days: 0 } })).toMatchObject({
-      kind: 'refused',
-      reason: 'invalid_input',
-      field: 'days',
-    });
+    await expectInvalid(
+      [{ ...buy, params: { ...buy.params, quantity: 101 } }, 'quantity'],
+      [{ ...rent, params: { ...rent.params, days: 0 } }, 'days'],
+    );
   });
 
   test('online, a buy goes through the envelope with its key and figures, then the account is pulled', async () => {

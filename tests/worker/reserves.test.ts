@@ -7,31 +7,12 @@
 import 'fake-indexeddb/auto';
 import { Dexie } from 'dexie';
 import { describe, expect, test } from 'vitest';
-import type { ReservesProof, ReservesSnapshot } from '../../contract/api/reserves.js';
+import type { ReservesSnapshot } from '../../contract/api/reserves.js';
+import { reservesProof, reservesSnapshot } from '../helpers/reserves.js';
 import { ok, refusal, USER_ID, workerUser, type Script, type SeenCall } from './fake-api.js';
 
-const proof: ReservesProof = {
-  snapshotId: '7',
-  at: '2026-11-27T00:00:05.000Z',
-  root: { hash: 'f'.repeat(64), usdt: '3000000', rab: '500000' },
-  reserves: { BEP20: null, TRC20: null },
-  ratio: null,
-  leafCount: 2,
-  leaf: { nonce: 'ab'.repeat(32), usdt: '1500000', rab: '250000' },
-  path: [{ hash: 'e'.repeat(64), usdt: '1500000', rab: '250000', side: 'left' }],
-};
-
-function snapshot(overrides: Partial<ReservesSnapshot> = {}): ReservesSnapshot {
-  return {
-    snapshotId: '7',
-    at: proof.at,
-    root: proof.root,
-    reserves: { BEP20: { usdt: '3069000', block: '99', addresses: 2 }, TRC20: null },
-    ratio: '1.023',
-    leafCount: 2,
-    ...overrides,
-  };
-}
+const proof = reservesProof;
+const snapshot = reservesSnapshot;
 
 /** Answers the proof and history calls; anything else is a 404. */
 function api(history: () => ReservesSnapshot[], answerProof = () => ok(proof)): Script {

@@ -39,7 +39,7 @@ function indexData(overrides: Partial<WithdrawIndexData> = {}): WithdrawIndexDat
   };
 }
 
-const { setup } = workerUser();
+const { setup, expectRefusedOffline, expectInvalid } = workerUser();
 
 describe('withdraw-index', () => {
   test('reads /api/v1/withdraw/index for the account and the chosen method', async () => {
@@ -84,24 +84,13 @@ describe('the withdrawal through the outbox', () => {
   };
 
   test('offline, outbox-enqueue refuses it and nothing is sent', async () => {
-    const { handlers, seen } = await setup(() => ok(null), false);
-    expect(await handlers['outbox-enqueue']({ kind: 'withdraw-create', params })).toEqual({
-      kind: 'refused',
-      reason: 'offline',
-    });
-    expect(seen).toHaveLength(0);
+    await expectRefusedOffline({ kind: 'withdraw-create', params });
   });
 
   test('an amount with 3 decimals or a code of 5 digits is refused at enqueue naming the field', async () => {
-    const { handlers } = await setup(() => ok(null));
-    expect(
-      await handlers['outbox-enqueue']({ kind: 'withdraw-create', params: { ...params, amount: '1.234' } }),
-    ).toMatchObject({ kind: 'refused', reason: 'invalid_input', field: 'amount' });
-    expect(
-      await handlers['outbox-enqueue']({
-        kind: 'withdraw-create',
-        params: { ...params, googleCode: '12345' },
-      }),
-    ).toMatchObject({ kind: 'refused', reason: 'invalid_input', field: 'googleCode' });
+    await expectInvalid(
+      [{ kind: 'withdraw-create', params: { ...params, amount: '1.234' } }, 'amount'],
+      [{ kind: 'withdraw-create', params: { ...params, googleCode: '12345' } }, 'googleCode'],
+    );
   });
 });
