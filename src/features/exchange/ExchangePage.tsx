@@ -40,11 +40,12 @@ import {
 import { useExchanges, useExchangeTerms, usePullOnOpen, useSyncedPrice } from './use-exchange.js';
 import { Choice } from '../../ui/Choice.js';
 import './exchange.css';
-import { RecordsSection, usePaging } from '../../ui/RecordsSection.js';
+import { RecordsSection, usePaging, type RecordsWords } from '../../ui/RecordsSection.js';
 import { AccentCard, CardForm, CardSection } from '../../ui/Card.js';
 
 const BALANCE_COLLECTIONS = ['balances'] as const;
 const RECORD_COLLECTIONS = ['exchanges'] as const;
+const RECORDS_WORDS: RecordsWords = { title: 'exchange.records_title', empty: 'exchange.records_empty' };
 const PRICE_COLLECTIONS = ['prices'] as const;
 
 export default perAccountPage(Exchange);
@@ -437,20 +438,11 @@ function Quote({ quote, feeRate }: { quote: QuoteView; feeRate: string | null })
 
 /** The exchange being sent, as a status. */
 function Records({ active }: { active: ActiveAccount }) {
-  const { t } = useTranslation();
-  const paging = usePaging(EXCHANGES_PAGE);
+  const paging = usePaging(EXCHANGES_PAGE, 'exchange.more');
   const syncedAt = useAccountSyncedAt(active, RECORD_COLLECTIONS);
   const records = useExchanges(active, paging.shown + 1);
   return (
-    <RecordsSection
-      id="exchange-records"
-      title={t('exchange.records_title')}
-      syncedAt={syncedAt}
-      records={records}
-      empty={t('exchange.records_empty')}
-      paging={paging}
-      more={t('exchange.more')}
-    >
+    <RecordsSection words={RECORDS_WORDS} syncedAt={syncedAt} records={records} paging={paging}>
       {(record) => <RecordLine record={record} />}
     </RecordsSection>
   );
