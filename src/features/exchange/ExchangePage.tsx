@@ -9,6 +9,7 @@
  */
 import { AmountField, SubmitButton, TradePasswordField } from '../../ui/form-fields.js';
 import { Button } from 'antd-mobile';
+import { RetryNotice } from '../../ui/RetryNotice.js';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { BalanceRecord, PriceRecord } from '../../../contract/api/account.js';
@@ -54,7 +55,8 @@ function Exchange({ active }: { active: ActiveAccount }) {
   const { t } = useTranslation();
   const online = useLink() === 'online';
   const synced = useSyncedPrice();
-  const { terms, state, reload } = useExchangeTerms(active.accountId, online, synced?.priceVersion ?? null);
+  const termsRead = useExchangeTerms(active.accountId, online, synced?.priceVersion ?? null);
+  const { data: terms, state, reload } = termsRead;
   const balance = useBalance(active);
   const [direction, setDirection] = useState<ExchangeDirection>('rab_to_usdt');
   usePullOnOpen();
@@ -63,14 +65,12 @@ function Exchange({ active }: { active: ActiveAccount }) {
     <div className="page-padding stack">
       <Balances active={active} terms={terms} balance={balance ?? null} />
       <PriceCard active={active} terms={terms} synced={synced ?? null} />
-      {online && state === 'unavailable' && terms === null && (
-        <div className="card exchange-notice" role="status">
-          <p>{t('exchange.unavailable')}</p>
-          <Button size="small" onClick={reload}>
-            {t('exchange.retry')}
-          </Button>
-        </div>
-      )}
+      <RetryNotice
+        read={termsRead}
+        className="card exchange-notice"
+        message={t('exchange.unavailable')}
+        retry={t('exchange.retry')}
+      />
       <DirectionPicker value={direction} onChange={setDirection} />
       <ExchangeForm
         active={active}

@@ -7,7 +7,7 @@
  * connection and the submit is disabled.
  */
 import { OneTimeCodeField, SubmitButton, TradePasswordField } from '../../ui/form-fields.js';
-import { Button } from 'antd-mobile';
+import { RetryNotice } from '../../ui/RetryNotice.js';
 import { useCallback, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
@@ -62,7 +62,8 @@ function Withdraw({ active }: { active: ActiveAccount }) {
   // Until the user chooses, the first method usable now (as stored on the device, by the server's clock).
   const firstUsable = methods?.find((method) => Date.parse(method.usableAt) <= serverNow()) ?? null;
   const methodId = chosenId ?? firstUsable?.id ?? null;
-  const { terms, state, reload } = useWithdrawTerms(active.accountId, methodId, online);
+  const termsRead = useWithdrawTerms(active.accountId, methodId, online);
+  const { data: terms, reload } = termsRead;
   const methodsKnown = methods !== undefined && methodsState !== 'loading';
 
   return (
@@ -73,14 +74,12 @@ function Withdraw({ active }: { active: ActiveAccount }) {
           {t('withdraw.offline')}
         </p>
       )}
-      {online && state === 'unavailable' && terms === null && (
-        <div className="card notice" role="status">
-          <p>{t('withdraw.terms_unavailable')}</p>
-          <Button size="small" onClick={reload}>
-            {t('withdraw.retry')}
-          </Button>
-        </div>
-      )}
+      <RetryNotice
+        read={termsRead}
+        className="card notice"
+        message={t('withdraw.terms_unavailable')}
+        retry={t('withdraw.retry')}
+      />
       <Prerequisites terms={terms} noMethod={methodsKnown && methods.length === 0} />
       {terms !== null && <Lock lockedUntil={terms.lockedUntil} />}
       {terms !== null && <WindowCard terms={terms} />}
