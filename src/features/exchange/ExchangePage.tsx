@@ -10,6 +10,7 @@
 import { AmountField, SubmitButton, TradePasswordField } from '../../ui/form-fields.js';
 import { Button } from 'antd-mobile';
 import { RetryNotice } from '../../ui/RetryNotice.js';
+import { Figure } from '../../ui/Figure.js';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { BalanceRecord, PriceRecord } from '../../../contract/api/account.js';
@@ -405,27 +406,18 @@ function Quote({ quote, feeRate }: { quote: QuoteView; feeRate: string | null })
         <p className="muted">{problem}</p>
       ) : (
         <dl className="figure-list">
-          <div>
-            <dt>{t('exchange.quote_pay')}</dt>
-            <dd>
-              {quote.pay} {quote.payAsset}
-            </dd>
-          </div>
-          <div className="figure-list__strong">
-            <dt>{t('exchange.quote_receive')}</dt>
-            <dd>
-              {quote.receive} {quote.receiveAsset}
-            </dd>
-          </div>
-          <div>
-            <dt>{t('exchange.quote_fee', { rate: feeRate === null ? '' : ratePercent(feeRate) })}</dt>
-            <dd>{quote.fee} USDT</dd>
-          </div>
+          <Figure label={t('exchange.quote_pay')} value={`${quote.pay} ${quote.payAsset}`} />
+          <Figure
+            label={t('exchange.quote_receive')}
+            value={`${quote.receive} ${quote.receiveAsset}`}
+            strong
+          />
+          <Figure
+            label={t('exchange.quote_fee', { rate: feeRate === null ? '' : ratePercent(feeRate) })}
+            value={`${quote.fee} USDT`}
+          />
           {quote.rounding !== null && (
-            <div>
-              <dt>{t('exchange.quote_rounding')}</dt>
-              <dd>{quote.rounding} USDT</dd>
-            </div>
+            <Figure label={t('exchange.quote_rounding')} value={`${quote.rounding} USDT`} />
           )}
         </dl>
       )}

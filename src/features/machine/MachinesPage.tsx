@@ -35,6 +35,7 @@ import {
 } from './machine-view.js';
 import { useAvailableTickets, MACHINE_KINDS, useOfferedMachines, usePullOnOpen } from './use-machines.js';
 import { Choice } from '../../ui/Choice.js';
+import { GridFigure } from '../../ui/Figure.js';
 import './machine.css';
 
 const OFFER_COLLECTIONS = ['machines'] as const;
@@ -81,28 +82,25 @@ function MachineCard({ active, machine }: { active: ActiveAccount; machine: Mach
         {name}
       </h3>
       <dl className="figures machine__figures">
-        <dt>{t('machine.hash_power')}</dt>
-        <dd>{machine.hashPower} T</dd>
-        <dt>{t('machine.price')}</dt>
-        <dd>{machine.price} USDT</dd>
-        <dt>{t('machine.ticket_price')}</dt>
-        <dd>
+        <GridFigure label={t('machine.hash_power')}>{machine.hashPower} T</GridFigure>
+        <GridFigure label={t('machine.price')}>{machine.price} USDT</GridFigure>
+        <GridFigure label={t('machine.ticket_price')}>
           {machine.ticketPrice === 0
             ? t('machine.not_for_tickets')
             : t('machine.tickets_count', { count: machine.ticketPrice })}
-        </dd>
-        <dt>{t('machine.term')}</dt>
-        <dd>{t('machine.days_count', { count: machine.days })}</dd>
-        <dt>{t('machine.output_per_t')}</dt>
-        <dd>{t('machine.usdt_a_day', { amount: machine.dailyOutput })}</dd>
-        <dt>{t('machine.output_per_machine')}</dt>
-        <dd>{t('machine.usdt_a_day', { amount: machine.machineDailyOutput })}</dd>
-        <dt>{t('machine.rent_price')}</dt>
-        <dd>
+        </GridFigure>
+        <GridFigure label={t('machine.term')}>{t('machine.days_count', { count: machine.days })}</GridFigure>
+        <GridFigure label={t('machine.output_per_t')}>
+          {t('machine.usdt_a_day', { amount: machine.dailyOutput })}
+        </GridFigure>
+        <GridFigure label={t('machine.output_per_machine')}>
+          {t('machine.usdt_a_day', { amount: machine.machineDailyOutput })}
+        </GridFigure>
+        <GridFigure label={t('machine.rent_price')}>
           {machine.rentPrice === null
             ? t('machine.not_for_rent')
             : t('machine.usdt_a_day', { amount: machine.rentPrice })}
-        </dd>
+        </GridFigure>
       </dl>
       <div className="machine__actions">
         <Button

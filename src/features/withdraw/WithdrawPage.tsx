@@ -8,6 +8,7 @@
  */
 import { OneTimeCodeField, SubmitButton, TradePasswordField } from '../../ui/form-fields.js';
 import { RetryNotice } from '../../ui/RetryNotice.js';
+import { Figure } from '../../ui/Figure.js';
 import { useCallback, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
@@ -394,18 +395,12 @@ function WithdrawForm({
       />
       {terms !== null && (
         <dl className="withdraw-breakdown" aria-live="polite">
-          <div>
-            <dt>{t('withdraw.receive')}</dt>
-            <dd>{breakdown === null ? '—' : `${breakdown.receive} USDT`}</dd>
-          </div>
-          <div>
-            <dt>{t('withdraw.fee')}</dt>
-            <dd>{shownAmount(terms.fee)} USDT</dd>
-          </div>
-          <div>
-            <dt>{t('withdraw.total')}</dt>
-            <dd>{breakdown === null ? '—' : `${breakdown.total} USDT`}</dd>
-          </div>
+          <Figure
+            label={t('withdraw.receive')}
+            value={breakdown === null ? '—' : `${breakdown.receive} USDT`}
+          />
+          <Figure label={t('withdraw.fee')} value={`${shownAmount(terms.fee)} USDT`} />
+          <Figure label={t('withdraw.total')} value={breakdown === null ? '—' : `${breakdown.total} USDT`} />
         </dl>
       )}
       <TradePasswordField label={t('field.tradePassword')} {...form.bind('tradePassword')} />
