@@ -61,13 +61,11 @@ export function SubmitButton({
   children,
   disabled = false,
   reason = null,
-  hintClassName = 'form__hint',
 }: {
   busy: boolean;
   children: ReactNode;
   disabled?: boolean;
   reason?: string | null;
-  hintClassName?: string;
 }) {
   const hintId = useId();
   return (
@@ -84,7 +82,7 @@ export function SubmitButton({
         {children}
       </Button>
       {reason !== null && (
-        <p id={hintId} className={`muted ${hintClassName}`}>
+        <p id={hintId} className="muted submit-hint">
           {reason}
         </p>
       )}

@@ -339,16 +339,11 @@ function ExchangeForm({
       </p>
       <Quote quote={quote} feeRate={terms?.feeRate ?? null} />
       <TradePasswordField label={t('exchange.trade_password')} {...form.bind('tradePassword')} />
-      <SubmitButton
-        busy={flow.sending}
-        disabled={terms === null}
-        reason={disabledReason}
-        hintClassName="exchange-submit-hint"
-      >
+      <SubmitButton busy={flow.sending} disabled={terms === null} reason={disabledReason}>
         {t('exchange.submit')}
       </SubmitButton>
       <CommandLines
-        sending={flow.sending}
+        flow={flow}
         status={
           flow.command == null
             ? ''
@@ -357,7 +352,6 @@ function ExchangeForm({
                 asset: ASSETS_OF[flow.command.params.direction].assetIn,
               })
         }
-        notice={flow.notice}
       >
         {stale !== null && (
           <div className="exchange-stale" role="alert">

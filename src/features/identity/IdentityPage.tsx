@@ -302,12 +302,7 @@ function IdentityForm({
       <SubmitButton busy={sending} reason={online ? null : t('identity.offline')}>
         {t('identity.submit')}
       </SubmitButton>
-      <CommandLines
-        sending={sending}
-        status={t('identity.sending')}
-        notice={notice}
-        className="identity-line"
-      />
+      <CommandLines flow={{ sending, notice }} status={t('identity.sending')} className="identity-line" />
     </CardForm>
   );
 }

@@ -278,11 +278,7 @@ function AcquireForm({
           {disabledReason}
         </p>
       )}
-      <CommandLines
-        sending={flow.sending}
-        status={flow.command == null ? '' : t('machine.sending')}
-        notice={flow.notice}
-      />
+      <CommandLines flow={flow} status={flow.command == null ? '' : t('machine.sending')} />
     </form>
   );
 }

@@ -411,13 +411,12 @@ function WithdrawForm({
         {...form.bind('googleCode')}
       />
       <p className="muted form__hint">{t('withdraw.online_only')}</p>
-      <SubmitButton busy={flow.sending} reason={disabledReason} hintClassName="withdraw-submit-hint">
+      <SubmitButton busy={flow.sending} reason={disabledReason}>
         {t('withdraw.submit')}
       </SubmitButton>
       <CommandLines
-        sending={flow.sending}
+        flow={flow}
         status={t('withdraw.sending', { amount: flow.command?.params.amount ?? '' })}
-        notice={flow.notice}
         className="withdraw-status"
       />
     </CardForm>
