@@ -38,6 +38,11 @@ export function AmountField(props: Bound & { label: string; addon?: ReactNode; r
   return <Field inputMode="decimal" autoComplete="off" maxLength={20} required {...props} />;
 }
 
+/** A whole count (machines, days): digits only, at most `maxLength` of them. */
+export function CountField(props: Bound & { label: string; maxLength: number }) {
+  return <Field inputMode="numeric" autoComplete="off" required {...props} />;
+}
+
 /** The trade password a money command carries: masked, never autofilled, as long as the contract allows. */
 export function TradePasswordField({ label, ...bound }: Bound & { label: string }) {
   return (

@@ -6,7 +6,7 @@
  * trade password: it is an outbox command sent only while online, expired after a minute, its
  * password blanked once it settles; offline the buttons say why they wait.
  */
-import { TradePasswordField } from '../../ui/form-fields.js';
+import { CountField, TradePasswordField } from '../../ui/form-fields.js';
 import { Button } from 'antd-mobile';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -17,7 +17,6 @@ import { ROUTES } from '../../app/paths.js';
 import { publicDatabase, useSyncedAt, type ActiveAccount } from '../../../client-db/use-sync-db.js';
 import { AsOf } from '../../ui/AsOf.js';
 import { perAccountPage } from '../account/PerAccount.js';
-import { Field } from '../../ui/Field.js';
 import { useLink } from '../../ui/OfflineBanner.js';
 import { toast } from '../../ui/toast.js';
 import { useBalance } from '../account/account-data.js';
@@ -219,22 +218,12 @@ function AcquireForm({
       <h4 id={formTitleId} className="machine-form__title">
         {t(mode === 'buy' ? 'machine.buy_title' : 'machine.rent_title', { name })}
       </h4>
-      <Field
-        label={t('machine.quantity_label')}
-        {...form.bind('quantity')}
-        inputMode="numeric"
-        autoComplete="off"
-        maxLength={3}
-        required
-      />
+      <CountField label={t('machine.quantity_label')} maxLength={3} {...form.bind('quantity')} />
       {mode === 'rent' && (
-        <Field
+        <CountField
           label={t('machine.days_label', { max: machine.days })}
-          {...form.bind('days')}
-          inputMode="numeric"
-          autoComplete="off"
           maxLength={4}
-          required
+          {...form.bind('days')}
         />
       )}
       {mode === 'buy' && (
