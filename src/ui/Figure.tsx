@@ -5,7 +5,15 @@
 import type { ReactNode } from 'react';
 import { DateTime } from './DateTime.js';
 
-export function Figure({ label, value, strong = false }: { label: string; value: string; strong?: boolean }) {
+export function Figure({
+  label,
+  value,
+  strong = false,
+}: {
+  label: string;
+  value: ReactNode;
+  strong?: boolean;
+}) {
   return (
     <div className={strong ? 'figure-list__strong' : undefined}>
       <dt>{label}</dt>

@@ -34,7 +34,7 @@ import {
 } from './machine-view.js';
 import { useAvailableTickets, MACHINE_KINDS, useOfferedMachines, usePullOnOpen } from './use-machines.js';
 import { Choice } from '../../ui/Choice.js';
-import { GridFigure } from '../../ui/Figure.js';
+import { Figure, GridFigure } from '../../ui/Figure.js';
 import './machine.css';
 
 const OFFER_COLLECTIONS = ['machines'] as const;
@@ -292,10 +292,7 @@ function Preview({ preview, mode }: { preview: AcquirePreview; mode: AcquireMode
                   : `${preview.cost} USDT`}
               </dd>
             </div>
-            <div>
-              <dt>{t('machine.preview_daily')}</dt>
-              <dd>{preview.daily} USDT</dd>
-            </div>
+            <Figure label={t('machine.preview_daily')} value={`${preview.daily} USDT`} />
             <div className="machine-preview__total">
               <dt>{t('machine.preview_total', { count: preview.days })}</dt>
               <dd>{preview.total} USDT</dd>

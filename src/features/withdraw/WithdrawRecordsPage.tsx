@@ -101,10 +101,7 @@ function WithdrawalLine({ withdrawal }: { withdrawal: WithdrawalRecord }) {
           </div>
         )}
         {withdrawal.reference !== null && (
-          <div>
-            <dt>{t('withdraw.reference')}</dt>
-            <dd>{withdrawal.reference}</dd>
-          </div>
+          <Figure label={t('withdraw.reference')} value={withdrawal.reference} />
         )}
         <TimeFigure label={t('withdraw.created_at')} at={withdrawal.createdAt} />
         {withdrawal.completedAt !== null && (
