@@ -3,6 +3,7 @@ import { Button, Form, Input, Typography } from 'antd';
 import { doneDataSchema } from '../../contract/api/admin.js';
 import { useConsole } from '../app/context.js';
 import { useI18n } from '../i18n/i18n.js';
+import { Field } from '../ui/field.js';
 import { Page } from '../ui/page.js';
 import { SetupFrame } from '../ui/setup-frame.js';
 import { useBusyAction } from '../ui/use-action.js';
@@ -18,7 +19,6 @@ export function ChangePasswordPage() {
   const { api, refreshMe } = useConsole();
   const [form] = Form.useForm<PasswordForm>();
   const { busy, run } = useBusyAction();
-  const required = (field: string) => ({ required: true, message: t('field.required', { field }) });
 
   const submit = async ({ oldPassword, newPassword }: PasswordForm) => {
     const done = await run(
@@ -33,26 +33,18 @@ export function ChangePasswordPage() {
       <Page title={t('password.title')}>
         <Typography.Paragraph>{t('password.intro')}</Typography.Paragraph>
         <Form form={form} name="password" layout="vertical" onFinish={submit} requiredMark={false}>
-          <Form.Item
-            label={t('field.oldPassword')}
-            name="oldPassword"
-            rules={[required(t('field.oldPassword'))]}
-          >
+          <Field label="field.oldPassword" name="oldPassword" required>
             <Input.Password autoComplete="current-password" />
-          </Form.Item>
-          <Form.Item
-            label={t('field.newPassword')}
-            name="newPassword"
-            rules={[required(t('field.newPassword'))]}
-          >
+          </Field>
+          <Field label="field.newPassword" name="newPassword" required>
             <Input.Password autoComplete="new-password" />
-          </Form.Item>
+          </Field>
           <Form.Item
             label={t('field.repeatPassword')}
             name="repeatPassword"
             dependencies={['newPassword']}
             rules={[
-              required(t('field.repeatPassword')),
+              { required: true, message: t('field.required', { field: t('field.repeatPassword') }) },
               ({ getFieldValue }) => ({
                 validator: (_rule, value) =>
                   !value || getFieldValue('newPassword') === value

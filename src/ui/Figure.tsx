@@ -1,7 +1,19 @@
-/** One figure of a <dl>: its label and value; `strong` for the one that matters most; or a time. */
+/**
+ * One figure of a <dl>: its label and value; `strong` for the one that matters most; or a time;
+ * or a cell pair of a two-column grid.
+ */
+import type { ReactNode } from 'react';
 import { DateTime } from './DateTime.js';
 
-export function Figure({ label, value, strong = false }: { label: string; value: string; strong?: boolean }) {
+export function Figure({
+  label,
+  value,
+  strong = false,
+}: {
+  label: string;
+  value: ReactNode;
+  strong?: boolean;
+}) {
   return (
     <div className={strong ? 'figure-list__strong' : undefined}>
       <dt>{label}</dt>
@@ -19,5 +31,15 @@ export function TimeFigure({ label, at }: { label: string; at: string | number }
         <DateTime at={at} style="short" />
       </dd>
     </div>
+  );
+}
+
+/** A figure of a two-column grid (<dl class="figures">): its label and value are the grid's cells. */
+export function GridFigure({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <>
+      <dt>{label}</dt>
+      <dd>{children}</dd>
+    </>
   );
 }

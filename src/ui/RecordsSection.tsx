@@ -1,106 +1,137 @@
 /**
  * A section listing an account's records: its heading (which also names the list), the as-of
- * line, an optional filter (`RecordsFilter`: all or one kind), the empty note or the rows, and the
- * "more" of a list read in pages.
+ * line, an optional filter (all or one kind), the empty note or the rows, and the "more" of a list
+ * read in pages. The page states its words once (`RecordsWords`) and how a row looks.
  */
-import { Fragment, useState, type ReactNode } from 'react';
+import type { ParseKeys } from 'i18next';
+import { Fragment, useId, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { AsOf } from './AsOf.js';
 import { StackSection } from './Card.js';
 import { MoreButton } from './MoreButton.js';
 import { Select } from './Select.js';
 
-/** A list shown a page at a time: read `shown + 1` rows, so one more than shown says there is more. */
+/**
+ * A list shown a page at a time: read `shown + 1` rows, so one more than shown says there is more;
+ * `more` names the button that shows the next page.
+ */
 export interface Paging {
   shown: number;
+  more: ParseKeys;
   showMore: () => void;
   /** Back to the first page (when a filter changes). */
   reset: () => void;
 }
 
-export function usePaging(pageSize: number): Paging {
+export function usePaging(pageSize: number, more: ParseKeys): Paging {
   const [shown, setShown] = useState(pageSize);
   return {
     shown,
+    more,
     showMore: () => setShown((count) => count + pageSize),
     reset: () => setShown(pageSize),
   };
 }
 
-/**
- * A list's filter: "all" (`allLabel`) or one of `values`, each named by `labelOf`; choosing one
- * goes back to the list's first page (`onReset`).
- */
-export function RecordsFilter<V extends string>({
-  label,
-  allLabel,
-  value,
-  values,
-  labelOf,
-  onChange,
-  onReset,
-}: {
-  label: string;
-  allLabel: string;
+/** A list's filter: "all" or one of `values`, each named by `labelOf`. */
+export interface RecordsFilterState<V extends string> {
   value: V | 'all';
   values: readonly V[];
   labelOf: (value: V) => string;
   onChange: (value: V | 'all') => void;
+}
+
+/** A filter's state, "all" at first. */
+export function useRecordsFilter<V extends string>(
+  values: readonly V[],
+  labelOf: (value: V) => string,
+): RecordsFilterState<V> {
+  const [value, setValue] = useState<V | 'all'>('all');
+  return { value, values, labelOf, onChange: setValue };
+}
+
+/** A list's filter as a select: choosing goes back to the list's first page (`onReset`). */
+export function RecordsFilter<V extends string>({
+  label,
+  allLabel,
+  filter,
+  onReset,
+}: {
+  label: string;
+  allLabel: string;
+  filter: RecordsFilterState<V>;
   onReset: () => void;
 }) {
   return (
     <Select<V | 'all'>
       className="card"
       label={label}
-      value={value}
+      value={filter.value}
       options={[
         { value: 'all', label: allLabel },
-        ...values.map((option) => ({ value: option, label: labelOf(option) })),
+        ...filter.values.map((option) => ({ value: option, label: filter.labelOf(option) })),
       ]}
       onChange={(chosen) => {
-        onChange(chosen);
+        filter.onChange(chosen);
         onReset();
       }}
     />
   );
 }
 
-interface RecordsSectionProps<T extends { id: string }> {
-  /** The heading's id; the section and the list are labelled by it. */
-  id: string;
-  title: string;
+/**
+ * What a records section says (locale keys), stated once by its page: the heading (which labels
+ * the section and the list), the note of an empty list and, with a filter, the filter's label, its "all" choice and the note when what it chose is empty.
+ */
+export interface RecordsWords {
+  title: ParseKeys;
+  empty: ParseKeys;
+  filter?: { label: ParseKeys; all: ParseKeys; empty: ParseKeys };
+}
+
+interface RecordsSectionProps<T extends { id: string }, V extends string> {
+  words: RecordsWords;
   /** When the records were last synced; absent: no as-of line. */
   syncedAt?: string | null | undefined;
-  /** Shown between the as-of line and the rows (a filter). */
-  filter?: ReactNode;
+  /** Shown between the as-of line with `words.filter`. */
+  filter?: RecordsFilterState<V>;
   /** Undefined while reading: neither the empty note nor rows show. */
   records: readonly T[] | undefined;
-  empty: string;
   /** Absent: every record is shown. */
   paging?: Paging | undefined;
-  /** The "more" button's text, with paging. */
-  more?: string;
   listClassName?: string;
   children: (record: T) => ReactNode;
 }
 
-export function RecordsSection<T extends { id: string }>({
-  id,
-  title,
+export function RecordsSection<T extends { id: string }, V extends string = never>({
+  words,
   syncedAt,
   filter,
   records,
-  empty,
   paging,
-  more,
   listClassName = 'card row-list',
   children,
-}: RecordsSectionProps<T>) {
+}: RecordsSectionProps<T, V>) {
+  const { t } = useTranslation();
+  const id = useId();
   const shown = paging?.shown ?? records?.length ?? 0;
+  const filtered = filter !== undefined && filter.value !== 'all';
   return (
-    <StackSection id={id} title={title}>
+    <StackSection id={id} title={t(words.title)}>
       <AsOf syncedAt={syncedAt} />
-      {filter}
-      {records !== undefined && records.length === 0 && <p className="card muted">{empty}</p>}
+      {filter !== undefined && words.filter !== undefined && (
+        <RecordsFilter
+          label={t(words.filter.label)}
+          allLabel={t(words.filter.all)}
+          filter={filter}
+          onReset={() => paging?.reset()}
+        />
+      )}
+      {records !== undefined && records.length === 0 && (
+        <p className="card muted">
+          {t(filtered && words.filter !== undefined ? words.filter.empty : words.empty)}
+        </p>
+      )}
       {records !== undefined && records.length > 0 && (
         <ul className={listClassName} aria-labelledby={id}>
           {records.slice(0, shown).map((record) => (
@@ -109,7 +140,7 @@ export function RecordsSection<T extends { id: string }>({
         </ul>
       )}
       {paging !== undefined && records !== undefined && records.length > shown && (
-        <MoreButton onClick={paging.showMore}>{more}</MoreButton>
+        <MoreButton onClick={paging.showMore}>{t(paging.more)}</MoreButton>
       )}
     </StackSection>
   );

@@ -38,6 +38,11 @@ export function AmountField(props: Bound & { label: string; addon?: ReactNode; r
   return <Field inputMode="decimal" autoComplete="off" maxLength={20} required {...props} />;
 }
 
+/** A whole count (machines, days): digits only, at most `maxLength` of them. */
+export function CountField(props: Bound & { label: string; maxLength: number }) {
+  return <Field inputMode="numeric" autoComplete="off" required {...props} />;
+}
+
 /** The trade password a money command carries: masked, never autofilled, as long as the contract allows. */
 export function TradePasswordField({ label, ...bound }: Bound & { label: string }) {
   return (
@@ -61,13 +66,11 @@ export function SubmitButton({
   children,
   disabled = false,
   reason = null,
-  hintClassName = 'form__hint',
 }: {
   busy: boolean;
   children: ReactNode;
   disabled?: boolean;
   reason?: string | null;
-  hintClassName?: string;
 }) {
   const hintId = useId();
   return (
@@ -84,7 +87,7 @@ export function SubmitButton({
         {children}
       </Button>
       {reason !== null && (
-        <p id={hintId} className={`muted ${hintClassName}`}>
+        <p id={hintId} className="muted submit-hint">
           {reason}
         </p>
       )}

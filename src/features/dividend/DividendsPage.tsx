@@ -38,10 +38,15 @@ import {
   type PendingClaims,
 } from './dividends-view.js';
 import './dividend.css';
-import { RecordsFilter, RecordsSection, usePaging } from '../../ui/RecordsSection.js';
+import { RecordsSection, usePaging, useRecordsFilter, type RecordsWords } from '../../ui/RecordsSection.js';
 import { AccentCard, CardSection } from '../../ui/Card.js';
 
 const COLLECTIONS = ['dividend_releases'] as const;
+const RECORDS_WORDS: RecordsWords = {
+  title: 'dividends.records_title',
+  empty: 'dividends.empty',
+  filter: { label: 'dividends.filter', all: 'dividends.all', empty: 'dividends.empty_status' },
+};
 type ClaimCommand = Extract<OutboxRecord, { kind: 'dividend-claim' }>;
 
 export default perAccountPage(Dividends);
@@ -212,30 +217,13 @@ function Records({
   onClaim: (id: string | null, amount: string) => Promise<void>;
 }) {
   const { t } = useTranslation();
-  const [status, setStatus] = useState<DividendReleaseStatus | 'all'>('all');
-  const paging = usePaging(DIVIDENDS_PAGE);
-  const matching = records?.filter((record) => status === 'all' || statusAt(record, now) === status);
-  const filter = (
-    <RecordsFilter
-      label={t('dividends.filter')}
-      allLabel={t('dividends.all')}
-      value={status}
-      values={STATUS_LIST}
-      labelOf={(option) => t(statusKey(option))}
-      onChange={setStatus}
-      onReset={paging.reset}
-    />
+  const filter = useRecordsFilter<DividendReleaseStatus>(STATUS_LIST, (option) => t(statusKey(option)));
+  const paging = usePaging(DIVIDENDS_PAGE, 'dividends.more');
+  const matching = records?.filter(
+    (record) => filter.value === 'all' || statusAt(record, now) === filter.value,
   );
   return (
-    <RecordsSection
-      id="dividends-records"
-      title={t('dividends.records_title')}
-      filter={filter}
-      records={matching}
-      empty={t(status === 'all' ? 'dividends.empty' : 'dividends.empty_status')}
-      paging={paging}
-      more={t('dividends.more')}
-    >
+    <RecordsSection words={RECORDS_WORDS} filter={filter} records={matching} paging={paging}>
       {(record) => (
         <Release
           record={record}

@@ -9,6 +9,8 @@
  */
 import { AmountField, SubmitButton, TradePasswordField } from '../../ui/form-fields.js';
 import { Button } from 'antd-mobile';
+import { RetryNotice } from '../../ui/RetryNotice.js';
+import { Figure } from '../../ui/Figure.js';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { BalanceRecord, PriceRecord } from '../../../contract/api/account.js';
@@ -40,11 +42,12 @@ import {
 import { useExchanges, useExchangeTerms, usePullOnOpen, useSyncedPrice } from './use-exchange.js';
 import { Choice } from '../../ui/Choice.js';
 import './exchange.css';
-import { RecordsSection, usePaging } from '../../ui/RecordsSection.js';
+import { RecordsSection, usePaging, type RecordsWords } from '../../ui/RecordsSection.js';
 import { AccentCard, CardForm, CardSection } from '../../ui/Card.js';
 
 const BALANCE_COLLECTIONS = ['balances'] as const;
 const RECORD_COLLECTIONS = ['exchanges'] as const;
+const RECORDS_WORDS: RecordsWords = { title: 'exchange.records_title', empty: 'exchange.records_empty' };
 const PRICE_COLLECTIONS = ['prices'] as const;
 
 export default perAccountPage(Exchange);
@@ -53,7 +56,8 @@ function Exchange({ active }: { active: ActiveAccount }) {
   const { t } = useTranslation();
   const online = useLink() === 'online';
   const synced = useSyncedPrice();
-  const { terms, state, reload } = useExchangeTerms(active.accountId, online, synced?.priceVersion ?? null);
+  const termsRead = useExchangeTerms(active.accountId, online, synced?.priceVersion ?? null);
+  const { data: terms, state, reload } = termsRead;
   const balance = useBalance(active);
   const [direction, setDirection] = useState<ExchangeDirection>('rab_to_usdt');
   usePullOnOpen();
@@ -62,14 +66,12 @@ function Exchange({ active }: { active: ActiveAccount }) {
     <div className="page-padding stack">
       <Balances active={active} terms={terms} balance={balance ?? null} />
       <PriceCard active={active} terms={terms} synced={synced ?? null} />
-      {online && state === 'unavailable' && terms === null && (
-        <div className="card exchange-notice" role="status">
-          <p>{t('exchange.unavailable')}</p>
-          <Button size="small" onClick={reload}>
-            {t('exchange.retry')}
-          </Button>
-        </div>
-      )}
+      <RetryNotice
+        read={termsRead}
+        className="card exchange-notice"
+        message={t('exchange.unavailable')}
+        retry={t('exchange.retry')}
+      />
       <DirectionPicker value={direction} onChange={setDirection} />
       <ExchangeForm
         active={active}
@@ -337,16 +339,11 @@ function ExchangeForm({
       </p>
       <Quote quote={quote} feeRate={terms?.feeRate ?? null} />
       <TradePasswordField label={t('exchange.trade_password')} {...form.bind('tradePassword')} />
-      <SubmitButton
-        busy={flow.sending}
-        disabled={terms === null}
-        reason={disabledReason}
-        hintClassName="exchange-submit-hint"
-      >
+      <SubmitButton busy={flow.sending} disabled={terms === null} reason={disabledReason}>
         {t('exchange.submit')}
       </SubmitButton>
       <CommandLines
-        sending={flow.sending}
+        flow={flow}
         status={
           flow.command == null
             ? ''
@@ -355,7 +352,6 @@ function ExchangeForm({
                 asset: ASSETS_OF[flow.command.params.direction].assetIn,
               })
         }
-        notice={flow.notice}
       >
         {stale !== null && (
           <div className="exchange-stale" role="alert">
@@ -404,27 +400,18 @@ function Quote({ quote, feeRate }: { quote: QuoteView; feeRate: string | null })
         <p className="muted">{problem}</p>
       ) : (
         <dl className="figure-list">
-          <div>
-            <dt>{t('exchange.quote_pay')}</dt>
-            <dd>
-              {quote.pay} {quote.payAsset}
-            </dd>
-          </div>
-          <div className="figure-list__strong">
-            <dt>{t('exchange.quote_receive')}</dt>
-            <dd>
-              {quote.receive} {quote.receiveAsset}
-            </dd>
-          </div>
-          <div>
-            <dt>{t('exchange.quote_fee', { rate: feeRate === null ? '' : ratePercent(feeRate) })}</dt>
-            <dd>{quote.fee} USDT</dd>
-          </div>
+          <Figure label={t('exchange.quote_pay')} value={`${quote.pay} ${quote.payAsset}`} />
+          <Figure
+            label={t('exchange.quote_receive')}
+            value={`${quote.receive} ${quote.receiveAsset}`}
+            strong
+          />
+          <Figure
+            label={t('exchange.quote_fee', { rate: feeRate === null ? '' : ratePercent(feeRate) })}
+            value={`${quote.fee} USDT`}
+          />
           {quote.rounding !== null && (
-            <div>
-              <dt>{t('exchange.quote_rounding')}</dt>
-              <dd>{quote.rounding} USDT</dd>
-            </div>
+            <Figure label={t('exchange.quote_rounding')} value={`${quote.rounding} USDT`} />
           )}
         </dl>
       )}
@@ -437,20 +424,11 @@ function Quote({ quote, feeRate }: { quote: QuoteView; feeRate: string | null })
 
 /** The exchange being sent, as a status. */
 function Records({ active }: { active: ActiveAccount }) {
-  const { t } = useTranslation();
-  const paging = usePaging(EXCHANGES_PAGE);
+  const paging = usePaging(EXCHANGES_PAGE, 'exchange.more');
   const syncedAt = useAccountSyncedAt(active, RECORD_COLLECTIONS);
   const records = useExchanges(active, paging.shown + 1);
   return (
-    <RecordsSection
-      id="exchange-records"
-      title={t('exchange.records_title')}
-      syncedAt={syncedAt}
-      records={records}
-      empty={t('exchange.records_empty')}
-      paging={paging}
-      more={t('exchange.more')}
-    >
+    <RecordsSection words={RECORDS_WORDS} syncedAt={syncedAt} records={records} paging={paging}>
       {(record) => <RecordLine record={record} />}
     </RecordsSection>
   );

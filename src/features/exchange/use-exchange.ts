@@ -7,7 +7,7 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import type { PriceRecord } from '../../../contract/api/account.js';
 import type { ExchangeIndexData, ExchangeRecord } from '../../../contract/api/exchange.js';
-import { useServerRead, type ReadState } from '../../app/use-server-read.js';
+import { useServerRead, type ServerRead } from '../../app/use-server-read.js';
 import { send } from '../../app/worker-client.js';
 import { accountDatabase, publicDatabase, type ActiveAccount } from '../../../client-db/use-sync-db.js';
 
@@ -25,11 +25,10 @@ export function useExchangeTerms(
   accountId: string,
   online: boolean,
   pulledVersion: string | null,
-): { terms: ExchangeIndexData | null; state: ReadState; reload: () => void } {
-  const read = useServerRead(accountId, `${String(online)}/${pulledVersion ?? ''}`, () =>
+): ServerRead<ExchangeIndexData> {
+  return useServerRead(accountId, `${String(online)}/${pulledVersion ?? ''}`, () =>
     send('exchange-index', { accountId }),
   );
-  return { terms: read.data, state: read.state, reload: read.reload };
 }
 
 /** The account's newest `limit` exchanges, newest first; undefined while loading. */

@@ -128,18 +128,12 @@ export function CreateOrder({
       {product !== null && preview !== null && <Preview product={product} preview={preview} />}
       <TradePasswordField label={t('field.tradePassword')} {...form.bind('tradePassword')} />
       <p className="muted form__hint">{t('hosting.create_online_only')}</p>
-      <SubmitButton
-        busy={flow.sending}
-        disabled={products.length === 0}
-        reason={disabledReason}
-        hintClassName="hosting-hint"
-      >
+      <SubmitButton busy={flow.sending} disabled={products.length === 0} reason={disabledReason}>
         {t('hosting.create')}
       </SubmitButton>
       <CommandLines
-        sending={flow.sending}
+        flow={flow}
         status={flow.command == null ? '' : t('hosting.creating', { amount: flow.command.params.amount })}
-        notice={flow.notice}
         className="hosting-status"
       />
     </form>

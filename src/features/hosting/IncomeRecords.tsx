@@ -1,5 +1,4 @@
 /** The account's income records on the Hosting tab (the synced `income` collection), filtered by type. */
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { IncomeRecord, IncomeType } from '../../../contract/api/income.js';
 import type { ActiveAccount } from '../../../client-db/use-sync-db.js';
@@ -12,37 +11,23 @@ import {
   shownAmount,
 } from './hosting-view.js';
 import { useIncome } from './use-hosting.js';
-import { RecordsFilter, RecordsSection, usePaging } from '../../ui/RecordsSection.js';
+import { RecordsSection, usePaging, useRecordsFilter, type RecordsWords } from '../../ui/RecordsSection.js';
+
 const INCOME_COLLECTIONS = ['income'] as const;
+const INCOME_WORDS: RecordsWords = {
+  title: 'hosting.income_title',
+  empty: 'hosting.income_empty',
+  filter: { label: 'hosting.income_filter', all: 'hosting.income_all', empty: 'hosting.income_empty_type' },
+};
 
 export function IncomeRecords({ active }: { active: ActiveAccount }) {
   const { t } = useTranslation();
-  const [type, setType] = useState<IncomeType | 'all'>('all');
-  const paging = usePaging(INCOME_PAGE);
+  const filter = useRecordsFilter<IncomeType>(INCOME_TYPE_LIST, (option) => t(incomeTypeKey(option)));
+  const paging = usePaging(INCOME_PAGE, 'hosting.income_more');
   const syncedAt = useAccountSyncedAt(active, INCOME_COLLECTIONS);
-  const lines = useIncome(active, type, paging.shown + 1);
-  const filter = (
-    <RecordsFilter
-      label={t('hosting.income_filter')}
-      allLabel={t('hosting.income_all')}
-      value={type}
-      values={INCOME_TYPE_LIST}
-      labelOf={(option) => t(incomeTypeKey(option))}
-      onChange={setType}
-      onReset={paging.reset}
-    />
-  );
+  const lines = useIncome(active, filter.value, paging.shown + 1);
   return (
-    <RecordsSection
-      id="hosting-income"
-      title={t('hosting.income_title')}
-      syncedAt={syncedAt}
-      filter={filter}
-      records={lines}
-      empty={t(type === 'all' ? 'hosting.income_empty' : 'hosting.income_empty_type')}
-      paging={paging}
-      more={t('hosting.income_more')}
-    >
+    <RecordsSection words={INCOME_WORDS} syncedAt={syncedAt} filter={filter} records={lines} paging={paging}>
       {(line) => <IncomeLine line={line} />}
     </RecordsSection>
   );

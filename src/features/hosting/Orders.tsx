@@ -42,12 +42,13 @@ import {
   type ChangeRefusal,
 } from './hosting-view.js';
 import { useHostingChanges, useHostingOrders } from './use-hosting.js';
-import { RecordsSection } from '../../ui/RecordsSection.js';
+import { RecordsSection, type RecordsWords } from '../../ui/RecordsSection.js';
 
 /** The changes an order's card queues and follows to their end. */
 const CHANGE_KINDS = ['hosting-add', 'hosting-sub', 'hosting-redeem'] as const;
 
 const ORDER_COLLECTIONS = ['hosting_orders', 'hosting_changes'] as const;
+const ORDERS_WORDS: RecordsWords = { title: 'hosting.orders_title', empty: 'hosting.orders_empty' };
 
 export function Orders({
   active,
@@ -58,17 +59,14 @@ export function Orders({
   pending: readonly HostingCommand[];
   online: boolean;
 }) {
-  const { t } = useTranslation();
   const orders = useHostingOrders(active);
   const changes = useHostingChanges(active);
   const syncedAt = useAccountSyncedAt(active, ORDER_COLLECTIONS);
   return (
     <RecordsSection
-      id="hosting-orders"
-      title={t('hosting.orders_title')}
+      words={ORDERS_WORDS}
       syncedAt={syncedAt}
       records={orders === undefined ? undefined : sortOrders(orders)}
-      empty={t('hosting.orders_empty')}
       listClassName="hosting-orders"
     >
       {(order) => (

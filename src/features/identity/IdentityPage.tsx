@@ -17,7 +17,7 @@ import { send } from '../../app/worker-client.js';
 import { AsOf } from '../../ui/AsOf.js';
 import { CardForm, CardSection } from '../../ui/Card.js';
 import { Choice } from '../../ui/Choice.js';
-import { TimeFigure } from '../../ui/Figure.js';
+import { Figure, TimeFigure } from '../../ui/Figure.js';
 import { Field } from '../../ui/Field.js';
 import { ImagePickers } from '../../ui/ImagePickers.js';
 import { SubmitButton } from '../../ui/form-fields.js';
@@ -95,10 +95,7 @@ function StatusCard({
       <p>{t(`identity.explain_${status}`)}</p>
       {record !== null && status === 'rejected' && record.reason !== null && (
         <dl className="figure-list identity-figures">
-          <div>
-            <dt>{t('identity.reason')}</dt>
-            <dd>{t(reasonKey(record.reason))}</dd>
-          </div>
+          <Figure label={t('identity.reason')} value={t(reasonKey(record.reason))} />
           {record.reason === 'other' && record.reasonText !== null && (
             <div>
               <dt>{t('identity.reviewer_note')}</dt>
@@ -110,19 +107,10 @@ function StatusCard({
       {record !== null && (status === 'pending_review' || status === 'approved') && (
         <dl className="figure-list identity-figures">
           {record.documentType !== null && (
-            <div>
-              <dt>{t('identity.document_type')}</dt>
-              <dd>{t(`identity.type_${record.documentType}`)}</dd>
-            </div>
+            <Figure label={t('identity.document_type')} value={t(`identity.type_${record.documentType}`)} />
           )}
-          <div>
-            <dt>{t('identity.document_number')}</dt>
-            <dd>{record.documentNumber ?? '—'}</dd>
-          </div>
-          <div>
-            <dt>{t('identity.real_name')}</dt>
-            <dd>{record.realName ?? '—'}</dd>
-          </div>
+          <Figure label={t('identity.document_number')} value={record.documentNumber ?? '—'} />
+          <Figure label={t('identity.real_name')} value={record.realName ?? '—'} />
           {record.submittedAt !== null && (
             <TimeFigure label={t('identity.submitted_at')} at={record.submittedAt} />
           )}
@@ -302,12 +290,7 @@ function IdentityForm({
       <SubmitButton busy={sending} reason={online ? null : t('identity.offline')}>
         {t('identity.submit')}
       </SubmitButton>
-      <CommandLines
-        sending={sending}
-        status={t('identity.sending')}
-        notice={notice}
-        className="identity-line"
-      />
+      <CommandLines flow={{ sending, notice }} status={t('identity.sending')} className="identity-line" />
     </CardForm>
   );
 }

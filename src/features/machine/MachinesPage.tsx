@@ -6,7 +6,7 @@
  * trade password: it is an outbox command sent only while online, expired after a minute, its
  * password blanked once it settles; offline the buttons say why they wait.
  */
-import { TradePasswordField } from '../../ui/form-fields.js';
+import { CountField, TradePasswordField } from '../../ui/form-fields.js';
 import { Button } from 'antd-mobile';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -17,7 +17,6 @@ import { ROUTES } from '../../app/paths.js';
 import { publicDatabase, useSyncedAt, type ActiveAccount } from '../../../client-db/use-sync-db.js';
 import { AsOf } from '../../ui/AsOf.js';
 import { perAccountPage } from '../account/PerAccount.js';
-import { Field } from '../../ui/Field.js';
 import { useLink } from '../../ui/OfflineBanner.js';
 import { toast } from '../../ui/toast.js';
 import { useBalance } from '../account/account-data.js';
@@ -35,6 +34,7 @@ import {
 } from './machine-view.js';
 import { useAvailableTickets, MACHINE_KINDS, useOfferedMachines, usePullOnOpen } from './use-machines.js';
 import { Choice } from '../../ui/Choice.js';
+import { Figure, GridFigure } from '../../ui/Figure.js';
 import './machine.css';
 
 const OFFER_COLLECTIONS = ['machines'] as const;
@@ -81,28 +81,25 @@ function MachineCard({ active, machine }: { active: ActiveAccount; machine: Mach
         {name}
       </h3>
       <dl className="figures machine__figures">
-        <dt>{t('machine.hash_power')}</dt>
-        <dd>{machine.hashPower} T</dd>
-        <dt>{t('machine.price')}</dt>
-        <dd>{machine.price} USDT</dd>
-        <dt>{t('machine.ticket_price')}</dt>
-        <dd>
+        <GridFigure label={t('machine.hash_power')}>{machine.hashPower} T</GridFigure>
+        <GridFigure label={t('machine.price')}>{machine.price} USDT</GridFigure>
+        <GridFigure label={t('machine.ticket_price')}>
           {machine.ticketPrice === 0
             ? t('machine.not_for_tickets')
             : t('machine.tickets_count', { count: machine.ticketPrice })}
-        </dd>
-        <dt>{t('machine.term')}</dt>
-        <dd>{t('machine.days_count', { count: machine.days })}</dd>
-        <dt>{t('machine.output_per_t')}</dt>
-        <dd>{t('machine.usdt_a_day', { amount: machine.dailyOutput })}</dd>
-        <dt>{t('machine.output_per_machine')}</dt>
-        <dd>{t('machine.usdt_a_day', { amount: machine.machineDailyOutput })}</dd>
-        <dt>{t('machine.rent_price')}</dt>
-        <dd>
+        </GridFigure>
+        <GridFigure label={t('machine.term')}>{t('machine.days_count', { count: machine.days })}</GridFigure>
+        <GridFigure label={t('machine.output_per_t')}>
+          {t('machine.usdt_a_day', { amount: machine.dailyOutput })}
+        </GridFigure>
+        <GridFigure label={t('machine.output_per_machine')}>
+          {t('machine.usdt_a_day', { amount: machine.machineDailyOutput })}
+        </GridFigure>
+        <GridFigure label={t('machine.rent_price')}>
           {machine.rentPrice === null
             ? t('machine.not_for_rent')
             : t('machine.usdt_a_day', { amount: machine.rentPrice })}
-        </dd>
+        </GridFigure>
       </dl>
       <div className="machine__actions">
         <Button
@@ -221,22 +218,12 @@ function AcquireForm({
       <h4 id={formTitleId} className="machine-form__title">
         {t(mode === 'buy' ? 'machine.buy_title' : 'machine.rent_title', { name })}
       </h4>
-      <Field
-        label={t('machine.quantity_label')}
-        {...form.bind('quantity')}
-        inputMode="numeric"
-        autoComplete="off"
-        maxLength={3}
-        required
-      />
+      <CountField label={t('machine.quantity_label')} maxLength={3} {...form.bind('quantity')} />
       {mode === 'rent' && (
-        <Field
+        <CountField
           label={t('machine.days_label', { max: machine.days })}
-          {...form.bind('days')}
-          inputMode="numeric"
-          autoComplete="off"
           maxLength={4}
-          required
+          {...form.bind('days')}
         />
       )}
       {mode === 'buy' && (
@@ -280,11 +267,7 @@ function AcquireForm({
           {disabledReason}
         </p>
       )}
-      <CommandLines
-        sending={flow.sending}
-        status={flow.command == null ? '' : t('machine.sending')}
-        notice={flow.notice}
-      />
+      <CommandLines flow={flow} status={flow.command == null ? '' : t('machine.sending')} />
     </form>
   );
 }
@@ -309,10 +292,7 @@ function Preview({ preview, mode }: { preview: AcquirePreview; mode: AcquireMode
                   : `${preview.cost} USDT`}
               </dd>
             </div>
-            <div>
-              <dt>{t('machine.preview_daily')}</dt>
-              <dd>{preview.daily} USDT</dd>
-            </div>
+            <Figure label={t('machine.preview_daily')} value={`${preview.daily} USDT`} />
             <div className="machine-preview__total">
               <dt>{t('machine.preview_total', { count: preview.days })}</dt>
               <dd>{preview.total} USDT</dd>

@@ -12,16 +12,17 @@ import { MachineLinks } from './machine-parts.js';
 import { holdingsSummary, MACHINE_PAGE, miningLines, type MiningLine } from './machine-view.js';
 import { useHoldings, useMiningIncome, usePullOnOpen } from './use-machines.js';
 import './machine.css';
-import { RecordsSection, usePaging } from '../../ui/RecordsSection.js';
+import { RecordsSection, usePaging, type RecordsWords } from '../../ui/RecordsSection.js';
 import { AccentCard } from '../../ui/Card.js';
 
 const COLLECTIONS = ['income', 'owned_machines'] as const;
+const LINES_WORDS: RecordsWords = { title: 'machine.records_list', empty: 'machine.records_empty' };
 
 export default perAccountPage(MiningRecords);
 
 function MiningRecords({ active }: { active: ActiveAccount }) {
   const { t, i18n } = useTranslation();
-  const paging = usePaging(MACHINE_PAGE);
+  const paging = usePaging(MACHINE_PAGE, 'machine.more');
   const income = useMiningIncome(active, paging.shown + 1);
   const holdings = useHoldings(active);
   const syncedAt = useAccountSyncedAt(active, COLLECTIONS);
@@ -35,15 +36,7 @@ function MiningRecords({ active }: { active: ActiveAccount }) {
           {earned ?? '…'} <span className="card__unit">USDT</span>
         </p>
       </AccentCard>
-      <RecordsSection
-        id="mining-lines"
-        title={t('machine.records_list')}
-        syncedAt={syncedAt}
-        records={lines}
-        empty={t('machine.records_empty')}
-        paging={paging}
-        more={t('machine.more')}
-      >
+      <RecordsSection words={LINES_WORDS} syncedAt={syncedAt} records={lines} paging={paging}>
         {(line) => <Line line={line} />}
       </RecordsSection>
       <MachineLinks except={ROUTES.miningRecords} />

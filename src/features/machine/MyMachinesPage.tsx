@@ -13,6 +13,7 @@ import { perAccountPage } from '../account/PerAccount.js';
 import { MachineLinks, MiningSummary } from './machine-parts.js';
 import { acquisitionOf, nameIn, termPercent } from './machine-view.js';
 import { useHoldings, usePullOnOpen } from './use-machines.js';
+import { GridFigure } from '../../ui/Figure.js';
 import './machine.css';
 
 export default perAccountPage(MyMachines);
@@ -68,26 +69,20 @@ function Holding({ holding }: { holding: OwnedMachineRecord }) {
         {t('machine.days_left', { count: holding.daysLeft, days: holding.days })}
       </p>
       <dl className="figures machine__figures">
-        <dt>{t('machine.hash_power')}</dt>
-        <dd>{holding.totalHashPower} T</dd>
-        <dt>{t('machine.output_per_day')}</dt>
-        <dd>{holding.holdingDailyOutput} USDT</dd>
-        <dt>{t('machine.earned')}</dt>
-        <dd>{holding.earned} USDT</dd>
-        <dt>{t('machine.paid')}</dt>
-        <dd>
+        <GridFigure label={t('machine.hash_power')}>{holding.totalHashPower} T</GridFigure>
+        <GridFigure label={t('machine.output_per_day')}>{holding.holdingDailyOutput} USDT</GridFigure>
+        <GridFigure label={t('machine.earned')}>{holding.earned} USDT</GridFigure>
+        <GridFigure label={t('machine.paid')}>
           {holding.payWith === 'ticket'
             ? t('machine.tickets_count', { count: holding.tickets })
             : `${holding.price} USDT`}
-        </dd>
-        <dt>{t('machine.started')}</dt>
-        <dd>
+        </GridFigure>
+        <GridFigure label={t('machine.started')}>
           <DateTime at={holding.startAt} style="short" />
-        </dd>
-        <dt>{t('machine.ends')}</dt>
-        <dd>
+        </GridFigure>
+        <GridFigure label={t('machine.ends')}>
           <DateTime at={holding.endAt} style="short" />
-        </dd>
+        </GridFigure>
       </dl>
     </li>
   );

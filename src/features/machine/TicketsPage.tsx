@@ -16,10 +16,11 @@ import { MACHINE_PAGE, nameIn } from './machine-view.js';
 import { useAvailableTickets, useHoldings, usePullOnOpen, useTickets } from './use-machines.js';
 import { Choice } from '../../ui/Choice.js';
 import './machine.css';
-import { RecordsSection, usePaging } from '../../ui/RecordsSection.js';
+import { RecordsSection, usePaging, type RecordsWords } from '../../ui/RecordsSection.js';
 import { AccentCard } from '../../ui/Card.js';
 
 const COLLECTIONS = ['tickets'] as const;
+const TICKETS_WORDS: RecordsWords = { title: 'machine.tickets_list', empty: 'machine.tickets_empty' };
 const FILTERS = ['all', 'available', 'used'] as const;
 type Filter = (typeof FILTERS)[number];
 
@@ -28,7 +29,7 @@ export default perAccountPage(Tickets);
 function Tickets({ active }: { active: ActiveAccount }) {
   const { t } = useTranslation();
   const [filter, setFilter] = useState<Filter>('all');
-  const paging = usePaging(MACHINE_PAGE);
+  const paging = usePaging(MACHINE_PAGE, 'machine.more');
   const tickets = useTickets(active, filter as TicketStatus | 'all', paging.shown + 1);
   const available = useAvailableTickets(active);
   const holdings = useHoldings(active);
@@ -53,15 +54,7 @@ function Tickets({ active }: { active: ActiveAccount }) {
           paging.reset();
         }}
       />
-      <RecordsSection
-        id="tickets-list"
-        title={t('machine.tickets_list')}
-        syncedAt={syncedAt}
-        records={tickets}
-        empty={t('machine.tickets_empty')}
-        paging={paging}
-        more={t('machine.more')}
-      >
+      <RecordsSection words={TICKETS_WORDS} syncedAt={syncedAt} records={tickets} paging={paging}>
         {(ticket) => <Ticket ticket={ticket} names={names} />}
       </RecordsSection>
       <MachineLinks except={ROUTES.tickets} />

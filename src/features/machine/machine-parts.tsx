@@ -8,6 +8,7 @@ import { useAccountSyncedAt } from '../account/account-data.js';
 import { holdingsSummary } from './machine-view.js';
 import { useAvailableTickets, useHoldings } from './use-machines.js';
 import { AccentCard } from '../../ui/Card.js';
+import { Figure } from '../../ui/Figure.js';
 
 const SUMMARY_COLLECTIONS = ['owned_machines', 'tickets'] as const;
 
@@ -38,22 +39,10 @@ export function MiningSummary({ active }: { active: ActiveAccount }) {
         {figure(summary?.hashPower)} <span className="card__unit">T</span>
       </p>
       <dl className="figures machine-summary__figures">
-        <div>
-          <dt>{t('machine.summary_daily')}</dt>
-          <dd>{figure(summary?.dailyOutput)} USDT</dd>
-        </div>
-        <div>
-          <dt>{t('machine.summary_earned')}</dt>
-          <dd>{figure(summary?.earned)} USDT</dd>
-        </div>
-        <div>
-          <dt>{t('machine.summary_active')}</dt>
-          <dd>{figure(summary?.active)}</dd>
-        </div>
-        <div>
-          <dt>{t('machine.summary_tickets')}</dt>
-          <dd>{figure(tickets)}</dd>
-        </div>
+        <Figure label={t('machine.summary_daily')} value={`${figure(summary?.dailyOutput)} USDT`} />
+        <Figure label={t('machine.summary_earned')} value={`${figure(summary?.earned)} USDT`} />
+        <Figure label={t('machine.summary_active')} value={figure(summary?.active)} />
+        <Figure label={t('machine.summary_tickets')} value={figure(tickets)} />
       </dl>
       <AsOf syncedAt={syncedAt} />
     </AccentCard>

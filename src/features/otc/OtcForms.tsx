@@ -205,15 +205,10 @@ export function ListForm({ active, terms, online, onSettled }: OtcFormProps) {
         </p>
       )}
       <TradePasswordField label={t('trading.trade_password')} {...form.bind('tradePassword')} />
-      <SubmitButton
-        busy={current.sending}
-        disabled={terms === null}
-        reason={disabledReason}
-        hintClassName="otc-hint"
-      >
+      <SubmitButton busy={current.sending} disabled={terms === null} reason={disabledReason}>
         {t(`trading.submit_${side}`)}
       </SubmitButton>
-      <CommandLines sending={current.sending} notice={current.notice} className="otc-notice" />
+      <CommandLines flow={current} className="otc-notice" />
     </CardForm>
   );
 }
@@ -372,7 +367,7 @@ export function TakeForm({
           {t('trading.offline')}
         </p>
       )}
-      <CommandLines sending={take.sending} notice={take.notice} className="otc-notice" />
+      <CommandLines flow={take} className="otc-notice" />
     </form>
   );
 }

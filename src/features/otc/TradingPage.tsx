@@ -8,6 +8,7 @@
  * before confirming.
  */
 import { Button } from 'antd-mobile';
+import { RetryNotice } from '../../ui/RetryNotice.js';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { OtcBookRecord, OtcOrder } from '../../../contract/api/otc.js';
@@ -80,14 +81,12 @@ function Trading({ active }: { active: ActiveAccount }) {
         <LinkList entries={EXCHANGE_ENTRY} />
       </nav>
       <Market active={active} terms={terms} available={available} fromServer={info.data !== null} />
-      {online && info.state === 'unavailable' && info.data === null && (
-        <div className="card otc-notice-card" role="status">
-          <p>{t('trading.unavailable')}</p>
-          <Button size="small" onClick={reload}>
-            {t('trading.retry')}
-          </Button>
-        </div>
-      )}
+      <RetryNotice
+        read={info}
+        className="card otc-notice-card"
+        message={t('trading.unavailable')}
+        retry={t('trading.retry')}
+      />
       <Book active={active} terms={terms} online={online} onSettled={reload} />
       <ListForm active={active} terms={terms} online={online} onSettled={reload} />
       <MyOrders active={active} onSettled={reload} />

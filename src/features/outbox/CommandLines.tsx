@@ -5,16 +5,15 @@
 import type { ReactNode } from 'react';
 
 export function CommandLines({
-  sending,
+  flow: { sending, notice },
   status,
-  notice,
   className = 'command-status',
   children,
 }: {
-  sending: boolean;
+  /** The form's command: being sent, or why the last one was not made. */
+  flow: { sending: boolean; notice: string | null };
   /** What is being sent; without it the form has no status line. */
   status?: string;
-  notice: string | null;
   /** The lines' class (the shared `command-status` unless the form styles its own); the alert adds `<className>--error`. */
   className?: string;
   /** What stands between the two lines (an offer to confirm again). */

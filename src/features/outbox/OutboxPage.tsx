@@ -57,10 +57,10 @@ function OutboxRow({ row }: { row: OutboxRecord }) {
   const { t } = useTranslation();
   const refusal = useRefusalMessage();
   const [busy, setBusy] = useState(false);
-  const act = async (action: 'outbox-cancel' | 'outbox-retry' | 'outbox-dismiss') => {
+  const act = async (action: RowAction) => {
     setBusy(true);
     try {
-      const result = await send(action, { id: row.id });
+      const result = await send(`outbox-${action}`, { id: row.id });
       if (result.kind === 'refused') toast(refusal(result));
     } finally {
       setBusy(false);
@@ -89,42 +89,48 @@ function OutboxRow({ row }: { row: OutboxRecord }) {
         <p className="muted">{t('outbox.last_error')}</p>
       )}
       <div className="row__actions">
-        {canCancel(row) && (
-          <Button
-            size="small"
-            disabled={busy}
-            onClick={() => void act('outbox-cancel')}
-            aria-label={t('outbox.cancel_named', { kind })}
-          >
-            {t('outbox.cancel')}
-          </Button>
-        )}
+        {canCancel(row) && <RowActionButton action="cancel" kind={kind} busy={busy} onAct={act} />}
         {canRetry(row) && (
           <>
             {/* A withdrawal's code and password are gone once it failed: the user withdraws again. */}
             {!carriesSecrets(row) && (
-              <Button
-                size="small"
-                color="primary"
-                disabled={busy}
-                onClick={() => void act('outbox-retry')}
-                aria-label={t('outbox.retry_named', { kind })}
-              >
-                {t('outbox.retry')}
-              </Button>
+              <RowActionButton action="retry" kind={kind} busy={busy} onAct={act} primary />
             )}
-            <Button
-              size="small"
-              disabled={busy}
-              onClick={() => void act('outbox-dismiss')}
-              aria-label={t('outbox.dismiss_named', { kind })}
-            >
-              {t('outbox.dismiss')}
-            </Button>
+            <RowActionButton action="dismiss" kind={kind} busy={busy} onAct={act} />
           </>
         )}
       </div>
     </li>
+  );
+}
+
+type RowAction = 'cancel' | 'retry' | 'dismiss';
+
+/** A row's action button, named with the command's kind for assistive technology. */
+function RowActionButton({
+  action,
+  kind,
+  busy,
+  onAct,
+  primary = false,
+}: {
+  action: RowAction;
+  kind: string;
+  busy: boolean;
+  onAct: (action: RowAction) => Promise<void>;
+  primary?: boolean;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Button
+      size="small"
+      color={primary ? 'primary' : 'default'}
+      disabled={busy}
+      onClick={() => void onAct(action)}
+      aria-label={t(`outbox.${action}_named`, { kind })}
+    >
+      {t(`outbox.${action}`)}
+    </Button>
   );
 }
 

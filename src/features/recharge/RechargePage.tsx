@@ -36,10 +36,11 @@ import {
 } from './use-deposit-address.js';
 import { Choice } from '../../ui/Choice.js';
 import './recharge.css';
-import { RecordsSection, usePaging } from '../../ui/RecordsSection.js';
+import { RecordsSection, usePaging, type RecordsWords } from '../../ui/RecordsSection.js';
 import { CardSection } from '../../ui/Card.js';
 
 const DEPOSIT_COLLECTIONS = ['deposits'] as const;
+const DEPOSITS_WORDS: RecordsWords = { title: 'recharge.records_title', empty: 'recharge.records_empty' };
 
 export default perAccountPage(Recharge);
 
@@ -158,22 +159,13 @@ function RulesCard({ chain, address }: { chain: Chain; address: DepositAddressRe
 }
 
 function Deposits({ active }: { active: ActiveAccount }) {
-  const { t } = useTranslation();
-  const paging = usePaging(DEPOSITS_PAGE);
+  const paging = usePaging(DEPOSITS_PAGE, 'recharge.more');
   const syncedAt = useAccountSyncedAt(active, DEPOSIT_COLLECTIONS);
   const depths = useChainDepths(active);
   const deposits = useDeposits(active, paging.shown + 1);
   useDepositPulls();
   return (
-    <RecordsSection
-      id="recharge-records"
-      title={t('recharge.records_title')}
-      syncedAt={syncedAt}
-      records={deposits}
-      empty={t('recharge.records_empty')}
-      paging={paging}
-      more={t('recharge.more')}
-    >
+    <RecordsSection words={DEPOSITS_WORDS} syncedAt={syncedAt} records={deposits} paging={paging}>
       {(deposit) => <DepositLine deposit={deposit} depths={depths?.[deposit.chain]} />}
     </RecordsSection>
   );

@@ -14,7 +14,7 @@ import { accountDatabase, type ActiveAccount } from '../../../client-db/use-sync
 import { useAccountSyncedAt } from '../account/account-data.js';
 import { perAccountPage } from '../account/PerAccount.js';
 import { kindKey, RECORD_KIND_LIST, RECORDS_PAGE, signedAmount } from './records-view.js';
-import { RecordsFilter } from '../../ui/RecordsSection.js';
+import { RecordsFilter, useRecordsFilter } from '../../ui/RecordsSection.js';
 import { MoreButton } from '../../ui/MoreButton.js';
 
 const COLLECTIONS = ['records'] as const;
@@ -31,7 +31,8 @@ export default perAccountPage(function RecordsPage({ active }: { active: ActiveA
 
 function Records({ active }: { active: ActiveAccount }) {
   const { t } = useTranslation();
-  const [kind, setKind] = useState<RecordKind | 'all'>('all');
+  const filter = useRecordsFilter<RecordKind>(RECORD_KIND_LIST, (option) => t(kindKey(option)));
+  const kind = filter.value;
   const [shown, setShown] = useState(RECORDS_PAGE);
   // One more than shown, to know whether there is more; the cursor stops there.
   const records = useLiveQuery(() => {
@@ -53,10 +54,7 @@ function Records({ active }: { active: ActiveAccount }) {
       <RecordsFilter
         label={t('records.filter')}
         allLabel={t('records.all')}
-        value={kind}
-        values={RECORD_KIND_LIST}
-        labelOf={(option) => t(kindKey(option))}
-        onChange={setKind}
+        filter={filter}
         onReset={() => setShown(RECORDS_PAGE)}
       />
       {records !== undefined && records.length === 0 && (

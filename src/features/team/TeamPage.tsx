@@ -38,6 +38,7 @@ import {
 import './team.css';
 import { MoreButton } from '../../ui/MoreButton.js';
 import { AccentCard, CardSection } from '../../ui/Card.js';
+import { Figure } from '../../ui/Figure.js';
 
 /** The share poster and the mining machines are reached from the Team tab. */
 const TEAM_LINKS = [
@@ -159,38 +160,21 @@ function FiguresCard({ answers }: { answers: TeamAnswers | undefined }) {
   return (
     <CardSection id="team-figures" title={t('team.figures_title')}>
       <dl className="figures team-figures">
-        <div>
-          <dt>{t('team.team_performance')}</dt>
-          <dd>{usdt(info?.teamPerformance)}</dd>
-        </div>
-        <div>
-          <dt>{t('team.small_area')}</dt>
-          <dd>{usdt(info?.smallAreaPerformance)}</dd>
-        </div>
-        <div>
-          <dt>{t('team.direct_performance')}</dt>
-          <dd>{usdt(info?.directPerformance)}</dd>
-        </div>
-        <div>
-          <dt>{t('team.indirect_performance')}</dt>
-          <dd>{usdt(info?.indirectPerformance)}</dd>
-        </div>
-        <div>
-          <dt>{t('team.direct_members')}</dt>
-          <dd>
-            {info ? t('team.members_valid', { valid: info.directValidCount, total: info.directCount }) : '…'}
-          </dd>
-        </div>
-        <div>
-          <dt>{t('team.team_members')}</dt>
-          <dd>
-            {info ? t('team.members_valid', { valid: info.teamValidCount, total: info.teamCount }) : '…'}
-          </dd>
-        </div>
-        <div>
-          <dt>{t('team.own_performance')}</dt>
-          <dd>{usdt(info?.ownPerformance)}</dd>
-        </div>
+        <Figure label={t('team.team_performance')} value={usdt(info?.teamPerformance)} />
+        <Figure label={t('team.small_area')} value={usdt(info?.smallAreaPerformance)} />
+        <Figure label={t('team.direct_performance')} value={usdt(info?.directPerformance)} />
+        <Figure label={t('team.indirect_performance')} value={usdt(info?.indirectPerformance)} />
+        <Figure
+          label={t('team.direct_members')}
+          value={
+            info ? t('team.members_valid', { valid: info.directValidCount, total: info.directCount }) : '…'
+          }
+        />
+        <Figure
+          label={t('team.team_members')}
+          value={info ? t('team.members_valid', { valid: info.teamValidCount, total: info.teamCount }) : '…'}
+        />
+        <Figure label={t('team.own_performance')} value={usdt(info?.ownPerformance)} />
       </dl>
       {sum && <p className="team-explain">{t('team.small_area_explained', sum)}</p>}
       <p className="team-explain muted">

@@ -7,7 +7,8 @@
  * connection and the submit is disabled.
  */
 import { OneTimeCodeField, SubmitButton, TradePasswordField } from '../../ui/form-fields.js';
-import { Button } from 'antd-mobile';
+import { RetryNotice } from '../../ui/RetryNotice.js';
+import { Figure } from '../../ui/Figure.js';
 import { useCallback, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
@@ -62,7 +63,8 @@ function Withdraw({ active }: { active: ActiveAccount }) {
   // Until the user chooses, the first method usable now (as stored on the device, by the server's clock).
   const firstUsable = methods?.find((method) => Date.parse(method.usableAt) <= serverNow()) ?? null;
   const methodId = chosenId ?? firstUsable?.id ?? null;
-  const { terms, state, reload } = useWithdrawTerms(active.accountId, methodId, online);
+  const termsRead = useWithdrawTerms(active.accountId, methodId, online);
+  const { data: terms, reload } = termsRead;
   const methodsKnown = methods !== undefined && methodsState !== 'loading';
 
   return (
@@ -73,14 +75,12 @@ function Withdraw({ active }: { active: ActiveAccount }) {
           {t('withdraw.offline')}
         </p>
       )}
-      {online && state === 'unavailable' && terms === null && (
-        <div className="card notice" role="status">
-          <p>{t('withdraw.terms_unavailable')}</p>
-          <Button size="small" onClick={reload}>
-            {t('withdraw.retry')}
-          </Button>
-        </div>
-      )}
+      <RetryNotice
+        read={termsRead}
+        className="card notice"
+        message={t('withdraw.terms_unavailable')}
+        retry={t('withdraw.retry')}
+      />
       <Prerequisites terms={terms} noMethod={methodsKnown && methods.length === 0} />
       {terms !== null && <Lock lockedUntil={terms.lockedUntil} />}
       {terms !== null && <WindowCard terms={terms} />}
@@ -395,18 +395,12 @@ function WithdrawForm({
       />
       {terms !== null && (
         <dl className="withdraw-breakdown" aria-live="polite">
-          <div>
-            <dt>{t('withdraw.receive')}</dt>
-            <dd>{breakdown === null ? '—' : `${breakdown.receive} USDT`}</dd>
-          </div>
-          <div>
-            <dt>{t('withdraw.fee')}</dt>
-            <dd>{shownAmount(terms.fee)} USDT</dd>
-          </div>
-          <div>
-            <dt>{t('withdraw.total')}</dt>
-            <dd>{breakdown === null ? '—' : `${breakdown.total} USDT`}</dd>
-          </div>
+          <Figure
+            label={t('withdraw.receive')}
+            value={breakdown === null ? '—' : `${breakdown.receive} USDT`}
+          />
+          <Figure label={t('withdraw.fee')} value={`${shownAmount(terms.fee)} USDT`} />
+          <Figure label={t('withdraw.total')} value={breakdown === null ? '—' : `${breakdown.total} USDT`} />
         </dl>
       )}
       <TradePasswordField label={t('field.tradePassword')} {...form.bind('tradePassword')} />
@@ -417,13 +411,12 @@ function WithdrawForm({
         {...form.bind('googleCode')}
       />
       <p className="muted form__hint">{t('withdraw.online_only')}</p>
-      <SubmitButton busy={flow.sending} reason={disabledReason} hintClassName="withdraw-submit-hint">
+      <SubmitButton busy={flow.sending} reason={disabledReason}>
         {t('withdraw.submit')}
       </SubmitButton>
       <CommandLines
-        sending={flow.sending}
+        flow={flow}
         status={t('withdraw.sending', { amount: flow.command?.params.amount ?? '' })}
-        notice={flow.notice}
         className="withdraw-status"
       />
     </CardForm>

@@ -10,7 +10,7 @@ import type { WithdrawalRecord } from '../../../contract/api/withdraw.js';
 import type { ActiveAccount } from '../../../client-db/use-sync-db.js';
 import { AsOf } from '../../ui/AsOf.js';
 import { useCopy } from '../../ui/use-copy.js';
-import { TimeFigure } from '../../ui/Figure.js';
+import { Figure, TimeFigure } from '../../ui/Figure.js';
 import { useAccountSyncedAt } from '../account/account-data.js';
 import { perAccountPage } from '../account/PerAccount.js';
 import { shownAmount } from '../../ui/amounts.js';
@@ -75,18 +75,9 @@ function WithdrawalLine({ withdrawal }: { withdrawal: WithdrawalRecord }) {
         {t(statusKey(withdrawal.status))} · {t(stageKey(withdrawal.stage))}
       </p>
       <dl className="withdrawal__details">
-        <div>
-          <dt>{t('withdraw.destination')}</dt>
-          <dd>{destinationOf(withdrawal)}</dd>
-        </div>
-        <div>
-          <dt>{t('withdraw.fee')}</dt>
-          <dd>{shownAmount(withdrawal.fee)} USDT</dd>
-        </div>
-        <div>
-          <dt>{t('withdraw.total')}</dt>
-          <dd>{shownAmount(withdrawal.total)} USDT</dd>
-        </div>
+        <Figure label={t('withdraw.destination')} value={destinationOf(withdrawal)} />
+        <Figure label={t('withdraw.fee')} value={`${shownAmount(withdrawal.fee)} USDT`} />
+        <Figure label={t('withdraw.total')} value={`${shownAmount(withdrawal.total)} USDT`} />
         {reason !== null && (
           <div className="withdrawal__reason">
             <dt>{t('withdraw.reason')}</dt>
@@ -110,10 +101,7 @@ function WithdrawalLine({ withdrawal }: { withdrawal: WithdrawalRecord }) {
           </div>
         )}
         {withdrawal.reference !== null && (
-          <div>
-            <dt>{t('withdraw.reference')}</dt>
-            <dd>{withdrawal.reference}</dd>
-          </div>
+          <Figure label={t('withdraw.reference')} value={withdrawal.reference} />
         )}
         <TimeFigure label={t('withdraw.created_at')} at={withdrawal.createdAt} />
         {withdrawal.completedAt !== null && (

@@ -8,36 +8,30 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import { useEffect } from 'react';
 import type { WithdrawIndexData, WithdrawalRecord } from '../../../contract/api/withdraw.js';
 import type { OutboxRecord } from '../../../worker/commands.js';
-import { useServerRead, type ReadState } from '../../app/use-server-read.js';
+import { useServerRead, type ServerRead } from '../../app/use-server-read.js';
 import { noteServerTime, serverNow } from '../../app/server-clock.js';
 import { send } from '../../app/worker-client.js';
 import { accountDatabase, type ActiveAccount } from '../../../client-db/use-sync-db.js';
-
-export interface TermsView {
-  /** The last answer for this account, kept while a new one is asked for; null before the first. */
-  terms: WithdrawIndexData | null;
-  state: ReadState;
-  /** Asks the server again. */
-  reload: () => void;
-}
 
 /**
  * /api/v1/withdraw/index for the account (and the chosen method, whose usability the server then
  * gives), asked again on `reload`, when the method changes, when the link comes back and when the
  * window opens or closes.
  */
-export function useWithdrawTerms(accountId: string, methodId: string | null, online: boolean): TermsView {
-  const {
-    data: terms,
-    state,
-    reload,
-  } = useServerRead(accountId, `${methodId ?? ''}/${String(online)}`, async () => {
+export function useWithdrawTerms(
+  accountId: string,
+  methodId: string | null,
+  online: boolean,
+): ServerRead<WithdrawIndexData> {
+  const read = useServerRead(accountId, `${methodId ?? ''}/${String(online)}`, async () => {
     const outcome = await send('withdraw-index', methodId === null ? { accountId } : { accountId, methodId });
     if (outcome.kind === 'ok') noteServerTime(outcome.data.serverTime);
     return outcome;
   });
 
   // The window opens or closes at a known time: ask again then, so "open" is never stale.
+  const terms = read.data;
+  const reload = read.reload;
   const turn = terms === null ? null : (terms.window.closesAt ?? terms.window.nextOpen);
   useEffect(() => {
     if (turn === null) return;
@@ -47,7 +41,7 @@ export function useWithdrawTerms(accountId: string, methodId: string | null, onl
     return () => clearTimeout(timer);
   }, [turn, reload]);
 
-  return { terms, state, reload };
+  return read;
 }
 
 export type WithdrawCommand = Extract<OutboxRecord, { kind: 'withdraw-create' }>;
