@@ -15,6 +15,8 @@ import { serverNow } from '../../app/server-clock.js';
 import { send } from '../../app/worker-client.js';
 import type { ActiveAccount } from '../../../client-db/use-sync-db.js';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.js';
+import { ItemForms } from '../../ui/ItemForms.js';
+import { useLink } from '../../ui/OfflineBanner.js';
 import { DateTime } from '../../ui/DateTime.js';
 import { TimeFigure } from '../../ui/Figure.js';
 import { AmountField } from '../../ui/form-fields.js';
@@ -110,7 +112,6 @@ function OrderItem({
   const { t, i18n } = useTranslation();
   const name = nameIn(order.names, i18n.language);
   const label = t('hosting.order_label', { name, id: order.id });
-  const [action, setAction] = useState<ChangeKind | null>(null);
   const flow = useCommandFlow({
     kind: CHANGE_KINDS,
     active,
@@ -190,32 +191,27 @@ function OrderItem({
         {flow.notice ?? ''}
       </p>
       {inProgress && (
-        <div className="row__actions hosting-order__actions">
-          {ORDER_ACTIONS.filter((kind) => actionOpen(kind, order, matured)).map((kind) => (
-            <Button
-              key={kind}
-              size="small"
-              onClick={() => setAction(kind)}
-              aria-label={t(`hosting.${kind}_named`, { name: label })}
-            >
-              {t(`hosting.${kind}`)}
-            </Button>
-          ))}
-        </div>
-      )}
-      {inProgress && action !== null && (
-        <ChangePanel
-          key={action}
-          active={active}
-          order={order}
-          name={label}
-          kind={action}
-          online={online}
-          onClose={() => setAction(null)}
-          onQueued={(id) => {
-            flow.follow(id);
-            setAction(null);
-          }}
+        <ItemForms
+          className="row__actions hosting-order__actions"
+          size="small"
+          actions={ORDER_ACTIONS.filter((kind) => actionOpen(kind, order, matured)).map((kind) => ({
+            kind,
+            label: t(`hosting.${kind}`),
+            named: t(`hosting.${kind}_named`, { name: label }),
+          }))}
+          form={(kind, close) => (
+            <ChangePanel
+              active={active}
+              order={order}
+              name={label}
+              kind={kind}
+              onClose={close}
+              onQueued={(id) => {
+                flow.follow(id);
+                close();
+              }}
+            />
+          )}
         />
       )}
       <Changes changes={changes} label={label} />
@@ -284,7 +280,6 @@ function ChangePanel({
   order,
   name,
   kind,
-  online,
   onClose,
   onQueued,
 }: {
@@ -292,11 +287,11 @@ function ChangePanel({
   order: HostingOrderRecord;
   name: string;
   kind: ChangeKind;
-  online: boolean;
   onClose: () => void;
   onQueued: (id: string) => void;
 }) {
   const { t } = useTranslation();
+  const online = useLink() === 'online';
   const refusal = useRefusalMessage();
   const refusalText = useRefusalText();
   const problemText = useAmountProblemText();
