@@ -41,7 +41,6 @@ import {
   sortOrders,
   type ChangeKind,
   type ChangePreview,
-  type ChangeRefusal,
 } from './hosting-view.js';
 import { useHostingChanges, useHostingOrders } from './use-hosting.js';
 import { RecordsSection, type RecordsWords } from '../../ui/RecordsSection.js';
@@ -252,25 +251,6 @@ function pendingText(t: TFunction, command: HostingCommand, online: boolean): st
   return `${what}: ${state}`;
 }
 
-/** A refusal known before sending, in the user's language. */
-function useRefusalText() {
-  const { t } = useTranslation();
-  return (refusal: ChangeRefusal): string => {
-    switch (refusal.key) {
-      case 'ended':
-        return t('server.hosting_order_ended');
-      case 'matured':
-        return t('server.hosting_order_matured');
-      case 'no_early_exit':
-        return t('server.hosting_early_exit_not_allowed');
-      case 'above_room':
-        return t('server.hosting_add_above_maximum', { maximum: refusal.maximum, room: refusal.room });
-      case 'above_principal':
-        return t('server.hosting_sub_too_much', { principal: refusal.principal });
-    }
-  };
-}
-
 /**
  * An increase or decrease: the amount, its figures as they stand, then a confirmation stating
  * them; a redeem goes straight to its confirmation. Confirming queues the command.
@@ -293,7 +273,6 @@ function ChangePanel({
   const { t } = useTranslation();
   const online = useLink() === 'online';
   const refusal = useRefusalMessage();
-  const refusalText = useRefusalText();
   const problemText = useAmountProblemText();
   const form = useForm({ amount: '' });
   const [confirming, setConfirming] = useState(kind === 'redeem');
@@ -307,7 +286,7 @@ function ChangePanel({
       case 'invalid':
         return problemText(shown.problem);
       case 'refused':
-        return refusalText(shown.refusal);
+        return t(shown.refusal.key, shown.refusal);
       default:
         return null;
     }
@@ -349,7 +328,8 @@ function ChangePanel({
   };
 
   const title = t(`hosting.confirm_${kind}`);
-  const redeemRefused = kind === 'redeem' && preview.kind === 'refused' ? refusalText(preview.refusal) : null;
+  const redeemRefused =
+    kind === 'redeem' && preview.kind === 'refused' ? t(preview.refusal.key, preview.refusal) : null;
   return (
     <div className="hosting-panel">
       {kind !== 'redeem' && (
