@@ -194,7 +194,7 @@ describe('the figures of a change (the worked example of protocol section 20)', 
   test('an increase beyond the product’s maximum is refused with the room left', () => {
     expect(changePreview(order({ amount: '99950' }), 'add', '100', WEDNESDAY)).toEqual({
       kind: 'refused',
-      refusal: { key: 'above_room', room: '50', maximum: '100000' },
+      refusal: { key: 'server.hosting_add_above_maximum', room: '50', maximum: '100000' },
     });
   });
 
@@ -253,11 +253,11 @@ describe('the figures of a change (the worked example of protocol section 20)', 
     const locked = order({ earlyExit: false, penaltyRate: '0' });
     expect(changePreview(locked, 'sub', '10', WEDNESDAY)).toEqual({
       kind: 'refused',
-      refusal: { key: 'no_early_exit' },
+      refusal: { key: 'server.hosting_early_exit_not_allowed' },
     });
     expect(changePreview(locked, 'redeem', '', WEDNESDAY)).toEqual({
       kind: 'refused',
-      refusal: { key: 'no_early_exit' },
+      refusal: { key: 'server.hosting_early_exit_not_allowed' },
     });
     expect(changePreview(locked, 'redeem', '', Date.parse(locked.endAt))).toMatchObject({
       kind: 'redeem',
@@ -268,19 +268,19 @@ describe('the figures of a change (the worked example of protocol section 20)', 
   test('an order that ended takes no change; after its maturity an increase or decrease is refused', () => {
     expect(changePreview(order({ status: 'expired' }), 'redeem', '', WEDNESDAY)).toEqual({
       kind: 'refused',
-      refusal: { key: 'ended' },
+      refusal: { key: 'server.hosting_order_ended' },
     });
     const after = Date.parse('2026-03-10T00:00:00.000Z');
     expect(changePreview(order(), 'add', '10', after)).toEqual({
       kind: 'refused',
-      refusal: { key: 'matured' },
+      refusal: { key: 'server.hosting_order_matured' },
     });
   });
 
   test('more than the principal is refused naming it; a bad amount names its problem', () => {
     expect(changePreview(order(), 'sub', '1500.01', WEDNESDAY)).toEqual({
       kind: 'refused',
-      refusal: { key: 'above_principal', principal: '1500' },
+      refusal: { key: 'server.hosting_sub_too_much', principal: '1500' },
     });
     expect(changePreview(order(), 'add', '1.234', WEDNESDAY)).toEqual({
       kind: 'invalid',

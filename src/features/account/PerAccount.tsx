@@ -6,6 +6,8 @@
 import type { ComponentType, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useActiveAccount, type ActiveAccount } from '../../../client-db/use-sync-db.js';
+import { AsOf } from '../../ui/AsOf.js';
+import { useAccountSyncedAt } from './account-data.js';
 
 export function PerAccount({ children }: { children: (active: ActiveAccount) => ReactNode }) {
   const { t } = useTranslation();
@@ -29,4 +31,23 @@ export function perAccountPage(Page: ComponentType<{ active: ActiveAccount }>): 
   return function AccountPage() {
     return <PerAccount>{(active) => <Page active={active} />}</PerAccount>;
   };
+}
+
+/**
+ * A whole page that is one of the active account's synced lists (its records, its withdrawals):
+ * the as-of line of its `collections`, then `List`.
+ */
+export function syncedListPage(
+  collections: readonly string[],
+  List: ComponentType<{ active: ActiveAccount }>,
+): () => ReactNode {
+  return perAccountPage(function SyncedListPage({ active }) {
+    const syncedAt = useAccountSyncedAt(active, collections);
+    return (
+      <div className="page-padding stack">
+        <AsOf syncedAt={syncedAt} />
+        <List active={active} />
+      </div>
+    );
+  });
 }

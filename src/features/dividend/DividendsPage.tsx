@@ -117,7 +117,7 @@ function Dividends({ active }: { active: ActiveAccount }) {
       </AccentCard>
       {!online && <p className="card dividends-notice">{t('dividends.offline')}</p>}
       <CardSection id="dividends-rules" title={t('dividends.rules_title')}>
-        <ul className="dividends-rules">
+        <ul className="rules-list">
           <li>
             {t('dividends.rule_share', {
               threshold: info?.rules.validHostingThreshold ?? MIN_VALID_HOSTING_USD,

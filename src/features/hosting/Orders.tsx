@@ -15,6 +15,8 @@ import { serverNow } from '../../app/server-clock.js';
 import { send } from '../../app/worker-client.js';
 import type { ActiveAccount } from '../../../client-db/use-sync-db.js';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.js';
+import { ItemForms } from '../../ui/ItemForms.js';
+import { useLink } from '../../ui/OfflineBanner.js';
 import { DateTime } from '../../ui/DateTime.js';
 import { TimeFigure } from '../../ui/Figure.js';
 import { AmountField } from '../../ui/form-fields.js';
@@ -39,7 +41,6 @@ import {
   sortOrders,
   type ChangeKind,
   type ChangePreview,
-  type ChangeRefusal,
 } from './hosting-view.js';
 import { useHostingChanges, useHostingOrders } from './use-hosting.js';
 import { RecordsSection, type RecordsWords } from '../../ui/RecordsSection.js';
@@ -110,7 +111,6 @@ function OrderItem({
   const { t, i18n } = useTranslation();
   const name = nameIn(order.names, i18n.language);
   const label = t('hosting.order_label', { name, id: order.id });
-  const [action, setAction] = useState<ChangeKind | null>(null);
   const flow = useCommandFlow({
     kind: CHANGE_KINDS,
     active,
@@ -190,32 +190,27 @@ function OrderItem({
         {flow.notice ?? ''}
       </p>
       {inProgress && (
-        <div className="row__actions hosting-order__actions">
-          {ORDER_ACTIONS.filter((kind) => actionOpen(kind, order, matured)).map((kind) => (
-            <Button
-              key={kind}
-              size="small"
-              onClick={() => setAction(kind)}
-              aria-label={t(`hosting.${kind}_named`, { name: label })}
-            >
-              {t(`hosting.${kind}`)}
-            </Button>
-          ))}
-        </div>
-      )}
-      {inProgress && action !== null && (
-        <ChangePanel
-          key={action}
-          active={active}
-          order={order}
-          name={label}
-          kind={action}
-          online={online}
-          onClose={() => setAction(null)}
-          onQueued={(id) => {
-            flow.follow(id);
-            setAction(null);
-          }}
+        <ItemForms
+          className="row__actions hosting-order__actions"
+          size="small"
+          actions={ORDER_ACTIONS.filter((kind) => actionOpen(kind, order, matured)).map((kind) => ({
+            kind,
+            label: t(`hosting.${kind}`),
+            named: t(`hosting.${kind}_named`, { name: label }),
+          }))}
+          form={(kind, close) => (
+            <ChangePanel
+              active={active}
+              order={order}
+              name={label}
+              kind={kind}
+              onClose={close}
+              onQueued={(id) => {
+                flow.follow(id);
+                close();
+              }}
+            />
+          )}
         />
       )}
       <Changes changes={changes} label={label} />
@@ -256,25 +251,6 @@ function pendingText(t: TFunction, command: HostingCommand, online: boolean): st
   return `${what}: ${state}`;
 }
 
-/** A refusal known before sending, in the user's language. */
-function useRefusalText() {
-  const { t } = useTranslation();
-  return (refusal: ChangeRefusal): string => {
-    switch (refusal.key) {
-      case 'ended':
-        return t('server.hosting_order_ended');
-      case 'matured':
-        return t('server.hosting_order_matured');
-      case 'no_early_exit':
-        return t('server.hosting_early_exit_not_allowed');
-      case 'above_room':
-        return t('server.hosting_add_above_maximum', { maximum: refusal.maximum, room: refusal.room });
-      case 'above_principal':
-        return t('server.hosting_sub_too_much', { principal: refusal.principal });
-    }
-  };
-}
-
 /**
  * An increase or decrease: the amount, its figures as they stand, then a confirmation stating
  * them; a redeem goes straight to its confirmation. Confirming queues the command.
@@ -284,7 +260,6 @@ function ChangePanel({
   order,
   name,
   kind,
-  online,
   onClose,
   onQueued,
 }: {
@@ -292,13 +267,12 @@ function ChangePanel({
   order: HostingOrderRecord;
   name: string;
   kind: ChangeKind;
-  online: boolean;
   onClose: () => void;
   onQueued: (id: string) => void;
 }) {
   const { t } = useTranslation();
+  const online = useLink() === 'online';
   const refusal = useRefusalMessage();
-  const refusalText = useRefusalText();
   const problemText = useAmountProblemText();
   const form = useForm({ amount: '' });
   const [confirming, setConfirming] = useState(kind === 'redeem');
@@ -312,7 +286,7 @@ function ChangePanel({
       case 'invalid':
         return problemText(shown.problem);
       case 'refused':
-        return refusalText(shown.refusal);
+        return t(shown.refusal.key, shown.refusal);
       default:
         return null;
     }
@@ -354,7 +328,8 @@ function ChangePanel({
   };
 
   const title = t(`hosting.confirm_${kind}`);
-  const redeemRefused = kind === 'redeem' && preview.kind === 'refused' ? refusalText(preview.refusal) : null;
+  const redeemRefused =
+    kind === 'redeem' && preview.kind === 'refused' ? t(preview.refusal.key, preview.refusal) : null;
   return (
     <div className="hosting-panel">
       {kind !== 'redeem' && (

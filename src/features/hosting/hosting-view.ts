@@ -172,16 +172,17 @@ export type OrderTerms = Pick<
 >;
 
 /**
- * Why the server would refuse a change, known before sending: the order ended (`ended`), its
- * maturity came (`matured`: the job returns the principal), the product allows no early exit,
- * or the amount is above what the order can take (`above_room`) or holds (`above_principal`).
+ * Why the server would refuse a change, known before sending, by the message key the server
+ * refuses it with (and that message's values): the order ended, its maturity came (the job
+ * returns the principal), the product allows no early exit, or the amount is above what the order
+ * can take or holds.
  */
 export type ChangeRefusal =
-  | { key: 'ended' }
-  | { key: 'matured' }
-  | { key: 'no_early_exit' }
-  | { key: 'above_room'; room: string; maximum: string }
-  | { key: 'above_principal'; principal: string };
+  | { key: 'server.hosting_order_ended' }
+  | { key: 'server.hosting_order_matured' }
+  | { key: 'server.hosting_early_exit_not_allowed' }
+  | { key: 'server.hosting_add_above_maximum'; room: string; maximum: string }
+  | { key: 'server.hosting_sub_too_much'; principal: string };
 
 /**
  * The figures a confirmation states, exactly as the server will move them (docs/protocol.md
@@ -230,7 +231,8 @@ export function changePreview(
   const rate = rateOf(order.dailyRate);
   const penaltyRate = rateOf(order.penaltyRate);
   const matured = nowMs >= Date.parse(order.endAt);
-  if (order.status !== 'in_progress') return { kind: 'refused', refusal: { key: 'ended' } };
+  if (order.status !== 'in_progress')
+    return { kind: 'refused', refusal: { key: 'server.hosting_order_ended' } };
 
   const redeem = (becauseMinimum: string | null): ChangePreview => {
     const penalty = matured || penaltyRate === null ? minor(0n) : applyRate(principal, penaltyRate);
@@ -246,11 +248,14 @@ export function changePreview(
   };
   if (kind === 'redeem') {
     if (matured) return redeem(null);
-    return order.earlyExit ? redeem(null) : { kind: 'refused', refusal: { key: 'no_early_exit' } };
+    return order.earlyExit
+      ? redeem(null)
+      : { kind: 'refused', refusal: { key: 'server.hosting_early_exit_not_allowed' } };
   }
 
-  if (matured) return { kind: 'refused', refusal: { key: 'matured' } };
-  if (kind === 'sub' && !order.earlyExit) return { kind: 'refused', refusal: { key: 'no_early_exit' } };
+  if (matured) return { kind: 'refused', refusal: { key: 'server.hosting_order_matured' } };
+  if (kind === 'sub' && !order.earlyExit)
+    return { kind: 'refused', refusal: { key: 'server.hosting_early_exit_not_allowed' } };
   if (text.trim() === '') return { kind: 'empty' };
   const typed = typedAmount(text);
   if ('problem' in typed) return { kind: 'invalid', problem: typed.problem };
@@ -263,7 +268,7 @@ export function changePreview(
       return {
         kind: 'refused',
         refusal: {
-          key: 'above_room',
+          key: 'server.hosting_add_above_maximum',
           room: formatMoney(minor(room > 0n ? room : 0n)),
           maximum: formatMoney(maximum),
         },
@@ -279,7 +284,10 @@ export function changePreview(
   }
 
   if (amount > principal)
-    return { kind: 'refused', refusal: { key: 'above_principal', principal: formatMoney(principal) } };
+    return {
+      kind: 'refused',
+      refusal: { key: 'server.hosting_sub_too_much', principal: formatMoney(principal) },
+    };
   const remaining = minor(principal - amount);
   const minimum = moneyOrNull(order.minimum) ?? minor(0n);
   if (remaining < minimum) return redeem(formatMoney(minimum));

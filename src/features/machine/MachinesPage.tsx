@@ -34,10 +34,13 @@ import {
 } from './machine-view.js';
 import { useAvailableTickets, MACHINE_KINDS, useOfferedMachines, usePullOnOpen } from './use-machines.js';
 import { Choice } from '../../ui/Choice.js';
+import { ItemForms } from '../../ui/ItemForms.js';
 import { Figure, GridFigure } from '../../ui/Figure.js';
 import './machine.css';
 
 const OFFER_COLLECTIONS = ['machines'] as const;
+/** A machine's buttons, in their order: buy, and rent when it is for rent. */
+const ACQUIRE_MODES: readonly AcquireMode[] = ['buy', 'rent'];
 
 export default perAccountPage(Machines);
 
@@ -72,9 +75,7 @@ function Machines({ active }: { active: ActiveAccount }) {
 function MachineCard({ active, machine }: { active: ActiveAccount; machine: MachineRecord }) {
   const { t, i18n } = useTranslation();
   const name = nameIn(machine.names, i18n.language);
-  const [mode, setMode] = useState<AcquireMode | null>(null);
   const titleId = useId();
-  const toggle = (next: AcquireMode) => setMode((current) => (current === next ? null : next));
   return (
     <li className="card machine" aria-labelledby={titleId}>
       <h3 id={titleId} className="machine__name">
@@ -101,35 +102,18 @@ function MachineCard({ active, machine }: { active: ActiveAccount; machine: Mach
             : t('machine.usdt_a_day', { amount: machine.rentPrice })}
         </GridFigure>
       </dl>
-      <div className="machine__actions">
-        <Button
-          color="primary"
-          aria-expanded={mode === 'buy'}
-          aria-label={t('machine.buy_named', { name })}
-          onClick={() => toggle('buy')}
-        >
-          {t('machine.buy')}
-        </Button>
-        {machine.rentPrice !== null && (
-          <Button
-            aria-expanded={mode === 'rent'}
-            aria-label={t('machine.rent_named', { name })}
-            onClick={() => toggle('rent')}
-          >
-            {t('machine.rent')}
-          </Button>
+      <ItemForms
+        className="machine__actions"
+        actions={ACQUIRE_MODES.filter((mode) => mode === 'buy' || machine.rentPrice !== null).map((mode) => ({
+          kind: mode,
+          label: t(`machine.${mode}`),
+          named: t(`machine.${mode}_named`, { name }),
+          primary: mode === 'buy',
+        }))}
+        form={(mode, close) => (
+          <AcquireForm active={active} machine={machine} mode={mode} name={name} onClose={close} />
         )}
-      </div>
-      {mode !== null && (
-        <AcquireForm
-          key={mode}
-          active={active}
-          machine={machine}
-          mode={mode}
-          name={name}
-          onClose={() => setMode(null)}
-        />
-      )}
+      />
     </li>
   );
 }

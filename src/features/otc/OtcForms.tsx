@@ -29,6 +29,7 @@ import {
   isOpen,
   listingView,
   OTC_SIDES,
+  shownBand,
   takeView,
   type ListingView,
   type OtcSide,
@@ -40,6 +41,34 @@ import { CardForm } from '../../ui/Card.js';
 type OtcKind = 'otc-buy' | 'otc-sell' | 'otc-take';
 type Command<K extends OtcKind = OtcKind> = Extract<OutboxRecord, { kind: K }>;
 type Input = Extract<EnqueueInput, { kind: OtcKind }>;
+
+/**
+ * A choice of a side (buy or sell) in the words of the place it stands in (the book, the listing
+ * form, the account's orders): its legend `trading.<place>_side`, each side `trading.<place>_<side>`.
+ */
+export function SideChoice({
+  place,
+  sides = OTC_SIDES,
+  value,
+  onChange,
+}: {
+  place: 'book' | 'list' | 'mine';
+  /** The sides in the order shown. */
+  sides?: readonly OtcSide[];
+  value: OtcSide;
+  onChange: (side: OtcSide) => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Choice
+      legend={t(`trading.${place}_side`)}
+      name={`otc-${place}-side`}
+      options={sides.map((side) => ({ value: side, label: t(`trading.${place}_${side}`) }))}
+      value={value}
+      onChange={onChange}
+    />
+  );
+}
 
 /** A form's command (src/features/outbox/use-command-flow.ts) in the trading tab's words. */
 function useOtcCommand(
@@ -85,10 +114,7 @@ function useListingProblem() {
       case 'out_of_band':
         return {
           field: 'price',
-          text: t('server.otc_price_band', {
-            minPrice: shownAmount(view.minPrice),
-            maxPrice: shownAmount(view.maxPrice),
-          }),
+          text: t('server.otc_price_band', shownBand(view)),
         };
       case 'too_large':
         return { field: 'volume', text: t('server.otc_volume_too_large') };
@@ -163,13 +189,7 @@ export function ListForm({ active, terms, online, onSettled }: OtcFormProps) {
 
   return (
     <CardForm id="otc-list-title" title={t('trading.list_title')} onSubmit={onSubmit}>
-      <Choice
-        legend={t('trading.list_side')}
-        name="otc-list-side"
-        options={OTC_SIDES.map((value) => ({ value, label: t(`trading.list_${value}`) }))}
-        value={side}
-        onChange={setSide}
-      />
+      <SideChoice place="list" value={side} onChange={setSide} />
       <AmountField label={t('trading.volume')} {...form.bind('volume')} />
       <AmountField
         label={t('trading.price')}
@@ -183,12 +203,7 @@ export function ListForm({ active, terms, online, onSettled }: OtcFormProps) {
         }
       />
       {terms !== null && isOpen(terms) && (
-        <p className="muted otc-hint">
-          {t('trading.band_line', {
-            minPrice: shownAmount(terms.minPrice),
-            maxPrice: shownAmount(terms.maxPrice),
-          })}
-        </p>
+        <p className="muted otc-hint">{t('trading.band_line', shownBand(terms))}</p>
       )}
       <label className="otc-check">
         <input

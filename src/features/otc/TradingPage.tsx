@@ -18,7 +18,6 @@ import { send } from '../../app/worker-client.js';
 import type { ActiveAccount } from '../../../client-db/use-sync-db.js';
 import { ratePercent, shownAmount } from '../../ui/amounts.js';
 import { AsOf } from '../../ui/AsOf.js';
-import { Choice } from '../../ui/Choice.js';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.js';
 import { DateTime } from '../../ui/DateTime.js';
 import { Figure } from '../../ui/Figure.js';
@@ -28,13 +27,13 @@ import { toast } from '../../ui/toast.js';
 import { perAccountPage } from '../account/PerAccount.js';
 import { useAccountSyncedAt, useBalance } from '../account/account-data.js';
 import { useRefusalMessage } from '../outbox/messages.js';
-import { ListForm, TakeForm, type OtcFormProps } from './OtcForms.js';
+import { ListForm, SideChoice, TakeForm, type OtcFormProps } from './OtcForms.js';
 import {
   completionPercent,
   isCancellable,
   isOpen,
-  isSide,
   OTC_SIDES,
+  shownBand,
   sortBook,
   type BookSort,
   type OtcSide,
@@ -56,6 +55,8 @@ const ORDER_COLLECTIONS = ['otc_orders', 'balances'] as const;
 const EXCHANGE_ENTRY = [['exchange.title', ROUTES.exchange]] as const;
 /** Orders of a side the book shows at first, and added each time "more" is pressed. */
 const BOOK_PAGE = 20;
+/** The book offers its sell side first (as it opens on it). */
+const BOOK_SIDES = OTC_SIDES.slice().reverse();
 
 export default perAccountPage(Trading);
 
@@ -117,13 +118,7 @@ function Market({
       {terms !== null && !isOpen(terms) && <p className="card__note">{t('server.otc_closed')}</p>}
       {terms !== null && isOpen(terms) && (
         <dl className="figure-list otc-terms">
-          <Figure
-            label={t('trading.band')}
-            value={t('trading.band_value', {
-              minPrice: shownAmount(terms.minPrice),
-              maxPrice: shownAmount(terms.maxPrice),
-            })}
-          />
+          <Figure label={t('trading.band')} value={t('trading.band_value', shownBand(terms))} />
           <Figure
             label={t('trading.fees')}
             value={t('trading.fees_value', {
@@ -162,15 +157,11 @@ function Book({ active, terms, online, onSettled }: OtcFormProps) {
 
   return (
     <CardSection id="otc-book" className="card stack otc-book" title={t('trading.book_title')}>
-      <Choice
-        legend={t('trading.book_side')}
-        name="otc-book-side"
-        options={OTC_SIDES.slice()
-          .reverse()
-          .map((value) => ({ value, label: t(`trading.book_${value}`) }))}
+      <SideChoice
+        place="book"
+        sides={BOOK_SIDES}
         value={side}
         onChange={(value) => {
-          if (!isSide(value)) return;
           setSide(value);
           setTaking(null);
           setShown(BOOK_PAGE);
@@ -280,13 +271,7 @@ function MyOrders({ active, onSettled }: { active: ActiveAccount; onSettled: () 
   );
   return (
     <CardSection id="otc-mine" className="card stack" title={t('trading.mine_title')}>
-      <Choice
-        legend={t('trading.mine_side')}
-        name="otc-mine-side"
-        options={OTC_SIDES.map((value) => ({ value, label: t(`trading.mine_${value}`) }))}
-        value={side}
-        onChange={setSide}
-      />
+      <SideChoice place="mine" value={side} onChange={setSide} />
       <AsOf syncedAt={syncedAt} />
       {orders !== undefined && orders.length === 0 && (
         <p className="muted">{t(side === 'buy' ? 'trading.mine_empty_buy' : 'trading.mine_empty_sell')}</p>

@@ -10,7 +10,7 @@ import type { OtcBookRecord, OtcInfoData, OtcOrder } from '../../../contract/api
 import { isFeeRate, parseFeeRate } from '../../../contract/exchange-quote.js';
 import { formatMoney, minor, parseUserAmount, type Minor } from '../../../contract/money.js';
 import { escrowOf, feeOf, fillOf, OTC_LEG_MAX, usdtOf, type OtcSide } from '../../../contract/otc-quote.js';
-import { moneyOrNull } from '../../ui/amounts.js';
+import { moneyOrNull, shownAmount } from '../../ui/amounts.js';
 
 export { OTC_SIDES, type OtcSide } from '../../../contract/otc-quote.js';
 
@@ -20,9 +20,12 @@ export type OtcTerms = Pick<
   'guidePrice' | 'minPrice' | 'maxPrice' | 'makerFeeRate' | 'takerFeeRate' | 'minimum' | 'usdt' | 'rab'
 >;
 
-/** True when `value` is one of the two sides (a radio value read back from the page). */
-export function isSide(value: string): value is OtcSide {
-  return value === 'buy' || value === 'sell';
+/** The price band's two ends as shown: the values of every text that states the band. */
+export function shownBand(band: Pick<OtcTerms, 'minPrice' | 'maxPrice'>): {
+  minPrice: string;
+  maxPrice: string;
+} {
+  return { minPrice: shownAmount(band.minPrice), maxPrice: shownAmount(band.maxPrice) };
 }
 
 /** True when the market is open: a guide price is set. */

@@ -142,7 +142,7 @@ function RulesCard({ chain, address }: { chain: Chain; address: DepositAddressRe
   const chains = new Intl.ListFormat(i18n.language, { type: 'conjunction' }).format(CHAIN_LIST);
   return (
     <CardSection id="recharge-rules" title={t('recharge.rules_title')}>
-      <ul className="recharge-rules">
+      <ul className="rules-list">
         <li>{t('recharge.rule_token', { chain, chains })}</li>
         {address === null ? (
           <li>{t('recharge.rules_pending')}</li>

@@ -8,26 +8,16 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { RecordKind, WalletRecord } from '../../../contract/api/account.js';
-import { AsOf } from '../../ui/AsOf.js';
 import { DateTime } from '../../ui/DateTime.js';
 import { accountDatabase, type ActiveAccount } from '../../../client-db/use-sync-db.js';
-import { useAccountSyncedAt } from '../account/account-data.js';
-import { perAccountPage } from '../account/PerAccount.js';
+import { syncedListPage } from '../account/PerAccount.js';
 import { kindKey, RECORD_KIND_LIST, RECORDS_PAGE, signedAmount } from './records-view.js';
 import { RecordsFilter, useRecordsFilter } from '../../ui/RecordsSection.js';
 import { MoreButton } from '../../ui/MoreButton.js';
 
 const COLLECTIONS = ['records'] as const;
 
-export default perAccountPage(function RecordsPage({ active }: { active: ActiveAccount }) {
-  const syncedAt = useAccountSyncedAt(active, COLLECTIONS);
-  return (
-    <div className="page-padding stack">
-      <AsOf syncedAt={syncedAt} />
-      <Records active={active} />
-    </div>
-  );
-});
+export default syncedListPage(COLLECTIONS, Records);
 
 function Records({ active }: { active: ActiveAccount }) {
   const { t } = useTranslation();

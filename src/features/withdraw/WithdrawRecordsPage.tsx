@@ -8,11 +8,9 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { WithdrawalRecord } from '../../../contract/api/withdraw.js';
 import type { ActiveAccount } from '../../../client-db/use-sync-db.js';
-import { AsOf } from '../../ui/AsOf.js';
 import { useCopy } from '../../ui/use-copy.js';
 import { Figure, TimeFigure } from '../../ui/Figure.js';
-import { useAccountSyncedAt } from '../account/account-data.js';
-import { perAccountPage } from '../account/PerAccount.js';
+import { syncedListPage } from '../account/PerAccount.js';
 import { shownAmount } from '../../ui/amounts.js';
 import { shortHash } from '../../ui/chain-text.js';
 import { useWithdrawals } from './use-withdraw.js';
@@ -29,15 +27,7 @@ import { MoreButton } from '../../ui/MoreButton.js';
 
 const COLLECTIONS = ['withdrawals'] as const;
 
-export default perAccountPage(function WithdrawRecordsPage({ active }: { active: ActiveAccount }) {
-  const syncedAt = useAccountSyncedAt(active, COLLECTIONS);
-  return (
-    <div className="page-padding stack">
-      <AsOf syncedAt={syncedAt} />
-      <Withdrawals active={active} />
-    </div>
-  );
-});
+export default syncedListPage(COLLECTIONS, Withdrawals);
 
 function Withdrawals({ active }: { active: ActiveAccount }) {
   const { t } = useTranslation();
