@@ -12,8 +12,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { HostingCommandData } from '../../contract/api/hosting.js';
 import { formatMoney, minor, parseMoney } from '../../contract/money.js';
 import { availableTiers } from '../helpers/database.js';
-import { localClock, MINUTE_MS, ok, productUsers } from '../helpers/product.js';
-import { newKey, startTestServer, type TestServer } from '../helpers/server.js';
+import { MINUTE_MS, ok, productFixtures, productUsers } from '../helpers/product.js';
+import { newKey, startTestServer, useTestServer, type TestServer } from '../helpers/server.js';
 import { TRADE_PASSWORD, withdrawFixtures } from '../helpers/withdraw.js';
 
 const tiers = await availableTiers('hosting-accrual');
@@ -21,31 +21,15 @@ const tiers = await availableTiers('hosting-accrual');
 const wire = (value: bigint) => formatMoney(minor(value));
 
 describe.each(tiers)('the accrual job on %s', (tier) => {
-  let t: TestServer;
-  let finance: string;
-  const f = withdrawFixtures(() => t);
-  const users = productUsers(
-    () => t,
-    f,
-    `accrual-${tier}`,
-    () => finance,
-  );
-  const { toNextMidnight } = localClock(() => t);
-
-  beforeAll(async () => {
-    t = await startTestServer(tier);
-    [finance] = await f.operators(`accrual-${tier}`);
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = useTestServer(tier);
+  const { f, finance, toNextMidnight, ...users } = productFixtures(() => t, `accrual-${tier}`);
 
   /** A user with a trade password and `cash` USDT in its main account. */
   const user = (cash: string) => users.user(cash);
 
   const product = async (fields: Record<string, unknown>) =>
     ok(
-      await f.asFinance<{ id: string }>(finance, '/api/admin/hosting/product/add', {
+      await f.asFinance<{ id: string }>(finance(), '/api/admin/hosting/product/add', {
         name: 'property test',
         minimum: '1',
         maximum: '1000000',
@@ -98,7 +82,7 @@ describe.each(tiers)('the accrual job on %s', (tier) => {
       ),
       { numRuns: 8 },
     );
-    await f.expectLedgerOk(finance);
+    await f.expectLedgerOk(finance());
   });
 
   test('increases and decreases at random minutes: each day pays floor(Σ principal × minutes × rate / 1440), counted minute by minute (property)', async () => {
@@ -172,7 +156,7 @@ describe.each(tiers)('the accrual job on %s', (tier) => {
       ),
       { numRuns: 8 },
     );
-    await f.expectLedgerOk(finance);
+    await f.expectLedgerOk(finance());
   });
 });
 

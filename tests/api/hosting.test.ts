@@ -20,16 +20,9 @@ import { incomeRecordSchema } from '../../contract/api/income.js';
 import { BodyCode } from '../../contract/codes.js';
 import { formatMoney, minor, parseMoney } from '../../contract/money.js';
 import { availableTiers } from '../helpers/database.js';
-import {
-  DAY_MS,
-  localClock,
-  ok,
-  productUsers,
-  ZONE_OFFSET_MS,
-  type ProductUser,
-} from '../helpers/product.js';
+import { DAY_MS, ok, productFixtures, ZONE_OFFSET_MS, type ProductUser } from '../helpers/product.js';
 import { newKey, useTestServer } from '../helpers/server.js';
-import { TRADE_PASSWORD, withdrawFixtures } from '../helpers/withdraw.js';
+import { TRADE_PASSWORD } from '../helpers/withdraw.js';
 import { SEEDED_7_DAY_HOSTING } from '../helpers/seeded-catalogue.js';
 
 const tiers = await availableTiers('hosting-api');
@@ -41,12 +34,19 @@ type User = ProductUser;
 
 describe.each(tiers)('hosting on %s', (tier) => {
   const t = useTestServer(tier);
-  let finance: string;
   const auditor = `hosting-audit-${tier}@coffer.test`;
-  const f = withdrawFixtures(() => t);
+  const {
+    f,
+    finance,
+    user: hostingUser,
+    assets,
+    income,
+    call,
+    localDate,
+    toLocal,
+  } = productFixtures<HostingCommandData>(() => t, `hosting-${tier}`);
 
   beforeAll(async () => {
-    [finance] = await f.operators(`hosting-${tier}`);
     await f.addOperator(auditor, 'superadmin');
   });
 
@@ -61,19 +61,6 @@ describe.each(tiers)('hosting on %s', (tier) => {
     ).items;
 
   // ---- helpers ----
-
-  const {
-    user: hostingUser,
-    assets,
-    income,
-    call,
-  } = productUsers<HostingCommandData>(
-    () => t,
-    f,
-    `hosting-${tier}`,
-    () => finance,
-  );
-  const { localDate, toLocal } = localClock(() => t);
 
   const create = (user: User, productId: string, amount: string, extra: Record<string, unknown> = {}) =>
     call(user, '/api/v1/hosting/create', {
@@ -187,7 +174,7 @@ describe.each(tiers)('hosting on %s', (tier) => {
       principalAfter: '1234.56',
     });
     expect(await assets(user)).toMatchObject({ cash: '765.44', hosting: '1234.56' });
-    await f.expectLedgerOk(finance);
+    await f.expectLedgerOk(finance());
 
     const daily = (usdt('1234.56') * 3n) / 1000n; // floor(P × 0.003) in minor units
     for (let day = 1; day <= 8; day += 1) {
@@ -221,7 +208,7 @@ describe.each(tiers)('hosting on %s', (tier) => {
       ['maturity', '-1234.56'],
       ['create', '1234.56'],
     ]);
-    await f.expectLedgerOk(finance);
+    await f.expectLedgerOk(finance());
 
     // A re-run pays nothing more: the scheduler's period is done, and the job's work itself finds nothing due.
     expect((await runJob()).status).toBe('already_done');
@@ -250,7 +237,7 @@ describe.each(tiers)('hosting on %s', (tier) => {
     );
     expect((await orderOf(user, created.order.id)).accruedInterest).toBe('5.25');
     expect(await accrueNow()).toMatchObject({ days: 0 });
-    await f.expectLedgerOk(finance);
+    await f.expectLedgerOk(finance());
   });
 
   // ---- proration ----
@@ -284,7 +271,7 @@ describe.each(tiers)('hosting on %s', (tier) => {
       [day1, '3.5'],
     ]);
     expect(await assets(user)).toMatchObject({ cash: '804.4', hosting: '1200' });
-    await f.expectLedgerOk(finance);
+    await f.expectLedgerOk(finance());
 
     toLocal('12:00'); // redeemed early at noon: 1 % of 1200 kept, and the half day still earns
     const redeemed = ok(await call(user, '/api/v1/hosting/redeem', { orderId }));
@@ -306,7 +293,7 @@ describe.each(tiers)('hosting on %s', (tier) => {
     expect((await income(user)).items[0]).toMatchObject({ earningsDate: localDate(-1), amount: '1.8' });
     expect(await assets(user)).toMatchObject({ cash: '1994.2' });
     expect(await orderOf(user, orderId)).toMatchObject({ accruedInterest: '9.2', paidInterest: '9.2' });
-    await f.expectLedgerOk(finance);
+    await f.expectLedgerOk(finance());
   });
 
   // ---- the early-exit rule ----
@@ -327,7 +314,7 @@ describe.each(tiers)('hosting on %s', (tier) => {
     const again = await call(user, '/api/v1/hosting/redeem', { orderId: created.order.id });
     expect(again.code).toBe(BodyCode.conflict);
     expect(again.message).toBe('This hosting order has already ended');
-    await f.expectLedgerOk(finance);
+    await f.expectLedgerOk(finance());
   });
 
   test('a product without early exit refuses decreases and redeems before maturity with 409, and takes increases up to its maximum', async () => {
@@ -350,14 +337,14 @@ describe.each(tiers)('hosting on %s', (tier) => {
     const tooMuch = await call(user, '/api/v1/hosting/sub', { orderId, amount: '1' });
     expect(tooMuch.code).toBe(409);
     expect(await assets(user)).toMatchObject({ cash: '149.5', hosting: '150.5' });
-    await f.expectLedgerOk(finance);
+    await f.expectLedgerOk(finance());
   });
 
   // ---- interest paid at maturity ----
 
   test('an at_maturity product accrues pending income lines and pays them, with the principal, at maturity', async () => {
     const added = ok(
-      await f.asFinance<{ id: string; status: string }>(finance, '/api/admin/hosting/product/add', {
+      await f.asFinance<{ id: string; status: string }>(finance(), '/api/admin/hosting/product/add', {
         name: { en: 'Two days, paid at the end', 'zh-Hans': '两天到期付息' },
         days: '2',
         dailyRate: '0.0100',
@@ -399,7 +386,7 @@ describe.each(tiers)('hosting on %s', (tier) => {
       accruedInterest: '2',
       paidInterest: '2',
     });
-    await f.expectLedgerOk(finance);
+    await f.expectLedgerOk(finance());
   });
 
   // ---- refusals ----
@@ -491,7 +478,7 @@ describe.each(tiers)('hosting on %s', (tier) => {
     expect(add).toMatchObject({ code: 400, data: { field: 'amount' } });
     expect(await assets(user)).toMatchObject({ cash: '300', hosting: '200' });
     expect(await orderOf(user, order.id)).toMatchObject({ amount: '200' });
-    await f.expectLedgerOk(finance);
+    await f.expectLedgerOk(finance());
   });
 
   test('another user’s order id (or one that does not exist) is 403 naming orderId on every order call; another user’s account is 403', async () => {
@@ -554,7 +541,7 @@ describe.each(tiers)('hosting on %s', (tier) => {
       expect(answers.map((answer) => answer.code).sort()).toEqual([200, 409]);
       expect(await assets(user)).toMatchObject({ cash: '990', hosting: '0' });
     }
-    await f.expectLedgerOk(finance);
+    await f.expectLedgerOk(finance());
   });
 
   test('a decrease racing a redeem: each is decided in turn, the money comes back once, never a negative balance', async () => {
@@ -582,7 +569,7 @@ describe.each(tiers)('hosting on %s', (tier) => {
       // 1 % of whatever left the order early, 400 + 600 or 1000: 10 either way.
       expect(await assets(second)).toMatchObject({ cash: '990', hosting: '0' });
     }
-    await f.expectLedgerOk(finance);
+    await f.expectLedgerOk(finance());
   });
 
   // ---- income ----
@@ -611,18 +598,18 @@ describe.each(tiers)('hosting on %s', (tier) => {
     );
     expect(cn.data.items[0]?.name).toBe('静态收益');
 
-    const airdrop = await f.asFinance<{ id: string; total: string }>(finance, '/api/admin/income/airdrop', {
+    const airdrop = await f.asFinance<{ id: string; total: string }>(finance(), '/api/admin/income/airdrop', {
       accountIds: `${user.accountId}`,
       amount: '2.5',
       reason: 'welcome',
     });
     expect(airdrop.code, airdrop.message).toBe(200);
-    await f.asFinance(finance, '/api/admin/income/airdrop', {
+    await f.asFinance(finance(), '/api/admin/income/airdrop', {
       accountIds: [user.accountId],
       amount: '1',
       reason: 'again',
     });
-    await f.asFinance(finance, '/api/admin/income/airdrop', {
+    await f.asFinance(finance(), '/api/admin/income/airdrop', {
       accountIds: [user.accountId],
       amount: '0.5',
       reason: 'third',
@@ -648,7 +635,7 @@ describe.each(tiers)('hosting on %s', (tier) => {
     const a = await hostingUser('0');
     const b = await hostingUser('0');
     const answer = await f.asFinance<{ id: string; accountIds: string[]; total: string }>(
-      finance,
+      finance(),
       '/api/admin/income/airdrop',
       { accountIds: `${a.accountId},${b.accountId}`, amount: '3.25', reason: 'launch airdrop' },
     );
@@ -674,14 +661,14 @@ describe.each(tiers)('hosting on %s', (tier) => {
         (entry) => entry.action === 'income.airdrop' && entry.target === answer.data.id,
       ),
     ).toBe(true);
-    const unknown = await f.asFinance(finance, '/api/admin/income/airdrop', {
+    const unknown = await f.asFinance(finance(), '/api/admin/income/airdrop', {
       accountIds: '99999999',
       amount: '1',
       reason: 'x',
     });
     expect(unknown).toMatchObject({ code: 400, data: { field: 'accountIds' } });
     for (const amount of ['0', '-1', '1.0000001', 'abc']) {
-      const refused = await f.asFinance(finance, '/api/admin/income/airdrop', {
+      const refused = await f.asFinance(finance(), '/api/admin/income/airdrop', {
         accountIds: a.accountId,
         amount,
         reason: 'x',
@@ -696,7 +683,7 @@ describe.each(tiers)('hosting on %s', (tier) => {
     );
     expect(user.code).toBe(BodyCode.notLoggedIn);
     expect(await assets(a)).toMatchObject({ cash: '3.25' });
-    await f.expectLedgerOk(finance);
+    await f.expectLedgerOk(finance());
   });
 
   // ---- operators' products ----
@@ -720,7 +707,7 @@ describe.each(tiers)('hosting on %s', (tier) => {
     );
     expect(refused.code).toBe(BodyCode.forbidden);
 
-    const bad = await f.asFinance(finance, '/api/admin/hosting/product/add', {
+    const bad = await f.asFinance(finance(), '/api/admin/hosting/product/add', {
       name: 'Bad',
       days: '5',
       dailyRate: '0.001',
@@ -740,7 +727,7 @@ describe.each(tiers)('hosting on %s', (tier) => {
       ['penaltyRate', '-0.1'],
       ['payout', 'weekly'],
     ] as const) {
-      const answer = await f.asFinance(finance, '/api/admin/hosting/product/add', {
+      const answer = await f.asFinance(finance(), '/api/admin/hosting/product/add', {
         name: 'Bad',
         days: '5',
         dailyRate: '0.001',
@@ -753,7 +740,7 @@ describe.each(tiers)('hosting on %s', (tier) => {
       });
       expect([answer.code, answer.data], `${field}=${value}`).toEqual([400, { field }]);
     }
-    const days = await f.asFinance(finance, '/api/admin/hosting/product/add', {
+    const days = await f.asFinance(finance(), '/api/admin/hosting/product/add', {
       name: 'Bad',
       days: '0',
       dailyRate: '0.001',
@@ -763,7 +750,7 @@ describe.each(tiers)('hosting on %s', (tier) => {
       earlyExit: true,
     });
     expect(days.message).toBe('Days must be a whole number from 1 to 3650');
-    const rate = await f.asFinance(finance, '/api/admin/hosting/product/add', {
+    const rate = await f.asFinance(finance(), '/api/admin/hosting/product/add', {
       name: 'Bad',
       days: '5',
       dailyRate: '1.5',
@@ -776,7 +763,7 @@ describe.each(tiers)('hosting on %s', (tier) => {
 
     const added = ok(
       await f.asFinance<{ id: string; name: string; names: Record<string, string> }>(
-        finance,
+        finance(),
         '/api/admin/hosting/product/add',
         {
           name: '14-day test',
@@ -797,7 +784,7 @@ describe.each(tiers)('hosting on %s', (tier) => {
     expect(order).toMatchObject({ days: 14, dailyRate: '0.002', penaltyRate: '0.05' });
 
     const updated = ok(
-      await f.asFinance<{ days: number; dailyRate: string }>(finance, '/api/admin/hosting/product/update', {
+      await f.asFinance<{ days: number; dailyRate: string }>(finance(), '/api/admin/hosting/product/update', {
         id: added.id,
         days: '21',
         dailyRate: '0.0025',
@@ -807,7 +794,9 @@ describe.each(tiers)('hosting on %s', (tier) => {
     expect(await orderOf(user, order.id)).toMatchObject({ days: 14, dailyRate: '0.002' });
 
     const disabled = ok(
-      await f.asFinance<{ status: string }>(finance, '/api/admin/hosting/product/disable', { id: added.id }),
+      await f.asFinance<{ status: string }>(finance(), '/api/admin/hosting/product/disable', {
+        id: added.id,
+      }),
     );
     expect(disabled.status).toBe('disabled');
     const config = await t.call<HostingConfigData>(
@@ -820,13 +809,13 @@ describe.each(tiers)('hosting on %s', (tier) => {
     expect((await create(user, added.id, '100')).code).toBe(BodyCode.notFound);
     const list = ok(
       await f.asFinance<{ items: Array<{ id: string; status: string }> }>(
-        finance,
+        finance(),
         '/api/admin/hosting/product/list',
         {},
       ),
     );
     expect(list.items.find((item) => item.id === added.id)?.status).toBe('disabled');
-    expect((await f.asFinance(finance, '/api/admin/hosting/product/disable', { id: '99999' })).code).toBe(
+    expect((await f.asFinance(finance(), '/api/admin/hosting/product/disable', { id: '99999' })).code).toBe(
       404,
     );
     const actions = (await auditEntries())
@@ -843,7 +832,7 @@ describe.each(tiers)('hosting on %s', (tier) => {
     toLocal('10:00');
     const user = await hostingUser('300');
     const { order } = ok(await create(user, '1', '200'));
-    await f.asFinance(finance, '/api/admin/income/airdrop', {
+    await f.asFinance(finance(), '/api/admin/income/airdrop', {
       accountIds: user.accountId,
       amount: '1',
       reason: 'pull',

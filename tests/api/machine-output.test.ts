@@ -7,13 +7,13 @@
  * expire; running the job again pays nothing more. `ledger check` holds after the cases.
  */
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { AdminMachine, MachineCommandData, MachineIndexData } from '../../contract/api/machine.js';
 import { formatMoney, minor } from '../../contract/money.js';
 import { availableTiers } from '../helpers/database.js';
-import { localClock, ok, productUsers } from '../helpers/product.js';
-import { newKey, startTestServer, type TestServer } from '../helpers/server.js';
-import { TRADE_PASSWORD, withdrawFixtures } from '../helpers/withdraw.js';
+import { ok, productFixtures } from '../helpers/product.js';
+import { newKey, useTestServer } from '../helpers/server.js';
+import { TRADE_PASSWORD } from '../helpers/withdraw.js';
 
 const tiers = await availableTiers('machine-output');
 
@@ -26,24 +26,8 @@ function decimal(units: bigint, scale: number): string {
 }
 
 describe.each(tiers)('the machine output job on %s', (tier) => {
-  let t: TestServer;
-  let finance: string;
-  const f = withdrawFixtures(() => t);
-  const users = productUsers(
-    () => t,
-    f,
-    `machine-output-${tier}`,
-    () => finance,
-  );
-  const { toNextMidnight } = localClock(() => t);
-
-  beforeAll(async () => {
-    t = await startTestServer(tier);
-    [finance] = await f.operators(`machine-output-${tier}`);
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = useTestServer(tier);
+  const { f, finance, toNextMidnight, ...users } = productFixtures(() => t, `machine-output-${tier}`);
 
   const outputNow = () =>
     t.server.database.db.transaction((tx) => t.server.services.machineOutput.run(tx, t.clock.now()));
@@ -59,7 +43,7 @@ describe.each(tiers)('the machine output job on %s', (tier) => {
         fc.boolean(), // run the job daily, or once after the term
         async (hpUnits, outputUnits, quantity, days, minuteOfDay, daily) => {
           const machine = ok(
-            await f.asFinance<AdminMachine>(finance, '/api/admin/machine/add', {
+            await f.asFinance<AdminMachine>(finance(), '/api/admin/machine/add', {
               name: 'property machine',
               hashPower: decimal(hpUnits, 6),
               price: '0.01',
@@ -113,6 +97,6 @@ describe.each(tiers)('the machine output job on %s', (tier) => {
       ),
       { numRuns: 8 },
     );
-    await f.expectLedgerOk(finance);
+    await f.expectLedgerOk(finance());
   });
 });

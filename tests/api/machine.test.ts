@@ -6,7 +6,7 @@
  * more, a missed day caught up, an expired machine earning nothing more); tickets and holdings
  * readable by pull; and `ledger check` after every step that moves money.
  */
-import { beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import {
   machineRecordSchema,
   ownedMachineRecordSchema,
@@ -21,9 +21,9 @@ import {
 import { BodyCode } from '../../contract/codes.js';
 import { formatMoney, minor, parseMoney } from '../../contract/money.js';
 import { availableTiers } from '../helpers/database.js';
-import { DAY_MS, localClock, ok, productUsers, type ProductUser } from '../helpers/product.js';
+import { DAY_MS, ok, productFixtures, type ProductUser } from '../helpers/product.js';
 import { newKey, useTestServer } from '../helpers/server.js';
-import { TRADE_PASSWORD, withdrawFixtures } from '../helpers/withdraw.js';
+import { TRADE_PASSWORD } from '../helpers/withdraw.js';
 import { SEEDED_STARTER_MINER, TWO_STARTER_MINERS_BOUGHT } from '../helpers/seeded-catalogue.js';
 
 const tiers = await availableTiers('machine-api');
@@ -34,27 +34,18 @@ type User = ProductUser;
 
 describe.each(tiers)('mining machines on %s', (tier) => {
   const t = useTestServer(tier);
-  let finance: string;
-  const f = withdrawFixtures(() => t);
-
-  beforeAll(async () => {
-    [finance] = await f.operators(`machine-${tier}`);
-  });
-
-  // ---- helpers ----
-
   const {
+    f,
+    finance,
     user: machineUser,
     assets,
     income,
     call,
-  } = productUsers<MachineCommandData>(
-    () => t,
-    f,
-    `machine-${tier}`,
-    () => finance,
-  );
-  const { localDate, toLocal } = localClock(() => t);
+    localDate,
+    toLocal,
+  } = productFixtures<MachineCommandData>(() => t, `machine-${tier}`);
+
+  // ---- helpers ----
 
   const buy = (user: User, machineId: string, quantity: number, payWith: 'usdt' | 'ticket', key = newKey()) =>
     call(
@@ -72,7 +63,7 @@ describe.each(tiers)('mining machines on %s', (tier) => {
 
   const issue = async (user: User, count: number) =>
     ok(
-      await f.asFinance<TicketIssueData>(finance, '/api/admin/ticket/issue', {
+      await f.asFinance<TicketIssueData>(finance(), '/api/admin/ticket/issue', {
         accountIds: user.accountId,
         count: String(count),
         reason: 'test tickets',
@@ -81,7 +72,7 @@ describe.each(tiers)('mining machines on %s', (tier) => {
 
   const addMachine = async (fields: Record<string, unknown>) =>
     ok(
-      await f.asFinance<AdminMachine>(finance, '/api/admin/machine/add', {
+      await f.asFinance<AdminMachine>(finance(), '/api/admin/machine/add', {
         name: 'test machine',
         hashPower: '10',
         price: '100',
@@ -182,7 +173,7 @@ describe.each(tiers)('mining machines on %s', (tier) => {
       updatedBy: expect.stringMatching(/^operator:\d+$/),
     });
     const updated = ok(
-      await f.asFinance<AdminMachine>(finance, '/api/admin/machine/update', {
+      await f.asFinance<AdminMachine>(finance(), '/api/admin/machine/update', {
         id: added.id,
         price: '260',
         rentPrice: '0',
@@ -201,7 +192,7 @@ describe.each(tiers)('mining machines on %s', (tier) => {
     });
     expect(refused.code).toBe(BodyCode.forbidden);
 
-    const bad = await f.asFinance(finance, '/api/admin/machine/add', {
+    const bad = await f.asFinance(finance(), '/api/admin/machine/add', {
       name: 'x',
       hashPower: '-1',
       price: '1',
@@ -212,7 +203,7 @@ describe.each(tiers)('mining machines on %s', (tier) => {
 
     const user = await machineUser('1000');
     ok(await buy(user, added.id, 1, 'usdt'));
-    ok(await f.asFinance(finance, '/api/admin/machine/disable', { id: added.id }));
+    ok(await f.asFinance(finance(), '/api/admin/machine/disable', { id: added.id }));
     const list = ok(
       await t.call<{ items: Machine[] }>('plain', '/api/v1/machine/list', {}, { token: user.token }),
     );
@@ -226,7 +217,7 @@ describe.each(tiers)('mining machines on %s', (tier) => {
       paidDays: 1,
       earned: '1.5375',
     });
-    await f.expectLedgerOk(finance);
+    await f.expectLedgerOk(finance());
   });
 
   // ---- buying with USDT ----
@@ -281,7 +272,7 @@ describe.each(tiers)('mining machines on %s', (tier) => {
     });
     expect((await assets(user)).cash).toBe('50');
     expect((await index(user)).items).toHaveLength(1);
-    await f.expectLedgerOk(finance);
+    await f.expectLedgerOk(finance());
   });
 
   test('buy refusals in order: 403 for another user’s account, 404 for an unknown machine, 300 without a trade password, 400 on a wrong one, 400 on quantity outside 1 to 100', async () => {
@@ -317,7 +308,7 @@ describe.each(tiers)('mining machines on %s', (tier) => {
       expect(read).toMatchObject({ code: BodyCode.forbidden, data: { field: 'accountId' } });
     }
     expect((await assets(owner)).cash).toBe('1000');
-    await f.expectLedgerOk(finance);
+    await f.expectLedgerOk(finance());
   });
 
   // ---- tickets ----
@@ -358,7 +349,7 @@ describe.each(tiers)('mining machines on %s', (tier) => {
       code: BodyCode.conflict,
       data: { field: 'payWith' },
     });
-    await f.expectLedgerOk(finance);
+    await f.expectLedgerOk(finance());
   });
 
   test('racing buys with tickets: each ticket pays for one machine only (one ticket, eight buys: one wins, seven get 470)', async () => {
@@ -370,7 +361,7 @@ describe.each(tiers)('mining machines on %s', (tier) => {
     expect((await index(user)).items).toHaveLength(1);
     const tickets = await ticketsOf(user);
     expect(tickets).toMatchObject({ available: 0, items: [expect.objectContaining({ status: 'used' })] });
-    await f.expectLedgerOk(finance);
+    await f.expectLedgerOk(finance());
   });
 
   test('racing buys with tickets of several each: five tickets, three buys of two: two win, none shares a ticket, one is left', async () => {
@@ -435,7 +426,7 @@ describe.each(tiers)('mining machines on %s', (tier) => {
     });
     expect(short.code).toBe(BodyCode.insufficientBalance);
     expect((await assets(user)).cash).toBe('72');
-    await f.expectLedgerOk(finance);
+    await f.expectLedgerOk(finance());
   });
 
   // ---- the daily job ----
@@ -479,7 +470,7 @@ describe.each(tiers)('mining machines on %s', (tier) => {
     expect(await miningIncome(user)).toHaveLength(3);
     expect((await index(user)).items[0]).toEqual(holding);
     expect((await assets(user)).cash).toBe(wire(parseMoney('300') + daily * 3n));
-    await f.expectLedgerOk(finance);
+    await f.expectLedgerOk(finance());
   });
 
   test('days missed while the job did not run are caught up by the next run, each day once, oldest first; index shows days left and what was earned', async () => {
@@ -509,7 +500,7 @@ describe.each(tiers)('mining machines on %s', (tier) => {
     expect(shown).toMatchObject({ activeHashPower: '10', activeDailyOutput: '3.6', totalEarned: '10.8' });
     await outputNow();
     expect(await miningIncome(user)).toHaveLength(3);
-    await f.expectLedgerOk(finance);
+    await f.expectLedgerOk(finance());
   });
 
   // ---- sync ----

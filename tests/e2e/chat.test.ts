@@ -24,13 +24,13 @@ import {
   hasChromium,
   keepScreen,
   navigateInApp,
+  goToPage,
   PHONE,
   SLOW,
-  strings,
+  zh,
   serviceWorkerReady,
 } from './harness.js';
 
-const zh = strings('zh-Hans');
 const DESKTOP = { width: 1280, height: 800 };
 const ROOM = '/pages/chatroom/room';
 const KEFU = '/pages/kefu/kefu';
@@ -167,8 +167,7 @@ describe.skipIf(!hasChromium)('customer service chat in Chromium', () => {
       await keepScreen(page, 'chat-room-en');
 
       // Away from the room, a second reply shows as unread on the round button.
-      await navigateInApp(page, KEFU);
-      await expectPage(page, en('chat.kefu_title'));
+      await goToPage(page, KEFU, en('chat.kefu_title'));
       await desk.page.bringToFront();
       await reply.fill('Your deposit is credited.');
       await reply.press('Enter');
@@ -186,8 +185,7 @@ describe.skipIf(!hasChromium)('customer service chat in Chromium', () => {
       await page.getByTestId('chat-hours').waitFor();
       await expectAccessible(page, 'kefu zh-Hans');
       await keepScreen(page, 'chat-kefu-zh');
-      await navigateInApp(page, ROOM);
-      await expectPage(page, zh('chat.room_title'));
+      await goToPage(page, ROOM, zh('chat.room_title'));
       await expect.poll(() => roomTexts(page)).toContain('Your deposit is credited.');
       await expectAccessible(page, 'room zh-Hans');
       await keepScreen(page, 'chat-room-zh');
@@ -201,8 +199,7 @@ describe.skipIf(!hasChromium)('customer service chat in Chromium', () => {
       proxy.down();
       await page.reload();
       await expectPage(page, en('tabs.home'));
-      await navigateInApp(page, ROOM);
-      await expectPage(page, en('chat.room_title'));
+      await goToPage(page, ROOM, en('chat.room_title'));
       await expect
         .poll(() => roomTexts(page))
         .toEqual([HOSTILE, 'We are looking at it now.', 'Your deposit is credited.']);
@@ -273,8 +270,7 @@ describe.skipIf(!hasChromium)('customer service chat in Chromium', () => {
 
       const phone = await openTab('en-US', PHONE);
       await signedIn('entry', phone.page);
-      await navigateInApp(phone.page, KEFU);
-      await expectPage(phone.page, en('chat.kefu_title'));
+      await goToPage(phone.page, KEFU, en('chat.kefu_title'));
       await phone.page.getByTestId('chat-hours').filter({ hasText: '08:00–20:00' }).waitFor();
       const link = phone.page.getByRole('link', { name: /International/ });
       expect(await link.getAttribute('href')).toBe('https://t.me/coffer_international');

@@ -28,7 +28,7 @@ import {
   expectNoErrors,
   expectPage,
   hasChromium,
-  navigateInApp,
+  goToPage,
   PHONE,
   TRADE_PASSWORD,
   WAIT_MS,
@@ -330,8 +330,7 @@ describe.skipIf(!hasChromium)('the console flows in Chromium', () => {
       // The customer's app, opened again, pulls and shows the reply.
       await launch(app.page, '/pages/index/index');
       await expectPage(app.page, appEn('tabs.home'));
-      await navigateInApp(app.page, '/pages/setting/setting3');
-      await expectPage(app.page, appEn('feedback.title'));
+      await goToPage(app.page, '/pages/setting/setting3', appEn('feedback.title'));
       await app.page.getByText(reply).first().waitFor({ timeout: 30_000 });
       expect(await app.page.getByText(title).count()).toBeGreaterThan(0);
       await expectAccessible(app.page, 'customer feedback with the reply');

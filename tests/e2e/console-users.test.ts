@@ -25,7 +25,7 @@ import {
   expectToast,
   fill,
   hasChromium,
-  navigateInApp,
+  goToPage,
   PHONE,
   WAIT_MS,
   type Tab,
@@ -155,8 +155,7 @@ describe.skipIf(!hasChromium)('the console Dashboard, Users and Deposits screens
       // The customer's transfer, in the app: queued, refused as frozen, kept in the outbox; nothing moved.
       await launch(app.page, '/pages/my/my'); // a new document: the engine pulls on start
       await expectPage(app.page, en('tabs.assets'));
-      await navigateInApp(app.page, '/pages/setting/setting4');
-      await expectPage(app.page, en('accounts.title'));
+      await goToPage(app.page, '/pages/setting/setting4', en('accounts.title'));
       await app.page.getByLabel(en('field.toAccountId'), { exact: true }).selectOption({ label: 'Savings' });
       await expect
         .poll(
@@ -176,8 +175,7 @@ describe.skipIf(!hasChromium)('the console Dashboard, Users and Deposits screens
         }),
         SYNC_MS,
       );
-      await navigateInApp(app.page, '/pages/second/second1');
-      await expectPage(app.page, en('outbox.title'));
+      await goToPage(app.page, '/pages/second/second1', en('outbox.title'));
       const pending = app.page.getByRole('region', { name: en('outbox.pending'), exact: true });
       await expect
         .poll(() => pending.innerText())

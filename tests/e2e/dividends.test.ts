@@ -19,14 +19,13 @@ import {
   expectPage,
   expectToast,
   hasChromium,
-  navigateInApp,
-  strings,
+  goToPage,
+  zh,
   WAIT_MS,
   keepScreen,
   fill,
 } from './harness.js';
 
-const zh = strings('zh-Hans');
 const DIVIDENDS = '/pages/blance_record/blance_record2';
 const DELIVERY = '/pages/order_detail/order_detail';
 const HOSTING = '/pages/index/index2';
@@ -83,8 +82,7 @@ describe.skipIf(!hasChromium)('AI dividends and delivery records in Chromium', (
       expect(published.code, published.message).toBe(200);
       await publishTrades(content);
 
-      await navigateInApp(page, HOSTING);
-      await expectPage(page, en('tabs.hosting'));
+      await goToPage(page, HOSTING, en('tabs.hosting'));
       await page.getByRole('button', { name: en('dividends.title'), exact: true }).click();
       await expectPage(page, en('dividends.title'));
       // The only valid hosting of the day: the whole 30 USDT is this account's share.
@@ -119,8 +117,7 @@ describe.skipIf(!hasChromium)('AI dividends and delivery records in Chromium', (
       await expectAccessible(page, 'dividends (claimed)');
       await keepScreen(page, 'dividends-en-claimed');
 
-      await navigateInApp(page, HOSTING);
-      await expectPage(page, en('tabs.hosting'));
+      await goToPage(page, HOSTING, en('tabs.hosting'));
       await page.getByRole('button', { name: en('delivery.title'), exact: true }).click();
       await expectPage(page, en('delivery.title'));
       await page.getByText(en('delivery.what_text'), { exact: true }).waitFor();
@@ -143,8 +140,7 @@ describe.skipIf(!hasChromium)('AI dividends and delivery records in Chromium', (
     const published = await api('/api/admin/dividend/publish', { day, rate: '0.001' }, finance);
     expect(published.code, published.message).toBe(200);
 
-    await navigateInApp(page, DIVIDENDS);
-    await expectPage(page, zh('dividends.title'));
+    await goToPage(page, DIVIDENDS, zh('dividends.title'));
     await page
       .getByRole('button', {
         name: fill(zh('dividends.claim_named'), { amount: '0.8', day: dayLabel(day, 'zh-Hans') }),
@@ -154,8 +150,7 @@ describe.skipIf(!hasChromium)('AI dividends and delivery records in Chromium', (
     await expectAccessible(page, 'dividends (zh-Hans)');
     await keepScreen(page, 'dividends-zh');
 
-    await navigateInApp(page, DELIVERY);
-    await expectPage(page, zh('delivery.title'));
+    await goToPage(page, DELIVERY, zh('delivery.title'));
     await page.getByText(zh('delivery.what_text'), { exact: true }).waitFor();
     await page.getByText('+432.5', { exact: false }).waitFor({ timeout: 30_000 });
     await expectAccessible(page, 'delivery (zh-Hans)');

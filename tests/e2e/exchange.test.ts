@@ -13,9 +13,10 @@ import {
   e2eHarness,
   en,
   expectAccessible,
+  expectNoErrors,
   expectToast,
   hasChromium,
-  strings,
+  zh,
   TRADE_PASSWORD,
   WAIT_MS,
   keepScreen,
@@ -23,7 +24,6 @@ import {
   expectNoAppErrors,
 } from './harness.js';
 
-const zh = strings('zh-Hans');
 const EXCHANGE = '/pages/withdraw/withdraw3';
 
 const exchangesSchema = z.object({
@@ -122,7 +122,7 @@ describe.skipIf(!hasChromium)('the exchange in Chromium', () => {
       await page.getByText(zh('exchange.quote_receive'), { exact: true }).waitFor({ timeout: WAIT_MS });
       await expectAccessible(page, 'exchange (zh-Hans)');
       await keepScreen(page, 'exchange-zh-quote');
-      expect(tab.errors, tab.errors.join('\n')).toEqual([]);
+      expectNoErrors(tab);
     },
   );
 });

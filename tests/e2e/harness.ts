@@ -67,6 +67,7 @@ export function strings(locale: string): (key: string) => string {
 export const en = strings('en');
 export const ja = strings('ja');
 export const th = strings('th');
+export const zh = strings('zh-Hans');
 
 // ---------------------------------------------------------------------------------------------
 // Coffer on loopback.
@@ -556,6 +557,17 @@ export function e2eHarness(options: HarnessOptions = {}) {
   /** A new finance operator, logged in through the admin API; its token. */
   const financeToken = () => operatorToken('finance');
 
+  /**
+   * A new finance operator's token, a new tab in `locale`, and on it a customer set up as
+   * `customer` does with that token: what a test of a customer's money page starts from.
+   */
+  async function customerTab(locale: string, name: string, options: Omit<CustomerOptions, 'finance'>) {
+    const finance = await financeToken();
+    const tab = await openTab(locale);
+    const signed = await customer(name, tab.page, { ...options, finance });
+    return { finance, tab, page: tab.page, ...signed };
+  }
+
   /** The operators' RAB price, set through the admin API; it must go through. */
   async function setRabPrice(finance: string, usdt: string): Promise<void> {
     const answer = await api('/api/admin/settings/update', { rabPriceUsdt: usdt }, finance);
@@ -633,6 +645,7 @@ export function e2eHarness(options: HarnessOptions = {}) {
     registered,
     signedIn,
     customer,
+    customerTab,
     operatorToken,
     financeToken,
     setRabPrice,

@@ -26,18 +26,18 @@ import {
   e2eHarness,
   en,
   expectAccessible,
-  expectPage,
   expectToast,
+  expectNoAppErrors,
+  expectNoErrors,
   hasChromium,
-  navigateInApp,
-  strings,
+  goToPage,
+  zh,
   TRADE_PASSWORD,
   WAIT_MS,
   keepScreen,
   fill,
 } from './harness.js';
 
-const zh = strings('zh-Hans');
 const HOSTING = '/pages/index/index2';
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Reconnects are noticed by the outbox's own backoff (2, 4, 8, 16, 30 s): allow a full step and a send. */
@@ -59,20 +59,15 @@ const incomeSchema = z.object({
 });
 
 describe.skipIf(!hasChromium)('hosting in Chromium', () => {
-  const { running, openTab, goOffline, api, financeToken, customer, expectLedgerOk } = e2eHarness({
+  const { running, goOffline, api, customerTab, expectLedgerOk } = e2eHarness({
     proxy: true,
     env: () => ({ COFFER_NOW, COFFER_TIMEZONE: 'Asia/Shanghai' }),
     build: { VITE_TRANSPORT: 'plain' },
   });
 
-  /** A user logged in on `page` with a trade password and `usdt` adjusted into the main account. */
-  const hostingCustomer = (
-    page: Page,
-    t: (key: string) => string,
-    finance: string,
-    name: string,
-    usdt: string,
-  ) => customer(name, page, { t, finance, funds: { USDT: usdt }, reason: 'e2e hosting' });
+  /** A user logged in on a new tab in `locale` with a trade password and `usdt` adjusted into the main account. */
+  const hostingCustomer = (locale: string, t: (key: string) => string, name: string, usdt: string) =>
+    customerTab(locale, name, { t, funds: { USDT: usdt }, reason: 'e2e hosting' });
 
   /** The dialog titled `title`, its figures read, then confirmed (or cancelled). */
   async function confirmDialog(page: Page, title: string, expected: string[], action: 'confirm' | 'cancel') {
@@ -92,13 +87,9 @@ describe.skipIf(!hasChromium)('hosting in Chromium', () => {
     'an order from money an operator adjusted in, increased, decreased with its penalty, increased offline; days pass and the interest arrives',
     { timeout: 300_000 },
     async () => {
-      const finance = await financeToken();
-      const tab = await openTab('en-US');
-      const { page } = tab;
-      const { token, accountId } = await hostingCustomer(page, en, finance, 'hosting', '2000');
+      const { finance, tab, page, token, accountId } = await hostingCustomer('en-US', en, 'hosting', '2000');
 
-      await navigateInApp(page, HOSTING);
-      await expectPage(page, en('tabs.hosting'));
+      await goToPage(page, HOSTING, en('tabs.hosting'));
       await page.getByText(fill(en('hosting.cash_balance'), { amount: '2000' }), { exact: true }).waitFor();
 
       // The products, the 7-day one chosen, and what 1000 earns: 3 a day, 21 over 7 days, 1021 back.
@@ -158,10 +149,8 @@ describe.skipIf(!hasChromium)('hosting in Chromium', () => {
 
       // Offline: the products and the order still show; an increase waits in the outbox.
       await goOffline(page);
-      await navigateInApp(page, '/pages/my/my');
-      await expectPage(page, en('tabs.assets'));
-      await navigateInApp(page, HOSTING);
-      await expectPage(page, en('tabs.hosting'));
+      await goToPage(page, '/pages/my/my', en('tabs.assets'));
+      await goToPage(page, HOSTING, en('tabs.hosting'));
       await page.getByText(en('hosting.products_saved'), { exact: true }).waitFor({ timeout: 30_000 });
       await page.getByRole('radio', { name: /^7-day hosting/ }).waitFor();
       await card.getByText('1200 USDT', { exact: true }).waitFor();
@@ -193,10 +182,8 @@ describe.skipIf(!hasChromium)('hosting in Chromium', () => {
       expect(report).toMatchObject({ orders: 1, days: 2, paid: '7.8', matured: 0 });
 
       // The tab opened again pulls: interest accrued and paid, two static income lines.
-      await navigateInApp(page, '/pages/my/my');
-      await expectPage(page, en('tabs.assets'));
-      await navigateInApp(page, HOSTING);
-      await expectPage(page, en('tabs.hosting'));
+      await goToPage(page, '/pages/my/my', en('tabs.assets'));
+      await goToPage(page, HOSTING, en('tabs.hosting'));
       const figures = card.getByRole('definition');
       await expect
         .poll(async () => (await figures.allInnerTexts()).filter((text) => text === '7.8 USDT').length, {
@@ -226,8 +213,7 @@ describe.skipIf(!hasChromium)('hosting in Chromium', () => {
         ['static', '3.9', 'arrived'],
       ]);
       await expectLedgerOk(finance);
-      // Requests cut while the link was down are the browser's console errors, not the app's.
-      expect(tab.errors.filter((error) => !error.includes('Failed to load resource'))).toEqual([]);
+      expectNoAppErrors(tab);
     },
   );
 
@@ -235,18 +221,14 @@ describe.skipIf(!hasChromium)('hosting in Chromium', () => {
     'in Chinese: the tab, its products, preview and orders read in Chinese and pass axe',
     { timeout: 180_000 },
     async () => {
-      const finance = await financeToken();
-      const tab = await openTab('zh-CN');
-      const { page } = tab;
-      const { token, accountId } = await hostingCustomer(page, zh, finance, 'hosting-zh', '1000');
+      const { tab, page, token, accountId } = await hostingCustomer('zh-CN', zh, 'hosting-zh', '1000');
       const created = await api(
         '/api/v1/hosting/create',
         { accountId, productId: '2', amount: '600', tradePassword: TRADE_PASSWORD },
         token,
       );
       expect(created.code, created.message).toBe(200);
-      await navigateInApp(page, HOSTING);
-      await expectPage(page, zh('tabs.hosting'));
+      await goToPage(page, HOSTING, zh('tabs.hosting'));
       await page.getByLabel(zh('hosting.amount'), { exact: true }).fill('100.01');
       const preview = page.getByRole('region', { name: zh('hosting.preview_title') });
       await preview.getByText(zh('hosting.preview_daily'), { exact: true }).waitFor({ timeout: WAIT_MS });
@@ -258,7 +240,7 @@ describe.skipIf(!hasChromium)('hosting in Chromium', () => {
       await page.getByText(zh('hosting.status_in_progress'), { exact: true }).waitFor();
       await expectAccessible(page, 'hosting (zh-Hans)');
       await keepScreen(page, 'hosting-zh');
-      expect(tab.errors, tab.errors.join('\n')).toEqual([]);
+      expectNoErrors(tab);
     },
   );
 });

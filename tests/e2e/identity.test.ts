@@ -27,12 +27,12 @@ import {
   hasChromium,
   keepScreen,
   navigateInApp,
+  goToPage,
   PHONE,
-  strings,
+  zh,
   WAIT_MS,
 } from './harness.js';
 
-const zh = strings('zh-Hans');
 const DESKTOP = { width: 1280, height: 800 };
 const SETTINGS = '/pages/setting/setting';
 const SETTING2 = '/pages/setting/setting2';
@@ -70,8 +70,7 @@ async function accessibleInBothLanguages(page: Page, state: string, status: stri
     await navigateInApp(page, SETTINGS);
     await page.locator('select.language-select__input').selectOption(locale);
     await expectPage(page, words('settings.title'));
-    await navigateInApp(page, SETTING2);
-    await expectPage(page, words('identity.title'));
+    await goToPage(page, SETTING2, words('identity.title'));
     await expectStatus(page, words, status);
     if (locale === 'zh-Hans') await expectAccessible(page, `setting2 ${state} zh-Hans`);
   }
@@ -182,10 +181,8 @@ describe.skipIf(!hasChromium)('real-name verification in Chromium', () => {
 
       // Offline, the status reads from the device.
       await page.context().setOffline(true);
-      await navigateInApp(page, SETTINGS);
-      await expectPage(page, en('settings.title'));
-      await navigateInApp(page, SETTING2);
-      await expectPage(page, en('identity.title'));
+      await goToPage(page, SETTINGS, en('settings.title'));
+      await goToPage(page, SETTING2, en('identity.title'));
       await expectStatus(page, en, 'pending_review');
       await page.getByText(MASKED, { exact: true }).waitFor();
       await page.context().setOffline(false);
@@ -249,8 +246,7 @@ describe.skipIf(!hasChromium)('real-name verification in Chromium', () => {
       expectNoErrors(phoneDesk);
 
       // The phone: verified after its next pull (opening the page pulls).
-      await navigateInApp(page, SETTINGS);
-      await expectPage(page, en('settings.title'));
+      await goToPage(page, SETTINGS, en('settings.title'));
       await navigateInApp(page, SETTING2);
       await expectStatus(page, en, 'approved');
       expect(await page.getByLabel(en('identity.document_number')).count()).toBe(0);
@@ -267,8 +263,7 @@ describe.skipIf(!hasChromium)('real-name verification in Chromium', () => {
       const tab = await openTab('en-US', PHONE);
       const { page } = tab;
       const customer = await signedIn('kycreject', page);
-      await navigateInApp(page, SETTING2);
-      await expectPage(page, en('identity.title'));
+      await goToPage(page, SETTING2, en('identity.title'));
       // A passport has no back.
       await page.getByRole('radio', { name: en('identity.type_passport'), exact: true }).check();
       expect(await page.getByRole('group', { name: en('identity.image_back'), exact: true }).count()).toBe(0);
@@ -312,8 +307,7 @@ describe.skipIf(!hasChromium)('real-name verification in Chromium', () => {
       expectNoErrors(desk);
 
       // The phone: rejected, the reason in words and the reviewer's, and the form again.
-      await navigateInApp(page, SETTINGS);
-      await expectPage(page, en('settings.title'));
+      await goToPage(page, SETTINGS, en('settings.title'));
       await navigateInApp(page, SETTING2);
       await expectStatus(page, en, 'rejected');
       await page.getByText(en('identity.reason_other'), { exact: true }).waitFor();

@@ -14,7 +14,7 @@ import {
   expectToast,
   fieldError,
   hasChromium,
-  navigateInApp,
+  goToPage,
 } from './harness.js';
 
 /** Reconnects are noticed by the outbox's own backoff (2, 4, 8, 16, 30 s): allow a full step and a send. */
@@ -90,8 +90,7 @@ describe.skipIf(!hasChromium)('money through a loopback proxy, in Chromium', () 
       await amount.fill('30');
       await transfer.click();
       await expectToast(page, en('accounts.transfer_queued'));
-      await navigateInApp(page, '/pages/second/second1');
-      await expectPage(page, en('outbox.title'));
+      await goToPage(page, '/pages/second/second1', en('outbox.title'));
       const pending = page.getByRole('region', { name: en('outbox.pending'), exact: true });
       await pending
         .getByRole('heading', { level: 3, name: en('outbox.kind_account-transfer'), exact: true })
@@ -105,8 +104,7 @@ describe.skipIf(!hasChromium)('money through a loopback proxy, in Chromium', () 
       expect(await cashOf(subId)).toBe('30');
 
       // The main account's records: the adjustment in, the transfer out, each with its sign.
-      await navigateInApp(page, '/pages/blance_record/blance_record');
-      await expectPage(page, en('records.title'));
+      await goToPage(page, '/pages/blance_record/blance_record', en('records.title'));
       const line = (kind: string) =>
         page.getByRole('listitem').filter({ hasText: en(`records.kind_${kind}`) });
       await expect.poll(() => line('account_transfer').innerText(), { timeout: SYNC_MS }).toContain('-30');
@@ -116,8 +114,7 @@ describe.skipIf(!hasChromium)('money through a loopback proxy, in Chromium', () 
       await expectAccessible(page, 'wallet records');
 
       // Switch to the sub-account: its records show the other side.
-      await navigateInApp(page, '/pages/setting/setting4');
-      await expectPage(page, en('accounts.title'));
+      await goToPage(page, '/pages/setting/setting4', en('accounts.title'));
       await page
         .getByRole('button', {
           name: en('accounts.switch_named').replace('{{name}}', 'Savings'),
@@ -125,8 +122,7 @@ describe.skipIf(!hasChromium)('money through a loopback proxy, in Chromium', () 
         })
         .click();
       await expectToast(page, en('accounts.switched').replace('{{name}}', 'Savings'));
-      await navigateInApp(page, '/pages/blance_record/blance_record');
-      await expectPage(page, en('records.title'));
+      await goToPage(page, '/pages/blance_record/blance_record', en('records.title'));
       await expect.poll(() => line('account_transfer').innerText(), { timeout: SYNC_MS }).toContain('+30');
       await expect.poll(() => page.getByRole('listitem').count()).toBe(1);
 

@@ -17,14 +17,14 @@ import {
   expectToast,
   hasChromium,
   navigateInApp,
-  strings,
+  goToPage,
+  zh,
   TRADE_PASSWORD,
   WAIT_MS,
   keepScreen,
   fill,
 } from './harness.js';
 
-const zh = strings('zh-Hans');
 const TEAM = '/pages/blance_record/blance_record6';
 const MACHINES = '/pages/goods_detail/goods_detail';
 const MY_MACHINES = '/pages/blance_record/blance_record10';
@@ -33,11 +33,11 @@ const TICKETS = '/pages/blance_record/blance_record12';
 const DAY_MS = 86_400_000;
 
 describe.skipIf(!hasChromium)('mining machines in Chromium', () => {
-  const { running, openTab, goOffline, api, financeToken, customer } = e2eHarness({ proxy: true });
+  const { running, goOffline, api, customerTab } = e2eHarness({ proxy: true });
 
-  /** A user logged in on `page` in the language of `t`, with a trade password and 300 USDT on the main account. */
-  const miner = (page: Page, t: (key: string) => string, finance: string, name: string) =>
-    customer(name, page, { t, finance, funds: { USDT: '300' }, reason: 'e2e machines' });
+  /** A user logged in on a new tab in `locale` (the language of `t`), with a trade password and 300 USDT on the main account. */
+  const miner = (locale: string, t: (key: string) => string, name: string) =>
+    customerTab(locale, name, { t, funds: { USDT: '300' }, reason: 'e2e machines' });
 
   /** Buys on the open machines page: opens the machine's buy, sets the figures, confirms. */
   async function buy(
@@ -58,13 +58,9 @@ describe.skipIf(!hasChromium)('mining machines in Chromium', () => {
     'from the Team tab: a buy with USDT previewed to the minor unit, a buy with tickets, my machines, mining records after the job paid a day, tickets; readable offline, buying refused offline',
     { timeout: 240_000 },
     async () => {
-      const finance = await financeToken();
-      const tab = await openTab('en-US');
-      const { page } = tab;
-      const { accountId } = await miner(page, en, finance, 'miner');
+      const { finance, tab, page, accountId } = await miner('en-US', en, 'miner');
 
-      await navigateInApp(page, TEAM);
-      await expectPage(page, en('tabs.team'));
+      await goToPage(page, TEAM, en('tabs.team'));
       await page.getByRole('button', { name: en('machine.title'), exact: true }).click();
       await expectPage(page, en('machine.title'));
       await page.getByRole('heading', { name: 'Starter miner', exact: true }).waitFor({ timeout: WAIT_MS });
@@ -95,10 +91,8 @@ describe.skipIf(!hasChromium)('mining machines in Chromium', () => {
         finance,
       );
       expect(issued.code, issued.message).toBe(200);
-      await navigateInApp(page, TICKETS);
-      await expectPage(page, en('machine.tickets_title'));
-      await navigateInApp(page, MACHINES);
-      await expectPage(page, en('machine.title'));
+      await goToPage(page, TICKETS, en('machine.tickets_title'));
+      await goToPage(page, MACHINES, en('machine.title'));
       await page.locator('.machine-summary dd').getByText('6', { exact: true }).waitFor({ timeout: 30_000 });
       await buy(page, en, 'Standard miner', '1', true);
       await expectToast(page, 'Bought: Standard miner × 1');
@@ -109,21 +103,18 @@ describe.skipIf(!hasChromium)('mining machines in Chromium', () => {
         server.services.machineOutput.run(tx, new Date(Date.now() + 2 * DAY_MS)),
       );
 
-      await navigateInApp(page, MY_MACHINES);
-      await expectPage(page, en('machine.mine_title'));
+      await goToPage(page, MY_MACHINES, en('machine.mine_title'));
       await page.getByText('Standard miner #2', { exact: false }).first().waitFor({ timeout: 30_000 });
       await page.getByText('29 days left of 30', { exact: true }).waitFor({ timeout: 30_000 });
       await expectAccessible(page, 'my machines');
       await keepScreen(page, 'my-machines-en');
 
-      await navigateInApp(page, MINING_RECORDS);
-      await expectPage(page, en('machine.records_title'));
+      await goToPage(page, MINING_RECORDS, en('machine.records_title'));
       await page.getByText('+7.2', { exact: false }).waitFor({ timeout: 30_000 });
       await expectAccessible(page, 'mining records');
       await keepScreen(page, 'mining-records-en');
 
-      await navigateInApp(page, TICKETS);
-      await expectPage(page, en('machine.tickets_title'));
+      await goToPage(page, TICKETS, en('machine.tickets_title'));
       await page.locator('.card__figure').getByText('1', { exact: true }).waitFor({ timeout: 30_000 });
       await expect
         .poll(() => page.locator('.row-list').getByText(en('machine.ticket_used'), { exact: true }).count())
@@ -150,16 +141,12 @@ describe.skipIf(!hasChromium)('mining machines in Chromium', () => {
   );
 
   test('every machine page passes axe in Chinese on a phone', { timeout: 180_000 }, async () => {
-    const finance = await financeToken();
-    const tab = await openTab('zh-CN');
-    const { page } = tab;
-    const { accountId } = await miner(page, zh, finance, 'miner-zh');
+    const { finance, tab, page, accountId } = await miner('zh-CN', zh, 'miner-zh');
     expect(
       (await api('/api/admin/ticket/issue', { accountIds: accountId, count: '2', reason: '欢迎' }, finance))
         .code,
     ).toBe(200);
-    await navigateInApp(page, MACHINES);
-    await expectPage(page, zh('machine.title'));
+    await goToPage(page, MACHINES, zh('machine.title'));
     await page.getByRole('heading', { name: '入门矿机', exact: true }).waitFor({ timeout: WAIT_MS });
     await buy(page, zh, '入门矿机', '1', true);
     await expectToast(page, '已购买：入门矿机 × 1');
@@ -190,8 +177,7 @@ describe.skipIf(!hasChromium)('mining machines in Chromium', () => {
       ],
     ];
     for (const [route, title, name, lasting] of pages) {
-      await navigateInApp(page, route);
-      await expectPage(page, zh(title));
+      await goToPage(page, route, zh(title));
       await lasting.first().waitFor({ timeout: 30_000 });
       await expectAccessible(page, name);
       await keepScreen(page, name);

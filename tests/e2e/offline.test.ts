@@ -20,6 +20,7 @@ import {
   expectPage,
   hasChromium,
   navigateInApp,
+  goToPage,
   PHONE,
   serviceWorkerReady,
   SLOW,
@@ -78,8 +79,7 @@ describe.skipIf(!hasChromium)('offline through a loopback proxy, in Chromium', (
       const { page } = first;
       const token = await loggedIn(page, 'offline');
       await page.getByText(headline, { exact: true }).waitFor();
-      await navigateInApp(page, '/pages/setting/setting1');
-      await expectPage(page, en('profile.title'));
+      await goToPage(page, '/pages/setting/setting1', en('profile.title'));
       const before = infoSchema.parse((await api('/api/v1/user/info', {}, token)).data).nickname;
       await page.getByRole('heading', { level: 2, name: before, exact: true }).waitFor();
       await serviceWorkerReady(page);
@@ -93,8 +93,7 @@ describe.skipIf(!hasChromium)('offline through a loopback proxy, in Chromium', (
       // The browser still says it is online; the banner says the server cannot be reached.
       const banner = page.getByRole('status').filter({ hasText: en('sync.unreachable') });
       await banner.waitFor();
-      await navigateInApp(page, '/pages/setting/setting1');
-      await expectPage(page, en('profile.title'));
+      await goToPage(page, '/pages/setting/setting1', en('profile.title'));
       await page.getByRole('heading', { level: 2, name: before, exact: true }).waitFor();
 
       // Offline: a new nickname in this tab, a ticket in a second tab of the same browser.
@@ -107,8 +106,7 @@ describe.skipIf(!hasChromium)('offline through a loopback proxy, in Chromium', (
       const second = watchedTab(await page.context().newPage());
       await second.page.goto(running().base);
       await expectPage(second.page, en('tabs.home'));
-      await navigateInApp(second.page, '/pages/setting/setting3');
-      await expectPage(second.page, en('feedback.title'));
+      await goToPage(second.page, '/pages/setting/setting3', en('feedback.title'));
       await second.page.getByLabel(en('field.title'), { exact: true }).fill('Written offline');
       await second.page.getByLabel(en('field.content'), { exact: true }).fill('Sent when the link returns');
       await second.page
@@ -117,8 +115,7 @@ describe.skipIf(!hasChromium)('offline through a loopback proxy, in Chromium', (
       await second.page.getByRole('button', { name: en('feedback.submit'), exact: true }).click();
       await second.page.getByText(en('feedback.waiting'), { exact: true }).waitFor();
 
-      await navigateInApp(page, '/pages/second/second1');
-      await expectPage(page, en('outbox.title'));
+      await goToPage(page, '/pages/second/second1', en('outbox.title'));
       await expect.poll(() => listedCommands(page)).toBe(2);
       // Nothing reached the server while the link was down.
       expect(infoSchema.parse((await api('/api/v1/user/info', {}, token)).data).nickname).toBe(before);
@@ -175,12 +172,10 @@ describe.skipIf(!hasChromium)('offline through a loopback proxy, in Chromium', (
       const other = watchedTab(await sender.page.context().newPage());
       await other.page.goto(running().base);
       await expectPage(other.page, en('tabs.home'));
-      await navigateInApp(other.page, '/pages/second/second1');
-      await expectPage(other.page, en('outbox.title'));
+      await goToPage(other.page, '/pages/second/second1', en('outbox.title'));
 
       // The ticket goes out at once; the server acts, the answer never comes back.
-      await navigateInApp(sender.page, '/pages/setting/setting3');
-      await expectPage(sender.page, en('feedback.title'));
+      await goToPage(sender.page, '/pages/setting/setting3', en('feedback.title'));
       proxy.mute();
       await sender.page.getByLabel(en('field.title'), { exact: true }).fill('Killed mid-send');
       await sender.page.getByLabel(en('field.content'), { exact: true }).fill('Exactly once all the same');
@@ -216,14 +211,12 @@ describe.skipIf(!hasChromium)('offline through a loopback proxy, in Chromium', (
         const { page } = tab;
         await page.goto(`${running().base}/#${ROUTES.login}`);
         await expectPage(page, en('auth.login_title'));
-        await navigateInApp(page, ROUTES.forgot);
-        await expectPage(page, en('auth.forgot_title'));
+        await goToPage(page, ROUTES.forgot, en('auth.forgot_title'));
         const retry = page
           .getByRole('alert')
           .getByRole('button', { name: en('errors.timeout_retry'), exact: true });
         await retry.waitFor();
-        await navigateInApp(page, ROUTES.register);
-        await expectPage(page, en('auth.register_title'));
+        await goToPage(page, ROUTES.register, en('auth.register_title'));
         expect(await retry.count()).toBe(0);
       } finally {
         await context.close();

@@ -19,7 +19,7 @@ import {
   hasChromium,
   keepScreen,
   logIn,
-  navigateInApp,
+  goToPage,
   storedToken,
   WAIT_MS,
 } from './harness.js';
@@ -78,8 +78,7 @@ describe.skipIf(!hasChromium)('passkeys in Chromium', () => {
       expect(firstToken).not.toBeNull();
 
       // Settings links to the passkeys page.
-      await navigateInApp(page, '/pages/setting/setting');
-      await expectPage(page, en('settings.title'));
+      await goToPage(page, '/pages/setting/setting', en('settings.title'));
       await page.getByRole('button', { name: en('settings.passkeys'), exact: true }).click();
       await expectPage(page, en('passkeys.title'));
       await page.getByText(en('passkeys.none'), { exact: true }).waitFor({ timeout: WAIT_MS });
@@ -109,8 +108,7 @@ describe.skipIf(!hasChromium)('passkeys in Chromium', () => {
       await page.getByText('Work laptop', { exact: true }).waitFor({ timeout: WAIT_MS });
 
       // Log out, then sign in with the passkey: no e-mail typed.
-      await navigateInApp(page, '/pages/setting/setting');
-      await expectPage(page, en('settings.title'));
+      await goToPage(page, '/pages/setting/setting', en('settings.title'));
       await page.getByRole('button', { name: en('settings.logout'), exact: true }).click();
       const dialog = page.getByRole('dialog');
       await dialog.getByText(en('settings.logout_confirm'), { exact: true }).waitFor();
@@ -131,8 +129,7 @@ describe.skipIf(!hasChromium)('passkeys in Chromium', () => {
       expect(after.credentials[0]?.signCount).toBeGreaterThan(credentials[0]?.signCount ?? 0);
 
       // Remove it, after confirming: it is gone from the list and from the server.
-      await navigateInApp(page, '/pages/setting/passkeys');
-      await expectPage(page, en('passkeys.title'));
+      await goToPage(page, '/pages/setting/passkeys', en('passkeys.title'));
       await page.getByRole('button', { name: 'Remove Work laptop', exact: true }).click();
       const removing = page.getByRole('dialog');
       await removing.getByText(en('passkeys.remove_subtitle'), { exact: true }).waitFor();

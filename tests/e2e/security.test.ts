@@ -13,6 +13,7 @@ import {
   expectPage,
   hasChromium,
   navigateInApp,
+  goToPage,
   WAIT_MS,
 } from './harness.js';
 
@@ -30,8 +31,7 @@ describe.skipIf(!hasChromium)('security settings in Chromium', () => {
       const info = async () => infoSchema.parse((await api('/api/v1/user/info', {}, token)).data);
       expect(await info()).toEqual({ tradePasswordSet: false, authenticatorBound: false });
 
-      await navigateInApp(page, '/pages/update_pwd/update_pwd3');
-      await expectPage(page, en('settings.authenticator'));
+      await goToPage(page, '/pages/update_pwd/update_pwd3', en('settings.authenticator'));
       const secretText = page.getByTestId('authenticator-secret');
       await secretText.waitFor({ timeout: WAIT_MS });
       const secret = (await secretText.innerText()).replace(/\s+/g, '');
@@ -45,8 +45,7 @@ describe.skipIf(!hasChromium)('security settings in Chromium', () => {
       await expectPage(page, en('settings.title'));
       expect((await info()).authenticatorBound).toBe(true);
 
-      await navigateInApp(page, '/pages/update_pwd/update_pwd2');
-      await expectPage(page, en('settings.trade_password'));
+      await goToPage(page, '/pages/update_pwd/update_pwd2', en('settings.trade_password'));
       await page.getByLabel(en('field.tradePassword'), { exact: true }).fill('trade-secret1');
       await page.getByLabel(en('field.confirmPassword'), { exact: true }).fill('trade-secret1');
       await expectAccessible(page, 'trade password');

@@ -20,17 +20,16 @@ import {
   expectPage,
   hasChromium,
   logIn,
-  navigateInApp,
+  goToPage,
   ROOT_INVITE,
   routeOf,
   storedToken,
-  strings,
+  zh,
   WAIT_MS,
   keepScreen,
   fill,
 } from './harness.js';
 
-const zh = strings('zh-Hans');
 const TEAM = '/pages/blance_record/blance_record6';
 const POSTER = '/pages/share_poster/share_poster';
 
@@ -128,8 +127,7 @@ describe.skipIf(!hasChromium)('the Team tab and the share poster in Chromium', (
       await logIn(page, en, a.email, a.password);
       expect(await storedToken(page)).not.toBeNull();
 
-      await navigateInApp(page, TEAM);
-      await expectPage(page, en('tabs.team'));
+      await goToPage(page, TEAM, en('tabs.team'));
       // A: own 1000, B's area 2500, E not valid: V1, and V2 still needs 2 valid direct members more.
       await page.getByText('V1', { exact: true }).first().waitFor({ timeout: 30_000 });
       await page.getByText(fill(en('team.next_title'), { name: 'V2' }), { exact: true }).waitFor();
@@ -211,16 +209,14 @@ describe.skipIf(!hasChromium)('the Team tab and the share poster in Chromium', (
       const { page } = tab;
       await launch(page, '/pages/login/login');
       await logIn(page, zh, a.email, a.password);
-      await navigateInApp(page, TEAM);
-      await expectPage(page, zh('tabs.team'));
+      await goToPage(page, TEAM, zh('tabs.team'));
       await page
         .getByText(fill(zh('team.next_title'), { name: 'V2' }), { exact: true })
         .waitFor({ timeout: 30_000 });
       await page.getByText(zh('team.type_promotion'), { exact: true }).first().waitFor();
       await expectAccessible(page, 'team (zh-Hans)');
       await keepScreen(page, 'team-zh');
-      await navigateInApp(page, POSTER);
-      await expectPage(page, zh('team.poster_title'));
+      await goToPage(page, POSTER, zh('team.poster_title'));
       await page.getByText(a.inviteCode, { exact: true }).waitFor();
       await page.getByRole('img', { name: fill(zh('team.poster_qr_alt'), { code: a.inviteCode }) }).waitFor();
       await expectAccessible(page, 'share poster (zh-Hans)');

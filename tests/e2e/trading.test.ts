@@ -17,16 +17,16 @@ import {
   expectNoOverflow,
   expectToast,
   hasChromium,
-  strings,
+  zh,
   TRADE_PASSWORD,
   WAIT_MS,
   keepScreen,
   fill,
   goToPage,
   expectNoAppErrors,
+  expectNoErrors,
 } from './harness.js';
 
-const zh = strings('zh-Hans');
 const TRADING = '/pages/index/index1';
 
 const infoSchema = z.object({ usdt: z.string(), rab: z.string() });
@@ -222,7 +222,7 @@ describe.skipIf(!hasChromium)('the OTC market in Chromium', () => {
       await expectAccessible(page, 'trading (zh-Hans)');
       await expectNoOverflow(page, 'trading (zh-Hans)');
       await keepScreen(page, 'trading-zh');
-      expect(tab.errors, tab.errors.join('\n')).toEqual([]);
+      expectNoErrors(tab);
     },
   );
 });

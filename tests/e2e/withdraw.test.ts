@@ -20,6 +20,7 @@ import {
   expectPage,
   hasChromium,
   navigateInApp,
+  goToPage,
   WAIT_MS,
 } from './harness.js';
 
@@ -65,8 +66,7 @@ describe.skipIf(!hasChromium)('a withdrawal in Chromium', () => {
 
       // A BEP20 address nobody else pays.
       const to = getAddress(privateKeyToAccount(generatePrivateKey()).address);
-      await navigateInApp(page, '/pages/withdraw/withdraw2');
-      await expectPage(page, en('payments.title'));
+      await goToPage(page, '/pages/withdraw/withdraw2', en('payments.title'));
       await page.getByLabel(en('field.address'), { exact: true }).fill(to);
       await page
         .getByRole('button', { name: en('payments.save'), exact: true })
@@ -80,8 +80,7 @@ describe.skipIf(!hasChromium)('a withdrawal in Chromium', () => {
       await fund(finance, accountId, 'USDT', '100', 'e2e funding');
 
       // The withdrawal, with a code of a later step than the binding's.
-      await navigateInApp(page, '/pages/withdraw/withdraw');
-      await expectPage(page, en('withdraw.title'));
+      await goToPage(page, '/pages/withdraw/withdraw', en('withdraw.title'));
       await page
         .getByRole('radio', { name: new RegExp(en('withdraw.kind_chain')) })
         .first()
@@ -123,8 +122,7 @@ describe.skipIf(!hasChromium)('a withdrawal in Chromium', () => {
       // Opened again, the app pulls; the records page shows it successful, with its transaction.
       await launch(page, '/pages/index/index');
       await expectPage(page, en('tabs.home'));
-      await navigateInApp(page, '/pages/withdraw_record/withdraw_record');
-      await expectPage(page, en('withdraw.records_title'));
+      await goToPage(page, '/pages/withdraw_record/withdraw_record', en('withdraw.records_title'));
       await page
         .getByText(en('withdraw.status_success'), { exact: false })
         .first()

@@ -4,10 +4,10 @@
  * ready to buy (trade password bound, main account funded), and its assets and income log.
  * Every call goes through the public API, as the tests' own calls do.
  */
-import { expect } from 'vitest';
+import { beforeAll, expect } from 'vitest';
 import type { IncomeRecord } from '../../contract/api/income.js';
 import { newKey, type Answer, type TestServer } from './server.js';
-import { TRADE_PASSWORD, type withdrawFixtures } from './withdraw.js';
+import { TRADE_PASSWORD, withdrawFixtures } from './withdraw.js';
 
 export const DAY_MS = 86_400_000;
 export const MINUTE_MS = 60_000;
@@ -117,4 +117,19 @@ export function productUsers<CommandData = Record<string, unknown>>(
   ) => t().call<T>('plain', uri, params, { token: who.token, key, lang: 'EN' });
 
   return { user, assets, income, call };
+}
+
+/**
+ * What a product test file works with on `t`: the withdrawal fixtures, a finance operator set up
+ * by a beforeAll registered here (so call this after whatever starts `t`), users named by `prefix`
+ * whom that operator funds, and the local clock.
+ */
+export function productFixtures<CommandData = Record<string, unknown>>(t: () => TestServer, prefix: string) {
+  const f = withdrawFixtures(t);
+  let financeOperator = '';
+  beforeAll(async () => {
+    [financeOperator] = await f.operators(prefix);
+  });
+  const finance = () => financeOperator;
+  return { f, finance, ...productUsers<CommandData>(t, f, prefix, finance), ...localClock(t) };
 }

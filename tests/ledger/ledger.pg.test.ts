@@ -183,6 +183,24 @@ describe.skipIf(!reachable)('ledger races on PostgreSQL', () => {
     db.transaction((tx) =>
       transfer(tx, [move(platformBook('adjustments'), customerBook(accountId, 'cash'), usdt(amount))], now),
     );
+  /** A new account holding `amount` USDT in cash. */
+  const fundedAccount = async (amount: string) => {
+    const account = freshAccount();
+    await fund(account, amount);
+    return account;
+  };
+  /** A new payer holding `amount` USDT in cash and a new payee holding nothing. */
+  const fundedPair = async (amount: string) => ({
+    payer: await fundedAccount(amount),
+    payee: freshAccount(),
+  });
+  /** What the platform's fee revenue holds in USDT, over all its slots. */
+  const feeRevenue = async () => (await platformTotals(db)).get('fee_revenue|USDT') ?? 0n;
+  /** Every task applied: no error at all, the unexpected ones shown by their message. */
+  const expectAllApplied = (results: Array<Settled<unknown>>) => {
+    expect(unexpected(results)).toEqual([]);
+    expect(results.filter((result) => !result.ok)).toHaveLength(0);
+  };
   const balancesOf = async (accountId: number) =>
     (await accountBalances(db, [accountId])).get(accountId)?.USDT;
   /** Runs `work` while checkLedger runs over and over beside it; every check must find nothing. */
@@ -209,9 +227,7 @@ describe.skipIf(!reachable)('ledger races on PostgreSQL', () => {
 
   test('20 debits of 1 racing on a balance of 12: exactly 8 are refused with 470, the balance ends at exactly 0, no update lost', async () => {
     for (let round = 0; round < 5; round += 1) {
-      const payer = freshAccount();
-      const payee = freshAccount();
-      await fund(payer, '12');
+      const { payer, payee } = await fundedPair('12');
       const results = await raced(20, pay(customerBook(payer, 'cash'), customerBook(payee, 'cash'), '1'));
       expect(results.filter((result) => result.ok)).toHaveLength(12);
       expect(results.filter(isCode(BodyCode.insufficientBalance))).toHaveLength(8);
@@ -222,8 +238,7 @@ describe.skipIf(!reachable)('ledger races on PostgreSQL', () => {
   }, 60_000);
 
   test('20 holds of 1 racing on a balance of 12: exactly 8 are refused with 470, held is 12 and cash 0', async () => {
-    const account = freshAccount();
-    await fund(account, '12');
+    const account = await fundedAccount('12');
     const results = await raced(20, withdrawalHold(account, '1'));
     expect(results.filter(isCode(BodyCode.insufficientBalance))).toHaveLength(8);
     const balances = await balancesOf(account);
@@ -243,8 +258,7 @@ describe.skipIf(!reachable)('ledger races on PostgreSQL', () => {
     );
     const { value: results, checks } = await checkedWhile(flood(tasks, 16));
     expect(checks).toBeGreaterThan(0);
-    expect(unexpected(results)).toEqual([]);
-    expect(results.filter((result) => !result.ok)).toHaveLength(0);
+    expectAllApplied(results);
     expect((await balancesOf(a))?.cash).toBe(usdt('1200')); // 1000 - 200 x 2 + 200 x 3
     expect((await balancesOf(b))?.cash).toBe(usdt('800'));
     await expectInvariants();
@@ -253,7 +267,7 @@ describe.skipIf(!reachable)('ledger races on PostgreSQL', () => {
   test('events of a transfer and its fee in opposite directions and around a cycle of three: no deadlock, no refusal', async () => {
     const [a, b, c] = [freshAccount(), freshAccount(), freshAccount()];
     for (const account of [a, b, c]) await fund(account, '1000');
-    const feeBefore = (await platformTotals(db)).get('fee_revenue|USDT') ?? 0n;
+    const feeBefore = await feeRevenue();
     const pairs: Array<[number, number]> = [
       [a, b],
       [b, a],
@@ -275,18 +289,17 @@ describe.skipIf(!reachable)('ledger races on PostgreSQL', () => {
         );
     });
     const results = await flood(tasks, 16);
-    expect(unexpected(results)).toEqual([]);
-    expect(results.filter((result) => !result.ok)).toHaveLength(0);
+    expectAllApplied(results);
     // Each account pays 100 events (100 x 1.01) and receives 100 x 1.
     for (const account of [a, b, c]) expect((await balancesOf(account))?.cash).toBe(usdt('999'));
-    expect(((await platformTotals(db)).get('fee_revenue|USDT') ?? 0n) - feeBefore).toBe(usdt('3'));
+    expect((await feeRevenue()) - feeBefore).toBe(usdt('3'));
     await expectInvariants();
   }, 60_000);
 
   test('16 clients all paying fee revenue at once: never a 470, and fee revenue grows by exactly the sum paid', async () => {
     const clients = Array.from({ length: 16 }, () => freshAccount());
     for (const client of clients) await fund(client, '100');
-    const feeBefore = (await platformTotals(db)).get('fee_revenue|USDT') ?? 0n;
+    const feeBefore = await feeRevenue();
     const perClient = 40;
     const results = (
       await Promise.all(
@@ -300,10 +313,8 @@ describe.skipIf(!reachable)('ledger races on PostgreSQL', () => {
         ),
       )
     ).flat();
-    expect(unexpected(results)).toEqual([]);
-    expect(results.filter((result) => !result.ok)).toHaveLength(0);
-    const feeAfter = (await platformTotals(db)).get('fee_revenue|USDT') ?? 0n;
-    expect(feeAfter - feeBefore).toBe(usdt('0.25') * BigInt(perClient * clients.length));
+    expectAllApplied(results);
+    expect((await feeRevenue()) - feeBefore).toBe(usdt('0.25') * BigInt(perClient * clients.length));
     for (const client of clients) expect((await balancesOf(client))?.cash).toBe(usdt('90'));
     const slots = await db.execute(
       sql`select count(*)::int as n from ledger_balances where owner = 0 and book = 'fee_revenue' and asset = 'USDT'`,
@@ -316,9 +327,7 @@ describe.skipIf(!reachable)('ledger races on PostgreSQL', () => {
   }, 60_000);
 
   test('a key raced by 10 transactions moves money once: one applies, nine find its transfer', async () => {
-    const payer = freshAccount();
-    const payee = freshAccount();
-    await fund(payer, '100');
+    const { payer, payee } = await fundedPair('100');
     const key = freshKey('raced');
     const results = await raced(10, pay(customerBook(payer, 'cash'), customerBook(payee, 'cash'), '5', key));
     const outcomes = results.flatMap((result) => (result.ok ? result.value : []));
@@ -331,9 +340,7 @@ describe.skipIf(!reachable)('ledger races on PostgreSQL', () => {
   }, 60_000);
 
   test('an event of two keys raced by 10 transactions moves money once', async () => {
-    const payer = freshAccount();
-    const payee = freshAccount();
-    await fund(payer, '100');
+    const { payer, payee } = await fundedPair('100');
     const [first, second] = [freshKey('event-a'), freshKey('event-b')];
     const results = await raced(10, (tx) =>
       transfer(
@@ -354,8 +361,7 @@ describe.skipIf(!reachable)('ledger races on PostgreSQL', () => {
   }, 60_000);
 
   test('a hold key raced by 10 transactions holds once, and a post key raced by 10 posts once', async () => {
-    const account = freshAccount();
-    await fund(account, '100');
+    const account = await fundedAccount('100');
     const key = freshKey('hold-raced');
     const holds = await raced(10, withdrawalHold(account, '30', key));
     const ids = new Set(holds.flatMap((result) => (result.ok ? [result.value.id] : [])));
@@ -377,8 +383,7 @@ describe.skipIf(!reachable)('ledger races on PostgreSQL', () => {
     const hot = async () => (await platformTotals(db)).get('hot_wallet|USDT') ?? 0n;
     const postedPerRound: number[] = [];
     for (let round = 0; round < 10; round += 1) {
-      const account = freshAccount();
-      await fund(account, '100');
+      const account = await fundedAccount('100');
       const held = await db.transaction(withdrawalHold(account, '100'));
       const hotBefore = await hot();
       const posts = Array.from({ length: 10 }, () => postToHotWallet(held.id, '7'));

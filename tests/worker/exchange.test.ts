@@ -7,7 +7,7 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, test } from 'vitest';
 import type { ExchangeIndexData } from '../../contract/api/exchange.js';
-import { liveReadTests, ok, workerUser } from './fake-api.js';
+import { expectUserRead, liveReadTests, ok, workerUser } from './fake-api.js';
 
 function indexData(overrides: Partial<ExchangeIndexData> = {}): ExchangeIndexData {
   return {
@@ -33,12 +33,7 @@ describe('exchange-index', () => {
   test('reads /api/v1/exchange/index for the account', async () => {
     const { handlers, seen } = await setup(() => ok(indexData()));
     const result = await handlers['exchange-index']({ accountId: '7' });
-    expect(seen[0]).toMatchObject({
-      method: 'GET',
-      uri: '/api/v1/exchange/index',
-      params: { accountId: '7' },
-    });
-    expect(seen[0]?.headers['authorization']).toBe('Bearer tok-1');
+    expectUserRead(seen[0], '/api/v1/exchange/index', { accountId: '7' });
     expect(result).toEqual({ kind: 'ok', message: 'OK', data: indexData() });
   });
 

@@ -197,6 +197,16 @@ export async function loggedInHandlers(
   return { handlers, seen: api.seen, session, storage };
 }
 
+/** The call `seen` is a GET of `uri` with `params`, carrying the logged-in user's token (`tok-1`). */
+export function expectUserRead(
+  seen: SeenCall | undefined,
+  uri: string,
+  params: Record<string, unknown>,
+): void {
+  expect(seen).toMatchObject({ method: 'GET', uri, params });
+  expect(seen?.headers['authorization']).toBe('Bearer tok-1');
+}
+
 /** What `read` finds in the user's IndexedDB database, opened for it and closed after. */
 export async function readUserDb<T>(userId: string, read: (db: UserDb) => Promise<T>): Promise<T> {
   const db = openUserDb(userId);

@@ -6,7 +6,7 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, test } from 'vitest';
 import type { OtcInfoData } from '../../contract/api/otc.js';
-import { liveReadTests, ok, workerUser } from './fake-api.js';
+import { expectUserRead, liveReadTests, ok, workerUser } from './fake-api.js';
 
 function info(overrides: Partial<OtcInfoData> = {}): OtcInfoData {
   return {
@@ -35,8 +35,7 @@ describe('otc-info', () => {
       message: 'OK',
       data: info(),
     });
-    expect(seen[0]).toMatchObject({ method: 'GET', uri: '/api/v1/otc/info', params: { accountId: '7' } });
-    expect(seen[0]?.headers['authorization']).toBe('Bearer tok-1');
+    expectUserRead(seen[0], '/api/v1/otc/info', { accountId: '7' });
   });
 
   liveReadTests(

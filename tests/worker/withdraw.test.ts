@@ -7,7 +7,7 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, test } from 'vitest';
 import type { WithdrawIndexData } from '../../contract/api/withdraw.js';
-import { liveReadTests, ok, workerUser } from './fake-api.js';
+import { expectUserRead, liveReadTests, ok, workerUser } from './fake-api.js';
 
 function indexData(overrides: Partial<WithdrawIndexData> = {}): WithdrawIndexData {
   return {
@@ -46,12 +46,7 @@ describe('withdraw-index', () => {
     const method = { id: '3', usable: false, usableAt: '2026-01-06T02:00:00.000Z' };
     const { handlers, seen } = await setup(() => ok(indexData({ method })));
     const result = await handlers['withdraw-index']({ accountId: '7', methodId: '3' });
-    expect(seen[0]).toMatchObject({
-      method: 'GET',
-      uri: '/api/v1/withdraw/index',
-      params: { accountId: '7', methodId: '3' },
-    });
-    expect(seen[0]?.headers['authorization']).toBe('Bearer tok-1');
+    expectUserRead(seen[0], '/api/v1/withdraw/index', { accountId: '7', methodId: '3' });
     expect(result).toEqual({ kind: 'ok', message: 'OK', data: indexData({ method }) });
   });
 
