@@ -58,6 +58,7 @@ import { actorOf } from './operator.service.js';
 import { notYourAccount, ownAccount } from './own-account.js';
 import { ownAccountPage, pageById, type AccountPageParams } from './paging.js';
 import { CoreService, type ServiceCore } from './service-core.js';
+import { accountRowIds } from './records.js';
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -69,8 +70,7 @@ export function toReleaseRecord(row: DividendReleaseRow, now?: Date): DividendRe
       ? 'expired'
       : stored;
   return {
-    id: String(row.id),
-    accountId: String(row.accountId),
+    ...accountRowIds(row),
     dividendId: String(row.dividendId),
     day: row.day,
     balance: formatMoney(minor(row.balance)),

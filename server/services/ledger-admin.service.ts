@@ -33,12 +33,12 @@ import { actorOf } from './operator.service.js';
 import { pageById } from './paging.js';
 import { rabPrice, readSettings, writeSettings } from './settings.service.js';
 import { CoreService, type ServiceCore } from './service-core.js';
+import { accountRowIds } from './records.js';
 
 type SettingsChange = { rabPriceUsdt?: string | undefined; newcomerIncentive?: string | undefined };
 
 const toAdjustment = (row: AdjustmentRow): Adjustment => ({
-  id: String(row.id),
-  accountId: String(row.accountId),
+  ...accountRowIds(row),
   asset: row.asset as Asset, // the column holds only ASSETS
   amount: formatMoney(minor(row.amount)),
   reason: row.reason,

@@ -125,8 +125,7 @@ export const toPriceRecord = (asset: string, usdt: Minor, version: number, updat
 });
 
 export const toExchangeRecord = (row: ExchangeRow): ExchangeRecord => ({
-  id: String(row.id),
-  accountId: String(row.accountId),
+  ...accountRowIds(row),
   direction: row.direction as ExchangeDirection, // a CHECK allows only the two directions
   amountIn: formatMoney(minor(row.amountIn)),
   assetIn: row.assetIn as Asset, // written from ASSETS_OF only
@@ -158,8 +157,7 @@ export const toDepositRecord = (row: DepositRow): DepositRecord => ({
 });
 
 export const toWithdrawalRecord = (row: WithdrawalRow): WithdrawalRecord => ({
-  id: String(row.id),
-  accountId: String(row.accountId),
+  ...accountRowIds(row),
   kind: row.kind === 'bank' ? 'bank' : 'chain',
   network: row.network,
   address: row.address,
@@ -193,6 +191,12 @@ export const toDeliveryRecord = (row: DeliveryRow): DeliveryRecord => ({
   spread: row.spread,
   profitLoss: formatMoney(minor(row.profitLoss)),
   publishedAt: row.publishedAt.toISOString(),
+});
+
+/** The wire's ids of a row an account owns: its own and its account's, as decimal strings. */
+export const accountRowIds = (row: { id: number; accountId: number }) => ({
+  id: String(row.id),
+  accountId: String(row.accountId),
 });
 
 /** The sync change of a saved row of an account's collection (its scope is the account). */

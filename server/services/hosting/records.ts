@@ -35,7 +35,7 @@ import {
 import type { IncomeRow } from '../../repositories/income.repository.js';
 import type { SyncChange } from '../../repositories/sync.repository.js';
 import { namedRecordsByIds, namesById } from '../catalogue.js';
-import { accountChange } from '../records.js';
+import { accountChange, accountRowIds } from '../records.js';
 
 /** The table an order's ledger transfers and income lines refer to. */
 export const ORDERS = 'hosting_orders';
@@ -79,8 +79,7 @@ export const toHostingOrderRecord = (
   row: HostingOrderRow,
   names: Record<string, string>,
 ): HostingOrderRecord => ({
-  id: String(row.id),
-  accountId: String(row.accountId),
+  ...accountRowIds(row),
   productId: String(row.productId),
   names,
   amount: usdt(row.principal),
@@ -112,8 +111,7 @@ export const toHostingChangeRecord = (row: HostingChangeRow): HostingChangeRecor
 });
 
 export const toIncomeRecord = (row: IncomeRow): IncomeRecord => ({
-  id: String(row.id),
-  accountId: String(row.accountId),
+  ...accountRowIds(row),
   type: row.type as IncomeType,
   amount: usdt(row.amount),
   earningsDate: row.earningsDate,

@@ -30,7 +30,7 @@ import {
 } from '../../repositories/machine.repository.js';
 import type { SyncChange } from '../../repositories/sync.repository.js';
 import { namedRecordsByIds, namesById } from '../catalogue.js';
-import { accountChange } from '../records.js';
+import { accountChange, accountRowIds } from '../records.js';
 import { nameIn } from '../hosting/records.js';
 
 /** The table a holding's ledger transfers and income lines refer to (and its collection). */
@@ -68,8 +68,7 @@ export const toOwnedMachineRecord = (
   row: OwnedMachineRow,
   names: Record<string, string>,
 ): OwnedMachineRecord => ({
-  id: String(row.id),
-  accountId: String(row.accountId),
+  ...accountRowIds(row),
   machineId: String(row.machineId),
   names,
   acquisition: row.acquisition as Acquisition,
@@ -94,8 +93,7 @@ export const toOwnedMachineRecord = (
 });
 
 export const toTicketRecord = (row: TicketRow): TicketRecord => ({
-  id: String(row.id),
-  accountId: String(row.accountId),
+  ...accountRowIds(row),
   status: row.status as TicketStatus,
   source: row.source as TicketSource,
   memo: row.memo,
