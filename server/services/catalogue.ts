@@ -59,6 +59,12 @@ interface CatalogueRow {
   status: string;
 }
 
+/** The reader of every item's names by id, of a catalogue (its `list`, disabled items too). */
+export const catalogueNames =
+  (list: (db: Executor, activeOnly: boolean) => Promise<CatalogueRow[]>) =>
+  async (db: Executor): Promise<Map<number, Record<string, string>>> =>
+    namesById(await list(db, false));
+
 /**
  * The reader of an account's records by id whose rows name a catalogue item (an order its
  * product, a holding its machine): each record carries the item's names in every language. Reads
@@ -66,15 +72,15 @@ interface CatalogueRow {
  */
 export function namedRecordsByIds<Row, Item>(
   byIds: (db: Executor, accountId: number, ids: readonly number[]) => Promise<Row[]>,
-  list: (db: Executor, activeOnly: boolean) => Promise<CatalogueRow[]>,
+  names: (db: Executor) => Promise<Map<number, Record<string, string>>>,
   itemOf: (row: Row) => number,
   toRecord: (row: Row, names: Record<string, string>) => Item,
 ): (db: Executor, accountId: number, ids: readonly number[]) => Promise<Item[]> {
   return async (db, accountId, ids) => {
     const rows = await byIds(db, accountId, ids);
     if (rows.length === 0) return [];
-    const names = namesById(await list(db, false));
-    return rows.map((row) => toRecord(row, names.get(itemOf(row)) ?? {}));
+    const itemNames = await names(db);
+    return rows.map((row) => toRecord(row, itemNames.get(itemOf(row)) ?? {}));
   };
 }
 

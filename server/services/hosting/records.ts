@@ -34,7 +34,7 @@ import {
 } from '../../repositories/hosting.repository.js';
 import type { IncomeRow } from '../../repositories/income.repository.js';
 import type { SyncChange } from '../../repositories/sync.repository.js';
-import { namedRecordsByIds, namesById } from '../catalogue.js';
+import { catalogueNames, namedRecordsByIds } from '../catalogue.js';
 import { accountChange, accountRowIds } from '../records.js';
 
 /** The table an order's ledger transfers and income lines refer to. */
@@ -132,10 +132,13 @@ function incomeSourceOf(stored: unknown): IncomeSource | null {
   return parsed.success ? parsed.data : null;
 }
 
+/** Every product's names by id (disabled ones too). */
+export const productNames = catalogueNames(listProducts);
+
 /** The account's orders with these ids, as synced records (the `hosting_orders` collection). */
 export const orderRecordsByIds = namedRecordsByIds(
   ordersByIds,
-  listProducts,
+  productNames,
   (row) => row.productId,
   toHostingOrderRecord,
 );
@@ -143,9 +146,6 @@ export const orderRecordsByIds = namedRecordsByIds(
 /** The account's order changes with these ids, as synced records (the `hosting_changes` collection). */
 export const changeRecordsByIds = async (db: Executor, accountId: number, ids: readonly number[]) =>
   (await changesByIds(db, accountId, ids)).map(toHostingChangeRecord);
-
-/** Every product's names by id. */
-export const productNames = async (db: Executor) => namesById(await listProducts(db, false));
 
 /** The sync change of a saved order. */
 export const orderChange = (order: HostingOrderRow, at: Date): SyncChange => accountChange(ORDERS, order, at);

@@ -29,7 +29,7 @@ import {
   type TicketRow,
 } from '../../repositories/machine.repository.js';
 import type { SyncChange } from '../../repositories/sync.repository.js';
-import { namedRecordsByIds, namesById } from '../catalogue.js';
+import { catalogueNames, namedRecordsByIds } from '../catalogue.js';
 import { accountChange, accountRowIds } from '../records.js';
 import { nameIn } from '../hosting/records.js';
 
@@ -108,10 +108,13 @@ export async function machineRecordsByIds(db: Executor, ids: readonly number[]):
   return (await machinesByIds(db, ids)).map(toMachineRecord);
 }
 
+/** Every machine's names by id (disabled ones too). */
+export const machineNames = catalogueNames(listMachines);
+
 /** The account's holdings with these ids, as synced records (the `owned_machines` collection). */
 export const ownedRecordsByIds = namedRecordsByIds(
   ownedMachinesByIds,
-  listMachines,
+  machineNames,
   (row) => row.machineId,
   toOwnedMachineRecord,
 );
@@ -119,9 +122,6 @@ export const ownedRecordsByIds = namedRecordsByIds(
 /** The account's tickets with these ids, as synced records (the `tickets` collection). */
 export const ticketRecordsByIds = async (db: Executor, accountId: number, ids: readonly number[]) =>
   (await ticketsByIds(db, accountId, ids)).map(toTicketRecord);
-
-/** Every machine's names by id. */
-export const machineNames = async (db: Executor) => namesById(await listMachines(db, false));
 
 /** The sync change of a saved holding. */
 export const holdingChange = (row: OwnedMachineRow, at: Date): SyncChange => accountChange(HOLDINGS, row, at);
