@@ -14,6 +14,7 @@ import type { accounts } from '../db/schema.js';
 import type { AccountBalances } from '../ledger/ledger.js';
 import type { TransferRow } from '../ledger/ledger.repository.js';
 import type { SyncChange } from '../repositories/sync.repository.js';
+import type { Executor } from '../db/database.js';
 import type { DepositRecord, DepositStatus } from '../../contract/api/recharge.js';
 import type { Chain } from '../../contract/constants.js';
 import type { DepositRow } from '../repositories/recharge.repository.js';
@@ -198,6 +199,15 @@ export const accountRowIds = (row: { id: number; accountId: number }) => ({
   id: String(row.id),
   accountId: String(row.accountId),
 });
+
+/** The reader of an account's records by id: its rows with these ids, each made a record. */
+export const accountRecordsByIds =
+  <Row, Item>(
+    byIds: (db: Executor, accountId: number, ids: readonly number[]) => Promise<Row[]>,
+    toRecord: (row: Row) => Item,
+  ) =>
+  async (db: Executor, accountId: number, ids: readonly number[]): Promise<Item[]> =>
+    (await byIds(db, accountId, ids)).map((row) => toRecord(row));
 
 /** The sync change of a saved row of an account's collection (its scope is the account). */
 export const accountChange = (

@@ -23,7 +23,6 @@ import {
 import { applyRate, parseRate } from '../../../contract/hosting-interest.js';
 import type { Locale } from '../../../contract/locales.js';
 import { formatMoney, minor } from '../../../contract/money.js';
-import type { Executor } from '../../db/database.js';
 import {
   changesByIds,
   listProducts,
@@ -35,7 +34,7 @@ import {
 import type { IncomeRow } from '../../repositories/income.repository.js';
 import type { SyncChange } from '../../repositories/sync.repository.js';
 import { catalogueNames, namedRecordsByIds } from '../catalogue.js';
-import { accountChange, accountRowIds } from '../records.js';
+import { accountChange, accountRecordsByIds, accountRowIds } from '../records.js';
 
 /** The table an order's ledger transfers and income lines refer to. */
 export const ORDERS = 'hosting_orders';
@@ -144,8 +143,7 @@ export const orderRecordsByIds = namedRecordsByIds(
 );
 
 /** The account's order changes with these ids, as synced records (the `hosting_changes` collection). */
-export const changeRecordsByIds = async (db: Executor, accountId: number, ids: readonly number[]) =>
-  (await changesByIds(db, accountId, ids)).map(toHostingChangeRecord);
+export const changeRecordsByIds = accountRecordsByIds(changesByIds, toHostingChangeRecord);
 
 /** The sync change of a saved order. */
 export const orderChange = (order: HostingOrderRow, at: Date): SyncChange => accountChange(ORDERS, order, at);

@@ -30,7 +30,7 @@ import {
 } from '../../repositories/machine.repository.js';
 import type { SyncChange } from '../../repositories/sync.repository.js';
 import { catalogueNames, namedRecordsByIds } from '../catalogue.js';
-import { accountChange, accountRowIds } from '../records.js';
+import { accountChange, accountRecordsByIds, accountRowIds } from '../records.js';
 import { nameIn } from '../hosting/records.js';
 
 /** The table a holding's ledger transfers and income lines refer to (and its collection). */
@@ -120,8 +120,7 @@ export const ownedRecordsByIds = namedRecordsByIds(
 );
 
 /** The account's tickets with these ids, as synced records (the `tickets` collection). */
-export const ticketRecordsByIds = async (db: Executor, accountId: number, ids: readonly number[]) =>
-  (await ticketsByIds(db, accountId, ids)).map(toTicketRecord);
+export const ticketRecordsByIds = accountRecordsByIds(ticketsByIds, toTicketRecord);
 
 /** The sync change of a saved holding. */
 export const holdingChange = (row: OwnedMachineRow, at: Date): SyncChange => accountChange(HOLDINGS, row, at);
