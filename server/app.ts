@@ -18,6 +18,7 @@ import { IdentityService } from './services/identity.service.js';
 import { ProofOfReservesService } from './services/proof-of-reserves.service.js';
 import { reservesSnapshotJob } from './jobs/reserves-snapshot.job.js';
 import { SecurityService } from './services/security.service.js';
+import type { ServiceCore } from './services/service-core.js';
 import { SecurityCentreService } from './services/security-centre.service.js';
 import { PasskeyService, relyingPartyOf } from './services/passkey.service.js';
 import { PushService } from './services/push.service.js';
@@ -188,8 +189,10 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
   if (reads.replicated && config.redisUrl)
     reads.shareWritePositions(await redisWritePositions(config.redisUrl, `${config.redisPrefix}lsn:`));
   const commands = new CommandRunner(db, clock);
+  // What every service is built with (services/service-core.ts).
+  const core: ServiceCore = { db, commands, clock, logError: log };
   // Web push: the one way services tell a user something after commit (services/user-notifier.ts).
-  const push = new PushService(db, commands, clock, translator, {
+  const push = new PushService(core, translator, {
     vapid: config.vapidKeys ?? devVapidKeys(config.dataDir, (line) => app.log.warn(line)),
     subject: config.vapidSubject,
     production: config.production,
@@ -209,7 +212,7 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
   const letters = new Letters(mailer, translator);
   const codes = new CodeService(clock, letters, secrets, limits);
   const servedDist = options.distDir ?? distDir;
-  const accounts = new AccountService(db, commands, clock, reads, sessions);
+  const accounts = new AccountService(core, reads, sessions);
   const chains = setUpChains(config, options.devnet, (line) => app.log.warn(line));
   const recharge = new RechargeService(db, clock, chains, reads);
   const bep20 = chains.BEP20;
@@ -235,59 +238,14 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
           ),
         ]
       : [];
-  const security = new SecurityService(
-    db,
-    commands,
-    clock,
-    codes,
-    limits,
-    secrets,
-    config.scryptCost,
-    sessions,
-  );
+  const security = new SecurityService(core, codes, limits, secrets, config.scryptCost, sessions);
   const reservesReader = chainReserves(db, chains, hotWalletKey);
-  const uploads = new UploadService(db, commands, clock, config.dataDir, secrets);
+  const uploads = new UploadService(core, config.dataDir, secrets);
   const userMail = new UserMail(db, letters, secrets);
-  const identity = new IdentityService(
-    db,
-    commands,
-    clock,
-    secrets,
-    uploads,
-    userMail,
-    (line) => app.log.error(line),
-    push,
-  );
-  const securityCentre = new SecurityCentreService(
-    db,
-    commands,
-    clock,
-    sessions,
-    security,
-    codes,
-    letters,
-    secrets,
-    log,
-  );
-  const passkeys = new PasskeyService(
-    db,
-    commands,
-    clock,
-    security,
-    limits,
-    counters,
-    relyingPartyOf(config.publicUrl),
-  );
-  const chat = new ChatService(
-    db,
-    commands,
-    clock,
-    counters,
-    userMail,
-    config.timezone,
-    (line) => app.log.error(line),
-    push,
-  );
+  const identity = new IdentityService(core, secrets, uploads, userMail, push);
+  const securityCentre = new SecurityCentreService(core, sessions, security, codes, letters, secrets);
+  const passkeys = new PasskeyService(core, security, limits, counters, relyingPartyOf(config.publicUrl));
+  const chat = new ChatService(core, counters, userMail, config.timezone, push);
   const chatBus = config.redisUrl
     ? await redisChatBus(config.redisUrl, `${config.redisPrefix}chat`)
     : memoryChatBus();
@@ -309,55 +267,45 @@ export async function createServer(options: ServerOptions): Promise<CofferServer
       securityCentre,
       passkeys,
     ),
-    user: new UserService(db, commands, clock, sessions),
-    content: new ContentService(db, commands, clock),
-    feedback: new FeedbackService(db, commands, clock, push),
+    user: new UserService(core, sessions),
+    content: new ContentService(core),
+    feedback: new FeedbackService(core, push),
     sync: new SyncService(reads, syncCollections),
     common: new CommonService(
       config.timezone,
       () => recharge.chainInfos(),
       () => servedHotVersionCode(servedDist),
     ),
-    operators: new OperatorService(db, commands, clock, sessions, config.scryptCost),
-    operatorAuth: new OperatorAuthService(db, commands, clock, sessions, limits, secrets, config.scryptCost),
-    customerAdmin: new CustomerAdminService(db, commands, clock, sessions),
+    operators: new OperatorService(core, sessions, config.scryptCost),
+    operatorAuth: new OperatorAuthService(core, sessions, limits, secrets, config.scryptCost),
+    customerAdmin: new CustomerAdminService(core, sessions),
     dashboard: new DashboardService(db, clock, config.timezone, reservesReader),
-    proofOfReserves: new ProofOfReservesService(db, commands, clock, reservesReader, (line) =>
-      app.log.error(line),
-    ),
+    proofOfReserves: new ProofOfReservesService(core, reservesReader),
     uploads,
     identity,
     accounts,
-    ledgerAdmin: new LedgerAdminService(
-      db,
-      commands,
-      clock,
-      config.adjustReviewAbove,
-      platformLimitsOf(config),
-    ),
+    ledgerAdmin: new LedgerAdminService(core, config.adjustReviewAbove, platformLimitsOf(config)),
     recharge,
-    payments: new PaymentService(db, commands, clock, config.newMethodCooldownHours),
-    calendar: new CalendarService(db, commands, clock, config.timezone),
+    payments: new PaymentService(core, config.newMethodCooldownHours),
+    calendar: new CalendarService(core, config.timezone),
     security,
     securityCentre,
     passkeys,
     userMail,
-    exchange: new ExchangeService(db, commands, clock, security, config.exchange, reads),
-    otc: new OtcService(db, commands, clock, security, config.otc, reads),
-    delivery: new DeliveryService(db, commands, clock),
-    dividends: new DividendService(db, commands, clock, config.timezone, config.dividendClaimDays, reads),
-    hosting: new HostingOrderService(db, commands, clock, security, { timezone: config.timezone }, reads),
-    hostingCatalogue: hostingCatalogue(db, commands, clock),
+    exchange: new ExchangeService(core, security, config.exchange, reads),
+    otc: new OtcService(core, security, config.otc, reads),
+    delivery: new DeliveryService(core),
+    dividends: new DividendService(core, config.timezone, config.dividendClaimDays, reads),
+    hosting: new HostingOrderService(core, security, { timezone: config.timezone }, reads),
+    hostingCatalogue: hostingCatalogue(core),
     hostingAccrual: new HostingAccrualService(config.timezone),
-    income: new IncomeService(db, commands, clock, translator, config.timezone, reads),
-    team: new TeamService(db, commands, clock, config.timezone, config.teamManagementDepth),
-    machines: new MachineOrderService(db, commands, clock, security, { timezone: config.timezone }, reads),
-    machineCatalogue: new MachineCatalogueService(db, commands, clock),
+    income: new IncomeService(core, translator, config.timezone, reads),
+    team: new TeamService(core, config.timezone, config.teamManagementDepth),
+    machines: new MachineOrderService(core, security, { timezone: config.timezone }, reads),
+    machineCatalogue: new MachineCatalogueService(core),
     machineOutput: new MachineOutputService(config.timezone),
     withdraw: new WithdrawService(
-      db,
-      commands,
-      clock,
+      core,
       security,
       config.timezone,
       config.withdraw,

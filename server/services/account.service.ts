@@ -16,11 +16,9 @@ import type {
 import { BodyCode } from '../../contract/codes.js';
 import { SUB_ACCOUNTS_MAX } from '../../contract/constants.js';
 import { formatMoney, minor, parseMoney, valueAt, type Minor } from '../../contract/money.js';
-import type { Clock } from '../clock.js';
 import { idempotencyOwnerOf, userIdOf, type RequestContext } from '../core/context.js';
 import { BusinessError, invalidField, notLoggedIn } from '../core/errors.js';
-import type { CommandRunner } from '../core/command-runner.js';
-import type { Database, Executor } from '../db/database.js';
+import type { Executor } from '../db/database.js';
 import type { ReadRouting } from '../db/read-routing.js';
 import { customerBook, platformBook } from '../ledger/books.js';
 import { openAccountBooks, transfer, type AccountBalances } from '../ledger/ledger.js';
@@ -36,6 +34,7 @@ import {
 import { notYourAccount, ownAccount, ownBalances } from './own-account.js';
 import { balanceFieldsOf, toAccountRecord, toWalletRecord } from './records.js';
 import { newcomerIncentive } from './settings.service.js';
+import { CoreService, type ServiceCore } from './service-core.js';
 
 const RECORDS_PAGE = 20;
 
@@ -60,16 +59,16 @@ async function openAccount(tx: Executor, account: Parameters<typeof insertAccoun
   return row;
 }
 
-export class AccountService {
+export class AccountService extends CoreService {
   constructor(
-    private readonly db: Database,
-    private readonly commands: CommandRunner,
-    private readonly clock: Clock,
+    core: ServiceCore,
     /** Where the customer's record lists run (a caught-up replica or the primary). */
     private readonly reads: ReadRouting,
     /** Told of every change to a user's accounts, which user/info shows (its cache). */
     private readonly sessions: SessionService,
-  ) {}
+  ) {
+    super(core);
+  }
 
   /**
    * Opens a new user's main account in the registration's transaction, makes it the default

@@ -3,10 +3,8 @@
  * (weekend days worked), which decide when withdrawals open (withdrawal-window.ts). Audited.
  */
 import type { CalendarListData, CalendarSetParams } from '../../contract/api/calendar.js';
-import type { Clock } from '../clock.js';
 import type { RequestContext } from '../core/context.js';
-import type { CommandRunner } from '../core/command-runner.js';
-import type { Database, Executor } from '../db/database.js';
+import type { Executor } from '../db/database.js';
 import {
   calendarDays,
   clearCalendarDay,
@@ -16,6 +14,7 @@ import {
 import { appendAudit } from '../repositories/operator.repository.js';
 import { actorOf } from './operator.service.js';
 import { withdrawalWindow, type WindowState, type WorkCalendar } from './withdrawal-window.js';
+import { CoreService, type ServiceCore } from './service-core.js';
 
 /** The calendar as the window needs it. */
 export async function loadWorkCalendar(db: Executor): Promise<WorkCalendar> {
@@ -30,13 +29,13 @@ const listOf = (days: readonly CalendarRow[]): CalendarListData => ({
   items: days.map((day) => ({ date: day.date, kind: day.kind === 'workday' ? 'workday' : 'holiday' })),
 });
 
-export class CalendarService {
+export class CalendarService extends CoreService {
   constructor(
-    private readonly db: Database,
-    private readonly commands: CommandRunner,
-    private readonly clock: Clock,
+    core: ServiceCore,
     private readonly timezone: string,
-  ) {}
+  ) {
+    super(core);
+  }
 
   async list(): Promise<CalendarListData> {
     return listOf(await calendarDays(this.db));

@@ -12,14 +12,13 @@
 import { productNamesOf, type ProductStatus } from '../../contract/api/hosting.js';
 import { BodyCode } from '../../contract/codes.js';
 import type { Locale } from '../../contract/locales.js';
-import type { Clock } from '../clock.js';
 import type { RequestContext } from '../core/context.js';
 import { BusinessError, invalidField } from '../core/errors.js';
 import { rowIdOf } from '../core/params.js';
-import type { CommandRunner } from '../core/command-runner.js';
-import type { Database, Executor } from '../db/database.js';
+import type { Executor } from '../db/database.js';
 import { appendAudit } from '../repositories/operator.repository.js';
 import { actorOf } from './operator.service.js';
+import { CoreService, type ServiceCore } from './service-core.js';
 
 /** A name as the admin API takes it: one for every language, or one per language. */
 export type NameParam = Parameters<typeof productNamesOf>[0];
@@ -60,22 +59,28 @@ interface CatalogueRow {
   status: string;
 }
 
+/** The reader of every item's names by id, of a catalogue (its `list`, disabled items too). */
+export const catalogueNames =
+  (list: (db: Executor, activeOnly: boolean) => Promise<CatalogueRow[]>) =>
+  async (db: Executor): Promise<Map<number, Record<string, string>>> =>
+    namesById(await list(db, false));
+
 /**
  * The reader of an account's records by id whose rows name a catalogue item (an order its
  * product, a holding its machine): each record carries the item's names in every language. Reads
- * the catalogue (`list`) only when a row is found.
+ * the catalogue (`names`) only when a row is found.
  */
 export function namedRecordsByIds<Row, Item>(
   byIds: (db: Executor, accountId: number, ids: readonly number[]) => Promise<Row[]>,
-  list: (db: Executor, activeOnly: boolean) => Promise<CatalogueRow[]>,
+  names: (db: Executor) => Promise<Map<number, Record<string, string>>>,
   itemOf: (row: Row) => number,
   toRecord: (row: Row, names: Record<string, string>) => Item,
 ): (db: Executor, accountId: number, ids: readonly number[]) => Promise<Item[]> {
   return async (db, accountId, ids) => {
     const rows = await byIds(db, accountId, ids);
     if (rows.length === 0) return [];
-    const names = namesById(await list(db, false));
-    return rows.map((row) => toRecord(row, names.get(itemOf(row)) ?? {}));
+    const itemNames = await names(db);
+    return rows.map((row) => toRecord(row, itemNames.get(itemOf(row)) ?? {}));
   };
 }
 
@@ -89,13 +94,13 @@ export class Catalogue<
   Add extends { name: NameParam },
   Update extends { id: string; name?: NameParam | undefined; status?: ProductStatus | undefined },
   Admin,
-> {
+> extends CoreService {
   constructor(
-    protected readonly db: Database,
-    protected readonly commands: CommandRunner,
-    protected readonly clock: Clock,
+    core: ServiceCore,
     private readonly spec: CatalogueSpec<Row, Add, Update, Admin>,
-  ) {}
+  ) {
+    super(core);
+  }
 
   /** Every item, active and disabled, names in the request's language. */
   async list(ctx: RequestContext): Promise<{ items: Admin[] }> {

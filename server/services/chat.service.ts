@@ -26,12 +26,10 @@ import {
 import type { IdentityStatus } from '../../contract/api/identity.js';
 import type { Locale } from '../../contract/locales.js';
 import { BodyCode } from '../../contract/codes.js';
-import type { Clock } from '../clock.js';
-import type { CommandRunner } from '../core/command-runner.js';
 import { userIdOf, type RequestContext } from '../core/context.js';
 import { BusinessError, invalidField, notFound } from '../core/errors.js';
 import { existingRowId } from '../core/params.js';
-import type { Database, Executor } from '../db/database.js';
+import type { Executor } from '../db/database.js';
 import { accountBalances } from '../ledger/ledger.js';
 import type { Letter } from '../mail/letters.js';
 import {
@@ -73,6 +71,7 @@ import { actorOf, operatorIdOf } from './operator.service.js';
 import { toBalanceRecord, toDepositRecord, toFeedbackRecord, toWithdrawalRecord } from './records.js';
 import type { UserMail } from './user-mail.js';
 import { silentNotifier, type UserNotifier } from './user-notifier.js';
+import { CoreService, type ServiceCore } from './service-core.js';
 
 /** What customers see as the agent's name while an operator has set none (never the e-mail). */
 export const DEFAULT_AGENT_NAME = 'Support';
@@ -160,21 +159,20 @@ export function withinHours(hours: AdminChatSettings['hours'], timezone: string,
 
 type Publish = (event: ChatEvent) => Promise<void>;
 
-export class ChatService implements ChatBacklog {
+export class ChatService extends CoreService implements ChatBacklog {
   /** Set by the hub's owner (app.ts): where committed changes go to the sockets. */
   #publish: Publish = () => Promise.resolve();
 
   constructor(
-    private readonly db: Database,
-    private readonly commands: CommandRunner,
-    private readonly clock: Clock,
+    core: ServiceCore,
     private readonly counters: CounterStore,
     private readonly mail: UserMail,
     private readonly timezone: string,
-    private readonly log: (line: string) => void,
     /** Tells the customer of an agent's reply (web push, docs/protocol.md §35.7). */
     private readonly notifier: UserNotifier = silentNotifier,
-  ) {}
+  ) {
+    super(core);
+  }
 
   /** Where committed changes are published (the hub; tests may watch them). */
   publishTo(publish: Publish): void {
@@ -623,7 +621,7 @@ export class ChatService implements ChatBacklog {
         mailed += 1;
       } catch (error) {
         failed += 1;
-        this.log(`chat unread mail to user ${conversation.userId} not sent: ${String(error)}`);
+        this.logError(`chat unread mail to user ${conversation.userId} not sent: ${String(error)}`);
       }
     }
     return { mailed, failed };
@@ -736,7 +734,7 @@ export class ChatService implements ChatBacklog {
       await this.#publish(event);
     } catch (error) {
       // Committed: sockets catch up by seq, and the sync collections hold it.
-      this.log(`chat delivery not published: ${String(error)}`);
+      this.logError(`chat delivery not published: ${String(error)}`);
     }
   }
 }

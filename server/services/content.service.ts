@@ -9,9 +9,7 @@ import type {
   noticeWriteParamsSchema,
   quoteWriteParamsSchema,
 } from '../../contract/api/content.js';
-import type { Clock } from '../clock.js';
-import type { CommandRunner } from '../core/command-runner.js';
-import type { Database, Executor } from '../db/database.js';
+import type { Executor } from '../db/database.js';
 import { invalidField, notFound } from '../core/errors.js';
 import { rowIdOf } from '../core/params.js';
 import type { RequestContext } from '../core/context.js';
@@ -37,19 +35,14 @@ import { actorOf } from './operator.service.js';
 import { toNewsRecord, toNoticeRecord, toQuoteRecord } from './records.js';
 import { DEMO_NEWS, DEMO_NOTICES, DEMO_QUOTES } from './demo-content.js';
 import { LOCALES } from '../../contract/locales.js';
+import { CoreService } from './service-core.js';
 
 type NewsWrite = z.infer<typeof newsWriteParamsSchema>;
 type NewsUpdate = z.infer<typeof newsUpdateParamsSchema>;
 type NoticeWrite = z.infer<typeof noticeWriteParamsSchema>;
 type QuoteWrite = z.infer<typeof quoteWriteParamsSchema>;
 
-export class ContentService {
-  constructor(
-    private readonly db: Database,
-    private readonly commands: CommandRunner,
-    private readonly clock: Clock,
-  ) {}
-
+export class ContentService extends CoreService {
   async newsPage(params: { cursor?: string | undefined; limit?: number | undefined }) {
     const limit = params.limit ?? 20;
     const before = params.cursor && /^\d{1,15}$/.test(params.cursor) ? Number(params.cursor) : undefined;

@@ -5,12 +5,10 @@
  * change). Every action says why; the reason goes to the audit log.
  */
 import type { AdminUserDetail } from '../../contract/api/admin-users.js';
-import type { Clock } from '../clock.js';
-import type { CommandRunner } from '../core/command-runner.js';
 import type { RequestContext } from '../core/context.js';
 import { notFound } from '../core/errors.js';
 import { existingRowId } from '../core/params.js';
-import type { Database, Executor } from '../db/database.js';
+import type { Executor } from '../db/database.js';
 import { accountBalances } from '../ledger/ledger.js';
 import {
   depositsOfUser,
@@ -30,6 +28,7 @@ import { machineNames, toOwnedMachineRecord } from './machine/records.js';
 import { actorOf } from './operator.service.js';
 import { toAccountRecord, toBalanceRecord, toDepositRecord, toWithdrawalRecord } from './records.js';
 import type { SessionService } from './session.service.js';
+import { CoreService, type ServiceCore } from './service-core.js';
 
 /** How many of each kind of record a customer's page shows (the newest). */
 const RECENT = 20;
@@ -44,13 +43,13 @@ const toAdminUser = (user: UserRow) => ({
   createdAt: user.createdAt.toISOString(),
 });
 
-export class CustomerAdminService {
+export class CustomerAdminService extends CoreService {
   constructor(
-    private readonly db: Database,
-    private readonly commands: CommandRunner,
-    private readonly clock: Clock,
+    core: ServiceCore,
     private readonly sessions: SessionService,
-  ) {}
+  ) {
+    super(core);
+  }
 
   async list(params: { q?: string | undefined; cursor?: string | undefined; limit?: number | undefined }) {
     const limit = params.limit ?? 50;

@@ -1,24 +1,22 @@
 /**
  * What a customer's money service is built with (hosting orders, mining machines, the exchange,
- * OTC): the database, exactly-once commands, the clock, the trade password's check, the service's
- * own settings, and where its record lists run.
+ * OTC): the service core, the trade password's check, the service's own settings, and where its
+ * record lists run.
  */
-import type { Clock } from '../clock.js';
-import type { CommandRunner } from '../core/command-runner.js';
-import type { Database } from '../db/database.js';
 import type { ReadRouting } from '../db/read-routing.js';
 import type { SecurityService } from './security.service.js';
+import { CoreService, type ServiceCore } from './service-core.js';
 
-export abstract class CustomerService<Settings> {
+export abstract class CustomerService<Settings> extends CoreService {
   constructor(
-    protected readonly db: Database,
-    protected readonly commands: CommandRunner,
-    protected readonly clock: Clock,
+    core: ServiceCore,
     protected readonly security: SecurityService,
     protected readonly settings: Settings,
     /** Where the customer's record lists run (a caught-up replica or the primary). */
     protected readonly reads: ReadRouting,
-  ) {}
+  ) {
+    super(core);
+  }
 }
 
 /** The settings of a customer's order service whose terms run in local days (hosting, machines). */

@@ -20,11 +20,9 @@ import {
 import { BodyCode } from '../../contract/codes.js';
 import { checkDeliveryCsv, type DeliveryCsvProblem } from '../../contract/delivery-csv.js';
 import { parseMoney } from '../../contract/money.js';
-import type { Clock } from '../clock.js';
 import type { RequestContext } from '../core/context.js';
 import { BusinessError, notFound } from '../core/errors.js';
-import type { CommandRunner } from '../core/command-runner.js';
-import type { Database, Executor } from '../db/database.js';
+import type { Executor } from '../db/database.js';
 import {
   deleteDeliveryRecord,
   insertDeliveryRecords,
@@ -36,6 +34,7 @@ import { appendAudit } from '../repositories/operator.repository.js';
 import { recordChanges } from '../repositories/sync.repository.js';
 import { actorOf } from './operator.service.js';
 import { toDeliveryRecord } from './records.js';
+import { CoreService } from './service-core.js';
 
 const LIST_PAGE = 20;
 const COLLECTION = 'delivery';
@@ -50,13 +49,7 @@ interface Line {
   record: DeliveryAddParams;
 }
 
-export class DeliveryService {
-  constructor(
-    private readonly db: Database,
-    private readonly commands: CommandRunner,
-    private readonly clock: Clock,
-  ) {}
-
+export class DeliveryService extends CoreService {
   /** Publishes one record; 409 when its order number is already published. */
   add(ctx: RequestContext, params: DeliveryAddParams): Promise<DeliveryRecord> {
     return this.commands.run(ctx, async (tx) => {

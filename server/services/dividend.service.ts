@@ -30,11 +30,9 @@ import { BodyCode } from '../../contract/codes.js';
 import { MIN_VALID_HOSTING_USD } from '../../contract/constants.js';
 import { isValidHosting, parseRate } from '../../contract/hosting-interest.js';
 import { formatMoney, minor, parseMoney } from '../../contract/money.js';
-import type { Clock } from '../clock.js';
 import type { RequestContext } from '../core/context.js';
 import { BusinessError, invalidField } from '../core/errors.js';
-import type { CommandRunner } from '../core/command-runner.js';
-import type { Database, Executor } from '../db/database.js';
+import type { Executor } from '../db/database.js';
 import type { ReadRouting } from '../db/read-routing.js';
 import { customerBook, platformBook } from '../ledger/books.js';
 import { transfer, type TransferInput } from '../ledger/ledger.js';
@@ -59,6 +57,8 @@ import { shareByRate, shareTotal } from './dividend-shares.js';
 import { actorOf } from './operator.service.js';
 import { notYourAccount, ownAccount } from './own-account.js';
 import { ownAccountPage, pageById, type AccountPageParams } from './paging.js';
+import { CoreService, type ServiceCore } from './service-core.js';
+import { accountRowIds } from './records.js';
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -70,8 +70,7 @@ export function toReleaseRecord(row: DividendReleaseRow, now?: Date): DividendRe
       ? 'expired'
       : stored;
   return {
-    id: String(row.id),
-    accountId: String(row.accountId),
+    ...accountRowIds(row),
     dividendId: String(row.dividendId),
     day: row.day,
     balance: formatMoney(minor(row.balance)),
@@ -103,16 +102,16 @@ const toDividend = (row: DividendRow): Dividend => ({
 /** The ledger key of the transfer paying one record (its income line carries the same key). */
 export const releaseKey = (id: number) => `dividend:release:${id}`;
 
-export class DividendService {
+export class DividendService extends CoreService {
   constructor(
-    private readonly db: Database,
-    private readonly commands: CommandRunner,
-    private readonly clock: Clock,
+    core: ServiceCore,
     private readonly timeZone: string,
     private readonly claimDays: number,
     /** Where the customer's record lists run (a caught-up replica or the primary). */
     private readonly reads: ReadRouting,
-  ) {}
+  ) {
+    super(core);
+  }
 
   /**
    * Publishes the dividend of `day`: 400 on `day` while it has not ended, 409 when the day has a

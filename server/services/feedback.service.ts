@@ -1,8 +1,6 @@
 /** Feedback tickets: customers submit and read their own; support replies (audited). */
 import type { PushFeedbackParams } from '../../contract/api/content.js';
-import type { Clock } from '../clock.js';
-import type { CommandRunner } from '../core/command-runner.js';
-import type { Database, Executor } from '../db/database.js';
+import type { Executor } from '../db/database.js';
 import { invalidField, notFound } from '../core/errors.js';
 import { rowIdOf } from '../core/params.js';
 import { userIdOf, type RequestContext } from '../core/context.js';
@@ -18,20 +16,21 @@ import { findUpload } from '../repositories/upload.repository.js';
 import { actorOf, operatorIdOf } from './operator.service.js';
 import { toFeedbackRecord } from './records.js';
 import { silentNotifier, type UserNotifier } from './user-notifier.js';
+import { CoreService, type ServiceCore } from './service-core.js';
 
 const pageArgs = (params: { cursor?: string | undefined; limit?: number | undefined }) => ({
   limit: params.limit ?? 20,
   before: params.cursor && /^\d{1,15}$/.test(params.cursor) ? Number(params.cursor) : undefined,
 });
 
-export class FeedbackService {
+export class FeedbackService extends CoreService {
   constructor(
-    private readonly db: Database,
-    private readonly commands: CommandRunner,
-    private readonly clock: Clock,
+    core: ServiceCore,
     /** Tells the customer, after commit, that support replied to their ticket. */
     private readonly notifier: UserNotifier = silentNotifier,
-  ) {}
+  ) {
+    super(core);
+  }
 
   /** Submits a ticket; every image must be the caller's own upload. */
   push(ctx: RequestContext, params: PushFeedbackParams) {

@@ -14,12 +14,10 @@ import type {
   RejectReason,
 } from '../../contract/api/identity.js';
 import { BodyCode } from '../../contract/codes.js';
-import type { Clock } from '../clock.js';
-import type { CommandRunner } from '../core/command-runner.js';
 import { userIdOf, type RequestContext } from '../core/context.js';
 import { BusinessError, notFound } from '../core/errors.js';
 import { existingRowId } from '../core/params.js';
-import type { Database, Executor } from '../db/database.js';
+import type { Executor } from '../db/database.js';
 import {
   approvedSubmissionOf,
   latestSubmissionOf,
@@ -41,6 +39,7 @@ import type { UploadService } from './upload.service.js';
 import type { UserMail } from './user-mail.js';
 import { silentNotifier, type UserNotifier } from './user-notifier.js';
 import type { Letter } from '../mail/letters.js';
+import { CoreService, type ServiceCore } from './service-core.js';
 
 const INDEX_PURPOSE = 'identity-number';
 /** Where the customer sees and resubmits their verification. */
@@ -80,18 +79,17 @@ export async function isRealNameApproved(db: Executor, userId: number): Promise<
 
 const conflict = (key: string) => new BusinessError(BodyCode.conflict, key);
 
-export class IdentityService {
+export class IdentityService extends CoreService {
   constructor(
-    private readonly db: Database,
-    private readonly commands: CommandRunner,
-    private readonly clock: Clock,
+    core: ServiceCore,
     private readonly secrets: SecretBox,
     private readonly uploads: UploadService,
     private readonly mail: UserMail,
-    private readonly log: (line: string) => void,
     /** Pushes the review's outcome to the user's devices, after commit, beside the mail. */
     private readonly notifier: UserNotifier = silentNotifier,
-  ) {}
+  ) {
+    super(core);
+  }
 
   /** Submits a document for review: 409 while one waits or once approved; the images become private. */
   store(ctx: RequestContext, params: IdentityStoreParams): Promise<IdentityRecord> {
@@ -261,7 +259,7 @@ export class IdentityService {
     try {
       await this.mail.send(userId, letter);
     } catch (error) {
-      this.log(`identity review mail to user ${userId} not sent: ${String(error)}`);
+      this.logError(`identity review mail to user ${userId} not sent: ${String(error)}`);
     }
   }
 

@@ -20,10 +20,8 @@ import type {
 } from '../../contract/api/income.js';
 import { INCOME_TYPES } from '../../contract/api/income.js';
 import { formatMoney, minor, parseMoney, type Minor } from '../../contract/money.js';
-import type { Clock } from '../clock.js';
 import type { RequestContext } from '../core/context.js';
-import type { CommandRunner } from '../core/command-runner.js';
-import type { Database, Executor } from '../db/database.js';
+import type { Executor } from '../db/database.js';
 import type { ReadRouting } from '../db/read-routing.js';
 import { customerBook, platformBook, type PlatformBook } from '../ledger/books.js';
 import { creditMany, transfer } from '../ledger/ledger.js';
@@ -46,6 +44,7 @@ import { toIncomeRecord } from './hosting/records.js';
 import { actorOf } from './operator.service.js';
 import { namedAccounts } from './own-account.js';
 import { ownAccountPage, type AccountPageParams } from './paging.js';
+import { CoreService, type ServiceCore } from './service-core.js';
 
 export interface IncomeLine {
   accountId: number;
@@ -216,16 +215,16 @@ const toAirdropData = (row: AirdropRow): AirdropData => ({
   createdAt: row.createdAt.toISOString(),
 });
 
-export class IncomeService {
+export class IncomeService extends CoreService {
   constructor(
-    private readonly db: Database,
-    private readonly commands: CommandRunner,
-    private readonly clock: Clock,
+    core: ServiceCore,
     private readonly translator: Translator,
     private readonly timezone: string,
     /** Where the customer's record lists run (a caught-up replica or the primary). */
     private readonly reads: ReadRouting,
-  ) {}
+  ) {
+    super(core);
+  }
 
   /** The six income types, each named in the request's language. Read-only. */
   typeList(ctx: RequestContext): IncomeTypeListData {

@@ -12,12 +12,10 @@ import type {
 import type { Asset } from '../../contract/api/account.js';
 import { BodyCode } from '../../contract/codes.js';
 import { formatMoney, minor, parseMoney, valueAt, type Minor } from '../../contract/money.js';
-import type { Clock } from '../clock.js';
 import { recordJobRun } from '../repositories/job.repository.js';
 import type { RequestContext } from '../core/context.js';
 import { BusinessError, notFound } from '../core/errors.js';
-import type { CommandRunner } from '../core/command-runner.js';
-import type { Database, Executor } from '../db/database.js';
+import type { Executor } from '../db/database.js';
 import { customerBook, platformBook } from '../ledger/books.js';
 import { checkLedger, LEDGER_CHECK_JOB, type LedgerCheck } from '../ledger/invariants.js';
 import { transfer } from '../ledger/ledger.js';
@@ -34,12 +32,13 @@ import { recentPriceVersions } from '../repositories/price.repository.js';
 import { actorOf } from './operator.service.js';
 import { pageById } from './paging.js';
 import { rabPrice, readSettings, writeSettings } from './settings.service.js';
+import { CoreService, type ServiceCore } from './service-core.js';
+import { accountRowIds } from './records.js';
 
 type SettingsChange = { rabPriceUsdt?: string | undefined; newcomerIncentive?: string | undefined };
 
 const toAdjustment = (row: AdjustmentRow): Adjustment => ({
-  id: String(row.id),
-  accountId: String(row.accountId),
+  ...accountRowIds(row),
   asset: row.asset as Asset, // the column holds only ASSETS
   amount: formatMoney(minor(row.amount)),
   reason: row.reason,
@@ -50,17 +49,16 @@ const toAdjustment = (row: AdjustmentRow): Adjustment => ({
   reviewedAt: row.reviewedAt?.toISOString() ?? null,
 });
 
-export class LedgerAdminService {
+export class LedgerAdminService extends CoreService {
   readonly #reviewAbove: Minor;
 
   constructor(
-    private readonly db: Database,
-    private readonly commands: CommandRunner,
-    private readonly clock: Clock,
+    core: ServiceCore,
     reviewAbove: string,
     /** The fees and limits the server runs with, shown to operators as they are. */
     private readonly limits: PlatformLimitsData['limits'],
   ) {
+    super(core);
     this.#reviewAbove = parseMoney(reviewAbove);
   }
 

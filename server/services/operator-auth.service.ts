@@ -8,11 +8,9 @@
  * - a session ends after 30 idle minutes (session.service.ts).
  */
 import { BodyCode } from '../../contract/codes.js';
-import type { Clock } from '../clock.js';
-import type { CommandRunner } from '../core/command-runner.js';
 import type { RequestContext } from '../core/context.js';
 import { BusinessError, invalidField, notLoggedIn } from '../core/errors.js';
-import type { Database, Executor } from '../db/database.js';
+import type { Executor } from '../db/database.js';
 import {
   appendAudit,
   findOperatorByEmail,
@@ -27,6 +25,7 @@ import type { SecretBox } from '../security/secret-box.js';
 import { newTotpSecret, totpUri } from '../security/totp.js';
 import { acceptAuthenticatorCode } from './authenticator.js';
 import type { SessionService } from './session.service.js';
+import { CoreService, type ServiceCore } from './service-core.js';
 
 /** The sealed secret's associated data: an operator's secret never opens for a customer or another operator. */
 const totpContext = (operatorId: number) => `operator-totp:${operatorId}`;
@@ -44,16 +43,16 @@ function operatorCaller(ctx: RequestContext): OperatorCaller {
 const wrongCredentials = () =>
   new BusinessError(BodyCode.invalidInput, 'server.wrong_credentials', {}, { field: 'password' });
 
-export class OperatorAuthService {
+export class OperatorAuthService extends CoreService {
   constructor(
-    private readonly db: Database,
-    private readonly commands: CommandRunner,
-    private readonly clock: Clock,
+    core: ServiceCore,
     private readonly sessions: SessionService,
     private readonly limits: Limits,
     private readonly secrets: SecretBox,
     private readonly scryptCost: number,
-  ) {}
+  ) {
+    super(core);
+  }
 
   /** Signs an operator in; wrong passwords and codes count toward the same lockouts as customers'. */
   login(ctx: RequestContext, params: { email: string; password: string; googleCode?: string | undefined }) {

@@ -9,9 +9,7 @@ import {
   type CreateOperatorParams,
   type OperatorRole,
 } from '../../contract/api/admin.js';
-import type { Clock } from '../clock.js';
-import type { CommandRunner } from '../core/command-runner.js';
-import type { Database, Executor } from '../db/database.js';
+import type { Executor } from '../db/database.js';
 import { BusinessError, forbidden, notFound } from '../core/errors.js';
 import { existingRowId } from '../core/params.js';
 import type { RequestContext } from '../core/context.js';
@@ -39,6 +37,7 @@ import { chainedContent, verifyChain } from '../security/audit-chain.js';
 import { hashPassword } from '../security/passwords.js';
 import { newInviteCode, newOperatorPassword } from '../security/tokens.js';
 import type { SessionService } from './session.service.js';
+import { CoreService, type ServiceCore } from './service-core.js';
 
 /** Who did it: `operator:<id>` for the admin API, `cli` for `npm run admin`, `system` for start-up. */
 export type Actor = string;
@@ -93,14 +92,14 @@ function csvCell(value: string): string {
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
-export class OperatorService {
+export class OperatorService extends CoreService {
   constructor(
-    private readonly db: Database,
-    private readonly commands: CommandRunner,
-    private readonly clock: Clock,
+    core: ServiceCore,
     private readonly sessions: SessionService,
     private readonly scryptCost: number,
-  ) {}
+  ) {
+    super(core);
+  }
 
   /** Creates an operator (API: superadmin only); a generated password is returned once. */
   create(ctx: RequestContext, params: CreateOperatorParams) {

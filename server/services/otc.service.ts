@@ -66,6 +66,7 @@ import { ownAccount, ownBalances } from './own-account.js';
 import { DEFAULT_PAGE_SIZE, ownAccountPage, type AccountPageParams } from './paging.js';
 import { CustomerService } from './customer-service.js';
 import { rabPrice } from './settings.service.js';
+import { accountRowIds } from './records.js';
 
 export interface OtcSettings {
   /** The band around the guide price as an exact decimal fraction ("0.1" = +/-10 %). */
@@ -473,8 +474,7 @@ function toBookOrder(row: OtcOrderRow, userId: number | null): OtcBookOrder {
 
 function toOtcOrder(row: OtcOrderRow, held: bigint): OtcOrder {
   return {
-    id: String(row.id),
-    accountId: String(row.accountId),
+    ...accountRowIds(row),
     ...orderTerms(row),
     usdtFilled: formatMoney(minor(row.usdtFilled)),
     makerFeeFilled: formatMoney(minor(row.makerFeeFilled)),

@@ -34,12 +34,10 @@ import {
   type PasskeyRemoveParams,
   type PasskeyRenameParams,
 } from '../../contract/api/passkeys.js';
-import type { Clock } from '../clock.js';
-import type { CommandRunner } from '../core/command-runner.js';
 import { userIdOf, type RequestContext } from '../core/context.js';
 import { existingRowId } from '../core/params.js';
 import { BusinessError, invalidField, notFound, notLoggedIn } from '../core/errors.js';
-import type { Database, Transaction } from '../db/database.js';
+import type { Transaction } from '../db/database.js';
 import {
   deletePasskey,
   insertPasskey,
@@ -54,6 +52,7 @@ import type { CounterStore } from '../security/counters.js';
 import type { Limits } from '../security/limits.js';
 import { verifyPassword } from '../security/passwords.js';
 import type { SecurityService } from './security.service.js';
+import { CoreService, type ServiceCore } from './service-core.js';
 
 /** How many passkeys one user may keep. */
 export const PASSKEYS_PER_USER = 10;
@@ -106,16 +105,16 @@ const toPasskey = (row: PasskeyRow): Passkey => ({
   synced: row.backedUp,
 });
 
-export class PasskeyService {
+export class PasskeyService extends CoreService {
   constructor(
-    private readonly db: Database,
-    private readonly commands: CommandRunner,
-    private readonly clock: Clock,
+    core: ServiceCore,
     private readonly security: SecurityService,
     private readonly limits: Limits,
     private readonly challenges: CounterStore,
     private readonly party: RelyingParty,
-  ) {}
+  ) {
+    super(core);
+  }
 
   // ---- adding one (signed in) ----
 

@@ -11,18 +11,16 @@ import type {
 } from '../../contract/api/payment.js';
 import { BodyCode } from '../../contract/codes.js';
 import { isEvmAddress, isTronAddress } from '../chains/addresses.js';
-import type { Clock } from '../clock.js';
 import { userIdOf, type RequestContext } from '../core/context.js';
 import { BusinessError, invalidField, notFound } from '../core/errors.js';
 import { rowIdOf } from '../core/params.js';
-import type { CommandRunner } from '../core/command-runner.js';
-import type { Database } from '../db/database.js';
 import {
   deletePaymentMethod,
   insertPaymentMethod,
   paymentMethodsOf,
   type PaymentMethodRow,
 } from '../repositories/payment.repository.js';
+import { CoreService, type ServiceCore } from './service-core.js';
 
 const HOUR_MS = 3_600_000;
 
@@ -59,13 +57,13 @@ export function toPaymentMethod(row: PaymentMethodRow): PaymentMethod {
 
 const alreadySaved = () => new BusinessError(BodyCode.conflict, 'server.payment_method_exists');
 
-export class PaymentService {
+export class PaymentService extends CoreService {
   constructor(
-    private readonly db: Database,
-    private readonly commands: CommandRunner,
-    private readonly clock: Clock,
+    core: ServiceCore,
     private readonly cooldownHours: number,
-  ) {}
+  ) {
+    super(core);
+  }
 
   async addChain(ctx: RequestContext, params: AddChainPaymentParams): Promise<PaymentMethod> {
     const valid = params.network === 'BEP20' ? isEvmAddress(params.address) : isTronAddress(params.address);

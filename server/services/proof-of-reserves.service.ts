@@ -8,12 +8,10 @@ import crypto from 'node:crypto';
 import type { ReservesProof, ReservesSnapshot } from '../../contract/api/reserves.js';
 import type { Chain } from '../../contract/constants.js';
 import { levelsOf, leafOf, pathOf, rootOf, type SumNode } from '../../contract/reserves.js';
-import type { Clock } from '../clock.js';
-import type { CommandRunner } from '../core/command-runner.js';
 import { userIdOf, type RequestContext } from '../core/context.js';
 import { notFound } from '../core/errors.js';
 import { rowIdOf } from '../core/params.js';
-import type { Database, Executor } from '../db/database.js';
+import type { Executor } from '../db/database.js';
 import type { ChainReserve } from '../db/schema/reserves.js';
 import { customerBalancesByUser } from '../ledger/ledger.repository.js';
 import { appendAudit } from '../repositories/operator.repository.js';
@@ -30,6 +28,7 @@ import {
 } from '../repositories/reserves.repository.js';
 import { ratioOf, type ReservesReader } from './dashboard.service.js';
 import { actorOf } from './operator.service.js';
+import { CoreService, type ServiceCore } from './service-core.js';
 
 /** The books each asset's liabilities count: USDT in cash, held and hosting; RAB in cash and held. */
 const OWED: Record<string, ReadonlySet<string>> = {
@@ -67,14 +66,13 @@ function toSnapshot(row: ReserveSnapshotRow): ReservesSnapshot {
   };
 }
 
-export class ProofOfReservesService {
+export class ProofOfReservesService extends CoreService {
   constructor(
-    private readonly db: Database,
-    private readonly commands: CommandRunner,
-    private readonly clock: Clock,
+    core: ServiceCore,
     private readonly reserves: ReservesReader,
-    private readonly log: (line: string) => void,
-  ) {}
+  ) {
+    super(core);
+  }
 
   /** An operator's snapshot now (audited); the chains are read first, outside the transaction. */
   async takeNow(ctx: RequestContext): Promise<ReservesSnapshot> {
@@ -200,7 +198,7 @@ export class ProofOfReservesService {
         ? null
         : { usdt: String(read.usdt), block: String(read.block), addresses: read.addresses };
     } catch (error) {
-      this.log(`proof of reserves: ${chain} holdings not read: ${String(error)}`);
+      this.logError(`proof of reserves: ${chain} holdings not read: ${String(error)}`);
       return null;
     }
   }

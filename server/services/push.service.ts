@@ -24,11 +24,8 @@ import type {
   PushUnsubscribeParams,
 } from '../../contract/api/push.js';
 import { BodyCode } from '../../contract/codes.js';
-import type { Clock } from '../clock.js';
-import type { CommandRunner } from '../core/command-runner.js';
 import { type RequestContext, userIdOf } from '../core/context.js';
 import { BusinessError, invalidField, notLoggedIn } from '../core/errors.js';
-import type { Database } from '../db/database.js';
 import { DEFAULT_LOCALE, type Locale, type Translator } from '../i18n/i18n.js';
 import {
   deleteGonePushSubscription,
@@ -43,6 +40,7 @@ import {
 } from '../repositories/push.repository.js';
 import type { VapidKeys } from '../security/vapid.js';
 import type { PushEvent, PushEventKind, UserNotifier } from './user-notifier.js';
+import { CoreService, type ServiceCore } from './service-core.js';
 
 /** How many subscriptions (devices, browsers) one user keeps. */
 export const PUSH_SUBSCRIPTIONS_PER_USER = 10;
@@ -94,16 +92,16 @@ export interface PushOptions {
   log: (message: string, error?: unknown) => void;
 }
 
-export class PushService implements UserNotifier {
+export class PushService extends CoreService implements UserNotifier {
   readonly #inFlight = new Set<Promise<void>>();
 
   constructor(
-    private readonly db: Database,
-    private readonly commands: CommandRunner,
-    private readonly clock: Clock,
+    core: ServiceCore,
     private readonly translator: Translator,
     private readonly options: PushOptions,
-  ) {}
+  ) {
+    super(core);
+  }
 
   /** The VAPID public key a browser subscribes with. */
   publicKey(): PushKeyData {

@@ -14,6 +14,7 @@ import type { accounts } from '../db/schema.js';
 import type { AccountBalances } from '../ledger/ledger.js';
 import type { TransferRow } from '../ledger/ledger.repository.js';
 import type { SyncChange } from '../repositories/sync.repository.js';
+import type { Executor } from '../db/database.js';
 import type { DepositRecord, DepositStatus } from '../../contract/api/recharge.js';
 import type { Chain } from '../../contract/constants.js';
 import type { DepositRow } from '../repositories/recharge.repository.js';
@@ -125,8 +126,7 @@ export const toPriceRecord = (asset: string, usdt: Minor, version: number, updat
 });
 
 export const toExchangeRecord = (row: ExchangeRow): ExchangeRecord => ({
-  id: String(row.id),
-  accountId: String(row.accountId),
+  ...accountRowIds(row),
   direction: row.direction as ExchangeDirection, // a CHECK allows only the two directions
   amountIn: formatMoney(minor(row.amountIn)),
   assetIn: row.assetIn as Asset, // written from ASSETS_OF only
@@ -158,8 +158,7 @@ export const toDepositRecord = (row: DepositRow): DepositRecord => ({
 });
 
 export const toWithdrawalRecord = (row: WithdrawalRow): WithdrawalRecord => ({
-  id: String(row.id),
-  accountId: String(row.accountId),
+  ...accountRowIds(row),
   kind: row.kind === 'bank' ? 'bank' : 'chain',
   network: row.network,
   address: row.address,
@@ -194,6 +193,21 @@ export const toDeliveryRecord = (row: DeliveryRow): DeliveryRecord => ({
   profitLoss: formatMoney(minor(row.profitLoss)),
   publishedAt: row.publishedAt.toISOString(),
 });
+
+/** The wire's ids of a row an account owns: its own and its account's, as decimal strings. */
+export const accountRowIds = (row: { id: number; accountId: number }) => ({
+  id: String(row.id),
+  accountId: String(row.accountId),
+});
+
+/** The reader of an account's records by id: its rows with these ids, each made a record. */
+export const accountRecordsByIds =
+  <Row, Item>(
+    byIds: (db: Executor, accountId: number, ids: readonly number[]) => Promise<Row[]>,
+    toRecord: (row: Row) => Item,
+  ) =>
+  async (db: Executor, accountId: number, ids: readonly number[]): Promise<Item[]> =>
+    (await byIds(db, accountId, ids)).map((row) => toRecord(row));
 
 /** The sync change of a saved row of an account's collection (its scope is the account). */
 export const accountChange = (

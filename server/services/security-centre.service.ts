@@ -27,10 +27,9 @@ import type {
   UserSessionsData,
 } from '../../contract/api/security-centre.js';
 import type { SendCodeData } from '../../contract/api/sso.js';
-import type { Clock } from '../clock.js';
-import { type CommandRunner, Refusal } from '../core/command-runner.js';
+import { Refusal } from '../core/command-runner.js';
 import { userIdOf, type RequestContext } from '../core/context.js';
-import type { Database, Transaction } from '../db/database.js';
+import type { Transaction } from '../db/database.js';
 import { BusinessError, invalidField, notFound, notLoggedIn } from '../core/errors.js';
 import { existingRowId } from '../core/params.js';
 import type { Letters, Paragraph, Recipient } from '../mail/letters.js';
@@ -45,6 +44,7 @@ import { tradePasswordNotSet, type SecurityService } from './security.service.js
 import { changeOwnUser, lockOwnUser } from './own-user.js';
 import type { SessionService } from './session.service.js';
 import { profileChanged } from './user.collections.js';
+import { CoreService, type ServiceCore } from './service-core.js';
 
 const LOCK_MS = SECURITY_CHANGE_LOCK_HOURS * 3600 * 1000;
 
@@ -74,18 +74,17 @@ export interface SignInNote {
   welcome: Recipient | null;
 }
 
-export class SecurityCentreService {
+export class SecurityCentreService extends CoreService {
   constructor(
-    private readonly db: Database,
-    private readonly commands: CommandRunner,
-    private readonly clock: Clock,
+    core: ServiceCore,
     private readonly sessions: SessionService,
     private readonly security: SecurityService,
     private readonly codes: CodeService,
     private readonly letters: Letters,
     private readonly secrets: SecretBox,
-    private readonly log: (message: string, error?: unknown) => void,
-  ) {}
+  ) {
+    super(core);
+  }
 
   // ---- for the sign-in (auth.service.ts) ----
 
@@ -309,7 +308,7 @@ export class SecurityCentreService {
         paragraphs: [notice.body, { key: notice.closingKey, vars: { page: SECURITY_CENTRE_PAGE } }],
       });
     } catch (error) {
-      this.log(`${what} could not be sent`, error);
+      this.logError(`${what} could not be sent`, error);
     }
   }
 

@@ -24,9 +24,8 @@ import type {
   UpdateTradePasswordParams,
 } from '../../contract/api/security.js';
 import type { SendCodeData } from '../../contract/api/sso.js';
-import type { Clock } from '../clock.js';
-import { type CommandRunner, Refusal } from '../core/command-runner.js';
-import type { Database, Executor } from '../db/database.js';
+import { Refusal } from '../core/command-runner.js';
+import type { Executor } from '../db/database.js';
 import { BusinessError, notLoggedIn } from '../core/errors.js';
 import { userIdOf, type RequestContext } from '../core/context.js';
 import { findSecurityChangedAt, updateUserSecurity } from '../repositories/security.repository.js';
@@ -39,6 +38,7 @@ import { acceptAuthenticatorCode } from './authenticator.js';
 import type { CodeService } from './codes.service.js';
 import { changeOwnUser, lockOwnUser } from './own-user.js';
 import type { SessionService } from './session.service.js';
+import { CoreService, type ServiceCore } from './service-core.js';
 
 const LOCK_MS = SECURITY_CHANGE_LOCK_HOURS * 3600 * 1000;
 
@@ -67,17 +67,17 @@ export function withdrawalsLockedError(lockedUntil: Date, timeZone: string): Bus
   );
 }
 
-export class SecurityService {
+export class SecurityService extends CoreService {
   constructor(
-    private readonly db: Database,
-    private readonly commands: CommandRunner,
-    private readonly clock: Clock,
+    core: ServiceCore,
     private readonly codes: CodeService,
     private readonly limits: Limits,
     private readonly secrets: SecretBox,
     private readonly scryptCost: number,
     private readonly sessions: SessionService,
-  ) {}
+  ) {
+    super(core);
+  }
 
   // ---- for other services (withdrawals, exchange) ----
 

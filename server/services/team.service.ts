@@ -37,11 +37,9 @@ import {
   type LevelFigures,
   type LevelRequirements,
 } from '../../contract/team.js';
-import type { Clock } from '../clock.js';
 import { userIdOf, type RequestContext } from '../core/context.js';
 import { BusinessError, invalidField } from '../core/errors.js';
-import type { CommandRunner } from '../core/command-runner.js';
-import type { Database, Executor } from '../db/database.js';
+import type { Executor } from '../db/database.js';
 import { tryJobLock } from '../repositories/job.repository.js';
 import { appendAudit } from '../repositories/operator.repository.js';
 import {
@@ -69,6 +67,7 @@ import { localDateOf } from './hosting/days.js';
 import { creditIncomeMany, type IncomeLine } from './income.service.js';
 import { actorOf } from './operator.service.js';
 import { DEFAULT_PAGE_SIZE } from './paging.js';
+import { CoreService, type ServiceCore } from './service-core.js';
 
 /** The job's name in job_runs and its advisory lock (scheduler.ts JobName.teamIncome). */
 export const TEAM_JOB = 'team-income';
@@ -133,14 +132,14 @@ const requirementsOf = (row: TeamLevelRow): LevelRequirements => ({
 const nextDay = (day: string): string =>
   DateTime.fromISO(day, { zone: 'UTC' }).plus({ days: 1 }).toISODate() ?? '';
 
-export class TeamService {
+export class TeamService extends CoreService {
   constructor(
-    private readonly db: Database,
-    private readonly commands: CommandRunner,
-    private readonly clock: Clock,
+    core: ServiceCore,
     private readonly timezone: string,
     private readonly managementDepth: number,
-  ) {}
+  ) {
+    super(core);
+  }
 
   // ---- customers ----
 

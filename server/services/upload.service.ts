@@ -12,9 +12,6 @@ import { chatImageSeenBy } from '../repositories/chat.repository.js';
 import { BodyCode } from '../../contract/codes.js';
 import { UPLOAD_MAX_BYTES } from '../../contract/constants.js';
 import type { UploadData } from '../../contract/api/common.js';
-import type { Clock } from '../clock.js';
-import type { CommandRunner } from '../core/command-runner.js';
-import type { Database } from '../db/database.js';
 import { BusinessError, invalidField, notFound } from '../core/errors.js';
 import type { Caller, RequestContext } from '../core/context.js';
 import {
@@ -28,6 +25,7 @@ import type { Executor } from '../db/database.js';
 import type { SecretBox } from '../security/secret-box.js';
 import { newOpaqueId } from '../security/tokens.js';
 import { OperatorService } from './operator.service.js';
+import { CoreService, type ServiceCore } from './service-core.js';
 
 /** The image types an upload may have, and sharp's name for each. */
 const FORMATS = {
@@ -87,16 +85,15 @@ export async function withoutMetadata(bytes: Buffer, mime: keyof typeof FORMATS)
 
 const idOfUrl = (url: string): string => url.split('/').pop() ?? '';
 
-export class UploadService {
+export class UploadService extends CoreService {
   readonly #dir: string;
 
   constructor(
-    private readonly db: Database,
-    private readonly commands: CommandRunner,
-    private readonly clock: Clock,
+    core: ServiceCore,
     dataDir: string,
     private readonly secrets: SecretBox,
   ) {
+    super(core);
     this.#dir = path.join(dataDir, 'uploads');
   }
 

@@ -1,6 +1,5 @@
 /** The logged-in user's own profile. */
 import type { UserInfo } from '../../contract/api/user.js';
-import type { Database } from '../db/database.js';
 import { invalidField, notLoggedIn } from '../core/errors.js';
 import { userIdOf, type RequestContext } from '../core/context.js';
 import {
@@ -8,15 +7,14 @@ import {
   listAccounts,
   updateUserProfile,
 } from '../repositories/user.repository.js';
-import type { Clock } from '../clock.js';
-import type { CommandRunner } from '../core/command-runner.js';
 import { ReadCache } from './read-cache.js';
 import type { SessionService } from './session.service.js';
 import { AVATARS } from './common.service.js';
 import { toProfileRecord } from './records.js';
 import { profileChanged } from './user.collections.js';
+import { CoreService, type ServiceCore } from './service-core.js';
 
-export class UserService {
+export class UserService extends CoreService {
   /**
    * user/info's answer per user, read on every screen (read-cache.ts). Whatever changes a field it
    * shows (the users row, the user's accounts: KYC reviews and operators' edits to come included)
@@ -26,11 +24,10 @@ export class UserService {
   readonly #infos = new ReadCache<number, UserInfo>();
 
   constructor(
-    private readonly db: Database,
-    private readonly commands: CommandRunner,
-    private readonly clock: Clock,
+    core: ServiceCore,
     private readonly sessions: SessionService,
   ) {
+    super(core);
     sessions.onUserEvictions((userIds) => this.#infos.evict(userIds));
   }
 

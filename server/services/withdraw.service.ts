@@ -30,11 +30,9 @@ import type { Chain } from '../../contract/constants.js';
 import { WITHDRAWAL_WINDOW } from '../../contract/constants.js';
 import { BodyCode } from '../../contract/codes.js';
 import { formatMoney, minor, parseMoney, type Minor } from '../../contract/money.js';
-import type { Clock } from '../clock.js';
 import { userIdOf, type RequestContext } from '../core/context.js';
 import { BusinessError, invalidField, notFound, notLoggedIn } from '../core/errors.js';
-import type { CommandRunner } from '../core/command-runner.js';
-import type { Database, Executor } from '../db/database.js';
+import type { Executor } from '../db/database.js';
 import type { ReadRouting } from '../db/read-routing.js';
 import { parseParams, rowIdOf } from '../core/params.js';
 import { omnibusOf, platformBook, type BookRef } from '../ledger/books.js';
@@ -66,6 +64,7 @@ import {
 } from './security.service.js';
 import { withdrawalWindow } from './withdrawal-window.js';
 import { silentNotifier, type UserNotifier } from './user-notifier.js';
+import { CoreService, type ServiceCore } from './service-core.js';
 
 export interface WithdrawSettings {
   fee: string;
@@ -226,7 +225,7 @@ async function endWithdrawal(
   return saved;
 }
 
-export class WithdrawService {
+export class WithdrawService extends CoreService {
   readonly #fee: Minor;
   readonly #minimum: Minor;
   readonly #dailyLimit: Minor;
@@ -234,9 +233,7 @@ export class WithdrawService {
   readonly #unverifiedDaily: Minor;
 
   constructor(
-    private readonly db: Database,
-    private readonly commands: CommandRunner,
-    private readonly clock: Clock,
+    core: ServiceCore,
     private readonly security: SecurityService,
     private readonly timeZone: string,
     settings: WithdrawSettings,
@@ -250,6 +247,7 @@ export class WithdrawService {
     /** Tells the customer, after commit, that an operator paid or rejected their withdrawal. */
     private readonly notifier: UserNotifier = silentNotifier,
   ) {
+    super(core);
     this.#fee = parseMoney(settings.fee);
     this.#minimum = parseMoney(settings.minimum);
     this.#dailyLimit = parseMoney(settings.dailyLimit);

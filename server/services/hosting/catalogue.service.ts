@@ -9,10 +9,7 @@ import type {
   ProductUpdateParams,
 } from '../../../contract/api/hosting.js';
 import { formatMoney, minor, parseMoney } from '../../../contract/money.js';
-import type { Clock } from '../../clock.js';
 import { invalidField } from '../../core/errors.js';
-import type { CommandRunner } from '../../core/command-runner.js';
-import type { Database } from '../../db/database.js';
 import {
   findProduct,
   insertProduct,
@@ -20,6 +17,7 @@ import {
   updateProduct,
   type HostingProductRow,
 } from '../../repositories/hosting.repository.js';
+import type { ServiceCore } from '../service-core.js';
 import { Catalogue, type CatalogueSpec } from '../catalogue.js';
 import { toAdminHostingProduct } from './records.js';
 
@@ -88,8 +86,4 @@ export type HostingCatalogueService = Catalogue<
   AdminHostingProduct
 >;
 
-export const hostingCatalogue = (
-  db: Database,
-  commands: CommandRunner,
-  clock: Clock,
-): HostingCatalogueService => new Catalogue(db, commands, clock, products);
+export const hostingCatalogue = (core: ServiceCore): HostingCatalogueService => new Catalogue(core, products);

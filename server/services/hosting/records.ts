@@ -23,7 +23,6 @@ import {
 import { applyRate, parseRate } from '../../../contract/hosting-interest.js';
 import type { Locale } from '../../../contract/locales.js';
 import { formatMoney, minor } from '../../../contract/money.js';
-import type { Executor } from '../../db/database.js';
 import {
   changesByIds,
   listProducts,
@@ -34,8 +33,8 @@ import {
 } from '../../repositories/hosting.repository.js';
 import type { IncomeRow } from '../../repositories/income.repository.js';
 import type { SyncChange } from '../../repositories/sync.repository.js';
-import { namedRecordsByIds, namesById } from '../catalogue.js';
-import { accountChange } from '../records.js';
+import { catalogueNames, namedRecordsByIds } from '../catalogue.js';
+import { accountChange, accountRecordsByIds, accountRowIds } from '../records.js';
 
 /** The table an order's ledger transfers and income lines refer to. */
 export const ORDERS = 'hosting_orders';
@@ -79,8 +78,7 @@ export const toHostingOrderRecord = (
   row: HostingOrderRow,
   names: Record<string, string>,
 ): HostingOrderRecord => ({
-  id: String(row.id),
-  accountId: String(row.accountId),
+  ...accountRowIds(row),
   productId: String(row.productId),
   names,
   amount: usdt(row.principal),
@@ -112,8 +110,7 @@ export const toHostingChangeRecord = (row: HostingChangeRow): HostingChangeRecor
 });
 
 export const toIncomeRecord = (row: IncomeRow): IncomeRecord => ({
-  id: String(row.id),
-  accountId: String(row.accountId),
+  ...accountRowIds(row),
   type: row.type as IncomeType,
   amount: usdt(row.amount),
   earningsDate: row.earningsDate,
@@ -134,20 +131,19 @@ function incomeSourceOf(stored: unknown): IncomeSource | null {
   return parsed.success ? parsed.data : null;
 }
 
+/** Every product's names by id (disabled ones too). */
+export const productNames = catalogueNames(listProducts);
+
 /** The account's orders with these ids, as synced records (the `hosting_orders` collection). */
 export const orderRecordsByIds = namedRecordsByIds(
   ordersByIds,
-  listProducts,
+  productNames,
   (row) => row.productId,
   toHostingOrderRecord,
 );
 
 /** The account's order changes with these ids, as synced records (the `hosting_changes` collection). */
-export const changeRecordsByIds = async (db: Executor, accountId: number, ids: readonly number[]) =>
-  (await changesByIds(db, accountId, ids)).map(toHostingChangeRecord);
-
-/** Every product's names by id. */
-export const productNames = async (db: Executor) => namesById(await listProducts(db, false));
+export const changeRecordsByIds = accountRecordsByIds(changesByIds, toHostingChangeRecord);
 
 /** The sync change of a saved order. */
 export const orderChange = (order: HostingOrderRow, at: Date): SyncChange => accountChange(ORDERS, order, at);

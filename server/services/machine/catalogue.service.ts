@@ -12,11 +12,8 @@ import type {
   TicketIssueParams,
 } from '../../../contract/api/machine.js';
 import { formatMoney, minor, parseMoney } from '../../../contract/money.js';
-import type { Clock } from '../../clock.js';
 import type { RequestContext } from '../../core/context.js';
 import { invalidField } from '../../core/errors.js';
-import type { CommandRunner } from '../../core/command-runner.js';
-import type { Database } from '../../db/database.js';
 import {
   findMachine,
   insertMachine,
@@ -28,6 +25,7 @@ import {
 } from '../../repositories/machine.repository.js';
 import { appendAudit } from '../../repositories/operator.repository.js';
 import { recordChanges } from '../../repositories/sync.repository.js';
+import type { ServiceCore } from '../service-core.js';
 import { Catalogue, type CatalogueSpec } from '../catalogue.js';
 import { actorOf } from '../operator.service.js';
 import { namedAccounts } from '../own-account.js';
@@ -91,8 +89,8 @@ export class MachineCatalogueService extends Catalogue<
   MachineUpdateParams,
   AdminMachine
 > {
-  constructor(db: Database, commands: CommandRunner, clock: Clock) {
-    super(db, commands, clock, machines);
+  constructor(core: ServiceCore) {
+    super(core, machines);
   }
 
   /**

@@ -29,8 +29,8 @@ import {
   type TicketRow,
 } from '../../repositories/machine.repository.js';
 import type { SyncChange } from '../../repositories/sync.repository.js';
-import { namedRecordsByIds, namesById } from '../catalogue.js';
-import { accountChange } from '../records.js';
+import { catalogueNames, namedRecordsByIds } from '../catalogue.js';
+import { accountChange, accountRecordsByIds, accountRowIds } from '../records.js';
 import { nameIn } from '../hosting/records.js';
 
 /** The table a holding's ledger transfers and income lines refer to (and its collection). */
@@ -68,8 +68,7 @@ export const toOwnedMachineRecord = (
   row: OwnedMachineRow,
   names: Record<string, string>,
 ): OwnedMachineRecord => ({
-  id: String(row.id),
-  accountId: String(row.accountId),
+  ...accountRowIds(row),
   machineId: String(row.machineId),
   names,
   acquisition: row.acquisition as Acquisition,
@@ -94,8 +93,7 @@ export const toOwnedMachineRecord = (
 });
 
 export const toTicketRecord = (row: TicketRow): TicketRecord => ({
-  id: String(row.id),
-  accountId: String(row.accountId),
+  ...accountRowIds(row),
   status: row.status as TicketStatus,
   source: row.source as TicketSource,
   memo: row.memo,
@@ -110,20 +108,19 @@ export async function machineRecordsByIds(db: Executor, ids: readonly number[]):
   return (await machinesByIds(db, ids)).map(toMachineRecord);
 }
 
+/** Every machine's names by id (disabled ones too). */
+export const machineNames = catalogueNames(listMachines);
+
 /** The account's holdings with these ids, as synced records (the `owned_machines` collection). */
 export const ownedRecordsByIds = namedRecordsByIds(
   ownedMachinesByIds,
-  listMachines,
+  machineNames,
   (row) => row.machineId,
   toOwnedMachineRecord,
 );
 
 /** The account's tickets with these ids, as synced records (the `tickets` collection). */
-export const ticketRecordsByIds = async (db: Executor, accountId: number, ids: readonly number[]) =>
-  (await ticketsByIds(db, accountId, ids)).map(toTicketRecord);
-
-/** Every machine's names by id. */
-export const machineNames = async (db: Executor) => namesById(await listMachines(db, false));
+export const ticketRecordsByIds = accountRecordsByIds(ticketsByIds, toTicketRecord);
 
 /** The sync change of a saved holding. */
 export const holdingChange = (row: OwnedMachineRow, at: Date): SyncChange => accountChange(HOLDINGS, row, at);
