@@ -50,7 +50,6 @@ export default function ProfilePage() {
       <Current profile={profile} pending={pending} />
       <AsOf syncedAt={syncedAt} />
       <ProfileForm
-        key={profile?.updatedAt ?? 'none'}
         nickname={pending.nickname ?? profile?.nickname ?? ''}
         avatar={pending.avatar ?? profile?.avatar ?? AVATAR_URLS[0] ?? ''}
       />
@@ -82,11 +81,17 @@ function Current({ profile, pending }: { profile: ProfileRecord | null; pending:
   );
 }
 
+/**
+ * The form follows the synced (or pending) values until the user edits a field: an edit is kept
+ * when the profile arrives or changes meanwhile (a first sync landing while the user types).
+ */
 function ProfileForm(props: { nickname: string; avatar: string }) {
   const { t } = useTranslation();
   const { busy, enqueue } = useEnqueue();
-  const [nickname, setNickname] = useState(props.nickname);
-  const [avatar, setAvatar] = useState(props.avatar);
+  const [editedNickname, setNickname] = useState<string | null>(null);
+  const [editedAvatar, setAvatar] = useState<string | null>(null);
+  const nickname = editedNickname ?? props.nickname;
+  const avatar = editedAvatar ?? props.avatar;
   const [error, setError] = useState<string | undefined>(undefined);
 
   const submit = async (event: FormEvent) => {
