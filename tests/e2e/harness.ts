@@ -86,8 +86,6 @@ export interface Tab {
   apiCalls: string[];
   /** The same requests by the route they call: an envelope's inner `uri`, else the path. */
   apiRoutes: string[];
-  /** Requests of the page or its workers that failed, and every console line: printed when a test fails. */
-  log: string[];
 }
 
 /** The route a request to /api/ calls: the inner `uri` of an envelope (spec Reading A), else its path. */
@@ -683,7 +681,7 @@ async function keepScreens(contexts: readonly BrowserContext[], testName: string
   console.warn(`[e2e] "${testName}" failed: ${pages.length} screenshot(s) and logs in ${folder}`);
 }
 
-/** Each watched page's log, for the report of a failed test. */
+/** Each watched page's log (console lines, page errors, failed requests), printed when a test fails. */
 const tabLogs = new WeakMap<Page, string[]>();
 
 /** Watches a page for console errors, page errors and calls to /api/. */
@@ -711,7 +709,7 @@ export function watchedTab(page: Page): Tab {
     apiRoutes.push(routeOfRequest(request.url(), request.postData()));
   });
   tabLogs.set(page, log);
-  return { page, errors, apiCalls, apiRoutes, log };
+  return { page, errors, apiCalls, apiRoutes };
 }
 
 /** How long a file waits for the build another file is making (a build takes about a minute). */
