@@ -28,6 +28,7 @@ import {
   th,
   WAIT_MS,
 } from './harness.js';
+import { ROUTES } from '../../src/app/paths.js';
 
 describe.skipIf(!hasChromium)('the client end to end in Chromium', () => {
   const { running, openTab, launch, api, codeMailedTo, registered, newAddress } = e2eHarness();
@@ -47,7 +48,7 @@ describe.skipIf(!hasChromium)('the client end to end in Chromium', () => {
 
       await page.goto(`${base}/`);
       await expectPage(page, en('auth.login_title'));
-      expect(routeOf(page)).toBe('/pages/login/login');
+      expect(routeOf(page)).toBe(ROUTES.login);
 
       // Register: the form, then the code that was mailed.
       await page.getByRole('link', { name: en('auth.register_link'), exact: true }).click();
@@ -59,7 +60,7 @@ describe.skipIf(!hasChromium)('the client end to end in Chromium', () => {
       const mailsBefore = mailbox.received.length;
       await page.getByRole('button', { name: en('auth.next'), exact: true }).click();
       await expectPage(page, en('auth.verify_title'));
-      expect(routeOf(page)).toBe('/pages/register/verify_code');
+      expect(routeOf(page)).toBe(ROUTES.registerVerify);
       await expectNoOverflow(page, 'register verify_code, naming the address');
       const registerCode = await codeMailedTo(email, mailsBefore);
       await page.getByLabel(en('field.code'), { exact: true }).fill(registerCode);
@@ -67,7 +68,7 @@ describe.skipIf(!hasChromium)('the client end to end in Chromium', () => {
 
       // Home, with the five tabs in the spec's order.
       await expectPage(page, en('tabs.home'));
-      expect(routeOf(page)).toBe('/pages/index/index');
+      expect(routeOf(page)).toBe(ROUTES.home);
       const tabs = page.getByRole('navigation', { name: en('tabs.label'), exact: true }).getByRole('link');
       expect(await tabs.allInnerTexts()).toEqual(
         ['tabs.home', 'tabs.hosting', 'tabs.team', 'tabs.assets', 'tabs.trading'].map(en),
@@ -77,7 +78,7 @@ describe.skipIf(!hasChromium)('the client end to end in Chromium', () => {
       // A reload keeps the session: the launch rule goes home again.
       await page.reload();
       await expectPage(page, en('tabs.home'));
-      expect(routeOf(page)).toBe('/pages/index/index');
+      expect(routeOf(page)).toBe(ROUTES.home);
 
       // Assets: the profile from user/info.
       const token = await storedToken(page);
@@ -113,7 +114,7 @@ describe.skipIf(!hasChromium)('the client end to end in Chromium', () => {
       await dialog.getByText(ja('settings.logout_confirm'), { exact: true }).waitFor();
       await dialog.getByRole('button', { name: ja('settings.logout'), exact: true }).click();
       await expectPage(page, ja('auth.login_title'));
-      expect(routeOf(page)).toBe('/pages/login/login');
+      expect(routeOf(page)).toBe(ROUTES.login);
       expect(await storedToken(page)).toBeNull();
       await expect
         .poll(async () => (await api('/api/v1/user/info', {}, token)).code, { timeout: WAIT_MS })
@@ -128,7 +129,7 @@ describe.skipIf(!hasChromium)('the client end to end in Chromium', () => {
       const mailsBeforeReset = mailbox.received.length;
       await page.getByRole('button', { name: en('auth.send_code'), exact: true }).click();
       await expectPage(page, en('auth.verify_title'));
-      expect(routeOf(page)).toBe('/pages/forget_pwd/verify_code');
+      expect(routeOf(page)).toBe(ROUTES.forgotVerify);
       const resetCode = await codeMailedTo(email, mailsBeforeReset);
       await page.getByLabel(en('field.code'), { exact: true }).fill(resetCode);
       await page.getByRole('button', { name: en('auth.next'), exact: true }).click();
@@ -138,7 +139,7 @@ describe.skipIf(!hasChromium)('the client end to end in Chromium', () => {
       await page.getByLabel(en('field.confirmPassword'), { exact: true }).fill(newPassword);
       await page.getByRole('button', { name: en('auth.reset_submit'), exact: true }).click();
       await expectPage(page, en('auth.login_title'));
-      expect(routeOf(page)).toBe('/pages/login/login');
+      expect(routeOf(page)).toBe(ROUTES.login);
 
       await logIn(page, en, email, newPassword);
       expect(await storedToken(page)).not.toBe(token);
@@ -154,22 +155,22 @@ describe.skipIf(!hasChromium)('the client end to end in Chromium', () => {
       const tab = await openTab('en-US');
       const { page } = tab;
 
-      await launch(page, '/pages/index/index2');
+      await launch(page, ROUTES.hosting);
       await expectPage(page, en('auth.login_title'));
-      expect(routeOf(page)).toBe('/pages/login/login');
+      expect(routeOf(page)).toBe(ROUTES.login);
 
-      await launch(page, '/pages/download/download');
+      await launch(page, ROUTES.download);
       await expectPage(page, en('download.title'));
-      await expectStaysAt(page, '/pages/download/download');
+      await expectStaysAt(page, ROUTES.download);
 
-      await launch(page, '/pages/register/register');
+      await launch(page, ROUTES.register);
       await expectPage(page, en('auth.register_title'));
-      await expectStaysAt(page, '/pages/register/register');
+      await expectStaysAt(page, ROUTES.register);
 
-      await launch(page, '/pages/my/my');
+      await launch(page, ROUTES.my);
       await expectPage(page, en('tabs.assets'));
       await page.getByRole('heading', { level: 2, name: en('my.login_prompt_title'), exact: true }).waitFor();
-      await expectStaysAt(page, '/pages/my/my');
+      await expectStaysAt(page, ROUTES.my);
 
       // Log in from the prompt, then launch again with the stored token.
       await page.getByRole('link', { name: en('auth.login'), exact: true }).click();
@@ -179,12 +180,12 @@ describe.skipIf(!hasChromium)('the client end to end in Chromium', () => {
       await page.goto(`${running().base}/#/pages/login/login`);
       await page.reload();
       await expectPage(page, en('tabs.home'));
-      expect(routeOf(page)).toBe('/pages/index/index');
+      expect(routeOf(page)).toBe(ROUTES.home);
 
-      await launch(page, '/pages/my/my');
+      await launch(page, ROUTES.my);
       await expectPage(page, en('tabs.assets'));
       await page.getByText(email, { exact: true }).waitFor();
-      await expectStaysAt(page, '/pages/my/my');
+      await expectStaysAt(page, ROUTES.my);
       expectNoErrors(tab);
     },
   );
@@ -196,7 +197,7 @@ describe.skipIf(!hasChromium)('the client end to end in Chromium', () => {
       const { email, password } = await registered('revoked');
       const tab = await openTab('en-US');
       const { page } = tab;
-      await launch(page, '/pages/login/login');
+      await launch(page, ROUTES.login);
       await logIn(page, en, email, password);
       // The first pull after login has finished ("as of" shows), so the call that meets the
       // revoked token is the assets tab's, not the sync engine's.
@@ -212,7 +213,7 @@ describe.skipIf(!hasChromium)('the client end to end in Chromium', () => {
         .getByRole('link', { name: en('tabs.assets'), exact: true })
         .click();
       await expectPage(page, en('auth.login_title'));
-      expect(routeOf(page)).toBe('/pages/login/login');
+      expect(routeOf(page)).toBe(ROUTES.login);
       await expectToast(page, en('server.not_logged_in'));
       expect(await storedToken(page)).toBeNull();
       // The 401 is a body code in an HTTP 200 answer, so the browser logs no failed request.
@@ -227,7 +228,7 @@ describe.skipIf(!hasChromium)('the client end to end in Chromium', () => {
       const { email } = await registered('lang');
       const tab = await openTab('en-US');
       const { page } = tab;
-      await launch(page, '/pages/login/login');
+      await launch(page, ROUTES.login);
       await expectPage(page, en('auth.login_title'));
 
       await page.getByLabel(en('settings.language'), { exact: true }).selectOption({ label: '日本語' });
@@ -257,7 +258,7 @@ describe.skipIf(!hasChromium)('the client end to end in Chromium', () => {
       const tab = await openTab('en-US');
       const { page } = tab;
       const mailsBefore = running().smtp.received.length;
-      await launch(page, '/pages/register/register');
+      await launch(page, ROUTES.register);
       await expectPage(page, en('auth.register_title'));
 
       await page.getByLabel(en('field.email'), { exact: true }).fill(newAddress('checks'));
@@ -287,7 +288,7 @@ describe.skipIf(!hasChromium)('the client end to end in Chromium', () => {
       expect(await fieldError(page, ja('field.password'))).toBe(ja('server.password_too_short'));
       expect(await fieldError(page, ja('field.confirmPassword'))).toBe(ja('server.passwords_mismatch'));
 
-      expect(routeOf(page)).toBe('/pages/register/register');
+      expect(routeOf(page)).toBe(ROUTES.register);
       // Nothing sent but the app's own update check (spec section 4), which may fall in the test.
       expect(tab.apiRoutes.filter((route) => route !== '/api/v1/common/version')).toEqual([]);
       expect(running().smtp.received.length).toBe(mailsBefore);
@@ -302,9 +303,9 @@ describe.skipIf(!hasChromium)('the client end to end in Chromium', () => {
       const { email, password } = await registered('later');
       const tab = await openTab('en-US');
       const { page } = tab;
-      await launch(page, '/pages/login/login');
+      await launch(page, ROUTES.login);
       await logIn(page, en, email, password);
-      await launch(page, '/pages/setting/setting');
+      await launch(page, ROUTES.settings);
       // The launch rule sends a stored token home; Settings is then one tap away.
       await expectPage(page, en('tabs.home'));
       await page
@@ -322,12 +323,12 @@ describe.skipIf(!hasChromium)('the client end to end in Chromium', () => {
       expect(await service.count()).toBe(1);
       await service.click();
       await expectPage(page, en('chat.kefu_title'));
-      expect(routeOf(page)).toBe('/pages/kefu/kefu');
+      expect(routeOf(page)).toBe(ROUTES.kefu);
       await navigateInApp(page, '/pages/pdf/pdf');
       await expectToast(page, en('common.not_yet_open'));
       // Back is asynchronous (history.back): wait for the page it returns to, then check it stays.
       await expectPage(page, en('chat.kefu_title'));
-      await expectStaysAt(page, '/pages/kefu/kefu');
+      await expectStaysAt(page, ROUTES.kefu);
       expectNoErrors(tab);
     },
   );
@@ -340,13 +341,13 @@ describe.skipIf(!hasChromium)('the client end to end in Chromium', () => {
       const tab = await openTab('en-US', { width: 360, height: 780 });
       const { page } = tab;
 
-      await launch(page, '/pages/login/login');
+      await launch(page, ROUTES.login);
       await expectPage(page, en('auth.login_title'));
       await expectAccessible(page, 'login');
-      await launch(page, '/pages/register/register');
+      await launch(page, ROUTES.register);
       await expectPage(page, en('auth.register_title'));
       await expectAccessible(page, 'register');
-      await launch(page, '/pages/login/login');
+      await launch(page, ROUTES.login);
       await logIn(page, en, email, password);
       await expectAccessible(page, 'home');
 
@@ -376,24 +377,24 @@ describe.skipIf(!hasChromium)('the client end to end in Chromium', () => {
 
       const go = (route: string) => navigateInApp(page, route);
 
-      await launch(page, '/pages/login/login');
+      await launch(page, ROUTES.login);
       await logIn(page, en, email, password);
       await page.getByText(en('home.market'), { exact: true }).waitFor();
       await expectAccessible(page, 'home (synced)');
 
       // Every page once while online, so its chunk is loaded whether or not the service
       // worker finished precaching before the network goes.
-      await go('/pages/setting/setting3');
+      await go(ROUTES.feedback);
       await expectPage(page, en('feedback.title'));
       await page.getByText(en('feedback.empty'), { exact: true }).waitFor();
       await expectAccessible(page, 'feedback (empty)');
-      await go('/pages/second/second1');
+      await go(ROUTES.outbox);
       await expectPage(page, en('outbox.title'));
       await page.getByText(en('outbox.empty'), { exact: true }).waitFor();
       await expectAccessible(page, 'outbox (empty)');
-      await go('/pages/setting/setting1');
+      await go(ROUTES.profile);
       await expectPage(page, en('profile.title'));
-      await go('/pages/my/my');
+      await go(ROUTES.my);
       await expectPage(page, en('tabs.assets'));
 
       // Offline: the banner shows, and both commands are queued rather than refused.
@@ -402,7 +403,7 @@ describe.skipIf(!hasChromium)('the client end to end in Chromium', () => {
         .getByRole('status')
         .filter({ hasText: en('sync.offline') })
         .waitFor();
-      await go('/pages/setting/setting1');
+      await go(ROUTES.profile);
       await expectPage(page, en('profile.title'));
       await page.getByLabel(en('field.nickname'), { exact: true }).fill('Offline Name');
       await page.getByRole('radio', { name: en('profile.avatar_option').replace('{{number}}', '3') }).check();
@@ -413,7 +414,7 @@ describe.skipIf(!hasChromium)('the client end to end in Chromium', () => {
       await page.getByText(en('profile.queued'), { exact: true }).waitFor({ state: 'hidden' });
       await expectAccessible(page, 'profile (offline, pending)');
 
-      await go('/pages/setting/setting3');
+      await go(ROUTES.feedback);
       await expectPage(page, en('feedback.title'));
       await page.getByLabel(en('field.title'), { exact: true }).fill('Written offline');
       await page.getByLabel(en('field.content'), { exact: true }).fill('Sent when the network returns');
@@ -423,7 +424,7 @@ describe.skipIf(!hasChromium)('the client end to end in Chromium', () => {
       await page.getByText(en('feedback.queued'), { exact: true }).waitFor({ state: 'hidden' });
       await expectAccessible(page, 'feedback (offline, waiting)');
 
-      await go('/pages/my/my');
+      await go(ROUTES.my);
       const outboxLink = page.getByRole('link', { name: new RegExp(en('outbox.title')) });
       await outboxLink.waitFor();
       await expect.poll(() => outboxLink.innerText()).toContain('3');
@@ -436,12 +437,12 @@ describe.skipIf(!hasChromium)('the client end to end in Chromium', () => {
       // Back online: the outbox drains, the pull brings the results back.
       await context.setOffline(false);
       await page.getByText(en('outbox.empty'), { exact: true }).waitFor({ timeout: 30_000 });
-      await go('/pages/setting/setting1');
+      await go(ROUTES.profile);
       await expectPage(page, en('profile.title'));
       await page
         .getByRole('heading', { level: 2, name: 'Offline Name', exact: true })
         .waitFor({ timeout: 30_000 });
-      await go('/pages/setting/setting3');
+      await go(ROUTES.feedback);
       await expectPage(page, en('feedback.title'));
       await page
         .getByRole('heading', { level: 3, name: 'Written offline', exact: true })

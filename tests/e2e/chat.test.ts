@@ -29,12 +29,10 @@ import {
   SLOW,
   zh,
   serviceWorkerReady,
+  DESKTOP,
 } from './harness.js';
+import { ROUTES } from '../../src/app/paths.js';
 
-const DESKTOP = { width: 1280, height: 800 };
-const ROOM = '/pages/chatroom/room';
-const KEFU = '/pages/kefu/kefu';
-const SETTINGS = '/pages/setting/setting';
 /** Long enough for the socket's backoff (30 s at most) or the minute's pull to find the link again. */
 const RECONNECT_MS = 90_000;
 const HOSTILE = 'Where is my deposit? <b>bold</b><img src=x onerror="window.__pwned=1">';
@@ -167,7 +165,7 @@ describe.skipIf(!hasChromium)('customer service chat in Chromium', () => {
       await keepScreen(page, 'chat-room-en');
 
       // Away from the room, a second reply shows as unread on the round button.
-      await goToPage(page, KEFU, en('chat.kefu_title'));
+      await goToPage(page, ROUTES.kefu, en('chat.kefu_title'));
       await desk.page.bringToFront();
       await reply.fill('Your deposit is credited.');
       await reply.press('Enter');
@@ -177,7 +175,7 @@ describe.skipIf(!hasChromium)('customer service chat in Chromium', () => {
       await page.getByTestId('chat-entry-unread').waitFor();
 
       // The same pages in Chinese (switched on Settings, as a user does), axe clean.
-      await navigateInApp(page, SETTINGS);
+      await navigateInApp(page, ROUTES.settings);
       await page.locator('select.language-select__input').selectOption('zh-Hans');
       await expectPage(page, zh('settings.title'));
       await page.getByRole('button', { name: zh('settings.community_service'), exact: true }).click();
@@ -185,13 +183,13 @@ describe.skipIf(!hasChromium)('customer service chat in Chromium', () => {
       await page.getByTestId('chat-hours').waitFor();
       await expectAccessible(page, 'kefu zh-Hans');
       await keepScreen(page, 'chat-kefu-zh');
-      await goToPage(page, ROOM, zh('chat.room_title'));
+      await goToPage(page, ROUTES.chatRoom, zh('chat.room_title'));
       await expect.poll(() => roomTexts(page)).toContain('Your deposit is credited.');
       await expectAccessible(page, 'room zh-Hans');
       await keepScreen(page, 'chat-room-zh');
       // Read in the room: the count goes.
       await page.getByRole('button', { name: zh('common.customer_service'), exact: true }).waitFor();
-      await navigateInApp(page, SETTINGS);
+      await navigateInApp(page, ROUTES.settings);
       await page.locator('select.language-select__input').selectOption('en');
       await expectPage(page, en('settings.title'));
 
@@ -199,7 +197,7 @@ describe.skipIf(!hasChromium)('customer service chat in Chromium', () => {
       proxy.down();
       await page.reload();
       await expectPage(page, en('tabs.home'));
-      await goToPage(page, ROOM, en('chat.room_title'));
+      await goToPage(page, ROUTES.chatRoom, en('chat.room_title'));
       await expect
         .poll(() => roomTexts(page))
         .toEqual([HOSTILE, 'We are looking at it now.', 'Your deposit is credited.']);
@@ -270,7 +268,7 @@ describe.skipIf(!hasChromium)('customer service chat in Chromium', () => {
 
       const phone = await openTab('en-US', PHONE);
       await signedIn('entry', phone.page);
-      await goToPage(phone.page, KEFU, en('chat.kefu_title'));
+      await goToPage(phone.page, ROUTES.kefu, en('chat.kefu_title'));
       await phone.page.getByTestId('chat-hours').filter({ hasText: '08:00–20:00' }).waitFor();
       const link = phone.page.getByRole('link', { name: /International/ });
       expect(await link.getAttribute('href')).toBe('https://t.me/coffer_international');

@@ -33,12 +33,13 @@ import {
   TRADE_PASSWORD,
   WAIT_MS,
   type Tab,
+  DESKTOP,
 } from './harness.js';
+import { ROUTES } from '../../src/app/paths.js';
 import { PIXEL_PNG as PIXEL } from '../helpers/uploads.js';
 
 /** A Wednesday, 10:00 in Asia/Shanghai: inside the withdrawal window. */
 const WORKING_MORNING = '2026-11-25T02:00:00Z';
-const DESKTOP = { width: 1280, height: 800 };
 /** Above it, two different finance operators approve (COFFER_WITHDRAW_REVIEW_ABOVE). */
 const REVIEW_ABOVE = '50';
 
@@ -328,9 +329,9 @@ describe.skipIf(!hasChromium)('the console flows in Chromium', () => {
       expectNoErrors(tab);
 
       // The customer's app, opened again, pulls and shows the reply.
-      await launch(app.page, '/pages/index/index');
+      await launch(app.page, ROUTES.home);
       await expectPage(app.page, appEn('tabs.home'));
-      await goToPage(app.page, '/pages/setting/setting3', appEn('feedback.title'));
+      await goToPage(app.page, ROUTES.feedback, appEn('feedback.title'));
       await app.page.getByText(reply).first().waitFor({ timeout: 30_000 });
       expect(await app.page.getByText(title).count()).toBeGreaterThan(0);
       await expectAccessible(app.page, 'customer feedback with the reply');

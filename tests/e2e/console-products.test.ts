@@ -21,9 +21,8 @@ import {
   hasChromium,
   PHONE,
   type Tab,
+  DESKTOP,
 } from './harness.js';
-
-const DESKTOP = { width: 1280, height: 800 };
 
 const SECTIONS = [
   'settings',

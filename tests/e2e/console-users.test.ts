@@ -29,9 +29,10 @@ import {
   PHONE,
   WAIT_MS,
   type Tab,
+  DESKTOP,
 } from './harness.js';
+import { ROUTES } from '../../src/app/paths.js';
 
-const DESKTOP = { width: 1280, height: 800 };
 /** A pull after a confirmed command, or on start, lands within this. */
 const SYNC_MS = 30_000;
 
@@ -153,9 +154,9 @@ describe.skipIf(!hasChromium)('the console Dashboard, Users and Deposits screens
       expect(await drawer.innerText()).toContain(c('users.frozen'));
 
       // The customer's transfer, in the app: queued, refused as frozen, kept in the outbox; nothing moved.
-      await launch(app.page, '/pages/my/my'); // a new document: the engine pulls on start
+      await launch(app.page, ROUTES.my); // a new document: the engine pulls on start
       await expectPage(app.page, en('tabs.assets'));
-      await goToPage(app.page, '/pages/setting/setting4', en('accounts.title'));
+      await goToPage(app.page, ROUTES.accounts, en('accounts.title'));
       await app.page.getByLabel(en('field.toAccountId'), { exact: true }).selectOption({ label: 'Savings' });
       await expect
         .poll(
@@ -175,7 +176,7 @@ describe.skipIf(!hasChromium)('the console Dashboard, Users and Deposits screens
         }),
         SYNC_MS,
       );
-      await goToPage(app.page, '/pages/second/second1', en('outbox.title'));
+      await goToPage(app.page, ROUTES.outbox, en('outbox.title'));
       const pending = app.page.getByRole('region', { name: en('outbox.pending'), exact: true });
       await expect
         .poll(() => pending.innerText())

@@ -26,10 +26,10 @@ import {
   hasChromium,
   WAIT_MS,
   type Tab,
+  DESKTOP,
 } from './harness.js';
 import { openConsole, openConsoleScreen } from './console-harness.js';
 
-const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 375, height: 812 };
 const NEW_PASSWORD = 'console-pass-1';
 

@@ -9,6 +9,7 @@ import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { bep20Env, useTestDevnet } from '../helpers/devnet.js';
 import { e2eHarness, en, expectAccessible, goToPage, hasChromium, navigateInApp } from './harness.js';
+import { ROUTES } from '../../src/app/paths.js';
 
 const FINALITY = 5;
 /** The recharge page pulls every 10 s while open; allow a couple of rounds. */
@@ -45,7 +46,7 @@ describe.skipIf(!hasChromium)('a deposit in Chromium', () => {
         .object({ address: z.string() })
         .parse((await api('/api/v1/recharge/address', { chain: 'BEP20' }, token)).data).address;
 
-      await goToPage(page, '/pages/withdraw/withdraw1', en('recharge.title'));
+      await goToPage(page, ROUTES.recharge, en('recharge.title'));
       await page.getByText(expected, { exact: true }).waitFor({ timeout: SYNC_MS });
       await page
         .getByRole('img', { name: en('recharge.qr_alt').replace('{{chain}}', 'BEP20'), exact: true })
@@ -64,16 +65,16 @@ describe.skipIf(!hasChromium)('a deposit in Chromium', () => {
       await expect
         .poll(() => line.innerText(), { timeout: SYNC_MS })
         .toContain(en('recharge.status_held_other').replace('{{count}}', String(FINALITY)));
-      await goToPage(page, '/pages/my/my', en('tabs.assets'));
+      await goToPage(page, ROUTES.my, en('tabs.assets'));
       await expect.poll(() => figure(page, 'my.held'), { timeout: SYNC_MS }).toBe('12.5 USDT');
       expect(await figure(page, 'my.cash')).toBe('0 USDT');
 
       await advance(FINALITY);
-      await navigateInApp(page, '/pages/withdraw/withdraw1');
+      await navigateInApp(page, ROUTES.recharge);
       await expect
         .poll(() => depositLine(page).innerText(), { timeout: SYNC_MS })
         .toContain(en('recharge.status_credited'));
-      await navigateInApp(page, '/pages/my/my');
+      await navigateInApp(page, ROUTES.my);
       await expect.poll(() => figure(page, 'my.cash'), { timeout: SYNC_MS }).toBe('12.5 USDT');
       expect(await figure(page, 'my.held')).toBe('0 USDT');
     },

@@ -25,10 +25,7 @@ import {
   keepScreen,
   fill,
 } from './harness.js';
-
-const DIVIDENDS = '/pages/blance_record/blance_record2';
-const DELIVERY = '/pages/order_detail/order_detail';
-const HOSTING = '/pages/index/index2';
+import { ROUTES } from '../../src/app/paths.js';
 
 const assetsSchema = z.object({ cash: z.string() });
 
@@ -82,7 +79,7 @@ describe.skipIf(!hasChromium)('AI dividends and delivery records in Chromium', (
       expect(published.code, published.message).toBe(200);
       await publishTrades(content);
 
-      await goToPage(page, HOSTING, en('tabs.hosting'));
+      await goToPage(page, ROUTES.hosting, en('tabs.hosting'));
       await page.getByRole('button', { name: en('dividends.title'), exact: true }).click();
       await expectPage(page, en('dividends.title'));
       // The only valid hosting of the day: the whole 30 USDT is this account's share.
@@ -117,7 +114,7 @@ describe.skipIf(!hasChromium)('AI dividends and delivery records in Chromium', (
       await expectAccessible(page, 'dividends (claimed)');
       await keepScreen(page, 'dividends-en-claimed');
 
-      await goToPage(page, HOSTING, en('tabs.hosting'));
+      await goToPage(page, ROUTES.hosting, en('tabs.hosting'));
       await page.getByRole('button', { name: en('delivery.title'), exact: true }).click();
       await expectPage(page, en('delivery.title'));
       await page.getByText(en('delivery.what_text'), { exact: true }).waitFor();
@@ -140,7 +137,7 @@ describe.skipIf(!hasChromium)('AI dividends and delivery records in Chromium', (
     const published = await api('/api/admin/dividend/publish', { day, rate: '0.001' }, finance);
     expect(published.code, published.message).toBe(200);
 
-    await goToPage(page, DIVIDENDS, zh('dividends.title'));
+    await goToPage(page, ROUTES.dividends, zh('dividends.title'));
     await page
       .getByRole('button', {
         name: fill(zh('dividends.claim_named'), { amount: '0.8', day: dayLabel(day, 'zh-Hans') }),
@@ -150,7 +147,7 @@ describe.skipIf(!hasChromium)('AI dividends and delivery records in Chromium', (
     await expectAccessible(page, 'dividends (zh-Hans)');
     await keepScreen(page, 'dividends-zh');
 
-    await goToPage(page, DELIVERY, zh('delivery.title'));
+    await goToPage(page, ROUTES.delivery, zh('delivery.title'));
     await page.getByText(zh('delivery.what_text'), { exact: true }).waitFor();
     await page.getByText('+432.5', { exact: false }).waitFor({ timeout: 30_000 });
     await expectAccessible(page, 'delivery (zh-Hans)');

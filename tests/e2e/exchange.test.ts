@@ -23,8 +23,7 @@ import {
   goToPage,
   expectNoAppErrors,
 } from './harness.js';
-
-const EXCHANGE = '/pages/withdraw/withdraw3';
+import { ROUTES } from '../../src/app/paths.js';
 
 const exchangesSchema = z.object({
   items: z.array(z.object({ amountIn: z.string(), amountOut: z.string(), price: z.string() })),
@@ -49,7 +48,7 @@ describe.skipIf(!hasChromium)('the exchange in Chromium', () => {
       const { page } = tab;
       const { token, accountId } = await trader(page, en, finance, 'exchange');
 
-      await goToPage(page, EXCHANGE, en('exchange.title'));
+      await goToPage(page, ROUTES.exchange, en('exchange.title'));
       await page.getByText('0.5 USDT per RAB', { exact: true }).waitFor({ timeout: WAIT_MS });
 
       const amount = page.getByLabel(en('exchange.amount').replace('{{asset}}', 'RAB'), { exact: true });
@@ -92,8 +91,8 @@ describe.skipIf(!hasChromium)('the exchange in Chromium', () => {
 
       // Offline: the records (and the last pulled price) still show, with their age; no exchange can be sent.
       await goOffline(page);
-      await goToPage(page, '/pages/my/my', en('tabs.assets'));
-      await goToPage(page, EXCHANGE, en('exchange.title'));
+      await goToPage(page, ROUTES.my, en('tabs.assets'));
+      await goToPage(page, ROUTES.exchange, en('exchange.title'));
       await page.getByText(en('exchange.offline'), { exact: true }).first().waitFor({ timeout: 30_000 });
       await page.getByText('10 RAB → 5.988 USDT', { exact: true }).waitFor();
       await page.getByText('10 RAB → 4.99 USDT', { exact: true }).waitFor();
@@ -116,7 +115,7 @@ describe.skipIf(!hasChromium)('the exchange in Chromium', () => {
       const tab = await openTab('zh-CN');
       const { page } = tab;
       await trader(page, zh, finance, 'exchange-zh');
-      await goToPage(page, EXCHANGE, zh('exchange.title'));
+      await goToPage(page, ROUTES.exchange, zh('exchange.title'));
       await page.getByLabel(zh('exchange.usdt_to_rab')).check({ force: true });
       await page.getByLabel(zh('exchange.amount').replace('{{asset}}', 'USDT'), { exact: true }).fill('10');
       await page.getByText(zh('exchange.quote_receive'), { exact: true }).waitFor({ timeout: WAIT_MS });

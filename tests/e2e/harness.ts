@@ -31,12 +31,14 @@ import { cliContext } from '../../server/cli/cli-context.js';
 import { customerBook } from '../../server/ledger/books.js';
 import { transfer } from '../../server/ledger/ledger.js';
 import { open } from '../../server/http/envelope-codec.js';
+import { ROUTES } from '../../src/app/paths.js';
 
 export const ROOT_DIR = fileURLToPath(new URL('../../', import.meta.url));
 export const ROOT_INVITE = 'E2EROOT1';
 /** The trade password `customer` binds. */
 export const TRADE_PASSWORD = 'trade-secret1';
 export const PHONE = { width: 390, height: 844 };
+export const DESKTOP = { width: 1280, height: 800 };
 export const SLOW = { timeout: 120_000 };
 /** How long a page may take to show what a step expects (first loads fetch lazy chunks). */
 export const WAIT_MS = 15_000;
@@ -504,7 +506,7 @@ export function e2eHarness(options: HarnessOptions = {}) {
       expect(login.code, login.message).toBe(200);
       return { email, password, token: tokenSchema.parse(login.data).token };
     }
-    await launch(page, '/pages/login/login');
+    await launch(page, ROUTES.login);
     await logIn(page, t, email, password);
     const token = await storedToken(page);
     if (token === null) throw new Error('no stored token after logging in');

@@ -37,8 +37,8 @@ import {
   keepScreen,
   fill,
 } from './harness.js';
+import { ROUTES } from '../../src/app/paths.js';
 
-const HOSTING = '/pages/index/index2';
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Reconnects are noticed by the outbox's own backoff (2, 4, 8, 16, 30 s): allow a full step and a send. */
 const RECONNECT_MS = 60_000;
@@ -89,7 +89,7 @@ describe.skipIf(!hasChromium)('hosting in Chromium', () => {
     async () => {
       const { finance, tab, page, token, accountId } = await hostingCustomer('en-US', en, 'hosting', '2000');
 
-      await goToPage(page, HOSTING, en('tabs.hosting'));
+      await goToPage(page, ROUTES.hosting, en('tabs.hosting'));
       await page.getByText(fill(en('hosting.cash_balance'), { amount: '2000' }), { exact: true }).waitFor();
 
       // The products, the 7-day one chosen, and what 1000 earns: 3 a day, 21 over 7 days, 1021 back.
@@ -149,8 +149,8 @@ describe.skipIf(!hasChromium)('hosting in Chromium', () => {
 
       // Offline: the products and the order still show; an increase waits in the outbox.
       await goOffline(page);
-      await goToPage(page, '/pages/my/my', en('tabs.assets'));
-      await goToPage(page, HOSTING, en('tabs.hosting'));
+      await goToPage(page, ROUTES.my, en('tabs.assets'));
+      await goToPage(page, ROUTES.hosting, en('tabs.hosting'));
       await page.getByText(en('hosting.products_saved'), { exact: true }).waitFor({ timeout: 30_000 });
       await page.getByRole('radio', { name: /^7-day hosting/ }).waitFor();
       await card.getByText('1200 USDT', { exact: true }).waitFor();
@@ -182,8 +182,8 @@ describe.skipIf(!hasChromium)('hosting in Chromium', () => {
       expect(report).toMatchObject({ orders: 1, days: 2, paid: '7.8', matured: 0 });
 
       // The tab opened again pulls: interest accrued and paid, two static income lines.
-      await goToPage(page, '/pages/my/my', en('tabs.assets'));
-      await goToPage(page, HOSTING, en('tabs.hosting'));
+      await goToPage(page, ROUTES.my, en('tabs.assets'));
+      await goToPage(page, ROUTES.hosting, en('tabs.hosting'));
       const figures = card.getByRole('definition');
       await expect
         .poll(async () => (await figures.allInnerTexts()).filter((text) => text === '7.8 USDT').length, {
@@ -228,7 +228,7 @@ describe.skipIf(!hasChromium)('hosting in Chromium', () => {
         token,
       );
       expect(created.code, created.message).toBe(200);
-      await goToPage(page, HOSTING, zh('tabs.hosting'));
+      await goToPage(page, ROUTES.hosting, zh('tabs.hosting'));
       await page.getByLabel(zh('hosting.amount'), { exact: true }).fill('100.01');
       const preview = page.getByRole('region', { name: zh('hosting.preview_title') });
       await preview.getByText(zh('hosting.preview_daily'), { exact: true }).waitFor({ timeout: WAIT_MS });

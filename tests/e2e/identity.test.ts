@@ -31,11 +31,10 @@ import {
   PHONE,
   zh,
   WAIT_MS,
+  DESKTOP,
 } from './harness.js';
+import { ROUTES } from '../../src/app/paths.js';
 
-const DESKTOP = { width: 1280, height: 800 };
-const SETTINGS = '/pages/setting/setting';
-const SETTING2 = '/pages/setting/setting2';
 const NUMBER = 'D12-345 678';
 /** The number as the server masks it: compared upper case without spaces or hyphens, first and last two kept. */
 const MASKED = 'D1*****78';
@@ -67,10 +66,10 @@ async function accessibleInBothLanguages(page: Page, state: string, status: stri
     [zh, 'zh-Hans'],
     [en, 'en'],
   ] as const) {
-    await navigateInApp(page, SETTINGS);
+    await navigateInApp(page, ROUTES.settings);
     await page.locator('select.language-select__input').selectOption(locale);
     await expectPage(page, words('settings.title'));
-    await goToPage(page, SETTING2, words('identity.title'));
+    await goToPage(page, ROUTES.identity, words('identity.title'));
     await expectStatus(page, words, status);
     if (locale === 'zh-Hans') await expectAccessible(page, `setting2 ${state} zh-Hans`);
   }
@@ -132,7 +131,7 @@ describe.skipIf(!hasChromium)('real-name verification in Chromium', () => {
         infoSchema.parse((await api('/api/v1/user/identity-info', {}, customer.token)).data);
 
       // From Settings: the entry opens the page (no more "not yet open").
-      await navigateInApp(page, SETTINGS);
+      await navigateInApp(page, ROUTES.settings);
       await page.getByRole('button', { name: en('settings.kyc'), exact: true }).click();
       await expectPage(page, en('identity.title'));
       await expectStatus(page, en, 'not_verified');
@@ -181,8 +180,8 @@ describe.skipIf(!hasChromium)('real-name verification in Chromium', () => {
 
       // Offline, the status reads from the device.
       await page.context().setOffline(true);
-      await goToPage(page, SETTINGS, en('settings.title'));
-      await goToPage(page, SETTING2, en('identity.title'));
+      await goToPage(page, ROUTES.settings, en('settings.title'));
+      await goToPage(page, ROUTES.identity, en('identity.title'));
       await expectStatus(page, en, 'pending_review');
       await page.getByText(MASKED, { exact: true }).waitFor();
       await page.context().setOffline(false);
@@ -246,8 +245,8 @@ describe.skipIf(!hasChromium)('real-name verification in Chromium', () => {
       expectNoErrors(phoneDesk);
 
       // The phone: verified after its next pull (opening the page pulls).
-      await goToPage(page, SETTINGS, en('settings.title'));
-      await navigateInApp(page, SETTING2);
+      await goToPage(page, ROUTES.settings, en('settings.title'));
+      await navigateInApp(page, ROUTES.identity);
       await expectStatus(page, en, 'approved');
       expect(await page.getByLabel(en('identity.document_number')).count()).toBe(0);
       await accessibleInBothLanguages(page, 'approved', 'approved');
@@ -263,7 +262,7 @@ describe.skipIf(!hasChromium)('real-name verification in Chromium', () => {
       const tab = await openTab('en-US', PHONE);
       const { page } = tab;
       const customer = await signedIn('kycreject', page);
-      await goToPage(page, SETTING2, en('identity.title'));
+      await goToPage(page, ROUTES.identity, en('identity.title'));
       // A passport has no back.
       await page.getByRole('radio', { name: en('identity.type_passport'), exact: true }).check();
       expect(await page.getByRole('group', { name: en('identity.image_back'), exact: true }).count()).toBe(0);
@@ -307,8 +306,8 @@ describe.skipIf(!hasChromium)('real-name verification in Chromium', () => {
       expectNoErrors(desk);
 
       // The phone: rejected, the reason in words and the reviewer's, and the form again.
-      await goToPage(page, SETTINGS, en('settings.title'));
-      await navigateInApp(page, SETTING2);
+      await goToPage(page, ROUTES.settings, en('settings.title'));
+      await navigateInApp(page, ROUTES.identity);
       await expectStatus(page, en, 'rejected');
       await page.getByText(en('identity.reason_other'), { exact: true }).waitFor();
       await page.getByText(note, { exact: true }).waitFor();

@@ -16,6 +16,7 @@ import {
   hasChromium,
   goToPage,
 } from './harness.js';
+import { ROUTES } from '../../src/app/paths.js';
 
 /** Reconnects are noticed by the outbox's own backoff (2, 4, 8, 16, 30 s): allow a full step and a send. */
 const RECONNECT_MS = 60_000;
@@ -53,7 +54,7 @@ describe.skipIf(!hasChromium)('money through a loopback proxy, in Chromium', () 
 
       // An operator puts 100 USDT into the main account; the Assets tab shows it once pulled.
       await fund(finance, mainId, 'USDT', '100', 'e2e funding');
-      await launch(page, '/pages/my/my'); // a new document: the engine pulls on start
+      await launch(page, ROUTES.my); // a new document: the engine pulls on start
       await expectPage(page, en('tabs.assets'));
       const total = page.getByRole('region', { name: en('my.total'), exact: true });
       await expect.poll(() => total.innerText(), { timeout: SYNC_MS }).toContain('100 USDT');
@@ -90,7 +91,7 @@ describe.skipIf(!hasChromium)('money through a loopback proxy, in Chromium', () 
       await amount.fill('30');
       await transfer.click();
       await expectToast(page, en('accounts.transfer_queued'));
-      await goToPage(page, '/pages/second/second1', en('outbox.title'));
+      await goToPage(page, ROUTES.outbox, en('outbox.title'));
       const pending = page.getByRole('region', { name: en('outbox.pending'), exact: true });
       await pending
         .getByRole('heading', { level: 3, name: en('outbox.kind_account-transfer'), exact: true })
@@ -104,7 +105,7 @@ describe.skipIf(!hasChromium)('money through a loopback proxy, in Chromium', () 
       expect(await cashOf(subId)).toBe('30');
 
       // The main account's records: the adjustment in, the transfer out, each with its sign.
-      await goToPage(page, '/pages/blance_record/blance_record', en('records.title'));
+      await goToPage(page, ROUTES.walletRecords, en('records.title'));
       const line = (kind: string) =>
         page.getByRole('listitem').filter({ hasText: en(`records.kind_${kind}`) });
       await expect.poll(() => line('account_transfer').innerText(), { timeout: SYNC_MS }).toContain('-30');
@@ -114,7 +115,7 @@ describe.skipIf(!hasChromium)('money through a loopback proxy, in Chromium', () 
       await expectAccessible(page, 'wallet records');
 
       // Switch to the sub-account: its records show the other side.
-      await goToPage(page, '/pages/setting/setting4', en('accounts.title'));
+      await goToPage(page, ROUTES.accounts, en('accounts.title'));
       await page
         .getByRole('button', {
           name: en('accounts.switch_named').replace('{{name}}', 'Savings'),
@@ -122,7 +123,7 @@ describe.skipIf(!hasChromium)('money through a loopback proxy, in Chromium', () 
         })
         .click();
       await expectToast(page, en('accounts.switched').replace('{{name}}', 'Savings'));
-      await goToPage(page, '/pages/blance_record/blance_record', en('records.title'));
+      await goToPage(page, ROUTES.walletRecords, en('records.title'));
       await expect.poll(() => line('account_transfer').innerText(), { timeout: SYNC_MS }).toContain('+30');
       await expect.poll(() => page.getByRole('listitem').count()).toBe(1);
 

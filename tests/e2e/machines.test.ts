@@ -24,12 +24,8 @@ import {
   keepScreen,
   fill,
 } from './harness.js';
+import { ROUTES } from '../../src/app/paths.js';
 
-const TEAM = '/pages/blance_record/blance_record6';
-const MACHINES = '/pages/goods_detail/goods_detail';
-const MY_MACHINES = '/pages/blance_record/blance_record10';
-const MINING_RECORDS = '/pages/blance_record/blance_record11';
-const TICKETS = '/pages/blance_record/blance_record12';
 const DAY_MS = 86_400_000;
 
 describe.skipIf(!hasChromium)('mining machines in Chromium', () => {
@@ -60,7 +56,7 @@ describe.skipIf(!hasChromium)('mining machines in Chromium', () => {
     async () => {
       const { finance, tab, page, accountId } = await miner('en-US', en, 'miner');
 
-      await goToPage(page, TEAM, en('tabs.team'));
+      await goToPage(page, ROUTES.team, en('tabs.team'));
       await page.getByRole('button', { name: en('machine.title'), exact: true }).click();
       await expectPage(page, en('machine.title'));
       await page.getByRole('heading', { name: 'Starter miner', exact: true }).waitFor({ timeout: WAIT_MS });
@@ -91,8 +87,8 @@ describe.skipIf(!hasChromium)('mining machines in Chromium', () => {
         finance,
       );
       expect(issued.code, issued.message).toBe(200);
-      await goToPage(page, TICKETS, en('machine.tickets_title'));
-      await goToPage(page, MACHINES, en('machine.title'));
+      await goToPage(page, ROUTES.tickets, en('machine.tickets_title'));
+      await goToPage(page, ROUTES.machines, en('machine.title'));
       await page.locator('.machine-summary dd').getByText('6', { exact: true }).waitFor({ timeout: 30_000 });
       await buy(page, en, 'Standard miner', '1', true);
       await expectToast(page, 'Bought: Standard miner × 1');
@@ -103,18 +99,18 @@ describe.skipIf(!hasChromium)('mining machines in Chromium', () => {
         server.services.machineOutput.run(tx, new Date(Date.now() + 2 * DAY_MS)),
       );
 
-      await goToPage(page, MY_MACHINES, en('machine.mine_title'));
+      await goToPage(page, ROUTES.myMachines, en('machine.mine_title'));
       await page.getByText('Standard miner #2', { exact: false }).first().waitFor({ timeout: 30_000 });
       await page.getByText('29 days left of 30', { exact: true }).waitFor({ timeout: 30_000 });
       await expectAccessible(page, 'my machines');
       await keepScreen(page, 'my-machines-en');
 
-      await goToPage(page, MINING_RECORDS, en('machine.records_title'));
+      await goToPage(page, ROUTES.miningRecords, en('machine.records_title'));
       await page.getByText('+7.2', { exact: false }).waitFor({ timeout: 30_000 });
       await expectAccessible(page, 'mining records');
       await keepScreen(page, 'mining-records-en');
 
-      await goToPage(page, TICKETS, en('machine.tickets_title'));
+      await goToPage(page, ROUTES.tickets, en('machine.tickets_title'));
       await page.locator('.card__figure').getByText('1', { exact: true }).waitFor({ timeout: 30_000 });
       await expect
         .poll(() => page.locator('.row-list').getByText(en('machine.ticket_used'), { exact: true }).count())
@@ -127,9 +123,9 @@ describe.skipIf(!hasChromium)('mining machines in Chromium', () => {
       // Offline (failed loads are expected from here): what was synced still shows; a buy says it
       // needs the connection.
       await goOffline(page);
-      await navigateInApp(page, MY_MACHINES);
+      await navigateInApp(page, ROUTES.myMachines);
       await page.getByText('29 days left of 30', { exact: true }).waitFor({ timeout: WAIT_MS });
-      await navigateInApp(page, MACHINES);
+      await navigateInApp(page, ROUTES.machines);
       await page.getByRole('button', { name: 'Buy Pro miner', exact: true }).click();
       await page.getByText(en('machine.offline'), { exact: true }).waitFor({ timeout: WAIT_MS });
       expect(
@@ -146,7 +142,7 @@ describe.skipIf(!hasChromium)('mining machines in Chromium', () => {
       (await api('/api/admin/ticket/issue', { accountIds: accountId, count: '2', reason: '欢迎' }, finance))
         .code,
     ).toBe(200);
-    await goToPage(page, MACHINES, zh('machine.title'));
+    await goToPage(page, ROUTES.machines, zh('machine.title'));
     await page.getByRole('heading', { name: '入门矿机', exact: true }).waitFor({ timeout: WAIT_MS });
     await buy(page, zh, '入门矿机', '1', true);
     await expectToast(page, '已购买：入门矿机 × 1');
@@ -158,19 +154,19 @@ describe.skipIf(!hasChromium)('mining machines in Chromium', () => {
     // Each page is checked once what it shows from the synced data is on screen to stay.
     const pages: Array<[string, string, string, Locator]> = [
       [
-        MY_MACHINES,
+        ROUTES.myMachines,
         'machine.mine_title',
         'my-machines-zh',
         page.getByRole('heading', { name: /^入门矿机 #\d+$/ }),
       ],
       [
-        MINING_RECORDS,
+        ROUTES.miningRecords,
         'machine.records_title',
         'mining-records-zh',
         page.getByText(zh('machine.records_empty')),
       ],
       [
-        TICKETS,
+        ROUTES.tickets,
         'machine.tickets_title',
         'tickets-zh',
         page.getByText(zh('machine.ticket_used'), { exact: true }),

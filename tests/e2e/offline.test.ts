@@ -79,7 +79,7 @@ describe.skipIf(!hasChromium)('offline through a loopback proxy, in Chromium', (
       const { page } = first;
       const token = await loggedIn(page, 'offline');
       await page.getByText(headline, { exact: true }).waitFor();
-      await goToPage(page, '/pages/setting/setting1', en('profile.title'));
+      await goToPage(page, ROUTES.profile, en('profile.title'));
       const before = infoSchema.parse((await api('/api/v1/user/info', {}, token)).data).nickname;
       await page.getByRole('heading', { level: 2, name: before, exact: true }).waitFor();
       await serviceWorkerReady(page);
@@ -93,7 +93,7 @@ describe.skipIf(!hasChromium)('offline through a loopback proxy, in Chromium', (
       // The browser still says it is online; the banner says the server cannot be reached.
       const banner = page.getByRole('status').filter({ hasText: en('sync.unreachable') });
       await banner.waitFor();
-      await goToPage(page, '/pages/setting/setting1', en('profile.title'));
+      await goToPage(page, ROUTES.profile, en('profile.title'));
       await page.getByRole('heading', { level: 2, name: before, exact: true }).waitFor();
 
       // Offline: a new nickname in this tab, a ticket in a second tab of the same browser.
@@ -106,7 +106,7 @@ describe.skipIf(!hasChromium)('offline through a loopback proxy, in Chromium', (
       const second = watchedTab(await page.context().newPage());
       await second.page.goto(running().base);
       await expectPage(second.page, en('tabs.home'));
-      await goToPage(second.page, '/pages/setting/setting3', en('feedback.title'));
+      await goToPage(second.page, ROUTES.feedback, en('feedback.title'));
       await second.page.getByLabel(en('field.title'), { exact: true }).fill('Written offline');
       await second.page.getByLabel(en('field.content'), { exact: true }).fill('Sent when the link returns');
       await second.page
@@ -115,7 +115,7 @@ describe.skipIf(!hasChromium)('offline through a loopback proxy, in Chromium', (
       await second.page.getByRole('button', { name: en('feedback.submit'), exact: true }).click();
       await second.page.getByText(en('feedback.waiting'), { exact: true }).waitFor();
 
-      await goToPage(page, '/pages/second/second1', en('outbox.title'));
+      await goToPage(page, ROUTES.outbox, en('outbox.title'));
       await expect.poll(() => listedCommands(page)).toBe(2);
       // Nothing reached the server while the link was down.
       expect(infoSchema.parse((await api('/api/v1/user/info', {}, token)).data).nickname).toBe(before);
@@ -146,7 +146,7 @@ describe.skipIf(!hasChromium)('offline through a loopback proxy, in Chromium', (
       await expectSameImageWithoutMetadata(Buffer.from(await image.arrayBuffer()), PIXEL_PNG);
 
       // Both tabs show the results, pulled back from the server.
-      await navigateInApp(page, '/pages/setting/setting1');
+      await navigateInApp(page, ROUTES.profile);
       await page
         .getByRole('heading', { level: 2, name: 'Offline Name', exact: true })
         .waitFor({ timeout: 30_000 });
@@ -172,10 +172,10 @@ describe.skipIf(!hasChromium)('offline through a loopback proxy, in Chromium', (
       const other = watchedTab(await sender.page.context().newPage());
       await other.page.goto(running().base);
       await expectPage(other.page, en('tabs.home'));
-      await goToPage(other.page, '/pages/second/second1', en('outbox.title'));
+      await goToPage(other.page, ROUTES.outbox, en('outbox.title'));
 
       // The ticket goes out at once; the server acts, the answer never comes back.
-      await goToPage(sender.page, '/pages/setting/setting3', en('feedback.title'));
+      await goToPage(sender.page, ROUTES.feedback, en('feedback.title'));
       proxy.mute();
       await sender.page.getByLabel(en('field.title'), { exact: true }).fill('Killed mid-send');
       await sender.page.getByLabel(en('field.content'), { exact: true }).fill('Exactly once all the same');
@@ -191,7 +191,7 @@ describe.skipIf(!hasChromium)('offline through a loopback proxy, in Chromium', (
       proxy.up();
       await other.page.getByText(en('outbox.empty'), { exact: true }).waitFor({ timeout: RECONNECT_MS });
       expect(await ticketsOnServer(token, 'Killed mid-send')).toBe(1);
-      await navigateInApp(other.page, '/pages/setting/setting3');
+      await navigateInApp(other.page, ROUTES.feedback);
       await other.page
         .getByRole('heading', { level: 3, name: 'Killed mid-send', exact: true })
         .waitFor({ timeout: 30_000 });
@@ -239,7 +239,7 @@ describe.skipIf(!hasChromium)('offline through a loopback proxy, in Chromium', (
       expect(await installed()).toBe(String(APP_VERSION_CODE));
 
       deployHotVersion(distDir, APP_VERSION_CODE + 1);
-      await launch(page, '/pages/index/index');
+      await launch(page, ROUTES.home);
       const dialog = page.getByRole('dialog', { name: en('update.title') });
       await dialog.getByText(en('update.major'), { exact: true }).waitFor({ timeout: 30_000 });
       await page.keyboard.press('Escape'); // forced: it stays

@@ -23,6 +23,7 @@ import {
   storedToken,
   WAIT_MS,
 } from './harness.js';
+import { ROUTES } from '../../src/app/paths.js';
 
 const passkeyListSchema = z.object({
   items: z.array(z.object({ id: z.string(), name: z.string(), lastUsedAt: z.string().nullable() })),
@@ -78,7 +79,7 @@ describe.skipIf(!hasChromium)('passkeys in Chromium', () => {
       expect(firstToken).not.toBeNull();
 
       // Settings links to the passkeys page.
-      await goToPage(page, '/pages/setting/setting', en('settings.title'));
+      await goToPage(page, ROUTES.settings, en('settings.title'));
       await page.getByRole('button', { name: en('settings.passkeys'), exact: true }).click();
       await expectPage(page, en('passkeys.title'));
       await page.getByText(en('passkeys.none'), { exact: true }).waitFor({ timeout: WAIT_MS });
@@ -108,7 +109,7 @@ describe.skipIf(!hasChromium)('passkeys in Chromium', () => {
       await page.getByText('Work laptop', { exact: true }).waitFor({ timeout: WAIT_MS });
 
       // Log out, then sign in with the passkey: no e-mail typed.
-      await goToPage(page, '/pages/setting/setting', en('settings.title'));
+      await goToPage(page, ROUTES.settings, en('settings.title'));
       await page.getByRole('button', { name: en('settings.logout'), exact: true }).click();
       const dialog = page.getByRole('dialog');
       await dialog.getByText(en('settings.logout_confirm'), { exact: true }).waitFor();
@@ -129,7 +130,7 @@ describe.skipIf(!hasChromium)('passkeys in Chromium', () => {
       expect(after.credentials[0]?.signCount).toBeGreaterThan(credentials[0]?.signCount ?? 0);
 
       // Remove it, after confirming: it is gone from the list and from the server.
-      await goToPage(page, '/pages/setting/passkeys', en('passkeys.title'));
+      await goToPage(page, ROUTES.passkeys, en('passkeys.title'));
       await page.getByRole('button', { name: 'Remove Work laptop', exact: true }).click();
       const removing = page.getByRole('dialog');
       await removing.getByText(en('passkeys.remove_subtitle'), { exact: true }).waitFor();

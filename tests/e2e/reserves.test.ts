@@ -30,8 +30,7 @@ import {
   zh,
   WAIT_MS,
 } from './harness.js';
-
-const MY = '/pages/my/my';
+import { ROUTES } from '../../src/app/paths.js';
 
 /** A pattern of a catalogue sentence with its values filled and `{{time}}` any text. */
 function sentencePattern(template: string, values: Record<string, string>): RegExp {
@@ -57,7 +56,7 @@ describe.skipIf(!hasChromium)('proof of reserves in Chromium', () => {
 
   /** From the Assets tab, the "Proof of reserves" link. */
   async function openFromAssets(page: Page, t: (key: string) => string): Promise<void> {
-    await goToPage(page, MY, t('tabs.assets'));
+    await goToPage(page, ROUTES.my, t('tabs.assets'));
     await page.getByRole('link', { name: t('reserves.title'), exact: true }).click();
     await expectPage(page, t('reserves.title'));
   }
@@ -127,8 +126,8 @@ describe.skipIf(!hasChromium)('proof of reserves in Chromium', () => {
       const { base } = running();
       await goOffline(page);
       await page.context().setOffline(true);
-      await goToPage(page, MY, en('tabs.assets'));
-      await goToPage(page, '/pages/reserves/reserves', en('reserves.title'));
+      await goToPage(page, ROUTES.my, en('tabs.assets'));
+      await goToPage(page, ROUTES.reserves, en('reserves.title'));
       await page.getByText(sentence).waitFor({ timeout: WAIT_MS });
       await page.getByText(en('reserves.verified'), { exact: true }).waitFor({ timeout: WAIT_MS });
       await page.getByText(en('reserves.saved'), { exact: true }).waitFor({ timeout: 60_000 });
@@ -160,8 +159,8 @@ describe.skipIf(!hasChromium)('proof of reserves in Chromium', () => {
         });
         db.close();
       });
-      await goToPage(page, MY, en('tabs.assets'));
-      await navigateInApp(page, '/pages/reserves/reserves');
+      await goToPage(page, ROUTES.my, en('tabs.assets'));
+      await navigateInApp(page, ROUTES.reserves);
       await page.getByText(en('reserves.not_verified'), { exact: true }).waitFor({ timeout: WAIT_MS });
       expect(await page.getByText(en('reserves.verified'), { exact: true }).count()).toBe(0);
       await page

@@ -29,13 +29,13 @@ import {
   WAIT_MS,
   serviceWorkerReady,
 } from './harness.js';
+import { ROUTES } from '../../src/app/paths.js';
 
-const CENTRE = '/pages/setting/setting5';
 const infoSchema = z.object({ email: z.string(), antiPhishingSet: z.boolean() });
 
 /** The security centre opened from Settings, as a user gets there, with its device list loaded. */
 async function openCentre(page: Page, t: (key: string) => string, sessions: number): Promise<void> {
-  await goToPage(page, '/pages/setting/setting', t('settings.title'));
+  await goToPage(page, ROUTES.settings, t('settings.title'));
   await page.getByRole('button', { name: t('settings.security_centre'), exact: true }).click();
   await expectPage(page, t('settings.security_centre'));
   await expect.poll(() => page.getByTestId('session').count(), { timeout: WAIT_MS }).toBe(sessions);
@@ -58,7 +58,7 @@ describe.skipIf(!hasChromium)('the security centre in Chromium', () => {
       const customer = await signedIn('centre', first.page);
       await onlyThisSession(customer.token);
       const second = await openTab('en-US');
-      await launch(second.page, '/pages/login/login');
+      await launch(second.page, ROUTES.login);
       await logIn(second.page, en, customer.email, customer.password);
       const secondToken = await storedToken(second.page);
       expect(secondToken).not.toBeNull();
@@ -85,7 +85,7 @@ describe.skipIf(!hasChromium)('the security centre in Chromium', () => {
 
       // The other device's token is refused at once; its next call sends it to login.
       expect((await api('/api/v1/user/info', {}, secondToken ?? '')).code).toBe(401);
-      await navigateInApp(second.page, CENTRE);
+      await navigateInApp(second.page, ROUTES.securityCentre);
       await expectPage(second.page, en('auth.login_title'));
       expect(await storedToken(second.page)).toBeNull();
       // The first device is still signed in.
@@ -97,9 +97,9 @@ describe.skipIf(!hasChromium)('the security centre in Chromium', () => {
       // The app opened anew offline (from the service worker's copy), as a user without signal does.
       await serviceWorkerReady(page);
       proxy.down();
-      await launch(page, CENTRE);
+      await launch(page, ROUTES.securityCentre);
       await expectPage(page, en('tabs.home'));
-      await goToPage(page, CENTRE, en('settings.security_centre'));
+      await goToPage(page, ROUTES.securityCentre, en('settings.security_centre'));
       await page.getByText(en('centre.sessions_offline'), { exact: true }).waitFor({ timeout: 30_000 });
       expect(await page.getByTestId('session').count()).toBe(0);
       await page.getByText(en('centre.forms_offline'), { exact: true }).waitFor({ timeout: 30_000 });
@@ -197,7 +197,7 @@ describe.skipIf(!hasChromium)('the security centre in Chromium', () => {
       );
 
       // The profile (Assets) shows the new address.
-      await navigateInApp(page, '/pages/my/my');
+      await navigateInApp(page, ROUTES.my);
       await page.getByText(newEmail, { exact: true }).waitFor({ timeout: WAIT_MS });
       expectNoErrors({ page, ...tab });
     },

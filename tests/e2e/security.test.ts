@@ -16,6 +16,7 @@ import {
   goToPage,
   WAIT_MS,
 } from './harness.js';
+import { ROUTES } from '../../src/app/paths.js';
 
 const infoSchema = z.object({ tradePasswordSet: z.boolean(), authenticatorBound: z.boolean() });
 
@@ -31,7 +32,7 @@ describe.skipIf(!hasChromium)('security settings in Chromium', () => {
       const info = async () => infoSchema.parse((await api('/api/v1/user/info', {}, token)).data);
       expect(await info()).toEqual({ tradePasswordSet: false, authenticatorBound: false });
 
-      await goToPage(page, '/pages/update_pwd/update_pwd3', en('settings.authenticator'));
+      await goToPage(page, ROUTES.updatePassword3, en('settings.authenticator'));
       const secretText = page.getByTestId('authenticator-secret');
       await secretText.waitFor({ timeout: WAIT_MS });
       const secret = (await secretText.innerText()).replace(/\s+/g, '');
@@ -45,7 +46,7 @@ describe.skipIf(!hasChromium)('security settings in Chromium', () => {
       await expectPage(page, en('settings.title'));
       expect((await info()).authenticatorBound).toBe(true);
 
-      await goToPage(page, '/pages/update_pwd/update_pwd2', en('settings.trade_password'));
+      await goToPage(page, ROUTES.updatePassword2, en('settings.trade_password'));
       await page.getByLabel(en('field.tradePassword'), { exact: true }).fill('trade-secret1');
       await page.getByLabel(en('field.confirmPassword'), { exact: true }).fill('trade-secret1');
       await expectAccessible(page, 'trade password');
@@ -54,7 +55,7 @@ describe.skipIf(!hasChromium)('security settings in Chromium', () => {
       expect(await info()).toEqual({ tradePasswordSet: true, authenticatorBound: true });
 
       // Set now: the same page offers the change, with the old password and an e-mailed code.
-      await navigateInApp(page, '/pages/update_pwd/update_pwd2');
+      await navigateInApp(page, ROUTES.updatePassword2);
       await page.getByLabel(en('field.oldTradePassword'), { exact: true }).waitFor({ timeout: WAIT_MS });
     },
   );

@@ -9,6 +9,7 @@ import type { ConsoleMessage, Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { e2eHarness, en, expectNoErrors, hasChromium, goToPage, SLOW, WAIT_MS, type Tab } from './harness.js';
+import { ROUTES } from '../../src/app/paths.js';
 
 const GATEWAY_SEGMENT = 'gate7x';
 const UPLOAD_SEGMENT = 'files7x';
@@ -65,14 +66,14 @@ describe.skipIf(!hasChromium)('run-time client configuration and the CSP, in Chr
       });
 
       // A QR code (an SVG data: image) on the authenticator page.
-      await goToPage(page, '/pages/update_pwd/update_pwd3', en('settings.authenticator'));
+      await goToPage(page, ROUTES.updatePassword3, en('settings.authenticator'));
       await page.getByTestId('authenticator-secret').waitFor({ timeout: WAIT_MS });
       await page.getByRole('img', { name: en('security.qr_alt') }).waitFor({ timeout: WAIT_MS });
 
       // The share poster: a QR code drawn from a PNG data: image onto a canvas, saved as a PNG.
       const info = await api('/api/v1/user/info', {}, token);
       const inviteCode = z.object({ inviteCode: z.string() }).parse(info.data).inviteCode;
-      await goToPage(page, '/pages/share_poster/share_poster', en('team.poster_title'));
+      await goToPage(page, ROUTES.sharePoster, en('team.poster_title'));
       const qrAlt = en('team.poster_qr_alt').replace('{{code}}', inviteCode);
       await page.getByRole('img', { name: qrAlt, exact: true }).waitFor({ timeout: WAIT_MS });
       const download = page.waitForEvent('download');

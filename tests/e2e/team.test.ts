@@ -29,9 +29,7 @@ import {
   keepScreen,
   fill,
 } from './harness.js';
-
-const TEAM = '/pages/blance_record/blance_record6';
-const POSTER = '/pages/share_poster/share_poster';
+import { ROUTES } from '../../src/app/paths.js';
 
 const infoSchema = z.object({ inviteCode: z.string(), defaultAccountId: z.string(), id: z.string() });
 const tokenSchema = z.object({ token: z.string() });
@@ -123,11 +121,11 @@ describe.skipIf(!hasChromium)('the Team tab and the share poster in Chromium', (
       const { a, b, c, e } = await team();
       const tab = await openTab('en-US');
       const { page } = tab;
-      await launch(page, '/pages/login/login');
+      await launch(page, ROUTES.login);
       await logIn(page, en, a.email, a.password);
       expect(await storedToken(page)).not.toBeNull();
 
-      await goToPage(page, TEAM, en('tabs.team'));
+      await goToPage(page, ROUTES.team, en('tabs.team'));
       // A: own 1000, B's area 2500, E not valid: V1, and V2 still needs 2 valid direct members more.
       await page.getByText('V1', { exact: true }).first().waitFor({ timeout: 30_000 });
       await page.getByText(fill(en('team.next_title'), { name: 'V2' }), { exact: true }).waitFor();
@@ -192,7 +190,7 @@ describe.skipIf(!hasChromium)('the Team tab and the share poster in Chromium', (
       const visitor = await openTab('en-US');
       await visitor.page.goto(link);
       await expectPage(visitor.page, en('auth.register_title'));
-      expect(routeOf(visitor.page).startsWith('/pages/register/register')).toBe(true);
+      expect(routeOf(visitor.page).startsWith(ROUTES.register)).toBe(true);
       expect(await visitor.page.getByLabel(en('field.inviteCode'), { exact: true }).inputValue()).toBe(
         a.inviteCode,
       );
@@ -207,16 +205,16 @@ describe.skipIf(!hasChromium)('the Team tab and the share poster in Chromium', (
       const { a } = await team();
       const tab = await openTab('zh-CN');
       const { page } = tab;
-      await launch(page, '/pages/login/login');
+      await launch(page, ROUTES.login);
       await logIn(page, zh, a.email, a.password);
-      await goToPage(page, TEAM, zh('tabs.team'));
+      await goToPage(page, ROUTES.team, zh('tabs.team'));
       await page
         .getByText(fill(zh('team.next_title'), { name: 'V2' }), { exact: true })
         .waitFor({ timeout: 30_000 });
       await page.getByText(zh('team.type_promotion'), { exact: true }).first().waitFor();
       await expectAccessible(page, 'team (zh-Hans)');
       await keepScreen(page, 'team-zh');
-      await goToPage(page, POSTER, zh('team.poster_title'));
+      await goToPage(page, ROUTES.sharePoster, zh('team.poster_title'));
       await page.getByText(a.inviteCode, { exact: true }).waitFor();
       await page.getByRole('img', { name: fill(zh('team.poster_qr_alt'), { code: a.inviteCode }) }).waitFor();
       await expectAccessible(page, 'share poster (zh-Hans)');

@@ -26,8 +26,7 @@ import {
   expectNoAppErrors,
   expectNoErrors,
 } from './harness.js';
-
-const TRADING = '/pages/index/index1';
+import { ROUTES } from '../../src/app/paths.js';
 
 const infoSchema = z.object({ usdt: z.string(), rab: z.string() });
 const orderSchema = z.object({ id: z.string(), status: z.string(), filled: z.string(), held: z.string() });
@@ -49,8 +48,8 @@ describe.skipIf(!hasChromium)('the OTC market in Chromium', () => {
 
   /** Leaves the tab and opens it again: it pulls when it opens. */
   async function reopen(page: Page): Promise<void> {
-    await goToPage(page, '/pages/my/my', en('tabs.assets'));
-    await goToPage(page, TRADING, en('tabs.trading'));
+    await goToPage(page, ROUTES.my, en('tabs.assets'));
+    await goToPage(page, ROUTES.trading, en('tabs.trading'));
   }
 
   test(
@@ -64,7 +63,7 @@ describe.skipIf(!hasChromium)('the OTC market in Chromium', () => {
       const sellerTab = await openTab('en-US');
       const seller = await trader(finance, 'otc-seller', sellerTab.page);
       const page = sellerTab.page;
-      await goToPage(page, TRADING, en('tabs.trading'));
+      await goToPage(page, ROUTES.trading, en('tabs.trading'));
       await page
         .getByText(fill(en('trading.band_value'), { minPrice: '0.45', maxPrice: '0.55' }), { exact: true })
         .waitFor({
@@ -99,7 +98,7 @@ describe.skipIf(!hasChromium)('the OTC market in Chromium', () => {
       const buyerTab = await openTab('en-US');
       const buyer = await trader(finance, 'otc-buyer', buyerTab.page);
       const other = buyerTab.page;
-      await goToPage(other, TRADING, en('tabs.trading'));
+      await goToPage(other, ROUTES.trading, en('tabs.trading'));
       const book = other.getByRole('list', { name: en('trading.book_sell') });
       const takeButton = book.getByRole('button', { name: /^Buy RAB from order \d+ at 0\.5 USDT$/ });
       await takeButton.waitFor({ timeout: 30_000 });
@@ -214,7 +213,7 @@ describe.skipIf(!hasChromium)('the OTC market in Chromium', () => {
       const tab = await openTab('zh-CN');
       await trader(finance, 'otc-zh', tab.page, zh);
       const { page } = tab;
-      await goToPage(page, TRADING, zh('tabs.trading'));
+      await goToPage(page, ROUTES.trading, zh('tabs.trading'));
       await page.getByText(zh('trading.whole_only')).first().waitFor({ timeout: 30_000 });
       await page.getByLabel(zh('trading.volume'), { exact: true }).fill('2');
       await page.getByLabel(zh('trading.price'), { exact: true }).fill('0.5');

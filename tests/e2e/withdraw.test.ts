@@ -23,6 +23,7 @@ import {
   goToPage,
   WAIT_MS,
 } from './harness.js';
+import { ROUTES } from '../../src/app/paths.js';
 
 /** A Wednesday, 10:00 in Asia/Shanghai: inside the withdrawal window. */
 const WORKING_MORNING = '2026-11-25T02:00:00Z';
@@ -47,7 +48,7 @@ describe.skipIf(!hasChromium)('a withdrawal in Chromium', () => {
       const { token } = await signedIn('withdraw', page);
 
       // The authenticator, from the key the page shows.
-      await navigateInApp(page, '/pages/update_pwd/update_pwd3');
+      await navigateInApp(page, ROUTES.updatePassword3);
       const secretText = page.getByTestId('authenticator-secret');
       await secretText.waitFor({ timeout: WAIT_MS });
       const secret = (await secretText.innerText()).replace(/\s+/g, '');
@@ -58,7 +59,7 @@ describe.skipIf(!hasChromium)('a withdrawal in Chromium', () => {
       await expectPage(page, en('settings.title'));
 
       // The trade password.
-      await navigateInApp(page, '/pages/update_pwd/update_pwd2');
+      await navigateInApp(page, ROUTES.updatePassword2);
       await page.getByLabel(en('field.tradePassword'), { exact: true }).fill('trade-secret1');
       await page.getByLabel(en('field.confirmPassword'), { exact: true }).fill('trade-secret1');
       await page.getByRole('button', { name: en('security.submit'), exact: true }).click();
@@ -66,7 +67,7 @@ describe.skipIf(!hasChromium)('a withdrawal in Chromium', () => {
 
       // A BEP20 address nobody else pays.
       const to = getAddress(privateKeyToAccount(generatePrivateKey()).address);
-      await goToPage(page, '/pages/withdraw/withdraw2', en('payments.title'));
+      await goToPage(page, ROUTES.withdraw2, en('payments.title'));
       await page.getByLabel(en('field.address'), { exact: true }).fill(to);
       await page
         .getByRole('button', { name: en('payments.save'), exact: true })
@@ -80,7 +81,7 @@ describe.skipIf(!hasChromium)('a withdrawal in Chromium', () => {
       await fund(finance, accountId, 'USDT', '100', 'e2e funding');
 
       // The withdrawal, with a code of a later step than the binding's.
-      await goToPage(page, '/pages/withdraw/withdraw', en('withdraw.title'));
+      await goToPage(page, ROUTES.withdraw, en('withdraw.title'));
       await page
         .getByRole('radio', { name: new RegExp(en('withdraw.kind_chain')) })
         .first()
@@ -120,9 +121,9 @@ describe.skipIf(!hasChromium)('a withdrawal in Chromium', () => {
       expect(balance).toBe(parseUnits('25.5', chain().info.decimals));
 
       // Opened again, the app pulls; the records page shows it successful, with its transaction.
-      await launch(page, '/pages/index/index');
+      await launch(page, ROUTES.home);
       await expectPage(page, en('tabs.home'));
-      await goToPage(page, '/pages/withdraw_record/withdraw_record', en('withdraw.records_title'));
+      await goToPage(page, ROUTES.withdrawRecords, en('withdraw.records_title'));
       await page
         .getByText(en('withdraw.status_success'), { exact: false })
         .first()
