@@ -17,11 +17,11 @@ import {
   expectToast,
   hasChromium,
   zh,
-  TRADE_PASSWORD,
   WAIT_MS,
   keepScreen,
   goToPage,
   expectNoAppErrors,
+  confirmWithTradePassword,
 } from './harness.js';
 import { ROUTES } from '../../src/app/paths.js';
 
@@ -59,9 +59,7 @@ describe.skipIf(!hasChromium)('the exchange in Chromium', () => {
       await expectAccessible(page, 'exchange (quote)');
       await keepScreen(page, 'exchange-en-quote');
 
-      const password = page.getByLabel(en('exchange.trade_password'), { exact: true });
-      await password.fill(TRADE_PASSWORD);
-      await page.getByRole('button', { name: en('exchange.submit'), exact: true }).click();
+      await confirmWithTradePassword(page, en('exchange.trade_password'), en('exchange.submit'));
       await expectToast(page, 'Exchanged 10 RAB.');
       await page.getByText('10 RAB → 4.99 USDT', { exact: true }).waitFor({ timeout: 30_000 });
 
@@ -69,8 +67,7 @@ describe.skipIf(!hasChromium)('the exchange in Chromium', () => {
       // version, the server refuses it, nothing moves, and the page shows the new price.
       await setRabPrice(finance, '0.6');
       await amount.fill('10');
-      await password.fill(TRADE_PASSWORD);
-      await page.getByRole('button', { name: en('exchange.submit'), exact: true }).click();
+      await confirmWithTradePassword(page, en('exchange.trade_password'), en('exchange.submit'));
       const changed = en('exchange.price_changed').replace('{{price}}', '0.6');
       await page.getByText(changed, { exact: true }).waitFor({ timeout: 30_000 });
       const listed = async () =>

@@ -17,7 +17,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { AxeResults } from 'axe-core';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { z } from 'zod';
 import type { CofferServer } from '../../server/app.js';
@@ -37,6 +37,16 @@ export const ROOT_DIR = fileURLToPath(new URL('../../', import.meta.url));
 export const ROOT_INVITE = 'E2EROOT1';
 /** The trade password `customer` binds. */
 export const TRADE_PASSWORD = 'trade-secret1';
+
+/** Types TRADE_PASSWORD into the field labelled `passwordLabel` within `scope` and presses `button`. */
+export async function confirmWithTradePassword(
+  scope: Page | Locator,
+  passwordLabel: string,
+  button: string,
+): Promise<void> {
+  await scope.getByLabel(passwordLabel, { exact: true }).first().fill(TRADE_PASSWORD);
+  await scope.getByRole('button', { name: button, exact: true }).click();
+}
 export const PHONE = { width: 390, height: 844 };
 export const DESKTOP = { width: 1280, height: 800 };
 export const SLOW = { timeout: 120_000 };

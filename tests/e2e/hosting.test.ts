@@ -36,6 +36,7 @@ import {
   WAIT_MS,
   keepScreen,
   fill,
+  confirmWithTradePassword,
 } from './harness.js';
 import { ROUTES } from '../../src/app/paths.js';
 
@@ -102,8 +103,7 @@ describe.skipIf(!hasChromium)('hosting in Chromium', () => {
       await expectAccessible(page, 'hosting (preview)');
       await keepScreen(page, 'hosting-en-preview');
 
-      await page.getByLabel(en('field.tradePassword'), { exact: true }).fill(TRADE_PASSWORD);
-      await page.getByRole('button', { name: en('hosting.create'), exact: true }).click();
+      await confirmWithTradePassword(page, en('field.tradePassword'), en('hosting.create'));
       await expectToast(page, fill(en('hosting.created'), { amount: '1000' }));
       const card = page
         .getByRole('listitem')

@@ -19,10 +19,10 @@ import {
   navigateInApp,
   goToPage,
   zh,
-  TRADE_PASSWORD,
   WAIT_MS,
   keepScreen,
   fill,
+  confirmWithTradePassword,
 } from './harness.js';
 import { ROUTES } from '../../src/app/paths.js';
 
@@ -46,8 +46,7 @@ describe.skipIf(!hasChromium)('mining machines in Chromium', () => {
     await page.getByRole('button', { name: fill(t('machine.buy_named'), { name }), exact: true }).click();
     await page.getByLabel(t('machine.quantity_label'), { exact: true }).fill(quantity);
     if (tickets) await page.getByLabel(t('machine.pay_ticket')).check();
-    await page.getByLabel(t('machine.trade_password'), { exact: true }).fill(TRADE_PASSWORD);
-    await page.getByRole('button', { name: t('machine.confirm_buy'), exact: true }).click();
+    await confirmWithTradePassword(page, t('machine.trade_password'), t('machine.confirm_buy'));
   }
 
   test(
@@ -71,8 +70,7 @@ describe.skipIf(!hasChromium)('mining machines in Chromium', () => {
       await page.getByText('216 USDT', { exact: true }).waitFor();
       await expectAccessible(page, 'machines (buy form)');
       await keepScreen(page, 'machines-en-buy');
-      await page.getByLabel(en('machine.trade_password'), { exact: true }).fill(TRADE_PASSWORD);
-      await page.getByRole('button', { name: en('machine.confirm_buy'), exact: true }).click();
+      await confirmWithTradePassword(page, en('machine.trade_password'), en('machine.confirm_buy'));
       await expectToast(page, 'Bought: Starter miner × 2');
       // The summary follows the synced holding: 20 T.
       await page

@@ -25,6 +25,7 @@ import {
   goToPage,
   expectNoAppErrors,
   expectNoErrors,
+  confirmWithTradePassword,
 } from './harness.js';
 import { ROUTES } from '../../src/app/paths.js';
 
@@ -80,8 +81,7 @@ describe.skipIf(!hasChromium)('the OTC market in Chromium', () => {
       await expectAccessible(page, 'trading (listing)');
       await expectNoOverflow(page, 'trading (listing)');
       await keepScreen(page, 'trading-en-listing');
-      await page.getByLabel(en('trading.trade_password'), { exact: true }).first().fill(TRADE_PASSWORD);
-      await page.getByRole('button', { name: en('trading.submit_sell'), exact: true }).click();
+      await confirmWithTradePassword(page, en('trading.trade_password'), en('trading.submit_sell'));
       await expectToast(page, fill(en('trading.listed_sell'), { volume: '10', price: '0.5' }));
       expect(await seller.money()).toEqual({ usdt: '20', rab: '90' });
 
@@ -113,8 +113,7 @@ describe.skipIf(!hasChromium)('the OTC market in Chromium', () => {
       await take.getByText('4 RAB', { exact: true }).waitFor();
       await expectAccessible(other, 'trading (take)');
       await keepScreen(other, 'trading-en-take');
-      await take.getByLabel(en('trading.trade_password'), { exact: true }).fill(TRADE_PASSWORD);
-      await take.getByRole('button', { name: en('trading.confirm_buy'), exact: true }).click();
+      await confirmWithTradePassword(take, en('trading.trade_password'), en('trading.confirm_buy'));
       await expectToast(other, fill(en('trading.took_buy'), { volume: '4' }));
       expect(await buyer.money()).toEqual({ usdt: '17.996', rab: '104' });
       // The seller received 2 USDT less the maker's 0.002 on it.
@@ -134,8 +133,7 @@ describe.skipIf(!hasChromium)('the OTC market in Chromium', () => {
         third.token,
       );
       expect(taken.code, taken.message).toBe(200);
-      await take.getByLabel(en('trading.trade_password'), { exact: true }).fill(TRADE_PASSWORD);
-      await take.getByRole('button', { name: en('trading.confirm_buy'), exact: true }).click();
+      await confirmWithTradePassword(take, en('trading.trade_password'), en('trading.confirm_buy'));
       // The form's notice says it and stays (a lasting state, not a toast).
       await other
         .getByText(/^This order has changed \(now completed\)\. Nothing was traded\./)
