@@ -17,6 +17,7 @@
  * faults repeats with its seed.
  */
 import net from 'node:net';
+import { listenOnLoopback } from '../tests/helpers/loopback.js';
 
 export type Fault = 'pass' | 'delay' | 'drop' | 'cut' | 'stall' | 'twice';
 export const FAULTS: readonly Fault[] = ['pass', 'delay', 'drop', 'cut', 'stall', 'twice'];
@@ -59,13 +60,7 @@ export class FaultyProxy {
   /** Listens on a free loopback port and forwards to 127.0.0.1:`targetPort`. */
   static async start(targetPort: number, plan: FaultPlan, random: () => number): Promise<FaultyProxy> {
     const server = net.createServer();
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(0, '127.0.0.1', () => resolve());
-    });
-    const address = server.address();
-    if (address === null || typeof address === 'string') throw new Error('the proxy has no TCP address');
-    const proxy = new FaultyProxy(server, address.port, targetPort, plan, random);
+    const proxy = new FaultyProxy(server, await listenOnLoopback(server), targetPort, plan, random);
     server.on('connection', (client) => proxy.accept(client));
     return proxy;
   }

@@ -48,22 +48,7 @@ const settledMemory = async () => {
 /** Registers a user from its own client address (the code e-mails are limited per address). */
 async function registerUser(t: TestServer, email: string, index: number) {
   const ip = `198.18.${Math.floor(index / 250)}.${(index % 250) + 1}`;
-  const sent = await t.call('plain', '/api/v1/sso/sendRegisterCode', { email }, { ip });
-  if (sent.code !== 200) throw new Error(`sendRegisterCode: ${sent.message}`);
-  const answer = await t.call<{ token: string; userId: string }>(
-    'plain',
-    '/api/v1/sso/register',
-    {
-      email,
-      code: t.mailer.lastCode(email),
-      inviteCode: t.rootInvite,
-      password: 'secret123',
-      confirmPassword: 'secret123',
-    },
-    { ip },
-  );
-  if (answer.code !== 200) throw new Error(`register: ${answer.message}`);
-  return answer.data;
+  return t.register('plain', email, 'secret123', t.rootInvite, { ip });
 }
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
 const percentile = (values: number[], p: number) => {

@@ -3,7 +3,6 @@
  * (once, marked demo), and quotes from an exchange's 24-hour ticker in Binance's documented shape.
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { LOCALES } from '../../contract/locales.js';
 import { loadConfig } from '../../server/config.js';
@@ -11,6 +10,7 @@ import { QuotesFeed, pairOf } from '../../server/services/quotes-feed.js';
 import { availableTiers } from '../helpers/database.js';
 import { ok, readyOperator } from '../helpers/operator.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { listenOnLoopback } from '../helpers/loopback.js';
 
 const tiers = await availableTiers('console content');
 
@@ -51,8 +51,7 @@ describe.each(tiers)('demo content and the quotes feed on %s', (tier) => {
       response.setHeader('content-type', 'application/json');
       response.end(JSON.stringify(answer));
     });
-    await new Promise<void>((resolve) => ticker.listen(0, '127.0.0.1', resolve));
-    tickerUrl = `http://127.0.0.1:${(ticker.address() as AddressInfo).port}/api/v3/ticker/24hr`;
+    tickerUrl = `http://127.0.0.1:${await listenOnLoopback(ticker)}/api/v3/ticker/24hr`;
   });
   afterAll(async () => {
     await t.close();

@@ -64,21 +64,7 @@ async function signedIn(t: TestServer, email: string, ...others: string[]) {
 
 async function registerFrom(t: TestServer, email: string, userAgent: string, lang?: string) {
   const options = { userAgent, ip: '198.51.100.1', ...(lang ? { lang } : {}) };
-  expect((await t.call('plain', '/api/v1/sso/sendRegisterCode', { email }, options)).code).toBe(BodyCode.ok);
-  const answer = await t.call<{ token: string; userId: string }>(
-    'plain',
-    '/api/v1/sso/register',
-    {
-      email,
-      code: t.mailer.lastCode(email),
-      inviteCode: t.rootInvite,
-      password: PASSWORD,
-      confirmPassword: PASSWORD,
-    },
-    options,
-  );
-  expect(answer.code).toBe(BodyCode.ok);
-  return answer.data;
+  return t.register('plain', email, PASSWORD, t.rootInvite, options);
 }
 
 async function login(t: TestServer, email: string, userAgent: string, ip = '198.51.100.9', lang?: string) {

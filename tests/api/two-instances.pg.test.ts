@@ -7,12 +7,12 @@
  * the other. Needs PostgreSQL and Redis: without either it reports a clear skip.
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { REDIS_URL, redisReachable } from '../helpers/redis.js';
 import { createPostgresDatabase, postgresReachable } from '../helpers/database.js';
 import { newKey, startTestServer, type TestServer } from '../helpers/server.js';
 import { withdrawFixtures } from '../helpers/withdraw.js';
+import { listenOnLoopback } from '../helpers/loopback.js';
 
 const redisUp = await redisReachable();
 const postgresUp = await postgresReachable();
@@ -46,8 +46,7 @@ async function balancer(instances: readonly TestServer[]) {
         });
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo; // listen(0, host) gives an AddressInfo
+  const port = await listenOnLoopback(server);
   const call = async (uri: string, params: Record<string, unknown>, token?: string, key?: string) => {
     const response = await fetch(`http://127.0.0.1:${port}${uri}`, {
       method: 'POST',

@@ -5,7 +5,6 @@
  * and a failed receipt are ignored; below 1 USDT is recorded only. The ledger stays whole.
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { tronToHex } from '../../server/chains/addresses.js';
 import { checkLedger } from '../../server/ledger/invariants.js';
@@ -13,6 +12,7 @@ import type { DepositWatcher } from '../../server/services/deposit-watcher.js';
 import { availableTiers } from '../helpers/database.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { USDT, block, transactionInfo, transferLog, txId } from '../helpers/tron-node.js';
+import { listenOnLoopback } from '../helpers/loopback.js';
 
 const tiers = await availableTiers('tron-watcher');
 const FINALITY = 5;
@@ -46,8 +46,7 @@ class FakeTron {
   url = '';
 
   async start() {
-    await new Promise<void>((resolve) => this.#server.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.#server.address() as AddressInfo).port}`; // `as`: a TCP server's address
+    this.url = `http://127.0.0.1:${await listenOnLoopback(this.#server)}`;
   }
   async close() {
     this.#server.closeAllConnections();

@@ -4,7 +4,6 @@
  * without the 41 prefix, `{}` for a missing block, `{"Error": …}` for a failure.
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { ChainAnswerError, type ChainAdapter } from '../../server/chains/chain.js';
 import { createTronAdapter } from '../../server/chains/tron.js';
@@ -20,6 +19,7 @@ import {
   txId,
   word,
 } from '../helpers/tron-node.js';
+import { listenOnLoopback } from '../helpers/loopback.js';
 
 /** USDC on TRON: a real TRC20 token emitting the same Transfer event, so a look-alike here. */
 const LOOK_ALIKE_HEX = '3487b63d30b5b2c87fb7ffa8bcfade38eaac1abe';
@@ -156,8 +156,7 @@ beforeAll(async () => {
       response.end(reply.body);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  apiUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`; // `as`: a TCP server's address
+  apiUrl = `http://127.0.0.1:${await listenOnLoopback(server)}`;
 });
 afterAll(async () => {
   server.closeAllConnections();

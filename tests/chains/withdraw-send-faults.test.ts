@@ -9,7 +9,6 @@
  * destination's balance and the ledger check after each.
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { getAddress } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -19,6 +18,7 @@ import { startTestDevnet, type TestDevnet } from '../helpers/devnet.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { chainWithdrawFixtures } from '../helpers/chain-withdraw.js';
 import { withdrawFixtures } from '../helpers/withdraw.js';
+import { listenOnLoopback } from '../helpers/loopback.js';
 
 const freshAddress = () => getAddress(privateKeyToAccount(generatePrivateKey()).address);
 
@@ -57,8 +57,7 @@ async function faultyRpc(target: string) {
       );
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo; // listen(0, host) gives an AddressInfo
+  const port = await listenOnLoopback(server);
   return {
     url: `http://127.0.0.1:${port}`,
     lost,

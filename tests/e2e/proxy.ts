@@ -5,6 +5,7 @@
  * effect while its tab never hears back); `up()` restores the link.
  */
 import net from 'node:net';
+import { listenOnLoopback } from '../helpers/loopback.js';
 
 export type ProxyMode = 'up' | 'down' | 'mute';
 
@@ -22,13 +23,7 @@ export class LoopbackProxy {
   /** Listens on a free loopback port and forwards to `target`. */
   static async start(target: URL): Promise<LoopbackProxy> {
     const server = net.createServer();
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(0, '127.0.0.1', () => resolve());
-    });
-    const address = server.address();
-    if (address === null || typeof address === 'string') throw new Error('the proxy has no TCP address');
-    const proxy = new LoopbackProxy(server, address.port);
+    const proxy = new LoopbackProxy(server, await listenOnLoopback(server));
     server.on('connection', (client) => proxy.accept(client, target));
     return proxy;
   }

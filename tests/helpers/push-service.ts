@@ -7,7 +7,7 @@
  */
 import crypto from 'node:crypto';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from './loopback.js';
 
 /** A browser's side of one subscription: what it sends the server, and the secrets it keeps. */
 export interface TestSubscription {
@@ -107,8 +107,7 @@ export class LoopbackPushService {
 
   static async start(): Promise<LoopbackPushService> {
     const server = http.createServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo; // listening on a TCP port
+    const port = await listenOnLoopback(server);
     const service = new LoopbackPushService(server, `http://127.0.0.1:${port}`);
     server.on('request', (request, response) => service.#take(request, response));
     return service;

@@ -65,12 +65,13 @@ export interface TestServer {
     params?: Record<string, unknown>,
     options?: CallOptions,
   ): Promise<Answer<T>>;
-  /** Registers a user and returns its token. */
+  /** Registers a user and returns its token; `options` (the client's address, device, language) go with both calls. */
   register(
     transport: Transport,
     email: string,
     password?: string,
     invite?: string,
+    options?: CallOptions,
   ): Promise<{ token: string; userId: string }>;
   close(): Promise<void>;
 }
@@ -175,16 +176,16 @@ export async function startTestServer(
     email,
     password = 'secret123',
     invite = ROOT_INVITE,
+    options = {},
   ) => {
-    const sent = await call(transport, '/api/v1/sso/sendRegisterCode', { email });
+    const sent = await call(transport, '/api/v1/sso/sendRegisterCode', { email }, options);
     if (sent.code !== 200) throw new Error(`sendRegisterCode: ${JSON.stringify(sent)}`);
-    const answer = await call<{ token: string; userId: string }>(transport, '/api/v1/sso/register', {
-      email,
-      code: mailer.lastCode(email),
-      inviteCode: invite,
-      password,
-      confirmPassword: password,
-    });
+    const answer = await call<{ token: string; userId: string }>(
+      transport,
+      '/api/v1/sso/register',
+      { email, code: mailer.lastCode(email), inviteCode: invite, password, confirmPassword: password },
+      options,
+    );
     if (answer.code !== 200) throw new Error(`register: ${JSON.stringify(answer)}`);
     return answer.data;
   };
@@ -242,7 +243,8 @@ export function useTestServer(
       return current().dataDir;
     },
     call: (transport, uri, params, options) => current().call(transport, uri, params, options),
-    register: (transport, email, password, invite) => current().register(transport, email, password, invite),
+    register: (transport, email, password, invite, options) =>
+      current().register(transport, email, password, invite, options),
     close: () => current().close(),
   };
 }
