@@ -16,20 +16,8 @@ import { GrantSection } from './products/grant-section.js';
 import { HostingSection } from './products/hosting-section.js';
 import { LevelsSection } from './products/levels-section.js';
 import { MachinesSection } from './products/machines-section.js';
+import { SECTIONS, type Section } from './products/sections.js';
 import { SettingsSection } from './products/settings-section.js';
-
-const SECTIONS = [
-  'settings',
-  'hosting',
-  'machines',
-  'levels',
-  'calendar',
-  'dividends',
-  'delivery',
-  'airdrop',
-  'tickets',
-] as const;
-type Section = (typeof SECTIONS)[number];
 
 /** The sections as buttons that wrap at phone width (tabs would not fit, and antd's overflow menu breaks the tab list's roles). */
 export function ProductsPage() {

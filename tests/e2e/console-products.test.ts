@@ -23,18 +23,7 @@ import {
   type Tab,
   DESKTOP,
 } from './harness.js';
-
-const SECTIONS = [
-  'settings',
-  'hosting',
-  'machines',
-  'levels',
-  'calendar',
-  'dividends',
-  'delivery',
-  'airdrop',
-  'tickets',
-] as const;
+import { SECTIONS, type Section } from '../../admin/pages/products/sections.js';
 
 const HEADER =
   'orderNo,symbol,direction,lots,leverage,openPrice,closePrice,openTime,closeTime,margin,spread,profitLoss';
@@ -79,7 +68,7 @@ describe.skipIf(!hasChromium)('the console’s Products and settings screen in C
     return schema.parse(answer.data) as z.output<S>;
   };
   /** Shows a section: its button (a radio input, hidden behind its label) by its label. */
-  const showSection = async (section: (typeof SECTIONS)[number]) => {
+  const showSection = async (section: Section) => {
     await page()
       .locator('label.ant-radio-button-wrapper')
       .filter({ has: page().getByRole('radio', { name: en(`products.${section}`), exact: true }) })

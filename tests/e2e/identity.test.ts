@@ -109,6 +109,20 @@ describe.skipIf(!hasChromium)('real-name verification in Chromium', () => {
     return setUpOperator(client, `compliance.${Date.now()}@example.com`, 'compliance');
   }
 
+  /** A customer signed in on a new phone-sized tab in English. */
+  async function customerOnPhone(name: string) {
+    const tab = await openTab('en-US', PHONE);
+    return { tab, page: tab.page, customer: await signedIn(name, tab.page) };
+  }
+
+  /** Opens the review drawer of `email`'s submission from the queue; it shows the document number. */
+  async function openDetails(review: Page, email: string) {
+    await review.getByRole('button', { name: `${t('common.details')} ${email}`, exact: true }).click();
+    const drawer = review.getByRole('dialog', { name: t('identity.detail_title', { email }) });
+    await drawer.getByTestId('identity-number').waitFor();
+    return drawer;
+  }
+
   /** Signs the operator in to the console in English on a new tab of `viewport`; at the review screen. */
   async function consoleAt(
     viewport: { width: number; height: number },
@@ -124,9 +138,7 @@ describe.skipIf(!hasChromium)('real-name verification in Chromium', () => {
     'a customer submits with images from setting2 (offline it waits and keeps what was typed), reads pending also offline; compliance approves in the console; the phone shows verified after sync',
     { timeout: 420_000 },
     async () => {
-      const tab = await openTab('en-US', PHONE);
-      const { page } = tab;
-      const customer = await signedIn('kyc', page);
+      const { tab, page, customer } = await customerOnPhone('kyc');
       const info = async () =>
         infoSchema.parse((await api('/api/v1/user/identity-info', {}, customer.token)).data);
 
@@ -191,13 +203,7 @@ describe.skipIf(!hasChromium)('real-name verification in Chromium', () => {
       const desk = await consoleAt(DESKTOP, operator);
       const review = desk.page;
       await expectAccessible(review, 'identity queue en desktop');
-      await review
-        .getByRole('button', { name: `${t('common.details')} ${customer.email}`, exact: true })
-        .click();
-      const drawer = review.getByRole('dialog', {
-        name: t('identity.detail_title', { email: customer.email }),
-      });
-      await drawer.getByTestId('identity-number').waitFor();
+      const drawer = await openDetails(review, customer.email);
       expect(await drawer.getByTestId('identity-number').innerText()).toBe(WHOLE);
       const images = drawer.getByRole('img', {
         name: new RegExp(`of ${customer.email.replace(/\./g, '\\.')}$`),
@@ -259,9 +265,7 @@ describe.skipIf(!hasChromium)('real-name verification in Chromium', () => {
     'compliance rejects in the console for "other" with words of its own; setting2 shows the reason and the words, and the form to submit again',
     { timeout: 420_000 },
     async () => {
-      const tab = await openTab('en-US', PHONE);
-      const { page } = tab;
-      const customer = await signedIn('kycreject', page);
+      const { tab, page, customer } = await customerOnPhone('kycreject');
       await goToPage(page, ROUTES.identity, en('identity.title'));
       // A passport has no back.
       await page.getByRole('radio', { name: en('identity.type_passport'), exact: true }).check();
@@ -271,13 +275,7 @@ describe.skipIf(!hasChromium)('real-name verification in Chromium', () => {
       const operator = await complianceOperator();
       const desk = await consoleAt(DESKTOP, operator);
       const review = desk.page;
-      await review
-        .getByRole('button', { name: `${t('common.details')} ${customer.email}`, exact: true })
-        .click();
-      const drawer = review.getByRole('dialog', {
-        name: t('identity.detail_title', { email: customer.email }),
-      });
-      await drawer.getByTestId('identity-number').waitFor();
+      const drawer = await openDetails(review, customer.email);
       await review.bringToFront();
       await drawer.getByRole('button', { name: t('identity.reject'), exact: true }).click();
       const dialog = review.getByRole('dialog', { name: t('identity.reject'), exact: true });
