@@ -340,23 +340,77 @@ function restartable(dataDir: string) {
       encoding: 'utf8',
       timeout: 60_000,
     });
+  /** The newest code mailed to `address` in the dev mailbox. */
+  const codeFor = async (address: string) => {
+    const folder = path.join(dataDir, 'mailbox');
+    for (const name of fs
+      .readdirSync(folder)
+      .filter((file) => file.endsWith('.eml'))
+      .sort()
+      .reverse()) {
+      const mail = await simpleParser(fs.readFileSync(path.join(folder, name)));
+      const to = mail.to && !Array.isArray(mail.to) ? mail.to.value[0]?.address : undefined;
+      if (to === address) return (mail.text ?? '').match(/(?<!\d)(\d{6})(?!\d)/)?.[1];
+    }
+    throw new Error(`no mail to ${address}`);
+  };
+  /**
+   * The CLI creates the finance operator `fin@example.com` (password `secret123`) at `now`, the
+   * data folder's first start; the root invite code it printed ('' when none).
+   */
+  const createFinance = (now: string): string => {
+    const created = admin(
+      ['operator', 'create', '--email', 'fin@example.com', '--role', 'finance', '--password', 'secret123'],
+      now,
+    );
+    expect(created.status, created.stdout + created.stderr).toBe(0);
+    return created.stdout.match(/Root invite code \(first start\): ([A-Z0-9]{8})/)?.[1] ?? '';
+  };
+  const serve = async (now: string) => {
+    const started = start(env(now));
+    return { started, base: (await waitForOutput(started, BANNER))[1] ?? '' };
+  };
   return {
     admin,
-    /**
-     * The CLI creates the finance operator `fin@example.com` (password `secret123`) at `now`, the
-     * data folder's first start; the root invite code it printed ('' when none).
-     */
-    createFinance: (now: string): string => {
-      const created = admin(
-        ['operator', 'create', '--email', 'fin@example.com', '--role', 'finance', '--password', 'secret123'],
-        now,
-      );
-      expect(created.status, created.stdout + created.stderr).toBe(0);
-      return created.stdout.match(/Root invite code \(first start\): ([A-Z0-9]{8})/)?.[1] ?? '';
+    serve,
+    /** The data folder's first start at `now`: the finance operator created, the server started, a finance session. */
+    firstStart: async (now: string) => {
+      const rootInvite = createFinance(now);
+      const first = await serve(now);
+      return { rootInvite, first, finance: await financeOf(first.base, now, first.started.startedAt) };
     },
-    serve: async (now: string) => {
-      const started = start(env(now));
-      return { started, base: (await waitForOutput(started, BANNER))[1] ?? '' };
+    /**
+     * A customer registered at `base` through `invite` (the code read from the dev mailbox), given
+     * `usdt` by the finance operator and a trade password `trade123`.
+     */
+    customer: async (base: string, finance: string, address: string, invite: string, usdt: string) => {
+      await call(base, '/api/v1/sso/sendRegisterCode', { email: address });
+      const registered = await call(base, '/api/v1/sso/register', {
+        email: address,
+        code: await codeFor(address),
+        inviteCode: invite,
+        password: 'secret123',
+        confirmPassword: 'secret123',
+      });
+      expect(registered.code, registered.message).toBe(200);
+      const token = String(registered.data?.['token']);
+      const info = await call(base, '/api/v1/user/info', {}, as(token));
+      const accountId = String(info.data?.['defaultAccountId']);
+      const adjusted = await call(
+        base,
+        '/api/admin/ledger/adjust',
+        { accountId, asset: 'USDT', amount: usdt, reason: 'opening balance' },
+        as(finance, true),
+      );
+      expect(adjusted.code, adjusted.message).toBe(200);
+      const bound = await call(
+        base,
+        '/api/v1/user/bindTradePassword',
+        { tradePassword: 'trade123', confirmPassword: 'trade123' },
+        as(token, true),
+      );
+      expect(bound.code, bound.message).toBe(200);
+      return { token, accountId, inviteCode: String(info.data?.['inviteCode']) };
     },
   };
 }
@@ -365,46 +419,15 @@ describe('hosting across restarts with COFFER_NOW (as the black-box check runs i
   const dataDir = freshDataDir();
   const address = 'hoster@example.com';
 
-  const { admin, serve, createFinance } = restartable(dataDir);
+  const { admin, serve, firstStart, customer } = restartable(dataDir);
 
   test(
     'an order made from an adjusted balance on a Wednesday earns floor(1000 x 0.003) for each day that ended while the server was down, paid once, after a restart three days later',
     { timeout: 180_000 },
     async () => {
       // Wednesday 25 November 2026, 10:00 in Asia/Shanghai.
-      const rootInvite = createFinance('2026-11-25T02:00:00Z');
-      const first = await serve('2026-11-25T02:00:00Z');
-      await call(first.base, '/api/v1/sso/sendRegisterCode', { email: address });
-      const eml = fs.readdirSync(path.join(dataDir, 'mailbox')).find((name) => name.endsWith('.eml')) ?? '';
-      const mail = await simpleParser(fs.readFileSync(path.join(dataDir, 'mailbox', eml)));
-      const registered = await call(first.base, '/api/v1/sso/register', {
-        email: address,
-        code: (mail.text ?? '').match(/(?<!\d)(\d{6})(?!\d)/)?.[1],
-        inviteCode: rootInvite,
-        password: 'secret123',
-        confirmPassword: 'secret123',
-      });
-      expect(registered.code, registered.message).toBe(200);
-      const token = String(registered.data?.['token']);
-      const finance = await financeOf(first.base, '2026-11-25T02:00:00Z', first.started.startedAt);
-      const accounts = await call(first.base, '/api/v1/account/list', {}, as(token));
-      const accountId = String((accounts.data?.['items'] as Array<{ id: string }>)[0]?.id);
-      expect(
-        (
-          await call(
-            first.base,
-            '/api/admin/ledger/adjust',
-            { accountId, asset: 'USDT', amount: '1000', reason: 'opening balance' },
-            as(finance, true),
-          )
-        ).code,
-      ).toBe(200);
-      await call(
-        first.base,
-        '/api/v1/user/bindTradePassword',
-        { tradePassword: 'trade123', confirmPassword: 'trade123' },
-        as(token, true),
-      );
+      const { rootInvite, first, finance } = await firstStart('2026-11-25T02:00:00Z');
+      const { token, accountId } = await customer(first.base, finance, address, rootInvite, '1000');
       const config = await call(first.base, '/api/v1/hosting/hosting-config', {}, as(token));
       const product = (
         config.data?.['products'] as Array<{ id: string; days: number; dailyRate: string }>
@@ -451,54 +474,20 @@ describe('hosting across restarts with COFFER_NOW (as the black-box check runs i
 
 describe('team income across restarts with COFFER_NOW (as the black-box check runs it)', () => {
   const dataDir = freshDataDir();
-  const { admin, serve, createFinance } = restartable(dataDir);
-  /** The newest code mailed to `address` in the dev mailbox. */
-  const codeFor = async (address: string) => {
-    const folder = path.join(dataDir, 'mailbox');
-    for (const name of fs
-      .readdirSync(folder)
-      .filter((file) => file.endsWith('.eml'))
-      .sort()
-      .reverse()) {
-      const mail = await simpleParser(fs.readFileSync(path.join(folder, name)));
-      const to = mail.to && !Array.isArray(mail.to) ? mail.to.value[0]?.address : undefined;
-      if (to === address) return (mail.text ?? '').match(/(?<!\d)(\d{6})(?!\d)/)?.[1];
-    }
-    throw new Error(`no mail to ${address}`);
-  };
+  const { admin, serve, firstStart, customer } = restartable(dataDir);
 
   test(
     'A ── B ── C register through each other’s invite codes and host on a Wednesday; restarted on Saturday, the team job pays Thursday’s and Friday’s promotion and management lines once, after the accrual',
     { timeout: 240_000 },
     async () => {
-      const rootInvite = createFinance('2026-11-25T02:00:00Z');
-      const first = await serve('2026-11-25T02:00:00Z');
-      const finance = await financeOf(first.base, '2026-11-25T02:00:00Z', first.started.startedAt);
+      const { rootInvite, first, finance } = await firstStart('2026-11-25T02:00:00Z');
       const member = async (address: string, invite: string, hosting: string) => {
-        await call(first.base, '/api/v1/sso/sendRegisterCode', { email: address });
-        const registered = await call(first.base, '/api/v1/sso/register', {
-          email: address,
-          code: await codeFor(address),
-          inviteCode: invite,
-          password: 'secret123',
-          confirmPassword: 'secret123',
-        });
-        expect(registered.code, registered.message).toBe(200);
-        const token = String(registered.data?.['token']);
-        const info = await call(first.base, '/api/v1/user/info', {}, as(token));
-        const accountId = String(info.data?.['defaultAccountId']);
-        const adjusted = await call(
+        const { token, accountId, inviteCode } = await customer(
           first.base,
-          '/api/admin/ledger/adjust',
-          { accountId, asset: 'USDT', amount: hosting, reason: 'opening balance' },
-          as(finance, true),
-        );
-        expect(adjusted.code, adjusted.message).toBe(200);
-        await call(
-          first.base,
-          '/api/v1/user/bindTradePassword',
-          { tradePassword: 'trade123', confirmPassword: 'trade123' },
-          as(token, true),
+          finance,
+          address,
+          invite,
+          hosting,
         );
         const order = await call(
           first.base,
@@ -507,7 +496,7 @@ describe('team income across restarts with COFFER_NOW (as the black-box check ru
           as(token, true),
         );
         expect(order.code, order.message).toBe(200);
-        return { token, accountId, inviteCode: String(info.data?.['inviteCode']) };
+        return { token, accountId, inviteCode };
       };
       const a = await member('team.a@example.com', rootInvite, '1000');
       const b = await member('team.b@example.com', a.inviteCode, '2000');
