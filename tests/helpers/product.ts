@@ -48,7 +48,24 @@ export function localClock(t: () => TestServer) {
     t().clock.advance((target - local) / 1000);
   };
 
-  return { localDate, toLocal, toNextMidnight };
+  /**
+   * A daily job's catch-up: one line of `amount` for each local day from `first` to yesterday
+   * (newest first, as the log lists them), written oldest first (the ids rise with the dates).
+   */
+  const expectCaughtUp = (
+    lines: readonly Pick<IncomeRecord, 'id' | 'earningsDate' | 'amount'>[],
+    first: string,
+    amount: string,
+  ) => {
+    const days = [localDate(-1)];
+    while (days[days.length - 1]! > first) days.push(localDate(-days.length - 1));
+    expect(lines.map((line) => [line.earningsDate, line.amount])).toEqual(days.map((day) => [day, amount]));
+    expect([...lines].sort((a, b) => Number(a.id) - Number(b.id)).map((line) => line.earningsDate)).toEqual(
+      days.reverse(),
+    );
+  };
+
+  return { localDate, toLocal, toNextMidnight, expectCaughtUp };
 }
 
 /**
