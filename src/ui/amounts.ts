@@ -23,14 +23,25 @@ export function shownAmount(amount: string): string {
 }
 
 /**
- * A rate below 1 as a percentage ("0.002" -> "0.2%", "0.0035" -> "0.35%", "0.1" -> "10%", "0" ->
- * "0%"): the decimal point moved two places in the digits. Kept as is when it is not such a rate.
+ * A non-negative decimal as a percent ("1.0234" -> "102.34", "0.002" -> "0.2", "0" -> "0"): the
+ * decimal point moved two places in the digits, never through a float; null when it is not one.
  */
+export function percentOf(decimal: string): string | null {
+  const match = /^(\d+)(?:\.(\d+))?$/.exec(decimal);
+  if (!match) return null;
+  const fraction = (match[2] ?? '').padEnd(2, '0');
+  const whole = `${match[1] ?? '0'}${fraction.slice(0, 2)}`.replace(/^0+(?=\d)/, '');
+  const rest = fraction.slice(2).replace(/0+$/, '');
+  return rest === '' ? whole : `${whole}.${rest}`;
+}
+
+/** A decimal as a percentage with its sign ("0.3333" -> "33.33%"); kept as is when it is not a decimal. */
+export function percentText(decimal: string): string {
+  const percent = percentOf(decimal);
+  return percent === null ? decimal : `${percent}%`;
+}
+
+/** A rate below 1 as a percentage ("0.0035" -> "0.35%"); kept as is when it is not such a rate. */
 export function ratePercent(rate: string): string {
-  if (!isFeeRate(rate)) return rate;
-  const fraction = rate.split('.')[1] ?? '';
-  const digits = `0${fraction.padEnd(2, '0')}`;
-  const whole = digits.slice(0, 3).replace(/^0+(?=\d)/, '');
-  const rest = digits.slice(3).replace(/0+$/, '');
-  return `${whole}${rest ? `.${rest}` : ''}%`;
+  return isFeeRate(rate) ? percentText(rate) : rate;
 }

@@ -10,7 +10,6 @@ import {
   isDirection,
   newerVersion,
   quoteView,
-  ratePercent,
   shownAmount,
   type ExchangeTerms,
 } from '../../src/features/exchange/exchange-view.js';
@@ -99,15 +98,6 @@ describe('the live quote', () => {
 });
 
 describe('what the page writes', () => {
-  test('the fee rate as an exact percentage', () => {
-    expect(ratePercent('0.002')).toBe('0.2%');
-    expect(ratePercent('0.0015')).toBe('0.15%');
-    expect(ratePercent('0.5')).toBe('50%');
-    expect(ratePercent('0.25')).toBe('25%');
-    expect(ratePercent('0')).toBe('0%');
-    expect(ratePercent('0.000001')).toBe('0.0001%');
-  });
-
   test('amounts without trailing zeros; what is not an amount as it came', () => {
     expect(shownAmount('19.960000')).toBe('19.96');
     expect(shownAmount('n/a')).toBe('n/a');

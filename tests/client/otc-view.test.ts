@@ -6,7 +6,6 @@
  */
 import { describe, expect, test } from 'vitest';
 import {
-  completionPercent,
   isCancellable,
   listingView,
   sortBook,
@@ -165,14 +164,6 @@ describe('the book and the orders', () => {
     expect(sortBook(orders, 'buy', 'price').map((order) => order.id)).toEqual(['2', '1', '3']);
     expect(sortBook(orders, 'sell', 'price').map((order) => order.id)).toEqual(['1', '3', '2']);
     expect(sortBook(orders, 'sell', 'newest').map((order) => order.id)).toEqual(['3', '2', '1']);
-  });
-
-  test('completion as a percentage, exactly', () => {
-    expect(completionPercent('0')).toBe('0%');
-    expect(completionPercent('0.3333')).toBe('33.33%');
-    expect(completionPercent('0.25')).toBe('25%');
-    expect(completionPercent('0.0001')).toBe('0.01%');
-    expect(completionPercent('1')).toBe('100%');
   });
 
   test('only an open order can be cancelled', () => {

@@ -8,7 +8,6 @@ import type { ReservesProof } from '../../contract/api/reserves.js';
 import { levelsOf, leafOf, pathOf, rootOf, verifyPath } from '../../contract/reserves.js';
 import {
   amountOfUnits,
-  percentOfRatio,
   proofFile,
   proofInputs,
   sentenceOf,
@@ -27,19 +26,6 @@ describe('amounts from minor units', () => {
     expect(amountOfUnits('1000000')).toBe('1');
     expect(amountOfUnits('123456789012345678901234')).toBe('123456789012345678.901234');
     expect(amountOfUnits(20_000_000n)).toBe('20');
-  });
-});
-
-describe('the ratio as a percent', () => {
-  test('moves the decimal point two places exactly; null stays null', () => {
-    expect(percentOfRatio('1.0234')).toBe('102.34');
-    expect(percentOfRatio('1')).toBe('100');
-    expect(percentOfRatio('0.5')).toBe('50');
-    expect(percentOfRatio('0.0001')).toBe('0.01');
-    expect(percentOfRatio('0.9999')).toBe('99.99');
-    expect(percentOfRatio('12.3456')).toBe('1234.56');
-    expect(percentOfRatio('0')).toBe('0');
-    expect(percentOfRatio(null)).toBeNull();
   });
 });
 

@@ -8,7 +8,6 @@ import { describe, expect, test } from 'vitest';
 import type { IncomeRecord } from '../../contract/api/income.js';
 import type { MyLevelData, TeamLevel } from '../../contract/api/team.js';
 import {
-  percentOf,
   posterFileName,
   progressOf,
   registerLinkOf,
@@ -54,17 +53,6 @@ const line = (overrides: Partial<IncomeRecord>): IncomeRecord => ({
   createdAt: '2026-01-06T16:05:00.000Z',
   updatedAt: '2026-01-06T16:05:00.000Z',
   ...overrides,
-});
-
-describe('rates', () => {
-  test('a rate is shown as a percent exactly, by moving its decimal point', () => {
-    expect(percentOf('0.1')).toBe('10');
-    expect(percentOf('0.05')).toBe('5');
-    expect(percentOf('0.025')).toBe('2.5');
-    expect(percentOf('0.0001')).toBe('0.01');
-    expect(percentOf('0.123456789')).toBe('12.3456789');
-    expect(percentOf('0')).toBe('0');
-  });
 });
 
 describe('progress to the next level', () => {

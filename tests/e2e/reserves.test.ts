@@ -14,7 +14,8 @@ import { describe, expect, test } from 'vitest';
 import { reservesProofSchema, reservesSnapshotSchema } from '../../contract/api/reserves.js';
 import { verifyPath } from '../../contract/reserves.js';
 import { bep20Env, useTestDevnet } from '../helpers/devnet.js';
-import { amountOfUnits, percentOfRatio, proofInputs } from '../../src/features/reserves/reserves-view.js';
+import { amountOfUnits, proofInputs } from '../../src/features/reserves/reserves-view.js';
+import { percentOf } from '../../src/ui/amounts.js';
 import {
   e2eHarness,
   en,
@@ -83,7 +84,7 @@ describe.skipIf(!hasChromium)('proof of reserves in Chromium', () => {
       await openFromAssets(page, en);
       // The devnet's hot wallet was read: the sentence names the share held, the ratio × 100.
       expect(snapshot.reserves.BEP20).not.toBeNull();
-      const percent = percentOfRatio(snapshot.ratio);
+      const percent = snapshot.ratio === null ? null : percentOf(snapshot.ratio);
       if (percent === null) throw new Error(`no ratio in ${JSON.stringify(snapshot)}`);
       const values = { usdt: amountOfUnits(proof.leaf.usdt), rab: amountOfUnits(proof.leaf.rab) };
       const sentence = sentencePattern(en('reserves.sentence'), { ...values, percent });

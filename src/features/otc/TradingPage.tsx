@@ -16,7 +16,7 @@ import { ROUTES } from '../../app/paths.js';
 import { usePullOnOpen } from '../../app/use-pull-on-open.js';
 import { send } from '../../app/worker-client.js';
 import type { ActiveAccount } from '../../../client-db/use-sync-db.js';
-import { ratePercent, shownAmount } from '../../ui/amounts.js';
+import { percentText, ratePercent, shownAmount } from '../../ui/amounts.js';
 import { AsOf } from '../../ui/AsOf.js';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.js';
 import { DateTime } from '../../ui/DateTime.js';
@@ -29,7 +29,6 @@ import { useAccountSyncedAt, useBalance } from '../account/account-data.js';
 import { useRefusalMessage } from '../outbox/messages.js';
 import { ListForm, SideChoice, TakeForm, type OtcFormProps } from './OtcForms.js';
 import {
-  completionPercent,
   isCancellable,
   isOpen,
   OTC_SIDES,
@@ -251,7 +250,7 @@ function BookLine({ order }: { order: OtcBookRecord }) {
         })}
       </p>
       <p className="muted otc-order__meta">
-        {t('trading.completion', { rate: completionPercent(order.completionRate) })} ·{' '}
+        {t('trading.completion', { rate: percentText(order.completionRate) })} ·{' '}
         {t(order.splittable ? 'trading.splits' : 'trading.whole_only')} ·{' '}
         <DateTime at={order.createdAt} style="short" />
       </p>
@@ -344,7 +343,7 @@ function MyOrder({
           {t('trading.filled_line', {
             filled: shownAmount(order.filled),
             volume: shownAmount(order.volume),
-            rate: completionPercent(order.completionRate),
+            rate: percentText(order.completionRate),
           })}
         </p>
         <p className="muted otc-order__meta">

@@ -212,16 +212,6 @@ export function sortBook<T extends Pick<OtcBookRecord, 'id' | 'price' | 'created
   });
 }
 
-/** An order's completion as a percentage, from its exact `completionRate` ("0.3333" -> "33.33%"). */
-export function completionPercent(rate: string): string {
-  const match = /^(\d+)(?:\.(\d{1,4}))?$/.exec(rate);
-  if (match === null) return rate;
-  const digits = `${match[1] ?? '0'}${(match[2] ?? '').padEnd(4, '0')}`.replace(/^0+(?=\d{3})/, '');
-  const whole = digits.slice(0, -2).replace(/^0+(?=\d)/, '') || '0';
-  const rest = digits.slice(-2).replace(/0+$/, '');
-  return `${whole}${rest ? `.${rest}` : ''}%`;
-}
-
 /** True when the owner may still cancel the order. */
 export function isCancellable(order: Pick<OtcOrder, 'status'>): boolean {
   return order.status === 'pending_match';

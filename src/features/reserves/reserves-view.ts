@@ -7,6 +7,7 @@
 import type { ReservesProof } from '../../../contract/api/reserves.js';
 import type { LeafSecret, ProofStep, SumNode } from '../../../contract/reserves.js';
 import type { ReservesProofRecord } from '../../../client-db/schema.js';
+import { percentOf } from '../../ui/amounts.js';
 
 const DECIMALS = 6;
 
@@ -17,17 +18,6 @@ export function amountOfUnits(units: string | bigint): string {
   const whole = padded.slice(0, -DECIMALS);
   const fraction = padded.slice(-DECIMALS).replace(/0+$/, '');
   return fraction ? `${whole}.${fraction}` : whole;
-}
-
-/** A ratio ("1.0234") as a percent ("102.34"), exactly; null stays null. Pure. */
-export function percentOfRatio(ratio: string | null): string | null {
-  if (ratio === null) return null;
-  const match = /^(\d+)(?:\.(\d+))?$/.exec(ratio);
-  if (!match) return null;
-  const fraction = (match[2] ?? '').padEnd(2, '0');
-  const whole = `${match[1] ?? '0'}${fraction.slice(0, 2)}`.replace(/^0+(?=\d)/, '');
-  const rest = fraction.slice(2).replace(/0+$/, '');
-  return rest === '' ? whole : `${whole}.${rest}`;
 }
 
 /**
@@ -47,7 +37,7 @@ export interface SentenceView {
 export function sentenceOf(record: Pick<ReservesProofRecord, 'proof' | 'snapshot'>): SentenceView {
   const { proof, snapshot } = record;
   const read = snapshot !== null && Object.values(snapshot.reserves).some((chain) => chain !== null);
-  const percent = snapshot === null || !read ? null : percentOfRatio(snapshot.ratio);
+  const percent = snapshot === null || !read || snapshot.ratio === null ? null : percentOf(snapshot.ratio);
   return {
     usdt: amountOfUnits(proof.leaf.usdt),
     rab: amountOfUnits(proof.leaf.rab),

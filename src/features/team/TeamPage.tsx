@@ -19,7 +19,6 @@ import { useLink } from '../../ui/OfflineBanner.js';
 import { toast } from '../../ui/toast.js';
 import type { TeamCached } from '../../../client-db/caches/team.js';
 import {
-  percentOf,
   progressOf,
   smallAreaSum,
   TEAM_PAGE,
@@ -27,6 +26,7 @@ import {
   type RequirementView,
   type TeamIncomeView,
 } from './team-view.js';
+import { percentOf } from '../../ui/amounts.js';
 import {
   useMainAccountId,
   useMorePages,
@@ -353,9 +353,9 @@ function LevelsCard({ levels }: { levels: TeamCached<'levels'> | null }) {
             </p>
             <p className="muted">
               {t('team.level_rewards', {
-                first: percentOf(level.promotionRate1),
-                second: percentOf(level.promotionRate2),
-                management: percentOf(level.managementRate),
+                first: percentOf(level.promotionRate1) ?? level.promotionRate1,
+                second: percentOf(level.promotionRate2) ?? level.promotionRate2,
+                management: percentOf(level.managementRate) ?? level.managementRate,
               })}
             </p>
           </li>

@@ -7,23 +7,13 @@
 import type { IncomeRecord } from '../../../contract/api/income.js';
 import type { MyLevelData, TeamInfoData } from '../../../contract/api/team.js';
 import { formatMoney, minor, parseMoney } from '../../../contract/money.js';
+import { percentOf } from '../../ui/amounts.js';
 
 /** Members and income lines shown at first, and added by each "more". */
 export const TEAM_PAGE = 20;
 
 /** The income types the Team tab lists. */
 export const TEAM_INCOME_TYPES = ['promotion', 'management'] as const;
-
-/** A rate ("0.025") as a percent ("2.5"), exactly. Pure; the text itself when it is not a decimal below 10. */
-export function percentOf(rate: string): string {
-  const match = /^(\d)\.(\d*)$/.exec(rate) ?? /^(\d)$/.exec(rate);
-  if (!match) return rate;
-  const whole = match[1] ?? '0';
-  const fraction = (match[2] ?? '').padEnd(2, '0');
-  const digits = `${whole}${fraction.slice(0, 2)}`.replace(/^0+(?=\d)/, '');
-  const rest = fraction.slice(2).replace(/0+$/, '');
-  return rest === '' ? digits : `${digits}.${rest}`;
-}
 
 /** One requirement of the next level: what the user has, what it needs, whether it is met. */
 export interface RequirementView {
@@ -111,7 +101,7 @@ export function teamIncomeOf(lines: readonly IncomeRecord[]): TeamIncomeView[] {
             nickname: line.source.nickname,
             generation: line.source.generation,
             base: line.source.base,
-            percent: percentOf(line.source.rate),
+            percent: percentOf(line.source.rate) ?? line.source.rate,
           }
         : null,
     }));
