@@ -2,10 +2,10 @@
  * Queries every table of an account's rows shares. They must stay scoped to the account: an id
  * of another account's row finds nothing.
  */
-import { and, eq, inArray, type SQL } from 'drizzle-orm';
+import { and, eq, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Executor } from '../db/database.js';
-import { eqIfGiven, rowsNewestFirst, type Page } from './rows.js';
+import { eqIfGiven, idIn, type Page, rowsNewestFirst } from './rows.js';
 
 /** A table whose rows have an `id` and belong to one account (`account_id`). */
 type AccountTable = PgTable & { id: PgColumn; accountId: PgColumn };
@@ -21,7 +21,7 @@ export async function accountRowsByIds<T extends AccountTable>(
   const rows = await db
     .select()
     .from(table as PgTable)
-    .where(and(eq(table.accountId, accountId), inArray(table.id, [...ids])));
+    .where(and(eq(table.accountId, accountId), idIn(table.id, ids)));
   // `select()` of a table selects its whole row, which is what `$inferSelect` describes; drizzle
   // cannot follow that through a generic table.
   return rows as T['$inferSelect'][];

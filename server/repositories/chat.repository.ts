@@ -2,7 +2,7 @@
 import { and, asc, desc, eq, gt, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
 import { chatCannedReplies, chatConversations, chatMessages, operators, users } from '../db/schema.js';
-import { insertRow, rowWhere, updateRow } from './rows.js';
+import { idIn, insertRow, rowWhere, updateRow } from './rows.js';
 
 export type ChatConversationRow = typeof chatConversations.$inferSelect;
 export type ChatMessageRow = typeof chatMessages.$inferSelect;
@@ -108,7 +108,7 @@ export function customerMessagesByIds(
     .select()
     .from(chatMessages)
     .where(
-      and(eq(chatMessages.userId, userId), inArray(chatMessages.id, ids), eq(chatMessages.internal, false)),
+      and(eq(chatMessages.userId, userId), idIn(chatMessages.id, ids), eq(chatMessages.internal, false)),
     );
 }
 

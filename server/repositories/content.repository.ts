@@ -2,23 +2,23 @@
 import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
 import { feedback, news, notices, quotes, users } from '../db/schema.js';
-import { insertRow, rowsNewestFirst, updateRowIfAny, upsertRow } from './rows.js';
+import { idIn, insertRow, rowsNewestFirst, updateRowIfAny, upsertRow } from './rows.js';
 
 export type NewsRow = typeof news.$inferSelect;
 export type NoticeRow = typeof notices.$inferSelect;
 export type QuoteRow = typeof quotes.$inferSelect;
 export type FeedbackRow = typeof feedback.$inferSelect;
 
-export const newsByIds = (db: Executor, ids: number[]) => db.select().from(news).where(inArray(news.id, ids));
+export const newsByIds = (db: Executor, ids: number[]) => db.select().from(news).where(idIn(news.id, ids));
 export const noticesByIds = (db: Executor, ids: number[]) =>
-  db.select().from(notices).where(inArray(notices.id, ids));
+  db.select().from(notices).where(idIn(notices.id, ids));
 export const quotesBySymbols = (db: Executor, symbols: string[]) =>
   db.select().from(quotes).where(inArray(quotes.symbol, symbols));
 export const feedbackByIds = (db: Executor, userId: number, ids: number[]) =>
   db
     .select()
     .from(feedback)
-    .where(and(eq(feedback.userId, userId), inArray(feedback.id, ids)));
+    .where(and(eq(feedback.userId, userId), idIn(feedback.id, ids)));
 
 /** Newest first; `beforeId` pages backwards. */
 export const listNews = (db: Executor, beforeId: number | undefined, limit: number) =>

@@ -1,7 +1,7 @@
 /** SQL of the published delivery (trade settlement) records. */
 import { eq, inArray } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
-import { rowsNewestFirst } from './rows.js';
+import { idIn, rowsNewestFirst } from './rows.js';
 import { deliveryRecords } from '../db/schema.js';
 
 export type DeliveryRow = typeof deliveryRecords.$inferSelect;
@@ -44,7 +44,7 @@ export async function listDeliveryRecords(
 
 export async function deliveryRecordsByIds(db: Executor, ids: number[]): Promise<DeliveryRow[]> {
   if (ids.length === 0) return [];
-  return db.select().from(deliveryRecords).where(inArray(deliveryRecords.id, ids));
+  return db.select().from(deliveryRecords).where(idIn(deliveryRecords.id, ids));
 }
 
 /** Deletes one record; returns it, or null when there was none. */

@@ -4,7 +4,7 @@
  */
 import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
-import { idRows } from './rows.js';
+import { idIn, idRows } from './rows.js';
 import { accountRecordsByStatus } from './account-rows.js';
 import { catalogueItems } from './catalogue-rows.js';
 import { dayPayoutRows } from './day-payouts.js';
@@ -27,10 +27,7 @@ export const { find: findMachine, insert: insertMachine } = machineRows;
 /** The machines with these ids (a pull's loader). */
 export async function machinesByIds(db: Executor, ids: readonly number[]): Promise<MachineRow[]> {
   if (ids.length === 0) return [];
-  return db
-    .select()
-    .from(machines)
-    .where(inArray(machines.id, [...ids]));
+  return db.select().from(machines).where(idIn(machines.id, ids));
 }
 
 /** Updates a machine; null when there is no such machine. */

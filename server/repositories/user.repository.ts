@@ -1,8 +1,8 @@
 /** SQL about users, their accounts and their referral chain. */
-import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../db/database.js';
-import { findRow, insertRowUnlessTaken } from './rows.js';
+import { findRow, idIn, insertRowUnlessTaken } from './rows.js';
 import { accounts, inviteCodes, referralPaths, users } from '../db/schema.js';
 
 export type UserRow = typeof users.$inferSelect;
@@ -161,9 +161,5 @@ export async function listInvites(db: Executor) {
 /** The accounts with these ids (those that exist). */
 export async function accountsByIds(db: Executor, ids: readonly number[]) {
   if (ids.length === 0) return [];
-  return db
-    .select()
-    .from(accounts)
-    .where(inArray(accounts.id, [...ids]))
-    .orderBy(asc(accounts.id));
+  return db.select().from(accounts).where(idIn(accounts.id, ids)).orderBy(asc(accounts.id));
 }
