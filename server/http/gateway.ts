@@ -97,14 +97,7 @@ export function registerGateway(app: FastifyInstance, options: GatewayOptions): 
     }
     let code: number = BodyCode.internalError;
     try {
-      const answer: unknown = JSON.parse(response.body);
-      if (
-        typeof answer === 'object' &&
-        answer !== null &&
-        'code' in answer &&
-        typeof answer.code === 'number'
-      )
-        code = answer.code;
+      code = answerCodeOf(response.body) ?? code;
     } catch {
       request.log.error({ uri: inner.uri }, 'inner call answered something other than JSON');
       throw new BusinessError(
@@ -117,6 +110,21 @@ export function registerGateway(app: FastifyInstance, options: GatewayOptions): 
     const handshake = randomHandshake();
     return sendAnswer(reply, JSON.stringify({ code, handshake, data: seal(response.body, handshake) }));
   });
+}
+
+/**
+ * The body code of an inner answer. Coffer's own answers begin `{"code":N,` (http/answer.ts), read
+ * from that prefix: a pull's answer is megabytes, and parsing it whole only to read its code cost
+ * a tenth of the pull. Anything else is parsed. Null when there is no numeric code.
+ * @throws SyntaxError when the answer is not JSON at all.
+ */
+export function answerCodeOf(body: string): number | null {
+  const prefix = /^\{"code":(\d+),/.exec(body);
+  if (prefix) return Number(prefix[1]);
+  const answer: unknown = JSON.parse(body);
+  return typeof answer === 'object' && answer !== null && 'code' in answer && typeof answer.code === 'number'
+    ? answer.code
+    : null;
 }
 
 /** A random secret that marks inner calls; never leaves the process. */

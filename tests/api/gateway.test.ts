@@ -2,6 +2,7 @@
 import { describe, expect, test } from 'vitest';
 import { BodyCode } from '../../contract/codes.js';
 import { openAnswer, sealRequest, signOf, type EnvelopeFields } from '../../server/http/envelope-codec.js';
+import { answerCodeOf } from '../../server/http/gateway.js';
 import { availableTiers } from '../helpers/database.js';
 import { useTestServer } from '../helpers/server.js';
 
@@ -120,5 +121,19 @@ describe.each(tiers)('the envelope gateway on %s', (tier) => {
     expect((await login('gateway-ip@example.com', 'secret123', '198.18.0.1')).code).toBe(BodyCode.locked);
     expect((await login('gateway-ip@example.com', 'secret123', '198.18.0.2')).code).toBe(200);
     t.clock.advance(16 * 60);
+  });
+});
+
+describe('the code of an inner answer', () => {
+  test("read from the prefix of Coffer's own answers, whatever follows", () => {
+    expect(answerCodeOf('{"code":200,"message":"OK","data":{"changes":{}')).toBe(200);
+    expect(answerCodeOf('{"code":4900,"message":"Bind an authenticator first","data":null}')).toBe(4900);
+  });
+
+  test('parsed from any other JSON; null without a numeric code; a throw for what is not JSON', () => {
+    expect(answerCodeOf('{ "message": "x", "code": 404 }')).toBe(404);
+    expect(answerCodeOf('{"code":"200"}')).toBeNull();
+    expect(answerCodeOf('[]')).toBeNull();
+    expect(() => answerCodeOf('<html>')).toThrow(SyntaxError);
   });
 });
