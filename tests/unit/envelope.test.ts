@@ -247,6 +247,36 @@ describe('refusals', () => {
     await expect(client.openAsync(data, padded.handshake)).rejects.toThrow(client.EnvelopeError);
   });
 
+  test("the same opens and refusals where the engine decodes Base64 itself (Uint8Array.fromBase64, as current browsers do; core-js's implementation of the standard here)", async () => {
+    await import('core-js/actual/typed-array/from-base64.js');
+    type Native = { fromBase64?: (...args: unknown[]) => Uint8Array };
+    const native = (Uint8Array as unknown as Native).fromBase64;
+    if (native === undefined) throw new Error('no Uint8Array.fromBase64 after loading core-js');
+    let decoded = 0;
+    (Uint8Array as unknown as Native).fromBase64 = (...args) => {
+      decoded += 1;
+      return native(...args);
+    };
+    try {
+      for (const vector of vectors) {
+        expect(await client.openAsync(vector.data, vector.handshake)).toBe(vector.plaintext);
+      }
+      expect(decoded).toBe(vectors.length);
+      for (const [name, data, handshake] of refused) {
+        await expect(client.openAsync(data, handshake), name).rejects.toThrow(client.EnvelopeError);
+      }
+      const padded = vectors.find((vector) => vector.data.endsWith('='));
+      if (padded === undefined) throw new Error('no vector whose data ends with padding');
+      const at = padded.data.length - (padded.data.endsWith('==') ? 3 : 2);
+      const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+      const bumped = alphabet.charAt(alphabet.indexOf(padded.data.charAt(at)) + 1);
+      const data = padded.data.slice(0, at) + bumped + padded.data.slice(at + 1);
+      await expect(client.openAsync(data, padded.handshake)).rejects.toThrow(client.EnvelopeError);
+    } finally {
+      delete (Uint8Array as unknown as Native).fromBase64;
+    }
+  });
+
   test('both codecs refuse a plaintext that is not valid UTF-8', async () => {
     const handshake = 'a1B2c3D4e5F6g7H8';
     const iv = Buffer.alloc(16, 7);
