@@ -114,7 +114,6 @@ export function RecordsSection<T extends { id: string }, V extends string = neve
 }: RecordsSectionProps<T, V>) {
   const { t } = useTranslation();
   const id = useId();
-  const shown = paging?.shown ?? records?.length ?? 0;
   const filtered = filter !== undefined && filter.value !== 'all';
   return (
     <StackSection id={id} title={t(words.title)}>
@@ -132,16 +131,46 @@ export function RecordsSection<T extends { id: string }, V extends string = neve
           {t(filtered && words.filter !== undefined ? words.filter.empty : words.empty)}
         </p>
       )}
-      {records !== undefined && records.length > 0 && (
-        <ul className={listClassName} aria-labelledby={id}>
-          {records.slice(0, shown).map((record) => (
-            <Fragment key={record.id}>{children(record)}</Fragment>
-          ))}
-        </ul>
-      )}
-      {paging !== undefined && records !== undefined && records.length > shown && (
+      <PagedRows rows={records} paging={paging} className={listClassName} labelledBy={id}>
+        {children}
+      </PagedRows>
+    </StackSection>
+  );
+}
+
+/**
+ * Rows as a list shown a page at a time (`paging`; absent: all of them), and the "more" button
+ * while there are more; nothing while `rows` is undefined or empty (the caller says why).
+ */
+export function PagedRows<T extends { id: string }>({
+  rows,
+  paging,
+  className,
+  label,
+  labelledBy,
+  children,
+}: {
+  rows: readonly T[] | undefined;
+  paging?: Paging | undefined;
+  className: string;
+  /** The list's accessible name, or the id of the element that gives it. */
+  label?: string;
+  labelledBy?: string;
+  children: (row: T) => ReactNode;
+}) {
+  const { t } = useTranslation();
+  if (rows === undefined || rows.length === 0) return null;
+  const shown = paging?.shown ?? rows.length;
+  return (
+    <>
+      <ul className={className} aria-label={label} aria-labelledby={labelledBy}>
+        {rows.slice(0, shown).map((row) => (
+          <Fragment key={row.id}>{children(row)}</Fragment>
+        ))}
+      </ul>
+      {paging !== undefined && rows.length > shown && (
         <MoreButton onClick={paging.showMore}>{t(paging.more)}</MoreButton>
       )}
-    </StackSection>
+    </>
   );
 }

@@ -5,7 +5,7 @@
  * customer's own positions, and nothing here changes a balance.
  */
 import { useLiveQuery } from 'dexie-react-hooks';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { DeliveryRecord } from '../../../contract/api/delivery.js';
 import { send } from '../../app/worker-client.js';
@@ -14,7 +14,7 @@ import { AsOf } from '../../ui/AsOf.js';
 import { DateTime } from '../../ui/DateTime.js';
 import { DELIVERY_PAGE, directionKey, leverageLabel, profitView } from './delivery-view.js';
 import './delivery.css';
-import { MoreButton } from '../../ui/MoreButton.js';
+import { PagedRows, usePaging } from '../../ui/RecordsSection.js';
 import { CardSection } from '../../ui/Card.js';
 
 const COLLECTIONS = ['delivery'] as const;
@@ -23,16 +23,16 @@ export default function DeliveryPage() {
   const { t } = useTranslation();
   const db = publicDatabase();
   const syncedAt = useSyncedAt(db, COLLECTIONS);
-  const [shown, setShown] = useState(DELIVERY_PAGE);
+  const paging = usePaging(DELIVERY_PAGE, 'delivery.more');
   // One more than shown, to know whether "more" has anything to add.
   const records = useLiveQuery(
     () =>
       db.delivery
         .orderBy('closeTime')
         .reverse()
-        .limit(shown + 1)
+        .limit(paging.shown + 1)
         .toArray(),
-    [db, shown],
+    [db, paging.shown],
   );
   useEffect(() => {
     void send('sync-pull');
@@ -47,18 +47,9 @@ export default function DeliveryPage() {
         <AsOf syncedAt={syncedAt} />
       </div>
       {records !== undefined && records.length === 0 && <p className="card muted">{t('delivery.empty')}</p>}
-      {records !== undefined && records.length > 0 && (
-        <ul className="delivery-list" aria-label={t('delivery.list_label')}>
-          {records.slice(0, shown).map((record) => (
-            <Trade key={record.id} record={record} />
-          ))}
-        </ul>
-      )}
-      {records !== undefined && records.length > shown && (
-        <MoreButton onClick={() => setShown((count) => count + DELIVERY_PAGE)}>
-          {t('delivery.more')}
-        </MoreButton>
-      )}
+      <PagedRows rows={records} paging={paging} className="delivery-list" label={t('delivery.list_label')}>
+        {(record) => <Trade record={record} />}
+      </PagedRows>
     </div>
   );
 }

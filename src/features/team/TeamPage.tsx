@@ -36,9 +36,9 @@ import {
   type TeamState,
 } from './use-team.js';
 import './team.css';
-import { MoreButton } from '../../ui/MoreButton.js';
 import { AccentCard, CardSection } from '../../ui/Card.js';
 import { Figure } from '../../ui/Figure.js';
+import { PagedRows, usePaging } from '../../ui/RecordsSection.js';
 
 /** The share poster and the mining machines are reached from the Team tab. */
 const TEAM_LINKS = [
@@ -281,29 +281,21 @@ function MemberRow({ member }: { member: TeamMember }) {
 
 function TeamIncome({ userId }: { userId: string }) {
   const { t } = useTranslation();
-  const [shown, setShown] = useState(TEAM_PAGE);
+  const paging = usePaging(TEAM_PAGE, 'team.income_more');
   const accountId = useMainAccountId(userId);
   // One more than shown, to know whether there is more.
-  const lines = useTeamIncome(userId, accountId ?? null, shown + 1);
+  const lines = useTeamIncome(userId, accountId ?? null, paging.shown + 1);
   const views = teamIncomeOf(lines ?? []);
   return (
     <CardSection id="team-income" title={t('team.income_title')}>
       {lines === undefined ? (
         <p className="muted">…</p>
-      ) : views.length === 0 ? (
-        <p className="muted">{t('team.income_empty')}</p>
       ) : (
-        <ul className="row-list">
-          {views.slice(0, shown).map((line) => (
-            <IncomeLine key={line.id} line={line} />
-          ))}
-        </ul>
+        views.length === 0 && <p className="muted">{t('team.income_empty')}</p>
       )}
-      {views.length > shown && (
-        <MoreButton onClick={() => setShown((count) => count + TEAM_PAGE)}>
-          {t('team.income_more')}
-        </MoreButton>
-      )}
+      <PagedRows rows={views} paging={paging} className="row-list">
+        {(line) => <IncomeLine line={line} />}
+      </PagedRows>
     </CardSection>
   );
 }

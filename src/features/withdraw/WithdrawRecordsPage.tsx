@@ -4,7 +4,6 @@
  * reason of a rejection or failure, the transaction hash (copyable) or bank reference, and its
  * times. Read from IndexedDB, so the page opens offline, with how fresh the list is.
  */
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { WithdrawalRecord } from '../../../contract/api/withdraw.js';
 import type { ActiveAccount } from '../../../client-db/use-sync-db.js';
@@ -23,7 +22,7 @@ import {
   WITHDRAWALS_PAGE,
 } from './withdraw-view.js';
 import './withdraw.css';
-import { MoreButton } from '../../ui/MoreButton.js';
+import { PagedRows, usePaging } from '../../ui/RecordsSection.js';
 
 const COLLECTIONS = ['withdrawals'] as const;
 
@@ -31,24 +30,19 @@ export default syncedListPage(COLLECTIONS, Withdrawals);
 
 function Withdrawals({ active }: { active: ActiveAccount }) {
   const { t } = useTranslation();
-  const [shown, setShown] = useState(WITHDRAWALS_PAGE);
+  const paging = usePaging(WITHDRAWALS_PAGE, 'withdraw.more');
   // One more than shown, to know whether there is more.
-  const withdrawals = useWithdrawals(active, shown + 1);
-  if (withdrawals === undefined) return null;
-  if (withdrawals.length === 0) return <p className="card muted">{t('withdraw.records_empty')}</p>;
+  const withdrawals = useWithdrawals(active, paging.shown + 1);
+  if (withdrawals?.length === 0) return <p className="card muted">{t('withdraw.records_empty')}</p>;
   return (
-    <>
-      <ul className="card row-list" aria-label={t('withdraw.records_title')}>
-        {withdrawals.slice(0, shown).map((withdrawal) => (
-          <WithdrawalLine key={withdrawal.id} withdrawal={withdrawal} />
-        ))}
-      </ul>
-      {withdrawals.length > shown && (
-        <MoreButton onClick={() => setShown((count) => count + WITHDRAWALS_PAGE)}>
-          {t('withdraw.more')}
-        </MoreButton>
-      )}
-    </>
+    <PagedRows
+      rows={withdrawals}
+      paging={paging}
+      className="card row-list"
+      label={t('withdraw.records_title')}
+    >
+      {(withdrawal) => <WithdrawalLine withdrawal={withdrawal} />}
+    </PagedRows>
   );
 }
 
