@@ -652,7 +652,12 @@ async function initialSyncInNode(bench: Bench): Promise<void> {
 
 /* ------------------------------------------------------------------ 2. cold start ------------------------------------------------------------------ */
 
+/** The cold start's steps before the first title: the page's HTML in, then src/main.tsx's marks. */
+const COLD_STEPS = ['html', 'entry', 'language', 'render'] as const;
+
 interface ColdStart {
+  /** Navigation start to each step (ms). */
+  steps: Record<(typeof COLD_STEPS)[number], number>;
   titleMs: number;
   frameMs: number;
   inView: boolean;
@@ -675,10 +680,23 @@ async function coldStartOnce(bench: Bench, ctx: BrowserContext): Promise<ColdSta
       (selector) => ({
         controlled: navigator.serviceWorker.controller !== null,
         items: document.querySelectorAll(selector).length,
+        html:
+          (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined)
+            ?.responseEnd ?? Number.NaN,
+        marks: Object.fromEntries(
+          performance.getEntriesByType('mark').map((entry) => [entry.name, entry.startTime]),
+        ),
       }),
       TITLE_SELECTOR,
     );
+    const markAt = (name: string) => facts.marks[`coffer:${name}`] ?? Number.NaN;
     return {
+      steps: {
+        html: facts.html,
+        entry: markAt('entry'),
+        language: markAt('language'),
+        render: markAt('render'),
+      },
       titleMs: probe.firstTitleAt ?? Number.NaN,
       frameMs: probe.firstTitleFrameAt ?? Number.NaN,
       inView: probe.firstTitleInView === true,
@@ -714,9 +732,19 @@ async function coldStart(bench: Bench, offline: boolean): Promise<void> {
       else await sleep(300);
     }
     table(
-      ['run', 'title in DOM', 'frame after', 'in view', 'controlled by SW', 'titles rendered', 'long tasks'],
+      [
+        'run',
+        ...COLD_STEPS,
+        'title in DOM',
+        'frame after',
+        'in view',
+        'controlled by SW',
+        'titles rendered',
+        'long tasks',
+      ],
       runs.map((run, index) => [
         String(index + 1),
+        ...COLD_STEPS.map((step) => ms(run.steps[step])),
         ms(run.titleMs),
         ms(run.frameMs),
         run.inView ? 'yes' : 'no',
@@ -724,7 +752,10 @@ async function coldStart(bench: Bench, offline: boolean): Promise<void> {
         grouped(run.items),
         ms(run.longTaskMs),
       ]),
-      [1, 2, 5, 6],
+      [1, 2, 3, 4, 5, 6, 9, 10],
+    );
+    console.log(
+      `steps (navigation start to each, median): HTML in ${ms(median(runs.map((run) => run.steps.html)))}, entry module running ${ms(median(runs.map((run) => run.steps.entry)))}, language ready ${ms(median(runs.map((run) => run.steps.language)))}, first render asked ${ms(median(runs.map((run) => run.steps.render)))} (src/main.tsx's marks)`,
     );
     console.log(
       `${offline ? 'OFFLINE (context.setOffline: the service worker serves the shell, the worker cannot pull)' : 'online'}: navigation start to the first news title in the DOM: median ${spread(runs.map((run) => run.titleMs))}; to the frame after it: ${spread(runs.map((run) => run.frameMs))}`,
