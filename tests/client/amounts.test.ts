@@ -33,18 +33,34 @@ describe('a decimal as a percent', () => {
     expect(percentText('n/a')).toBe('n/a');
   });
 
-  test('a fee rate (below 1) as an exact percentage; what is not one as it came', () => {
-    expect(ratePercent('0.002')).toBe('0.2%');
-    expect(ratePercent('0.0015')).toBe('0.15%');
-    expect(ratePercent('0.000001')).toBe('0.0001%');
+  test.each([
+    ['0.002', '0.2%'],
+    ['0.003', '0.3%'],
+    ['0.0035', '0.35%'],
+    ['0.0015', '0.15%'],
+    ['0.01', '1%'],
+    ['0.125', '12.5%'],
+    ['0', '0%'],
+    ['0.000001', '0.0001%'],
+    ['0.000000000001', '0.0000000001%'],
+  ])('the rate %s (a fee or a daily rate, below 1) is %s', (rate, percent) => {
+    expect(ratePercent(rate)).toBe(percent);
+  });
+
+  test('what is not a rate below 1 is shown as it came', () => {
     expect(ratePercent('1.5')).toBe('1.5');
+    expect(ratePercent('2%')).toBe('2%');
   });
 });
 
 describe('an amount as shown', () => {
-  test('exact, without trailing zeros; what is not an amount as it came', () => {
+  test('exact, trailing zeros dropped; a malformed one as it came', () => {
     expect(shownAmount('19.960000')).toBe('19.96');
+    expect(shownAmount('1.500000')).toBe('1.5');
+    expect(shownAmount('0.999999')).toBe('0.999999');
+    expect(shownAmount('12345678901.000001')).toBe('12345678901.000001');
     expect(shownAmount('100')).toBe('100');
-    expect(shownAmount('abc')).toBe('abc');
+    expect(shownAmount('1e3')).toBe('1e3');
+    expect(shownAmount('n/a')).toBe('n/a');
   });
 });

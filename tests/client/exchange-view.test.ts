@@ -10,7 +10,6 @@ import {
   isDirection,
   newerVersion,
   quoteView,
-  shownAmount,
   type ExchangeTerms,
 } from '../../src/features/exchange/exchange-view.js';
 
@@ -98,11 +97,6 @@ describe('the live quote', () => {
 });
 
 describe('what the page writes', () => {
-  test('amounts without trailing zeros; what is not an amount as it came', () => {
-    expect(shownAmount('19.960000')).toBe('19.96');
-    expect(shownAmount('n/a')).toBe('n/a');
-  });
-
   test('directions read back from a radio', () => {
     expect(isDirection('rab_to_usdt')).toBe(true);
     expect(isDirection('usdt_to_rab')).toBe(true);

@@ -22,7 +22,6 @@ import {
   orderStatusKey,
   payoutKey,
   progressOf,
-  ratePercent,
   signedChange,
   sortOrders,
   typedAmount,
@@ -81,25 +80,6 @@ function asDecimal(minor: bigint): string {
   const fraction = (minor % 1_000_000n).toString().padStart(6, '0').replace(/0+$/, '');
   return fraction ? `${whole}.${fraction}` : String(whole);
 }
-
-describe('rates', () => {
-  test.each([
-    ['0.003', '0.3%'],
-    ['0.0035', '0.35%'],
-    ['0.0045', '0.45%'],
-    ['0.01', '1%'],
-    ['0.1', '10%'],
-    ['0.125', '12.5%'],
-    ['0', '0%'],
-    ['0.000000000001', '0.0000000001%'],
-  ])('%s is %s, exactly', (rate, percent) => {
-    expect(ratePercent(rate)).toBe(percent);
-  });
-
-  test('what is not a rate is shown as it came', () => {
-    expect(ratePercent('1.5')).toBe('1.5');
-  });
-});
 
 describe('the amount typed', () => {
   test.each([
