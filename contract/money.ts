@@ -49,6 +49,11 @@ export function formatMoney(value: Minor): string {
   return `${negative ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
 }
 
+/** The wire's decimal string of a count of minor units read as a plain bigint (a database column). */
+export function moneyText(value: bigint): string {
+  return formatMoney(minor(value));
+}
+
 /**
  * The value in USDT of `amount` of an asset priced at `priceUsdt` (both minor units), rounded
  * down to the minor unit: a customer is never shown more than the exact product.

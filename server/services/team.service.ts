@@ -29,7 +29,7 @@ import type {
 import { BodyCode } from '../../contract/codes.js';
 import { MIN_VALID_HOSTING_USD } from '../../contract/constants.js';
 import { MIN_VALID_HOSTING, normalizeRate } from '../../contract/hosting-interest.js';
-import { formatMoney, minor, parseMoney } from '../../contract/money.js';
+import { minor, moneyText, parseMoney } from '../../contract/money.js';
 import {
   levelFor,
   PROMOTION_GENERATIONS,
@@ -106,15 +106,13 @@ export function maskNickname(nickname: string, masked: boolean): string {
   return `${characters.slice(0, characters.length > 2 ? 2 : 1).join('')}***`;
 }
 
-const usdt = (value: bigint) => formatMoney(minor(value));
-
 function toTeamLevel(row: TeamLevelRow): TeamLevel {
   return {
     level: row.level,
     name: row.name,
-    ownHosting: usdt(row.ownHosting),
+    ownHosting: moneyText(row.ownHosting),
     directValidMembers: row.directValidMembers,
-    smallAreaPerformance: usdt(row.smallAreaPerformance),
+    smallAreaPerformance: moneyText(row.smallAreaPerformance),
     promotionRate1: row.promotionRate1,
     promotionRate2: row.promotionRate2,
     managementRate: row.managementRate,
@@ -162,16 +160,16 @@ export class TeamService extends CoreService {
     return {
       level,
       levelName: levels.find((row) => row.level === level)?.name ?? '',
-      teamPerformance: usdt(figures.teamPerformance),
+      teamPerformance: moneyText(figures.teamPerformance),
       directCount: figures.directCount,
       directValidCount: figures.directValidCount,
       teamCount: figures.teamCount,
       teamValidCount: figures.teamValidCount,
-      smallAreaPerformance: usdt(smallArea),
-      directPerformance: usdt(figures.directPerformance),
-      indirectPerformance: usdt(figures.teamPerformance - figures.directPerformance),
-      ownPerformance: usdt(figures.ownPerformance),
-      largestAreaPerformance: usdt(figures.largestArea),
+      smallAreaPerformance: moneyText(smallArea),
+      directPerformance: moneyText(figures.directPerformance),
+      indirectPerformance: moneyText(figures.teamPerformance - figures.directPerformance),
+      ownPerformance: moneyText(figures.ownPerformance),
+      largestAreaPerformance: moneyText(figures.largestArea),
       validHostingThreshold: MIN_VALID_HOSTING_USD,
       asOf: this.clock.now().toISOString(),
     };
@@ -198,12 +196,12 @@ export class TeamService extends CoreService {
         generation,
         joinedAt: row.createdAt.toISOString(),
         valid: row.performance > 0n,
-        performance: usdt(row.performance),
+        performance: moneyText(row.performance),
       })),
       nextCursor: rows.length > limit && last ? String(last.id) : null,
       count: totals.count,
       validCount: totals.validCount,
-      performance: usdt(totals.performance),
+      performance: moneyText(totals.performance),
     };
   }
 
@@ -240,17 +238,17 @@ export class TeamService extends CoreService {
       level,
       levelName: current?.name ?? '',
       figures: {
-        ownPerformance: usdt(mine.ownPerformance),
+        ownPerformance: moneyText(mine.ownPerformance),
         directValidMembers: mine.directValidMembers,
-        smallAreaPerformance: usdt(mine.smallAreaPerformance),
+        smallAreaPerformance: moneyText(mine.smallAreaPerformance),
       },
       current: current ? toTeamLevel(current) : null,
       next: next ? toTeamLevel(next) : null,
       shortfall: shortfall
         ? {
-            ownHosting: usdt(shortfall.ownHosting),
+            ownHosting: moneyText(shortfall.ownHosting),
             directValidMembers: shortfall.directValidMembers,
-            smallAreaPerformance: usdt(shortfall.smallAreaPerformance),
+            smallAreaPerformance: moneyText(shortfall.smallAreaPerformance),
           }
         : null,
       lastDay: lastDay
@@ -425,8 +423,8 @@ export class TeamService extends CoreService {
     return {
       day,
       levels,
-      promotion: { lines: paid.promotion.lines, amount: usdt(paid.promotion.amount) },
-      management: { lines: paid.management.lines, amount: usdt(paid.management.amount) },
+      promotion: { lines: paid.promotion.lines, amount: moneyText(paid.promotion.amount) },
+      management: { lines: paid.management.lines, amount: moneyText(paid.management.amount) },
     };
   }
 
@@ -448,7 +446,7 @@ export class TeamService extends CoreService {
         memberId: String(row.memberId),
         nickname: maskNickname(row.memberNickname, row.memberMasked),
         generation: row.generation,
-        base: usdt(row.base),
+        base: moneyText(row.base),
         rate: normalizeRate(row.rate),
         level: row.level,
       },

@@ -10,15 +10,13 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { HostingCommandData } from '../../contract/api/hosting.js';
-import { formatMoney, minor, parseMoney } from '../../contract/money.js';
+import { formatMoney, minor, moneyText, parseMoney } from '../../contract/money.js';
 import { availableTiers } from '../helpers/database.js';
 import { MINUTE_MS, ok, productFixtures, productUsers } from '../helpers/product.js';
 import { newKey, startTestServer, useTestServer, type TestServer } from '../helpers/server.js';
 import { TRADE_PASSWORD, withdrawFixtures } from '../helpers/withdraw.js';
 
 const tiers = await availableTiers('hosting-accrual');
-
-const wire = (value: bigint) => formatMoney(minor(value));
 
 describe.each(tiers)('the accrual job on %s', (tier) => {
   const t = useTestServer(tier);
@@ -73,9 +71,9 @@ describe.each(tiers)('the accrual job on %s', (tier) => {
           const lines = await incomeOf(owner);
           expect(lines.filter((line) => line.amount !== '0')).toHaveLength(daily > 0n ? days : 0);
           for (const line of lines)
-            expect(line).toMatchObject({ type: 'static', amount: wire(daily), status: 'arrived' });
+            expect(line).toMatchObject({ type: 'static', amount: moneyText(daily), status: 'arrived' });
           expect(await cashOf(owner)).toEqual(
-            expect.objectContaining({ cash: wire(principal + daily * BigInt(days)), hosting: '0' }),
+            expect.objectContaining({ cash: moneyText(principal + daily * BigInt(days)), hosting: '0' }),
           );
           expect(await accrueNow()).toMatchObject({ days: 0, matured: 0 });
         },
@@ -148,7 +146,7 @@ describe.each(tiers)('the accrual job on %s', (tier) => {
               principalMinutes += now;
             }
             const interest = (principalMinutes * BigInt(rateUnits)) / (100_000n * 1440n);
-            if (interest > 0n) expected.push(wire(interest));
+            if (interest > 0n) expected.push(moneyText(interest));
           }
           const lines = await incomeOf(owner);
           expect(lines.map((line) => line.amount).reverse()).toEqual(expected);

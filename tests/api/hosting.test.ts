@@ -18,7 +18,7 @@ import {
 } from '../../contract/api/hosting.js';
 import { incomeRecordSchema } from '../../contract/api/income.js';
 import { BodyCode } from '../../contract/codes.js';
-import { formatMoney, minor, parseMoney } from '../../contract/money.js';
+import { moneyText, parseMoney } from '../../contract/money.js';
 import { availableTiers } from '../helpers/database.js';
 import { DAY_MS, ok, productFixtures, ZONE_OFFSET_MS, type ProductUser } from '../helpers/product.js';
 import { newKey, useTestServer } from '../helpers/server.js';
@@ -28,7 +28,6 @@ import { SEEDED_7_DAY_HOSTING } from '../helpers/seeded-catalogue.js';
 const tiers = await availableTiers('hosting-api');
 
 const usdt = (text: string) => parseMoney(text);
-const wire = (value: bigint) => formatMoney(minor(value));
 
 type User = ProductUser;
 
@@ -186,18 +185,18 @@ describe.each(tiers)('hosting on %s', (tier) => {
       expect(lines).toHaveLength(day - 1);
     }
     const lines = (await income(user)).items;
-    expect(lines.map((line) => line.amount)).toEqual(Array(7).fill(wire(daily)));
+    expect(lines.map((line) => line.amount)).toEqual(Array(7).fill(moneyText(daily)));
     expect(lines.every((line) => line.type === 'static' && line.status === 'arrived')).toBe(true);
     expect(new Set(lines.map((line) => line.earningsDate)).size).toBe(7);
     const total = daily * 7n;
-    expect(await assets(user)).toMatchObject({ cash: wire(usdt('2000') + total), hosting: '0' });
+    expect(await assets(user)).toMatchObject({ cash: moneyText(usdt('2000') + total), hosting: '0' });
     const order = await orderOf(user, created.order.id);
     expect(order).toMatchObject({
       status: 'expired',
       closeReason: 'matured',
       amount: '0',
-      accruedInterest: wire(total),
-      paidInterest: wire(total),
+      accruedInterest: moneyText(total),
+      paidInterest: moneyText(total),
     });
     const log = await t.call<{ items: Array<{ kind: string; amount: string }> }>(
       'plain',
@@ -215,7 +214,7 @@ describe.each(tiers)('hosting on %s', (tier) => {
     expect((await runJob()).status).toBe('already_done');
     expect(await accrueNow()).toMatchObject({ days: 0, matured: 0, paid: '0' });
     expect((await income(user)).items).toHaveLength(7);
-    expect(await assets(user)).toMatchObject({ cash: wire(usdt('2000') + total) });
+    expect(await assets(user)).toMatchObject({ cash: moneyText(usdt('2000') + total) });
   });
 
   test('days missed while the job did not run are caught up by the next run, each day once, oldest first', async () => {

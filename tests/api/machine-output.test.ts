@@ -9,15 +9,13 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import type { AdminMachine, MachineCommandData, MachineIndexData } from '../../contract/api/machine.js';
-import { formatMoney, minor } from '../../contract/money.js';
+import { moneyText } from '../../contract/money.js';
 import { availableTiers } from '../helpers/database.js';
 import { ok, productFixtures } from '../helpers/product.js';
 import { newKey, useTestServer } from '../helpers/server.js';
 import { TRADE_PASSWORD } from '../helpers/withdraw.js';
 
 const tiers = await availableTiers('machine-output');
-
-const wire = (value: bigint) => formatMoney(minor(value));
 
 /** `units / 10^scale` as a plain decimal. */
 function decimal(units: bigint, scale: number): string {
@@ -69,7 +67,7 @@ describe.each(tiers)('the machine output job on %s', (tier) => {
           );
           // The oracle: hpUnits / 10^6 T × outputUnits / 10^10 USDT × 10^6 minor units.
           const perDay = (BigInt(quantity) * hpUnits * outputUnits) / 10_000_000_000n;
-          expect(bought.machine.holdingDailyOutput).toBe(wire(perDay));
+          expect(bought.machine.holdingDailyOutput).toBe(moneyText(perDay));
           for (let day = 0; day <= days + 1; day += 1) {
             toNextMidnight(1);
             if (daily) await outputNow();
@@ -77,7 +75,8 @@ describe.each(tiers)('the machine output job on %s', (tier) => {
           await outputNow();
           const lines = (await users.income({ token, accountId }, { type: 'mining_machine' })).items;
           expect(lines).toHaveLength(perDay > 0n ? days : 0);
-          for (const line of lines) expect(line).toMatchObject({ amount: wire(perDay), status: 'arrived' });
+          for (const line of lines)
+            expect(line).toMatchObject({ amount: moneyText(perDay), status: 'arrived' });
           const holding = (
             await t.call<MachineIndexData>('plain', '/api/v1/machine/index', { accountId }, { token })
           ).data.items[0];
@@ -85,10 +84,10 @@ describe.each(tiers)('the machine output job on %s', (tier) => {
             status: 'expired',
             paidDays: days,
             daysLeft: 0,
-            earned: wire(perDay * BigInt(days)),
+            earned: moneyText(perDay * BigInt(days)),
           });
           const cash = (await users.assets({ token, accountId })).cash;
-          expect(cash).toBe(wire(1_000_000n - 10_000n * BigInt(quantity) + perDay * BigInt(days)));
+          expect(cash).toBe(moneyText(1_000_000n - 10_000n * BigInt(quantity) + perDay * BigInt(days)));
           // The job again: nothing more for this holding.
           await outputNow();
           const after = (await users.income({ token, accountId }, { type: 'mining_machine' })).items;

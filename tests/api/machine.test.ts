@@ -19,7 +19,7 @@ import {
   type TicketListData,
 } from '../../contract/api/machine.js';
 import { BodyCode } from '../../contract/codes.js';
-import { formatMoney, minor, parseMoney } from '../../contract/money.js';
+import { moneyText, parseMoney } from '../../contract/money.js';
 import { availableTiers } from '../helpers/database.js';
 import { DAY_MS, ok, productFixtures, type ProductUser } from '../helpers/product.js';
 import { newKey, useTestServer } from '../helpers/server.js';
@@ -27,8 +27,6 @@ import { TRADE_PASSWORD } from '../helpers/withdraw.js';
 import { SEEDED_STARTER_MINER, TWO_STARTER_MINERS_BOUGHT } from '../helpers/seeded-catalogue.js';
 
 const tiers = await availableTiers('machine-api');
-
-const wire = (value: bigint) => formatMoney(minor(value));
 
 type User = ProductUser;
 
@@ -438,7 +436,7 @@ describe.each(tiers)('mining machines on %s', (tier) => {
     const machine = await addMachine({ hashPower: '3.3', dailyOutput: '0.0333333', days: '3' });
     const bought = ok(await buy(user, machine.id, 7, 'usdt'));
     const daily = (7n * 33n * 333_333n * 1_000_000n) / (10n * 10_000_000n); // floor(7 × 3.3 × 0.0333333) in minor units
-    expect(bought.machine.holdingDailyOutput).toBe(wire(daily));
+    expect(bought.machine.holdingDailyOutput).toBe(moneyText(daily));
     const first = localDate(1);
     toLocal('00:01');
     expect((await runJob()).status).toBe('done'); // the purchase day earns nothing
@@ -450,7 +448,7 @@ describe.each(tiers)('mining machines on %s', (tier) => {
     expect(lines).toEqual([
       expect.objectContaining({
         type: 'mining_machine',
-        amount: wire(daily),
+        amount: moneyText(daily),
         earningsDate: first,
         status: 'arrived',
         ref: { table: 'owned_machines', id: bought.machine.id },
@@ -462,15 +460,20 @@ describe.each(tiers)('mining machines on %s', (tier) => {
     lines = await miningIncome(user);
     expect(lines).toHaveLength(3);
     const holding = (await index(user)).items[0];
-    expect(holding).toMatchObject({ status: 'expired', paidDays: 3, daysLeft: 0, earned: wire(daily * 3n) });
-    expect((await assets(user)).cash).toBe(wire(parseMoney('300') + daily * 3n));
+    expect(holding).toMatchObject({
+      status: 'expired',
+      paidDays: 3,
+      daysLeft: 0,
+      earned: moneyText(daily * 3n),
+    });
+    expect((await assets(user)).cash).toBe(moneyText(parseMoney('300') + daily * 3n));
     // Expired: later days pay nothing, re-runs neither.
     toLocal('00:01');
     expect((await runJob()).status).toBe('done');
     await outputNow();
     expect(await miningIncome(user)).toHaveLength(3);
     expect((await index(user)).items[0]).toEqual(holding);
-    expect((await assets(user)).cash).toBe(wire(parseMoney('300') + daily * 3n));
+    expect((await assets(user)).cash).toBe(moneyText(parseMoney('300') + daily * 3n));
     await f.expectLedgerOk(finance());
   });
 

@@ -11,7 +11,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import type { TeamInfoData } from '../../contract/api/team.js';
-import { formatMoney, minor } from '../../contract/money.js';
+import { moneyText } from '../../contract/money.js';
 import { postgresReachable } from '../helpers/database.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { creditHosting, insertTree } from '../helpers/team.js';
@@ -23,7 +23,6 @@ if (!reachable) console.warn('[team scale] SKIPPED: no PostgreSQL server at TEST
 const FAN = 10_000;
 const CHAIN = 500;
 const DAY = '2026-01-05';
-const wire = (value: bigint) => formatMoney(minor(value));
 /** Member i's hosting: 500 to 1100 USDT, every seventh one 300 (not valid hosting). */
 const hostingOf = (i: number) => BigInt(i % 7 === 0 ? 300 : 500 + (i % 13) * 50) * 1_000_000n;
 const staticOf = (hosting: bigint) => (hosting * 3n) / 1000n;
@@ -110,11 +109,11 @@ describe.skipIf(!reachable)('the team on a fan of 10 000 and a chain of 500 on p
       directCount: FAN,
       teamValidCount: valid.filter((value) => value > 0n).length,
       directValidCount: valid.filter((value) => value > 0n).length,
-      teamPerformance: wire(team),
-      directPerformance: wire(team),
+      teamPerformance: moneyText(team),
+      directPerformance: moneyText(team),
       indirectPerformance: '0',
-      largestAreaPerformance: wire(largest),
-      smallAreaPerformance: wire(team - largest),
+      largestAreaPerformance: moneyText(largest),
+      smallAreaPerformance: moneyText(team - largest),
     });
   });
 
@@ -124,9 +123,9 @@ describe.skipIf(!reachable)('the team on a fan of 10 000 and a chain of 500 on p
     expect(await teamInfoOf(chainTop[0] ?? 0)).toMatchObject({
       teamCount: CHAIN,
       directCount: 1,
-      teamPerformance: wire(team),
-      directPerformance: wire(valid[0] ?? 0n),
-      largestAreaPerformance: wire(team),
+      teamPerformance: moneyText(team),
+      directPerformance: moneyText(valid[0] ?? 0n),
+      largestAreaPerformance: moneyText(team),
       smallAreaPerformance: '0',
     });
     const middle = CHAIN / 2 - 1; // 249 above it in the chain, 250 below
@@ -134,7 +133,7 @@ describe.skipIf(!reachable)('the team on a fan of 10 000 and a chain of 500 on p
     expect(await teamInfoOf(chain[middle] ?? 0)).toMatchObject({
       teamCount: CHAIN - middle - 1,
       directCount: 1,
-      teamPerformance: wire(below),
+      teamPerformance: moneyText(below),
       smallAreaPerformance: '0',
     });
   });
