@@ -19,6 +19,7 @@ import type { Executor } from '../db/database.js';
 import { appendAudit } from '../repositories/operator.repository.js';
 import { actorOf } from './operator.service.js';
 import { CoreService, type ServiceCore } from './service-core.js';
+import { numericIds, type CollectionReader } from './sync-collection.js';
 
 /** A name as the admin API takes it: one for every language, or one per language. */
 export type NameParam = Parameters<typeof productNamesOf>[0];
@@ -66,18 +67,18 @@ export const catalogueNames =
     namesById(await list(db, false));
 
 /**
- * The reader of an account's records by id whose rows name a catalogue item (an order its
+ * An account-scoped collection's reader whose rows name a catalogue item (an order its
  * product, a holding its machine): each record carries the item's names in every language. Reads
  * the catalogue (`names`) only when a row is found.
  */
-export function namedRecordsByIds<Row, Item>(
+export function namedRecordsByIds<Row, Item extends { id: string }>(
   byIds: (db: Executor, accountId: number, ids: readonly number[]) => Promise<Row[]>,
   names: (db: Executor) => Promise<Map<number, Record<string, string>>>,
   itemOf: (row: Row) => number,
   toRecord: (row: Row, names: Record<string, string>) => Item,
-): (db: Executor, accountId: number, ids: readonly number[]) => Promise<Item[]> {
+): CollectionReader {
   return async (db, accountId, ids) => {
-    const rows = await byIds(db, accountId, ids);
+    const rows = await byIds(db, accountId, numericIds(ids));
     if (rows.length === 0) return [];
     const itemNames = await names(db);
     return rows.map((row) => toRecord(row, itemNames.get(itemOf(row)) ?? {}));

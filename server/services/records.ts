@@ -27,6 +27,7 @@ import type { Asset } from '../../contract/api/account.js';
 import type { ExchangeRow } from '../repositories/exchange.repository.js';
 import type { DeliveryRecord } from '../../contract/api/delivery.js';
 import type { DeliveryRow } from '../repositories/delivery.repository.js';
+import { numericIds, type CollectionReader } from './sync-collection.js';
 
 type AccountRow = typeof accounts.$inferSelect;
 
@@ -200,14 +201,17 @@ export const accountRowIds = (row: { id: number; accountId: number }) => ({
   accountId: String(row.accountId),
 });
 
-/** The reader of an account's records by id: its rows with these ids, each made a record. */
+/**
+ * An account-scoped collection's reader (sync-collection.ts): the account's rows with the change
+ * log's ids, each made a record.
+ */
 export const accountRecordsByIds =
-  <Row, Item>(
+  <Row, Item extends { id: string }>(
     byIds: (db: Executor, accountId: number, ids: readonly number[]) => Promise<Row[]>,
     toRecord: (row: Row) => Item,
-  ) =>
-  async (db: Executor, accountId: number, ids: readonly number[]): Promise<Item[]> =>
-    (await byIds(db, accountId, ids)).map((row) => toRecord(row));
+  ): CollectionReader =>
+  async (db, accountId, ids) =>
+    (await byIds(db, accountId, numericIds(ids))).map((row) => toRecord(row));
 
 /** The sync change of a saved row of an account's collection (its scope is the account). */
 export const accountChange = (

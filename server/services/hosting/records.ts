@@ -22,24 +22,20 @@ import {
 } from '../../../contract/api/income.js';
 import { applyRate, parseRate } from '../../../contract/hosting-interest.js';
 import type { Locale } from '../../../contract/locales.js';
-import { formatMoney, minor } from '../../../contract/money.js';
+import { minor, moneyText } from '../../../contract/money.js';
 import {
-  changesByIds,
   listProducts,
-  ordersByIds,
   type HostingChangeRow,
   type HostingOrderRow,
   type HostingProductRow,
 } from '../../repositories/hosting.repository.js';
 import type { IncomeRow } from '../../repositories/income.repository.js';
 import type { SyncChange } from '../../repositories/sync.repository.js';
-import { catalogueNames, namedRecordsByIds } from '../catalogue.js';
-import { accountChange, accountRecordsByIds, accountRowIds } from '../records.js';
+import { catalogueNames } from '../catalogue.js';
+import { accountChange, accountRowIds } from '../records.js';
 
 /** The table an order's ledger transfers and income lines refer to. */
 export const ORDERS = 'hosting_orders';
-
-const usdt = (value: bigint) => formatMoney(minor(value));
 
 /** A product's name in `locale`, else Simplified Chinese, else English, else any. */
 export function nameIn(names: Record<string, string>, locale: Locale): string {
@@ -52,8 +48,8 @@ export function nameIn(names: Record<string, string>, locale: Locale): string {
 const termsOf = (row: HostingProductRow | HostingOrderRow) => ({
   days: row.days,
   dailyRate: row.dailyRate,
-  minimum: usdt(row.minimum),
-  maximum: usdt(row.maximum),
+  minimum: moneyText(row.minimum),
+  maximum: moneyText(row.maximum),
   payout: row.payout as HostingPayout,
   earlyExit: row.earlyExit,
   penaltyRate: row.penaltyRate,
@@ -81,18 +77,18 @@ export const toHostingOrderRecord = (
   ...accountRowIds(row),
   productId: String(row.productId),
   names,
-  amount: usdt(row.principal),
-  initialAmount: usdt(row.initialAmount),
+  amount: moneyText(row.principal),
+  initialAmount: moneyText(row.initialAmount),
   ...termsOf(row),
   status: row.status as HostingOrderStatus,
   closeReason: row.closeReason as HostingCloseReason | null,
   startAt: row.startAt.toISOString(),
   endAt: row.endAt.toISOString(),
   interestFrom: row.interestFrom.toISOString(),
-  accruedInterest: usdt(row.accrued),
-  paidInterest: usdt(row.paid),
-  penalty: usdt(row.penalty),
-  dailyInterest: usdt(applyRate(minor(row.principal), parseRate(row.dailyRate))),
+  accruedInterest: moneyText(row.accrued),
+  paidInterest: moneyText(row.paid),
+  penalty: moneyText(row.penalty),
+  dailyInterest: moneyText(applyRate(minor(row.principal), parseRate(row.dailyRate))),
   closedAt: row.closedAt?.toISOString() ?? null,
   createdAt: row.createdAt.toISOString(),
   updatedAt: row.updatedAt.toISOString(),
@@ -103,16 +99,16 @@ export const toHostingChangeRecord = (row: HostingChangeRow): HostingChangeRecor
   orderId: String(row.orderId),
   accountId: String(row.accountId),
   kind: row.kind as HostingChangeKind,
-  amount: usdt(row.amount),
-  penalty: usdt(row.penalty),
-  principalAfter: usdt(row.principalAfter),
+  amount: moneyText(row.amount),
+  penalty: moneyText(row.penalty),
+  principalAfter: moneyText(row.principalAfter),
   createdAt: row.at.toISOString(),
 });
 
 export const toIncomeRecord = (row: IncomeRow): IncomeRecord => ({
   ...accountRowIds(row),
   type: row.type as IncomeType,
-  amount: usdt(row.amount),
+  amount: moneyText(row.amount),
   earningsDate: row.earningsDate,
   arrivalDate: row.arrivalDate,
   status: row.status as IncomeStatus,
@@ -133,17 +129,6 @@ function incomeSourceOf(stored: unknown): IncomeSource | null {
 
 /** Every product's names by id (disabled ones too). */
 export const productNames = catalogueNames(listProducts);
-
-/** The account's orders with these ids, as synced records (the `hosting_orders` collection). */
-export const orderRecordsByIds = namedRecordsByIds(
-  ordersByIds,
-  productNames,
-  (row) => row.productId,
-  toHostingOrderRecord,
-);
-
-/** The account's order changes with these ids, as synced records (the `hosting_changes` collection). */
-export const changeRecordsByIds = accountRecordsByIds(changesByIds, toHostingChangeRecord);
 
 /** The sync change of a saved order. */
 export const orderChange = (order: HostingOrderRow, at: Date): SyncChange => accountChange(ORDERS, order, at);

@@ -17,38 +17,34 @@ import type {
 import type { ProductStatus } from '../../../contract/api/hosting.js';
 import type { Locale } from '../../../contract/locales.js';
 import { dayOutputText, totalHashPower } from '../../../contract/machine-output.js';
-import { formatMoney, minor } from '../../../contract/money.js';
+import { moneyText } from '../../../contract/money.js';
 import type { Executor } from '../../db/database.js';
 import {
   listMachines,
   machinesByIds,
-  ownedMachinesByIds,
-  ticketsByIds,
   type MachineRow,
   type OwnedMachineRow,
   type TicketRow,
 } from '../../repositories/machine.repository.js';
 import type { SyncChange } from '../../repositories/sync.repository.js';
-import { catalogueNames, namedRecordsByIds } from '../catalogue.js';
-import { accountChange, accountRecordsByIds, accountRowIds } from '../records.js';
+import { catalogueNames } from '../catalogue.js';
+import { accountChange, accountRowIds } from '../records.js';
 import { nameIn } from '../hosting/records.js';
 
 /** The table a holding's ledger transfers and income lines refer to (and its collection). */
 export const HOLDINGS = 'owned_machines';
-
-const usdt = (value: bigint) => formatMoney(minor(value));
 
 // The text columns below hold only the values their CHECK constraints allow.
 export const toMachineRecord = (row: MachineRow): MachineRecord => ({
   id: String(row.id),
   names: row.names,
   hashPower: row.hashPower,
-  price: usdt(row.price),
+  price: moneyText(row.price),
   ticketPrice: row.ticketPrice,
   days: row.days,
   dailyOutput: row.dailyOutput,
   machineDailyOutput: dayOutputText(row.hashPower, 1, row.dailyOutput),
-  rentPrice: row.rentPrice === null ? null : usdt(row.rentPrice),
+  rentPrice: row.rentPrice === null ? null : moneyText(row.rentPrice),
   status: row.status as ProductStatus,
   updatedAt: row.updatedAt.toISOString(),
 });
@@ -81,13 +77,13 @@ export const toOwnedMachineRecord = (
   days: row.days,
   paidDays: row.paidDays,
   daysLeft: row.days - row.paidDays,
-  price: usdt(row.price),
+  price: moneyText(row.price),
   tickets: row.tickets,
   status: row.status as OwnedMachineStatus,
   startAt: row.startAt.toISOString(),
   earnFrom: row.earnFrom.toISOString(),
   endAt: row.endAt.toISOString(),
-  earned: usdt(row.earned),
+  earned: moneyText(row.earned),
   createdAt: row.createdAt.toISOString(),
   updatedAt: row.updatedAt.toISOString(),
 });
@@ -110,17 +106,6 @@ export async function machineRecordsByIds(db: Executor, ids: readonly number[]):
 
 /** Every machine's names by id (disabled ones too). */
 export const machineNames = catalogueNames(listMachines);
-
-/** The account's holdings with these ids, as synced records (the `owned_machines` collection). */
-export const ownedRecordsByIds = namedRecordsByIds(
-  ownedMachinesByIds,
-  machineNames,
-  (row) => row.machineId,
-  toOwnedMachineRecord,
-);
-
-/** The account's tickets with these ids, as synced records (the `tickets` collection). */
-export const ticketRecordsByIds = accountRecordsByIds(ticketsByIds, toTicketRecord);
 
 /** The sync change of a saved holding. */
 export const holdingChange = (row: OwnedMachineRow, at: Date): SyncChange => accountChange(HOLDINGS, row, at);
