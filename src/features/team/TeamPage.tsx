@@ -288,11 +288,8 @@ function TeamIncome({ userId }: { userId: string }) {
   const views = teamIncomeOf(lines ?? []);
   return (
     <CardSection id="team-income" title={t('team.income_title')}>
-      {lines === undefined ? (
-        <p className="muted">…</p>
-      ) : (
-        views.length === 0 && <p className="muted">{t('team.income_empty')}</p>
-      )}
+      {lines === undefined && <p className="muted">…</p>}
+      {lines !== undefined && views.length === 0 && <p className="muted">{t('team.income_empty')}</p>}
       <PagedRows rows={views} paging={paging} className="row-list">
         {(line) => <IncomeLine line={line} />}
       </PagedRows>
