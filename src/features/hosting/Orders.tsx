@@ -16,7 +16,6 @@ import { send } from '../../app/worker-client.js';
 import type { ActiveAccount } from '../../../client-db/use-sync-db.js';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.js';
 import { ItemForms } from '../../ui/ItemForms.js';
-import { useLink } from '../../ui/OfflineBanner.js';
 import { DateTime } from '../../ui/DateTime.js';
 import { TimeFigure } from '../../ui/Figure.js';
 import { AmountField } from '../../ui/form-fields.js';
@@ -204,6 +203,7 @@ function OrderItem({
               order={order}
               name={label}
               kind={kind}
+              online={online}
               onClose={close}
               onQueued={(id) => {
                 flow.follow(id);
@@ -260,6 +260,7 @@ function ChangePanel({
   order,
   name,
   kind,
+  online,
   onClose,
   onQueued,
 }: {
@@ -267,11 +268,11 @@ function ChangePanel({
   order: HostingOrderRecord;
   name: string;
   kind: ChangeKind;
+  online: boolean;
   onClose: () => void;
   onQueued: (id: string) => void;
 }) {
   const { t } = useTranslation();
-  const online = useLink() === 'online';
   const refusal = useRefusalMessage();
   const problemText = useAmountProblemText();
   const form = useForm({ amount: '' });
