@@ -2,7 +2,7 @@
  * SQL of mining machines and tickets: the machines on offer, customers' holdings,
  * each holding's daily output (`machine_earnings`), tickets and operators' ticket issues.
  */
-import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, asc, eq, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
 import { idIn, idRows } from './rows.js';
 import { accountRecordsByStatus } from './account-rows.js';
@@ -131,7 +131,7 @@ export async function useTickets(
   return db
     .update(tickets)
     .set({ status: 'used', usedAt: at, usedFor, updatedAt: at })
-    .where(and(inArray(tickets.id, [...ids]), eq(tickets.status, 'available')))
+    .where(and(idIn(tickets.id, ids), eq(tickets.status, 'available')))
     .returning();
 }
 

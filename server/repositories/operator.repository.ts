@@ -1,9 +1,9 @@
 /** SQL about operators and the append-only audit log. */
-import { asc, desc, eq, gt, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import { asc, desc, eq, gt, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
 import { auditLog, operators } from '../db/schema.js';
 import { auditHash, type AuditContent } from '../security/audit-chain.js';
-import { findRow, insertRowUnlessTaken, lockRow, rowsNewestFirst } from './rows.js';
+import { findRow, idIn, insertRowUnlessTaken, lockRow, rowsNewestFirst } from './rows.js';
 
 export type OperatorRow = typeof operators.$inferSelect;
 
@@ -61,7 +61,7 @@ export async function operatorEmails(db: Executor, ids: number[]): Promise<Map<n
   const rows = await db
     .select({ id: operators.id, email: operators.email })
     .from(operators)
-    .where(inArray(operators.id, ids));
+    .where(idIn(operators.id, ids));
   return new Map(rows.map((row) => [row.id, row.email]));
 }
 

@@ -1,8 +1,8 @@
 /** SQL of OTC orders and their fills. */
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
 import { accountRowsByIds, accountRowsNewestFirst, type AccountPage } from './account-rows.js';
-import { eqIfGiven, idRows, insertRow, updateRow } from './rows.js';
+import { eqIfGiven, idIn, idRows, insertRow, updateRow } from './rows.js';
 import { otcFills, otcOrders } from '../db/schema.js';
 
 export type OtcOrderRow = typeof otcOrders.$inferSelect;
@@ -82,5 +82,5 @@ export async function openOtcOrdersByIds(db: Executor, ids: number[]): Promise<O
   return db
     .select()
     .from(otcOrders)
-    .where(and(eq(otcOrders.status, 'pending_match'), inArray(otcOrders.id, ids)));
+    .where(and(eq(otcOrders.status, 'pending_match'), idIn(otcOrders.id, ids)));
 }

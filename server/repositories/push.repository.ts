@@ -1,7 +1,8 @@
 /** SQL about web push subscriptions (server/db/schema/push.ts). */
-import { and, asc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../db/database.js';
 import { pushSubscriptions, sessions } from '../db/schema.js';
+import { idIn } from './rows.js';
 
 export type PushSubscriptionRow = typeof pushSubscriptions.$inferSelect;
 
@@ -77,7 +78,7 @@ async function deleteSubscriptionsWhere(db: Executor, where: SQL | undefined): P
 /** Deletes the subscriptions of `ids`; answers how many went. */
 export async function deletePushSubscriptions(db: Executor, ids: readonly number[]): Promise<number> {
   if (ids.length === 0) return 0;
-  return deleteSubscriptionsWhere(db, inArray(pushSubscriptions.id, [...ids]));
+  return deleteSubscriptionsWhere(db, idIn(pushSubscriptions.id, ids));
 }
 
 /** Deletes the user's subscription of `endpoint`; false when the user has none there. */
