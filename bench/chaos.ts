@@ -66,7 +66,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { createServer, type CofferServer } from '../server/app.js';
 import { loadConfig } from '../server/config.js';
-import { formatMoney, minor, parseMoney } from '../contract/money.js';
+import { moneyText, parseMoney } from '../contract/money.js';
 import { openAnswer, sealRequest } from '../server/http/envelope-codec.js';
 import { CapturingMailer } from '../tests/helpers/server.js';
 import { clusterToolsMissing, freePort, PgCluster } from '../tests/helpers/pg-cluster.js';
@@ -120,7 +120,7 @@ type Generator = ReturnType<typeof generator>;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const started = performance.now();
 const elapsed = () => performance.now() - started;
-const usdt = (amount: bigint) => formatMoney(minor(amount));
+const usdt = (amount: bigint) => moneyText(amount);
 /** Rounded up to whole cents: an amount a user may enter (cash can hold 6 decimals after a penalty). */
 const centsAbove = (amount: bigint) => ((amount + 9_999n) / 10_000n) * 10_000n;
 

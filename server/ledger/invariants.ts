@@ -8,7 +8,7 @@
  */
 import type { z } from 'zod';
 import type { ledgerCheckDataSchema } from '../../contract/api/admin.js';
-import { formatMoney, minor } from '../../contract/money.js';
+import { moneyText } from '../../contract/money.js';
 import type { Executor } from '../db/database.js';
 import { invariantViolations } from './ledger.repository.js';
 
@@ -18,7 +18,7 @@ export type LedgerCheck = z.infer<typeof ledgerCheckDataSchema>;
 export const LEDGER_CHECK_JOB = 'ledger-check';
 type Violation = LedgerCheck['violations'][number];
 
-const money = (minorUnits: string) => formatMoney(minor(BigInt(minorUnits)));
+const money = (minorUnits: string) => moneyText(BigInt(minorUnits));
 
 /** Checks the four invariants; lists at most 20 violations per rule. */
 export async function checkLedger(db: Executor, now: Date): Promise<LedgerCheck> {

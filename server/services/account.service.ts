@@ -15,7 +15,7 @@ import type {
 } from '../../contract/api/account.js';
 import { BodyCode } from '../../contract/codes.js';
 import { SUB_ACCOUNTS_MAX } from '../../contract/constants.js';
-import { formatMoney, minor, parseMoney, valueAt, type Minor } from '../../contract/money.js';
+import { formatMoney, type Minor, minor, moneyText, parseMoney, valueAt } from '../../contract/money.js';
 import { idempotencyOwnerOf, userIdOf, type RequestContext } from '../core/context.js';
 import { BusinessError, invalidField, notLoggedIn } from '../core/errors.js';
 import type { Executor } from '../db/database.js';
@@ -187,7 +187,7 @@ export class AccountService extends CoreService {
         fromAccountId: String(from.id),
         toAccountId: String(to.id),
         asset: params.asset,
-        amount: formatMoney(minor(outcome.transfer.amount)),
+        amount: moneyText(outcome.transfer.amount),
         createdAt: outcome.transfer.createdAt.toISOString(),
       };
     });

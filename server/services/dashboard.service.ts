@@ -7,7 +7,7 @@ import { DateTime } from 'luxon';
 import type { DashboardData } from '../../contract/api/admin-users.js';
 import type { Chain } from '../../contract/constants.js';
 import { CHAINS } from '../../contract/constants.js';
-import { formatMoney, minor, type Minor } from '../../contract/money.js';
+import { formatMoney, type Minor, moneyText } from '../../contract/money.js';
 import type { Clock } from '../clock.js';
 import type { Database } from '../db/database.js';
 import { LEDGER_CHECK_JOB } from '../ledger/invariants.js';
@@ -45,10 +45,10 @@ export class DashboardService {
     const liabilitiesOf = (asset: string) => {
       const [cash, held, hosting] = [book(asset, 'cash'), book(asset, 'held'), book(asset, 'hosting')];
       return {
-        cash: formatMoney(minor(cash)),
-        held: formatMoney(minor(held)),
-        hosting: formatMoney(minor(hosting)),
-        total: formatMoney(minor(cash + held + hosting)),
+        cash: moneyText(cash),
+        held: moneyText(held),
+        hosting: moneyText(hosting),
+        total: moneyText(cash + held + hosting),
       };
     };
     const owedUsdt = book('USDT', 'cash') + book('USDT', 'held') + book('USDT', 'hosting');
@@ -74,8 +74,8 @@ export class DashboardService {
       waiting,
       today: {
         day: start.toISODate() ?? '',
-        deposits: { count: flows.deposits.count, usdt: formatMoney(minor(flows.deposits.total)) },
-        withdrawals: { count: flows.withdrawals.count, usdt: formatMoney(minor(flows.withdrawals.total)) },
+        deposits: { count: flows.deposits.count, usdt: moneyText(flows.deposits.total) },
+        withdrawals: { count: flows.withdrawals.count, usdt: moneyText(flows.withdrawals.total) },
       },
     };
   }

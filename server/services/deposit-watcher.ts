@@ -17,7 +17,7 @@
  * delivered twice, a tick re-run after a crash or two instances racing move money once.
  */
 import { MIN_DEPOSIT_USDT, DEPOSIT_CONFIRMATIONS, type Chain } from '../../contract/constants.js';
-import { formatMoney, fromTokenUnits, minor, parseMoney } from '../../contract/money.js';
+import { fromTokenUnits, minor, moneyText, parseMoney } from '../../contract/money.js';
 import type { ChainAdapter, TokenTransfer } from '../chains/chain.js';
 import type { Clock } from '../clock.js';
 import type { Database, Transaction } from '../db/database.js';
@@ -204,7 +204,7 @@ export class DepositWatcher {
       return report;
     });
     for (const row of credited)
-      this.notifier.notify(row.userId, { kind: 'deposit_credited', amount: formatMoney(minor(row.amount)) });
+      this.notifier.notify(row.userId, { kind: 'deposit_credited', amount: moneyText(row.amount) });
     return outcome;
   }
 

@@ -29,7 +29,7 @@ import type {
 import { BodyCode } from '../../contract/codes.js';
 import { MIN_VALID_HOSTING_USD } from '../../contract/constants.js';
 import { isValidHosting, parseRate } from '../../contract/hosting-interest.js';
-import { formatMoney, minor, parseMoney } from '../../contract/money.js';
+import { minor, moneyText, parseMoney } from '../../contract/money.js';
 import type { RequestContext } from '../core/context.js';
 import { BusinessError, invalidField } from '../core/errors.js';
 import type { Executor } from '../db/database.js';
@@ -73,8 +73,8 @@ export function toReleaseRecord(row: DividendReleaseRow, now?: Date): DividendRe
     ...accountRowIds(row),
     dividendId: String(row.dividendId),
     day: row.day,
-    balance: formatMoney(minor(row.balance)),
-    amount: formatMoney(minor(row.amount)),
+    balance: moneyText(row.balance),
+    amount: moneyText(row.amount),
     status,
     expiresAt: row.expiresAt.toISOString(),
     claimedAt: row.claimedAt?.toISOString() ?? null,
@@ -87,12 +87,12 @@ const toDividend = (row: DividendRow): Dividend => ({
   id: String(row.id),
   day: row.day,
   mode: row.mode === 'rate' ? 'rate' : 'total', // a CHECK keeps it to total or rate
-  total: formatMoney(minor(row.total)),
+  total: moneyText(row.total),
   rate: row.rate,
-  eligibleBalance: formatMoney(minor(row.eligibleBalance)),
+  eligibleBalance: moneyText(row.eligibleBalance),
   accounts: row.accounts,
-  distributed: formatMoney(minor(row.distributed)),
-  residue: formatMoney(minor(row.residue)),
+  distributed: moneyText(row.distributed),
+  residue: moneyText(row.residue),
   claimDays: row.claimDays,
   expiresAt: row.expiresAt.toISOString(),
   createdAt: row.createdAt.toISOString(),
@@ -137,10 +137,10 @@ export class DividendService extends CoreService {
     const totals = await releaseTotals(this.db, accountId, now);
     return {
       accountId: String(accountId),
-      claimable: formatMoney(minor(totals.claimable)),
+      claimable: moneyText(totals.claimable),
       claimableCount: totals.claimableCount,
-      claimed: formatMoney(minor(totals.claimed)),
-      expired: formatMoney(minor(totals.expired)),
+      claimed: moneyText(totals.claimed),
+      expired: moneyText(totals.expired),
       nextExpiresAt: totals.nextExpiresAt?.toISOString() ?? null,
       rules: {
         validHostingThreshold: MIN_VALID_HOSTING_USD,
@@ -241,7 +241,7 @@ export class DividendService extends CoreService {
         items.push(toReleaseRecord(claimed, now));
       }
       const amount = claimable.reduce((sum, row) => sum + row.amount, 0n);
-      return { accountId: String(accountId), amount: formatMoney(minor(amount)), items };
+      return { accountId: String(accountId), amount: moneyText(amount), items };
     });
   }
 

@@ -19,7 +19,7 @@ import type {
   IncomeTypeListData,
 } from '../../contract/api/income.js';
 import { INCOME_TYPES } from '../../contract/api/income.js';
-import { formatMoney, minor, parseMoney, type Minor } from '../../contract/money.js';
+import { type Minor, minor, moneyText, parseMoney } from '../../contract/money.js';
 import type { RequestContext } from '../core/context.js';
 import type { Executor } from '../db/database.js';
 import type { ReadRouting } from '../db/read-routing.js';
@@ -207,10 +207,10 @@ async function payLine(tx: Executor, row: IncomeRow, from: PlatformBook, now: Da
 
 const toAirdropData = (row: AirdropRow): AirdropData => ({
   id: String(row.id),
-  amount: formatMoney(minor(row.amount)),
+  amount: moneyText(row.amount),
   reason: row.reason,
   accountIds: row.accountIds.map(String),
-  total: formatMoney(minor(row.amount * BigInt(row.accountIds.length))),
+  total: moneyText(row.amount * BigInt(row.accountIds.length)),
   createdBy: row.createdBy,
   createdAt: row.createdAt.toISOString(),
 });

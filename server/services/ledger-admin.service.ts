@@ -11,7 +11,7 @@ import type {
 } from '../../contract/api/admin.js';
 import type { Asset } from '../../contract/api/account.js';
 import { BodyCode } from '../../contract/codes.js';
-import { formatMoney, minor, parseMoney, valueAt, type Minor } from '../../contract/money.js';
+import { type Minor, minor, moneyText, parseMoney, valueAt } from '../../contract/money.js';
 import { recordJobRun } from '../repositories/job.repository.js';
 import type { RequestContext } from '../core/context.js';
 import { BusinessError, notFound } from '../core/errors.js';
@@ -40,7 +40,7 @@ type SettingsChange = { rabPriceUsdt?: string | undefined; newcomerIncentive?: s
 const toAdjustment = (row: AdjustmentRow): Adjustment => ({
   ...accountRowIds(row),
   asset: row.asset as Asset, // the column holds only ASSETS
-  amount: formatMoney(minor(row.amount)),
+  amount: moneyText(row.amount),
   reason: row.reason,
   status: row.status,
   requestedBy: row.requestedBy,
@@ -162,7 +162,7 @@ export class LedgerAdminService extends CoreService {
     return {
       rabPriceVersions: versions.map((row) => ({
         version: String(row.id),
-        rabPriceUsdt: formatMoney(minor(row.price)),
+        rabPriceUsdt: moneyText(row.price),
         at: row.createdAt.toISOString(),
       })),
       limits: this.limits,

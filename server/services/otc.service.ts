@@ -31,7 +31,7 @@ import type {
 } from '../../contract/api/otc.js';
 import { BodyCode } from '../../contract/codes.js';
 import { parseFeeRate } from '../../contract/exchange-quote.js';
-import { formatMoney, minor, parseMoney, type Minor } from '../../contract/money.js';
+import { formatMoney, type Minor, minor, moneyText, parseMoney } from '../../contract/money.js';
 import {
   bandOf,
   completionRate,
@@ -321,12 +321,12 @@ export class OtcService extends CustomerService<OtcSettings> {
         accountId: String(accountId),
         kind,
         volume: formatMoney(figures.volume),
-        price: formatMoney(minor(order.price)),
+        price: moneyText(order.price),
         usdt: formatMoney(figures.usdt),
         takerFee: formatMoney(figures.takerFee),
-        paid: formatMoney(minor(order.side === 'buy' ? figures.volume : usdtSide)),
+        paid: moneyText(order.side === 'buy' ? figures.volume : usdtSide),
         paidAsset: order.side === 'buy' ? 'RAB' : 'USDT',
-        received: formatMoney(minor(order.side === 'buy' ? usdtSide : figures.volume)),
+        received: moneyText(order.side === 'buy' ? usdtSide : figures.volume),
         receivedAsset: order.side === 'buy' ? 'USDT' : 'RAB',
         order: toBookOrder(updated, userId),
         createdAt: now.toISOString(),
@@ -343,7 +343,7 @@ export class OtcService extends CustomerService<OtcSettings> {
       throw orderChanged(toBookOrder(order, userId));
     }
     if (!order.splittable && volume !== remaining) {
-      throw invalidField('volume', 'server.otc_not_splittable', { volume: formatMoney(minor(remaining)) });
+      throw invalidField('volume', 'server.otc_not_splittable', { volume: moneyText(remaining) });
     }
     if (volume < this.minimum && volume !== remaining) {
       throw invalidField('volume', 'server.otc_volume_minimum', { minimum: this.settings.minimum });
@@ -451,10 +451,10 @@ export class OtcService extends CustomerService<OtcSettings> {
 function orderTerms(row: OtcOrderRow) {
   return {
     side: row.side as OtcSide, // a CHECK allows only the two sides
-    price: formatMoney(minor(row.price)),
-    volume: formatMoney(minor(row.volume)),
-    filled: formatMoney(minor(row.filled)),
-    remaining: formatMoney(minor(row.volume - row.filled)),
+    price: moneyText(row.price),
+    volume: moneyText(row.volume),
+    filled: moneyText(row.filled),
+    remaining: moneyText(row.volume - row.filled),
     completionRate: completionRate(row.filled, row.volume),
     splittable: row.splittable,
     status: row.status as OtcStatus, // a CHECK allows only the four statuses
@@ -476,10 +476,10 @@ function toOtcOrder(row: OtcOrderRow, held: bigint): OtcOrder {
   return {
     ...accountRowIds(row),
     ...orderTerms(row),
-    usdtFilled: formatMoney(minor(row.usdtFilled)),
-    makerFeeFilled: formatMoney(minor(row.makerFeeFilled)),
-    escrow: formatMoney(minor(row.escrow)),
-    held: formatMoney(minor(held)),
+    usdtFilled: moneyText(row.usdtFilled),
+    makerFeeFilled: moneyText(row.makerFeeFilled),
+    escrow: moneyText(row.escrow),
+    held: moneyText(held),
     makerFeeRate: row.makerFeeRate,
     takerFeeRate: row.takerFeeRate,
     createdAt: row.createdAt.toISOString(),

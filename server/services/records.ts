@@ -9,7 +9,7 @@ import type {
 import type { FeedbackRow, NewsRow, NoticeRow, QuoteRow } from '../repositories/content.repository.js';
 import type { UserRow } from '../repositories/user.repository.js';
 import type { AccountRecord, BalanceRecord, PriceRecord, WalletRecord } from '../../contract/api/account.js';
-import { formatMoney, minor, type Minor } from '../../contract/money.js';
+import { formatMoney, type Minor, minor, moneyText } from '../../contract/money.js';
 import type { accounts } from '../db/schema.js';
 import type { AccountBalances } from '../ledger/ledger.js';
 import type { TransferRow } from '../ledger/ledger.repository.js';
@@ -113,7 +113,7 @@ export function toWalletRecord(row: TransferRow, side: 'd' | 'c'): WalletRecord 
     asset: row.asset as WalletRecord['asset'], // the ledger writes only ASSETS
     book: (debit ? row.debitBook : row.creditBook) as WalletRecord['book'], // a customer's side is one of BOOKS
     amount: formatMoney(amount),
-    balanceAfter: formatMoney(minor(after ?? 0n)),
+    balanceAfter: moneyText(after ?? 0n),
     createdAt: row.createdAt.toISOString(),
     ref: { table: row.refTable, id: row.refId },
   };
@@ -129,13 +129,13 @@ export const toPriceRecord = (asset: string, usdt: Minor, version: number, updat
 export const toExchangeRecord = (row: ExchangeRow): ExchangeRecord => ({
   ...accountRowIds(row),
   direction: row.direction as ExchangeDirection, // a CHECK allows only the two directions
-  amountIn: formatMoney(minor(row.amountIn)),
+  amountIn: moneyText(row.amountIn),
   assetIn: row.assetIn as Asset, // written from ASSETS_OF only
-  amountOut: formatMoney(minor(row.amountOut)),
+  amountOut: moneyText(row.amountOut),
   assetOut: row.assetOut as Asset, // written from ASSETS_OF only
-  fee: formatMoney(minor(row.fee)),
-  rounding: formatMoney(minor(row.rounding)),
-  price: formatMoney(minor(row.price)),
+  fee: moneyText(row.fee),
+  rounding: moneyText(row.rounding),
+  price: moneyText(row.price),
   priceVersion: String(row.priceVersionId),
   feeRate: row.feeRate,
   createdAt: row.createdAt.toISOString(),
@@ -144,7 +144,7 @@ export const toExchangeRecord = (row: ExchangeRow): ExchangeRecord => ({
 export const toDepositRecord = (row: DepositRow): DepositRecord => ({
   id: String(row.id),
   chain: row.chain as Chain, // the watcher writes only CHAINS
-  amount: formatMoney(minor(row.amount)),
+  amount: moneyText(row.amount),
   address: row.address,
   txHash: row.txHash,
   logIndex: row.logIndex,
@@ -165,9 +165,9 @@ export const toWithdrawalRecord = (row: WithdrawalRow): WithdrawalRecord => ({
   address: row.address,
   bankName: row.bankName,
   cardNumber: row.cardNumber === null ? null : `•••• ${row.cardNumber.slice(-4)}`,
-  amount: formatMoney(minor(row.amount)),
-  fee: formatMoney(minor(row.fee)),
-  total: formatMoney(minor(row.amount + row.fee)),
+  amount: moneyText(row.amount),
+  fee: moneyText(row.fee),
+  total: moneyText(row.amount + row.fee),
   status: row.status as WithdrawalStatus, // a CHECK keeps it to WITHDRAWAL_STATUSES
   stage: row.stage as WithdrawalStage, // a CHECK keeps it to WITHDRAWAL_STAGES
   reason: row.reason,
@@ -189,9 +189,9 @@ export const toDeliveryRecord = (row: DeliveryRow): DeliveryRecord => ({
   closePrice: row.closePrice,
   openTime: row.openTime.toISOString(),
   closeTime: row.closeTime.toISOString(),
-  margin: formatMoney(minor(row.margin)),
+  margin: moneyText(row.margin),
   spread: row.spread,
-  profitLoss: formatMoney(minor(row.profitLoss)),
+  profitLoss: moneyText(row.profitLoss),
   publishedAt: row.publishedAt.toISOString(),
 });
 

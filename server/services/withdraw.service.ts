@@ -29,7 +29,7 @@ import {
 import type { Chain } from '../../contract/constants.js';
 import { WITHDRAWAL_WINDOW } from '../../contract/constants.js';
 import { BodyCode } from '../../contract/codes.js';
-import { formatMoney, minor, parseMoney, type Minor } from '../../contract/money.js';
+import { formatMoney, type Minor, minor, moneyText, parseMoney } from '../../contract/money.js';
 import { userIdOf, type RequestContext } from '../core/context.js';
 import { BusinessError, invalidField, notFound, notLoggedIn } from '../core/errors.js';
 import type { Executor } from '../db/database.js';
@@ -78,7 +78,7 @@ export interface WithdrawSettings {
 const realNameRequired = (limit: Minor, used: bigint) =>
   new BusinessError(BodyCode.realNameRequired, 'server.real_name_required', {
     limit: formatMoney(limit),
-    remaining: formatMoney(minor(used >= limit ? 0n : limit - used)),
+    remaining: moneyText(used >= limit ? 0n : limit - used),
   });
 
 const noMethod = () => new BusinessError(BodyCode.noWithdrawalMethod, 'server.no_withdrawal_method');
@@ -293,10 +293,10 @@ export class WithdrawService extends CoreService {
       fee: formatMoney(this.#fee),
       minimum: formatMoney(this.#minimum),
       dailyLimit: formatMoney(this.#dailyLimit),
-      dailyRemaining: formatMoney(minor(remaining)),
+      dailyRemaining: moneyText(remaining),
       realNameApproved,
       unverifiedDailyLimit: formatMoney(this.#unverifiedDaily),
-      maximum: formatMoney(minor(spendable < remaining ? spendable : remaining)),
+      maximum: moneyText(spendable < remaining ? spendable : remaining),
       reviewAbove: formatMoney(this.#reviewAbove),
       window: {
         opens: WITHDRAWAL_WINDOW.opens,
@@ -356,7 +356,7 @@ export class WithdrawService extends CoreService {
         const remaining = used >= this.#dailyLimit ? 0n : this.#dailyLimit - used;
         throw invalidField('amount', 'server.withdraw_daily_limit', {
           limit: formatMoney(this.#dailyLimit),
-          remaining: formatMoney(minor(remaining)),
+          remaining: moneyText(remaining),
         });
       }
       if (used + amount > this.#unverifiedDaily && !(await isRealNameApproved(tx, userId)))
@@ -505,7 +505,7 @@ export class WithdrawService extends CoreService {
       updatedAt: now,
     });
     await recordChange(tx, changeOf(saved, now));
-    const detail = { amount: formatMoney(minor(row.amount)), approvalsNeeded: row.approvalsNeeded };
+    const detail = { amount: moneyText(row.amount), approvalsNeeded: row.approvalsNeeded };
     return this.#decided(
       tx,
       actor,

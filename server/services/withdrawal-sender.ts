@@ -35,7 +35,7 @@ import {
   updateWithdrawal,
   type WithdrawalRow,
 } from '../repositories/withdraw.repository.js';
-import { formatMoney, minor } from '../../contract/money.js';
+import { moneyText } from '../../contract/money.js';
 import { silentNotifier, type UserNotifier } from './user-notifier.js';
 import { releaseWithdrawal, settleWithdrawal } from './withdraw.service.js';
 
@@ -164,7 +164,7 @@ export class WithdrawalSender {
       if (ended)
         this.notifier.notify(ended.userId, {
           kind: succeeded ? 'withdrawal_succeeded' : 'withdrawal_failed',
-          amount: formatMoney(minor(ended.amount)),
+          amount: moneyText(ended.amount),
         });
       report[succeeded ? 'paid' : 'failed'] += 1;
       return;

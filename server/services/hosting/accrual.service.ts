@@ -14,7 +14,7 @@
  *   maturity's principal is one transfer with its own lock.
  */
 import { dayInterest, parseRate, principalMinutesOf } from '../../../contract/hosting-interest.js';
-import { formatMoney, minor } from '../../../contract/money.js';
+import { moneyText } from '../../../contract/money.js';
 import type { Executor } from '../../db/database.js';
 import {
   changesOfOrder,
@@ -104,8 +104,8 @@ export class HostingAccrualService {
     return {
       orders,
       days: report.days,
-      paid: formatMoney(minor(report.paid)),
-      pending: formatMoney(minor(report.pending)),
+      paid: moneyText(report.paid),
+      pending: moneyText(report.pending),
       matured: report.matured,
     };
   }

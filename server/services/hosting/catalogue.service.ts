@@ -8,7 +8,7 @@ import type {
   ProductAddParams,
   ProductUpdateParams,
 } from '../../../contract/api/hosting.js';
-import { formatMoney, minor, parseMoney } from '../../../contract/money.js';
+import { moneyText, parseMoney } from '../../../contract/money.js';
 import { invalidField } from '../../core/errors.js';
 import {
   findProduct,
@@ -68,8 +68,8 @@ const products: CatalogueSpec<HostingProductRow, ProductAddParams, ProductUpdate
       names: row.names,
       days: row.days,
       dailyRate: row.dailyRate,
-      minimum: formatMoney(minor(row.minimum)),
-      maximum: formatMoney(minor(row.maximum)),
+      minimum: moneyText(row.minimum),
+      maximum: moneyText(row.maximum),
       payout: row.payout,
       earlyExit: row.earlyExit,
       penaltyRate: row.penaltyRate,

@@ -24,7 +24,7 @@ import type {
 import { BodyCode } from '../../../contract/codes.js';
 import { MIN_VALID_HOSTING_USD } from '../../../contract/constants.js';
 import { applyRate, parseRate } from '../../../contract/hosting-interest.js';
-import { formatMoney, minor, parseMoney, type Minor } from '../../../contract/money.js';
+import { type Minor, minor, moneyText, parseMoney } from '../../../contract/money.js';
 import { userIdOf, type RequestContext } from '../../core/context.js';
 import { BusinessError, invalidField } from '../../core/errors.js';
 import { rowIdOf } from '../../core/params.js';
@@ -93,8 +93,8 @@ export class HostingOrderService extends CustomerService<OrderSettings> {
       const amount = parseMoney(params.amount);
       if (amount < product.minimum || amount > product.maximum) {
         throw invalidField('amount', 'server.hosting_amount_range', {
-          minimum: formatMoney(minor(product.minimum)),
-          maximum: formatMoney(minor(product.maximum)),
+          minimum: moneyText(product.minimum),
+          maximum: moneyText(product.maximum),
         });
       }
       await this.security.verifyTradePassword(tx, userId, params.tradePassword);
@@ -138,8 +138,8 @@ export class HostingOrderService extends CustomerService<OrderSettings> {
       const room = order.maximum - order.principal;
       if (amount > room) {
         throw invalidField('amount', 'server.hosting_add_above_maximum', {
-          maximum: formatMoney(minor(order.maximum)),
-          room: formatMoney(minor(room > 0n ? room : 0n)),
+          maximum: moneyText(order.maximum),
+          room: moneyText(room > 0n ? room : 0n),
         });
       }
       const principal = minor(order.principal + amount);
@@ -161,7 +161,7 @@ export class HostingOrderService extends CustomerService<OrderSettings> {
       const amount = parseMoney(params.amount);
       if (amount > order.principal) {
         throw invalidField('amount', 'server.hosting_sub_too_much', {
-          principal: formatMoney(minor(order.principal)),
+          principal: moneyText(order.principal),
         });
       }
       const remaining = minor(order.principal - amount);

@@ -11,7 +11,7 @@ import type {
   TicketIssueData,
   TicketIssueParams,
 } from '../../../contract/api/machine.js';
-import { formatMoney, minor, parseMoney } from '../../../contract/money.js';
+import { moneyText, parseMoney } from '../../../contract/money.js';
 import type { RequestContext } from '../../core/context.js';
 import { invalidField } from '../../core/errors.js';
 import {
@@ -68,11 +68,11 @@ const machines: CatalogueSpec<MachineRow, MachineAddParams, MachineUpdateParams,
   detail: (row) => ({
     names: row.names,
     hashPower: row.hashPower,
-    price: formatMoney(minor(row.price)),
+    price: moneyText(row.price),
     ticketPrice: row.ticketPrice,
     days: row.days,
     dailyOutput: row.dailyOutput,
-    rentPrice: row.rentPrice === null ? null : formatMoney(minor(row.rentPrice)),
+    rentPrice: row.rentPrice === null ? null : moneyText(row.rentPrice),
     status: row.status,
   }),
   toAdmin: toAdminMachine,

@@ -25,7 +25,7 @@ import type {
 } from '../../../contract/api/machine.js';
 import { BodyCode } from '../../../contract/codes.js';
 import { costOf, dayOutput, sumHashPower, totalHashPower } from '../../../contract/machine-output.js';
-import { formatMoney, minor, type Minor } from '../../../contract/money.js';
+import { type Minor, minor, moneyText } from '../../../contract/money.js';
 import { userIdOf, type RequestContext } from '../../core/context.js';
 import { BusinessError, invalidField } from '../../core/errors.js';
 import { rowIdOf } from '../../core/params.js';
@@ -158,8 +158,8 @@ export class MachineOrderService extends CustomerService<OrderSettings> {
       return {
         ...page,
         activeHashPower: sumHashPower(active.map((row) => totalHashPower(row.hashPower, row.quantity))),
-        activeDailyOutput: formatMoney(minor(daily)),
-        totalEarned: formatMoney(minor(await earnedOfAccount(db, accountId))),
+        activeDailyOutput: moneyText(daily),
+        totalEarned: moneyText(await earnedOfAccount(db, accountId)),
       };
     });
   }

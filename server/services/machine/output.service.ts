@@ -9,7 +9,7 @@
  * on the next run; a holding whose last day is paid expires and earns nothing more.
  */
 import { dayOutput } from '../../../contract/machine-output.js';
-import { formatMoney, minor } from '../../../contract/money.js';
+import { moneyText } from '../../../contract/money.js';
 import type { Executor } from '../../db/database.js';
 import {
   insertEarning,
@@ -63,7 +63,7 @@ export class MachineOutputService {
     return {
       holdings,
       days: report.days,
-      paid: formatMoney(minor(report.paid)),
+      paid: moneyText(report.paid),
       expired: report.expired,
     };
   }

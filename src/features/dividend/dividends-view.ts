@@ -6,7 +6,7 @@
  * module, so neither zod nor IndexedDB.
  */
 import type { DividendReleaseRecord, DividendReleaseStatus } from '../../../contract/api/dividend.js';
-import { formatMoney, minor, parseMoney } from '../../../contract/money.js';
+import { moneyText, parseMoney } from '../../../contract/money.js';
 
 /** Records read from IndexedDB at first, and added by each "more". */
 export const DIVIDENDS_PAGE = 20;
@@ -66,9 +66,9 @@ export function sumsOf(
     next = next === null ? expires : Math.min(next, expires);
   }
   return {
-    claimable: formatMoney(minor(claimable)),
+    claimable: moneyText(claimable),
     claimableCount: count,
-    claimed: formatMoney(minor(claimed)),
+    claimed: moneyText(claimed),
     nextExpiresAt: next === null ? null : new Date(next).toISOString(),
   };
 }

@@ -17,7 +17,7 @@ import {
   termInterest,
   type Rate,
 } from '../../../contract/hosting-interest.js';
-import { formatMoney, minor, type Minor } from '../../../contract/money.js';
+import { formatMoney, type Minor, minor, moneyText } from '../../../contract/money.js';
 import { AMOUNT_PATTERN } from '../../../contract/validation.js';
 import { moneyOrNull, ratePercent, shownAmount } from '../../ui/amounts.js';
 
@@ -152,7 +152,7 @@ export function earningsPreview(product: ProductTerms, text: string, cash: strin
     amount: formatMoney(amount),
     daily: formatMoney(daily),
     total: formatMoney(total),
-    atMaturity: formatMoney(minor(amount + total)),
+    atMaturity: moneyText(amount + total),
     days: product.days,
     short: available !== null && amount > available,
   };
@@ -241,7 +241,7 @@ export function changePreview(
       principal: formatMoney(principal),
       penalty: formatMoney(penalty),
       penaltyRate: ratePercent(order.penaltyRate),
-      toCash: formatMoney(minor(principal - penalty)),
+      toCash: moneyText(principal - penalty),
       atMaturity: matured,
       becauseMinimum,
     };
@@ -269,7 +269,7 @@ export function changePreview(
         kind: 'refused',
         refusal: {
           key: 'server.hosting_add_above_maximum',
-          room: formatMoney(minor(room > 0n ? room : 0n)),
+          room: moneyText(room > 0n ? room : 0n),
           maximum: formatMoney(maximum),
         },
       };
@@ -297,7 +297,7 @@ export function changePreview(
     amount: formatMoney(amount),
     penalty: formatMoney(penalty),
     penaltyRate: ratePercent(order.penaltyRate),
-    toCash: formatMoney(minor(amount - penalty)),
+    toCash: moneyText(amount - penalty),
     principalAfter: formatMoney(remaining),
     dailyAfter: dailyOf(remaining, rate),
   };
@@ -369,7 +369,7 @@ export function validHostingOf(hosting: string | null, threshold: string | null)
   const line = threshold === null ? null : moneyOrNull(threshold);
   if (balance === null || line === null) return null;
   const valid = balance >= line;
-  return { valid, threshold: formatMoney(line), missing: valid ? null : formatMoney(minor(line - balance)) };
+  return { valid, threshold: formatMoney(line), missing: valid ? null : moneyText(line - balance) };
 }
 
 /** A change's amount as listed: with its sign always, so colour is never the only signal. Pure. */

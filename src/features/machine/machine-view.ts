@@ -19,7 +19,7 @@ import {
   sumHashPower,
   totalHashPower,
 } from '../../../contract/machine-output.js';
-import { formatMoney, minor } from '../../../contract/money.js';
+import { formatMoney, minor, moneyText } from '../../../contract/money.js';
 import { moneyOrNull, shownAmount } from '../../ui/amounts.js';
 
 export { shownAmount };
@@ -99,7 +99,7 @@ export function acquirePreview(
     cost: formatMoney(cost),
     tickets,
     daily: formatMoney(daily),
-    total: formatMoney(minor(daily * BigInt(days))),
+    total: moneyText(daily * BigInt(days)),
     short,
   };
 }
@@ -125,8 +125,8 @@ export function holdingsSummary(holdings: readonly OwnedMachineRecord[]): Holdin
   return {
     active: active.length,
     hashPower: sumHashPower(active.map((holding) => totalHashPower(holding.hashPower, holding.quantity))),
-    dailyOutput: formatMoney(minor(daily)),
-    earned: formatMoney(minor(earned)),
+    dailyOutput: moneyText(daily),
+    earned: moneyText(earned),
   };
 }
 
@@ -188,7 +188,7 @@ export function miningLines(
 export function totalOf(lines: ReadonlyArray<{ amount: string }>): string {
   let total = 0n;
   for (const line of lines) total += moneyOrNull(line.amount) ?? 0n;
-  return formatMoney(minor(total));
+  return moneyText(total);
 }
 
 /** Tickets by status. Pure. */

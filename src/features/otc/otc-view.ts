@@ -8,7 +8,7 @@
 import type { Asset } from '../../../contract/api/account.js';
 import type { OtcBookRecord, OtcInfoData, OtcOrder } from '../../../contract/api/otc.js';
 import { isFeeRate, parseFeeRate } from '../../../contract/exchange-quote.js';
-import { formatMoney, minor, parseUserAmount, type Minor } from '../../../contract/money.js';
+import { formatMoney, type Minor, minor, moneyText, parseUserAmount } from '../../../contract/money.js';
 import { escrowOf, feeOf, fillOf, OTC_LEG_MAX, usdtOf, type OtcSide } from '../../../contract/otc-quote.js';
 import { moneyOrNull, shownAmount } from '../../ui/amounts.js';
 
@@ -106,7 +106,7 @@ export function listingView(
     makerFee: formatMoney(makerFee),
     held: formatMoney(escrow),
     heldAsset: side === 'buy' ? 'USDT' : 'RAB',
-    receive: side === 'buy' ? formatMoney(volume) : formatMoney(minor(usdt - makerFee)),
+    receive: side === 'buy' ? formatMoney(volume) : moneyText(usdt - makerFee),
     receiveAsset: side === 'buy' ? 'RAB' : 'USDT',
     short: available !== null && escrow > available,
   };
@@ -188,7 +188,7 @@ export function takeView(
     takerFee: formatMoney(fill.takerFee),
     pay: formatMoney(pay),
     payAsset: selling ? 'RAB' : 'USDT',
-    receive: selling ? formatMoney(minor(fill.usdt - fill.takerFee)) : formatMoney(volume),
+    receive: selling ? moneyText(fill.usdt - fill.takerFee) : formatMoney(volume),
     receiveAsset: selling ? 'USDT' : 'RAB',
     short: available !== null && pay > available,
   };

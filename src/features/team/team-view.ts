@@ -6,7 +6,7 @@
  */
 import type { IncomeRecord } from '../../../contract/api/income.js';
 import type { MyLevelData, TeamInfoData } from '../../../contract/api/team.js';
-import { formatMoney, minor, parseMoney } from '../../../contract/money.js';
+import { moneyText, parseMoney } from '../../../contract/money.js';
 import { percentOf } from '../../ui/amounts.js';
 
 /** Members and income lines shown at first, and added by each "more". */
@@ -109,7 +109,7 @@ export function teamIncomeOf(lines: readonly IncomeRecord[]): TeamIncomeView[] {
 
 /** The sum of the lines' amounts, exactly. Pure. */
 export function totalOf(lines: readonly TeamIncomeView[]): string {
-  return formatMoney(minor(lines.reduce((sum, line) => sum + parseMoney(line.amount), 0n)));
+  return moneyText(lines.reduce((sum, line) => sum + parseMoney(line.amount), 0n));
 }
 
 /**

@@ -12,7 +12,7 @@ import type {
   WithdrawalStatus,
   WithdrawalWindow,
 } from '../../../contract/api/withdraw.js';
-import { formatMoney, minor, type Minor } from '../../../contract/money.js';
+import { formatMoney, type Minor, minor, moneyText } from '../../../contract/money.js';
 import { AMOUNT_PATTERN } from '../../../contract/validation.js';
 import { shortAddress } from '../payment/payment-view.js';
 import { moneyOrNull } from '../../ui/amounts.js';
@@ -79,7 +79,7 @@ export function breakdownOf(text: string, fee: string): Breakdown | null {
   return {
     receive: formatMoney(amount),
     fee: formatMoney(feeMinor),
-    total: formatMoney(minor(amount + feeMinor)),
+    total: moneyText(amount + feeMinor),
   };
 }
 
