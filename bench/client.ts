@@ -18,6 +18,7 @@
  * - BENCH_TIMEOUT_SECONDS    the bound on the whole run (default 240)
  * - BENCH_LIGHTHOUSE_RUNS    Lighthouse runs; the one with the median performance score is shown in
  *                            detail (default 3: simulated throttling still depends on this CPU's load)
+ * - BENCH_LIGHTHOUSE_REPORT  a file to write the median run's whole Lighthouse report to (JSON)
  *
  * KB here is 1000 bytes, as Vite prints it.
  */
@@ -56,6 +57,7 @@ const CHROME_FLAGS = [...CHROMIUM_ARGS, '--headless=new'];
 const SKIP_BUILD = process.env['BENCH_SKIP_BUILD'] === '1';
 const BOUND_MS = positiveNumber('BENCH_TIMEOUT_SECONDS', 240) * 1000;
 const LIGHTHOUSE_RUNS = Math.floor(positiveNumber('BENCH_LIGHTHOUSE_RUNS', 3));
+const LIGHTHOUSE_REPORT = process.env['BENCH_LIGHTHOUSE_REPORT'];
 
 const { stage, unmeasured, closers, closeAll, command, doneLine, run } = benchRun(BOUND_MS);
 
@@ -355,6 +357,10 @@ async function runLighthouse(url: string, tmpDir: string): Promise<void> {
   if (!median) throw new Error('no Lighthouse run');
   if (runs.length > 1) console.log('the run with the median performance score, in detail:\n');
   printLighthouse(median);
+  if (LIGHTHOUSE_REPORT) {
+    fs.writeFileSync(LIGHTHOUSE_REPORT, JSON.stringify(median));
+    console.log(`the median run's whole report: ${LIGHTHOUSE_REPORT}`);
+  }
 }
 
 /* ------------------------------------------------------------------ axe ------------------------------------------------------------------ */

@@ -6,7 +6,9 @@
  * more, a missed day caught up, an expired machine earning nothing more); tickets and holdings
  * readable by pull; and `ledger check` after every step that moves money.
  */
+import { and, eq } from 'drizzle-orm';
 import { describe, expect, test } from 'vitest';
+import { auditLog } from '../../server/db/schema.js';
 import {
   machineRecordSchema,
   ownedMachineRecordSchema,
@@ -179,6 +181,20 @@ describe.each(tiers)('mining machines on %s', (tier) => {
       }),
     );
     expect(updated).toMatchObject({ price: '260', rentPrice: null, hashPower: '12.5' });
+    const [audited] = await t.server.database.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'machine.update'), eq(auditLog.target, added.id)));
+    expect(audited?.detail).toEqual({
+      names: expect.objectContaining({ en: 'Ops miner', 'zh-Hans': '运营矿机' }),
+      hashPower: '12.5',
+      price: '260',
+      ticketPrice: 3,
+      days: 10,
+      dailyOutput: '0.123',
+      rentPrice: null,
+      status: 'active',
+    });
 
     const support = `machine-support-${tier}@coffer.test`;
     await f.addOperator(support, 'support');

@@ -8,7 +8,7 @@ import type {
   ProductAddParams,
   ProductUpdateParams,
 } from '../../../contract/api/hosting.js';
-import { moneyText, parseMoney } from '../../../contract/money.js';
+import { parseMoney } from '../../../contract/money.js';
 import { invalidField } from '../../core/errors.js';
 import {
   findProduct,
@@ -19,7 +19,7 @@ import {
 } from '../../repositories/hosting.repository.js';
 import type { ServiceCore } from '../service-core.js';
 import { Catalogue, type CatalogueSpec } from '../catalogue.js';
-import { toAdminHostingProduct } from './records.js';
+import { termsOf, toAdminHostingProduct } from './records.js';
 
 /** 400 naming `maximum` when it is below `minimum`. */
 function assertBounds(minimum: bigint, maximum: bigint): void {
@@ -64,17 +64,7 @@ const products: CatalogueSpec<HostingProductRow, ProductAddParams, ProductUpdate
       });
     },
     disabling: (id) => ({ id, status: 'disabled' }),
-    detail: (row) => ({
-      names: row.names,
-      days: row.days,
-      dailyRate: row.dailyRate,
-      minimum: moneyText(row.minimum),
-      maximum: moneyText(row.maximum),
-      payout: row.payout,
-      earlyExit: row.earlyExit,
-      penaltyRate: row.penaltyRate,
-      status: row.status,
-    }),
+    detail: (row) => ({ names: row.names, ...termsOf(row), status: row.status }),
     toAdmin: toAdminHostingProduct,
   };
 

@@ -45,7 +45,7 @@ export function nameIn(names: Record<string, string>, locale: Locale): string {
 // The text columns below hold only the values their CHECK constraints allow.
 
 /** A product's terms, as a product shows them and an order keeps them. */
-const termsOf = (row: HostingProductRow | HostingOrderRow) => ({
+export const termsOf = (row: HostingProductRow | HostingOrderRow) => ({
   days: row.days,
   dailyRate: row.dailyRate,
   minimum: moneyText(row.minimum),

@@ -11,7 +11,7 @@ import type {
   TicketIssueData,
   TicketIssueParams,
 } from '../../../contract/api/machine.js';
-import { moneyText, parseMoney } from '../../../contract/money.js';
+import { parseMoney } from '../../../contract/money.js';
 import type { RequestContext } from '../../core/context.js';
 import { invalidField } from '../../core/errors.js';
 import {
@@ -29,7 +29,7 @@ import type { ServiceCore } from '../service-core.js';
 import { Catalogue, type CatalogueSpec } from '../catalogue.js';
 import { actorOf } from '../operator.service.js';
 import { namedAccounts } from '../own-account.js';
-import { ticketChange, toAdminMachine } from './records.js';
+import { machineTerms, ticketChange, toAdminMachine } from './records.js';
 
 /** The most tickets one operator's issue writes (count × accounts). */
 export const TICKET_ISSUE_MAX_TOTAL = 10_000;
@@ -65,16 +65,7 @@ const machines: CatalogueSpec<MachineRow, MachineAddParams, MachineUpdateParams,
             : parseMoney(params.rentPrice),
     }),
   disabling: (id) => ({ id, status: 'disabled' }),
-  detail: (row) => ({
-    names: row.names,
-    hashPower: row.hashPower,
-    price: moneyText(row.price),
-    ticketPrice: row.ticketPrice,
-    days: row.days,
-    dailyOutput: row.dailyOutput,
-    rentPrice: row.rentPrice === null ? null : moneyText(row.rentPrice),
-    status: row.status,
-  }),
+  detail: machineTerms,
   toAdmin: toAdminMachine,
   saved: (tx, row, now) =>
     recordChanges(tx, [

@@ -34,18 +34,23 @@ import { nameIn } from '../hosting/records.js';
 /** The table a holding's ledger transfers and income lines refer to (and its collection). */
 export const HOLDINGS = 'owned_machines';
 
+/** A machine as operators set it: its record's fields and the audit's detail of each change. */
 // The text columns below hold only the values their CHECK constraints allow.
-export const toMachineRecord = (row: MachineRow): MachineRecord => ({
-  id: String(row.id),
+export const machineTerms = (row: MachineRow) => ({
   names: row.names,
   hashPower: row.hashPower,
   price: moneyText(row.price),
   ticketPrice: row.ticketPrice,
   days: row.days,
   dailyOutput: row.dailyOutput,
-  machineDailyOutput: dayOutputText(row.hashPower, 1, row.dailyOutput),
   rentPrice: row.rentPrice === null ? null : moneyText(row.rentPrice),
   status: row.status as ProductStatus,
+});
+
+export const toMachineRecord = (row: MachineRow): MachineRecord => ({
+  id: String(row.id),
+  ...machineTerms(row),
+  machineDailyOutput: dayOutputText(row.hashPower, 1, row.dailyOutput),
   updatedAt: row.updatedAt.toISOString(),
 });
 
