@@ -33,43 +33,60 @@ export function usePaging(pageSize: number, more: ParseKeys): Paging {
   };
 }
 
-/** A list's filter: "all" or one of `values`, each named by `labelOf`. */
+/**
+ * A catalogue group holding a list filter's words: `label`, its "all" choice (`all`) and the note
+ * when what it chose is empty (`empty`), e.g. `records.filter`.
+ */
+export type FilterWords = {
+  [K in ParseKeys]: K extends `${infer Group}.label`
+    ? `${Group}.all` | `${Group}.empty` extends ParseKeys
+      ? Group
+      : never
+    : never;
+}[ParseKeys];
+
+/** A list's filter: "all" or one of `values`, each named by the locale key `keyOf` gives. */
 export interface RecordsFilterState<V extends string> {
   value: V | 'all';
   values: readonly V[];
-  labelOf: (value: V) => string;
+  keyOf: (value: V) => ParseKeys;
+  words: FilterWords;
   onChange: (value: V | 'all') => void;
 }
 
 /** A filter's state, "all" at first. */
 export function useRecordsFilter<V extends string>(
   values: readonly V[],
-  labelOf: (value: V) => string,
+  keyOf: (value: V) => ParseKeys,
+  words: FilterWords,
 ): RecordsFilterState<V> {
   const [value, setValue] = useState<V | 'all'>('all');
-  return { value, values, labelOf, onChange: setValue };
+  return { value, values, keyOf, words, onChange: setValue };
 }
+
+/** The note of a filtered list that is empty: the filter's while it chose one value, else `empty`. */
+export const emptyNote = (
+  filter: Pick<RecordsFilterState<string>, 'value' | 'words'> | undefined,
+  empty: ParseKeys,
+): ParseKeys => (filter !== undefined && filter.value !== 'all' ? `${filter.words}.empty` : empty);
 
 /** A list's filter as a select: choosing goes back to the list's first page (`onReset`). */
 export function RecordsFilter<V extends string>({
-  label,
-  allLabel,
   filter,
   onReset,
 }: {
-  label: string;
-  allLabel: string;
   filter: RecordsFilterState<V>;
   onReset: () => void;
 }) {
+  const { t } = useTranslation();
   return (
     <Select<V | 'all'>
       className="card"
-      label={label}
+      label={t(`${filter.words}.label`)}
       value={filter.value}
       options={[
-        { value: 'all', label: allLabel },
-        ...filter.values.map((option) => ({ value: option, label: filter.labelOf(option) })),
+        { value: 'all', label: t(`${filter.words}.all`) },
+        ...filter.values.map((option) => ({ value: option, label: t(filter.keyOf(option)) })),
       ]}
       onChange={(chosen) => {
         filter.onChange(chosen);
@@ -81,19 +98,18 @@ export function RecordsFilter<V extends string>({
 
 /**
  * What a records section says (locale keys), stated once by its page: the heading (which labels
- * the section and the list), the note of an empty list and, with a filter, the filter's label, its "all" choice and the note when what it chose is empty.
+ * the section and the list) and the note of an empty list (a filter brings its own words).
  */
 export interface RecordsWords {
   title: ParseKeys;
   empty: ParseKeys;
-  filter?: { label: ParseKeys; all: ParseKeys; empty: ParseKeys };
 }
 
 interface RecordsSectionProps<T extends { id: string }, V extends string> {
   words: RecordsWords;
   /** When the records were last synced; absent: no as-of line. */
   syncedAt?: string | null | undefined;
-  /** Shown between the as-of line with `words.filter`. */
+  /** Shown below the as-of line. */
   filter?: RecordsFilterState<V>;
   /** Undefined while reading: neither the empty note nor rows show. */
   records: readonly T[] | undefined;
@@ -114,22 +130,12 @@ export function RecordsSection<T extends { id: string }, V extends string = neve
 }: RecordsSectionProps<T, V>) {
   const { t } = useTranslation();
   const id = useId();
-  const filtered = filter !== undefined && filter.value !== 'all';
   return (
     <StackSection id={id} title={t(words.title)}>
       <AsOf syncedAt={syncedAt} />
-      {filter !== undefined && words.filter !== undefined && (
-        <RecordsFilter
-          label={t(words.filter.label)}
-          allLabel={t(words.filter.all)}
-          filter={filter}
-          onReset={() => paging?.reset()}
-        />
-      )}
+      {filter !== undefined && <RecordsFilter filter={filter} onReset={() => paging?.reset()} />}
       {records !== undefined && records.length === 0 && (
-        <p className="card muted">
-          {t(filtered && words.filter !== undefined ? words.filter.empty : words.empty)}
-        </p>
+        <p className="card muted">{t(emptyNote(filter, words.empty))}</p>
       )}
       <PagedRows rows={records} paging={paging} className={listClassName} labelledBy={id}>
         {children}

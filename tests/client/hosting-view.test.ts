@@ -338,7 +338,7 @@ describe('lists and names', () => {
     expect(isIncomeType('interest')).toBe(false);
     const words = (key: string) => {
       const [namespace = '', name = ''] = key.split('.');
-      return (en as Record<string, Record<string, string>>)[namespace]?.[name];
+      return (en as Record<string, Record<string, unknown>>)[namespace]?.[name];
     };
     for (const type of INCOME_TYPES) expect(words(incomeTypeKey(type)), type).toBeTruthy();
     for (const status of INCOME_STATUSES) expect(words(incomeStatusKey(status)), status).toBeTruthy();

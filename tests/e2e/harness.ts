@@ -63,16 +63,24 @@ if (!hasChromium) {
 // ---------------------------------------------------------------------------------------------
 // The UI's words, from the locale catalogues (the same files the app loads).
 
-const catalogueSchema = z.record(z.string(), z.record(z.string(), z.string()));
+/** A catalogue: groups of words, nested (`records.filter.label`); every word is a string. */
+type Catalogue = { [key: string]: string | Catalogue };
+const catalogueSchema: z.ZodType<Catalogue> = z.lazy(() =>
+  z.record(z.string(), z.union([z.string(), catalogueSchema])),
+);
 
-/** A lookup of `namespace.key` in one catalogue; a missing key fails the test loudly. */
+/** A lookup of `namespace.key` (or a deeper path) in one catalogue; a missing key fails the test loudly. */
 export function strings(locale: string): (key: string) => string {
   const file = path.join(ROOT_DIR, 'locales', `${locale}.json`);
   const catalogue = catalogueSchema.parse(JSON.parse(fs.readFileSync(file, 'utf8')));
   return (key) => {
-    const [namespace = '', name = ''] = key.split('.');
-    const value = catalogue[namespace]?.[name];
-    if (value === undefined) throw new Error(`${locale}.json has no ${key}`);
+    const value = key
+      .split('.')
+      .reduce<string | Catalogue | undefined>(
+        (node, name) => (typeof node === 'object' ? node[name] : undefined),
+        catalogue,
+      );
+    if (typeof value !== 'string') throw new Error(`${locale}.json has no ${key}`);
     return value;
   };
 }

@@ -198,9 +198,9 @@ describe.skipIf(!hasChromium)('hosting in Chromium', () => {
       await page.getByText(fill(en('hosting.valid_yes'), { threshold: '500' }), { exact: true }).waitFor();
 
       // The filter by type: airdrops, none; static, both.
-      const filter = page.getByLabel(en('hosting.income_filter'), { exact: true });
+      const filter = page.getByLabel(en('hosting.income_filter.label'), { exact: true });
       await filter.selectOption('airdrop');
-      await page.getByText(en('hosting.income_empty_type'), { exact: true }).waitFor();
+      await page.getByText(en('hosting.income_filter.empty'), { exact: true }).waitFor();
       await filter.selectOption('static');
       await expect.poll(() => income.getByRole('listitem').count()).toBe(2);
       await expectAccessible(page, 'hosting (interest arrived)');

@@ -110,7 +110,7 @@ describe.skipIf(!hasChromium)('money through a loopback proxy, in Chromium', () 
         page.getByRole('listitem').filter({ hasText: en(`records.kind_${kind}`) });
       await expect.poll(() => line('account_transfer').innerText(), { timeout: SYNC_MS }).toContain('-30');
       expect(await line('data_adjustment').innerText()).toContain('+100');
-      await page.getByLabel(en('records.filter'), { exact: true }).selectOption('account_transfer');
+      await page.getByLabel(en('records.filter.label'), { exact: true }).selectOption('account_transfer');
       await expect.poll(() => page.getByRole('listitem').count()).toBe(1);
       await expectAccessible(page, 'wallet records');
 

@@ -42,11 +42,7 @@ import { RecordsSection, usePaging, useRecordsFilter, type RecordsWords } from '
 import { AccentCard, CardSection } from '../../ui/Card.js';
 
 const COLLECTIONS = ['dividend_releases'] as const;
-const RECORDS_WORDS: RecordsWords = {
-  title: 'dividends.records_title',
-  empty: 'dividends.empty',
-  filter: { label: 'dividends.filter', all: 'dividends.all', empty: 'dividends.empty_status' },
-};
+const RECORDS_WORDS: RecordsWords = { title: 'dividends.records_title', empty: 'dividends.empty' };
 type ClaimCommand = Extract<OutboxRecord, { kind: 'dividend-claim' }>;
 
 export default perAccountPage(Dividends);
@@ -216,8 +212,7 @@ function Records({
   busy: boolean;
   onClaim: (id: string | null, amount: string) => Promise<void>;
 }) {
-  const { t } = useTranslation();
-  const filter = useRecordsFilter<DividendReleaseStatus>(STATUS_LIST, (option) => t(statusKey(option)));
+  const filter = useRecordsFilter<DividendReleaseStatus>(STATUS_LIST, statusKey, 'dividends.filter');
   const paging = usePaging(DIVIDENDS_PAGE, 'dividends.more');
   const matching = records?.filter(
     (record) => filter.value === 'all' || statusAt(record, now) === filter.value,

@@ -14,15 +14,10 @@ import { useIncome } from './use-hosting.js';
 import { RecordsSection, usePaging, useRecordsFilter, type RecordsWords } from '../../ui/RecordsSection.js';
 
 const INCOME_COLLECTIONS = ['income'] as const;
-const INCOME_WORDS: RecordsWords = {
-  title: 'hosting.income_title',
-  empty: 'hosting.income_empty',
-  filter: { label: 'hosting.income_filter', all: 'hosting.income_all', empty: 'hosting.income_empty_type' },
-};
+const INCOME_WORDS: RecordsWords = { title: 'hosting.income_title', empty: 'hosting.income_empty' };
 
 export function IncomeRecords({ active }: { active: ActiveAccount }) {
-  const { t } = useTranslation();
-  const filter = useRecordsFilter<IncomeType>(INCOME_TYPE_LIST, (option) => t(incomeTypeKey(option)));
+  const filter = useRecordsFilter<IncomeType>(INCOME_TYPE_LIST, incomeTypeKey, 'hosting.income_filter');
   const paging = usePaging(INCOME_PAGE, 'hosting.income_more');
   const syncedAt = useAccountSyncedAt(active, INCOME_COLLECTIONS);
   const lines = useIncome(active, filter.value, paging.shown + 1);

@@ -12,7 +12,7 @@ import { DateTime } from '../../ui/DateTime.js';
 import { accountDatabase, type ActiveAccount } from '../../../client-db/use-sync-db.js';
 import { syncedListPage } from '../account/PerAccount.js';
 import { kindKey, RECORD_KIND_LIST, RECORDS_PAGE, signedAmount } from './records-view.js';
-import { RecordsFilter, useRecordsFilter } from '../../ui/RecordsSection.js';
+import { emptyNote, RecordsFilter, useRecordsFilter } from '../../ui/RecordsSection.js';
 import { MoreButton } from '../../ui/MoreButton.js';
 
 const COLLECTIONS = ['records'] as const;
@@ -21,7 +21,7 @@ export default syncedListPage(COLLECTIONS, Records);
 
 function Records({ active }: { active: ActiveAccount }) {
   const { t } = useTranslation();
-  const filter = useRecordsFilter<RecordKind>(RECORD_KIND_LIST, (option) => t(kindKey(option)));
+  const filter = useRecordsFilter<RecordKind>(RECORD_KIND_LIST, kindKey, 'records.filter');
   const kind = filter.value;
   const [shown, setShown] = useState(RECORDS_PAGE);
   // One more than shown, to know whether there is more; the cursor stops there.
@@ -41,14 +41,9 @@ function Records({ active }: { active: ActiveAccount }) {
 
   return (
     <>
-      <RecordsFilter
-        label={t('records.filter')}
-        allLabel={t('records.all')}
-        filter={filter}
-        onReset={() => setShown(RECORDS_PAGE)}
-      />
+      <RecordsFilter filter={filter} onReset={() => setShown(RECORDS_PAGE)} />
       {records !== undefined && records.length === 0 && (
-        <p className="card muted">{t(kind === 'all' ? 'records.empty' : 'records.empty_kind')}</p>
+        <p className="card muted">{t(emptyNote(filter, 'records.empty'))}</p>
       )}
       {records !== undefined && records.length > 0 && (
         <ul className="card row-list" aria-label={t('records.title')}>
