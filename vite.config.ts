@@ -89,7 +89,7 @@ export default defineConfig({
       },
       workbox: {
         // Web push: shows pushes and opens the page a tap is about (public/push-sw.js).
-        importScripts: ['/push-sw.js'],
+        importScripts: ['/push-sw.js', '/sw-routes.js'],
         globPatterns: ['**/*.{js,css,html,svg,png,webmanifest}'],
         globIgnores: ['admin.html', 'assets/console/**'],
         // A first visit is controlled as soon as its worker is active, so a page it has not

@@ -22,6 +22,8 @@
  * - BENCH_SYNC_RECORDS       news records seeded for the initial sync (default 10000)
  * - BENCH_SYNC_RUNS          repetitions of the cold start and of the live update (default 5)
  * - BENCH_SYNC_NODE=0        skip the initial sync in Node (fake-indexeddb)
+ * - BENCH_SYNC_TRACE         a file to write a Chromium performance trace of the first online cold
+ *                            start to (JSON: open it in DevTools' Performance panel)
  *
  * KB here is 1000 bytes, as Vite prints it. Times between processes (server, page, worker) are
  * wall-clock times of this machine, `performance.timeOrigin + performance.now()` on each side.
@@ -72,6 +74,7 @@ const NODE_RUN = process.env['BENCH_SYNC_NODE'] !== '0';
 const BOUND_MS = positiveNumber('BENCH_TIMEOUT_SECONDS', 420) * 1000;
 const RECORDS = Math.floor(positiveNumber('BENCH_SYNC_RECORDS', 10_000));
 const RUNS = Math.floor(positiveNumber('BENCH_SYNC_RUNS', 5));
+const TRACE = process.env['BENCH_SYNC_TRACE'];
 
 const { stage, unmeasured, closers, closeAll, command, doneLine, run } = benchRun(BOUND_MS);
 
@@ -667,8 +670,9 @@ interface ColdStart {
 }
 
 /** A fresh tab at the home route, until the first news title is in the DOM and the frame after it. */
-async function coldStartOnce(bench: Bench, ctx: BrowserContext): Promise<ColdStart> {
+async function coldStartOnce(bench: Bench, ctx: BrowserContext, trace?: string): Promise<ColdStart> {
   const page = await ctx.newPage();
+  if (trace !== undefined) await browser?.startTracing(page, { path: trace, screenshots: false });
   try {
     await page.goto(`${bench.origin}${HOME_PATH}`, { waitUntil: 'commit', timeout: 30_000 });
     await page.waitForFunction(() => window.cofferBench?.firstTitleFrameAt != null, undefined, {
@@ -689,6 +693,10 @@ async function coldStartOnce(bench: Bench, ctx: BrowserContext): Promise<ColdSta
       }),
       TITLE_SELECTOR,
     );
+    if (trace !== undefined) {
+      await browser?.stopTracing();
+      console.log(`trace of this cold start: ${trace}`);
+    }
     const markAt = (name: string) => facts.marks[`coffer:${name}`] ?? Number.NaN;
     return {
       steps: {
@@ -727,7 +735,7 @@ async function coldStart(bench: Bench, offline: boolean): Promise<void> {
   try {
     const runs: ColdStart[] = [];
     for (let run = 0; run < RUNS; run += 1) {
-      runs.push(await coldStartOnce(bench, ctx));
+      runs.push(await coldStartOnce(bench, ctx, run === 0 && !offline ? TRACE : undefined));
       if (!offline) await serverQuiet(bench.log, 300);
       else await sleep(300);
     }

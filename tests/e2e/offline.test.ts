@@ -47,6 +47,26 @@ async function listedCommands(page: Page): Promise<number> {
   return outboxList(page, 'outbox.pending').count();
 }
 
+/**
+ * Where the page's built files (/assets/) came from, as the browser's resource timing says: the
+ * service worker's static route (public/sw-routes.js) reads the precache ('cache') and falls back
+ * to the network on a miss ('network').
+ */
+function assetSources(page: Page): Promise<string[]> {
+  return page.evaluate(() => [
+    ...new Set(
+      performance
+        .getEntriesByType('resource')
+        .filter((entry) => new URL(entry.name).pathname.startsWith('/assets/'))
+        .map(
+          (entry) =>
+            (entry as PerformanceResourceTiming & { workerFinalSourceType?: string }).workerFinalSourceType ??
+            '',
+        ),
+    ),
+  ]);
+}
+
 describe.skipIf(!hasChromium)('offline through a loopback proxy, in Chromium', () => {
   const { running, openTab, launch, api, signedIn, distDir } = e2eHarness({ proxy: true });
 
@@ -223,6 +243,20 @@ describe.skipIf(!hasChromium)('offline through a loopback proxy, in Chromium', (
       }
     },
   );
+
+  test("a cold start reads the built files from the precache by the service worker's static route; the console's, never precached, come from the network", async () => {
+    const { page } = await openTab('en-US');
+    await launch(page, ROUTES.login);
+    await expectPage(page, en('auth.login_title'));
+    await serviceWorkerReady(page);
+    const cold = await page.context().newPage();
+    await launch(cold, ROUTES.login);
+    await expectPage(cold, en('auth.login_title'));
+    expect(await assetSources(cold)).toEqual(['cache']);
+    await cold.goto(`${running().base}/admin`);
+    await cold.getByRole('heading', { level: 1 }).waitFor();
+    expect(await assetSources(cold)).toEqual(['network']);
+  });
 
   test(
     'spec section 4: a newer hot version is deployed; the app offers a forced update, installs it through the service worker, then restarts into it on the user’s word',
