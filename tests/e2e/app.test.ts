@@ -5,6 +5,7 @@
  * and label, with the names taken from the locale catalogues, as a user or a screen reader sees
  * them (spec sections 2, 4, 5 and 8; CONTRACT.md).
  */
+import crypto from 'node:crypto';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import {
@@ -29,6 +30,8 @@ import {
   WAIT_MS,
 } from './harness.js';
 import { ROUTES } from '../../src/app/paths.js';
+import { NEWS_PAGE } from '../../src/features/home/news.js';
+import { cliContext } from '../../server/cli/cli-context.js';
 
 describe.skipIf(!hasChromium)('the client end to end in Chromium', () => {
   const { running, openTab, launch, api, codeMailedTo, registered, newAddress } = e2eHarness();
@@ -189,6 +192,31 @@ describe.skipIf(!hasChromium)('the client end to end in Chromium', () => {
       expectNoErrors(tab);
     },
   );
+
+  test('the home tab lists the newest 20 news; "More news" shows the next ones', SLOW, async () => {
+    const prefix = `Paged ${crypto.randomUUID().slice(0, 8)}`;
+    const count = NEWS_PAGE + 1;
+    const at = Date.now() - count * 60_000; // a minute apart, the last the newest
+    for (let n = 1; n <= count; n += 1) {
+      await running().server.services.content.createNews(cliContext(), {
+        title: `${prefix} ${n}`,
+        summary: 'Paged news',
+        body: 'One of a page and one more.',
+        publishedAt: new Date(at + n * 60_000).toISOString(),
+      });
+    }
+    const { email, password } = await registered('news-pages');
+    const { page } = await openTab('en-US');
+    await launch(page, ROUTES.login);
+    await logIn(page, en, email, password);
+    const news = page.getByRole('list', { name: en('home.news'), exact: true });
+    await news.getByRole('link', { name: new RegExp(`^${prefix} ${count}\\b`) }).waitFor();
+    await expect.poll(() => news.getByRole('listitem').count()).toBe(NEWS_PAGE);
+    const oldest = news.getByRole('link', { name: new RegExp(`^${prefix} 1\\b`) });
+    expect(await oldest.count()).toBe(0);
+    await page.getByRole('button', { name: en('home.news_more'), exact: true }).click();
+    await oldest.waitFor();
+  });
 
   test(
     'a session revoked on the server: the next call answers 401, the app clears the token and relaunches at login',

@@ -3,7 +3,6 @@
  * Assets tab computes it), market quotes with a chart, and the news list from `coffer-public`.
  */
 import { useLiveQuery } from 'dexie-react-hooks';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import type { NewsRecord, NoticeRecord, QuoteRecord } from '../../../contract/api/content.js';
@@ -13,20 +12,15 @@ import { AsOf } from '../../ui/AsOf.js';
 import { oldestSync } from '../../../client-db/freshness.js';
 import { formatMoney } from '../../../contract/money.js';
 import { useAccountTotal } from '../assets/use-account-total.js';
+import { inLanguage, NEWS_PAGE } from './news.js';
 import { sparklinePath, SPARKLINE_HEIGHT, SPARKLINE_WIDTH, trendOf } from './sparkline.js';
 import { DateTime } from '../../ui/DateTime.js';
 import { CardSection } from '../../ui/Card.js';
+import { PagedRows, usePaging, type Paging } from '../../ui/RecordsSection.js';
 import { LineIcon } from '../../ui/LineIcon.js';
 
 const db = publicDatabase();
 const COLLECTIONS = ['news', 'notices', 'quotes'] as const;
-/** News shown at first, and added by each "more": the list stays cheap with any number stored. */
-export const NEWS_PAGE = 20;
-
-/** A record of `lang` shows in the current language, or everywhere when its lang is null. */
-function inLanguage(lang: string | null, language: string): boolean {
-  return lang === null || lang === language;
-}
 
 export default function HomePage() {
   const { t, i18n } = useTranslation();
@@ -39,7 +33,7 @@ export default function HomePage() {
     [language],
   );
   const quotes = useLiveQuery(() => db.quotes.orderBy('id').toArray(), []);
-  const [newsShown, setNewsShown] = useState(NEWS_PAGE);
+  const paging = usePaging(NEWS_PAGE, 'home.news_more');
   // One more than shown, to know whether "more" has anything to add; the cursor stops there.
   const news = useLiveQuery(
     () =>
@@ -47,9 +41,9 @@ export default function HomePage() {
         .orderBy('publishedAt')
         .reverse()
         .filter((item) => inLanguage(item.lang, language))
-        .limit(newsShown + 1)
+        .limit(paging.shown + 1)
         .toArray(),
-    [language, newsShown],
+    [language, paging.shown],
   );
   const syncedAt = useSyncedAt(db, COLLECTIONS);
   const total = useAccountTotal();
@@ -79,7 +73,7 @@ export default function HomePage() {
         }
       />
       <Quotes quotes={quotes} />
-      <News news={news} shown={newsShown} onMore={() => setNewsShown((count) => count + NEWS_PAGE)} />
+      <News news={news} paging={paging} />
     </div>
   );
 }
@@ -161,37 +155,22 @@ function formatPercent(changePercent: string): string {
   return /^[+-]/.test(changePercent) || Number(changePercent) === 0 ? changePercent : `+${changePercent}`;
 }
 
-function News({
-  news,
-  shown,
-  onMore,
-}: {
-  news: NewsRecord[] | undefined;
-  shown: number;
-  onMore: () => void;
-}) {
+function News({ news, paging }: { news: NewsRecord[] | undefined; paging: Paging }) {
   const { t } = useTranslation();
   return (
     <CardSection id="home-news" title={t('home.news')}>
       {news && news.length === 0 && <p className="muted">{t('home.news_empty')}</p>}
-      {news && news.length > 0 && (
-        <ul className="news-list">
-          {news.slice(0, shown).map((item) => (
-            <li key={item.id}>
-              <Link to={`${ROUTES.article}?id=${encodeURIComponent(item.id)}`}>
-                <span className="news-list__title">{item.title}</span>
-                <DateTime className="muted" at={item.publishedAt} style="date" />
-                <span className="news-list__summary">{item.summary}</span>
-              </Link>
-            </li>
-          ))}
-        </ul>
-      )}
-      {news && news.length > shown && (
-        <button type="button" className="link-button" onClick={onMore}>
-          {t('home.news_more')}
-        </button>
-      )}
+      <PagedRows rows={news} paging={paging} className="news-list" label={t('home.news')}>
+        {(item) => (
+          <li>
+            <Link to={`${ROUTES.article}?id=${encodeURIComponent(item.id)}`}>
+              <span className="news-list__title">{item.title}</span>
+              <DateTime className="muted" at={item.publishedAt} style="date" />
+              <span className="news-list__summary">{item.summary}</span>
+            </Link>
+          </li>
+        )}
+      </PagedRows>
     </CardSection>
   );
 }

@@ -48,6 +48,7 @@ import {
 import './otc.css';
 import { Select } from '../../ui/Select.js';
 import { AccentCard, CardSection } from '../../ui/Card.js';
+import { PagedRows, usePaging } from '../../ui/RecordsSection.js';
 
 const BOOK_COLLECTIONS = ['otc_book'] as const;
 const ORDER_COLLECTIONS = ['otc_orders', 'balances'] as const;
@@ -143,7 +144,7 @@ function Book({ active, terms, online, onSettled }: OtcFormProps) {
   const { t } = useTranslation();
   const [side, setSide] = useState<OtcSide>('sell');
   const [sort, setSort] = useState<BookSort>('price');
-  const [shown, setShown] = useState(BOOK_PAGE);
+  const paging = usePaging(BOOK_PAGE, 'trading.more');
   // The order as it was when its take form opened: the form keeps the price and volume the user
   // saw even when a pull changes the book meanwhile (the server then refuses the take, 409).
   const [taking, setTaking] = useState<OtcBookRecord | null>(null);
@@ -163,7 +164,7 @@ function Book({ active, terms, online, onSettled }: OtcFormProps) {
         onChange={(value) => {
           setSide(value);
           setTaking(null);
-          setShown(BOOK_PAGE);
+          paging.reset();
         }}
       />
       <Select
@@ -199,37 +200,35 @@ function Book({ active, terms, online, onSettled }: OtcFormProps) {
       {orders !== undefined && orders.length === 0 && (
         <p className="muted">{t(side === 'buy' ? 'trading.book_empty_buy' : 'trading.book_empty_sell')}</p>
       )}
-      {orders !== undefined && orders.length > 0 && (
-        <ul className="row-list otc-list" aria-label={t(`trading.book_${side}`)}>
-          {orders.slice(0, shown).map((order) => (
-            <li key={order.id} className="otc-order">
-              <BookLine order={order} />
-              {mine?.has(order.id) ? (
-                <p className="muted otc-order__mine">{t('trading.your_order')}</p>
-              ) : (
-                <Button
-                  size="small"
-                  color="primary"
-                  fill="outline"
-                  aria-pressed={taking?.id === order.id}
-                  onClick={() => setTaking(order)}
-                  aria-label={t(order.side === 'buy' ? 'trading.sell_to_named' : 'trading.buy_from_named', {
-                    id: order.id,
-                    price: shownAmount(order.price),
-                  })}
-                >
-                  {t(order.side === 'buy' ? 'trading.sell_to' : 'trading.buy_from')}
-                </Button>
-              )}
-            </li>
-          ))}
-        </ul>
-      )}
-      {orders !== undefined && orders.length > shown && (
-        <Button size="small" onClick={() => setShown((value) => value + BOOK_PAGE)}>
-          {t('trading.more')}
-        </Button>
-      )}
+      <PagedRows
+        rows={orders}
+        paging={paging}
+        className="row-list otc-list"
+        label={t(`trading.book_${side}`)}
+      >
+        {(order) => (
+          <li className="otc-order">
+            <BookLine order={order} />
+            {mine?.has(order.id) ? (
+              <p className="muted otc-order__mine">{t('trading.your_order')}</p>
+            ) : (
+              <Button
+                size="small"
+                color="primary"
+                fill="outline"
+                aria-pressed={taking?.id === order.id}
+                onClick={() => setTaking(order)}
+                aria-label={t(order.side === 'buy' ? 'trading.sell_to_named' : 'trading.buy_from_named', {
+                  id: order.id,
+                  price: shownAmount(order.price),
+                })}
+              >
+                {t(order.side === 'buy' ? 'trading.sell_to' : 'trading.buy_from')}
+              </Button>
+            )}
+          </li>
+        )}
+      </PagedRows>
     </CardSection>
   );
 }
