@@ -30,7 +30,9 @@ const assetsSchema = z.object({ cash: z.string(), totalUsdt: z.string() });
 const recordsSchema = z.object({ items: z.array(z.object({ kind: z.string(), amount: z.string() })) });
 
 describe.skipIf(!hasChromium)('money through a loopback proxy, in Chromium', () => {
-  const { running, openTab, launch, api, signedIn, financeToken, fund } = e2eHarness({ proxy: true });
+  const { running, openTab, goOffline, launch, api, signedIn, financeToken, fund } = e2eHarness({
+    proxy: true,
+  });
 
   test(
     'an operator adjustment appears on the Assets tab; a transfer to a new sub-account made offline arrives once on reconnect; the records of both accounts show both sides',
@@ -75,8 +77,9 @@ describe.skipIf(!hasChromium)('money through a loopback proxy, in Chromium', () 
       expect(subId).not.toBe('');
       await expectAccessible(page, 'accounts');
 
-      // Offline: refused amounts say why before anything is queued; a good one waits in the outbox.
-      proxy.down();
+      // Offline (once the service worker controls the page, its precache complete): refused amounts
+      // say why before anything is queued; a good one waits in the outbox.
+      await goOffline(page);
       await page.getByLabel(en('field.toAccountId'), { exact: true }).selectOption({ label: 'Savings' });
       const amount = page.getByLabel(en('field.amount'), { exact: true });
       const transfer = page.getByRole('button', { name: en('accounts.transfer'), exact: true });
