@@ -1,7 +1,8 @@
 /**
  * A section listing an account's records: its heading (which also names the list), the as-of
  * line, an optional filter (all or one kind), the empty note or the rows, and the "more" of a list
- * read in pages. The page states its words once (`RecordsWords`) and how a row looks.
+ * read in pages. The page states its list once (`RecordsList`: its words and synced collections)
+ * and how a row looks.
  */
 import type { ParseKeys } from 'i18next';
 import { Fragment, useId, useState, type ReactNode } from 'react';
@@ -22,6 +23,9 @@ export interface Paging {
   /** Back to the first page (when a filter changes). */
   reset: () => void;
 }
+
+/** Records a list read in pages shows at first, and adds with each press of its "more". */
+export const RECORDS_PAGE = 20;
 
 export function usePaging(pageSize: number, more: ParseKeys): Paging {
   const [shown, setShown] = useState(pageSize);
@@ -103,6 +107,15 @@ export function RecordsFilter<V extends string>({
 export interface RecordsWords {
   title: ParseKeys;
   empty: ParseKeys;
+}
+
+/**
+ * A list of an account's synced records, stated once by its page: its words, the button that shows
+ * its next page, and the collections whose as-of time it shows (`useRecordsList`).
+ */
+export interface RecordsList extends RecordsWords {
+  more: ParseKeys;
+  collections: readonly string[];
 }
 
 interface RecordsSectionProps<T extends { id: string }, V extends string> {

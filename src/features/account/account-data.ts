@@ -14,6 +14,7 @@ import {
   type ActiveAccount,
 } from '../../../client-db/use-sync-db.js';
 import { oldestSync } from '../../../client-db/freshness.js';
+import { RECORDS_PAGE, usePaging, type RecordsList } from '../../ui/RecordsSection.js';
 
 /** The user's accounts as synced (unordered): undefined while loading, [] when none. */
 export function useAccounts(): AccountRecord[] | undefined {
@@ -61,6 +62,16 @@ export function useAccountSyncedAt(
     ];
     return oldestSync(rows.map((row) => row?.syncedAt ?? null));
   }, [userId, accountId, key]);
+}
+
+/**
+ * What a records list's section takes beside its rows (`<RecordsSection {...list} records={…}>`):
+ * its words, its paging and when the account's collections it shows were last caught up.
+ */
+export function useRecordsList(active: ActiveAccount | null, list: RecordsList) {
+  const paging = usePaging(RECORDS_PAGE, list.more);
+  const syncedAt = useAccountSyncedAt(active, list.collections);
+  return { words: list, paging, syncedAt };
 }
 
 /**

@@ -12,9 +12,9 @@ import { send } from '../../app/worker-client.js';
 import { publicDatabase, useSyncedAt } from '../../../client-db/use-sync-db.js';
 import { AsOf } from '../../ui/AsOf.js';
 import { DateTime } from '../../ui/DateTime.js';
-import { DELIVERY_PAGE, directionKey, leverageLabel, profitView } from './delivery-view.js';
+import { directionKey, leverageLabel, profitView } from './delivery-view.js';
 import './delivery.css';
-import { PagedRows, usePaging } from '../../ui/RecordsSection.js';
+import { PagedRows, RECORDS_PAGE, usePaging } from '../../ui/RecordsSection.js';
 import { CardSection } from '../../ui/Card.js';
 
 const COLLECTIONS = ['delivery'] as const;
@@ -23,7 +23,7 @@ export default function DeliveryPage() {
   const { t } = useTranslation();
   const db = publicDatabase();
   const syncedAt = useSyncedAt(db, COLLECTIONS);
-  const paging = usePaging(DELIVERY_PAGE, 'delivery.more');
+  const paging = usePaging(RECORDS_PAGE, 'delivery.more');
   // One more than shown, to know whether "more" has anything to add.
   const records = useLiveQuery(
     () =>

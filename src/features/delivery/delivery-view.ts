@@ -5,9 +5,6 @@
  */
 import type { DeliveryDirection } from '../../../contract/api/delivery.js';
 
-/** Records read from IndexedDB at first, and added by each "more". */
-export const DELIVERY_PAGE = 20;
-
 export type Outcome = 'gain' | 'loss' | 'flat';
 
 /** A signed USDT amount as the list shows it: "+86.5", "-2118.000001" or "0", and which it is. */

@@ -29,7 +29,6 @@ import {
   canClaim,
   claimDaysOf,
   dayLabel,
-  DIVIDENDS_PAGE,
   pendingClaims,
   STATUS_LIST,
   statusAt,
@@ -38,11 +37,22 @@ import {
   type PendingClaims,
 } from './dividends-view.js';
 import './dividend.css';
-import { RecordsSection, usePaging, useRecordsFilter, type RecordsWords } from '../../ui/RecordsSection.js';
+import {
+  RECORDS_PAGE,
+  RecordsSection,
+  usePaging,
+  useRecordsFilter,
+  type RecordsList,
+} from '../../ui/RecordsSection.js';
 import { AccentCard, CardSection } from '../../ui/Card.js';
 
-const COLLECTIONS = ['dividend_releases'] as const;
-const RECORDS_WORDS: RecordsWords = { title: 'dividends.records_title', empty: 'dividends.empty' };
+/** The release records; their as-of time shows with the figures they make, at the top. */
+const RELEASES: RecordsList = {
+  title: 'dividends.records_title',
+  empty: 'dividends.empty',
+  more: 'dividends.more',
+  collections: ['dividend_releases'],
+};
 type ClaimCommand = Extract<OutboxRecord, { kind: 'dividend-claim' }>;
 
 export default perAccountPage(Dividends);
@@ -62,7 +72,7 @@ function Dividends({ active }: { active: ActiveAccount }) {
   const { userId, accountId } = active;
   const now = useNow();
   const online = useLink() === 'online';
-  const syncedAt = useAccountSyncedAt(active, COLLECTIONS);
+  const syncedAt = useAccountSyncedAt(active, RELEASES.collections);
   const records = useLiveQuery(
     () => accountDatabase(userId, accountId).dividend_releases.orderBy('createdAt').reverse().toArray(),
     [userId, accountId],
@@ -213,12 +223,12 @@ function Records({
   onClaim: (id: string | null, amount: string) => Promise<void>;
 }) {
   const filter = useRecordsFilter<DividendReleaseStatus>(STATUS_LIST, statusKey, 'dividends.filter');
-  const paging = usePaging(DIVIDENDS_PAGE, 'dividends.more');
+  const paging = usePaging(RECORDS_PAGE, RELEASES.more);
   const matching = records?.filter(
     (record) => filter.value === 'all' || statusAt(record, now) === filter.value,
   );
   return (
-    <RecordsSection words={RECORDS_WORDS} filter={filter} records={matching} paging={paging}>
+    <RecordsSection words={RELEASES} filter={filter} records={matching} paging={paging}>
       {(record) => (
         <Release
           record={record}

@@ -8,9 +8,6 @@
 import type { DividendReleaseRecord, DividendReleaseStatus } from '../../../contract/api/dividend.js';
 import { moneyText, parseMoney } from '../../../contract/money.js';
 
-/** Records read from IndexedDB at first, and added by each "more". */
-export const DIVIDENDS_PAGE = 20;
-
 const DAY_MS = 24 * 3600 * 1000;
 
 // A record (not an array) so the compiler fails when the contract gains a status this page cannot name.

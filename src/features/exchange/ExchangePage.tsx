@@ -25,14 +25,13 @@ import { AsOf } from '../../ui/AsOf.js';
 import { DateTime, formatTime } from '../../ui/DateTime.js';
 import { useLink } from '../../ui/OfflineBanner.js';
 import { toast } from '../../ui/toast.js';
-import { useAccountSyncedAt, useBalance } from '../account/account-data.js';
+import { useAccountSyncedAt, useBalance, useRecordsList } from '../account/account-data.js';
 import { useChecks } from '../../ui/field-messages.js';
 import { useForm } from '../../ui/use-form.js';
 import {
   ASSETS_OF,
   commandOutcome,
   EXCHANGE_DIRECTIONS,
-  EXCHANGES_PAGE,
   quoteView,
   ratePercent,
   shownAmount,
@@ -42,12 +41,16 @@ import {
 import { useExchanges, useExchangeTerms, usePullOnOpen, useSyncedPrice } from './use-exchange.js';
 import { Choice } from '../../ui/Choice.js';
 import './exchange.css';
-import { RecordsSection, usePaging, type RecordsWords } from '../../ui/RecordsSection.js';
+import { RecordsSection, type RecordsList } from '../../ui/RecordsSection.js';
 import { AccentCard, CardForm, CardSection } from '../../ui/Card.js';
 
 const BALANCE_COLLECTIONS = ['balances'] as const;
-const RECORD_COLLECTIONS = ['exchanges'] as const;
-const RECORDS_WORDS: RecordsWords = { title: 'exchange.records_title', empty: 'exchange.records_empty' };
+const RECORDS: RecordsList = {
+  title: 'exchange.records_title',
+  empty: 'exchange.records_empty',
+  more: 'exchange.more',
+  collections: ['exchanges'],
+};
 const PRICE_COLLECTIONS = ['prices'] as const;
 
 export default perAccountPage(Exchange);
@@ -72,7 +75,14 @@ function Exchange({ active }: { active: ActiveAccount }) {
         message={t('exchange.unavailable')}
         retry={t('exchange.retry')}
       />
-      <DirectionPicker value={direction} onChange={setDirection} />
+      <Choice
+        className="card choices"
+        legend={t('exchange.direction')}
+        name="exchange-direction"
+        options={EXCHANGE_DIRECTIONS.map((value) => ({ value, label: t(`exchange.${value}`) }))}
+        value={direction}
+        onChange={setDirection}
+      />
       <ExchangeForm
         active={active}
         direction={direction}
@@ -163,29 +173,6 @@ function PriceCard({
       )}
       {terms === null && synced !== null && <AsOf syncedAt={syncedAt} />}
     </CardSection>
-  );
-}
-
-function DirectionPicker({
-  value,
-  onChange,
-}: {
-  value: ExchangeDirection;
-  onChange: (direction: ExchangeDirection) => void;
-}) {
-  const { t } = useTranslation();
-  return (
-    <Choice
-      className="card choices"
-      legend={t('exchange.direction')}
-      name="exchange-direction"
-      options={EXCHANGE_DIRECTIONS.map((direction) => ({
-        value: direction,
-        label: t(`exchange.${direction}`),
-      }))}
-      value={value}
-      onChange={onChange}
-    />
   );
 }
 
@@ -424,11 +411,10 @@ function Quote({ quote, feeRate }: { quote: QuoteView; feeRate: string | null })
 
 /** The exchange being sent, as a status. */
 function Records({ active }: { active: ActiveAccount }) {
-  const paging = usePaging(EXCHANGES_PAGE, 'exchange.more');
-  const syncedAt = useAccountSyncedAt(active, RECORD_COLLECTIONS);
-  const records = useExchanges(active, paging.shown + 1);
+  const list = useRecordsList(active, RECORDS);
+  const records = useExchanges(active, list.paging.shown + 1);
   return (
-    <RecordsSection words={RECORDS_WORDS} syncedAt={syncedAt} records={records} paging={paging}>
+    <RecordsSection {...list} records={records}>
       {(record) => <RecordLine record={record} />}
     </RecordsSection>
   );

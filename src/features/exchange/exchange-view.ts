@@ -27,9 +27,6 @@ export { ratePercent, shownAmount };
 
 export { ASSETS_OF, EXCHANGE_DIRECTIONS, type ExchangeDirection };
 
-/** Exchanges read from IndexedDB at first, and added each time "more" is pressed. */
-export const EXCHANGES_PAGE = 20;
-
 /** True when `value` is one of the two directions (a radio value read back from the page). */
 export function isDirection(value: string): value is ExchangeDirection {
   return EXCHANGE_DIRECTIONS.some((direction) => direction === value);

@@ -47,7 +47,7 @@ function Hosting({ active }: { active: ActiveAccount }) {
     <div className="page-padding stack hosting">
       <AccountCard active={active} balance={balance} threshold={config?.validHostingThreshold ?? null} />
       <CreateOrder active={active} config={config} state={state} balance={balance} online={online} />
-      <Orders active={active} pending={pending} online={online} />
+      <Orders active={active} pending={pending} />
       <IncomeRecords active={active} />
       <nav aria-label={t('hosting.more_records')}>
         <LinkList entries={RECORD_ENTRIES} />

@@ -2,27 +2,24 @@
 import { useTranslation } from 'react-i18next';
 import type { IncomeRecord, IncomeType } from '../../../contract/api/income.js';
 import type { ActiveAccount } from '../../../client-db/use-sync-db.js';
-import { useAccountSyncedAt } from '../account/account-data.js';
-import {
-  INCOME_PAGE,
-  INCOME_TYPE_LIST,
-  incomeStatusKey,
-  incomeTypeKey,
-  shownAmount,
-} from './hosting-view.js';
+import { useRecordsList } from '../account/account-data.js';
+import { INCOME_TYPE_LIST, incomeStatusKey, incomeTypeKey, shownAmount } from './hosting-view.js';
 import { useIncome } from './use-hosting.js';
-import { RecordsSection, usePaging, useRecordsFilter, type RecordsWords } from '../../ui/RecordsSection.js';
+import { RecordsSection, useRecordsFilter, type RecordsList } from '../../ui/RecordsSection.js';
 
-const INCOME_COLLECTIONS = ['income'] as const;
-const INCOME_WORDS: RecordsWords = { title: 'hosting.income_title', empty: 'hosting.income_empty' };
+const INCOME: RecordsList = {
+  title: 'hosting.income_title',
+  empty: 'hosting.income_empty',
+  more: 'hosting.income_more',
+  collections: ['income'],
+};
 
 export function IncomeRecords({ active }: { active: ActiveAccount }) {
   const filter = useRecordsFilter<IncomeType>(INCOME_TYPE_LIST, incomeTypeKey, 'hosting.income_filter');
-  const paging = usePaging(INCOME_PAGE, 'hosting.income_more');
-  const syncedAt = useAccountSyncedAt(active, INCOME_COLLECTIONS);
-  const lines = useIncome(active, filter.value, paging.shown + 1);
+  const list = useRecordsList(active, INCOME);
+  const lines = useIncome(active, filter.value, list.paging.shown + 1);
   return (
-    <RecordsSection words={INCOME_WORDS} syncedAt={syncedAt} filter={filter} records={lines} paging={paging}>
+    <RecordsSection {...list} filter={filter} records={lines}>
       {(line) => <IncomeLine line={line} />}
     </RecordsSection>
   );

@@ -21,6 +21,7 @@ import { TimeFigure } from '../../ui/Figure.js';
 import { AmountField } from '../../ui/form-fields.js';
 import { toast } from '../../ui/toast.js';
 import { useAccountSyncedAt } from '../account/account-data.js';
+import { useLink } from '../../ui/OfflineBanner.js';
 import { useForm } from '../../ui/use-form.js';
 import { useCommandFlow } from '../outbox/use-command-flow.js';
 import { useRefusalMessage } from '../outbox/messages.js';
@@ -50,15 +51,7 @@ const CHANGE_KINDS = ['hosting-add', 'hosting-sub', 'hosting-redeem'] as const;
 const ORDER_COLLECTIONS = ['hosting_orders', 'hosting_changes'] as const;
 const ORDERS_WORDS: RecordsWords = { title: 'hosting.orders_title', empty: 'hosting.orders_empty' };
 
-export function Orders({
-  active,
-  pending,
-  online,
-}: {
-  active: ActiveAccount;
-  pending: readonly HostingCommand[];
-  online: boolean;
-}) {
+export function Orders({ active, pending }: { active: ActiveAccount; pending: readonly HostingCommand[] }) {
   const orders = useHostingOrders(active);
   const changes = useHostingChanges(active);
   const syncedAt = useAccountSyncedAt(active, ORDER_COLLECTIONS);
@@ -77,7 +70,6 @@ export function Orders({
           pending={pending.filter(
             (command) => command.kind !== 'hosting-create' && command.params.orderId === order.id,
           )}
-          online={online}
         />
       )}
     </RecordsSection>
@@ -99,15 +91,14 @@ function OrderItem({
   order,
   changes,
   pending,
-  online,
 }: {
   active: ActiveAccount;
   order: HostingOrderRecord;
   changes: readonly HostingChangeRecord[];
   pending: readonly HostingCommand[];
-  online: boolean;
 }) {
   const { t, i18n } = useTranslation();
+  const online = useLink() === 'online';
   const name = nameIn(order.names, i18n.language);
   const label = t('hosting.order_label', { name, id: order.id });
   const flow = useCommandFlow({
@@ -203,7 +194,6 @@ function OrderItem({
               order={order}
               name={label}
               kind={kind}
-              online={online}
               onClose={close}
               onQueued={(id) => {
                 flow.follow(id);
@@ -260,7 +250,6 @@ function ChangePanel({
   order,
   name,
   kind,
-  online,
   onClose,
   onQueued,
 }: {
@@ -268,11 +257,11 @@ function ChangePanel({
   order: HostingOrderRecord;
   name: string;
   kind: ChangeKind;
-  online: boolean;
   onClose: () => void;
   onQueued: (id: string) => void;
 }) {
   const { t } = useTranslation();
+  const online = useLink() === 'online';
   const refusal = useRefusalMessage();
   const problemText = useAmountProblemText();
   const form = useForm({ amount: '' });

@@ -23,8 +23,6 @@ import { moneyOrNull, ratePercent, shownAmount } from '../../ui/amounts.js';
 
 export { ratePercent, shownAmount };
 
-/** Income lines read from IndexedDB at first, and added each time "more" is pressed. */
-export const INCOME_PAGE = 20;
 /** Change records shown under an order before "all changes" is asked for. */
 export const CHANGES_SHOWN = 5;
 

@@ -7,25 +7,28 @@ import { useTranslation } from 'react-i18next';
 import { ROUTES } from '../../app/paths.js';
 import type { ActiveAccount } from '../../../client-db/use-sync-db.js';
 import { perAccountPage } from '../account/PerAccount.js';
-import { useAccountSyncedAt } from '../account/account-data.js';
+import { useRecordsList } from '../account/account-data.js';
 import { MachineLinks } from './machine-parts.js';
-import { holdingsSummary, MACHINE_PAGE, miningLines, type MiningLine } from './machine-view.js';
+import { holdingsSummary, miningLines, type MiningLine } from './machine-view.js';
 import { useHoldings, useMiningIncome, usePullOnOpen } from './use-machines.js';
 import './machine.css';
-import { RecordsSection, usePaging, type RecordsWords } from '../../ui/RecordsSection.js';
+import { RecordsSection, type RecordsList } from '../../ui/RecordsSection.js';
 import { AccentCard } from '../../ui/Card.js';
 
-const COLLECTIONS = ['income', 'owned_machines'] as const;
-const LINES_WORDS: RecordsWords = { title: 'machine.records_list', empty: 'machine.records_empty' };
+const LINES: RecordsList = {
+  title: 'machine.records_list',
+  empty: 'machine.records_empty',
+  more: 'machine.more',
+  collections: ['income', 'owned_machines'],
+};
 
 export default perAccountPage(MiningRecords);
 
 function MiningRecords({ active }: { active: ActiveAccount }) {
   const { t, i18n } = useTranslation();
-  const paging = usePaging(MACHINE_PAGE, 'machine.more');
-  const income = useMiningIncome(active, paging.shown + 1);
+  const list = useRecordsList(active, LINES);
+  const income = useMiningIncome(active, list.paging.shown + 1);
   const holdings = useHoldings(active);
-  const syncedAt = useAccountSyncedAt(active, COLLECTIONS);
   usePullOnOpen();
   const lines = income === undefined ? undefined : miningLines(income, holdings ?? [], i18n.language);
   const earned = holdings === undefined ? null : holdingsSummary(holdings).earned;
@@ -36,7 +39,7 @@ function MiningRecords({ active }: { active: ActiveAccount }) {
           {earned ?? '…'} <span className="card__unit">USDT</span>
         </p>
       </AccentCard>
-      <RecordsSection words={LINES_WORDS} syncedAt={syncedAt} records={lines} paging={paging}>
+      <RecordsSection {...list} records={lines}>
         {(line) => <Line line={line} />}
       </RecordsSection>
       <MachineLinks except={ROUTES.miningRecords} />

@@ -10,17 +10,21 @@ import { ROUTES } from '../../app/paths.js';
 import type { ActiveAccount } from '../../../client-db/use-sync-db.js';
 import { perAccountPage } from '../account/PerAccount.js';
 import { DateTime } from '../../ui/DateTime.js';
-import { useAccountSyncedAt } from '../account/account-data.js';
+import { useRecordsList } from '../account/account-data.js';
 import { MachineLinks } from './machine-parts.js';
-import { MACHINE_PAGE, nameIn } from './machine-view.js';
+import { nameIn } from './machine-view.js';
 import { useAvailableTickets, useHoldings, usePullOnOpen, useTickets } from './use-machines.js';
 import { Choice } from '../../ui/Choice.js';
 import './machine.css';
-import { RecordsSection, usePaging, type RecordsWords } from '../../ui/RecordsSection.js';
+import { RecordsSection, type RecordsList } from '../../ui/RecordsSection.js';
 import { AccentCard } from '../../ui/Card.js';
 
-const COLLECTIONS = ['tickets'] as const;
-const TICKETS_WORDS: RecordsWords = { title: 'machine.tickets_list', empty: 'machine.tickets_empty' };
+const TICKETS: RecordsList = {
+  title: 'machine.tickets_list',
+  empty: 'machine.tickets_empty',
+  more: 'machine.more',
+  collections: ['tickets'],
+};
 const FILTERS = ['all', 'available', 'used'] as const;
 type Filter = (typeof FILTERS)[number];
 
@@ -29,11 +33,10 @@ export default perAccountPage(Tickets);
 function Tickets({ active }: { active: ActiveAccount }) {
   const { t } = useTranslation();
   const [filter, setFilter] = useState<Filter>('all');
-  const paging = usePaging(MACHINE_PAGE, 'machine.more');
-  const tickets = useTickets(active, filter as TicketStatus | 'all', paging.shown + 1);
+  const list = useRecordsList(active, TICKETS);
+  const tickets = useTickets(active, filter as TicketStatus | 'all', list.paging.shown + 1);
   const available = useAvailableTickets(active);
   const holdings = useHoldings(active);
-  const syncedAt = useAccountSyncedAt(active, COLLECTIONS);
   usePullOnOpen();
   const names = new Map((holdings ?? []).map((holding) => [holding.id, holding.names]));
   return (
@@ -51,10 +54,10 @@ function Tickets({ active }: { active: ActiveAccount }) {
         value={filter}
         onChange={(option) => {
           setFilter(option);
-          paging.reset();
+          list.paging.reset();
         }}
       />
-      <RecordsSection words={TICKETS_WORDS} syncedAt={syncedAt} records={tickets} paging={paging}>
+      <RecordsSection {...list} records={tickets}>
         {(ticket) => <Ticket ticket={ticket} names={names} />}
       </RecordsSection>
       <MachineLinks except={ROUTES.tickets} />

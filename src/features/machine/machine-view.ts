@@ -24,9 +24,6 @@ import { moneyOrNull, shownAmount } from '../../ui/amounts.js';
 
 export { shownAmount };
 
-/** Lines read from IndexedDB at first, and added each time "more" is pressed. */
-export const MACHINE_PAGE = 20;
-
 export type AcquireMode = 'buy' | 'rent';
 
 /** A machine's name in `locale`, else Simplified Chinese, else English, else any (as the server names it). */

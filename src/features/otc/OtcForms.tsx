@@ -37,6 +37,7 @@ import {
   type TakeView,
 } from './otc-view.js';
 import { CardForm } from '../../ui/Card.js';
+import { useLink } from '../../ui/OfflineBanner.js';
 
 type OtcKind = 'otc-buy' | 'otc-sell' | 'otc-take';
 type Command<K extends OtcKind = OtcKind> = Extract<OutboxRecord, { kind: K }>;
@@ -128,12 +129,12 @@ function useListingProblem() {
 export interface OtcFormProps {
   active: ActiveAccount;
   terms: OtcTerms | null;
-  online: boolean;
   onSettled: () => void;
 }
 
-export function ListForm({ active, terms, online, onSettled }: OtcFormProps) {
+export function ListForm({ active, terms, onSettled }: OtcFormProps) {
   const { t } = useTranslation();
+  const online = useLink() === 'online';
   const check = useChecks();
   const problemOf = useListingProblem();
   const form = useForm({ volume: '', price: '', tradePassword: '' });
@@ -281,11 +282,11 @@ export function TakeForm({
   active,
   order,
   terms,
-  online,
   onClose,
   onSettled,
 }: OtcFormProps & { order: OtcBookRecord; onClose: () => void }) {
   const { t } = useTranslation();
+  const online = useLink() === 'online';
   const check = useChecks();
   const problemOf = useTakeProblem();
   const form = useForm({ volume: shownAmount(order.remaining), tradePassword: '' });

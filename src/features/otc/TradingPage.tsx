@@ -48,13 +48,11 @@ import {
 import './otc.css';
 import { Select } from '../../ui/Select.js';
 import { AccentCard, CardSection } from '../../ui/Card.js';
-import { PagedRows, usePaging } from '../../ui/RecordsSection.js';
+import { PagedRows, RECORDS_PAGE, usePaging } from '../../ui/RecordsSection.js';
 
 const BOOK_COLLECTIONS = ['otc_book'] as const;
 const ORDER_COLLECTIONS = ['otc_orders', 'balances'] as const;
 const EXCHANGE_ENTRY = [['exchange.title', ROUTES.exchange]] as const;
-/** Orders of a side the book shows at first, and added each time "more" is pressed. */
-const BOOK_PAGE = 20;
 /** The book offers its sell side first (as it opens on it). */
 const BOOK_SIDES = OTC_SIDES.slice().reverse();
 
@@ -88,8 +86,8 @@ function Trading({ active }: { active: ActiveAccount }) {
         message={t('trading.unavailable')}
         retry={t('trading.retry')}
       />
-      <Book active={active} terms={terms} online={online} onSettled={reload} />
-      <ListForm active={active} terms={terms} online={online} onSettled={reload} />
+      <Book active={active} terms={terms} onSettled={reload} />
+      <ListForm active={active} terms={terms} onSettled={reload} />
       <MyOrders active={active} onSettled={reload} />
     </div>
   );
@@ -140,11 +138,11 @@ function Market({
 }
 
 /** The open book, one side at a time, with the take form opened below the order chosen. */
-function Book({ active, terms, online, onSettled }: OtcFormProps) {
+function Book({ active, terms, onSettled }: OtcFormProps) {
   const { t } = useTranslation();
   const [side, setSide] = useState<OtcSide>('sell');
   const [sort, setSort] = useState<BookSort>('price');
-  const paging = usePaging(BOOK_PAGE, 'trading.more');
+  const paging = usePaging(RECORDS_PAGE, 'trading.more');
   // The order as it was when its take form opened: the form keeps the price and volume the user
   // saw even when a pull changes the book meanwhile (the server then refuses the take, 409).
   const [taking, setTaking] = useState<OtcBookRecord | null>(null);
@@ -191,7 +189,6 @@ function Book({ active, terms, online, onSettled }: OtcFormProps) {
             active={active}
             order={taking}
             terms={terms}
-            online={online}
             onClose={close}
             onSettled={onSettled}
           />

@@ -25,7 +25,8 @@ import './payment.css';
 import { Select } from '../../ui/Select.js';
 import { CardForm } from '../../ui/Card.js';
 
-type Kind = 'chain' | 'bank';
+const KINDS = ['chain', 'bank'] as const;
+type Kind = (typeof KINDS)[number];
 
 export default function PaymentMethodsPage() {
   const session = useSession();
@@ -55,7 +56,14 @@ function PaymentMethods({ userId }: { userId: string }) {
           </ul>
         )}
       </section>
-      <KindPicker value={kind} onChange={setKind} />
+      <Choice
+        className="card choices"
+        legend={t('payments.add_title')}
+        name="payments-kind"
+        options={KINDS.map((value) => ({ value, label: t(`payments.kind_${value}`) }))}
+        value={kind}
+        onChange={setKind}
+      />
       {kind === 'chain' ? <ChainForm /> : <BankForm />}
     </div>
   );
@@ -139,23 +147,6 @@ function MethodItem({ method }: { method: PaymentMethod }) {
         </Button>
       )}
     </li>
-  );
-}
-
-function KindPicker({ value, onChange }: { value: Kind; onChange: (kind: Kind) => void }) {
-  const { t } = useTranslation();
-  return (
-    <Choice
-      className="card choices"
-      legend={t('payments.add_title')}
-      name="payments-kind"
-      options={(['chain', 'bank'] as const).map((kind) => ({
-        value: kind,
-        label: t(`payments.kind_${kind}`),
-      }))}
-      value={value}
-      onChange={onChange}
-    />
   );
 }
 

@@ -17,13 +17,12 @@ import { shortHash } from '../../ui/chain-text.js';
 import { useCopy } from '../../ui/use-copy.js';
 import { DateTime, formatTime } from '../../ui/DateTime.js';
 import { useQrCode } from '../../ui/use-qr-code.js';
-import { useAccountSyncedAt } from '../account/account-data.js';
+import { useRecordsList } from '../account/account-data.js';
 import {
   CHAIN_LIST,
   NETWORK_NAMES,
   statusLabel,
   statusTone,
-  DEPOSITS_PAGE,
   showsConfirmations,
   type ChainDepths,
 } from './recharge-view.js';
@@ -36,42 +35,40 @@ import {
 } from './use-deposit-address.js';
 import { Choice } from '../../ui/Choice.js';
 import './recharge.css';
-import { RecordsSection, usePaging, type RecordsWords } from '../../ui/RecordsSection.js';
+import { RecordsSection, type RecordsList } from '../../ui/RecordsSection.js';
 import { CardSection } from '../../ui/Card.js';
 
-const DEPOSIT_COLLECTIONS = ['deposits'] as const;
-const DEPOSITS_WORDS: RecordsWords = { title: 'recharge.records_title', empty: 'recharge.records_empty' };
+const DEPOSITS: RecordsList = {
+  title: 'recharge.records_title',
+  empty: 'recharge.records_empty',
+  more: 'recharge.more',
+  collections: ['deposits'],
+};
 
 export default perAccountPage(Recharge);
 
 function Recharge({ active }: { active: ActiveAccount }) {
+  const { t } = useTranslation();
   const [chain, setChain] = useState<Chain>(CHAIN_LIST[0] ?? 'BEP20');
   const view = useDepositAddress(active, chain);
   return (
     <div className="page-padding stack">
-      <ChainPicker value={chain} onChange={setChain} />
+      <Choice
+        className="card choices"
+        legend={t('recharge.network')}
+        name="recharge-chain"
+        options={CHAIN_LIST.map((value) => ({
+          value,
+          label: value,
+          note: <span className="chain-picker__network">{NETWORK_NAMES[value]}</span>,
+        }))}
+        value={chain}
+        onChange={setChain}
+      />
       <AddressCard chain={chain} address={view.address} state={view.state} onRetry={view.retry} />
       <RulesCard chain={chain} address={view.address} />
       <Deposits active={active} />
     </div>
-  );
-}
-
-function ChainPicker({ value, onChange }: { value: Chain; onChange: (chain: Chain) => void }) {
-  const { t } = useTranslation();
-  return (
-    <Choice
-      className="card choices"
-      legend={t('recharge.network')}
-      name="recharge-chain"
-      options={CHAIN_LIST.map((chain) => ({
-        value: chain,
-        label: chain,
-        note: <span className="chain-picker__network">{NETWORK_NAMES[chain]}</span>,
-      }))}
-      value={value}
-      onChange={onChange}
-    />
   );
 }
 
@@ -159,13 +156,12 @@ function RulesCard({ chain, address }: { chain: Chain; address: DepositAddressRe
 }
 
 function Deposits({ active }: { active: ActiveAccount }) {
-  const paging = usePaging(DEPOSITS_PAGE, 'recharge.more');
-  const syncedAt = useAccountSyncedAt(active, DEPOSIT_COLLECTIONS);
+  const list = useRecordsList(active, DEPOSITS);
   const depths = useChainDepths(active);
-  const deposits = useDeposits(active, paging.shown + 1);
+  const deposits = useDeposits(active, list.paging.shown + 1);
   useDepositPulls();
   return (
-    <RecordsSection words={DEPOSITS_WORDS} syncedAt={syncedAt} records={deposits} paging={paging}>
+    <RecordsSection {...list} records={deposits}>
       {(deposit) => <DepositLine deposit={deposit} depths={depths?.[deposit.chain]} />}
     </RecordsSection>
   );

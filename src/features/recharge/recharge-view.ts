@@ -20,9 +20,6 @@ export function isChain(value: string): value is Chain {
   return CHAIN_LIST.some((chain) => chain === value);
 }
 
-/** Deposits read from IndexedDB at first, and added each time "more" is pressed. */
-export const DEPOSITS_PAGE = 20;
-
 /**
  * While the page is open and visible it pulls this often, so a deposit just sent shows up and
  * "Confirming 1/3" counts up with the chain instead of with the scheduler's minute.

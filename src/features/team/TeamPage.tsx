@@ -21,7 +21,6 @@ import type { TeamCached } from '../../../client-db/caches/team.js';
 import {
   progressOf,
   smallAreaSum,
-  TEAM_PAGE,
   teamIncomeOf,
   type RequirementView,
   type TeamIncomeView,
@@ -38,13 +37,20 @@ import {
 import './team.css';
 import { AccentCard, CardSection } from '../../ui/Card.js';
 import { Figure } from '../../ui/Figure.js';
-import { PagedRows, usePaging } from '../../ui/RecordsSection.js';
+import { RecordsSection, type RecordsList } from '../../ui/RecordsSection.js';
+import { useRecordsList } from '../account/account-data.js';
 
 /** The share poster and the mining machines are reached from the Team tab. */
 const TEAM_LINKS = [
   ['team.share', ROUTES.sharePoster],
   ['machine.title', ROUTES.machines],
 ] as const;
+const INCOME: RecordsList = {
+  title: 'team.income_title',
+  empty: 'team.income_empty',
+  more: 'team.income_more',
+  collections: ['income'],
+};
 
 export default function TeamPage() {
   const session = useSession();
@@ -279,21 +285,16 @@ function MemberRow({ member }: { member: TeamMember }) {
   );
 }
 
+/** The main account's team income lines (its synced `income` collection), newest first. */
 function TeamIncome({ userId }: { userId: string }) {
-  const { t } = useTranslation();
-  const paging = usePaging(TEAM_PAGE, 'team.income_more');
   const accountId = useMainAccountId(userId);
+  const list = useRecordsList(accountId ? { userId, accountId } : null, INCOME);
   // One more than shown, to know whether there is more.
-  const lines = useTeamIncome(userId, accountId ?? null, paging.shown + 1);
-  const views = teamIncomeOf(lines ?? []);
+  const lines = useTeamIncome(userId, accountId ?? null, list.paging.shown + 1);
   return (
-    <CardSection id="team-income" title={t('team.income_title')}>
-      {lines === undefined && <p className="muted">…</p>}
-      {lines !== undefined && views.length === 0 && <p className="muted">{t('team.income_empty')}</p>}
-      <PagedRows rows={views} paging={paging} className="row-list">
-        {(line) => <IncomeLine line={line} />}
-      </PagedRows>
-    </CardSection>
+    <RecordsSection {...list} records={lines === undefined ? undefined : teamIncomeOf(lines)}>
+      {(line) => <IncomeLine line={line} />}
+    </RecordsSection>
   );
 }
 

@@ -9,9 +9,6 @@ import type { MyLevelData, TeamInfoData } from '../../../contract/api/team.js';
 import { moneyText, parseMoney } from '../../../contract/money.js';
 import { percentOf } from '../../ui/amounts.js';
 
-/** Members and income lines shown at first, and added by each "more". */
-export const TEAM_PAGE = 20;
-
 /** The income types the Team tab lists. */
 export const TEAM_INCOME_TYPES = ['promotion', 'management'] as const;
 

@@ -13,16 +13,9 @@ import { syncedListPage } from '../account/PerAccount.js';
 import { shownAmount } from '../../ui/amounts.js';
 import { shortHash } from '../../ui/chain-text.js';
 import { useWithdrawals } from './use-withdraw.js';
-import {
-  destinationOf,
-  reasonOf,
-  stageKey,
-  statusKey,
-  statusTone,
-  WITHDRAWALS_PAGE,
-} from './withdraw-view.js';
+import { destinationOf, reasonOf, stageKey, statusKey, statusTone } from './withdraw-view.js';
 import './withdraw.css';
-import { PagedRows, usePaging } from '../../ui/RecordsSection.js';
+import { PagedRows, RECORDS_PAGE, usePaging } from '../../ui/RecordsSection.js';
 
 const COLLECTIONS = ['withdrawals'] as const;
 
@@ -30,7 +23,7 @@ export default syncedListPage(COLLECTIONS, Withdrawals);
 
 function Withdrawals({ active }: { active: ActiveAccount }) {
   const { t } = useTranslation();
-  const paging = usePaging(WITHDRAWALS_PAGE, 'withdraw.more');
+  const paging = usePaging(RECORDS_PAGE, 'withdraw.more');
   // One more than shown, to know whether there is more.
   const withdrawals = useWithdrawals(active, paging.shown + 1);
   if (withdrawals?.length === 0) return <p className="card muted">{t('withdraw.records_empty')}</p>;

@@ -17,9 +17,6 @@ import { AMOUNT_PATTERN } from '../../../contract/validation.js';
 import { shortAddress } from '../payment/payment-view.js';
 import { moneyOrNull } from '../../ui/amounts.js';
 
-/** Withdrawals read from IndexedDB at first, and added each time "more" is pressed. */
-export const WITHDRAWALS_PAGE = 20;
-
 /** The figures of /api/v1/withdraw/index the amount is checked against. */
 export type Terms = Pick<
   WithdrawIndexData,
