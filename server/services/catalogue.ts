@@ -24,9 +24,12 @@ import { numericIds, type CollectionReader } from './sync-collection.js';
 /** A name as the admin API takes it: one for every language, or one per language. */
 export type NameParam = Parameters<typeof productNamesOf>[0];
 
+/** A catalogue item's name in each language (locale -> name), as its row keeps them. */
+export type ItemNames = Record<string, string>;
+
 /** What the helper writes on every row it adds or changes. */
 export interface Stamp {
-  names: Record<string, string>;
+  names: ItemNames;
   status: string;
   updatedAt: Date;
   updatedBy: string;
@@ -56,14 +59,14 @@ export interface CatalogueSpec<Row, Add, Update, Admin> {
 
 interface CatalogueRow {
   id: number;
-  names: Record<string, string>;
+  names: ItemNames;
   status: string;
 }
 
 /** The reader of every item's names by id, of a catalogue (its `list`, disabled items too). */
 export const catalogueNames =
   (list: (db: Executor, activeOnly: boolean) => Promise<CatalogueRow[]>) =>
-  async (db: Executor): Promise<Map<number, Record<string, string>>> =>
+  async (db: Executor): Promise<Map<number, ItemNames>> =>
     namesById(await list(db, false));
 
 /**
@@ -73,9 +76,9 @@ export const catalogueNames =
  */
 export function namedRecordsByIds<Row, Item extends { id: string }>(
   byIds: (db: Executor, accountId: number, ids: readonly number[]) => Promise<Row[]>,
-  names: (db: Executor) => Promise<Map<number, Record<string, string>>>,
+  names: (db: Executor) => Promise<Map<number, ItemNames>>,
   itemOf: (row: Row) => number,
-  toRecord: (row: Row, names: Record<string, string>) => Item,
+  toRecord: (row: Row, names: ItemNames) => Item,
 ): CollectionReader {
   return async (db, accountId, ids) => {
     const rows = await byIds(db, accountId, numericIds(ids));
@@ -86,7 +89,7 @@ export function namedRecordsByIds<Row, Item extends { id: string }>(
 }
 
 /** Every item's names by id, of a catalogue's rows (a small table: the operators'). */
-export const namesById = (rows: readonly CatalogueRow[]): Map<number, Record<string, string>> =>
+export const namesById = (rows: readonly CatalogueRow[]): Map<number, ItemNames> =>
   new Map(rows.map((row) => [row.id, row.names]));
 
 /** A catalogue's operator methods; the admin API and the CLI call them with their caller. */

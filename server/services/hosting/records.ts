@@ -31,14 +31,14 @@ import {
 } from '../../repositories/hosting.repository.js';
 import type { IncomeRow } from '../../repositories/income.repository.js';
 import type { SyncChange } from '../../repositories/sync.repository.js';
-import { catalogueNames } from '../catalogue.js';
+import { catalogueNames, type ItemNames } from '../catalogue.js';
 import { accountChange, accountRowIds } from '../records.js';
 
 /** The table an order's ledger transfers and income lines refer to. */
 export const ORDERS = 'hosting_orders';
 
 /** A product's name in `locale`, else Simplified Chinese, else English, else any. */
-export function nameIn(names: Record<string, string>, locale: Locale): string {
+export function nameIn(names: ItemNames, locale: Locale): string {
   return names[locale] ?? names['zh-Hans'] ?? names['en'] ?? Object.values(names)[0] ?? '';
 }
 
@@ -70,10 +70,7 @@ export const toAdminHostingProduct = (row: HostingProductRow, locale: Locale): A
   updatedBy: row.updatedBy,
 });
 
-export const toHostingOrderRecord = (
-  row: HostingOrderRow,
-  names: Record<string, string>,
-): HostingOrderRecord => ({
+export const toHostingOrderRecord = (row: HostingOrderRow, names: ItemNames): HostingOrderRecord => ({
   ...accountRowIds(row),
   productId: String(row.productId),
   names,

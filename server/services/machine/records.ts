@@ -27,7 +27,7 @@ import {
   type TicketRow,
 } from '../../repositories/machine.repository.js';
 import type { SyncChange } from '../../repositories/sync.repository.js';
-import { catalogueNames } from '../catalogue.js';
+import { catalogueNames, type ItemNames } from '../catalogue.js';
 import { accountChange, accountRowIds } from '../records.js';
 import { nameIn } from '../hosting/records.js';
 
@@ -65,10 +65,7 @@ export const toAdminMachine = (row: MachineRow, locale: Locale): AdminMachine =>
   updatedBy: row.updatedBy,
 });
 
-export const toOwnedMachineRecord = (
-  row: OwnedMachineRow,
-  names: Record<string, string>,
-): OwnedMachineRecord => ({
+export const toOwnedMachineRecord = (row: OwnedMachineRow, names: ItemNames): OwnedMachineRecord => ({
   ...accountRowIds(row),
   machineId: String(row.machineId),
   names,
