@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import type { NewsRecord, NoticeRecord, QuoteRecord } from '../../../contract/api/content.js';
 import { ROUTES } from '../../app/paths.js';
-import { publicDatabase, useSyncedAt } from '../../../client-db/use-sync-db.js';
+import { publicDatabase } from '../../../client-db/use-sync-db.js';
 import { AsOf } from '../../ui/AsOf.js';
 import { oldestSync } from '../../../client-db/freshness.js';
 import { formatMoney } from '../../../contract/money.js';
@@ -25,27 +25,33 @@ const COLLECTIONS = ['news', 'notices', 'quotes'] as const;
 export default function HomePage() {
   const { t, i18n } = useTranslation();
   const language = i18n.language;
-  const notices = useLiveQuery(
-    async () =>
-      (await db.notices.orderBy('updatedAt').reverse().toArray()).filter((notice) =>
-        inLanguage(notice.lang, language),
-      ),
-    [language],
-  );
-  const quotes = useLiveQuery(() => db.quotes.orderBy('id').toArray(), []);
   const paging = usePaging(NEWS_PAGE, 'home.news_more');
-  // One more than shown, to know whether "more" has anything to add; the cursor stops there.
-  const news = useLiveQuery(
+  // The page's public records in one read (one transaction, one render when it answers).
+  const shown = useLiveQuery(
     () =>
-      db.news
-        .orderBy('publishedAt')
-        .reverse()
-        .filter((item) => inLanguage(item.lang, language))
-        .limit(paging.shown + 1)
-        .toArray(),
+      db.transaction('r', [db.notices, db.quotes, db.news, db.cursors], async () => {
+        const [notices, quotes, news, cursors] = await Promise.all([
+          db.notices.orderBy('updatedAt').reverse().toArray(),
+          db.quotes.orderBy('id').toArray(),
+          // One more than shown, to know whether "more" has anything to add; the cursor stops there.
+          db.news
+            .orderBy('publishedAt')
+            .reverse()
+            .filter((item) => inLanguage(item.lang, language))
+            .limit(paging.shown + 1)
+            .toArray(),
+          db.cursors.bulkGet([...COLLECTIONS]),
+        ]);
+        return {
+          notices: notices.filter((notice) => inLanguage(notice.lang, language)),
+          quotes,
+          news,
+          syncedAt: oldestSync(cursors.map((row) => row?.syncedAt ?? null)),
+        };
+      }),
     [language, paging.shown],
   );
-  const syncedAt = useSyncedAt(db, COLLECTIONS);
+  const { notices, quotes, news, syncedAt } = shown ?? {};
   const total = useAccountTotal();
 
   return (
