@@ -115,8 +115,20 @@ export function useActiveAccount(): ActiveAccount | null | undefined {
 }
 
 /**
- * When the given collections of a database were all last caught up: the oldest `syncedAt`,
- * null when one was never pulled, undefined while loading.
+ * When the given collections of `db` were all last caught up: the oldest `syncedAt`, null when
+ * one was never pulled. Inside a live query, or a transaction that includes `cursors`.
+ */
+export async function syncedAtOf(
+  db: PublicDb | UserDb<OutboxRecord> | AccountDb,
+  collections: readonly string[],
+): Promise<string | null> {
+  const rows = await db.cursors.bulkGet([...collections]);
+  return oldestSync(rows.map((row) => row?.syncedAt ?? null));
+}
+
+/**
+ * When the given collections of a database were all last caught up (`syncedAtOf`), undefined
+ * while loading.
  */
 export function useSyncedAt(
   db: PublicDb | UserDb<OutboxRecord> | AccountDb | null,
@@ -126,8 +138,7 @@ export function useSyncedAt(
   return useLiveQuery(
     async () => {
       if (db === null) return null;
-      const rows = await db.cursors.bulkGet(key.split(','));
-      return oldestSync(rows.map((row) => row?.syncedAt ?? null));
+      return syncedAtOf(db, key.split(','));
     },
     [db, key],
     undefined,

@@ -23,7 +23,7 @@ import { AsOf } from '../../ui/AsOf.js';
 import { DateTime, formatTime } from '../../ui/DateTime.js';
 import { useLink } from '../../ui/OfflineBanner.js';
 import { toast } from '../../ui/toast.js';
-import { useAccountSyncedAt } from '../account/account-data.js';
+import { useRecordsList } from '../account/account-data.js';
 import { useRefusalMessage } from '../outbox/messages.js';
 import {
   canClaim,
@@ -37,16 +37,9 @@ import {
   type PendingClaims,
 } from './dividends-view.js';
 import './dividend.css';
-import {
-  RECORDS_PAGE,
-  RecordsSection,
-  usePaging,
-  useRecordsFilter,
-  type RecordsList,
-} from '../../ui/RecordsSection.js';
+import { RecordsSection, useRecordsFilter, type Paging, type RecordsList } from '../../ui/RecordsSection.js';
 import { AccentCard, CardSection } from '../../ui/Card.js';
 
-/** The release records; their as-of time shows with the figures they make, at the top. */
 const RELEASES: RecordsList = {
   title: 'dividends.records_title',
   empty: 'dividends.empty',
@@ -72,7 +65,8 @@ function Dividends({ active }: { active: ActiveAccount }) {
   const { userId, accountId } = active;
   const now = useNow();
   const online = useLink() === 'online';
-  const syncedAt = useAccountSyncedAt(active, RELEASES.collections);
+  // The list's as-of time shows at the top, with the figures its records make.
+  const { paging, syncedAt } = useRecordsList(active, RELEASES);
   const records = useLiveQuery(
     () => accountDatabase(userId, accountId).dividend_releases.orderBy('createdAt').reverse().toArray(),
     [userId, accountId],
@@ -137,7 +131,14 @@ function Dividends({ active }: { active: ActiveAccount }) {
           <li>{t('dividends.rule_claim')}</li>
         </ul>
       </CardSection>
-      <Records records={records} now={now} pending={pending} busy={claim.busy} onClaim={claim.run} />
+      <Records
+        records={records}
+        paging={paging}
+        now={now}
+        pending={pending}
+        busy={claim.busy}
+        onClaim={claim.run}
+      />
     </div>
   );
 }
@@ -211,19 +212,20 @@ function useClaim(active: ActiveAccount) {
 
 function Records({
   records,
+  paging,
   now,
   pending,
   busy,
   onClaim,
 }: {
   records: DividendReleaseRecord[] | undefined;
+  paging: Paging;
   now: number;
   pending: PendingClaims;
   busy: boolean;
   onClaim: (id: string | null, amount: string) => Promise<void>;
 }) {
   const filter = useRecordsFilter<DividendReleaseStatus>(STATUS_LIST, statusKey, 'dividends.filter');
-  const paging = usePaging(RECORDS_PAGE, RELEASES.more);
   const matching = records?.filter(
     (record) => filter.value === 'all' || statusAt(record, now) === filter.value,
   );

@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import type { NewsRecord, NoticeRecord, QuoteRecord } from '../../../contract/api/content.js';
 import { ROUTES } from '../../app/paths.js';
-import { publicDatabase } from '../../../client-db/use-sync-db.js';
+import { publicDatabase, syncedAtOf } from '../../../client-db/use-sync-db.js';
 import { AsOf } from '../../ui/AsOf.js';
 import { oldestSync } from '../../../client-db/freshness.js';
 import { formatMoney } from '../../../contract/money.js';
@@ -30,7 +30,7 @@ export default function HomePage() {
   const shown = useLiveQuery(
     () =>
       db.transaction('r', [db.notices, db.quotes, db.news, db.cursors], async () => {
-        const [notices, quotes, news, cursors] = await Promise.all([
+        const [notices, quotes, news, syncedAt] = await Promise.all([
           db.notices.orderBy('updatedAt').reverse().toArray(),
           db.quotes.orderBy('id').toArray(),
           // One more than shown, to know whether "more" has anything to add; the cursor stops there.
@@ -40,13 +40,13 @@ export default function HomePage() {
             .filter((item) => inLanguage(item.lang, language))
             .limit(paging.shown + 1)
             .toArray(),
-          db.cursors.bulkGet([...COLLECTIONS]),
+          syncedAtOf(db, COLLECTIONS),
         ]);
         return {
           notices: notices.filter((notice) => inLanguage(notice.lang, language)),
           quotes,
           news,
-          syncedAt: oldestSync(cursors.map((row) => row?.syncedAt ?? null)),
+          syncedAt,
         };
       }),
     [language, paging.shown],
