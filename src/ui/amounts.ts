@@ -22,6 +22,20 @@ export function shownAmount(amount: string): string {
   return parsed === null ? amount : formatMoney(parsed);
 }
 
+/** Which way a line's money went: in, out, or neither (a zero). */
+export type Direction = 'in' | 'out' | 'none';
+
+/**
+ * A signed wire amount as a list shows it: exact, always with its sign ("+10", "-2.5", "0"), so
+ * colour is never the only signal, and which way the money went.
+ */
+export function signedAmount(amount: string): { text: string; direction: Direction } {
+  const shown = shownAmount(amount);
+  if (shown.startsWith('-')) return { text: shown, direction: 'out' };
+  if (/^[0.]+$/.test(shown)) return { text: shown, direction: 'none' };
+  return { text: `+${shown.replace(/^\+/, '')}`, direction: 'in' };
+}
+
 /**
  * A non-negative decimal as a percent ("1.0234" -> "102.34", "0.002" -> "0.2", "0" -> "0"): the
  * decimal point moved two places in the digits, never through a float; null when it is not one.

@@ -22,7 +22,6 @@ import {
   orderStatusKey,
   payoutKey,
   progressOf,
-  signedChange,
   sortOrders,
   typedAmount,
   validHostingOf,
@@ -325,11 +324,6 @@ describe('lists and names', () => {
     expect(nameIn({ en: '7-day hosting', 'zh-Hans': '7天托管' }, 'en')).toBe('7-day hosting');
     expect(nameIn({ en: '7-day hosting', 'zh-Hans': '7天托管' }, 'th')).toBe('7天托管');
     expect(nameIn({ en: '7-day hosting' }, 'ja')).toBe('7-day hosting');
-  });
-
-  test('a change is shown with its sign', () => {
-    expect(signedChange('500')).toEqual({ text: '+500', direction: 'in' });
-    expect(signedChange('-300.000000')).toEqual({ text: '-300', direction: 'out' });
   });
 
   test('the six income types are the contract’s, and every status, kind and type has words in the catalogue', () => {

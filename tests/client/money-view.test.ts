@@ -10,12 +10,8 @@ import {
   orderAccounts,
 } from '../../src/features/account/account-forms.js';
 import { accountTotal } from '../../src/features/assets/totals.js';
-import {
-  isRecordKind,
-  kindKey,
-  RECORD_KIND_LIST,
-  signedAmount,
-} from '../../src/features/records/records-view.js';
+import { signedAmount } from '../../src/ui/amounts.js';
+import { isRecordKind, kindKey, RECORD_KIND_LIST } from '../../src/features/records/records-view.js';
 
 const balance = { cash: '100.5', hosting: '600', held: '2', rab: '10', rabHeld: '4' };
 
@@ -58,6 +54,8 @@ describe('wallet record lines', () => {
     expect(signedAmount('10.5')).toEqual({ text: '+10.5', direction: 'in' });
     expect(signedAmount('-3')).toEqual({ text: '-3', direction: 'out' });
     expect(signedAmount('0')).toEqual({ text: '0', direction: 'none' });
+    expect(signedAmount('-300.000000')).toEqual({ text: '-300', direction: 'out' });
+    expect(signedAmount('0.000000')).toEqual({ text: '0', direction: 'none' });
   });
 });
 

@@ -3,8 +3,9 @@ import { useTranslation } from 'react-i18next';
 import type { IncomeRecord, IncomeType } from '../../../contract/api/income.js';
 import type { ActiveAccount } from '../../../client-db/use-sync-db.js';
 import { useRecordsList } from '../account/account-data.js';
-import { INCOME_TYPE_LIST, incomeStatusKey, incomeTypeKey, shownAmount } from './hosting-view.js';
+import { INCOME_TYPE_LIST, incomeStatusKey, incomeTypeKey } from './hosting-view.js';
 import { useIncome } from './use-hosting.js';
+import { MoneyLine } from '../../ui/MoneyLine.js';
 import { RecordsSection, useRecordsFilter, type RecordsList } from '../../ui/RecordsSection.js';
 
 const INCOME: RecordsList = {
@@ -29,19 +30,20 @@ function IncomeLine({ line }: { line: IncomeRecord }) {
   const { t } = useTranslation();
   const arrived = line.status === 'arrived';
   return (
-    <li className="record hosting-income">
-      <p className="record__kind">{t(incomeTypeKey(line.type))}</p>
-      <p className="record__amount record__amount--in">
-        +{shownAmount(line.amount)} <span className="record__unit">USDT</span>
-      </p>
-      <p className="muted record__book">
-        {t('hosting.income_earned', { date: line.earningsDate })} ·{' '}
-        {t(arrived ? 'hosting.income_arrived_on' : 'hosting.income_due_on', { date: line.arrivalDate })}
-        {line.memo !== null && line.memo !== '' && ` · ${line.memo}`}
-      </p>
+    <MoneyLine
+      className="hosting-income"
+      kind={t(incomeTypeKey(line.type))}
+      amount={line.amount}
+      unit="USDT"
+      detail={[
+        t('hosting.income_earned', { date: line.earningsDate }),
+        t(arrived ? 'hosting.income_arrived_on' : 'hosting.income_due_on', { date: line.arrivalDate }),
+        ...(line.memo !== null && line.memo !== '' ? [line.memo] : []),
+      ].join(' · ')}
+    >
       <span className={`badge hosting-badge hosting-badge--${line.status}`}>
         {t(incomeStatusKey(line.status))}
       </span>
-    </li>
+    </MoneyLine>
   );
 }

@@ -16,7 +16,6 @@ import { send } from '../../app/worker-client.js';
 import type { ActiveAccount } from '../../../client-db/use-sync-db.js';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.js';
 import { ItemForms } from '../../ui/ItemForms.js';
-import { DateTime } from '../../ui/DateTime.js';
 import { TimeFigure } from '../../ui/Figure.js';
 import { AmountField } from '../../ui/form-fields.js';
 import { toast } from '../../ui/toast.js';
@@ -37,12 +36,12 @@ import {
   progressOf,
   ratePercent,
   shownAmount,
-  signedChange,
   sortOrders,
   type ChangeKind,
   type ChangePreview,
 } from './hosting-view.js';
 import { useHostingChanges, useHostingOrders } from './use-hosting.js';
+import { MoneyLine } from '../../ui/MoneyLine.js';
 import { RecordsSection, type RecordsWords } from '../../ui/RecordsSection.js';
 
 /** The changes an order's card queues and follows to their end. */
@@ -441,23 +440,21 @@ function Changes({ changes, label }: { changes: readonly HostingChangeRecord[]; 
     <details className="hosting-changes">
       <summary>{t('hosting.changes_title', { count: changes.length })}</summary>
       <ul className="row-list" aria-label={t('hosting.changes_of', { name: label })}>
-        {shown.map((change) => {
-          const amount = signedChange(change.amount);
-          return (
-            <li key={change.id} className="record hosting-change">
-              <p className="record__kind">{t(changeKindKey(change.kind))}</p>
-              <p className={`record__amount record__amount--${amount.direction}`}>
-                {amount.text} <span className="record__unit">USDT</span>
-              </p>
-              <p className="muted record__book">
-                {t('hosting.change_after', { amount: shownAmount(change.principalAfter) })}
-                {change.penalty !== '0' &&
-                  ` · ${t('hosting.change_penalty', { amount: shownAmount(change.penalty) })}`}
-              </p>
-              <DateTime className="muted record__time" at={change.createdAt} style="short" />
-            </li>
-          );
-        })}
+        {shown.map((change) => (
+          <MoneyLine
+            key={change.id}
+            className="hosting-change"
+            kind={t(changeKindKey(change.kind))}
+            amount={change.amount}
+            unit="USDT"
+            detail={`${t('hosting.change_after', { amount: shownAmount(change.principalAfter) })}${
+              change.penalty === '0'
+                ? ''
+                : ` · ${t('hosting.change_penalty', { amount: shownAmount(change.penalty) })}`
+            }`}
+            at={change.createdAt}
+          />
+        ))}
       </ul>
       {!all && changes.length > CHANGES_SHOWN && (
         <button type="button" className="link-button" onClick={() => setAll(true)}>

@@ -370,10 +370,4 @@ export function validHostingOf(hosting: string | null, threshold: string | null)
   return { valid, threshold: formatMoney(line), missing: valid ? null : moneyText(line - balance) };
 }
 
-/** A change's amount as listed: with its sign always, so colour is never the only signal. Pure. */
-export function signedChange(amount: string): { text: string; direction: 'in' | 'out' } {
-  const shown = shownAmount(amount);
-  return shown.startsWith('-') ? { text: shown, direction: 'out' } : { text: `+${shown}`, direction: 'in' };
-}
-
 export { commandOutcome, type CommandOutcome } from '../outbox/command-outcome.js';

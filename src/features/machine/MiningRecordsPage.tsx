@@ -13,6 +13,7 @@ import { holdingsSummary, miningLines, type MiningLine } from './machine-view.js
 import { useHoldings, useMiningIncome, usePullOnOpen } from './use-machines.js';
 import './machine.css';
 import { RecordsSection, type RecordsList } from '../../ui/RecordsSection.js';
+import { MoneyLine } from '../../ui/MoneyLine.js';
 import { AccentCard } from '../../ui/Card.js';
 
 const LINES: RecordsList = {
@@ -50,21 +51,18 @@ function MiningRecords({ active }: { active: ActiveAccount }) {
 function Line({ line }: { line: MiningLine }) {
   const { t } = useTranslation();
   return (
-    <li className="record">
-      <span className="record__kind">
-        {line.name === null
+    <MoneyLine
+      kind={
+        line.name === null
           ? t('machine.record_holding', { id: line.holdingId })
-          : t('machine.holding_label', { name: line.name, id: line.holdingId })}
-      </span>
-      <span className="record__amount record__amount--in">
-        +{line.amount} <span className="record__unit">USDT</span>
-      </span>
-      <span className="record__book muted">{t('machine.record_earned', { date: line.earningsDate })}</span>
-      <span className="record__time muted">
-        {t(line.status === 'arrived' ? 'machine.record_arrived' : 'machine.record_pending', {
-          date: line.arrivalDate,
-        })}
-      </span>
-    </li>
+          : t('machine.holding_label', { name: line.name, id: line.holdingId })
+      }
+      amount={line.amount}
+      unit="USDT"
+      detail={t('machine.record_earned', { date: line.earningsDate })}
+      when={t(line.status === 'arrived' ? 'machine.record_arrived' : 'machine.record_pending', {
+        date: line.arrivalDate,
+      })}
+    />
   );
 }

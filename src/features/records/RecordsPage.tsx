@@ -8,11 +8,11 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { RecordKind, WalletRecord } from '../../../contract/api/account.js';
-import { DateTime } from '../../ui/DateTime.js';
 import { accountDatabase, type ActiveAccount } from '../../../client-db/use-sync-db.js';
 import { syncedListPage } from '../account/PerAccount.js';
-import { kindKey, RECORD_KIND_LIST, RECORDS_PAGE, signedAmount } from './records-view.js';
+import { kindKey, RECORD_KIND_LIST, RECORDS_PAGE } from './records-view.js';
 import { emptyNote, RecordsFilter, useRecordsFilter } from '../../ui/RecordsSection.js';
+import { MoneyLine } from '../../ui/MoneyLine.js';
 import { MoreButton } from '../../ui/MoreButton.js';
 
 const COLLECTIONS = ['records'] as const;
@@ -63,21 +63,18 @@ function Records({ active }: { active: ActiveAccount }) {
 
 function RecordLine({ record }: { record: WalletRecord }) {
   const { t } = useTranslation();
-  const amount = signedAmount(record.amount);
   return (
-    <li className="record">
-      <p className="record__kind">{t(kindKey(record.kind))}</p>
-      <p className={`record__amount record__amount--${amount.direction}`}>
-        {amount.text} <span className="record__unit">{record.asset}</span>
-      </p>
-      <p className="muted record__book">
-        {t(`records.book_${record.book}`)} · {record.asset}
-      </p>
-      <DateTime className="muted record__time" at={record.createdAt} style="short" />
+    <MoneyLine
+      kind={t(kindKey(record.kind))}
+      amount={record.amount}
+      unit={record.asset}
+      detail={`${t(`records.book_${record.book}`)} · ${record.asset}`}
+      at={record.createdAt}
+    >
       <p className="muted record__after">
         {t('records.balance_after', { amount: record.balanceAfter, asset: record.asset })}
       </p>
-    </li>
+    </MoneyLine>
   );
 }
 

@@ -42,15 +42,3 @@ export function isRecordKind(value: string): value is RecordKind {
 export function kindKey(kind: RecordKind): `records.kind_${RecordKind}` {
   return `records.kind_${kind}`;
 }
-
-export type Direction = 'in' | 'out' | 'none';
-
-/**
- * A signed wire amount as the list shows it: always with its sign ("+10", "-2.5", "0"), so
- * colour is never the only signal, and which way the money went.
- */
-export function signedAmount(amount: string): { text: string; direction: Direction } {
-  if (amount.startsWith('-')) return { text: amount, direction: 'out' };
-  if (/^[0.]+$/.test(amount)) return { text: amount, direction: 'none' };
-  return { text: `+${amount.replace(/^\+/, '')}`, direction: 'in' };
-}

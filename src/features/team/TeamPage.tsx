@@ -37,6 +37,7 @@ import {
 import './team.css';
 import { AccentCard, CardSection } from '../../ui/Card.js';
 import { Figure } from '../../ui/Figure.js';
+import { MoneyLine } from '../../ui/MoneyLine.js';
 import { RecordsSection, type RecordsList } from '../../ui/RecordsSection.js';
 import { useRecordsList } from '../account/account-data.js';
 
@@ -301,25 +302,23 @@ function TeamIncome({ userId }: { userId: string }) {
 function IncomeLine({ line }: { line: TeamIncomeView }) {
   const { t } = useTranslation();
   return (
-    <li className="record team-income">
-      <p className="record__kind">
-        {t(line.type === 'promotion' ? 'team.type_promotion' : 'team.type_management')}
-      </p>
-      <p className="record__amount record__amount--in">
-        +{line.amount} <span className="record__unit">USDT</span>
-      </p>
-      <p className="muted record__book">
-        {line.source
+    <MoneyLine
+      className="team-income"
+      kind={t(line.type === 'promotion' ? 'team.type_promotion' : 'team.type_management')}
+      amount={line.amount}
+      unit="USDT"
+      detail={
+        line.source
           ? t('team.income_line', {
               generation: t('team.generation_n', { n: line.source.generation }),
               member: line.source.nickname,
               base: line.source.base,
               percent: line.source.percent,
             })
-          : ''}
-      </p>
-      <p className="muted record__time">{t('team.income_earned', { date: line.earningsDate })}</p>
-    </li>
+          : ''
+      }
+      when={t('team.income_earned', { date: line.earningsDate })}
+    />
   );
 }
 
