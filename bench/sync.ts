@@ -24,6 +24,8 @@
  * - BENCH_SYNC_NODE=0        skip the initial sync in Node (fake-indexeddb)
  * - BENCH_SYNC_TRACE         a file to write a Chromium performance trace of the first online cold
  *                            start to (JSON: open it in DevTools' Performance panel)
+ * - BENCH_SYNC_PULL_TRACE    the same for the initial sync on Home, from the log-in click to the
+ *                            last page's commit (the worker's CPU profile shows each stage's cost)
  *
  * KB here is 1000 bytes, as Vite prints it. Times between processes (server, page, worker) are
  * wall-clock times of this machine, `performance.timeOrigin + performance.now()` on each side.
@@ -457,6 +459,8 @@ async function initialSyncInBrowser(bench: Bench, ctx: BrowserContext, onHome: b
   await page.getByLabel('E-mail', { exact: true }).fill(bench.email);
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
   const pullsBefore = log.pulls.length;
+  const pullTrace = onHome ? process.env['BENCH_SYNC_PULL_TRACE'] : undefined;
+  if (pullTrace !== undefined) await browser?.startTracing(page, { path: pullTrace, screenshots: false });
   const loginAt = wall();
   await page.getByRole('button', { name: 'Log in', exact: true }).click();
   const home = page.getByRole('heading', { level: 1, name: 'Home', exact: true });
@@ -489,6 +493,10 @@ async function initialSyncInBrowser(bench: Bench, ctx: BrowserContext, onHome: b
     await sleep(25);
   }
   await away;
+  if (pullTrace !== undefined) {
+    await browser?.stopTracing();
+    console.log(`trace of this initial sync: ${pullTrace}`);
+  }
   const firstInner = log.pulls[pullsBefore];
   if (!firstInner) throw new Error(`no pull reached the server within ${seconds(limitMs)} of logging in`);
   const firstOuter = outerOf(log, firstInner) ?? firstInner;
