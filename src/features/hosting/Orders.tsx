@@ -447,11 +447,12 @@ function Changes({ changes, label }: { changes: readonly HostingChangeRecord[]; 
             kind={t(changeKindKey(change.kind))}
             amount={change.amount}
             unit="USDT"
-            detail={`${t('hosting.change_after', { amount: shownAmount(change.principalAfter) })}${
-              change.penalty === '0'
-                ? ''
-                : ` · ${t('hosting.change_penalty', { amount: shownAmount(change.penalty) })}`
-            }`}
+            detail={[
+              t('hosting.change_after', { amount: shownAmount(change.principalAfter) }),
+              ...(change.penalty === '0'
+                ? []
+                : [t('hosting.change_penalty', { amount: shownAmount(change.penalty) })]),
+            ].join(' · ')}
             at={change.createdAt}
           />
         ))}

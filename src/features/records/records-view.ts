@@ -1,7 +1,7 @@
 /**
- * What a line of the wallet records shows: the kind's locale key, the signed amount and which
- * way the money went. Pure; it imports only types and the (zod-free) income types, so neither zod
- * nor IndexedDB.
+ * The wallet records' kinds: each kind's locale key and the filter's list (a line's amount is
+ * `MoneyLine`'s, src/ui). Pure; it imports only types and the (zod-free) income types, so neither
+ * zod nor IndexedDB.
  */
 import type { RecordKind } from '../../../contract/api/account.js';
 import { INCOME_TYPES } from '../hosting/hosting-view.js';
