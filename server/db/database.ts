@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { projectPath } from '../paths.js';
 import type { Pool, PoolClient } from 'pg';
+import { plainTransactionDrizzle } from './plain-transactions.js';
 import { primaryOnly, ReplicaRouting, type IsReadAnswer, type ReadRouting } from './read-routing.js';
 
 import type { Database } from './types.js';
@@ -68,7 +69,7 @@ export async function openDatabase(options: {
     // that error ended the process. Its queries fail anyway (the command answers 500 and is
     // retried with its key) and the pool drops it on release (npm run chaos found it).
     pool.on('connect', (client) => client.on('error', () => undefined));
-    const db = drizzle(pool); // no relational schema: see types.ts
+    const db = plainTransactionDrizzle(pool); // no relational schema: see types.ts
     // Instances started at once on a fresh database take turns migrating (each would otherwise
     // create the same tables at once, and all but one fail); a server still starting is waited for.
     const client = await connectWaiting(pool);
