@@ -44,8 +44,14 @@ class PlainTransactionSession extends NodePgSession<Record<string, never>, Recor
   }
 }
 
-/** Drizzle over `pool`, as `drizzle(pool)` but for its transactions' three plain words. */
-export function plainTransactionDrizzle(pool: pg.Pool): NodePgDatabase<Record<string, never>> {
+/**
+ * Drizzle over `pool`, as `drizzle(pool)` but for its transactions' three plain words; the pool
+ * is its `$client`, as Drizzle's own keeps it.
+ */
+export function plainTransactionDrizzle(
+  pool: pg.Pool,
+): NodePgDatabase<Record<string, never>> & { $client: pg.Pool } {
   const dialect = new PgDialect();
-  return new NodePgDatabase(dialect, new PlainTransactionSession(pool, dialect), undefined);
+  const db = new NodePgDatabase(dialect, new PlainTransactionSession(pool, dialect), undefined);
+  return Object.assign(db, { $client: pool });
 }
