@@ -6,6 +6,7 @@
 import type { ReactNode } from 'react';
 import { signedAmount } from './amounts.js';
 import { DateTime } from './DateTime.js';
+import { partsLine } from './parts-line.js';
 
 export function MoneyLine({
   className,
@@ -25,8 +26,8 @@ export function MoneyLine({
   amount: string;
   /** The asset it is counted in. */
   unit: string;
-  /** The line that explains the figure (its book, its source, its dates). */
-  detail: ReactNode;
+  /** The parts of the line that explains the figure (its book, its source, its dates), joined by `partsLine`. */
+  detail: readonly (string | null | undefined)[];
   /** When it happened, as a time (ISO 8601)... */
   at?: string;
   /** ...or as a sentence (a day it was earned, a day it arrives). */
@@ -41,7 +42,7 @@ export function MoneyLine({
       <p className={`record__amount record__amount--${signed.direction}`}>
         {signed.text} <span className="record__unit">{unit}</span>
       </p>
-      <p className="muted record__book">{detail}</p>
+      <p className="muted record__book">{partsLine(detail)}</p>
       {at !== undefined && <DateTime className="muted record__time" at={at} style="short" />}
       {when !== undefined && <p className="muted record__time">{when}</p>}
       {children}

@@ -38,8 +38,8 @@ function IncomeLine({ line }: { line: IncomeRecord }) {
       detail={[
         t('hosting.income_earned', { date: line.earningsDate }),
         t(arrived ? 'hosting.income_arrived_on' : 'hosting.income_due_on', { date: line.arrivalDate }),
-        ...(line.memo !== null && line.memo !== '' ? [line.memo] : []),
-      ].join(' · ')}
+        line.memo,
+      ]}
     >
       <span className={`badge hosting-badge hosting-badge--${line.status}`}>
         {t(incomeStatusKey(line.status))}

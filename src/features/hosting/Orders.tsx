@@ -449,10 +449,10 @@ function Changes({ changes, label }: { changes: readonly HostingChangeRecord[]; 
             unit="USDT"
             detail={[
               t('hosting.change_after', { amount: shownAmount(change.principalAfter) }),
-              ...(change.penalty === '0'
-                ? []
-                : [t('hosting.change_penalty', { amount: shownAmount(change.penalty) })]),
-            ].join(' · ')}
+              change.penalty === '0'
+                ? null
+                : t('hosting.change_penalty', { amount: shownAmount(change.penalty) }),
+            ]}
             at={change.createdAt}
           />
         ))}

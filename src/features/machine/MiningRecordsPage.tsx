@@ -59,7 +59,7 @@ function Line({ line }: { line: MiningLine }) {
       }
       amount={line.amount}
       unit="USDT"
-      detail={t('machine.record_earned', { date: line.earningsDate })}
+      detail={[t('machine.record_earned', { date: line.earningsDate })]}
       when={t(line.status === 'arrived' ? 'machine.record_arrived' : 'machine.record_pending', {
         date: line.arrivalDate,
       })}

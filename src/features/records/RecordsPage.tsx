@@ -68,7 +68,7 @@ function RecordLine({ record }: { record: WalletRecord }) {
       kind={t(kindKey(record.kind))}
       amount={record.amount}
       unit={record.asset}
-      detail={`${t(`records.book_${record.book}`)} · ${record.asset}`}
+      detail={[t(`records.book_${record.book}`), record.asset]}
       at={record.createdAt}
     >
       <p className="muted record__after">

@@ -307,7 +307,7 @@ function IncomeLine({ line }: { line: TeamIncomeView }) {
       kind={t(line.type === 'promotion' ? 'team.type_promotion' : 'team.type_management')}
       amount={line.amount}
       unit="USDT"
-      detail={
+      detail={[
         line.source
           ? t('team.income_line', {
               generation: t('team.generation_n', { n: line.source.generation }),
@@ -315,8 +315,8 @@ function IncomeLine({ line }: { line: TeamIncomeView }) {
               base: line.source.base,
               percent: line.source.percent,
             })
-          : ''
-      }
+          : null,
+      ]}
       when={t('team.income_earned', { date: line.earningsDate })}
     />
   );

@@ -4,6 +4,7 @@
  * time zone and the business one, whether a method may be used yet, and how a withdrawal record
  * is named and labelled. It imports only types and zod-free modules, so neither zod nor IndexedDB.
  */
+import { partsLine } from '../../ui/parts-line.js';
 import type { PaymentMethod } from '../../../contract/api/payment.js';
 import type {
   WithdrawIndexData,
@@ -216,7 +217,7 @@ export function destinationOf(
     record.kind === 'chain'
       ? [record.network, record.address === null ? null : shortAddress(record.address)]
       : [record.bankName, record.cardNumber];
-  return parts.filter((part): part is string => part !== null && part !== '').join(' · ');
+  return partsLine(parts);
 }
 
 /** How a status looks beside its label, so colour is never the only signal of it. */
