@@ -34,7 +34,7 @@ import {
   openBooks,
   updateHold,
   type HoldRow,
-  type TransferRow,
+  type TransferResult,
 } from './ledger.repository.js';
 
 /** What caused a transfer: a table and a row id (a withdrawal, an adjustment, an order ...). */
@@ -56,7 +56,7 @@ export interface TransferInput {
 }
 
 export interface TransferOutcome {
-  transfer: TransferRow;
+  transfer: TransferResult;
   /** False when the key already existed: nothing moved this time. */
   applied: boolean;
 }

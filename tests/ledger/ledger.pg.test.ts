@@ -296,6 +296,31 @@ describe.skipIf(!reachable)('ledger races on PostgreSQL', () => {
     await expectInvariants();
   }, 60_000);
 
+  test('single transfers (one path of ledger_event) and events of two (the other) over the same books in both directions at once: no deadlock, no refusal', async () => {
+    const [a, b] = [freshAccount(), freshAccount()];
+    for (const account of [a, b]) await fund(account, '1000');
+    const feeBefore = await feeRevenue();
+    const tasks = Array.from({ length: 400 }, (_, index) => {
+      const [from, to] = index % 4 < 2 ? [a, b] : [b, a];
+      if (index % 2 === 0) return pay(customerBook(from, 'cash'), customerBook(to, 'cash'), '1');
+      return (tx: Transaction) =>
+        transfer(
+          tx,
+          [
+            move(customerBook(from, 'cash'), customerBook(to, 'cash'), usdt('1')),
+            move(customerBook(from, 'cash'), platformBook('fee_revenue'), usdt('0.01')),
+          ],
+          now,
+        );
+    });
+    const results = await flood(tasks, 16);
+    expectAllApplied(results);
+    // Each pays 100 single transfers and 100 events (1 + 0.01), and receives 200 x 1.
+    for (const account of [a, b]) expect((await balancesOf(account))?.cash).toBe(usdt('999'));
+    expect((await feeRevenue()) - feeBefore).toBe(usdt('2'));
+    await expectInvariants();
+  }, 60_000);
+
   test('16 clients all paying fee revenue at once: never a 470, and fee revenue grows by exactly the sum paid', async () => {
     const clients = Array.from({ length: 16 }, () => freshAccount());
     for (const client of clients) await fund(client, '100');

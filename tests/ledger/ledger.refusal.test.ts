@@ -2,7 +2,8 @@
  * What a refused transfer leaves in the caller's transaction: nothing. The command runner rolls
  * back on a 470, but a caller that catches it and commits must not keep half an event either:
  * an event (one transfer or several) writes nothing before each of its debits is known to fit
- * where it comes (the `ledger_event` function locks every row, checks, then writes).
+ * where it comes (the `ledger_event` function locks every row, checks, then writes; one transfer
+ * whose credit's row sorts first, credited first, takes the credit back when its debit is refused).
  * (An earlier ledger credited first when the credit's row sorted first: money from nothing.)
  */
 import { describe, expect, test } from 'vitest';
@@ -62,6 +63,8 @@ describe('a refused transfer inside a caller that goes on (PGlite)', () => {
         },
       ]);
       expect(caught).toBeInstanceOf(BusinessError);
+      const balances = await accountBalances(database.db, [3, 5]);
+      expect([balances.get(3)?.USDT.cash, balances.get(5)?.USDT.cash]).toEqual([0n, parseMoney('1')]);
       expect((await checkLedger(database.db, now)).violations).toEqual([]);
     } finally {
       await database.close();
