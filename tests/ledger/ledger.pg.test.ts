@@ -167,6 +167,17 @@ describe.skipIf(!reachable)('ledger races on PostgreSQL', () => {
       now,
     );
 
+  /** A body paying 1 USDT from `from`'s cash to `to`'s with a fee of 0.01 to fee revenue: one event of two transfers. */
+  const payWithFee = (from: number, to: number) => (tx: Transaction) =>
+    transfer(
+      tx,
+      [
+        move(customerBook(from, 'cash'), customerBook(to, 'cash'), usdt('1')),
+        move(customerBook(from, 'cash'), platformBook('fee_revenue'), usdt('0.01')),
+      ],
+      now,
+    );
+
   const isCode = (code: number) => (result: Settled<unknown>) =>
     !result.ok && result.error instanceof BusinessError && result.error.code === code;
   /** Errors other than BusinessErrors (a deadlock, a serialisation failure, a bug), as text. */
@@ -278,15 +289,7 @@ describe.skipIf(!reachable)('ledger races on PostgreSQL', () => {
     ];
     const tasks = Array.from({ length: 300 }, (_, index) => {
       const [from, to] = pairs[index % pairs.length] ?? [a, b];
-      return (tx: Transaction) =>
-        transfer(
-          tx,
-          [
-            move(customerBook(from, 'cash'), customerBook(to, 'cash'), usdt('1')),
-            move(customerBook(from, 'cash'), platformBook('fee_revenue'), usdt('0.01')),
-          ],
-          now,
-        );
+      return payWithFee(from, to);
     });
     const results = await flood(tasks, 16);
     expectAllApplied(results);
@@ -303,15 +306,7 @@ describe.skipIf(!reachable)('ledger races on PostgreSQL', () => {
     const tasks = Array.from({ length: 400 }, (_, index) => {
       const [from, to] = index % 4 < 2 ? [a, b] : [b, a];
       if (index % 2 === 0) return pay(customerBook(from, 'cash'), customerBook(to, 'cash'), '1');
-      return (tx: Transaction) =>
-        transfer(
-          tx,
-          [
-            move(customerBook(from, 'cash'), customerBook(to, 'cash'), usdt('1')),
-            move(customerBook(from, 'cash'), platformBook('fee_revenue'), usdt('0.01')),
-          ],
-          now,
-        );
+      return payWithFee(from, to);
     });
     const results = await flood(tasks, 16);
     expectAllApplied(results);
