@@ -7,7 +7,8 @@
  *   platform book, spread over slots);
  * - customer -> fee revenue: every client paying the one hot book;
  * - the ledger's own statements for one transfer, and for one with its fee, replayed by pgbench
- *   from C (no Node in the way): BEGIN, the one `ledger_event` statement, COMMIT;
+ *   from C (no Node in the way): BEGIN, the one `ledger_event` statement, COMMIT, each a prepared
+ *   statement as Node's call is (`-M prepared`);
  * - pgbench: `pgbench -i -s 8` into a scratch database, then `pgbench -c 8 -j 2 -T <seconds>`
  *   (its `-i` ends with VACUUM ANALYZE; the funded ledger database gets the same before its runs);
  * - PGlite in memory: customer -> customer on its one connection.
@@ -193,21 +194,25 @@ async function statementsPerEvent(): Promise<{ single: number; withFee: number }
   return { single, withFee: fee };
 }
 
-/** One transfer of the ledger's event JSON (what `applyEvent` sends), built by pgbench's SQL. */
+/**
+ * One transfer of the ledger's event JSON (what `applyEvent` sends), built by pgbench's SQL. Its
+ * variables are cast (prepared statements leave no type to guess), and no string holds a colon
+ * before a word: pgbench reads `:word` as a variable even inside quotes.
+ */
 const pgbenchTransfer = (key: string, kind: string, from: string, to: string, amount: number) =>
   `jsonb_build_object('key', ${key}, 'kind', '${kind}', 'asset', 'USDT', ${from}, ${to}, 'amount', ${amount}, 'ref_table', 'pgbench', 'ref_id', :k::text)`;
 const PGBENCH_C2C = pgbenchTransfer(
-  `'pgbench:' || :k`,
+  `'pgbench:' || :k::text`,
   'account_transfer',
-  `'debit_owner', CASE WHEN :dir = 0 THEN :a ELSE :a + 1 END, 'debit_book', 'cash', 'debit_slot', 0`,
-  `'credit_owner', CASE WHEN :dir = 0 THEN :a + 1 ELSE :a END, 'credit_book', 'cash', 'credit_slot', 0`,
+  `'debit_owner', CASE WHEN :dir::int = 0 THEN :a::int ELSE :a::int + 1 END, 'debit_book', 'cash', 'debit_slot', 0`,
+  `'credit_owner', CASE WHEN :dir::int = 0 THEN :a::int + 1 ELSE :a::int END, 'credit_book', 'cash', 'credit_slot', 0`,
   10000,
 );
 const PGBENCH_FEE = pgbenchTransfer(
-  `'pgbench:fee:' || :k`,
+  `'pgbench-fee-' || :k::text`,
   'fee',
-  `'debit_owner', CASE WHEN :dir = 0 THEN :a ELSE :a + 1 END, 'debit_book', 'cash', 'debit_slot', 0`,
-  `'credit_owner', 0, 'credit_book', 'fee_revenue', 'credit_slot', :slot`,
+  `'debit_owner', CASE WHEN :dir::int = 0 THEN :a::int ELSE :a::int + 1 END, 'debit_book', 'cash', 'debit_slot', 0`,
+  `'credit_owner', 0, 'credit_book', 'fee_revenue', 'credit_slot', :slot::int`,
   1000,
 );
 const pgbenchScript = (transfers: string[]) => `\\set a random(1, ${ACCOUNTS - 1})
@@ -325,7 +330,7 @@ async function main(): Promise<void> {
           const file = path.join(os.tmpdir(), `coffer-ledger-${process.pid}-${transfers}.pgbench`);
           fs.writeFileSync(file, script);
           closers.set(`pgbench script ${file}`, () => fs.rmSync(file, { force: true }));
-          return pgbench(name, postgresUrl ?? '', ['-n', '-f', file]);
+          return pgbench(name, postgresUrl ?? '', ['-n', '-M', 'prepared', '-f', file]);
         },
       );
       if (sqlOnly !== undefined) {
