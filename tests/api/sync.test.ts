@@ -1,11 +1,12 @@
 /** Pull by cursor (CONTRACT.md "Sync") and the first synced content: news, notices, quotes, profile, feedback. */
+import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { BodyCode } from '../../contract/codes.js';
 import { PULL_PAGE_SIZE, type PullData } from '../../contract/sync.js';
 import { auditLog } from '../../server/db/schema.js';
 import { insertNews, insertNotice } from '../../server/repositories/content.repository.js';
 import { recordChange } from '../../server/repositories/sync.repository.js';
-import { availableTiers, horizonSettled } from '../helpers/database.js';
+import { availableTiers, horizonSettled, rowsOf } from '../helpers/database.js';
 import { operatorToken } from '../helpers/operator.js';
 import { newKey, type Transport, TRANSPORTS, useTestServer } from '../helpers/server.js';
 
@@ -283,6 +284,24 @@ describe.each(tiers)('sync on %s', (tier) => {
     expect(actions.map((row) => row.action)).toEqual(
       expect.arrayContaining(['news.create', 'news.delete', 'notice.create', 'quote.set', 'feedback.reply']),
     );
+  });
+
+  test("the change log's one index is its primary key, in the pull's order (collection, scope, txid, seq)", async () => {
+    // Every synced write inserts into each index of sync_changes (four rows per ledger transfer):
+    // the pull's order is the only one read, so it is the only index kept (migration 0030).
+    const indexes = rowsOf(
+      await t.server.database.db.execute(
+        sql`select indexname, indexdef from pg_indexes where tablename = 'sync_changes' order by indexname`,
+      ),
+    );
+    expect(indexes).toEqual([
+      {
+        indexname: 'sync_changes_pkey',
+        indexdef: expect.stringMatching(
+          /UNIQUE INDEX sync_changes_pkey .*\(collection, scope_id, txid, seq\)$/,
+        ),
+      },
+    ]);
   });
 
   test('a malformed cursor is refused with 400', async () => {
