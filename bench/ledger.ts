@@ -14,11 +14,18 @@
  * - PGlite in memory: customer -> customer on its one connection.
  * It prints first the round trips each event costs (counted by Drizzle's logger), and last the
  * ratio to pgbench's TPC-B-like and what a transfer with its fee costs against one transfer.
+ * The three workloads those two ratios compare (customer -> customer, the same + fee, TPC-B-like)
+ * run in alternating rounds, and each ratio printed is the median of its rounds' ratios with
+ * their range: on a shared machine one workload's single run can meet a checkpoint or a noisy
+ * neighbour that the next one does not (TPC-B-like alone gave 1,600 to 4,600 per second from one
+ * run to another on machines of this kind).
  * Scratch databases are made on the server at TEST_DATABASE_URL (default the local one) and
  * dropped after. It measures and never judges: exit code 1 only when a stage could not measure.
  *
  * Environment:
- * - BENCH_SECONDS          seconds per workload (default 15)
+ * - BENCH_SECONDS          seconds per workload (default 15; the compared three split them
+ *                          over the rounds)
+ * - BENCH_ROUNDS           alternating rounds of the three compared workloads (default 3)
  * - BENCH_CLIENTS          concurrent clients (default 8)
  * - BENCH_ACCOUNTS         accounts in the funded pool (default 1000)
  * - BENCH_TIMEOUT_SECONDS  the bound on the whole run (default 300)
@@ -35,12 +42,13 @@ import { customerBook, PLATFORM_SLOTS, platformBook } from '../server/ledger/boo
 import { checkLedger } from '../server/ledger/invariants.js';
 import { transfer, type TransferInput } from '../server/ledger/ledger.js';
 import { createPostgresDatabase } from '../tests/helpers/database.js';
-import { benchRun, positiveNumber, table } from './report.js';
+import { benchRun, median, positiveNumber, table } from './report.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SECONDS = positiveNumber('BENCH_SECONDS', 15);
 const CLIENTS = Math.floor(positiveNumber('BENCH_CLIENTS', 8));
 const ACCOUNTS = Math.floor(positiveNumber('BENCH_ACCOUNTS', 1000));
+const ROUNDS = Math.floor(positiveNumber('BENCH_ROUNDS', 3));
 const BOUND_MS = positiveNumber('BENCH_TIMEOUT_SECONDS', 300) * 1000;
 
 const { stage, closers, closeAll, command, doneLine, run } = benchRun(BOUND_MS);
@@ -235,11 +243,11 @@ const LEDGER_FEE_PGBENCH_SCRIPT = pgbenchScript([PGBENCH_C2C, PGBENCH_FEE]);
 const rate = (value: number) => String(Math.round(value));
 
 /** Runs pgbench on `url` with `args` and returns its tps (without the initial connection time). */
-async function pgbench(name: string, url: string, args: string[]): Promise<number> {
+async function pgbench(name: string, url: string, args: string[], seconds = SECONDS): Promise<number> {
   const output = await command(
     name,
     'pgbench',
-    ['-c', String(CLIENTS), '-j', '2', '-T', String(SECONDS), ...args, url],
+    ['-c', String(CLIENTS), '-j', '2', '-T', String(seconds), ...args, url],
     { cwd: ROOT, env: process.env },
   );
   const tps = /tps = ([\d.]+) \(without initial connection time\)/.exec(output)?.[1];
@@ -248,14 +256,35 @@ async function pgbench(name: string, url: string, args: string[]): Promise<numbe
   return Number(tps);
 }
 
+/** The rounds' figures of one workload as one: their events, and their rates' mean (equal lengths). */
+function together(runs: Measured[]): Measured | undefined {
+  if (runs.length === 0) return undefined;
+  const sum = (pick: (run: Measured) => number) => runs.reduce((total, run) => total + pick(run), 0);
+  const mean = (pick: (run: Measured) => number) => sum(pick) / runs.length;
+  return {
+    events: sum((run) => run.events),
+    transfers: sum((run) => run.transfers),
+    refused: sum((run) => run.refused),
+    errors: sum((run) => run.errors),
+    perSecond: mean((run) => run.perSecond),
+    meanMs: mean((run) => run.meanMs),
+    clientCpu: mean((run) => run.clientCpu),
+  };
+}
+
+/** `ratios`' median and range, e.g. "1.40 (median of 3 rounds: 1.21 to 1.52)". */
+function medianOf(ratios: number[]): string {
+  const low = Math.min(...ratios).toFixed(2);
+  const high = Math.max(...ratios).toFixed(2);
+  return `${median(ratios).toFixed(2)} (median of ${ratios.length} round(s): ${low} to ${high})`;
+}
+
 async function main(): Promise<void> {
   const cpus = os.cpus();
   console.log(
     `Ledger bench: ${cpus.length} x ${cpus[0]?.model.trim() ?? 'unknown cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, node ${process.version}; ${CLIENTS} clients, ${SECONDS} s per workload, ${ACCOUNTS} funded accounts; each event is one transaction`,
   );
   const rows: string[][] = [];
-  let c2cRate: number | undefined;
-  let feeRate: number | undefined;
   let postgresUrl: string | undefined;
   const record = (name: string, database: string, clients: number, measured: Measured | undefined) => {
     if (!measured) return;
@@ -300,17 +329,72 @@ async function main(): Promise<void> {
     console.log(`PostgreSQL ${version ?? '?'} at ${new URL(created.url).host}`);
     return database;
   });
+  // The TPC-B-like database beside the ledger's, so that the compared workloads can alternate.
+  const pgbenchDatabase = await stage(
+    'pgbench TPC-B-like: scratch database (pgbench -i -s 8)',
+    180_000,
+    async () => {
+      const created = await createPostgresDatabase();
+      closers.set('pgbench database', () => created.drop());
+      await command('pgbench -i', 'pgbench', ['-i', '-q', '-s', '8', created.url], {
+        cwd: ROOT,
+        env: process.env,
+      });
+      return created.url;
+    },
+  );
+
+  const roundSeconds = Math.max(2, SECONDS / ROUNDS);
+  const c2cRuns: Measured[] = [];
+  const feeRuns: Measured[] = [];
+  const tpcbRuns: number[] = [];
+  const ratioRows: string[][] = [];
+  const toTpcb: number[] = [];
+  const feeCost: number[] = [];
+  for (let round = 1; round <= ROUNDS; round += 1) {
+    const of = `round ${round}/${ROUNDS}`;
+    const c2c = postgres
+      ? await stage(`${of}: PostgreSQL customer -> customer`, 120_000, () =>
+          drive(postgres.db, customerToCustomer, CLIENTS, roundSeconds),
+        )
+      : undefined;
+    if (c2c) c2cRuns.push(c2c);
+    const fee = postgres
+      ? await stage(`${of}: PostgreSQL customer -> customer + fee revenue`, 120_000, () =>
+          drive(postgres.db, withFee, CLIENTS, roundSeconds),
+        )
+      : undefined;
+    if (fee) feeRuns.push(fee);
+    const tpcb =
+      pgbenchDatabase === undefined
+        ? undefined
+        : await stage(`${of}: pgbench TPC-B-like (scale 8)`, 120_000, () =>
+            pgbench('pgbench', pgbenchDatabase, [], roundSeconds),
+          );
+    if (tpcb !== undefined) tpcbRuns.push(tpcb);
+    const ratio = c2c && tpcb !== undefined ? c2c.perSecond / tpcb : undefined;
+    const cost = c2c && fee ? c2c.perSecond / fee.perSecond : undefined;
+    if (ratio !== undefined) toTpcb.push(ratio);
+    if (cost !== undefined) feeCost.push(cost);
+    ratioRows.push([
+      String(round),
+      c2c ? rate(c2c.perSecond) : '-',
+      fee ? rate(fee.perSecond) : '-',
+      tpcb === undefined ? '-' : rate(tpcb),
+      ratio?.toFixed(2) ?? '-',
+      cost?.toFixed(2) ?? '-',
+    ]);
+  }
+  record('customer -> customer', 'PostgreSQL', CLIENTS, together(c2cRuns));
+  record('customer -> customer + fee (2 transfers)', 'PostgreSQL', CLIENTS, together(feeRuns));
+  if (tpcbRuns.length > 0) {
+    const tps = tpcbRuns.reduce((total, value) => total + value, 0) / tpcbRuns.length;
+    rows.push(['pgbench TPC-B-like (-s 8)', 'PostgreSQL', String(CLIENTS), rate(tps), '', '', '', '', '']);
+  }
+  await closers.get('pgbench database')?.();
+  closers.delete('pgbench database');
+
   if (postgres) {
-    const c2c = await stage('PostgreSQL: customer -> customer', 120_000, () =>
-      drive(postgres.db, customerToCustomer, CLIENTS, SECONDS),
-    );
-    c2cRate = c2c?.perSecond;
-    record('customer -> customer', 'PostgreSQL', CLIENTS, c2c);
-    const fee = await stage('PostgreSQL: customer -> customer + fee revenue', 120_000, () =>
-      drive(postgres.db, withFee, CLIENTS, SECONDS),
-    );
-    feeRate = fee?.perSecond;
-    record('customer -> customer + fee (2 transfers)', 'PostgreSQL', CLIENTS, fee);
     record(
       'customer -> fee revenue (hot book)',
       'PostgreSQL',
@@ -356,32 +440,6 @@ async function main(): Promise<void> {
     closers.delete('ledger database');
   }
 
-  const pgbenchTps = await stage('pgbench TPC-B-like (scale 8)', 180_000, async () => {
-    const created = await createPostgresDatabase();
-    closers.set('pgbench database', () => created.drop());
-    await command('pgbench -i', 'pgbench', ['-i', '-q', '-s', '8', created.url], {
-      cwd: ROOT,
-      env: process.env,
-    });
-    const tps = await pgbench('pgbench', created.url, []);
-    await closers.get('pgbench database')?.();
-    closers.delete('pgbench database');
-    return tps;
-  });
-  if (pgbenchTps !== undefined) {
-    rows.push([
-      'pgbench TPC-B-like (-s 8)',
-      'PostgreSQL',
-      String(CLIENTS),
-      rate(pgbenchTps),
-      '',
-      '',
-      '',
-      '',
-      '',
-    ]);
-  }
-
   record(
     'customer -> customer',
     'PGlite in memory',
@@ -413,15 +471,17 @@ async function main(): Promise<void> {
     rows,
     [2, 3, 4, 5, 6, 7, 8],
   );
-  if (c2cRate !== undefined && pgbenchTps !== undefined) {
-    console.log(
-      `\nledger customer -> customer / pgbench TPC-B-like: ${(c2cRate / pgbenchTps).toFixed(2)} (${rate(c2cRate)} / ${rate(pgbenchTps)} transactions per second)`,
-    );
+  console.log(`\nthe compared workloads, ${ROUNDS} alternating round(s) of ${roundSeconds} s each:`);
+  table(
+    ['round', 'c2c events/s', 'c2c + fee events/s', 'TPC-B tps', 'c2c / TPC-B', 'fee event cost (c2c / fee)'],
+    ratioRows,
+    [1, 2, 3, 4, 5],
+  );
+  if (toTpcb.length > 0) {
+    console.log(`\nledger customer -> customer / pgbench TPC-B-like: ${medianOf(toTpcb)}`);
   }
-  if (c2cRate !== undefined && feeRate !== undefined) {
-    console.log(
-      `a transfer with its fee costs ${(c2cRate / feeRate).toFixed(2)} x one transfer (${rate(feeRate)} / ${rate(c2cRate)} events per second)`,
-    );
+  if (feeCost.length > 0) {
+    console.log(`a transfer with its fee costs ${medianOf(feeCost)} x one transfer (events per second)`);
   }
   await closeAll();
   console.log(doneLine());
