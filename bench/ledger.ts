@@ -272,7 +272,19 @@ function together(runs: Measured[]): Measured | undefined {
   };
 }
 
-/** `ratios`' median and range, e.g. "1.40 (median of 3 rounds: 1.21 to 1.52)". */
+/** One round of the compared workloads (a stage that could not measure leaves its figure out). */
+interface Round {
+  c2c: Measured | undefined;
+  fee: Measured | undefined;
+  tpcb: number | undefined;
+}
+/** Customer -> customer over TPC-B-like in one round. */
+const toTpcbOf = ({ c2c, tpcb }: Round) => (c2c && tpcb !== undefined ? c2c.perSecond / tpcb : undefined);
+/** What an event with its fee costs against one transfer in one round. */
+const feeCostOf = ({ c2c, fee }: Round) => (c2c && fee ? c2c.perSecond / fee.perSecond : undefined);
+const present = <T>(values: (T | undefined)[]) => values.filter((value): value is T => value !== undefined);
+
+/** `ratios`' median and range, e.g. "1.40 (median of 3 round(s): 1.21 to 1.52)". */
 function medianOf(ratios: number[]): string {
   const low = Math.min(...ratios).toFixed(2);
   const high = Math.max(...ratios).toFixed(2);
@@ -345,12 +357,7 @@ async function main(): Promise<void> {
   );
 
   const roundSeconds = Math.max(2, SECONDS / ROUNDS);
-  const c2cRuns: Measured[] = [];
-  const feeRuns: Measured[] = [];
-  const tpcbRuns: number[] = [];
-  const ratioRows: string[][] = [];
-  const toTpcb: number[] = [];
-  const feeCost: number[] = [];
+  const rounds: Round[] = [];
   for (let round = 1; round <= ROUNDS; round += 1) {
     const of = `round ${round}/${ROUNDS}`;
     const c2c = postgres
@@ -358,35 +365,27 @@ async function main(): Promise<void> {
           drive(postgres.db, customerToCustomer, CLIENTS, roundSeconds),
         )
       : undefined;
-    if (c2c) c2cRuns.push(c2c);
     const fee = postgres
       ? await stage(`${of}: PostgreSQL customer -> customer + fee revenue`, 120_000, () =>
           drive(postgres.db, withFee, CLIENTS, roundSeconds),
         )
       : undefined;
-    if (fee) feeRuns.push(fee);
     const tpcb =
       pgbenchDatabase === undefined
         ? undefined
         : await stage(`${of}: pgbench TPC-B-like (scale 8)`, 120_000, () =>
             pgbench('pgbench', pgbenchDatabase, [], roundSeconds),
           );
-    if (tpcb !== undefined) tpcbRuns.push(tpcb);
-    const ratio = c2c && tpcb !== undefined ? c2c.perSecond / tpcb : undefined;
-    const cost = c2c && fee ? c2c.perSecond / fee.perSecond : undefined;
-    if (ratio !== undefined) toTpcb.push(ratio);
-    if (cost !== undefined) feeCost.push(cost);
-    ratioRows.push([
-      String(round),
-      c2c ? rate(c2c.perSecond) : '-',
-      fee ? rate(fee.perSecond) : '-',
-      tpcb === undefined ? '-' : rate(tpcb),
-      ratio?.toFixed(2) ?? '-',
-      cost?.toFixed(2) ?? '-',
-    ]);
+    rounds.push({ c2c, fee, tpcb });
   }
-  record('customer -> customer', 'PostgreSQL', CLIENTS, together(c2cRuns));
-  record('customer -> customer + fee (2 transfers)', 'PostgreSQL', CLIENTS, together(feeRuns));
+  record('customer -> customer', 'PostgreSQL', CLIENTS, together(present(rounds.map((r) => r.c2c))));
+  record(
+    'customer -> customer + fee (2 transfers)',
+    'PostgreSQL',
+    CLIENTS,
+    together(present(rounds.map((r) => r.fee))),
+  );
+  const tpcbRuns = present(rounds.map((r) => r.tpcb));
   if (tpcbRuns.length > 0) {
     const tps = tpcbRuns.reduce((total, value) => total + value, 0) / tpcbRuns.length;
     rows.push(['pgbench TPC-B-like (-s 8)', 'PostgreSQL', String(CLIENTS), rate(tps), '', '', '', '', '']);
@@ -474,9 +473,18 @@ async function main(): Promise<void> {
   console.log(`\nthe compared workloads, ${ROUNDS} alternating round(s) of ${roundSeconds} s each:`);
   table(
     ['round', 'c2c events/s', 'c2c + fee events/s', 'TPC-B tps', 'c2c / TPC-B', 'fee event cost (c2c / fee)'],
-    ratioRows,
+    rounds.map((r, index) => [
+      String(index + 1),
+      r.c2c ? rate(r.c2c.perSecond) : '-',
+      r.fee ? rate(r.fee.perSecond) : '-',
+      r.tpcb === undefined ? '-' : rate(r.tpcb),
+      toTpcbOf(r)?.toFixed(2) ?? '-',
+      feeCostOf(r)?.toFixed(2) ?? '-',
+    ]),
     [1, 2, 3, 4, 5],
   );
+  const toTpcb = present(rounds.map(toTpcbOf));
+  const feeCost = present(rounds.map(feeCostOf));
   if (toTpcb.length > 0) {
     console.log(`\nledger customer -> customer / pgbench TPC-B-like: ${medianOf(toTpcb)}`);
   }
