@@ -4,7 +4,8 @@
  *   page's chunk), raw and gzipped, against the target of at most 120 KB gzipped (issue 26; npm test holds it to FIRST_PAGE_GZIP_BUDGET), and the worker's
  *   chunk(s) apart;
  * - Lighthouse 12 (mobile, default simulated throttling) scores for performance, accessibility and
- *   best practices on the login page, against the target 0.95, with the audits that fail;
+ *   best practices on the login page, against issue 26's target of 1.00 each and LCP at most 1.5 s,
+ *   with the audits that fail;
  * - axe-core's violations on the login page at 390x844, by impact;
  * - installability facts Lighthouse 12 no longer reports: the manifest and a service worker that
  *   controls the page after a reload.
@@ -46,7 +47,9 @@ import { benchRun, errorText, gzipSize, kb, positiveNumber, seconds, table } fro
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DIST = path.join(ROOT, 'dist');
 const LOGIN_PATH = '/#/pages/login/login';
-const TARGET_SCORE = 0.95;
+/** Issue 26: every category at 1.00, and the largest contentful paint at most 1.5 s. */
+const TARGET_SCORE = 1;
+const TARGET_LCP_MS = 1500;
 const LIGHTHOUSE_CATEGORIES = ['performance', 'accessibility', 'best-practices'];
 /** Lighthouse's report shows an audit as passed from this score up. */
 const LIGHTHOUSE_PASS = 0.9;
@@ -266,14 +269,16 @@ function printLighthouse(lhr: LighthouseResult): void {
   if (metrics.length > 0) {
     console.log('\nperformance metrics (simulated mobile):');
     table(
-      ['metric', 'value', 'score', 'weight'],
+      ['metric', 'value', 'score', 'weight', 'target'],
       metrics.map((ref) => {
         const audit = lhr.audits[ref.id];
+        const lcp = ref.id === 'largest-contentful-paint' ? audit?.numericValue : undefined;
         return [
           ref.acronym ?? ref.id,
           audit?.displayValue ?? '',
           audit?.score?.toFixed(2) ?? 'n/a',
           String(ref.weight),
+          lcp === undefined ? '' : `${seconds(TARGET_LCP_MS)} ${lcp <= TARGET_LCP_MS ? 'met' : 'NOT met'}`,
         ];
       }),
       [2, 3],
