@@ -2,8 +2,9 @@
  * Work that must not compete with the first page for the network and the CPU (the service
  * worker's registration and precache, the toast chunk, the data worker and its first pull):
  * queued with `afterFirstPage`, it runs once the first page is on screen (`FirstPageShown`,
- * rendered inside each page's Suspense, so only with the page itself) and the browser is idle,
- * or after FIRST_PAGE_WAIT_MS whatever happened (a redirect, a chunk that failed).
+ * rendered inside each page's Suspense, so only with the page itself), its frame has been
+ * presented and the browser is idle, or after FIRST_PAGE_WAIT_MS whatever happened (a redirect, a
+ * chunk that failed).
  */
 import { useEffect } from 'react';
 
@@ -36,9 +37,21 @@ export function afterFirstPage(task: () => void): void {
   queued.push(task);
 }
 
-/** Says a page is on screen: what is queued runs at the browser's next idle moment. */
+/** Runs `run` at the start of the frame after the next (the next one has been presented by then), or now without frames. */
+function afterNextFrame(run: () => void): void {
+  if (typeof window.requestAnimationFrame === 'function')
+    window.requestAnimationFrame(() => window.requestAnimationFrame(run));
+  else run();
+}
+
+/**
+ * Says a page is on screen: what is queued runs at the browser's first idle moment after the frame
+ * that shows it. An idle moment alone can come between the commit and that frame's presentation,
+ * and work started there (the worker, the toast chunk) would count as part of the first page's
+ * largest paint.
+ */
 export function firstPageShown(): void {
-  if (!started) whenIdle(runQueued);
+  if (!started) afterNextFrame(() => whenIdle(runQueued));
 }
 
 /** Rendered after a page inside its Suspense: its effect runs once that page is committed. */

@@ -8,12 +8,17 @@ import type * as FirstPageModule from '../../src/app/first-page.js';
 
 type FirstPage = typeof FirstPageModule;
 
-/** A fresh copy of the module (its queue is module state), in a window without requestIdleCallback. */
-async function freshModule(): Promise<FirstPage> {
+/**
+ * A fresh copy of the module (its queue is module state), in a window without requestIdleCallback
+ * and, unless `window` says otherwise, without requestAnimationFrame.
+ */
+async function freshModule(window: object = {}): Promise<FirstPage> {
   vi.resetModules();
-  vi.stubGlobal('window', {});
+  vi.stubGlobal('window', window);
   return import('../../src/app/first-page.js');
 }
+
+const FRAME_MS = 16;
 
 beforeEach(() => {
   vi.useFakeTimers();
@@ -35,6 +40,21 @@ describe('work after the first page', () => {
     expect(ran).toEqual([]); // not inside the page's own commit
     await vi.advanceTimersByTimeAsync(0);
     expect(ran).toEqual(['service worker', 'worker']);
+  });
+
+  test('waits for the frame after the one that shows the page, so the largest paint comes first', async () => {
+    const { afterFirstPage, firstPageShown } = await freshModule({
+      requestAnimationFrame: (run: () => void) => setTimeout(run, FRAME_MS),
+    });
+    const ran: string[] = [];
+    afterFirstPage(() => ran.push('worker'));
+    firstPageShown();
+    await vi.advanceTimersByTimeAsync(FRAME_MS);
+    expect(ran).toEqual([]); // the frame that shows the page
+    await vi.advanceTimersByTimeAsync(FRAME_MS);
+    expect(ran).toEqual([]); // the next frame has begun: now the first idle moment
+    await vi.advanceTimersByTimeAsync(1);
+    expect(ran).toEqual(['worker']);
   });
 
   test('runs anyway after FIRST_PAGE_WAIT_MS when no page shows (a redirect, a failed chunk)', async () => {
