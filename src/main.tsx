@@ -3,10 +3,9 @@ import '../contract/zod-jitless.js'; // first: before any schema parses (CSP, no
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App.js';
-import { preferredLocale, startI18n } from './app/i18n.js';
+import { preferredLocale, preloadCatalogue, startI18n, storeFirstLocale } from './app/i18n.js';
 import { afterFirstPage } from './app/first-page.js';
 import { registerServiceWorker } from './app/service-worker.js';
-import { send } from './app/worker-client.js';
 import { readStoredSession, storedLocale } from '../client-db/use-session.js';
 import { launchTarget, preloadPage } from './app/routes.js';
 import { preloadToasts } from './ui/toast.js';
@@ -28,8 +27,10 @@ async function start() {
     (session) => preloadPage(launchTarget(path, session !== null) ?? path),
     () => undefined,
   );
+  const browserLocale = preferredLocale(navigator.languages);
+  preloadCatalogue(browserLocale);
   const stored = await storedLocale();
-  const locale = stored ?? preferredLocale(navigator.languages);
+  const locale = stored ?? browserLocale;
   await startI18n(locale);
   mark('language');
   const container = document.getElementById('root');
@@ -43,8 +44,7 @@ async function start() {
   afterFirstPage(() => {
     registerServiceWorker();
     preloadToasts();
-    // A first visit: the worker's lang header follows the language the page shows.
-    if (stored === undefined) void send('session-set-locale', { locale });
+    if (stored === undefined) storeFirstLocale(browserLocale);
   });
 }
 

@@ -7,6 +7,7 @@ import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { DEFAULT_LOCALE, isLocale, LOCALES, type Locale } from '../../contract/locales.js';
 import type catalogue from '../../locales/zh-Hans.json';
+import { send } from './worker-client.js';
 
 declare module 'i18next' {
   interface CustomTypeOptions {
@@ -20,6 +21,16 @@ async function loadCatalogue(locale: Locale): Promise<Record<string, unknown>> {
   const load = loaders[`../../locales/${locale}.json`];
   if (!load) throw new Error(`no catalogue for ${locale}`);
   return (await load()).default;
+}
+
+/**
+ * Starts loading `locale`'s catalogue without waiting for it: the entry asks for the browser's
+ * language while the stored choice is still being read, so on a first visit the catalogue comes
+ * with the first page's chunks instead of after them. `startI18n`'s load then finds it loaded (a
+ * module is fetched once); a failure here is left to that load to report.
+ */
+export function preloadCatalogue(locale: Locale): void {
+  loadCatalogue(locale).catch(() => undefined);
 }
 
 /** The browser's preferred language among ours, for a first visit. */
@@ -66,7 +77,26 @@ export async function startI18n(locale: string): Promise<void> {
 }
 
 /** Switches the language and the document's lang attribute. */
-export async function changeLocale(locale: Locale): Promise<void> {
+async function changeLocale(locale: Locale): Promise<void> {
   await i18next.changeLanguage(locale);
   document.documentElement.lang = locale;
+}
+
+/** Set once the user picks a language in this visit: a first visit's default is then not saved. */
+let picked = false;
+
+/** The user's choice of language: stored (every later call's lang header follows it), then shown. */
+export async function chooseLocale(locale: Locale): Promise<void> {
+  picked = true;
+  await send('session-set-locale', { locale });
+  await changeLocale(locale);
+}
+
+/**
+ * A first visit (no language stored): stores the language the page shows, so the worker's lang
+ * header follows it, unless the user has picked one meanwhile (this runs after the first page,
+ * and a choice made before it must not be overwritten by the browser's language).
+ */
+export function storeFirstLocale(locale: Locale): void {
+  if (!picked) void send('session-set-locale', { locale });
 }

@@ -2,16 +2,13 @@
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isLocale, LANGUAGES } from '../../contract/locales.js';
-import { changeLocale } from '../app/i18n.js';
-import { send } from '../app/worker-client.js';
+import { chooseLocale } from '../app/i18n.js';
 
 export function LanguageSelect({ compact = false }: { compact?: boolean }) {
   const { t, i18n } = useTranslation();
   const id = useId();
   const choose = async (locale: string) => {
-    if (!isLocale(locale)) return;
-    await send('session-set-locale', { locale });
-    await changeLocale(locale);
+    if (isLocale(locale)) await chooseLocale(locale);
   };
   return (
     <div className={`language-select${compact ? ' language-select--compact' : ''}`}>
