@@ -1,5 +1,5 @@
 /** A modal confirmation (a native <dialog>, so the keyboard and screen readers get a real modal): its title, what it confirms, confirm and cancel. */
-import { Button } from 'antd-mobile';
+import { Button } from './adm-button.js';
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 

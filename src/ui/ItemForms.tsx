@@ -3,7 +3,7 @@
  * and redeem; a machine's buy and rent): one form at a time, pressing the open one's button closes
  * it, and a form opened again starts afresh (it is keyed by its action).
  */
-import { Button } from 'antd-mobile';
+import { Button } from './adm-button.js';
 import { Fragment, useState, type ReactNode } from 'react';
 
 export interface ItemAction<K extends string> {

@@ -2,7 +2,7 @@
  * The notice of a server read that got no answer while the link is up and has none kept to show
  * (terms, a price band): what could not be read, and a button to ask again. Nothing otherwise.
  */
-import { Button } from 'antd-mobile';
+import { Button } from './adm-button.js';
 import type { ServerRead } from '../app/use-server-read.js';
 import { useLink } from './OfflineBanner.js';
 

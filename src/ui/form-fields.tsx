@@ -1,5 +1,5 @@
 /** The inputs and the submit button the auth, security and money forms repeat, bound through useForm's `bind`. */
-import { Button } from 'antd-mobile';
+import { Button } from './adm-button.js';
 import { useId, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PASSWORD_MAX_LENGTH } from '../../contract/constants.js';

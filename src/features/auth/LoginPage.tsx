@@ -2,7 +2,7 @@
  * pages/login/login: e-mail and password, or a passkey (no e-mail typed: the browser offers the
  * passkeys it holds for this site); links to register, forgot password and download.
  */
-import { Button } from 'antd-mobile';
+import { Button } from '../../ui/adm-button.js';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router-dom';
