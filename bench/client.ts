@@ -353,6 +353,9 @@ async function runLighthouse(url: string, tmpDir: string): Promise<void> {
     console.log(
       `run ${run}/${LIGHTHOUSE_RUNS}: ${scores.join(', ')} (CPU benchmark index ${Math.round(lhr.environment.benchmarkIndex)})`,
     );
+    // A run without a score says why (a trace Lighthouse could not read, no paint it could see).
+    if (lhr.runtimeError)
+      console.log(`  runtime error: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
   }
   // The run with the median performance score stands for all (Lighthouse's own advice on variance).
   const ordered = [...runs].sort(

@@ -35,4 +35,11 @@ describe('the production build', () => {
     expect(measured.workers.size).toBeGreaterThan(0);
     for (const file of measured.workers.keys()) expect(measured.files.has(file)).toBe(false);
   });
+
+  test("the shell preloads the login page's chunk", () => {
+    const preloaded = [...measured.files.values()].filter(
+      (chunk) => chunk.reason === '<link rel=modulepreload>',
+    );
+    expect(preloaded.some((chunk) => /LoginPage-[\w-]+\.js$/.test(chunk.file))).toBe(true);
+  });
 });
