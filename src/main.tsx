@@ -3,7 +3,7 @@ import '../contract/zod-jitless.js'; // first: before any schema parses (CSP, no
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App.js';
-import { preferredLocale, preloadCatalogue, startI18n, storeFirstLocale } from './app/i18n.js';
+import { preferredLocale, startI18n, storeFirstLocale } from './app/i18n.js';
 import { afterFirstPage } from './app/first-page.js';
 import { registerServiceWorker } from './app/service-worker.js';
 import { readStoredSession, storedLocale } from '../client-db/use-session.js';
@@ -28,7 +28,6 @@ async function start() {
     () => undefined,
   );
   const browserLocale = preferredLocale(navigator.languages);
-  preloadCatalogue(browserLocale);
   const stored = await storedLocale();
   const locale = stored ?? browserLocale;
   await startI18n(locale);

@@ -23,16 +23,6 @@ async function loadCatalogue(locale: Locale): Promise<Record<string, unknown>> {
   return (await load()).default;
 }
 
-/**
- * Starts loading `locale`'s catalogue without waiting for it: the entry asks for the browser's
- * language while the stored choice is still being read, so on a first visit the catalogue comes
- * with the first page's chunks instead of after them. `startI18n`'s load then finds it loaded (a
- * module is fetched once); a failure here is left to that load to report.
- */
-export function preloadCatalogue(locale: Locale): void {
-  loadCatalogue(locale).catch(() => undefined);
-}
-
 /** The browser's preferred language among ours, for a first visit. */
 export function preferredLocale(languages: readonly string[]): Locale {
   for (const tag of languages) {
