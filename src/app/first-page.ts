@@ -37,7 +37,10 @@ export function afterFirstPage(task: () => void): void {
   queued.push(task);
 }
 
-/** Runs `run` at the start of the frame after the next (the next one has been presented by then), or now without frames. */
+/**
+ * Runs `run` at the start of the frame after the next, when the next one has been presented; at
+ * once where there are no frames.
+ */
 function afterNextFrame(run: () => void): void {
   if (typeof window.requestAnimationFrame === 'function')
     window.requestAnimationFrame(() => window.requestAnimationFrame(run));
