@@ -32,7 +32,7 @@ AS $$
 DECLARE
   v_count integer := jsonb_array_length(p_transfers);
   t jsonb;
-  k text[]; t_asset text[]; t_amount bigint[];
+  k text[]; t_kind text[]; t_asset text[]; t_amount bigint[]; t_ref_table text[]; t_ref_id text[];
   d_owner bigint[]; d_book text[]; d_slot smallint[];
   c_owner bigint[]; c_book text[]; c_slot smallint[];
   t_d integer[]; t_c integer[];
@@ -52,6 +52,7 @@ BEGIN
   FOR i IN 1..v_count LOOP
     t := p_transfers->(i - 1);
     k[i] := t->>'key';
+    t_kind[i] := t->>'kind';
     t_asset[i] := t->>'asset';
     t_amount[i] := (t->>'amount')::bigint;
     d_owner[i] := (t->>'debit_owner')::bigint;
@@ -60,6 +61,8 @@ BEGIN
     c_owner[i] := (t->>'credit_owner')::bigint;
     c_book[i] := t->>'credit_book';
     c_slot[i] := (t->>'credit_slot')::smallint;
+    t_ref_table[i] := t->>'ref_table';
+    t_ref_id[i] := t->>'ref_id';
     -- The keys in "C" order (an insertion sort: an event has a few).
     j := i;
     WHILE j > 1 AND k[v_keys[j - 1]] COLLATE "C" > k[i] COLLATE "C" LOOP
@@ -152,12 +155,11 @@ BEGIN
   FOR i IN 1..v_count LOOP
     r_now[t_d[i]] := r_now[t_d[i]] - t_amount[i];
     r_now[t_c[i]] := r_now[t_c[i]] + t_amount[i];
-    t := p_transfers->(i - 1);
     INSERT INTO ledger_transfers (key, kind, asset, debit_owner, debit_book, credit_owner, credit_book, amount,
                                   debit_balance_after, credit_balance_after, ref_table, ref_id, created_at)
-    VALUES (k[i], t->>'kind', t_asset[i], d_owner[i], d_book[i], c_owner[i], c_book[i], t_amount[i],
+    VALUES (k[i], t_kind[i], t_asset[i], d_owner[i], d_book[i], c_owner[i], c_book[i], t_amount[i],
             CASE WHEN d_owner[i] <> 0 THEN r_now[t_d[i]] END, CASE WHEN c_owner[i] <> 0 THEN r_now[t_c[i]] END,
-            t->>'ref_table', t->>'ref_id', p_at)
+            t_ref_table[i], t_ref_id[i], p_at)
     RETURNING * INTO v_stored;
     INSERT INTO sync_changes (collection, scope_id, record_id, deleted, at)
     SELECT c.collection, c.scope_id, c.record_id, false, p_at
@@ -168,6 +170,9 @@ BEGIN
            AS c(collection, scope_id, record_id, fresh)
      WHERE c.scope_id <> 0 AND c.fresh;
     v_logged := v_logged || d_owner[i] || c_owner[i];
+    -- The answer, column by column as 0027 and 0029 give it: `RETURN QUERY SELECT i, 'applied',
+    -- (v_stored).*` says the same in one line but starts a query per transfer, 3 to 4 % more time
+    -- per event measured in one session (10,000 events of a transfer and its fee, alternated).
     status := 'applied';
     n := i;
     id := v_stored.id;
