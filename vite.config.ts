@@ -1,6 +1,11 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { build, defineConfig, type Alias, type LogLevel, type Plugin } from 'vite';
+import { build, createServer, defineConfig, type Alias, type LogLevel, type Plugin } from 'vite';
+import { FIRST_PAGE_DIR, firstPageFile, firstPageHtml } from './contract/first-page.js';
+import { LOCALES, type Locale } from './contract/locales.js';
+import { ROUTES } from './src/app/paths.js';
 import { VitePWA } from 'vite-plugin-pwa';
 import { HOT_VERSION_META, RELEASE_FILE, releaseOf } from './contract/release.js';
 
@@ -88,6 +93,57 @@ function preloadLoginPage(): Plugin {
 }
 
 /**
+ * The login page drawn into the HTML in each language (contract/first-page.ts): rendered after the
+ * bundle is written, by the app's own components, through a Vite server that loads them in Node
+ * (React's static renderer; the drawn page is replaced, never hydrated, so Preact need not draw it).
+ */
+function prerenderFirstPage(): Plugin {
+  let outDir = 'dist';
+  let root = process.cwd();
+  return {
+    name: 'coffer-prerender-first-page',
+    apply: 'build',
+    configResolved(config) {
+      root = config.root;
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    async closeBundle() {
+      const shell = fs.readFileSync(path.join(outDir, 'index.html'), 'utf8');
+      const server = await createServer({
+        configFile: false,
+        root,
+        logLevel: 'error',
+        appType: 'custom',
+        server: { middlewareMode: true, hmr: false, ws: false, watch: null },
+        // Node loads the modules: no dependency scan and pre-bundling for a browser.
+        optimizeDeps: { noDiscovery: true, include: [] },
+        // antd-mobile's modules import their stylesheets, which Node cannot load: Vite drops them.
+        ssr: { noExternal: ['antd-mobile'] },
+        plugins: [react()],
+      });
+      try {
+        const { renderFirstPage } = (await server.ssrLoadModule('/src/app/first-page-html.tsx')) as {
+          renderFirstPage(locale: Locale, catalogue: unknown): Promise<string>;
+        };
+        fs.mkdirSync(path.join(outDir, FIRST_PAGE_DIR), { recursive: true });
+        for (const locale of LOCALES) {
+          const catalogue: unknown = JSON.parse(
+            fs.readFileSync(path.join(root, 'locales', `${locale}.json`), 'utf8'),
+          );
+          const markup = await renderFirstPage(locale, catalogue);
+          fs.writeFileSync(
+            path.join(outDir, firstPageFile(locale)),
+            firstPageHtml(shell, locale, markup, ROUTES.login),
+          );
+        }
+      } finally {
+        await server.close();
+      }
+    },
+  };
+}
+
+/**
  * The customer app renders with Preact's React-compatible layer: the same components, hooks and
  * libraries (react-router, react-i18next, antd-mobile, dexie-react-hooks) at a tenth of react-dom's
  * weight, so the first page stays within its budget (README, design notes). Unit tests render
@@ -105,6 +161,7 @@ export default defineConfig({
     react(),
     release(),
     preloadLoginPage(),
+    prerenderFirstPage(),
     consoleBuild(),
     VitePWA({
       strategies: 'generateSW',
@@ -129,7 +186,7 @@ export default defineConfig({
         // Web push: shows pushes and opens the page a tap is about (public/push-sw.js).
         importScripts: ['/push-sw.js', '/sw-routes.js'],
         globPatterns: ['**/*.{js,css,html,svg,png,webmanifest}'],
-        globIgnores: ['admin.html', 'assets/console/**'],
+        globIgnores: ['admin.html', 'assets/console/**', `${FIRST_PAGE_DIR}/**`],
         // A first visit is controlled as soon as its worker is active, so a page it has not
         // opened yet loads offline from the precache (an update still waits for the user's word:
         // no skipWaiting, and a page already controlled moves to the new worker only then).

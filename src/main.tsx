@@ -3,12 +3,14 @@ import '../contract/zod-jitless.js'; // first: before any schema parses (CSP, no
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App.js';
-import { preferredLocale, startI18n, storeFirstLocale } from './app/i18n.js';
+import { startI18n, storeFirstLocale } from './app/i18n.js';
+import { preferredLocale } from '../contract/locales.js';
 import { afterFirstPage } from './app/first-page.js';
 import { registerServiceWorker } from './app/service-worker.js';
 import { readStoredSession, storedLocale } from '../client-db/use-session.js';
 import { launchTarget, preloadPage } from './app/routes.js';
 import { preloadToasts } from './ui/toast.js';
+import { keepPrerenderIn } from './app/prerender.js';
 import './styles.css';
 
 /**
@@ -30,6 +32,7 @@ async function start() {
   const browserLocale = preferredLocale(navigator.languages);
   const stored = await storedLocale();
   const locale = stored ?? browserLocale;
+  keepPrerenderIn(locale);
   await startI18n(locale);
   mark('language');
   const container = document.getElementById('root');

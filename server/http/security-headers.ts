@@ -33,14 +33,15 @@ export const CONTENT_SECURITY_POLICY = {
 } as const;
 
 /**
- * The same policy with one more source for `<style>` tags: those carrying `nonce`. The console
- * (admin.html) gets it, with a fresh nonce per answer, because antd writes its styles into
- * `<style>` tags at run time and marks each with the page's nonce.
+ * The same policy with one more source for one directive: elements carrying `nonce`. The console
+ * (admin.html) gets it for `<style>` tags, with a fresh nonce per answer, because antd writes its
+ * styles into `<style>` tags at run time and marks each with the page's nonce; a first visit's page
+ * for its one inline `<script>`, the gate of the drawn login page (contract/first-page.ts).
  */
-export function policyWithStyleNonce(nonce: string): string {
+export function policyWithNonce(nonce: string, directive: 'style-src' | 'script-src' = 'style-src'): string {
   return Object.entries(CONTENT_SECURITY_POLICY)
-    .map(([directive, sources]) =>
-      [directive, ...sources, ...(directive === 'style-src' ? [`'nonce-${nonce}'`] : [])].join(' '),
+    .map(([name, sources]) =>
+      [name, ...sources, ...(name === directive ? [`'nonce-${nonce}'`] : [])].join(' '),
     )
     .join(';');
 }

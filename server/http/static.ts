@@ -10,7 +10,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import compress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import { CONSOLE_BASE_PATH, CONSOLE_NONCE_PLACEHOLDER } from '../../contract/console.js';
-import { policyWithStyleNonce } from './security-headers.js';
+import { firstPageFile, SCRIPT_NONCE_PLACEHOLDER } from '../../contract/first-page.js';
+import { acceptedLanguages, preferredLocale } from '../../contract/locales.js';
+import { policyWithNonce } from './security-headers.js';
 
 const BUILDING_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="refresh" content="3"><title>Coffer</title></head><body>
@@ -36,11 +38,24 @@ export async function registerStatic(
       response.setHeader('x-content-type-options', 'nosniff');
     },
   });
-  app.get('/', { schema: { hide: true } }, async (_request, reply) => {
+  // The shell, as a first visit's page when the build drew one: the login page in the language
+  // Accept-Language picks, its gate script allowed by a fresh nonce (contract/first-page.ts). A
+  // returning visitor's service worker serves index.html from its precache instead.
+  app.get('/', { schema: { hide: true } }, async (request, reply) => {
     const index = path.join(distDir, 'index.html');
     if (!fs.existsSync(index))
       return reply.code(503).header('retry-after', '3').type('text/html; charset=utf-8').send(BUILDING_PAGE);
-    return reply.header('cache-control', 'no-cache').sendFile('index.html', distDir);
+    reply.header('cache-control', 'no-cache').header('vary', 'accept-language');
+    const locale = preferredLocale(acceptedLanguages(request.headers['accept-language']));
+    const firstPage = await fs.promises
+      .readFile(path.join(distDir, firstPageFile(locale)), 'utf8')
+      .catch(() => null);
+    if (firstPage === null) return reply.sendFile('index.html', distDir);
+    const nonce = crypto.randomBytes(18).toString('base64');
+    return reply
+      .header('content-security-policy', policyWithNonce(nonce, 'script-src'))
+      .type('text/html; charset=utf-8')
+      .send(firstPage.replaceAll(SCRIPT_NONCE_PLACEHOLDER, nonce));
   });
   // The operator console and its deep links: admin.html with a fresh style nonce in the page and
   // in this answer's policy (contract/console.ts). Never cached: the nonce is new every time.
@@ -52,7 +67,7 @@ export async function registerStatic(
     const html = (await fs.promises.readFile(page, 'utf8')).replaceAll(CONSOLE_NONCE_PLACEHOLDER, nonce);
     return reply
       .header('cache-control', 'no-store')
-      .header('content-security-policy', policyWithStyleNonce(nonce))
+      .header('content-security-policy', policyWithNonce(nonce))
       .type('text/html; charset=utf-8')
       .send(html);
   };

@@ -7,6 +7,7 @@ import { OfflineBanner } from '../ui/OfflineBanner.js';
 import { ServiceButton } from '../ui/ServiceButton.js';
 import { toast } from '../ui/toast.js';
 import { FirstPageShown } from './first-page.js';
+import { rememberSignedIn } from './prerender.js';
 import { ChunkErrorBoundary, PageLoading } from './loading.js';
 import { PageHeader } from './PageHeader.js';
 import { PageLookupContext } from './navigation.js';
@@ -45,6 +46,11 @@ function Shell() {
     if (target && target !== location.pathname) navigate(target, { replace: true });
   }, [session, token, location.pathname, navigate]);
 
+  // The gate of a first visit's drawn login page reads this mark (src/app/prerender.ts).
+  useEffect(() => {
+    if (session !== undefined) rememberSignedIn(token !== null);
+  }, [session, token]);
+
   // A token that disappears (401, logout, another tab) relaunches at login.
   useEffect(() => {
     if (session === undefined) return;
@@ -77,7 +83,7 @@ function Shell() {
   );
 }
 
-function RoutePage({ entry, loggedIn }: { entry: RouteEntry; loggedIn: boolean }) {
+export function RoutePage({ entry, loggedIn }: { entry: RouteEntry; loggedIn: boolean }) {
   const { t } = useTranslation();
   if (entry.access === 'user' && !loggedIn) return <RequireStoredSession />;
   if (!entry.page) return <NotYetOpen />;

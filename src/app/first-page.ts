@@ -7,6 +7,7 @@
  * chunk that failed).
  */
 import { useEffect } from 'react';
+import { takeOverPrerender } from './prerender.js';
 
 /** The longest queued work waits for a first page. */
 export const FIRST_PAGE_WAIT_MS = 3000;
@@ -17,6 +18,7 @@ const queued: Array<() => void> = [];
 let started = false;
 
 function runQueued(): void {
+  takeOverPrerender();
   started = true;
   for (const task of queued.splice(0)) task();
 }
@@ -54,6 +56,7 @@ function afterNextFrame(run: () => void): void {
  * largest paint.
  */
 export function firstPageShown(): void {
+  takeOverPrerender();
   if (!started) afterNextFrame(() => whenIdle(runQueued));
 }
 

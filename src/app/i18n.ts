@@ -23,18 +23,6 @@ async function loadCatalogue(locale: Locale): Promise<Record<string, unknown>> {
   return (await load()).default;
 }
 
-/** The browser's preferred language among ours, for a first visit. */
-export function preferredLocale(languages: readonly string[]): Locale {
-  for (const tag of languages) {
-    const lower = tag.toLowerCase();
-    if (lower.startsWith('zh')) return /hant|tw|hk|mo/.test(lower) ? 'zh-Hant' : 'zh-Hans';
-    const base = lower.split('-')[0] ?? '';
-    const match = LOCALES.find((locale) => locale === base);
-    if (match) return match;
-  }
-  return DEFAULT_LOCALE;
-}
-
 /** Starts i18next in `locale`; resolves when its catalogue is loaded. */
 export async function startI18n(locale: string): Promise<void> {
   const lng = isLocale(locale) ? locale : DEFAULT_LOCALE;

@@ -22,14 +22,23 @@ export interface RouteEntry {
 /** Each lazy page's one load, so that a start can fetch its first page's chunk early (`preloadPage`). */
 const loads = new WeakMap<LazyExoticComponent<ComponentType>, () => Promise<unknown>>();
 
-/** A lazy page whose chunk must arrive within the spec's 120 s, or fail visibly. */
+/** The spec's bound on a page's chunk. */
+const CHUNK_TIMEOUT_MS = 120_000;
+
+/** A lazy page whose chunk must arrive within the spec's 120 s, or fail visibly (the bound's timer goes once it has). */
 function page(load: () => Promise<{ default: ComponentType }>): LazyExoticComponent<ComponentType> {
   let loading: Promise<{ default: ComponentType }> | undefined;
-  const once = () =>
-    (loading ??= Promise.race([
+  const once = () => {
+    if (loading) return loading;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    loading = Promise.race([
       load(),
-      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('chunk load timeout')), 120_000)),
-    ]));
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('chunk load timeout')), CHUNK_TIMEOUT_MS);
+      }),
+    ]).finally(() => clearTimeout(timer));
+    return loading;
+  };
   const component = lazy(once);
   loads.set(component, once);
   return component;

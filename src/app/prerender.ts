@@ -1,0 +1,90 @@
+/**
+ * The app's side of the login page drawn into a first visit's HTML (contract/first-page.ts): it
+ * stays on screen until the app's own first page is, then gives way to it, handing over what the
+ * visitor did meanwhile (what was typed or chosen, the focus, a submit). A drawn page in another
+ * language than the app's goes at once; and the app keeps the signed-in mark the gate reads.
+ */
+import {
+  PRERENDER_ID,
+  PRERENDERED_CLASS,
+  SIGNED_IN_KEY,
+  SUBMITTED_ATTRIBUTE,
+} from '../../contract/first-page.js';
+
+const FIELDS = 'input, select, textarea';
+
+type Field = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
+
+function drawnPage(): HTMLElement | null {
+  return typeof document === 'undefined' ? null : document.getElementById(PRERENDER_ID);
+}
+
+function remove(drawn: HTMLElement): void {
+  drawn.remove();
+  document.documentElement.classList.remove(PRERENDERED_CLASS);
+}
+
+/** Drops the drawn page when it is in another language than `locale`: the app's own page follows. */
+export function keepPrerenderIn(locale: string): void {
+  const drawn = drawnPage();
+  if (drawn && drawn.dataset['locale'] !== locale) remove(drawn);
+}
+
+function changed(field: Field): boolean {
+  if (field instanceof HTMLSelectElement)
+    return [...field.options].some((option) => option.selected !== option.defaultSelected);
+  if (field instanceof HTMLInputElement && (field.type === 'checkbox' || field.type === 'radio'))
+    return field.checked !== field.defaultChecked;
+  return field.value !== field.defaultValue;
+}
+
+/**
+ * Gives `target` the drawn field's value as typing would: through the element's own value setter
+ * (React tracks values it set itself and ignores a plain assignment) and the event React listens to.
+ */
+function handOver(from: Field, target: Field): void {
+  if (from.tagName !== target.tagName || ('type' in from && from.type !== target.type)) return;
+  const prototype = Object.getPrototypeOf(target) as object;
+  if (target instanceof HTMLInputElement && (target.type === 'checkbox' || target.type === 'radio')) {
+    if (target.checked !== (from as HTMLInputElement).checked) target.click();
+    return;
+  }
+  Object.getOwnPropertyDescriptor(prototype, 'value')?.set?.call(target, from.value);
+  target.dispatchEvent(
+    new Event(target instanceof HTMLSelectElement ? 'change' : 'input', { bubbles: true }),
+  );
+}
+
+/**
+ * The app's first page is on screen: the drawn page goes, and, when the app shows the same page,
+ * the fields the visitor changed, the focus and a held submit carry over, field by field in order.
+ */
+export function takeOverPrerender(): void {
+  const drawn = drawnPage();
+  if (!drawn) return;
+  const root = document.getElementById('root');
+  const drawnFields = [...drawn.querySelectorAll<Field>(FIELDS)];
+  const appFields = root ? [...root.querySelectorAll<Field>(FIELDS)] : [];
+  const focused = drawnFields.findIndex((field) => field === document.activeElement);
+  const submitted = [...drawn.querySelectorAll('form')].findIndex((form) =>
+    form.hasAttribute(SUBMITTED_ATTRIBUTE),
+  );
+  remove(drawn);
+  if (drawnFields.length !== appFields.length) return; // another page: nothing to hand over
+  drawnFields.forEach((field, index) => {
+    const target = appFields[index];
+    if (target && changed(field)) handOver(field, target);
+  });
+  appFields[focused]?.focus();
+  if (submitted >= 0) root?.querySelectorAll('form')[submitted]?.requestSubmit();
+}
+
+/** Kept by the shell whenever the stored session changes; storage that refuses is only a lost hint. */
+export function rememberSignedIn(signedIn: boolean): void {
+  try {
+    if (signedIn) localStorage.setItem(SIGNED_IN_KEY, '1');
+    else localStorage.removeItem(SIGNED_IN_KEY);
+  } catch {
+    // private modes may refuse storage: the gate then treats the visitor as signed out
+  }
+}
