@@ -46,7 +46,7 @@ export interface AppScripts {
 
 /**
  * The gate's source, for an inline `<script>`. It shows the drawn page or drops it; where it shows,
- * the app's scripts are asked for only once the page has been painted (so they never compete with
+ * the address names the login route (as the app's launch rule would), the app's scripts are asked for only once the page has been painted (so they never compete with
  * its stylesheets), and a submit of the drawn form is held (never sent as a GET with the password
  * in the address) and marked for the app to send.
  */
@@ -88,6 +88,7 @@ export function gateScript(scripts: AppScripts, loginRoute: string): string {
   } catch (error) {}
   if (!show) return load();
   d.documentElement.classList.add(s.shown);
+  if (route !== s.login) history.replaceState(history.state, '', '#' + s.login);
   d.addEventListener('submit', function (event) {
     var form = event.target;
     if (!form.closest || !form.closest('#' + s.id)) return;

@@ -7,7 +7,7 @@ import { OfflineBanner } from '../ui/OfflineBanner.js';
 import { ServiceButton } from '../ui/ServiceButton.js';
 import { toast } from '../ui/toast.js';
 import { FirstPageShown } from './first-page.js';
-import { rememberSignedIn } from './prerender.js';
+import { drawnPageLaunch, rememberSignedIn } from './prerender.js';
 import { ChunkErrorBoundary, PageLoading } from './loading.js';
 import { PageHeader } from './PageHeader.js';
 import { PageLookupContext } from './navigation.js';
@@ -42,8 +42,11 @@ function Shell() {
   useEffect(() => {
     if (session === undefined || launched.current) return;
     launched.current = true;
-    const target = launchTarget(location.pathname === '/' ? ROUTES.login : location.pathname, token !== null);
-    if (target && target !== location.pathname) navigate(target, { replace: true });
+    // Where the document started: a first visit's drawn login page (src/app/prerender.ts) started
+    // at login even when its links have moved the visitor on before the app arrived.
+    const start = drawnPageLaunch() ?? (location.pathname === '/' ? ROUTES.login : location.pathname);
+    const target = launchTarget(start, token !== null);
+    if (target && target !== start && target !== location.pathname) navigate(target, { replace: true });
   }, [session, token, location.pathname, navigate]);
 
   // The gate of a first visit's drawn login page reads this mark (src/app/prerender.ts).

@@ -10,10 +10,23 @@ import {
   SIGNED_IN_KEY,
   SUBMITTED_ATTRIBUTE,
 } from '../../contract/first-page.js';
+import { ROUTES } from './paths.js';
 
 const FIELDS = 'input, select, textarea';
 
 type Field = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
+
+/** Read once, as the app starts: whether this document opened on the drawn page. */
+const openedOnDrawnPage =
+  typeof document !== 'undefined' && document.documentElement.classList.contains(PRERENDERED_CLASS);
+
+/**
+ * The launch rule's start (spec section 4) for a document the drawn login page opened: login,
+ * wherever its links took the visitor before the app arrived; undefined for any other document.
+ */
+export function drawnPageLaunch(): string | undefined {
+  return openedOnDrawnPage ? ROUTES.login : undefined;
+}
 
 function drawnPage(): HTMLElement | null {
   return typeof document === 'undefined' ? null : document.getElementById(PRERENDER_ID);
@@ -76,7 +89,9 @@ export function takeOverPrerender(): void {
     if (target && changed(field)) handOver(field, target);
   });
   appFields[focused]?.focus();
-  if (submitted >= 0) root?.querySelectorAll('form')[submitted]?.requestSubmit();
+  // Submitted once the page has drawn the handed values: its submit handler reads them from state.
+  const form = submitted >= 0 ? root?.querySelectorAll('form')[submitted] : undefined;
+  if (form) setTimeout(() => form.requestSubmit(), 0);
 }
 
 /** Kept by the shell whenever the stored session changes; storage that refuses is only a lost hint. */
@@ -85,6 +100,7 @@ export function rememberSignedIn(signedIn: boolean): void {
     if (signedIn) localStorage.setItem(SIGNED_IN_KEY, '1');
     else localStorage.removeItem(SIGNED_IN_KEY);
   } catch {
-    // private modes may refuse storage: the gate then treats the visitor as signed out
+    // storage that refuses (a private mode, a full quota) loses the hint: the gate may then show the
+    // drawn login page for a moment to a signed-in visitor no service worker serves
   }
 }

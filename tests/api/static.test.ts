@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { APP_VERSION, APP_VERSION_CODE } from '../../contract/constants.js';
+import { firstPageFile, SCRIPT_NONCE_PLACEHOLDER } from '../../contract/first-page.js';
 import { RELEASE_FILE, releaseOf } from '../../contract/release.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -70,5 +71,42 @@ describe('static files', () => {
     fs.writeFileSync(releaseFile, '{not json');
     expect((await version()).data).toMatchObject({ hot_version_code: APP_VERSION_CODE });
     fs.rmSync(releaseFile);
+  });
+
+  test('issue 26: / answers the first page drawn in the language Accept-Language picks, its gate allowed by a fresh nonce; without one, the shell', async () => {
+    fs.mkdirSync(path.join(distDir, 'first'), { recursive: true });
+    for (const locale of ['en', 'ja'])
+      fs.writeFileSync(
+        path.join(distDir, firstPageFile(locale)),
+        `<!doctype html><html lang="${locale}"><script nonce="${SCRIPT_NONCE_PLACEHOLDER}">gate</script>`,
+      );
+    const first = async (acceptLanguage: string) => {
+      const answer = await t.server.app.inject({
+        method: 'GET',
+        url: '/',
+        headers: { 'accept-language': acceptLanguage },
+      });
+      expect(answer.statusCode).toBe(200);
+      expect(answer.headers['vary']).toMatch(/accept-language/i);
+      expect(answer.headers['cache-control']).toMatch(/no-cache/);
+      return answer;
+    };
+    const japanese = await first('fr-CA, ja;q=0.9, en;q=0.8');
+    expect(japanese.body).toContain('<html lang="ja">');
+    const nonce = /<script nonce="([^"]+)">/.exec(japanese.body)?.[1];
+    expect(nonce).toBeDefined();
+    expect(nonce).not.toBe(SCRIPT_NONCE_PLACEHOLDER);
+    const policy = String(japanese.headers['content-security-policy']);
+    const scriptSources = policy.split(';').find((directive) => directive.startsWith('script-src'));
+    expect(scriptSources).toBe(`script-src 'self' 'nonce-${nonce}'`);
+    expect(policy).toMatch(/style-src 'self'(;|$)/);
+    const again = await first('en-US,en;q=0.9');
+    expect(again.body).toContain('<html lang="en">');
+    expect(/<script nonce="([^"]+)">/.exec(again.body)?.[1]).not.toBe(nonce);
+    // zh-Hans, the default, has no drawn page here: the plain shell, under the ordinary policy.
+    const shell = await first('de-DE');
+    expect(shell.body).toContain('<title>Coffer</title>');
+    expect(String(shell.headers['content-security-policy'])).not.toContain('nonce-');
+    fs.rmSync(path.join(distDir, 'first'), { recursive: true });
   });
 });
