@@ -6,7 +6,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { clientBuild } from '../e2e/harness.js';
+import { firstPageFile, PRERENDER_ID, SCRIPT_NONCE_PLACEHOLDER } from '../../contract/first-page.js';
+import { LOCALES } from '../../contract/locales.js';
+import { clientBuild, strings } from '../e2e/harness.js';
 import { FIRST_PAGE_GZIP_BUDGET, measureFirstPage, type FirstPage } from '../helpers/first-page.js';
 
 describe('the production build', () => {
@@ -41,5 +43,28 @@ describe('the production build', () => {
       (chunk) => chunk.reason === '<link rel=modulepreload>',
     );
     expect(preloaded.some((chunk) => /LoginPage-[\w-]+\.js$/.test(chunk.file))).toBe(true);
+  });
+
+  test('issue 26: the login page is drawn into a first page in every language, whose gate loads the same scripts the shell names', () => {
+    const shell = fs.readFileSync(path.join(dist, 'index.html'), 'utf8');
+    const shellScripts = [
+      ...shell.matchAll(
+        /<script type="module" crossorigin src="([^"]+)">|<link rel="modulepreload" crossorigin href="([^"]+)">/g,
+      ),
+    ].map((match) => match[1] ?? match[2]);
+    for (const locale of LOCALES) {
+      const page = fs.readFileSync(path.join(dist, firstPageFile(locale)), 'utf8');
+      const t = strings(locale);
+      expect(page).toContain(`<html lang="${locale}">`);
+      expect(page).toContain(`<div id="${PRERENDER_ID}" data-locale="${locale}">`);
+      expect(page).toContain(`<h1 class="auth__title">${t('auth.login_title')}</h1>`);
+      expect(page).toContain(`>${t('auth.login')}</span></button>`);
+      expect([...page.matchAll(/<script\b[^>]*>/g)].map((match) => match[0])).toEqual([
+        `<script nonce="${SCRIPT_NONCE_PLACEHOLDER}">`,
+      ]);
+      for (const script of shellScripts) expect(page, locale).toContain(JSON.stringify(script));
+    }
+    // Never precached: a returning visitor's page is index.html from the service worker.
+    expect(fs.readFileSync(path.join(dist, 'sw.js'), 'utf8')).not.toContain('first/');
   });
 });

@@ -191,6 +191,11 @@ describe('layers', () => {
     expect(offenders('server/routes', (target) => target === 'server/routes/index.js')).toEqual([]);
   });
 
+  test("the build-time drawing of the first page (React's static renderer) is no module of the app", () => {
+    for (const folder of ['src', 'worker', 'sync', 'client-db', 'contract'])
+      expect(offenders(folder, (target) => target === 'src/app/first-page-html.js')).toEqual([]);
+  });
+
   test('pages do not import the route table that imports every page', () => {
     expect(offenders('src/features', (target) => target === 'src/app/routes.js')).toEqual([]);
   });
