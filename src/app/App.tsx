@@ -6,7 +6,6 @@ import { readStoredSession, useSession } from '../../client-db/use-session.js';
 import { OfflineBanner } from '../ui/OfflineBanner.js';
 import { ServiceButton } from '../ui/ServiceButton.js';
 import { toast } from '../ui/toast.js';
-import { FirstPageShown } from './first-page.js';
 import { drawnPageLaunch, rememberSignedIn } from './prerender.js';
 import { ChunkErrorBoundary, PageLoading } from './loading.js';
 import { PageHeader } from './PageHeader.js';
@@ -104,7 +103,6 @@ export function RoutePage({ entry, loggedIn }: { entry: RouteEntry; loggedIn: bo
         <ChunkErrorBoundary key={entry.path}>
           <Suspense fallback={<PageLoading />}>
             <Page />
-            <FirstPageShown />
           </Suspense>
         </ChunkErrorBoundary>
       </main>

@@ -2,11 +2,11 @@
  * Work that must not compete with the first page for the network and the CPU (the service
  * worker's registration and precache, the toast chunk, the data worker and its first pull):
  * queued with `afterFirstPage`, it runs once the first page is on screen (`FirstPageShown`,
- * rendered inside each page's Suspense, so only with the page itself), its frame has been
+ * rendered in each lazy page's own first commit by routes.tsx), its frame has been
  * presented and the browser is idle, or after FIRST_PAGE_WAIT_MS whatever happened (a redirect, a
  * chunk that failed).
  */
-import { useEffect } from 'react';
+import { useEffect, useLayoutEffect } from 'react';
 import { takeOverPrerender } from './prerender.js';
 
 /** The longest queued work waits for a first page. */
@@ -56,12 +56,16 @@ function afterNextFrame(run: () => void): void {
  * largest paint.
  */
 export function firstPageShown(): void {
-  takeOverPrerender();
   if (!started) afterNextFrame(() => whenIdle(runQueued));
 }
 
-/** Rendered after a page inside its Suspense: its effect runs once that page is committed. */
+/**
+ * Rendered after a page inside its Suspense: its effect runs once that page is committed. The
+ * drawn login page gives way in the commit itself (a layout effect), so the page never shows, nor
+ * is found by a query, twice.
+ */
 export function FirstPageShown(): null {
+  useLayoutEffect(takeOverPrerender, []);
   useEffect(firstPageShown, []);
   return null;
 }

@@ -69,8 +69,10 @@ function handOver(from: Field, target: Field): void {
 }
 
 /**
- * The app's first page is on screen: the drawn page goes, and, when the app shows the same page,
- * the fields the visitor changed, the focus and a held submit carry over, field by field in order.
+ * The app's first page is committed: the drawn page goes at once (in the commit, so the page is
+ * never on screen, nor found by a query, twice). Then, when the app shows the same page, the fields
+ * the visitor changed, the focus and a held submit carry over, field by field in order: in a task
+ * after the commit, where the page's own handlers take the events as typing.
  */
 export function takeOverPrerender(): void {
   const drawn = drawnPage();
@@ -82,16 +84,22 @@ export function takeOverPrerender(): void {
   const submitted = [...drawn.querySelectorAll('form')].findIndex((form) =>
     form.hasAttribute(SUBMITTED_ATTRIBUTE),
   );
-  remove(drawn);
-  if (drawnFields.length !== appFields.length) return; // another page: nothing to hand over
-  drawnFields.forEach((field, index) => {
-    const target = appFields[index];
-    if (target && changed(field)) handOver(field, target);
-  });
-  appFields[focused]?.focus();
-  // Submitted once the page has drawn the handed values: its submit handler reads them from state.
-  const form = submitted >= 0 ? root?.querySelectorAll('form')[submitted] : undefined;
-  if (form) setTimeout(() => form.requestSubmit(), 0);
+  const samePage = drawnFields.length === appFields.length; // else another page: nothing to hand over
+  // The app's page shows, then takes the focus before the drawn one goes, all in the commit: keys
+  // on their way land in the app's field rather than nowhere.
+  document.documentElement.classList.remove(PRERENDERED_CLASS);
+  if (samePage) appFields[focused]?.focus();
+  remove(drawn); // a removed field keeps its value
+  if (!samePage) return;
+  setTimeout(() => {
+    drawnFields.forEach((field, index) => {
+      const target = appFields[index];
+      if (target?.isConnected && changed(field)) handOver(field, target);
+    });
+    // Submitted once the page has drawn the handed values: its submit handler reads them from state.
+    const form = submitted >= 0 ? root?.querySelectorAll('form')[submitted] : undefined;
+    if (form) setTimeout(() => form.requestSubmit(), 0);
+  }, 0);
 }
 
 /** Kept by the shell whenever the stored session changes; storage that refuses is only a lost hint. */

@@ -3,6 +3,7 @@
  * "not yet open" toast when opened. Route names are the spec's and live only in this table.
  */
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { FirstPageShown } from './first-page.js';
 import { ROUTES } from './paths.js';
 
 export type HeaderKind = 'standard' | 'custom';
@@ -22,6 +23,21 @@ export interface RouteEntry {
 /** Each lazy page's one load, so that a start can fetch its first page's chunk early (`preloadPage`). */
 const loads = new WeakMap<LazyExoticComponent<ComponentType>, () => Promise<unknown>>();
 
+/**
+ * The page with `FirstPageShown` in its own first commit. Not a sibling after the lazy page in the
+ * Suspense: Preact mounts those (and runs their layout effects) before the page has resolved.
+ */
+function withFirstPageShown(Page: ComponentType): ComponentType {
+  return function ShownPage() {
+    return (
+      <>
+        <Page />
+        <FirstPageShown />
+      </>
+    );
+  };
+}
+
 /** The spec's bound on a page's chunk. */
 const CHUNK_TIMEOUT_MS = 120_000;
 
@@ -39,7 +55,7 @@ function page(load: () => Promise<{ default: ComponentType }>): LazyExoticCompon
     ]).finally(() => clearTimeout(timer));
     return loading;
   };
-  const component = lazy(once);
+  const component = lazy(() => once().then(({ default: Page }) => ({ default: withFirstPageShown(Page) })));
   loads.set(component, once);
   return component;
 }
