@@ -46,9 +46,10 @@ export interface AppScripts {
 
 /**
  * The gate's source, for an inline `<script>`. It shows the drawn page or drops it; where it shows,
- * the address names the login route (as the app's launch rule would), the app's scripts are asked for only once the page has been painted (so they never compete with
- * its stylesheets), and a submit of the drawn form is held (never sent as a GET with the password
- * in the address) and marked for the app to send.
+ * the address names the login route (as the app's launch rule would), the app's scripts are asked
+ * for only once the page has been painted (so they never compete with its stylesheets), and a
+ * submit of the drawn form is held (never sent as a GET with the password in the address) and
+ * marked for the app to send.
  */
 export function gateScript(scripts: AppScripts, loginRoute: string): string {
   const settings = JSON.stringify({
