@@ -61,9 +61,8 @@ export function firstPageShown(): void {
 
 /**
  * Rendered with each page, in its first commit (routes.tsx): its effect runs once that page is
- * committed. The
- * drawn login page gives way in the commit itself (a layout effect), so the page never shows, nor
- * is found by a query, twice.
+ * committed. The drawn login page gives way in the commit itself (a layout effect), so the page
+ * never shows, nor is found by a query, twice.
  */
 export function FirstPageShown(): null {
   useLayoutEffect(takeOverPrerender, []);
