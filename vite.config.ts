@@ -123,14 +123,11 @@ function prerenderFirstPage(): Plugin {
       });
       try {
         const { renderFirstPage } = (await server.ssrLoadModule('/src/app/first-page-html.tsx')) as {
-          renderFirstPage(locale: Locale, catalogue: unknown): Promise<string>;
+          renderFirstPage(locale: Locale): Promise<string>;
         };
         fs.mkdirSync(path.join(outDir, FIRST_PAGE_DIR), { recursive: true });
         for (const locale of LOCALES) {
-          const catalogue: unknown = JSON.parse(
-            fs.readFileSync(path.join(root, 'locales', `${locale}.json`), 'utf8'),
-          );
-          const markup = await renderFirstPage(locale, catalogue);
+          const markup = await renderFirstPage(locale);
           fs.writeFileSync(
             path.join(outDir, firstPageFile(locale)),
             firstPageHtml(shell, locale, markup, ROUTES.login),

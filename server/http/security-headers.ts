@@ -38,7 +38,7 @@ export const CONTENT_SECURITY_POLICY = {
  * styles into `<style>` tags at run time and marks each with the page's nonce; a first visit's page
  * for its one inline `<script>`, the gate of the drawn login page (contract/first-page.ts).
  */
-export function policyWithNonce(nonce: string, directive: 'style-src' | 'script-src' = 'style-src'): string {
+export function policyWithNonce(nonce: string, directive: 'style-src' | 'script-src'): string {
   return Object.entries(CONTENT_SECURITY_POLICY)
     .map(([name, sources]) =>
       [name, ...sources, ...(name === directive ? [`'nonce-${nonce}'`] : [])].join(' '),

@@ -67,7 +67,7 @@ export async function registerStatic(
     const html = (await fs.promises.readFile(page, 'utf8')).replaceAll(CONSOLE_NONCE_PLACEHOLDER, nonce);
     return reply
       .header('cache-control', 'no-store')
-      .header('content-security-policy', policyWithNonce(nonce))
+      .header('content-security-policy', policyWithNonce(nonce, 'style-src'))
       .type('text/html; charset=utf-8')
       .send(html);
   };

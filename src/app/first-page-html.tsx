@@ -9,6 +9,7 @@ import { I18nextProvider, initReactI18next } from 'react-i18next';
 import { createPath, Router, type Navigator } from 'react-router-dom';
 import type { Locale } from '../../contract/locales.js';
 import { RoutePage } from './App.js';
+import { loadCatalogue } from './i18n.js';
 import { ROUTES } from './paths.js';
 import { routeOf } from './routes.js';
 
@@ -20,14 +21,14 @@ const hashNavigator: Navigator = {
   replace: () => undefined,
 };
 
-export async function renderFirstPage(locale: Locale, catalogue: Record<string, unknown>): Promise<string> {
+export async function renderFirstPage(locale: Locale): Promise<string> {
   // The page is drawn as a browser with passkeys shows it (every current one): the passkey button
   // is there. One without them loses the button when the app takes over.
   (globalThis as { PublicKeyCredential?: unknown }).PublicKeyCredential ??= class PublicKeyCredential {};
   const i18n = createInstance();
   await i18n.use(initReactI18next).init({
     lng: locale,
-    resources: { [locale]: { translation: catalogue } },
+    resources: { [locale]: { translation: await loadCatalogue(locale) } },
     fallbackLng: false,
     interpolation: { escapeValue: false },
   });

@@ -17,7 +17,7 @@ declare module 'i18next' {
 
 const loaders = import.meta.glob<{ default: Record<string, unknown> }>('../../locales/*.json');
 
-async function loadCatalogue(locale: Locale): Promise<Record<string, unknown>> {
+export async function loadCatalogue(locale: Locale): Promise<Record<string, unknown>> {
   const load = loaders[`../../locales/${locale}.json`];
   if (!load) throw new Error(`no catalogue for ${locale}`);
   return (await load()).default;

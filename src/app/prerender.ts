@@ -43,11 +43,13 @@ export function keepPrerenderIn(locale: string): void {
   if (drawn && drawn.dataset['locale'] !== locale) remove(drawn);
 }
 
+const checkable = (field: Field): field is HTMLInputElement =>
+  field instanceof HTMLInputElement && (field.type === 'checkbox' || field.type === 'radio');
+
 function changed(field: Field): boolean {
   if (field instanceof HTMLSelectElement)
     return [...field.options].some((option) => option.selected !== option.defaultSelected);
-  if (field instanceof HTMLInputElement && (field.type === 'checkbox' || field.type === 'radio'))
-    return field.checked !== field.defaultChecked;
+  if (checkable(field)) return field.checked !== field.defaultChecked;
   return field.value !== field.defaultValue;
 }
 
@@ -57,12 +59,14 @@ function changed(field: Field): boolean {
  */
 function handOver(from: Field, target: Field): void {
   if (from.tagName !== target.tagName || ('type' in from && from.type !== target.type)) return;
-  const prototype = Object.getPrototypeOf(target) as object;
-  if (target instanceof HTMLInputElement && (target.type === 'checkbox' || target.type === 'radio')) {
+  if (checkable(target)) {
     if (target.checked !== (from as HTMLInputElement).checked) target.click();
     return;
   }
-  Object.getOwnPropertyDescriptor(prototype, 'value')?.set?.call(target, from.value);
+  Object.getOwnPropertyDescriptor(Object.getPrototypeOf(target) as object, 'value')?.set?.call(
+    target,
+    from.value,
+  );
   target.dispatchEvent(
     new Event(target instanceof HTMLSelectElement ? 'change' : 'input', { bubbles: true }),
   );
@@ -89,7 +93,7 @@ export function takeOverPrerender(): void {
   // on their way land in the app's field rather than nowhere.
   document.documentElement.classList.remove(PRERENDERED_CLASS);
   if (samePage) appFields[focused]?.focus();
-  remove(drawn); // a removed field keeps its value
+  drawn.remove(); // a removed field keeps its value
   if (!samePage) return;
   setTimeout(() => {
     drawnFields.forEach((field, index) => {

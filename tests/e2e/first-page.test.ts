@@ -40,17 +40,21 @@ const drawnShown = (page: Page) =>
 describe.skipIf(!hasChromium)('the first page drawn into the HTML', () => {
   const { running, openTab, registered } = e2eHarness();
 
+  /** A first visit at `route` with the app's scripts held back, on the drawn login page. */
+  async function firstVisit(locale: string, route: string, t: (key: string) => string) {
+    const tab = await openTab(locale);
+    const app = await holdAppScripts(tab.page);
+    await tab.page.goto(`${running().base}/${route}`);
+    await expectPage(tab.page, t('auth.login_title'));
+    return { tab, page: tab.page, app };
+  }
+
   test(
     'a first visit in Japanese sees the login page before the app arrives, accessible; the address typed, the focus and a Log in pressed meanwhile carry over: the visitor lands on Home',
     SLOW,
     async () => {
-      const tab = await openTab('ja-JP');
-      const { page } = tab;
       const { email, password } = await registered('drawn.login');
-      const app = await holdAppScripts(page);
-
-      await page.goto(`${running().base}/`);
-      await expectPage(page, ja('auth.login_title'));
+      const { tab, page, app } = await firstVisit('ja-JP', '', ja);
       expect(await drawnShown(page)).toBe(true);
       expect(await page.evaluate(() => document.documentElement.lang)).toBe('ja');
       await expectAccessible(page, 'the drawn login page (ja)');
@@ -78,11 +82,7 @@ describe.skipIf(!hasChromium)('the first page drawn into the HTML', () => {
     'typing in the drawn page and the focus carry over to the app’s own page, which then shows alone',
     SLOW,
     async () => {
-      const tab = await openTab('en-US');
-      const { page } = tab;
-      const app = await holdAppScripts(page);
-      await page.goto(`${running().base}/#${ROUTES.login}`);
-      await expectPage(page, en('auth.login_title'));
+      const { tab, page, app } = await firstVisit('en-US', `#${ROUTES.login}`, en);
       expect(await drawnShown(page)).toBe(true);
       await page.getByLabel(en('field.email'), { exact: true }).fill('early.typist@example.com');
       await page.getByLabel(en('field.password'), { exact: true }).focus();
@@ -103,11 +103,7 @@ describe.skipIf(!hasChromium)('the first page drawn into the HTML', () => {
     'a link followed on the drawn page before the app arrives is where the app opens: the launch rule ran at login (spec section 4)',
     SLOW,
     async () => {
-      const tab = await openTab('en-US');
-      const { page } = tab;
-      const app = await holdAppScripts(page);
-      await page.goto(`${running().base}/`);
-      await expectPage(page, en('auth.login_title'));
+      const { tab, page, app } = await firstVisit('en-US', '', en);
       expect(routeOf(page)).toBe(ROUTES.login);
       await page.getByRole('link', { name: en('auth.forgot_link'), exact: true }).click();
       expect(routeOf(page)).toBe(ROUTES.forgot);

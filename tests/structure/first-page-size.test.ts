@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { firstPageFile, PRERENDER_ID, SCRIPT_NONCE_PLACEHOLDER } from '../../contract/first-page.js';
 import { LOCALES } from '../../contract/locales.js';
 import { clientBuild, strings } from '../e2e/harness.js';
-import { FIRST_PAGE_GZIP_BUDGET, measureFirstPage, type FirstPage } from '../helpers/first-page.js';
+import { FIRST_PAGE_GZIP_BUDGET, measureFirstPage, tags, type FirstPage } from '../helpers/first-page.js';
 
 describe('the production build', () => {
   const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-size-'));
@@ -48,10 +48,9 @@ describe('the production build', () => {
   test('issue 26: the login page is drawn into a first page in every language, whose gate loads the same scripts the shell names', () => {
     const shell = fs.readFileSync(path.join(dist, 'index.html'), 'utf8');
     const shellScripts = [
-      ...shell.matchAll(
-        /<script type="module" crossorigin src="([^"]+)">|<link rel="modulepreload" crossorigin href="([^"]+)">/g,
-      ),
-    ].map((match) => match[1] ?? match[2]);
+      ...tags(shell, 'script').map((script) => script['src']),
+      ...tags(shell, 'link').flatMap((link) => (link['rel'] === 'modulepreload' ? [link['href']] : [])),
+    ];
     for (const locale of LOCALES) {
       const page = fs.readFileSync(path.join(dist, firstPageFile(locale)), 'utf8');
       const t = strings(locale);
