@@ -103,6 +103,40 @@ describe.skipIf(!hasChromium)('the operator console in Chromium', () => {
     return nextCode;
   }
 
+  /**
+   * Starts recording the zoom steps a dialog goes through; the returned call reads them. Without
+   * motion, rc-motion still passes through a brief `-prepare` step (the dialog's origin is set
+   * there), so only the steps that animate count: `-start` and `-active`, which motion always takes.
+   */
+  async function recordZoomSteps(page: Page): Promise<() => Promise<string[]>> {
+    await page.evaluate(() => {
+      const recorder = window as unknown as { zoomSteps: string[]; zoomObserver?: MutationObserver };
+      recorder.zoomObserver?.disconnect();
+      const seen: string[] = [];
+      recorder.zoomSteps = seen;
+      recorder.zoomObserver = new MutationObserver((changes) => {
+        for (const change of changes) {
+          const nodes = change.type === 'attributes' ? [change.target] : [...change.addedNodes];
+          for (const node of nodes) {
+            if (!(node instanceof Element)) continue;
+            for (const element of [node, ...node.querySelectorAll('[class*="ant-zoom"]')]) {
+              for (const name of element.classList) {
+                if (/^ant-zoom-(appear|enter)-(start|active)$/.test(name)) seen.push(name);
+              }
+            }
+          }
+        }
+      });
+      recorder.zoomObserver.observe(document.body, {
+        subtree: true,
+        childList: true,
+        attributes: true,
+        attributeFilter: ['class'],
+      });
+    });
+    return () => page.evaluate(() => (window as unknown as { zoomSteps: string[] }).zoomSteps);
+  }
+
   /** Creates an operator of `role` from the Operators screen; its one-time password. */
   async function createOperator(
     page: Page,
@@ -110,11 +144,13 @@ describe.skipIf(!hasChromium)('the operator console in Chromium', () => {
     role: 'finance' | 'content',
     code?: () => Promise<string>,
   ) {
+    const zoomSteps = await recordZoomSteps(page);
     await page.getByRole('button', { name: en('operators.create'), exact: true }).click();
     const dialog = page.getByRole('dialog', { name: en('operators.create') });
     await dialog.waitFor();
     // The console honours the operator's wish for reduced motion: the dialog opens without zooming.
-    expect(await page.locator('.ant-zoom-appear, .ant-zoom-enter').count()).toBe(0);
+    await expect.poll(() => page.locator('.ant-zoom-appear, .ant-zoom-enter').count()).toBe(0);
+    expect(await zoomSteps()).toEqual([]);
     await dialog.getByLabel(en('field.email'), { exact: true }).fill(email);
     await dialog.getByLabel(en('field.role'), { exact: true }).click();
     await page
