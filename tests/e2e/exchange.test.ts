@@ -113,7 +113,7 @@ describe.skipIf(!hasChromium)('the exchange in Chromium', () => {
       const { page } = tab;
       await trader(page, zh, finance, 'exchange-zh');
       await goToPage(page, ROUTES.exchange, zh('exchange.title'));
-      await page.getByLabel(zh('exchange.usdt_to_rab')).check({ force: true });
+      await page.getByLabel(zh('exchange.usdt_to_rab')).check();
       await page.getByLabel(zh('exchange.amount').replace('{{asset}}', 'USDT'), { exact: true }).fill('10');
       await page.getByText(zh('exchange.quote_receive'), { exact: true }).waitFor({ timeout: WAIT_MS });
       await expectAccessible(page, 'exchange (zh-Hans)');

@@ -94,7 +94,7 @@ describe.skipIf(!hasChromium)('hosting in Chromium', () => {
       await page.getByText(fill(en('hosting.cash_balance'), { amount: '2000' }), { exact: true }).waitFor();
 
       // The products, the 7-day one chosen, and what 1000 earns: 3 a day, 21 over 7 days, 1021 back.
-      await page.getByRole('radio', { name: /^7-day hosting/ }).check({ force: true });
+      await page.getByRole('radio', { name: /^7-day hosting/ }).check();
       await page.getByLabel(en('hosting.amount'), { exact: true }).fill('1000');
       const preview = page.getByRole('region', { name: en('hosting.preview_title') });
       await preview.getByText('3 USDT', { exact: true }).waitFor();

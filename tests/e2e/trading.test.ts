@@ -70,7 +70,7 @@ describe.skipIf(!hasChromium)('the OTC market in Chromium', () => {
         .waitFor({
           timeout: WAIT_MS,
         });
-      await page.getByLabel(en('trading.list_sell'), { exact: true }).check({ force: true });
+      await page.getByLabel(en('trading.list_sell'), { exact: true }).check();
       await page.getByLabel(en('trading.volume'), { exact: true }).fill('10');
       await page.getByLabel(en('trading.price'), { exact: true }).fill('0.5');
       const figures = page.getByRole('definition');
@@ -86,7 +86,7 @@ describe.skipIf(!hasChromium)('the OTC market in Chromium', () => {
       expect(await seller.money()).toEqual({ usdt: '20', rab: '90' });
 
       // My orders: the sell order, open, nothing filled yet.
-      await page.getByLabel(en('trading.mine_sell'), { exact: true }).check({ force: true });
+      await page.getByLabel(en('trading.mine_sell'), { exact: true }).check();
       const mine = page.getByRole('list', { name: en('trading.mine_sell') });
       await mine.getByText(fill(en('trading.mine_line_sell'), { volume: '10', price: '0.5' })).waitFor({
         timeout: 30_000,
@@ -143,7 +143,7 @@ describe.skipIf(!hasChromium)('the OTC market in Chromium', () => {
 
       // The seller's order is completed: 10 of 10 filled (the tab pulls when it opens again).
       await reopen(page);
-      await page.getByLabel(en('trading.mine_sell'), { exact: true }).check({ force: true });
+      await page.getByLabel(en('trading.mine_sell'), { exact: true }).check();
       await mine
         .getByText(fill(en('trading.filled_line'), { filled: '10', volume: '10', rate: '100%' }))
         .waitFor({ timeout: 30_000 });
@@ -167,7 +167,7 @@ describe.skipIf(!hasChromium)('the OTC market in Chromium', () => {
       // 21.998 + the third's 3 USDT less the maker's 0.003 = 24.995, less the 2.002 held.
       expect(await seller.money()).toEqual({ usdt: '22.993', rab: '90' });
       await reopen(page);
-      await page.getByRole('radio', { name: en('trading.mine_buy'), exact: true }).check({ force: true });
+      await page.getByRole('radio', { name: en('trading.mine_buy'), exact: true }).check();
       const buys = page.getByRole('list', { name: en('trading.mine_buy') });
       const cancel = buys.getByRole('button', {
         name: fill(en('trading.cancel_named'), { id: buyOrder.id }),
