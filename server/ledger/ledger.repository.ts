@@ -51,17 +51,25 @@ export type TransferResult = Pick<
   'id' | 'amount' | 'debitBalanceAfter' | 'creditBalanceAfter' | 'createdAt'
 >;
 
-/** The one statement of an event; a constant text, so PostgreSQL parses and plans it once per connection. */
-const EVENT_SQL =
-  'select status, id, amount, debit_balance_after, credit_balance_after, created_at from ledger_event($1::jsonb, $2::timestamptz)';
-/** The name of `EVENT_SQL` as a prepared statement on each pooled connection (node-postgres). */
-const EVENT_STATEMENT = 'ledger_event_v2';
+/**
+ * The one statement of an event, by its size: one transfer or more than two through `ledger_event`
+ * (migration 0029 does one, 0031's `ledger_event_many` several), two through `ledger_event_pair`
+ * (0032: a payment and its fee, from one book). Constant texts, so PostgreSQL parses and plans
+ * each once per connection, under its own prepared statement's name (node-postgres).
+ */
+const EVENT_STATEMENTS = {
+  any: { name: 'ledger_event_v2', sql: eventSql('ledger_event') },
+  pair: { name: 'ledger_event_pair_v1', sql: eventSql('ledger_event_pair') },
+} as const;
+
+function eventSql(fn: string): string {
+  return `select status, id, amount, debit_balance_after, credit_balance_after, created_at from ${fn}($1::jsonb, $2::timestamptz)`;
+}
 
 /**
- * A whole event (one transfer or several) in ONE round trip: the `ledger_event` function
- * (migration 0029 for one transfer, 0027's `ledger_event_many` for several) takes every key's lock
- * and looks them up, locks every balance row in the global order, checks each customer debit
- * where it comes in the event, then writes the balances, the transfers (in the event's order) and
+ * A whole event (one transfer or several) in ONE round trip: its function (`EVENT_STATEMENTS`)
+ * takes every key's lock and looks them up, locks every balance row in the global order, checks
+ * each customer debit where it comes in the event, then writes the balances, the transfers (in the event's order) and
  * the sync change log; a short debit leaves nothing. Answers what each transfer stored
  * (`TransferResult`), in the event's order (`applied` false when its key existed), or
  * `insufficient`.
@@ -91,9 +99,15 @@ export async function applyEvent(
       ref_id: t.refId,
     })),
   );
+  const statement = transfers.length === 2 ? EVENT_STATEMENTS.pair : EVENT_STATEMENTS.any;
   const result = eventRowsSchema.parse(
     await db._.session
-      .prepareQuery({ sql: EVENT_SQL, params: [json, at.toISOString()] }, undefined, EVENT_STATEMENT, false)
+      .prepareQuery(
+        { sql: statement.sql, params: [json, at.toISOString()] },
+        undefined,
+        statement.name,
+        false,
+      )
       .execute(),
   );
   if (result.rows.some((row) => row.status === 'insufficient')) return 'insufficient';

@@ -139,3 +139,162 @@ describe.each(tiers)('an event of several transfers on %s', (tier) => {
     expect(await cashOf(41, 42)).toEqual([usdt('4'), usdt('5')]);
   });
 });
+
+/**
+ * An event of two transfers from one book (migration 0032's `ledger_event_pair`, where the
+ * application sends every event of two): the debit row moved once by both amounts where it
+ * covers their sum, the three rows in the global order whatever their owners and books, a
+ * refusal that takes back the credits made before it, and any other shape of two handed to
+ * `ledger_event_many`.
+ */
+describe.each(tiers)('an event of two transfers from one book on %s', (tier) => {
+  let database: OpenDatabase;
+  const post = (transfers: TransferInput[]) => database.db.transaction((tx) => transfer(tx, transfers, now));
+  const booksOf = async (account: number) =>
+    (await accountBalances(database.db, [account])).get(account)?.USDT;
+  const feeRevenue = async () =>
+    BigInt(
+      String(
+        rowsOf(
+          await database.db.execute(
+            sql`select coalesce(sum(balance), 0)::text as total from ledger_balances where owner = 0 and book = 'fee_revenue' and asset = 'USDT'`,
+          ),
+        )[0]?.['total'],
+      ),
+    );
+  const lastSeq = async () =>
+    Number(
+      rowsOf(await database.db.execute(sql`select coalesce(max(seq), 0) as seq from sync_changes`))[0]?.[
+        'seq'
+      ],
+    );
+  const changesAfter = async (seq: number) =>
+    rowsOf(
+      await database.db.execute(
+        sql`select collection, scope_id::int as scope, record_id from sync_changes where seq > ${seq} order by seq`,
+      ),
+    );
+  const answered = (outcomes: Awaited<ReturnType<typeof post>>) =>
+    outcomes.map(({ applied, transfer: t }) => [applied, t.debitBalanceAfter, t.creditBalanceAfter]);
+
+  beforeAll(async () => {
+    database = await openTestDatabase(tier);
+  });
+  afterAll(async () => {
+    expect((await checkLedger(database.db, now)).violations).toEqual([]);
+    await database.close();
+  });
+
+  test("a payment and its fee: the debit row once by both, each transfer's balances after, one balances change per account", async () => {
+    await post([fund('p1:fund', 111, '10')]);
+    const feeBefore = await feeRevenue();
+    const before = await lastSeq();
+    const outcomes = await post([
+      move('p1:pay', cash(111), cash(112), '4'),
+      move('p1:fee', cash(111), platformBook('fee_revenue'), '0.5'),
+    ]);
+    expect(answered(outcomes)).toEqual([
+      [true, usdt('6'), usdt('4')],
+      [true, usdt('5.5'), null],
+    ]);
+    const [pay, fee] = outcomes.map(({ transfer: t }) => t.id);
+    expect(fee).toBeGreaterThan(pay ?? Infinity);
+    expect((await booksOf(111))?.cash).toBe(usdt('5.5'));
+    expect((await booksOf(112))?.cash).toBe(usdt('4'));
+    expect((await feeRevenue()) - feeBefore).toBe(usdt('0.5'));
+    expect(await changesAfter(before)).toEqual([
+      { collection: 'records', scope: 111, record_id: `${pay}-d` },
+      { collection: 'records', scope: 112, record_id: `${pay}-c` },
+      { collection: 'balances', scope: 111, record_id: '111' },
+      { collection: 'balances', scope: 112, record_id: '112' },
+      { collection: 'records', scope: 111, record_id: `${fee}-d` },
+    ]);
+  });
+
+  test('the rows in every order: a platform debit on its first use, credits to a lower owner and to a book not used before', async () => {
+    // A platform book's two debits share a row only when both draw its slot, so this one is sent
+    // to the function as the application would send it then: the debit (owner 0, not used
+    // before) first in the global order, then the second credit (121), then the first (122).
+    const fromPlatform = (key: string, to: number, amount: string) => ({
+      key,
+      kind: 'data_adjustment',
+      asset: 'USDT',
+      debit_owner: 0,
+      debit_book: 'incentive_expense',
+      debit_slot: 3,
+      credit_owner: to,
+      credit_book: 'cash',
+      credit_slot: 0,
+      amount: usdt(amount).toString(),
+      ref_table: 'test',
+      ref_id: '1',
+    });
+    const paid = rowsOf(
+      await database.db.execute(
+        sql`select n, status, debit_balance_after::text as debit, credit_balance_after::text as credit from ledger_event_pair(${JSON.stringify([fromPlatform('p2:a', 122, '3'), fromPlatform('p2:b', 121, '2')])}::jsonb, ${now.toISOString()}::timestamptz)`,
+      ),
+    );
+    expect(paid).toEqual([
+      { n: 1, status: 'applied', debit: null, credit: usdt('3').toString() },
+      { n: 2, status: 'applied', debit: null, credit: usdt('2').toString() },
+    ]);
+    expect((await booksOf(121))?.cash).toBe(usdt('2'));
+    expect((await booksOf(122))?.cash).toBe(usdt('3'));
+    // Fee revenue (owner 0) first, then the debit (123's cash), then the first credit (123's
+    // hosting book, not used before: "cash" < "hosting").
+    await post([fund('p2:fund', 123, '10')]);
+    const moved = await post([
+      move('p2:c', cash(123), customerBook(123, 'hosting'), '7'),
+      move('p2:d', cash(123), platformBook('fee_revenue'), '1'),
+    ]);
+    expect(answered(moved)).toEqual([
+      [true, usdt('3'), usdt('7')],
+      [true, usdt('2'), null],
+    ]);
+    expect(await booksOf(123)).toMatchObject({ cash: usdt('2'), hosting: usdt('7') });
+  });
+
+  test('a debit that covers the payment but not its fee refuses the event: the credits made before it are taken back', async () => {
+    // In the global order both credits (fee revenue, owner 0; then 131) come before the debit (132).
+    await post([fund('p3:fund', 132, '10')]);
+    const feeBefore = await feeRevenue();
+    const before = await lastSeq();
+    await expect(
+      post([
+        move('p3:pay', cash(132), cash(131), '6'),
+        move('p3:fee', cash(132), platformBook('fee_revenue'), '4.01'),
+      ]),
+    ).rejects.toBeInstanceOf(BusinessError);
+    expect((await booksOf(132))?.cash).toBe(usdt('10'));
+    expect((await booksOf(131))?.cash ?? 0n).toBe(0n);
+    expect(await feeRevenue()).toBe(feeBefore);
+    expect(await changesAfter(before)).toEqual([]);
+    // Exactly enough goes through.
+    const paid = await post([
+      move('p3:pay', cash(132), cash(131), '6'),
+      move('p3:fee', cash(132), platformBook('fee_revenue'), '4'),
+    ]);
+    expect(answered(paid)).toEqual([
+      [true, usdt('4'), usdt('6')],
+      [true, 0n, null],
+    ]);
+  });
+
+  test('two of another shape (both to one book) are ledger_event_many’s, with the same answers', async () => {
+    await post([fund('p4:fund', 141, '10')]);
+    const outcomes = await post([
+      move('p4:a', cash(141), cash(142), '3'),
+      move('p4:b', cash(141), cash(142), '1'),
+    ]);
+    expect(answered(outcomes)).toEqual([
+      [true, usdt('7'), usdt('3')],
+      [true, usdt('6'), usdt('4')],
+    ]);
+    const again = await post([
+      move('p4:a', cash(141), cash(142), '3'),
+      move('p4:b', cash(141), cash(142), '1'),
+    ]);
+    expect(again.map(({ applied }) => applied)).toEqual([false, false]);
+    expect((await booksOf(142))?.cash).toBe(usdt('4'));
+  });
+});

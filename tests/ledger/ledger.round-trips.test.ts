@@ -45,8 +45,13 @@ const fee = (key: string, from: number, amount: string): TransferInput => ({
 
 /** A migrated database of the tier whose every statement Drizzle sends is counted. */
 async function countedDatabase(tier: Tier) {
-  const counter = { statements: 0 };
-  const logger = { logQuery: () => void (counter.statements += 1) };
+  const counter = { statements: 0, last: '' };
+  const logger = {
+    logQuery: (query: string) => {
+      counter.statements += 1;
+      counter.last = query;
+    },
+  };
   if (tier === 'pglite') {
     const client = new PGlite();
     const db = drizzlePglite(client, { logger });
@@ -80,15 +85,18 @@ for (const tier of await availableTiers('ledger round trips')) {
       return database.db.transaction(async (tx) => {
         database.counter.statements = 0;
         const outcomes = await transfer(tx, inputs, now);
-        return { statements: database.counter.statements, outcomes };
+        return { statements: database.counter.statements, sent: database.counter.last, outcomes };
       });
     }
 
     test('an event is one statement round trip: a transfer, a transfer with its fee, a first use of a book, a repeated key, a refusal', async () => {
       expect((await counted([move('rt:fund', 0, 1, '100')])).statements).toBe(1); // account 1's rows do not exist yet
-      expect((await counted([move('rt:one', 1, 2, '10')])).statements).toBe(1);
+      const one = await counted([move('rt:one', 1, 2, '10')]);
+      expect(one.statements).toBe(1);
+      expect(one.sent).toContain(' ledger_event(');
       const withFee = await counted([move('rt:pay', 1, 2, '10'), fee('rt:pay:fee', 1, '0.5')]);
       expect(withFee.statements).toBe(1);
+      expect(withFee.sent).toContain(' ledger_event_pair('); // an event of two: migration 0032
       expect(withFee.outcomes.map((outcome) => outcome.applied)).toEqual([true, true]);
       const repeated = await counted([move('rt:pay', 1, 2, '10'), fee('rt:pay:fee', 1, '0.5')]);
       expect(repeated.statements).toBe(1);
