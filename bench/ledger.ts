@@ -228,14 +228,14 @@ const pgbenchScript = (transfers: string[]) => `\\set a random(1, ${ACCOUNTS - 1
 \\set slot random(0, ${PLATFORM_SLOTS - 1})
 \\set k random(1, 4000000000000000000)
 BEGIN;
-SELECT * FROM ledger_event(jsonb_build_array(${transfers.join(', ')}), now());
+SELECT * FROM ${transfers.length === 2 ? 'ledger_event_pair' : 'ledger_event'}(jsonb_build_array(${transfers.join(', ')}), now());
 COMMIT;
 `;
 /**
  * The ledger's statements for one customer -> customer transfer, as a pgbench script: the same
  * round trips (begin, the `ledger_event` function, commit) with no Node, pg or Drizzle in the
  * way, so it shows what the database alone gives for this pattern. And the same for a transfer
- * with its fee (one `ledger_event` of two transfers).
+ * with its fee (one event of two transfers, to `ledger_event_pair` as the application sends it).
  */
 const LEDGER_PGBENCH_SCRIPT = pgbenchScript([PGBENCH_C2C]);
 const LEDGER_FEE_PGBENCH_SCRIPT = pgbenchScript([PGBENCH_C2C, PGBENCH_FEE]);
