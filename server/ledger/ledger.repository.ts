@@ -69,10 +69,10 @@ function eventSql(fn: string): string {
 /**
  * A whole event (one transfer or several) in ONE round trip: its function (`EVENT_STATEMENTS`)
  * takes every key's lock and looks them up, locks every balance row in the global order, checks
- * each customer debit where it comes in the event, then writes the balances, the transfers (in the event's order) and
- * the sync change log; a short debit leaves nothing. Answers what each transfer stored
- * (`TransferResult`), in the event's order (`applied` false when its key existed), or
- * `insufficient`.
+ * each customer debit where it comes in the event, then writes the balances, the transfers (in
+ * the event's order) and the sync change log; a short debit leaves nothing. Answers what each
+ * transfer stored (`TransferResult`), in the event's order (`applied` false when its key
+ * existed), or `insufficient`.
  *
  * It runs as a named prepared statement (Drizzle's session API, so the query logger still sees
  * it): with node-postgres the text is parsed once per pooled connection, then only bound and
