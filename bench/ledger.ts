@@ -41,6 +41,7 @@ import { openDatabase, type Database } from '../server/db/database.js';
 import { customerBook, PLATFORM_SLOTS, platformBook } from '../server/ledger/books.js';
 import { checkLedger } from '../server/ledger/invariants.js';
 import { transfer, type TransferInput } from '../server/ledger/ledger.js';
+import { eventFunction } from '../server/ledger/ledger.repository.js';
 import { createPostgresDatabase } from '../tests/helpers/database.js';
 import { benchRun, median, positiveNumber, table } from './report.js';
 
@@ -228,7 +229,7 @@ const pgbenchScript = (transfers: string[]) => `\\set a random(1, ${ACCOUNTS - 1
 \\set slot random(0, ${PLATFORM_SLOTS - 1})
 \\set k random(1, 4000000000000000000)
 BEGIN;
-SELECT * FROM ${transfers.length === 2 ? 'ledger_event_pair' : 'ledger_event'}(jsonb_build_array(${transfers.join(', ')}), now());
+SELECT * FROM ${eventFunction(transfers.length)}(jsonb_build_array(${transfers.join(', ')}), now());
 COMMIT;
 `;
 /**

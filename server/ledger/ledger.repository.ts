@@ -52,14 +52,22 @@ export type TransferResult = Pick<
 >;
 
 /**
- * The one statement of an event, by its size: one transfer or more than two through `ledger_event`
- * (migration 0029 does one, 0031's `ledger_event_many` several), two through `ledger_event_pair`
- * (0032: a payment and its fee, from one book). Constant texts, so PostgreSQL parses and plans
- * each once per connection, under its own prepared statement's name (node-postgres).
+ * The function an event of `count` transfers goes to: one transfer or more than two to
+ * `ledger_event` (migration 0029 does one, 0031's `ledger_event_many` several), two to
+ * `ledger_event_pair` (0032: a payment and its fee, from one book; another shape of two it hands
+ * to `ledger_event_many`).
+ */
+export function eventFunction(count: number): keyof typeof EVENT_STATEMENTS {
+  return count === 2 ? 'ledger_event_pair' : 'ledger_event';
+}
+
+/**
+ * Each function's one statement: a constant text, so PostgreSQL parses and plans it once per
+ * connection, under its own prepared statement's name (node-postgres).
  */
 const EVENT_STATEMENTS = {
-  any: { name: 'ledger_event_v2', sql: eventSql('ledger_event') },
-  pair: { name: 'ledger_event_pair_v1', sql: eventSql('ledger_event_pair') },
+  ledger_event: { name: 'ledger_event_v2', sql: eventSql('ledger_event') },
+  ledger_event_pair: { name: 'ledger_event_pair_v1', sql: eventSql('ledger_event_pair') },
 } as const;
 
 function eventSql(fn: string): string {
@@ -67,7 +75,7 @@ function eventSql(fn: string): string {
 }
 
 /**
- * A whole event (one transfer or several) in ONE round trip: its function (`EVENT_STATEMENTS`)
+ * A whole event (one transfer or several) in ONE round trip: its function (`eventFunction`)
  * takes every key's lock and looks them up, locks every balance row in the global order, checks
  * each customer debit where it comes in the event, then writes the balances, the transfers (in
  * the event's order) and the sync change log; a short debit leaves nothing. Answers what each
@@ -99,7 +107,7 @@ export async function applyEvent(
       ref_id: t.refId,
     })),
   );
-  const statement = transfers.length === 2 ? EVENT_STATEMENTS.pair : EVENT_STATEMENTS.any;
+  const statement = EVENT_STATEMENTS[eventFunction(transfers.length)];
   const result = eventRowsSchema.parse(
     await db._.session
       .prepareQuery(

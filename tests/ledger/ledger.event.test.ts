@@ -5,7 +5,7 @@
  * change of an account's balances per event; a refusal or a repeat handed to 0027's function
  * (`ledger_event_general`), which answers as before. On PGlite, and on PostgreSQL when reachable.
  */
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parseMoney } from '../../contract/money.js';
 import { BusinessError } from '../../server/core/errors.js';
@@ -13,7 +13,7 @@ import type { OpenDatabase } from '../../server/db/database.js';
 import { customerBook, platformBook, type BookRef } from '../../server/ledger/books.js';
 import { checkLedger } from '../../server/ledger/invariants.js';
 import { accountBalances, transfer, type TransferInput } from '../../server/ledger/ledger.js';
-import { availableTiers, openTestDatabase, rowsOf } from '../helpers/database.js';
+import { availableTiers, openTestDatabase, rowsOf, type Tier } from '../helpers/database.js';
 
 const now = new Date('2026-11-28T08:00:00Z');
 const ref = { table: 'test', id: '1' };
@@ -34,26 +34,12 @@ const fund = (key: string, account: number, amount: string) =>
 
 const tiers = await availableTiers('ledger event');
 
-describe.each(tiers)('an event of several transfers on %s', (tier) => {
+/**
+ * A describe block's database on `tier`, opened before its tests and its ledger checked after
+ * them, with what the tests post and read.
+ */
+function ledgerOn(tier: Tier) {
   let database: OpenDatabase;
-  const post = (transfers: TransferInput[]) => database.db.transaction((tx) => transfer(tx, transfers, now));
-  const cashOf = async (...accounts: number[]) => {
-    const balances = await accountBalances(database.db, accounts);
-    return accounts.map((account) => balances.get(account)?.USDT.cash);
-  };
-  const lastSeq = async () =>
-    Number(
-      rowsOf(await database.db.execute(sql`select coalesce(max(seq), 0) as seq from sync_changes`))[0]?.[
-        'seq'
-      ],
-    );
-  const changesAfter = async (seq: number) =>
-    rowsOf(
-      await database.db.execute(
-        sql`select collection, scope_id::int as scope, record_id from sync_changes where seq > ${seq} order by seq`,
-      ),
-    );
-
   beforeAll(async () => {
     database = await openTestDatabase(tier);
   });
@@ -61,6 +47,28 @@ describe.each(tiers)('an event of several transfers on %s', (tier) => {
     expect((await checkLedger(database.db, now)).violations).toEqual([]);
     await database.close();
   });
+  const execute = (query: SQL) => database.db.execute(query);
+  return {
+    execute,
+    post: (transfers: TransferInput[]) => database.db.transaction((tx) => transfer(tx, transfers, now)),
+    cashOf: async (...accounts: number[]) => {
+      const balances = await accountBalances(database.db, accounts);
+      return accounts.map((account) => balances.get(account)?.USDT.cash);
+    },
+    booksOf: async (account: number) => (await accountBalances(database.db, [account])).get(account)?.USDT,
+    lastSeq: async () =>
+      Number(rowsOf(await execute(sql`select coalesce(max(seq), 0) as seq from sync_changes`))[0]?.['seq']),
+    changesAfter: async (seq: number) =>
+      rowsOf(
+        await execute(
+          sql`select collection, scope_id::int as scope, record_id from sync_changes where seq > ${seq} order by seq`,
+        ),
+      ),
+  };
+}
+
+describe.each(tiers)('an event of several transfers on %s', (tier) => {
+  const { execute, post, cashOf, lastSeq, changesAfter } = ledgerOn(tier);
 
   test("moves each row once by its net and answers each transfer's balances after, in the event's order", async () => {
     await post([fund('fund-11', 11, '10')]);
@@ -118,9 +126,7 @@ describe.each(tiers)('an event of several transfers on %s', (tier) => {
     ).rejects.toBeInstanceOf(BusinessError);
     expect(await cashOf(31, 32)).toEqual([usdt('10'), 0n]);
     expect(await changesAfter(before)).toEqual([]);
-    const stored = rowsOf(
-      await database.db.execute(sql`select key from ledger_transfers where key like 'e5:%'`),
-    );
+    const stored = rowsOf(await execute(sql`select key from ledger_transfers where key like 'e5:%'`));
     expect(stored).toEqual([]);
   });
 
@@ -148,42 +154,19 @@ describe.each(tiers)('an event of several transfers on %s', (tier) => {
  * `ledger_event_many`.
  */
 describe.each(tiers)('an event of two transfers from one book on %s', (tier) => {
-  let database: OpenDatabase;
-  const post = (transfers: TransferInput[]) => database.db.transaction((tx) => transfer(tx, transfers, now));
-  const booksOf = async (account: number) =>
-    (await accountBalances(database.db, [account])).get(account)?.USDT;
+  const { execute, post, booksOf, lastSeq, changesAfter } = ledgerOn(tier);
   const feeRevenue = async () =>
     BigInt(
       String(
         rowsOf(
-          await database.db.execute(
+          await execute(
             sql`select coalesce(sum(balance), 0)::text as total from ledger_balances where owner = 0 and book = 'fee_revenue' and asset = 'USDT'`,
           ),
         )[0]?.['total'],
       ),
     );
-  const lastSeq = async () =>
-    Number(
-      rowsOf(await database.db.execute(sql`select coalesce(max(seq), 0) as seq from sync_changes`))[0]?.[
-        'seq'
-      ],
-    );
-  const changesAfter = async (seq: number) =>
-    rowsOf(
-      await database.db.execute(
-        sql`select collection, scope_id::int as scope, record_id from sync_changes where seq > ${seq} order by seq`,
-      ),
-    );
   const answered = (outcomes: Awaited<ReturnType<typeof post>>) =>
     outcomes.map(({ applied, transfer: t }) => [applied, t.debitBalanceAfter, t.creditBalanceAfter]);
-
-  beforeAll(async () => {
-    database = await openTestDatabase(tier);
-  });
-  afterAll(async () => {
-    expect((await checkLedger(database.db, now)).violations).toEqual([]);
-    await database.close();
-  });
 
   test("a payment and its fee: the debit row once by both, each transfer's balances after, one balances change per account", async () => {
     await post([fund('p1:fund', 111, '10')]);
@@ -230,7 +213,7 @@ describe.each(tiers)('an event of two transfers from one book on %s', (tier) => 
       ref_id: '1',
     });
     const paid = rowsOf(
-      await database.db.execute(
+      await execute(
         sql`select n, status, debit_balance_after::text as debit, credit_balance_after::text as credit from ledger_event_pair(${JSON.stringify([fromPlatform('p2:a', 122, '3'), fromPlatform('p2:b', 121, '2')])}::jsonb, ${now.toISOString()}::timestamptz)`,
       ),
     );
